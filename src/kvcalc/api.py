@@ -1,0 +1,126 @@
+"""The JSON boundary: one request dict in, one plain dict out.
+
+The CLI builds these requests from its flags; the page's Web Worker sends the same
+requests as JSON strings (:func:`handle_json`). Errors come back as
+``{"ok": false, "error": {"type", "message", "fields"}}`` — never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import __version__
+from .catalog import Gpu, find_gpu, find_model, load_gpus, load_models
+from .dtypes import KV_CACHE_DTYPE_CHOICES
+from .engine import calculate
+from .errors import CatalogError, ConfigError, KvcalcError, SettingsError
+from .report import calculation_dict
+from .settings import Settings, Speculative
+from .versions import KNOWN_RELEASES, NEWEST, rules_table
+from .weights import WEIGHT_FORMATS
+
+_SETTING_KEYS = {f for f in Settings.__dataclass_fields__ if f != "speculative"}
+
+
+def settings_from_dict(d: dict[str, Any] | None) -> Settings:
+    d = dict(d or {})
+    unknown = sorted(set(d) - _SETTING_KEYS - {"speculative"})
+    if unknown:
+        raise SettingsError({k: "is not a setting kvcalc knows" for k in unknown})
+    spec = d.pop("speculative", None)
+    speculative = None
+    if spec:
+        if not isinstance(spec, dict) or "method" not in spec:
+            raise SettingsError({"--speculative-config": "must be an object with a 'method'"})
+        speculative = Speculative(
+            method=str(spec["method"]),
+            num_speculative_tokens=spec.get("num_speculative_tokens", 1),
+            draft_config=spec.get("draft_config"), model=spec.get("model"))
+    clean = {k: v for k, v in d.items() if v is not None}
+    return Settings(**clean, speculative=speculative)
+
+
+def custom_gpu(total_gib: float, base: Gpu | None = None) -> Gpu:
+    """A GPU known only by its CUDA total (e.g. from a log's 'Free memory on device (F/T GiB)')."""
+    if isinstance(total_gib, bool) or not isinstance(total_gib, (int, float)) or not total_gib > 0:
+        raise SettingsError({"gpu_total_gib": f"must be a positive number, got {total_gib!r}"})
+    b = base
+    return Gpu(b.key if b else "custom", b.name if b else f"GPU with {total_gib} GiB",
+               int(total_gib * (1 << 30)), b.cuda_names if b else (), (),
+               b.arch if b else "hopper", b.compute_capability if b else "9.0",
+               b.platform if b else "cuda", b.vendor if b else "", False, ())
+
+
+def resolve_model(req: dict[str, Any]) -> tuple[str, dict[str, Any], int | None]:
+    model_id = str(req.get("model") or "")
+    config = req.get("config")
+    weights = req.get("weights_bytes")
+    if config is None:
+        if not model_id:
+            raise SettingsError({"model": "choose a model from the catalog or give its config.json"})
+        entry = find_model(model_id)
+        if entry is None:
+            raise CatalogError(f"model {model_id!r} is not in the catalog; load its config.json "
+                               "from Hugging Face (the page and `kvcalc estimate --model` do this)")
+        config = entry.config
+        weights = weights if weights is not None else entry.weights_bytes
+    return model_id, config, weights
+
+
+def estimate(req: dict[str, Any]) -> dict[str, Any]:
+    model_id, config, weights = resolve_model(req)
+    gpu = find_gpu(str(req.get("gpu") or "h100-sxm"))
+    if req.get("gpu_total_gib") is not None:
+        gpu = custom_gpu(req["gpu_total_gib"], gpu)
+    calc = calculate(config, gpu, settings_from_dict(req.get("settings")), model_id=model_id,
+                     weights_bytes=weights, available_kv_gib=req.get("available_kv_gib"))
+    return calculation_dict(calc)
+
+
+def catalog() -> dict[str, Any]:
+    return {
+        "kvcalc_version": __version__,
+        "gpus": [{"key": g.key, "name": g.name, "total_bytes": g.total_bytes, "vendor": g.vendor}
+                 for g in load_gpus()],
+        "models": [{"id": m.id, "name": m.name, "family": m.family} for m in load_models()],
+        "vllm_versions": list(KNOWN_RELEASES), "newest_version": str(NEWEST),
+        "kv_cache_dtypes": list(KV_CACHE_DTYPE_CHOICES), "weight_formats": list(WEIGHT_FORMATS),
+        "rules": rules_table(),
+    }
+
+
+def _error(exc: KvcalcError) -> dict[str, Any]:
+    fields: dict[str, str] = {}
+    if isinstance(exc, SettingsError):
+        fields = exc.problems
+    elif isinstance(exc, ConfigError):
+        fields = {exc.field: str(exc)}
+    return {"ok": False, "error": {"type": type(exc).__name__, "message": str(exc),
+                                   "fields": fields}}
+
+
+def handle(request: dict[str, Any]) -> dict[str, Any]:
+    """Dispatch one request: ops "estimate", "catalog", "validate"."""
+    try:
+        op = request.get("op", "estimate") if isinstance(request, dict) else None
+        if op == "estimate":
+            return {"ok": True, "result": estimate(request)}
+        if op == "catalog":
+            return {"ok": True, "result": catalog()}
+        if op == "validate":
+            from .validate import validate_logs
+            return {"ok": True, "result": validate_logs(request.get("logs"))}
+        raise SettingsError({"op": f"unknown operation {op!r}; use estimate, catalog or validate"})
+    except KvcalcError as exc:
+        return _error(exc)
+
+
+def handle_json(text: str) -> str:
+    """``handle`` over JSON strings, for the Web Worker."""
+    try:
+        request = json.loads(text)
+    except (ValueError, TypeError) as exc:
+        return json.dumps({"ok": False, "error": {"type": "RequestError",
+                                                  "message": f"request is not JSON: {exc}", "fields": {}}})
+    return json.dumps(handle(request))

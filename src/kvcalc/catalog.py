@@ -1,0 +1,116 @@
+"""The GPU and model catalogs (``data/gpus.json``, ``data/models.json``) and their lookups.
+
+Pure: functions take the parsed JSON; ``load_*`` read the files shipped with the package
+(``kvcalc/data`` is the repository's ``data/`` folder), so the CLI, the tests and the page's
+worker see the same catalog.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .errors import CatalogError
+from .kvspecs import GpuTarget
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+
+@dataclass(frozen=True)
+class Gpu:
+    key: str
+    name: str
+    total_bytes: int
+    cuda_names: tuple[str, ...]
+    aliases: tuple[str, ...]
+    arch: str
+    compute_capability: str
+    platform: str
+    vendor: str
+    unified_memory: bool
+    source: tuple[str, ...]
+
+    @property
+    def target(self) -> GpuTarget:
+        return GpuTarget(self.arch, self.compute_capability, self.platform)
+
+    @property
+    def device_name(self) -> str:
+        """The name torch prints (used by vLLM's batch defaults: 'a100' in the name)."""
+        return self.cuda_names[0] if self.cuda_names else self.name
+
+
+@dataclass(frozen=True)
+class Model:
+    id: str
+    name: str
+    family: str
+    config: dict[str, Any]
+    weights_bytes: int | None
+    source: tuple[str, ...]
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\s_]+", " ", str(text).strip().lower())
+
+
+def parse_gpus(data: Any) -> tuple[Gpu, ...]:
+    try:
+        return tuple(
+            Gpu(g["key"], g["name"], int(g["total_bytes"]), tuple(g.get("cuda_names") or ()),
+                tuple(g.get("aliases") or ()), g.get("arch", ""), str(g.get("compute_capability", "")),
+                g.get("platform", "cuda"), g.get("vendor", ""), bool(g.get("unified_memory")),
+                tuple(g.get("source") or ()))
+            for g in data["gpus"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CatalogError(f"gpus.json is malformed: {exc!r}") from exc
+
+
+def parse_models(data: Any) -> tuple[Model, ...]:
+    try:
+        return tuple(
+            Model(m["id"], m.get("name") or m["id"], m.get("family", ""), m["config"],
+                  m.get("weights_bytes"), tuple(m.get("source") or ()))
+            for m in data["models"])
+    except (KeyError, TypeError) as exc:
+        raise CatalogError(f"models.json is malformed: {exc!r}") from exc
+
+
+@lru_cache(maxsize=None)
+def load_gpus(path: str | None = None) -> tuple[Gpu, ...]:
+    p = Path(path) if path else DATA_DIR / "gpus.json"
+    return parse_gpus(json.loads(p.read_text(encoding="utf-8")))
+
+
+@lru_cache(maxsize=None)
+def load_models(path: str | None = None) -> tuple[Model, ...]:
+    p = Path(path) if path else DATA_DIR / "models.json"
+    return parse_models(json.loads(p.read_text(encoding="utf-8")))
+
+
+def find_gpu(query: str, gpus: tuple[Gpu, ...] | None = None) -> Gpu:
+    """By key, CUDA device name or alias, case-insensitively ('h100', 'NVIDIA H100 80GB HBM3')."""
+    gpus = gpus if gpus is not None else load_gpus()
+    q = _norm(query)
+    for g in gpus:
+        if q == _norm(g.key) or q in (_norm(n) for n in g.cuda_names) or \
+                q in (_norm(a) for a in g.aliases) or q == _norm(g.name):
+            return g
+    close = [g.key for g in gpus if q and (q in _norm(g.key) or q in _norm(g.name))]
+    hint = f" Did you mean: {', '.join(close[:5])}?" if close else \
+        " Run `kvcalc gpus` for the list, or pass --gpu-memory-gib for another GPU."
+    raise CatalogError(f"unknown GPU {query!r}.{hint}")
+
+
+def find_model(model_id: str, models: tuple[Model, ...] | None = None) -> Model | None:
+    """The catalog entry for a Hugging Face id (case-insensitive), or None."""
+    models = models if models is not None else load_models()
+    q = model_id.strip().lower()
+    for m in models:
+        if m.id.lower() == q:
+            return m
+    return None

@@ -1,0 +1,123 @@
+"""KV cache and model data types, by vLLM's names, and how ``auto`` resolves.
+
+Bytes per stored value come from ``STR_DTYPE_TO_TORCH_DTYPE`` (vllm/utils/torch_utils.py)
+and the page-size rules of ``vllm/v1/kv_cache_interface.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import SettingsError
+from .versions import Rule, Version, applies
+
+
+@dataclass(frozen=True)
+class KvDtype:
+    """How one ``--kv-cache-dtype`` value stores K and V.
+
+    ``value_bytes`` is the storage size of one element (1 for fp8). ``scale_bytes_per_head``
+    is the per-token, per-head scale overhead of the per-token-head modes (two fp32
+    scales = 8 bytes). ``nibbles`` marks 4-bit modes that store half a byte per value.
+    """
+
+    name: str
+    value_bytes: int
+    scale_bytes_per_head: int = 0
+    four_bit: bool = False
+    nvfp4: bool = False
+    mla_only: bool = False
+    since: Rule | None = None
+
+    def head_bytes(self, head_k: int, head_v: int) -> int:
+        """Bytes one token occupies for one KV head (K and V together).
+
+        bf16, head 128: (128 + 128) × 2 = 512. fp8: 256. int8_per_token_head: 256 + 8.
+        int4_per_token_head: 64 + 64 + 8. nvfp4 (K and V each head/2 data + head/16
+        fp8 scales): 64 + 8 + 64 + 8 = 144.
+        """
+        if self.nvfp4:
+            return head_k // 2 + head_k // 16 + head_v // 2 + head_v // 16
+        if self.four_bit:
+            return head_k // 2 + head_v // 2 + self.scale_bytes_per_head
+        return (head_k + head_v) * self.value_bytes + self.scale_bytes_per_head
+
+    @property
+    def is_fp8(self) -> bool:
+        return self.name.startswith("fp8") and not self.name.endswith("per_token_head")
+
+
+_MODEL_DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
+
+KV_CACHE_DTYPES: dict[str, KvDtype] = {
+    d.name: d
+    for d in (
+        KvDtype("bfloat16", 2),
+        KvDtype("float16", 2),
+        KvDtype("fp8", 1),
+        KvDtype("fp8_e4m3", 1),
+        KvDtype("fp8_e5m2", 1),
+        KvDtype("fp8_inc", 1),
+        KvDtype("fp8_ds_mla", 1, mla_only=True),
+        KvDtype("int8_per_token_head", 1, 8, since=Rule.PER_TOKEN_HEAD_KV_DTYPES),
+        KvDtype("fp8_per_token_head", 1, 8, since=Rule.PER_TOKEN_HEAD_KV_DTYPES),
+        KvDtype("int4_per_token_head", 1, 8, four_bit=True, since=Rule.PER_TOKEN_HEAD_KV_DTYPES),
+        KvDtype("nvfp4", 1, nvfp4=True, since=Rule.NVFP4_KV_DTYPE),
+    )
+}
+KV_CACHE_DTYPE_CHOICES: tuple[str, ...] = ("auto", *KV_CACHE_DTYPES)
+FP8_DS_MLA_BYTES_PER_TOKEN = 656
+"""DeepSeek-V3.2 sparse MLA layout: 512 fp8 latent values + 4 fp32 scales + 64 bf16 rope
+values = 656 bytes per token (MLAAttentionSpec.real_page_size_bytes, flashmla_sparse.py)."""
+
+
+def normalize_model_dtype(name: str | None, supports_bf16: bool = True) -> str:
+    """The dtype vLLM runs a model in for ``--dtype auto`` (config/model.py _resolve_auto_dtype).
+
+    float32 checkpoints (and configs without a dtype, which transformers reads as float32)
+    are served in bf16; GPUs without bf16 (compute capability < 8.0) use fp16 instead.
+    """
+    n = (name or "float32").replace("torch.", "")
+    n = {"bf16": "bfloat16", "fp16": "float16", "half": "float16", "float": "float32",
+         "fp32": "float32"}.get(n, n)
+    if n not in _MODEL_DTYPE_BYTES:
+        n = "float32"
+    if n == "float32":
+        n = "bfloat16"
+    if n == "bfloat16" and not supports_bf16:
+        n = "float16"
+    return n
+
+
+def model_dtype_bytes(name: str) -> int:
+    return _MODEL_DTYPE_BYTES[name]
+
+
+def resolve_kv_dtype(
+    requested: str, model_dtype: str, checkpoint_kv_fp8: bool, version: Version,
+    is_mla: bool = False,
+) -> KvDtype:
+    """Turn ``--kv-cache-dtype`` into a storage type.
+
+    ``auto`` is the model dtype, except that a checkpoint declaring an fp8 KV cache
+    scheme (llm-compressor ``kv_cache_scheme``) gets fp8 (layers/attention/attention.py;
+    an explicit value wins since #42782).
+    """
+    name = (requested or "auto").strip().lower()
+    if name == "auto":
+        if checkpoint_kv_fp8:
+            return KV_CACHE_DTYPES["fp8"]
+        return KV_CACHE_DTYPES[model_dtype if model_dtype in KV_CACHE_DTYPES else "bfloat16"]
+    if name not in KV_CACHE_DTYPES:
+        raise SettingsError({"--kv-cache-dtype": (
+            f"{requested!r} is not a vLLM KV cache dtype; choose one of "
+            + ", ".join(KV_CACHE_DTYPE_CHOICES))})
+    kv = KV_CACHE_DTYPES[name]
+    if kv.since is not None and not applies(kv.since, version):
+        raise SettingsError({"--kv-cache-dtype": (
+            f"{name} needs vLLM {kv.since.value.since} or newer ({kv.since.value.pr}); "
+            f"you chose {version}")})
+    if kv.mla_only and not is_mla:
+        raise SettingsError({"--kv-cache-dtype": (
+            "fp8_ds_mla is only for DeepSeek-style MLA models (sparse MLA); use fp8 instead")})
+    return kv

@@ -1,0 +1,249 @@
+"""One calculation, end to end: config → specs → groups → budget → capacity → report.
+
+The page's worker, the CLI and the tests all call :func:`calculate`; nothing else
+computes a number shown to a user.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+from . import logfmt, paging
+from .budget import Budget, cuda_graph_deducted, estimate_budget
+from .catalog import Gpu
+from .dtypes import KvDtype, model_dtype_bytes, normalize_model_dtype, resolve_kv_dtype
+from .errors import SettingsError
+from .hf_config import AttentionLayer, ModelArch, read_model
+from .kvspecs import Layout, LayoutRequest, build_layout
+from .servecmd import serve_command
+from .settings import Resolved, Settings, resolve
+from .specs import SizingContext
+from .units import GIB
+from .versions import Rule, Version, applies
+
+_FLOAT_EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class PoolResult:
+    """What vLLM does with one amount of available memory (bytes, per GPU)."""
+
+    available_bytes: int
+    num_blocks: int
+    blocks_per_request: int
+    max_concurrency: float
+    tokens: int
+    fits: bool
+    needed_bytes: int
+    estimated_max_model_len: int | None
+    error: str | None
+    log_lines: tuple[str, ...]
+    avg_requests: float | None
+
+
+@dataclass(frozen=True)
+class Calculation:
+    model_id: str
+    arch: ModelArch
+    gpu: Gpu
+    resolved: Resolved
+    kv: KvDtype
+    model_dtype: str
+    layout: Layout
+    grouping: paging.Grouping
+    ctx: SizingContext
+    model_runner_v2: bool
+    async_scheduling: bool
+    in_flight_tokens: int
+    kv_bytes_per_token: int
+    budget: Budget | None
+    budget_note: str | None
+    estimated: PoolResult | None
+    from_log: PoolResult | None
+    from_log_low: PoolResult | None
+    from_log_high: PoolResult | None
+    serve_command: str
+    notes: tuple[str, ...]
+
+
+def uses_model_runner_v2(arch: ModelArch, version: Version) -> bool:
+    """Which runner vLLM picks by default (config/vllm.py ``use_v2_model_runner``).
+
+    All models from v0.29; dense generative models (not MoE, not hybrid) from v0.25; Llama
+    and Mistral dense from v0.23; Qwen3 dense from v0.22.
+    """
+    if applies(Rule.MRV2_ALL_MODELS_CG_PROFILED, version):
+        return True
+    dense = not arch.is_moe and not arch.hybrid_mamba_class and not arch.is_mla and \
+        all(l.kind in ("full", "none") for l in arch.layers)
+    if not dense:
+        return False
+    if applies(Rule.MRV2_ALL_DENSE, version):
+        return True
+    if applies(Rule.MRV2_LLAMA_MISTRAL_DENSE, version) and arch.model_type in ("llama", "mistral"):
+        return True
+    return applies(Rule.MRV2_QWEN3_DENSE, version) and arch.model_type == "qwen3"
+
+
+def _async_scheduling(s: Settings, version: Version) -> bool:
+    """On by default since v0.14 (#27614); off for speculative methods other than EAGLE-style,
+    draft models and GPU n-gram (vllm/config/vllm.py)."""
+    if s.async_scheduling is not None:
+        return s.async_scheduling
+    if not applies(Rule.ASYNC_SCHEDULING_DEFAULT, version):
+        return False
+    if s.speculative is not None and s.speculative.method in ("ngram", "suffix"):
+        return False
+    return True
+
+
+def _draft_layers(arch: ModelArch, s: Settings) -> tuple[tuple[AttentionLayer, ...], list[str]]:
+    spec = s.speculative
+    if spec is None or spec.method in ("ngram", "suffix"):
+        return (), []
+    if spec.draft_config is not None:
+        draft = read_model(spec.draft_config)
+        return tuple(l for l in draft.layers if l.kind != "none"), \
+            [f"draft model adds {sum(l.kind != 'none' for l in draft.layers)} layers with their own cache"]
+    if spec.method == "mtp":
+        if not arch.mtp_layers:
+            raise SettingsError({"--speculative-config": "method mtp needs a checkpoint with MTP "
+                                 "layers (num_nextn_predict_layers / mtp_num_hidden_layers)"})
+        return arch.mtp_layers, [f"MTP adds {len(arch.mtp_layers)} draft layer(s) with their own cache"]
+    template = arch.full_attention_layer()
+    if template is None:
+        return (), []
+    return (template,), ["draft assumed to be one layer shaped like the model's full-attention "
+                         "layers; give the draft's config.json for its real shape"]
+
+
+def _pool(calc_parts: dict[str, Any], available: int) -> PoolResult:
+    grouping: paging.Grouping = calc_parts["grouping"]
+    layout: Layout = calc_parts["layout"]
+    ctx: SizingContext = calc_parts["ctx"]
+    version: Version = calc_parts["version"]
+    avg = calc_parts["avg_tokens"]
+    blocks = None
+    need = 0
+    worst_need = 0
+    fits = True
+    est_len: int | None = None
+    error = None
+    check_mem = available
+    for stage in layout.stages:
+        proj = paging.project(grouping, stage)
+        if not any(g.layer_names for g in proj.groups):
+            continue
+        b = paging.num_blocks(proj, available)
+        blocks = b if blocks is None else min(blocks, b)
+        stage_need = paging.needed_bytes(proj, ctx, version, stage)
+        check = available
+        if applies(Rule.FIT_CHECK_RESERVES_NULL_BLOCK, version):
+            check = available - paging.bytes_per_block(proj)
+        if available <= 0:
+            fits = False
+            error = logfmt.no_memory_error(version)
+        elif stage_need > check and fits:
+            fits = False
+            est_len = paging.estimate_max_model_len(proj, ctx, version, stage, check)
+            error = logfmt.does_not_fit_error(ctx.max_model_len, stage_need, check, est_len, version)
+            check_mem = check
+        worst_need = max(worst_need, stage_need)
+    need = worst_need
+    blocks = blocks or 0
+    cap = paging.capacity(grouping, blocks, ctx, version)
+    lines = [logfmt.available_line(available, version)] if available > 0 else []
+    if fits:
+        lines += logfmt.capacity_lines(cap.tokens, ctx.max_model_len, cap.max_concurrency, version)
+    elif error:
+        lines.append(error)
+    avg_requests = None
+    if avg:
+        per = paging.blocks_per_request(grouping, replace(ctx, max_model_len=min(avg, ctx.max_model_len)))
+        avg_requests = blocks / per if per else None
+    del check_mem
+    return PoolResult(available, blocks, cap.blocks_per_request, cap.max_concurrency, cap.tokens,
+                      fits, need, est_len, error, tuple(lines), avg_requests)
+
+
+def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id: str = "",
+              weights_bytes: int | None = None, available_kv_gib: float | None = None) -> Calculation:
+    """Compute everything for one model, GPU and set of flags.
+
+    ``available_kv_gib`` is the "Available KV cache memory" a log printed; with it the pool
+    is computed from the log's memory (exact up to its 0.01 GiB rounding), besides the
+    fully estimated pool.
+    """
+    arch = read_model(config)
+    resolved = resolve(settings, gpu.total_bytes, gpu.device_name, arch.derived_max_model_len,
+                       gpu.unified_memory)
+    version = resolved.version
+    s = settings
+    supports_bf16 = gpu.platform != "cuda" or gpu.target.major >= 8
+    model_dtype = normalize_model_dtype(arch.torch_dtype, supports_bf16)
+    kv = resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_fp8, version, arch.is_mla)
+    mrv2 = uses_model_runner_v2(arch, version)
+    async_on = _async_scheduling(s, version)
+    draft, notes = _draft_layers(arch, s)
+    num_spec = s.speculative.num_speculative_tokens if (s.speculative and draft) else 0
+    prefix_caching = s.enable_prefix_caching if s.enable_prefix_caching is not None else True
+    mamba_mode = "align" if (prefix_caching and applies(Rule.MAMBA_ALIGN_MODE, version)) else "none"
+    hybrid_manager = None if s.disable_hybrid_kv_cache_manager is None else not s.disable_hybrid_kv_cache_manager
+    layout = build_layout(arch, LayoutRequest(
+        tp=s.tensor_parallel_size, pp=s.pipeline_parallel_size, kv=kv, model_dtype=model_dtype,
+        version=version, gpu=gpu.target, block_size=s.block_size, hybrid_manager=hybrid_manager,
+        mamba_mode=mamba_mode, num_speculative_tokens=num_spec if arch.mamba else 0,
+        draft_layers=draft,
+        mamba_ssm_dtype=s.mamba_ssm_cache_dtype if s.mamba_ssm_cache_dtype not in (None, "auto") else None))
+    grouping = paging.group_layers(layout.all_specs, version)
+    ift = paging.in_flight_tokens(version, resolved.max_num_batched_tokens, s.pipeline_parallel_size,
+                                  async_on, mrv2)
+    ctx = SizingContext(resolved.max_model_len, ift, mamba_mode)
+    kv_per_token = sum(sp.token_bytes for sp in layout.stages[0].values() if hasattr(sp, "token_bytes"))
+    if len(layout.stages) > 1:
+        kv_per_token = max(sum(sp.token_bytes for sp in st.values() if hasattr(sp, "token_bytes"))
+                           for st in layout.stages)
+    parts = {"grouping": grouping, "layout": layout, "ctx": ctx, "version": version,
+             "avg_tokens": s.avg_tokens}
+
+    budget = None
+    budget_note = None
+    estimated = None
+    if s.kv_cache_memory_bytes:
+        estimated = _pool(parts, s.kv_cache_memory_bytes)
+        budget_note = "--kv-cache-memory-bytes sets the KV cache memory directly"
+    else:
+        from .weights import estimate_weights
+        w = estimate_weights(config, weights_bytes, s.weights, model_dtype_bytes(model_dtype),
+                             s.tensor_parallel_size, s.pipeline_parallel_size)
+        if w is None:
+            budget_note = ("the weight size is unknown for this config; give it (safetensors "
+                           "total) to estimate the pool")
+        else:
+            budget = estimate_budget(
+                gpu.total_bytes, resolved.gpu_memory_utilization, version, w.per_gpu_bytes, w.basis,
+                w.exact_total, resolved.max_num_batched_tokens,
+                cuda_graph_deducted(version, s.enforce_eager, mrv2))
+            if budget.available_bytes > 0 and budget.weights.bytes > budget.requested_bytes:
+                budget_note = "the weights alone exceed total × gpu_memory_utilization"
+            estimated = _pool(parts, budget.available_bytes)
+
+    from_log = low = high = None
+    if available_kv_gib is not None:
+        if isinstance(available_kv_gib, bool) or not isinstance(available_kv_gib, (int, float)) \
+                or not math.isfinite(available_kv_gib) or available_kv_gib <= 0:
+            raise SettingsError({"available_kv_gib": "must be a positive number of GiB, as the "
+                                 f"log prints it, got {available_kv_gib!r}"})
+        from_log = _pool(parts, round(available_kv_gib * GIB))
+        # The log rounds to 0.01 GiB: the true value lies within ±0.005 GiB.
+        low = _pool(parts, math.ceil((available_kv_gib - 0.005) * GIB - _FLOAT_EPS))
+        high = _pool(parts, math.floor((available_kv_gib + 0.005) * GIB + _FLOAT_EPS))
+    cmd = serve_command(model_id or arch.architecture, resolved, kv_name=s.kv_cache_dtype)
+    return Calculation(
+        model_id=model_id, arch=arch, gpu=gpu, resolved=resolved, kv=kv, model_dtype=model_dtype,
+        layout=layout, grouping=grouping, ctx=ctx, model_runner_v2=mrv2, async_scheduling=async_on,
+        in_flight_tokens=ift, kv_bytes_per_token=kv_per_token, budget=budget, budget_note=budget_note,
+        estimated=estimated, from_log=from_log, from_log_low=low, from_log_high=high,
+        serve_command=cmd, notes=tuple(notes) + layout.notes)

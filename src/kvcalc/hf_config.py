@@ -1,0 +1,563 @@
+"""Read a Hugging Face ``config.json`` dict into the layer list vLLM builds its cache from.
+
+Nothing here depends on the GPU count: the result is per model. ``kvspecs.py`` turns it
+into per-GPU specs. Every field read is validated; a missing or malformed one raises
+:class:`ConfigError` naming the field, never a guess. Defaults are transformers' own
+(e.g. ``head_dim = hidden_size // num_attention_heads``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import ConfigError, UnsupportedModelError
+
+
+@dataclass(frozen=True)
+class AttentionLayer:
+    """One decoder layer's KV cache shape before tensor parallelism.
+
+    ``kind``: "full", "sliding_window", "chunked_local", "mla", "mamba" or "none" (an
+    MLP-only layer, or a layer that reuses an earlier layer's cache: KV sharing).
+    For MLA ``head_size`` is the latent width (kv_lora_rank + qk_rope_head_dim) and
+    ``head_size_v`` is 0; the latent is one "head" that TP does not split.
+    """
+
+    kind: str
+    num_kv_heads: int = 0
+    head_size: int = 0
+    head_size_v: int = 0
+    window: int | None = None
+    chunk: int | None = None
+    shared_from: int | None = None  # index of the layer whose cache this one reuses
+
+
+@dataclass(frozen=True)
+class MambaDims:
+    """Recurrent-state dimensions of a hybrid model (before TP), with dtypes by name.
+
+    ``flavour`` "mamba2": conv state ((intermediate + 2·groups·d_state)/TP, kernel − 1),
+    SSM state (heads/TP, head_dim, d_state) — ``mamba_utils.mamba2_state_shape``.
+    ``flavour`` "gdn" (gated delta net): conv (2·k_heads·k_dim + v_heads·v_dim)/TP ×
+    (kernel − 1), recurrent (v_heads/TP, v_dim, k_dim) — ``gated_delta_net_state_shape``.
+    """
+
+    flavour: str
+    conv_kernel: int
+    num_heads: int = 0          # mamba2 heads, or gdn value heads
+    head_dim: int = 0           # mamba2 head_dim, or gdn value head dim
+    state_size: int = 0         # mamba2 d_state
+    n_groups: int = 0           # mamba2 groups
+    intermediate_size: int = 0  # mamba2 inner size
+    num_k_heads: int = 0        # gdn key heads
+    head_k_dim: int = 0         # gdn key head dim
+    conv_dtype: str | None = None  # None: the model dtype
+    ssm_dtype: str | None = None
+
+
+@dataclass(frozen=True)
+class ModelArch:
+    """What vLLM's KV sizing needs from a model config."""
+
+    architecture: str
+    model_type: str
+    layers: tuple[AttentionLayer, ...]
+    torch_dtype: str | None
+    max_position_embeddings: int | None
+    derived_max_model_len: int | None
+    mamba: MambaDims | None = None
+    hybrid_mamba_class: bool = False   # vLLM aligns the attention block to a Mamba page
+    mtp_layers: tuple[AttentionLayer, ...] = ()  # draft layers MTP speculative decoding adds
+    checkpoint_kv_fp8: bool = False    # quantization_config declares an fp8 KV cache scheme
+    quant_method: str | None = None
+    sparse_mla_index_head_dim: int | None = None  # DeepSeek-V3.2 indexer (index_head_dim)
+    num_attention_heads: int = 0
+    hidden_size: int = 0
+    is_moe: bool = False
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def num_layers(self) -> int:
+        return len(self.layers)
+
+    @property
+    def is_mla(self) -> bool:
+        return any(layer.kind == "mla" for layer in self.layers)
+
+    def full_attention_layer(self) -> AttentionLayer | None:
+        """The first layer with a full-length cache (the shape MTP/EAGLE drafts reuse)."""
+        for layer in self.layers:
+            if layer.kind in ("full", "mla"):
+                return layer
+        for layer in self.layers:
+            if layer.kind in ("sliding_window", "chunked_local"):
+                return AttentionLayer("full", layer.num_kv_heads, layer.head_size, layer.head_size_v)
+        return None
+
+
+# --------------------------------------------------------------------------- field access
+
+
+class _Fields:
+    """Typed access to a config dict; every error names the dotted field path."""
+
+    def __init__(self, data: dict[str, Any], prefix: str = "") -> None:
+        self.data = data
+        self.prefix = prefix
+
+    def path(self, key: str) -> str:
+        return f"{self.prefix}{key}"
+
+    def has(self, key: str) -> bool:
+        return self.data.get(key) is not None
+
+    def raw(self, key: str, default: Any = None) -> Any:
+        value = self.data.get(key)
+        return default if value is None else value
+
+    def int(self, key: str, default: int | None = None, *, minimum: int = 1,
+            maximum: int = 10**9) -> int:
+        value = self.data.get(key)
+        if value is None:
+            if default is None:
+                raise ConfigError(self.path(key), "is required to size the KV cache but is missing")
+            return default
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(self.path(key), f"must be a whole number, got {value!r}")
+        if isinstance(value, float):
+            if not math.isfinite(value) or value != int(value):
+                raise ConfigError(self.path(key), f"must be a whole number, got {value!r}")
+            value = int(value)
+        if not minimum <= value <= maximum:
+            raise ConfigError(self.path(key), f"must be between {minimum} and {maximum}, got {value}")
+        return value
+
+    def opt_int(self, key: str, *, minimum: int = 1, maximum: int = 10**9) -> int | None:
+        if self.data.get(key) is None:
+            return None
+        return self.int(key, minimum=minimum, maximum=maximum)
+
+    def bool(self, key: str, default: bool = False) -> bool:
+        value = self.data.get(key)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            raise ConfigError(self.path(key), f"must be true or false, got {value!r}")
+        return value
+
+    def str(self, key: str, default: str | None = None) -> str | None:
+        value = self.data.get(key)
+        if value is None:
+            return default
+        if not isinstance(value, str):
+            raise ConfigError(self.path(key), f"must be a string, got {value!r}")
+        return value
+
+    def list(self, key: str, length: int | None = None) -> list | None:
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, list):
+            raise ConfigError(self.path(key), f"must be a list, got {type(value).__name__}")
+        if length is not None and len(value) < length:
+            raise ConfigError(self.path(key), f"has {len(value)} entries, fewer than the {length} layers")
+        return value
+
+
+def _text_fields(config: dict[str, Any]) -> _Fields:
+    """The language-model part: ``text_config`` for multimodal models, else the config itself."""
+    if not isinstance(config, dict):
+        raise ConfigError("(root)", f"must be a JSON object, got {type(config).__name__}")
+    text = config.get("text_config")
+    if text is None:
+        text = config.get("llm_config") or config.get("language_config")
+        if text is None:
+            return _Fields(config)
+        return _Fields(text, "llm_config." if "llm_config" in config else "language_config.")
+    if not isinstance(text, dict):
+        raise ConfigError("text_config", f"must be a JSON object, got {type(text).__name__}")
+    return _Fields(text, "text_config.")
+
+
+_MAX_LEN_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length",
+                 "model_max_length", "max_sequence_length", "max_seq_length", "seq_len")
+
+
+def _derived_max_len(f: _Fields) -> int | None:
+    """``_get_and_verify_max_len`` (vllm/config/model.py): the smallest length key, scaled by
+    a YaRN-style rope factor (not for su/longrope/llama3, whose length is already final)."""
+    lengths = [f.int(k, minimum=1, maximum=10**8) for k in _MAX_LEN_KEYS if f.has(k)]
+    if not lengths:
+        return None
+    derived = min(lengths)
+    rope = f.raw("rope_scaling") or f.raw("rope_parameters")
+    if isinstance(rope, dict):
+        rope_type = rope.get("rope_type", rope.get("type"))
+        factor = rope.get("factor")
+        if rope_type not in (None, "default", "su", "longrope", "llama3", "mrope") and \
+                isinstance(factor, (int, float)) and not isinstance(factor, bool) and factor > 0:
+            if rope_type == "yarn" and isinstance(rope.get("original_max_position_embeddings"), int):
+                derived = rope["original_max_position_embeddings"]
+            derived = int(derived * factor)
+    return derived
+
+
+def _checkpoint_kv_fp8(config: dict[str, Any]) -> tuple[bool, str | None]:
+    q = config.get("quantization_config")
+    if not isinstance(q, dict):
+        return False, None
+    method = q.get("quant_method")
+    scheme = q.get("kv_cache_scheme")
+    fp8_kv = isinstance(scheme, dict) and scheme.get("num_bits") == 8 and \
+        str(scheme.get("type", "float")) == "float"
+    return fp8_kv, method if isinstance(method, str) else None
+
+
+# --------------------------------------------------------------------------- layer patterns
+
+
+def _standard_attention(f: _Fields) -> tuple[int, int, int]:
+    """(kv heads, K head size, V head size) of a standard decoder."""
+    heads = f.int("num_attention_heads")
+    kv_heads = f.int("num_key_value_heads", heads)
+    if kv_heads > heads and heads > 0:
+        raise ConfigError(f.path("num_key_value_heads"),
+                          f"({kv_heads}) cannot exceed num_attention_heads ({heads})")
+    if f.has("head_dim"):
+        head = f.int("head_dim")
+    else:
+        hidden = f.int("hidden_size")
+        if hidden % heads:
+            raise ConfigError(f.path("hidden_size"),
+                              f"({hidden}) is not a multiple of num_attention_heads ({heads}); "
+                              "the config must give head_dim")
+        head = hidden // heads
+    head_v = f.int("v_head_dim", head) if f.has("v_head_dim") and not f.has("kv_lora_rank") else head
+    return kv_heads, head, head_v
+
+
+def _sliding_window(f: _Fields) -> int | None:
+    """The config's window; 0 or null means none (ModelConfig converts 0 to None)."""
+    if f.has("use_sliding_window") and not f.bool("use_sliding_window"):
+        return None
+    w = f.raw("sliding_window")
+    if w in (None, 0, False):
+        return None
+    return f.int("sliding_window", maximum=10**8)
+
+
+def _layer_types(f: _Fields, model_type: str, n: int) -> list[str] | None:
+    """``layer_types`` as transformers' config classes fill it in when config.json has none."""
+    given = f.list("layer_types", n)
+    if given is not None:
+        return [str(t) for t in given[:n]]
+    if model_type in ("gemma2",):
+        return ["sliding_attention" if i % 2 == 0 else "full_attention" for i in range(n)]
+    if model_type in ("gemma3", "gemma3_text", "cohere2"):
+        pattern = f.int("sliding_window_pattern", 6 if model_type != "cohere2" else 4)
+        return ["sliding_attention" if (i + 1) % pattern else "full_attention" for i in range(n)]
+    if f.has("sliding_window_pattern"):
+        pattern = f.int("sliding_window_pattern")
+        return ["sliding_attention" if (i + 1) % pattern else "full_attention" for i in range(n)]
+    if model_type == "gpt_oss":
+        return ["sliding_attention" if i % 2 == 0 else "full_attention" for i in range(n)]
+    if model_type in ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe") and f.has("max_window_layers"):
+        window = _sliding_window(f)
+        mwl = f.int("max_window_layers", minimum=0)
+        return ["sliding_attention" if window is not None and i >= mwl else "full_attention"
+                for i in range(n)]
+    return None
+
+
+def _decoder_layers(f: _Fields, model_type: str) -> list[AttentionLayer]:
+    """Full and sliding-window layers of a standard (non-MLA, non-hybrid) decoder.
+
+    Mirrors ``EngineArgs.create_engine_config``: a model whose ``layer_types`` is absent or
+    all sliding gets the config's window on every layer (Mistral-7B-v0.1, Phi-3); an
+    interleaved one gets it only on its ``sliding_attention`` layers.
+    """
+    n = f.int("num_hidden_layers", maximum=10_000)
+    kv_heads, head, head_v = _standard_attention(f)
+    types = _layer_types(f, model_type, n)
+    window = _sliding_window(f)
+    if model_type in ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe") and types is not None \
+            and len(set(types)) > 1:
+        raise UnsupportedModelError(
+            "vLLM refuses Qwen2-style configs that slide the window on only some layers "
+            "(max_window_layers < num_hidden_layers); set use_sliding_window to false")
+    layers = []
+    for i in range(n):
+        kind = "full"
+        t = types[i] if types is not None else None
+        if t is not None and t not in ("full_attention", "sliding_attention", "attention",
+                                       "chunked_attention"):
+            raise ConfigError(f.path(f"layer_types[{i}]"), f"unknown layer type {t!r}")
+        all_sliding = types is None or all(x == "sliding_attention" for x in types)
+        if window is not None and (t == "sliding_attention" or (all_sliding and t is None) or
+                                   (all_sliding and t == "sliding_attention")):
+            kind = "sliding_window"
+        layers.append(AttentionLayer(kind, kv_heads, head, head_v,
+                                     window=window if kind == "sliding_window" else None))
+    return layers
+
+
+def _mla_layers(f: _Fields, n: int) -> list[AttentionLayer]:
+    rank = f.int("kv_lora_rank")
+    rope = f.int("qk_rope_head_dim")
+    return [AttentionLayer("mla", 1, rank + rope, 0) for _ in range(n)]
+
+
+def _kv_shared(layers: list[AttentionLayer], num_shared: int, f: _Fields) -> list[AttentionLayer]:
+    """Gemma 3n / Gemma 4 KV sharing: the last ``num_kv_shared_layers`` layers reuse the cache
+    of the last earlier layer of the same kind (gemma3n.py, gemma4.py) and get no spec."""
+    n = len(layers)
+    if num_shared >= n:
+        raise ConfigError(f.path("num_kv_shared_layers"),
+                          f"({num_shared}) must be smaller than num_hidden_layers ({n})")
+    first_shared = n - num_shared
+    out = list(layers)
+    for i in range(first_shared, n):
+        target = next((j for j in range(first_shared - 1, -1, -1)
+                       if layers[j].kind == layers[i].kind), None)
+        if target is None:
+            raise ConfigError(f.path("num_kv_shared_layers"),
+                              f"layer {i} has no earlier layer of its kind to share a cache with")
+        out[i] = AttentionLayer("none", shared_from=target)
+    return out
+
+
+def _gemma4_layers(f: _Fields) -> list[AttentionLayer]:
+    """Gemma 4: sliding layers use head_dim / num_key_value_heads; full ("global") layers use
+    global_head_dim and, with attention_k_eq_v, num_global_key_value_heads. K and V are both
+    stored either way (public v0.28–v0.31 logs)."""
+    n = f.int("num_hidden_layers", maximum=10_000)
+    types = _layer_types(f, "gemma4", n)
+    if types is None:
+        raise ConfigError(f.path("layer_types"), "is required for Gemma 4 configs")
+    kv_heads, head, _ = _standard_attention(f)
+    global_head = f.int("global_head_dim", head)
+    global_kv = kv_heads
+    if f.bool("attention_k_eq_v") and f.has("num_global_key_value_heads"):
+        global_kv = f.int("num_global_key_value_heads")
+    window = _sliding_window(f)
+    layers = []
+    for i, t in enumerate(types):
+        if t == "sliding_attention" and window is not None:
+            layers.append(AttentionLayer("sliding_window", kv_heads, head, head, window=window))
+        else:
+            layers.append(AttentionLayer("full", global_kv, global_head, global_head))
+    return layers
+
+
+def _llama4_layers(f: _Fields) -> list[AttentionLayer]:
+    """Llama 4: RoPE layers use chunked local attention (attention_chunk_size); NoPE layers
+    (``no_rope_layers[i] == 0``, by default every 4th) attend globally (llama4.py)."""
+    n = f.int("num_hidden_layers", maximum=10_000)
+    kv_heads, head, head_v = _standard_attention(f)
+    chunk = f.opt_int("attention_chunk_size", maximum=10**8)
+    no_rope = f.list("no_rope_layers", n)
+    interval = f.int("no_rope_layer_interval", 4)
+    layers = []
+    for i in range(n):
+        uses_rope = bool(no_rope[i]) if no_rope else (i + 1) % interval != 0
+        if chunk and uses_rope:
+            layers.append(AttentionLayer("chunked_local", kv_heads, head, head_v, chunk=chunk))
+        else:
+            layers.append(AttentionLayer("full", kv_heads, head, head_v))
+    return layers
+
+
+def _ssm_dtype(f: _Fields, *keys: str) -> str | None:
+    for key in keys:
+        value = f.str(key)
+        if value:
+            return value.replace("torch.", "")
+    return None
+
+
+def _qwen3_next_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
+    """Qwen3-Next / Qwen3.5: gated-delta-net linear attention with a full-attention layer
+    every ``full_attention_interval`` layers (or as ``layer_types`` says)."""
+    n = f.int("num_hidden_layers", maximum=10_000)
+    kv_heads, head, head_v = _standard_attention(f)
+    types = f.list("layer_types", n)
+    if types is None:
+        interval = f.int("full_attention_interval", 4)
+        types = ["full_attention" if (i + 1) % interval == 0 else "linear_attention"
+                 for i in range(n)]
+    dims = MambaDims(
+        "gdn", conv_kernel=f.int("linear_conv_kernel_dim"),
+        num_heads=f.int("linear_num_value_heads"), head_dim=f.int("linear_value_head_dim"),
+        num_k_heads=f.int("linear_num_key_heads"), head_k_dim=f.int("linear_key_head_dim"),
+        ssm_dtype=_ssm_dtype(f, "mamba_ssm_dtype"))
+    layers = []
+    for i, t in enumerate(types[:n]):
+        if t == "linear_attention":
+            layers.append(AttentionLayer("mamba"))
+        elif t in ("full_attention", "attention"):
+            layers.append(AttentionLayer("full", kv_heads, head, head_v))
+        else:
+            raise ConfigError(f.path(f"layer_types[{i}]"), f"unknown layer type {t!r}")
+    return layers, dims
+
+
+def _mamba2_dims(f: _Fields, names: dict[str, str], intermediate: int) -> MambaDims:
+    return MambaDims(
+        "mamba2", conv_kernel=f.int(names["conv"]), num_heads=f.int(names["heads"]),
+        head_dim=f.int(names["head_dim"]), state_size=f.int(names["state"]),
+        n_groups=f.int(names["groups"], 1), intermediate_size=intermediate,
+        ssm_dtype=_ssm_dtype(f, "mamba_ssm_cache_dtype"))
+
+
+def _nemotron_h_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
+    """Nemotron-H: ``hybrid_override_pattern`` — M Mamba2, * attention, - MLP, E MoE."""
+    pattern = f.str("hybrid_override_pattern")
+    if not pattern:
+        raise ConfigError(f.path("hybrid_override_pattern"), "is required for Nemotron-H")
+    heads = f.int("num_attention_heads")
+    kv_heads = f.int("num_key_value_heads", heads)
+    head = f.int("head_dim", 0, minimum=0) or f.int("attention_head_dim", 0, minimum=0) or \
+        f.int("hidden_size") // heads
+    layers = []
+    for i, c in enumerate(pattern):
+        if c == "M":
+            layers.append(AttentionLayer("mamba"))
+        elif c == "*":
+            layers.append(AttentionLayer("full", kv_heads, head, head))
+        elif c in "-E":
+            layers.append(AttentionLayer("none"))
+        else:
+            raise ConfigError(f.path("hybrid_override_pattern"), f"unknown layer code {c!r} at {i}")
+    names = {"conv": "conv_kernel", "heads": "mamba_num_heads", "head_dim": "mamba_head_dim",
+             "state": "ssm_state_size", "groups": "n_groups"}
+    intermediate = f.int("mamba_num_heads") * f.int("mamba_head_dim")
+    return layers, _mamba2_dims(f, names, intermediate)
+
+
+def _granite_hybrid_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
+    """Granite 4.0-H (GraniteMoeHybrid): ``layer_types`` of "mamba" / "attention"."""
+    n = f.int("num_hidden_layers", maximum=10_000)
+    kv_heads, head, head_v = _standard_attention(f)
+    types = f.list("layer_types", n) or ["mamba"] * n
+    layers = []
+    for i, t in enumerate(types[:n]):
+        if t == "mamba":
+            layers.append(AttentionLayer("mamba"))
+        elif t == "attention":
+            layers.append(AttentionLayer("full", kv_heads, head, head_v))
+        else:
+            raise ConfigError(f.path(f"layer_types[{i}]"), f"unknown layer type {t!r}")
+    names = {"conv": "mamba_d_conv", "heads": "mamba_n_heads", "head_dim": "mamba_d_head",
+             "state": "mamba_d_state", "groups": "mamba_n_groups"}
+    intermediate = f.int("mamba_expand", 2) * f.int("hidden_size")
+    return layers, _mamba2_dims(f, names, intermediate)
+
+
+_UNSUPPORTED = {
+    "kimi_linear": "Kimi Linear (KDA) state sizes",
+    "deepseek_v4": "DeepSeek-V4's packed cache layout",
+    "falcon_h1": "Falcon-H1's parallel Mamba/attention layers",
+    "jamba": "Jamba's Mamba-1 state",
+    "minimax_text_01": "MiniMax-Text-01 lightning attention",
+    "minimax_m1": "MiniMax-M1 lightning attention",
+    "lfm2": "LFM2's short-convolution state",
+    "whisper": "encoder-decoder cross-attention",
+    "t5": "encoder-decoder cross-attention",
+    "bart": "encoder-decoder cross-attention",
+    "mamba": "attention-free Mamba models",
+    "mamba2": "attention-free Mamba2 models",
+    "bert": "encoder-only models (vLLM keeps no KV cache for them)",
+    "roberta": "encoder-only models (vLLM keeps no KV cache for them)",
+    "xlm-roberta": "encoder-only models (vLLM keeps no KV cache for them)",
+}
+
+
+def _mtp_layers(f: _Fields, model: ModelArch | None, base: list[AttentionLayer]) -> tuple[AttentionLayer, ...]:
+    """Draft layers an MTP checkpoint carries (DeepSeek ``num_nextn_predict_layers``, Qwen3-Next
+    ``num_nextn_predict_layers`` / Qwen3.5 ``mtp_num_hidden_layers``, GLM-4.5 …). Each has the
+    cache shape of the model's full-attention layers."""
+    count = 0
+    for key in ("num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_layers"):
+        if f.has(key):
+            count = f.int(key, minimum=0, maximum=64)
+            break
+    template = next((l for l in base if l.kind in ("full", "mla")), None)
+    if not count or template is None:
+        return ()
+    return tuple(template for _ in range(count))
+
+
+def read_model(config: dict[str, Any]) -> ModelArch:
+    """Parse a config.json dict. Raises ConfigError / UnsupportedModelError."""
+    f = _text_fields(config)
+    top = _Fields(config)
+    archs = top.list("architectures") or f.list("architectures") or []
+    arch = str(archs[0]) if archs else ""
+    model_type = str(f.raw("model_type") or top.raw("model_type") or "").lower()
+    outer_type = str(top.raw("model_type") or "").lower()
+    for key in (model_type, outer_type):
+        if key in _UNSUPPORTED:
+            raise UnsupportedModelError(
+                f"kvcalc does not reproduce {_UNSUPPORTED[key]} yet (model_type {key!r}); "
+                "no number is better than a wrong one")
+    if not arch and not model_type:
+        raise ConfigError("architectures", "is missing, and so is model_type: this does not "
+                          "look like a Hugging Face model config")
+    notes: list[str] = []
+    mamba = None
+    hybrid_class = False
+    index_dim = None
+    if model_type in ("deepseek_v2", "deepseek_v3", "deepseek_v32", "kimi_k2") or \
+            (f.has("kv_lora_rank") and "Deepseek" in arch) or arch.startswith("KimiK2"):
+        n = f.int("num_hidden_layers", maximum=10_000)
+        layers = _mla_layers(f, n)
+        if f.has("index_topk"):
+            index_dim = f.int("index_head_dim", 128)
+    elif model_type in ("gemma4", "gemma4_text"):
+        layers = _gemma4_layers(f)
+    elif model_type in ("llama4", "llama4_text"):
+        layers = _llama4_layers(f)
+    elif model_type in ("qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text"):
+        layers, mamba = _qwen3_next_layers(f)
+        hybrid_class = True
+    elif model_type == "nemotron_h":
+        layers, mamba = _nemotron_h_layers(f)
+        hybrid_class = True
+    elif model_type in ("granitemoehybrid", "bamba"):
+        if model_type == "bamba":
+            raise UnsupportedModelError("kvcalc does not reproduce Bamba yet (model_type 'bamba')")
+        layers, mamba = _granite_hybrid_layers(f)
+        hybrid_class = True
+        if not any(l.kind == "mamba" for l in layers):
+            notes.append("all layers are attention, but vLLM still raises the attention block "
+                         "size to cover the Mamba state the model class declares")
+    else:
+        layers = _decoder_layers(f, model_type)
+    if f.has("num_kv_shared_layers") and f.int("num_kv_shared_layers", minimum=0):
+        layers = _kv_shared(layers, f.int("num_kv_shared_layers", minimum=0), f)
+    if not any(l.kind not in ("none",) for l in layers):
+        raise UnsupportedModelError("this config has no layer with a KV cache or state")
+    fp8_kv, method = _checkpoint_kv_fp8(config)
+    heads = f.int("num_attention_heads", 0, minimum=0) if f.has("num_attention_heads") else 0
+    return ModelArch(
+        architecture=arch or model_type,
+        model_type=model_type,
+        layers=tuple(layers),
+        torch_dtype=str(f.raw("torch_dtype") or f.raw("dtype") or top.raw("torch_dtype")
+                        or top.raw("dtype") or "") or None,
+        max_position_embeddings=f.opt_int("max_position_embeddings", maximum=10**8),
+        derived_max_model_len=_derived_max_len(f),
+        mamba=mamba,
+        hybrid_mamba_class=hybrid_class,
+        mtp_layers=_mtp_layers(f, None, layers),
+        checkpoint_kv_fp8=fp8_kv,
+        quant_method=method,
+        sparse_mla_index_head_dim=index_dim,
+        num_attention_heads=heads,
+        hidden_size=f.int("hidden_size", 0, minimum=0) if f.has("hidden_size") else 0,
+        is_moe=any(f.has(k) for k in ("num_local_experts", "num_experts", "n_routed_experts",
+                                      "moe_num_experts")),
+        notes=tuple(notes),
+    )

@@ -1,0 +1,282 @@
+"""From a model's layers to the KV cache specs of each pipeline stage on one GPU.
+
+Applies tensor parallelism (KV heads split, replicated when fewer than GPUs), the KV
+cache dtype, the block size vLLM's attention backend picks, the hybrid-model block
+alignment to the Mamba page, and the layer split of pipeline parallelism.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .dtypes import FP8_DS_MLA_BYTES_PER_TOKEN, KvDtype, model_dtype_bytes
+from .errors import SettingsError, UnsupportedModelError
+from .hf_config import AttentionLayer, MambaDims, ModelArch
+from .specs import (ChunkedLocalSpec, FullAttentionSpec, LayerSpec, MambaSpec, MLASpec,
+                    SlidingWindowSpec)
+from .units import cdiv
+from .versions import Version
+
+VALID_BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)
+"""``BlockSize`` choices of ``--block-size`` (vllm/config/cache.py)."""
+
+_DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
+
+
+@dataclass(frozen=True)
+class GpuTarget:
+    """What of the GPU changes the layout: its architecture picks the attention backend."""
+
+    arch: str = "hopper"            # volta, turing, ampere, ada, hopper, blackwell, cdna3, rdna2 …
+    compute_capability: str = "9.0"
+    platform: str = "cuda"          # cuda or rocm
+
+    @property
+    def major(self) -> int:
+        try:
+            return int(self.compute_capability.split(".")[0])
+        except ValueError:
+            return 0
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The specs vLLM builds, per pipeline stage (``{layer name: spec}``), and why."""
+
+    stages: tuple[dict[str, LayerSpec], ...]
+    block_size: int
+    block_size_reason: str
+    attention_token_bytes: int      # bytes per token of one full-attention layer on one GPU
+    kv_heads_per_gpu: int
+    mamba_state_bytes: int = 0
+    hybrid_manager: bool = True
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def all_specs(self) -> dict[str, LayerSpec]:
+        merged: dict[str, LayerSpec] = {}
+        for stage in self.stages:
+            merged.update(stage)
+        return merged
+
+
+def pp_partition(num_layers: int, pp: int) -> list[int]:
+    """Layers per stage, as ``get_pp_indices`` (vllm/distributed/utils.py): the remainder
+    goes to the stages before the last, nearest the last first: 61 layers, PP 4 -> [15, 15, 16, 15]."""
+    base = [num_layers // pp] * pp
+    for i in range(2, num_layers % pp + 2):
+        base[-i] += 1
+    return base
+
+
+def kv_heads_per_gpu(total: int, tp: int) -> int:
+    """``ModelConfig.get_num_kv_heads``: max(1, heads // TP); fewer heads than GPUs are replicated."""
+    return max(1, total // tp)
+
+
+def check_tensor_parallel(arch: ModelArch, tp: int) -> None:
+    """vLLM's own checks: attention heads divide by TP; KV heads divide TP or by TP."""
+    problems = []
+    if arch.num_attention_heads and arch.num_attention_heads % tp:
+        problems.append(f"the model's {arch.num_attention_heads} attention heads must divide "
+                        f"evenly across {tp} GPUs")
+    for layer in arch.layers:
+        if layer.kind in ("full", "sliding_window", "chunked_local") and layer.num_kv_heads:
+            h = layer.num_kv_heads
+            if (h >= tp and h % tp) or (h < tp and tp % h):
+                problems.append(f"{h} KV heads cannot be split across {tp} GPUs (vLLM needs "
+                                f"heads divisible by TP, or TP divisible by heads)")
+                break
+    if problems:
+        valid = [t for t in (1, 2, 4, 8, 16) if _tp_ok(arch, t)]
+        raise SettingsError({"--tensor-parallel-size": "; ".join(problems) +
+                             f". Sizes that work: {', '.join(map(str, valid)) or 'none'}"})
+
+
+def _tp_ok(arch: ModelArch, tp: int) -> bool:
+    try:
+        if arch.num_attention_heads and arch.num_attention_heads % tp:
+            return False
+        for layer in arch.layers:
+            h = layer.num_kv_heads
+            if layer.kind in ("full", "sliding_window", "chunked_local") and h:
+                if (h >= tp and h % tp) or (h < tp and tp % h):
+                    return False
+        return True
+    except Exception:  # pragma: no cover - defensive
+        return False
+
+
+def default_block_size(arch: ModelArch, gpu: GpuTarget, version: Version) -> tuple[int, str]:
+    """Tokens per block when ``--block-size`` is not given (Platform.update_block_size_for_backend).
+
+    16 for FlashAttention, FlashInfer and Triton. MLA depends on the backend vLLM picks:
+    Hopper runs FLASH_ATTN_MLA (16) since #24794 (v0.12) and FlashMLA (64) before;
+    Blackwell runs FLASHINFER_MLA (32) since about v0.13 and CUTLASS_MLA (128) before;
+    the sparse MLA of DeepSeek-V3.2 uses 64 (FLASHMLA_SPARSE, and its indexer supports only 64).
+    """
+    if arch.is_mla:
+        if arch.sparse_mla_index_head_dim:
+            return 64, "DeepSeek-V3.2 sparse MLA backends and the indexer use 64-token blocks"
+        if gpu.platform == "cuda" and gpu.major == 9:
+            if version >= Version(0, 12, 0):
+                return 16, "MLA on Hopper: FLASH_ATTN_MLA backend (16) since v0.12 (#24794)"
+            return 64, "MLA on Hopper before v0.12: FlashMLA backend (64)"
+        if gpu.platform == "cuda" and gpu.major >= 10:
+            if version >= Version(0, 13, 0):
+                return 32, "MLA on Blackwell: FLASHINFER_MLA backend (32)"
+            return 128, "MLA on Blackwell before v0.13: CUTLASS_MLA backend (128)"
+        return 16, "MLA on this GPU: Triton MLA backend (16)"
+    return 16, "default block size 16 (FlashAttention / FlashInfer / Triton)"
+
+
+def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
+                      conv_dtype: str | None = None, ssm_dtype: str | None = None) -> int:
+    """Bytes of one request's recurrent state in one layer on one GPU.
+
+    Qwen3-Next (16 k-heads, 32 v-heads, dims 128, kernel 4, bf16, TP 1):
+    conv (2·16·128 + 32·128) × 3 + recurrent 32·128·128 = 24,576 + 524,288 values
+    -> 1,097,728 bytes.
+    """
+    conv_b = _DTYPE_BYTES[conv_dtype or dims.conv_dtype or model_dtype]
+    ssm_b = _DTYPE_BYTES[ssm_dtype or dims.ssm_dtype or conv_dtype or dims.conv_dtype or model_dtype]
+    if dims.flavour == "gdn":
+        conv_dim = dims.head_k_dim * dims.num_k_heads * 2 + dims.head_dim * dims.num_heads
+        _divisible(conv_dim, tp, "linear attention channels")
+        _divisible(dims.num_heads, tp, "linear attention value heads")
+        conv = conv_dim // tp * (dims.conv_kernel - 1 + num_spec)
+        ssm = dims.num_heads // tp * dims.head_dim * dims.head_k_dim
+    else:
+        groups = dims.n_groups + (0 if dims.n_groups % tp == 0 else tp - dims.n_groups)
+        conv_dim = dims.intermediate_size + 2 * groups * dims.state_size
+        _divisible(conv_dim, tp, "Mamba channels")
+        _divisible(dims.num_heads, tp, "Mamba heads")
+        conv = conv_dim // tp * (dims.conv_kernel - 1 + num_spec)
+        ssm = dims.num_heads // tp * dims.head_dim * dims.state_size
+    return conv * conv_b + ssm * ssm_b
+
+
+def _divisible(value: int, tp: int, what: str) -> None:
+    if value % tp:
+        raise SettingsError({"--tensor-parallel-size": f"the model's {value} {what} do not "
+                             f"divide across {tp} GPUs"})
+
+
+def _token_bytes(layer: AttentionLayer, kv: KvDtype, tp: int) -> tuple[int, int]:
+    """(bytes per token on one GPU, KV heads on one GPU) for an attention layer."""
+    if layer.kind == "mla":
+        if kv.name == "fp8_ds_mla":
+            return FP8_DS_MLA_BYTES_PER_TOKEN, 1
+        if kv.scale_bytes_per_head or kv.nvfp4:
+            raise SettingsError({"--kv-cache-dtype": f"{kv.name} is not available for MLA models"})
+        return layer.head_size * kv.value_bytes, 1
+    heads = kv_heads_per_gpu(layer.num_kv_heads, tp)
+    return heads * kv.head_bytes(layer.head_size, layer.head_size_v), heads
+
+
+@dataclass(frozen=True)
+class LayoutRequest:
+    tp: int
+    pp: int
+    kv: KvDtype
+    model_dtype: str
+    version: Version
+    gpu: GpuTarget
+    block_size: int | None = None
+    hybrid_manager: bool | None = None     # None: vLLM's default for the model
+    mamba_mode: str = "align"
+    num_speculative_tokens: int = 0
+    draft_layers: tuple[AttentionLayer, ...] = ()
+    mamba_ssm_dtype: str | None = None
+
+
+def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
+    """Per-stage specs of ``arch`` under ``req`` (see module docstring)."""
+    check_tensor_parallel(arch, req.tp)
+    notes: list[str] = []
+    if req.block_size is not None:
+        block_size, reason = req.block_size, "--block-size"
+    else:
+        block_size, reason = default_block_size(arch, req.gpu, req.version)
+    has_chunked = any(l.kind == "chunked_local" for l in arch.layers)
+    hybrid_manager = req.hybrid_manager
+    if hybrid_manager is None:
+        hybrid_manager = not has_chunked
+        if has_chunked:
+            notes.append("vLLM turns the hybrid KV cache manager off for chunked local attention "
+                         "by default, so every layer is budgeted at full length "
+                         "(VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1 to opt in)")
+
+    template = arch.full_attention_layer()
+    attn_1tok, heads = (0, 0)
+    if template is not None:
+        attn_1tok, heads = _token_bytes(template, req.kv, req.tp)
+
+    state = 0
+    if arch.mamba is not None:
+        state = mamba_state_bytes(arch.mamba, req.tp, req.num_speculative_tokens, req.model_dtype,
+                                  ssm_dtype=req.mamba_ssm_dtype)
+    mamba_padded = None
+    if arch.hybrid_mamba_class and state and attn_1tok:
+        # Platform._align_hybrid_block_size: the attention page must hold a Mamba page.
+        align = max(16, block_size)
+        needed = align * cdiv(state, align * attn_1tok)
+        if block_size < needed:
+            block_size = needed
+            reason = (f"raised to {needed} so one attention page ({needed} × {attn_1tok} B) "
+                      f"covers a Mamba state page ({state:,} B)")
+        mamba_padded = block_size * attn_1tok
+        if mamba_padded > state:
+            notes.append(f"Mamba page padded by {(mamba_padded - state) / state * 100:.2f}% to "
+                         "match the attention page")
+    if block_size not in VALID_BLOCK_SIZES and reason == "--block-size":
+        raise SettingsError({"--block-size": f"{block_size} is not accepted; vLLM takes "
+                             + ", ".join(map(str, VALID_BLOCK_SIZES))})
+
+    def spec_for(layer: AttentionLayer) -> LayerSpec | None:
+        if layer.kind == "none":
+            return None
+        if layer.kind == "mamba":
+            return MambaSpec(block_size, state, req.num_speculative_tokens, mamba_padded)
+        token_bytes, h = _token_bytes(layer, req.kv, req.tp)
+        common = dict(block_size=block_size, token_bytes=token_bytes, num_kv_heads=h,
+                      head_size=layer.head_size, head_size_v=layer.head_size_v)
+        if layer.kind == "mla":
+            return MLASpec(**common)
+        if layer.kind == "sliding_window":
+            if hybrid_manager:
+                return SlidingWindowSpec(**common, window=layer.window)
+            return FullAttentionSpec(**common, local_window=layer.window)
+        if layer.kind == "chunked_local":
+            if hybrid_manager:
+                return ChunkedLocalSpec(**common, chunk=layer.chunk)
+            return FullAttentionSpec(**common, local_window=layer.chunk)
+        return FullAttentionSpec(**common)
+
+    sizes = pp_partition(arch.num_layers, req.pp)
+    if min(sizes) == 0:
+        raise SettingsError({"--pipeline-parallel-size": f"{req.pp} stages for {arch.num_layers} "
+                             "layers leaves a stage without layers"})
+    stages: list[dict[str, LayerSpec]] = []
+    start = 0
+    for size in sizes:
+        stage: dict[str, LayerSpec] = {}
+        for i in range(start, start + size):
+            spec = spec_for(arch.layers[i])
+            if spec is None:
+                continue
+            stage[f"layers.{i}"] = spec
+            if arch.sparse_mla_index_head_dim and arch.layers[i].kind == "mla":
+                d = arch.sparse_mla_index_head_dim
+                # DeepseekV32IndexerCache: index_head_dim fp8 values + one fp32 scale per 128.
+                stage[f"layers.{i}.indexer"] = MLASpec(block_size, d + d // 128 * 4, 1, d, 0)
+        stages.append(stage)
+        start += size
+    for k, layer in enumerate(req.draft_layers):
+        spec = spec_for(layer)
+        if spec is not None:
+            stages[-1][f"draft.{k}"] = spec
+    if not any(stages):
+        raise UnsupportedModelError("no layer of this model keeps a KV cache")
+    return Layout(tuple(stages), block_size, reason, attn_1tok, heads, state, hybrid_manager,
+                  tuple(notes) + arch.notes)

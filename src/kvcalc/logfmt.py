@@ -1,0 +1,76 @@
+"""The startup lines and errors vLLM prints about the KV cache, formatted per release.
+
+Sources: ``vllm/v1/worker/gpu_worker.py`` (available memory), ``vllm/v1/core/kv_cache_utils.py``
+(capacity lines, ``_check_enough_kv_cache_memory``), at the upstream commits named in
+``versions.py``; older texts from the same files' history (#11960, #28051, #42479).
+"""
+
+from __future__ import annotations
+
+from .units import GIB, format_gib
+from .versions import Rule, Version, applies
+
+DOCS_URL = "https://docs.vllm.ai/en/latest/configuration/conserving_memory/"
+
+
+def _gib(num_bytes: int, version: Version) -> str:
+    """GiB as the release prints it: format_gib ('50.6') from v0.14, '%.2f' ('50.60') before."""
+    if applies(Rule.FORMAT_GIB_LOGS, version):
+        return format_gib(num_bytes)
+    return f"{num_bytes / GIB:.2f}"
+
+
+def available_line(available_bytes: int, version: Version) -> str:
+    return f"Available KV cache memory: {_gib(available_bytes, version)} GiB"
+
+
+def capacity_lines(tokens: int, max_model_len: int, concurrency: float, version: Version) -> list[str]:
+    """'GPU KV cache size: 420,944 tokens' and 'Maximum concurrency for 131,072 tokens per
+    request: 3.21x' — one merged line from v0.28 (#50462), two lines before."""
+    size = f"GPU KV cache size: {tokens:,} tokens"
+    conc = f"Maximum concurrency for {max_model_len:,} tokens per request: {concurrency:.2f}x"
+    if applies(Rule.MERGED_CAPACITY_LOG_LINE, version):
+        return [f"{size}, {conc}"]
+    return [size, conc]
+
+
+def no_memory_error(version: Version) -> str:
+    if applies(Rule.NEW_FIT_ERROR_TEXT, version):
+        return ("ValueError: No available memory for the cache blocks. Try increasing "
+                "`gpu_memory_utilization` when initializing the engine (this flag also controls "
+                "CPU memory reservation on the CPU backend, despite its name). "
+                f"See {DOCS_URL} for more details.")
+    if applies(Rule.FORMAT_GIB_LOGS, version):
+        return ("ValueError: No available memory for the cache blocks. Try increasing "
+                "`gpu_memory_utilization` when initializing the engine. "
+                f"See {DOCS_URL} for more details.")
+    return ("ValueError: No available memory for the cache blocks. Try increasing "
+            "`gpu_memory_utilization` when initializing the engine.")
+
+
+def does_not_fit_error(max_model_len: int, needed: int, available: int, estimated_max_len: int,
+                       version: Version) -> str:
+    """vLLM's 'To serve at least one request …' error with its estimated maximum length."""
+    if applies(Rule.NEW_FIT_ERROR_TEXT, version):
+        est = (f"Based on the available memory, the estimated maximum model length is "
+               f"{estimated_max_len}. " if estimated_max_len > 0 else "")
+        return (f"ValueError: To serve at least one request with the model's max seq len "
+                f"({max_model_len}), ({format_gib(needed)} GiB KV cache is needed, which is larger "
+                f"than the available KV cache memory ({format_gib(available)} GiB). {est}"
+                f"Try increasing `gpu_memory_utilization` (which also controls CPU memory on the "
+                f"CPU backend) or decreasing `max_model_len` when initializing the engine. "
+                f"See {DOCS_URL} for more details.")
+    if applies(Rule.FORMAT_GIB_LOGS, version):
+        est = (f"Based on the available memory, the estimated maximum model length is "
+               f"{estimated_max_len}. " if estimated_max_len > 0 else "")
+        return (f"ValueError: To serve at least one request with the models's max seq len "
+                f"({max_model_len}), ({format_gib(needed)} GiB KV cache is needed, which is larger "
+                f"than the available KV cache memory ({format_gib(available)} GiB). {est}"
+                f"Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
+                f"initializing the engine. See {DOCS_URL} for more details.")
+    est = (f"Based on the available memory, the estimated maximum model length is "
+           f"{estimated_max_len}." if estimated_max_len > 0 else "")
+    return (f"ValueError: To serve at least one request with the models's max seq len "
+            f"({max_model_len}), ({needed / GIB:.2f} GiB KV cache is needed, which is larger than "
+            f"the available KV cache memory ({available / GIB:.2f} GiB). {est} Try increasing "
+            f"`gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.")

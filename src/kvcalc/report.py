@@ -1,0 +1,93 @@
+"""Plain-data views of a calculation: the one JSON shape the CLI prints with ``--json`` and the
+page's worker returns. Bytes stay integers; GiB values are floats rounded to 4 places."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .engine import Calculation, PoolResult
+from .units import GIB
+from .versions import Rule, applies
+
+
+def _gib(b: int | float) -> float:
+    return round(b / GIB, 4)
+
+
+def pool_dict(p: PoolResult | None) -> dict[str, Any] | None:
+    if p is None:
+        return None
+    return {
+        "available_bytes": p.available_bytes, "available_gib": _gib(p.available_bytes),
+        "num_blocks": p.num_blocks, "blocks_per_request": p.blocks_per_request,
+        "max_concurrency": p.max_concurrency, "tokens": p.tokens, "fits": p.fits,
+        "needed_bytes": p.needed_bytes, "needed_gib": _gib(p.needed_bytes),
+        "estimated_max_model_len": p.estimated_max_model_len, "error": p.error,
+        "log_lines": list(p.log_lines), "avg_requests": p.avg_requests,
+    }
+
+
+def calculation_dict(c: Calculation) -> dict[str, Any]:
+    r = c.resolved
+    s = r.settings
+    kinds = Counter(l.kind for l in c.arch.layers)
+    groups = [{"layers": len(g.layer_names), "kind": g.spec.kind, "block_size": g.spec.block_size,
+               "page_bytes": g.page_size_bytes} for g in c.grouping.groups]
+    budget = None
+    if c.budget is not None:
+        b = c.budget
+        budget = {
+            "total_bytes": b.total_bytes, "total_gib": _gib(b.total_bytes),
+            "requested_bytes": b.requested_bytes, "requested_gib": _gib(b.requested_bytes),
+            "terms": [{"name": t.name, "bytes": t.bytes, "gib": _gib(t.bytes), "low_gib": _gib(t.low),
+                       "high_gib": _gib(t.high), "basis": t.basis} for t in b.terms],
+            "available_bytes": b.available_bytes, "available_gib": _gib(b.available_bytes),
+            "available_low_gib": _gib(b.available_low), "available_high_gib": _gib(b.available_high),
+            "left_outside_util_bytes": b.total_bytes - b.requested_bytes,
+        }
+    band = None
+    if c.estimated is not None and c.budget is not None:
+        from .engine import _pool  # noqa: PLC0415 - same engine, band ends
+        parts = {"grouping": c.grouping, "layout": c.layout, "ctx": c.ctx, "version": r.version,
+                 "avg_tokens": None}
+        band = {"tokens_low": _pool(parts, c.budget.available_low).tokens,
+                "tokens_high": _pool(parts, c.budget.available_high).tokens}
+    from_log = None
+    if c.from_log is not None:
+        from_log = pool_dict(c.from_log)
+        from_log["tokens_low"] = c.from_log_low.tokens
+        from_log["tokens_high"] = c.from_log_high.tokens
+    return {
+        "model": {"id": c.model_id, "architecture": c.arch.architecture,
+                  "model_type": c.arch.model_type, "layers": dict(kinds),
+                  "dtype": c.model_dtype, "max_model_len_limit": c.arch.derived_max_model_len},
+        "gpu": {"key": c.gpu.key, "name": c.gpu.name, "total_bytes": c.gpu.total_bytes,
+                "total_gib": _gib(c.gpu.total_bytes)},
+        "settings": {
+            "vllm_version": str(r.version), "tensor_parallel_size": s.tensor_parallel_size,
+            "pipeline_parallel_size": s.pipeline_parallel_size,
+            "gpu_memory_utilization": r.gpu_memory_utilization,
+            "kv_cache_dtype": s.kv_cache_dtype, "kv_cache_dtype_resolved": c.kv.name,
+            "max_model_len": r.max_model_len, "max_num_batched_tokens": r.max_num_batched_tokens,
+            "max_num_seqs": r.max_num_seqs, "block_size": c.layout.block_size,
+            "block_size_reason": c.layout.block_size_reason, "enforce_eager": s.enforce_eager,
+            "entrypoint": s.entrypoint, "avg_tokens": s.avg_tokens,
+            "defaults_used": sorted(r.defaults_used), "batch_defaults_row": r.batch_defaults.memory_class,
+        },
+        "layout": {
+            "kv_bytes_per_token": c.kv_bytes_per_token, "kv_heads_per_gpu": c.layout.kv_heads_per_gpu,
+            "grouping": c.grouping.kind, "groups": groups, "group_size": c.grouping.group_size,
+            "padding_layers": c.grouping.padding_layers, "hybrid_manager": c.layout.hybrid_manager,
+            "mamba_state_bytes": c.layout.mamba_state_bytes, "in_flight_tokens": c.in_flight_tokens,
+            "model_runner_v2": c.model_runner_v2, "async_scheduling": c.async_scheduling,
+            "token_formula": ("int(max_concurrency × max_model_len)"
+                              if applies(Rule.TOKENS_FROM_CONCURRENCY, r.version)
+                              else "num_blocks // num_groups × block_size"),
+        },
+        "budget": budget, "budget_note": c.budget_note,
+        "estimated": pool_dict(c.estimated), "estimated_band": band,
+        "from_log": from_log,
+        "serve_command": c.serve_command,
+        "notes": list(c.notes),
+    }

@@ -1,0 +1,54 @@
+"""The ``vllm serve`` command for a set of settings: the model plus every flag that differs
+from the chosen release's default, in vLLM's own spelling."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+from .settings import Resolved
+from .versions import default_gpu_memory_utilization
+
+
+def serve_command(model: str, r: Resolved, kv_name: str = "auto") -> str:
+    s = r.settings
+    parts = ["vllm", "serve", shlex.quote(model) if model else "MODEL"]
+
+    def flag(name: str, value: object | None = None) -> None:
+        parts.append(name if value is None else f"{name} {shlex.quote(str(value))}")
+
+    if s.tensor_parallel_size != 1:
+        flag("--tensor-parallel-size", s.tensor_parallel_size)
+    if s.pipeline_parallel_size != 1:
+        flag("--pipeline-parallel-size", s.pipeline_parallel_size)
+    if s.gpu_memory_utilization is not None and \
+            abs(s.gpu_memory_utilization - default_gpu_memory_utilization(r.version)) > 1e-12:
+        flag("--gpu-memory-utilization", f"{s.gpu_memory_utilization:g}")
+    if kv_name and kv_name != "auto":
+        flag("--kv-cache-dtype", kv_name)
+    if s.max_model_len is not None:
+        flag("--max-model-len", s.max_model_len)
+    if s.max_num_batched_tokens is not None and \
+            s.max_num_batched_tokens != r.batch_defaults.max_num_batched_tokens:
+        flag("--max-num-batched-tokens", s.max_num_batched_tokens)
+    if s.max_num_seqs is not None and s.max_num_seqs != r.batch_defaults.max_num_seqs:
+        flag("--max-num-seqs", s.max_num_seqs)
+    if s.block_size is not None:
+        flag("--block-size", s.block_size)
+    if s.enforce_eager:
+        flag("--enforce-eager")
+    if s.enable_prefix_caching is False:
+        flag("--no-enable-prefix-caching")
+    if s.disable_hybrid_kv_cache_manager:
+        flag("--disable-hybrid-kv-cache-manager")
+    if s.kv_cache_memory_bytes:
+        flag("--kv-cache-memory-bytes", s.kv_cache_memory_bytes)
+    if s.mamba_ssm_cache_dtype not in (None, "auto"):
+        flag("--mamba-ssm-cache-dtype", s.mamba_ssm_cache_dtype)
+    if s.speculative is not None:
+        cfg = {"method": s.speculative.method,
+               "num_speculative_tokens": s.speculative.num_speculative_tokens}
+        if s.speculative.model:
+            cfg["model"] = s.speculative.model
+        flag("--speculative-config", json.dumps(cfg, separators=(",", ":")))
+    return " ".join(parts)

@@ -1,0 +1,139 @@
+"""The settings of one calculation, as ``vllm serve`` flags, validated and resolved.
+
+``Settings`` holds what the user chose (``None`` = vLLM's default); ``resolve`` fills in
+the chosen release's defaults and checks every value the way vLLM would, reporting all
+bad fields at once.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import SettingsError
+from .versions import (BatchDefaults, Version, default_batch_limits,
+                       default_gpu_memory_utilization, parse_version)
+
+
+@dataclass(frozen=True)
+class Speculative:
+    """``--speculative-config``: method ("mtp", "eagle", "eagle3", "draft_model", "ngram"),
+    tokens per step, and the draft model's config.json when it has its own layers."""
+
+    method: str
+    num_speculative_tokens: int = 1
+    draft_config: dict[str, Any] | None = None
+    model: str | None = None
+
+
+@dataclass(frozen=True)
+class Settings:
+    tensor_parallel_size: int = 1
+    pipeline_parallel_size: int = 1
+    gpu_memory_utilization: float | None = None
+    kv_cache_dtype: str = "auto"
+    max_model_len: int | None = None
+    max_num_batched_tokens: int | None = None
+    max_num_seqs: int | None = None
+    block_size: int | None = None
+    enforce_eager: bool = False
+    entrypoint: str = "serve"
+    vllm_version: str | None = None
+    speculative: Speculative | None = None
+    enable_prefix_caching: bool | None = None
+    disable_hybrid_kv_cache_manager: bool | None = None
+    async_scheduling: bool | None = None
+    mamba_ssm_cache_dtype: str | None = None
+    weights: str = "auto"
+    avg_tokens: int | None = None
+    kv_cache_memory_bytes: int | None = None
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """Settings with every default filled in for one release and one GPU."""
+
+    settings: Settings
+    version: Version
+    gpu_memory_utilization: float
+    max_model_len: int
+    max_num_batched_tokens: int
+    max_num_seqs: int
+    batch_defaults: BatchDefaults
+    defaults_used: frozenset[str] = field(default_factory=frozenset)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_len: int | None,
+            unified_memory: bool = False) -> Resolved:
+    problems: dict[str, str] = {}
+    version = parse_version(s.vllm_version)
+
+    def need_int(flag: str, value: Any, lo: int, hi: int) -> None:
+        if value is None:
+            return
+        if not _is_int(value):
+            problems[flag] = f"must be a whole number, got {value!r}"
+        elif not lo <= value <= hi:
+            problems[flag] = f"must be between {lo:,} and {hi:,}, got {value:,}"
+
+    need_int("--tensor-parallel-size", s.tensor_parallel_size, 1, 1024)
+    need_int("--pipeline-parallel-size", s.pipeline_parallel_size, 1, 1024)
+    need_int("--max-model-len", s.max_model_len, 1, 100_000_000)
+    need_int("--max-num-batched-tokens", s.max_num_batched_tokens, 1, 100_000_000)
+    need_int("--max-num-seqs", s.max_num_seqs, 1, 1_000_000)
+    need_int("--avg-tokens", s.avg_tokens, 1, 100_000_000)
+    need_int("--kv-cache-memory-bytes", s.kv_cache_memory_bytes, 1, 1 << 50)
+    util = s.gpu_memory_utilization
+    if util is not None:
+        if isinstance(util, bool) or not isinstance(util, (int, float)) or not math.isfinite(util):
+            problems["--gpu-memory-utilization"] = f"must be a number in (0, 1], got {util!r}"
+        elif not 0 < util <= 1:
+            problems["--gpu-memory-utilization"] = (
+                f"must be greater than 0 and at most 1 (a fraction of the GPU), got {util}")
+    if s.entrypoint not in ("serve", "llm"):
+        problems["entrypoint"] = f"must be 'serve' (vllm serve) or 'llm' (the LLM class), got {s.entrypoint!r}"
+    if s.speculative is not None:
+        if s.speculative.method not in ("mtp", "eagle", "eagle3", "draft_model", "ngram", "suffix"):
+            problems["--speculative-config"] = (
+                f"method {s.speculative.method!r} is not one kvcalc models; use mtp, eagle, eagle3, "
+                "draft_model, ngram or suffix")
+        need_int("--speculative-config", s.speculative.num_speculative_tokens, 1, 64)
+    max_len = s.max_model_len if s.max_model_len is not None else derived_max_len
+    if max_len is None and "--max-model-len" not in problems:
+        problems["--max-model-len"] = ("the config gives no max_position_embeddings; set "
+                                       "--max-model-len")
+    elif s.max_model_len is not None and derived_max_len is not None and \
+            _is_int(s.max_model_len) and s.max_model_len > derived_max_len:
+        problems["--max-model-len"] = (
+            f"{s.max_model_len:,} exceeds the model's maximum of {derived_max_len:,} tokens "
+            "(vLLM refuses this unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1)")
+    if problems:
+        raise SettingsError(problems)
+    defaults = default_batch_limits(version, device_total_bytes, device_name, s.entrypoint,
+                                    unified_memory)
+    used = set()
+    if s.gpu_memory_utilization is None:
+        used.add("--gpu-memory-utilization")
+    mnbt = s.max_num_batched_tokens
+    seqs = s.max_num_seqs
+    if seqs is None:
+        used.add("--max-num-seqs")
+        seqs = defaults.max_num_seqs
+    if mnbt is None:
+        used.add("--max-num-batched-tokens")
+        # _set_default_max_num_seqs_and_batched_tokens_args: never more than seqs × length.
+        mnbt = min(defaults.max_num_batched_tokens, seqs * max_len)
+    if s.max_model_len is None:
+        used.add("--max-model-len")
+    if s.max_num_seqs is None and s.max_num_batched_tokens is None:
+        seqs = min(seqs, mnbt)
+    return Resolved(
+        settings=s, version=version,
+        gpu_memory_utilization=float(util) if util is not None else default_gpu_memory_utilization(version),
+        max_model_len=int(max_len), max_num_batched_tokens=int(mnbt), max_num_seqs=int(seqs),
+        batch_defaults=defaults, defaults_used=frozenset(used))

@@ -1,0 +1,109 @@
+"""Check kvcalc against public vLLM startup logs (``data/vllm_logs.json``).
+
+For each entry: the pool from the log's own "Available KV cache memory" (with the interval
+its 0.01 GiB rounding allows, and whether the logged pool lies inside), and the fully
+estimated pool with its signed error. An entry that cannot be evaluated is reported as
+skipped, with the reason, never dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+from .api import custom_gpu, settings_from_dict
+from .catalog import DATA_DIR, find_gpu, find_model
+from .engine import calculate
+from .errors import KvcalcError
+
+_SETTING_FIELDS = ("tensor_parallel_size", "pipeline_parallel_size", "gpu_memory_utilization",
+                   "kv_cache_dtype", "max_model_len", "max_num_batched_tokens", "max_num_seqs",
+                   "block_size", "enforce_eager", "entrypoint", "vllm_version")
+
+
+def load_logs(path: str | Path | None = None) -> list[dict[str, Any]]:
+    p = Path(path) if path else DATA_DIR / "vllm_logs.json"
+    data = json.loads(p.read_text(encoding="utf-8"))
+    return data["logs"] if isinstance(data, dict) else data
+
+
+def _pct(value: int, reference: int) -> float:
+    return round((value - reference) / reference * 100, 3)
+
+
+def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    logged = entry.get("logged") or {}
+    row: dict[str, Any] = {"id": entry.get("id"), "model": entry.get("model"),
+                           "gpu": entry.get("gpu"), "vllm_version": entry.get("vllm_version"),
+                           "source": entry.get("source"),
+                           "logged_tokens": logged.get("gpu_kv_cache_tokens"),
+                           "logged_available_gib": logged.get("available_kv_cache_gib"),
+                           "logged_max_concurrency": logged.get("max_concurrency"),
+                           "from_log": None, "estimated": None, "skipped": None}
+    try:
+        config = entry.get("config")
+        weights = None
+        if config is None:
+            model = find_model(entry.get("model") or "")
+            if model is None:
+                raise KvcalcError(f"model {entry.get('model')!r} has no inline config and is not "
+                                  "in the catalog")
+            config, weights = model.config, model.weights_bytes
+        if entry.get("weights_gib"):
+            weights = int(entry["weights_gib"] * (1 << 30) * entry.get("tensor_parallel_size", 1)
+                          * entry.get("pipeline_parallel_size", 1))
+        gpu = find_gpu(str(entry.get("gpu")))
+        if entry.get("gpu_total_gib"):
+            gpu = custom_gpu(entry["gpu_total_gib"], gpu)
+        settings = {k: entry.get(k) for k in _SETTING_FIELDS if entry.get(k) is not None}
+        if entry.get("speculative"):
+            settings["speculative"] = entry["speculative"]
+        if entry.get("quantization") in ("awq", "gptq", "fp8", "mxfp4", "nvfp4"):
+            settings["weights"] = entry["quantization"]
+        calc = calculate(config, gpu, settings_from_dict(settings), model_id=entry.get("model") or "",
+                         weights_bytes=weights, available_kv_gib=logged.get("available_kv_cache_gib"))
+    except KvcalcError as exc:
+        row["skipped"] = str(exc)
+        return row
+    row["layout"] = {"grouping": calc.grouping.kind, "groups": len(calc.grouping.groups),
+                     "group_size": calc.grouping.group_size, "block_size": calc.layout.block_size}
+    target = row["logged_tokens"]
+    if calc.from_log is not None and target:
+        lo, hi = calc.from_log_low.tokens, calc.from_log_high.tokens
+        conc_ok = None
+        if row["logged_max_concurrency"] is not None:
+            conc_ok = round(calc.from_log_low.max_concurrency, 2) <= row["logged_max_concurrency"] \
+                <= round(calc.from_log_high.max_concurrency, 2)
+        row["from_log"] = {"tokens": calc.from_log.tokens, "tokens_low": lo, "tokens_high": hi,
+                           "inside": lo <= target <= hi, "concurrency_inside": conc_ok,
+                           "error_pct": _pct(calc.from_log.tokens, target),
+                           "max_concurrency": round(calc.from_log.max_concurrency, 4)}
+    if calc.estimated is not None and target and calc.budget is not None:
+        row["estimated"] = {"tokens": calc.estimated.tokens,
+                            "kv_gib": round(calc.estimated.available_bytes / (1 << 30), 2),
+                            "error_pct": _pct(calc.estimated.tokens, target),
+                            "fits": calc.estimated.fits}
+    elif calc.budget_note:
+        row["estimated_skipped"] = calc.budget_note
+    return row
+
+
+def validate_logs(logs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    entries = logs if logs is not None else load_logs()
+    rows = [evaluate_entry(e) for e in entries]
+    with_log = [r for r in rows if r["from_log"]]
+    est = [r["estimated"]["error_pct"] for r in rows if r["estimated"]]
+    summary = {
+        "entries": len(rows),
+        "skipped": sum(1 for r in rows if r["skipped"]),
+        "from_log_checked": len(with_log),
+        "from_log_inside": sum(1 for r in with_log if r["from_log"]["inside"]),
+        "from_log_max_abs_error_pct": max((abs(r["from_log"]["error_pct"]) for r in with_log), default=None),
+        "estimated_checked": len(est),
+        "estimated_median_abs_error_pct": round(statistics.median(abs(e) for e in est), 3) if est else None,
+        "estimated_max_abs_error_pct": round(max(abs(e) for e in est), 3) if est else None,
+        "estimated_share_high": round(sum(1 for e in est if e > 0) / len(est), 3) if est else None,
+    }
+    return {"rows": rows, "summary": summary}

@@ -1,0 +1,226 @@
+"""vLLM releases and every sizing rule that changed between them, in one table.
+
+Call sites ask ``applies(Rule.X, version)`` so a grep for ``Rule.X`` finds every
+effect of a change. Each rule names the release it first shipped in, the upstream PR
+and file, and whether that release is *confirmed* (release notes, a public log or
+the log text itself) or *inferred* (merge date against release dates).
+
+Sources: vLLM ``main`` read at upstream commits df13769 (2026-08-20) and 63344913
+(2026-08-13), plus public startup logs (see ``data/vllm_logs.json``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .errors import VersionError
+
+
+@dataclass(frozen=True, order=True)
+class Version:
+    """A vLLM release number. Pre-release tags (rc, dev, post) are kept for display only."""
+
+    major: int
+    minor: int
+    patch: int = 0
+    text: str = field(default="", compare=False)
+
+    def __str__(self) -> str:
+        return self.text or f"{self.major}.{self.minor}.{self.patch}"
+
+
+_VERSION_RE = re.compile(r"^\s*v?(\d+)\.(\d+)(?:\.(\d+))?((?:rc|\.?dev|\.?post|\+)[0-9A-Za-z.+]*)?\s*$")
+
+OLDEST = Version(0, 10, 0)
+NEWEST = Version(0, 33, 0)
+"""The newest release confirmed: a vLLM security advisory of 2026-11-10 names v0.33.0."""
+
+# Minor releases the page offers; any X.Y.Z in [OLDEST, NEWEST.minor.*] is accepted.
+KNOWN_RELEASES: tuple[str, ...] = tuple(f"0.{m}.0" for m in range(10, 34))
+
+
+def parse_version(text: str | None) -> Version:
+    """Parse "0.14.1", "v0.11.0", "0.31.1rc1" or "0.20"; ``None`` or "" means the newest.
+
+    Development builds numbered like "0.1.dev15181" carry no release and are refused,
+    with a hint to give the release they were built after.
+    """
+    if text is None or str(text).strip() in ("", "latest", "newest"):
+        return NEWEST
+    raw = str(text).strip()
+    m = _VERSION_RE.match(raw)
+    if not m:
+        raise VersionError(
+            f"vLLM version {raw!r} is not a release number; write it as it appears in "
+            f"`vllm --version`, e.g. 0.14.1 or 0.28.0"
+        )
+    v = Version(int(m.group(1)), int(m.group(2)), int(m.group(3) or 0), raw.lstrip("v"))
+    if v < OLDEST or (v.major, v.minor) > (NEWEST.major, NEWEST.minor):
+        if v.major == 0 and v.minor < 10 and "dev" in raw:
+            raise VersionError(
+                f"vLLM version {raw!r} is a source build without a release tag; give the "
+                f"release it was built after (e.g. 0.17.0)"
+            )
+        raise VersionError(
+            f"vLLM version {raw!r} is outside the range kvcalc models "
+            f"({OLDEST.major}.{OLDEST.minor} to {NEWEST.major}.{NEWEST.minor}.x)"
+        )
+    return v
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    since: Version
+    pr: str
+    source: str
+    what: str
+    basis: str  # "confirmed: …" or "inferred: …"
+
+
+def _v(text: str) -> Version:
+    major, minor, patch = (int(x) for x in text.split("."))
+    return Version(major, minor, patch)
+
+
+class Rule(Enum):
+    """Each member is one behaviour that starts at a release and stays on after it."""
+
+    REQUESTED_MEMORY_CEIL = RuleInfo(
+        _v("0.14.0"), "#29493", "vllm/v1/worker/utils.py request_memory",
+        "requested memory = ceil(total × gpu_memory_utilization) (a float before)",
+        "inferred: merged 2026-01-06")
+    FORMAT_GIB_LOGS = RuleInfo(
+        _v("0.14.0"), "#31865", "vllm/utils/mem_utils.py format_gib",
+        "GiB figures in logs printed as str(round(x, 2)) ('50.6'); before: '%.2f' ('50.60')",
+        "inferred: merged 2026-01-07")
+    ASYNC_SCHEDULING_DEFAULT = RuleInfo(
+        _v("0.14.0"), "#27614", "vllm/config/scheduler.py",
+        "async scheduling on by default (two batches in flight)",
+        "confirmed: v0.14.0 release notes")
+    MAMBA_ALIGN_MODE = RuleInfo(
+        _v("0.15.0"), "#30877", "vllm/model_executor/models/config.py MambaModelConfig",
+        "prefix caching on for hybrids: Mamba cache mode 'align' keeps 2 state blocks per request "
+        "(1 before)",
+        "inferred: merged 2026-01-23")
+    FIT_CHECK_GROUP0 = RuleInfo(
+        _v("0.14.0"), "#29431", "vllm/v1/core/kv_cache_utils.py _max_memory_usage_bytes_from_groups",
+        "the max_model_len fit check needs group_size × page × blocks of group 0 (a per-layer "
+        "sum over all layers before)",
+        "inferred: merged 2025-12-24")
+    HYBRID_GROUP_THRESHOLD_1_5 = RuleInfo(
+        _v("0.18.0"), "#36684", "vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size",
+        "layer types are padded to the largest count when max < 1.5 × min (1.25 before)",
+        "inferred: merged 2026-03-12")
+    FIT_CHECK_GROUP_AWARE = RuleInfo(
+        _v("0.18.0"), "#36030", "vllm/v1/core/kv_cache_utils.py _max_memory_usage_bytes_from_groups",
+        "the fit check needs group_size × page × Σ_groups blocks per request",
+        "inferred: merged 2026-03-17")
+    PER_TOKEN_HEAD_KV_DTYPES = RuleInfo(
+        _v("0.19.0"), "#38378", "vllm/config/cache.py CacheDType",
+        "kv cache dtypes int8_per_token_head / fp8_per_token_head / int4_per_token_head",
+        "inferred: merged 2026-04-02")
+    NVFP4_KV_DTYPE = RuleInfo(
+        _v("0.20.0"), "#37332", "vllm/config/cache.py CacheDType",
+        "kv cache dtype nvfp4", "inferred: merged 2026-04-17")
+    GPU_UTIL_DEFAULT_092 = RuleInfo(
+        _v("0.21.0"), "#38284", "vllm/config/cache.py gpu_memory_utilization",
+        "default --gpu-memory-utilization 0.92 (0.9 before)",
+        "confirmed: log text 'default since v0.21.0'")
+    CUDA_GRAPH_ESTIMATE_DEDUCTED = RuleInfo(
+        _v("0.21.0"), "#38284", "vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
+        "the CUDA-graph memory estimate is subtracted from the KV budget (V1 model runner)",
+        "confirmed: log text 'default since v0.21.0'")
+    TOKENS_FROM_CONCURRENCY = RuleInfo(
+        _v("0.21.0"), "#41069", "vllm/v1/core/kv_cache_utils.py get_kv_cache_capacity",
+        "'GPU KV cache size' = int(max_concurrency × max_model_len); before: "
+        "num_blocks // num_groups × block_size",
+        "confirmed: issue #43308 compares v0.20.0 and v0.21.0")
+    NEW_FIT_ERROR_TEXT = RuleInfo(
+        _v("0.22.0"), "#42479", "vllm/v1/core/kv_cache_utils.py _check_enough_kv_cache_memory",
+        "the 'To serve at least one request' error prints GiB with format_gib and mentions the CPU backend",
+        "inferred: merged 2026-05-15")
+    MRV2_QWEN3_DENSE = RuleInfo(
+        _v("0.22.0"), "#39337", "vllm/config/vllm.py use_v2_model_runner",
+        "Qwen3 dense models run on model runner V2, which deducts no CUDA-graph estimate",
+        "confirmed: release notes")
+    MRV2_LLAMA_MISTRAL_DENSE = RuleInfo(
+        _v("0.23.0"), "#43458", "vllm/config/vllm.py use_v2_model_runner",
+        "Llama and Mistral dense models run on model runner V2", "confirmed: release notes")
+    MRV2_ALL_DENSE = RuleInfo(
+        _v("0.25.0"), "#44443", "vllm/config/vllm.py use_v2_model_runner",
+        "every dense (non-MoE, non-hybrid) generative model runs on model runner V2",
+        "confirmed: release notes")
+    SW_IN_FLIGHT_TWO_BATCHES = RuleInfo(
+        _v("0.26.0"), "#47728", "vllm/config/vllm.py max_in_flight_tokens",
+        "sliding-window/chunked layers keep window − 1 + in-flight tokens, in-flight = "
+        "batches in flight × max_num_batched_tokens (1 × before)",
+        "confirmed: issue #49878 (Gemma 4, v0.25.1 → v0.26)")
+    MERGED_CAPACITY_LOG_LINE = RuleInfo(
+        _v("0.28.0"), "#50462", "vllm/v1/core/kv_cache_utils.py update_kv_cache_capacity",
+        "'GPU KV cache size' and 'Maximum concurrency' printed on one line (two before)",
+        "inferred: merged 2026-08-04; v0.27.x logs still show two lines")
+    SERVER_MNBT_16K_ON_160GIB = RuleInfo(
+        _v("0.28.0"), "#51726", "vllm/engine/arg_utils.py get_batch_defaults",
+        "devices with ≥ 160 GiB use max_num_batched_tokens 16384 for `vllm serve` too",
+        "inferred: merged 2026-08-11; seen on MI300X logs of v0.29.1")
+    FIT_CHECK_RESERVES_NULL_BLOCK = RuleInfo(
+        _v("0.28.0"), "#47272", "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs",
+        "the fit check leaves out one block (the null block)",
+        "inferred: merged 2026-08-20")
+    MRV2_ALL_MODELS_CG_PROFILED = RuleInfo(
+        _v("0.29.0"), "v0.29.0 notes", "vllm/v1/worker/gpu/model_runner.py",
+        "every model runs on model runner V2, which now profiles CUDA-graph memory",
+        "release-notes summary; not confirmed in code")
+
+    @property
+    def info(self) -> RuleInfo:
+        return self.value
+
+
+def applies(rule: Rule, version: Version) -> bool:
+    """Whether ``rule`` is in force in ``version`` (every rule stays on once introduced)."""
+    return version >= rule.value.since
+
+
+def default_gpu_memory_utilization(version: Version) -> float:
+    """``CacheConfig.gpu_memory_utilization`` default: 0.92 from v0.21.0 (#38284), else 0.9."""
+    return 0.92 if applies(Rule.GPU_UTIL_DEFAULT_092, version) else 0.9
+
+
+@dataclass(frozen=True)
+class BatchDefaults:
+    max_num_batched_tokens: int
+    max_num_seqs: int
+    memory_class: str  # which row of the table applied, for the "why" text
+
+
+def default_batch_limits(
+    version: Version, device_total_bytes: int, device_name: str, entrypoint: str,
+    unified_memory: bool = False,
+) -> BatchDefaults:
+    """``EngineArgs.get_batch_defaults`` (vllm/engine/arg_utils.py).
+
+    Rows by ``torch.cuda`` total memory: ≥ 70 GiB and not an A100 -> LLM 16384 /
+    serve 8192 tokens, 1024 sequences (#12369); otherwise LLM 8192 / serve 2048,
+    256 sequences. From v0.28 (#51726) devices of ≥ 160 GiB use 16384 for serve too.
+    Unified-memory devices (GB10 / DGX Spark) print serve defaults of the small row in
+    public logs, so they get that row.
+    """
+    gib = device_total_bytes / (1 << 30)
+    llm = entrypoint == "llm"
+    if not unified_memory and gib >= 160 and applies(Rule.SERVER_MNBT_16K_ON_160GIB, version):
+        return BatchDefaults(16384, 1024, "≥ 160 GiB device")
+    if not unified_memory and gib >= 70 and "a100" not in device_name.lower():
+        return BatchDefaults(16384 if llm else 8192, 1024, "≥ 70 GiB device (not A100)")
+    return BatchDefaults(8192 if llm else 2048, 256, "< 70 GiB device or A100")
+
+
+def rules_table() -> list[dict[str, str]]:
+    """The whole table as plain data, for the page's method section and the CLI."""
+    return [
+        {"rule": r.name, "since": str(r.value.since), "pr": r.value.pr,
+         "source": r.value.source, "what": r.value.what, "basis": r.value.basis}
+        for r in sorted(Rule, key=lambda r: r.value.since)
+    ]
