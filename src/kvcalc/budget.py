@@ -91,7 +91,7 @@ def estimate_budget(total: int, util: float, version: Version, weights_bytes: in
     weights = Term("weights", weights_bytes, int(weights_bytes * (1 - w_band)),
                    int(weights_bytes * (1 + w_band)), weights_basis)
     mid, lo, hi = reserve_for_batch(mnbt)
-    reserve = Term("activation peak + non-torch memory", int(mid * GIB), int(lo * GIB), int(hi * GIB),
+    reserve = Term("activations + non-torch", int(mid * GIB), int(lo * GIB), int(hi * GIB),
                    f"first model: typical reserve at max_num_batched_tokens={mnbt:,} from public logs")
     if cuda_graphs:
         cg = Term("CUDA graphs", int(0.5 * GIB), int(0.1 * GIB), int(1.5 * GIB),

@@ -455,6 +455,36 @@ def _granite_hybrid_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]
     return layers, _mamba2_dims(f, names, intermediate)
 
 
+_MLA_MODEL_TYPES = ("deepseek_v2", "deepseek_v3", "deepseek_v32", "deepseek_mtp", "glm_moe_dsa",
+                    "glm4_moe_lite", "kimi_k2", "longcat_flash", "pangu_ultra_moe", "dots3_note")
+"""``is_deepseek_mla`` (vllm/transformers_utils/model_arch_config_convertor.py): these model
+types use MLA when the config sets ``kv_lora_rank``."""
+
+
+def _nas_layers(f: _Fields) -> list[AttentionLayer]:
+    """Nemotron-NAS (DeciLM) ``block_configs``: per layer, attention may be a no-op or a linear
+    replacement (no cache), else it has num_attention_heads // n_heads_in_group KV heads."""
+    blocks = f.list("block_configs")
+    heads = f.int("num_attention_heads")
+    head = f.int("head_dim", 0, minimum=0) or f.int("hidden_size") // heads
+    layers = []
+    for i, block in enumerate(blocks or []):
+        attn = block.get("attention") if isinstance(block, dict) else None
+        if not isinstance(attn, dict):
+            raise ConfigError(f.path(f"block_configs[{i}].attention"), "must be an object")
+        if attn.get("no_op") or attn.get("replace_with_linear"):
+            layers.append(AttentionLayer("none"))
+            continue
+        group = attn.get("n_heads_in_group")
+        if not isinstance(group, int) or isinstance(group, bool) or group <= 0 or heads % group:
+            raise ConfigError(f.path(f"block_configs[{i}].attention.n_heads_in_group"),
+                              f"must be a positive divisor of num_attention_heads ({heads}), got {group!r}")
+        layers.append(AttentionLayer("full", heads // group, head, head))
+    if not layers:
+        raise ConfigError(f.path("block_configs"), "is empty")
+    return layers
+
+
 _UNSUPPORTED = {
     "kimi_linear": "Kimi Linear (KDA) state sizes",
     "deepseek_v4": "DeepSeek-V4's packed cache layout",
@@ -509,12 +539,13 @@ def read_model(config: dict[str, Any]) -> ModelArch:
     mamba = None
     hybrid_class = False
     index_dim = None
-    if model_type in ("deepseek_v2", "deepseek_v3", "deepseek_v32", "kimi_k2") or \
-            (f.has("kv_lora_rank") and "Deepseek" in arch) or arch.startswith("KimiK2"):
+    if model_type in _MLA_MODEL_TYPES and f.has("kv_lora_rank"):
         n = f.int("num_hidden_layers", maximum=10_000)
         layers = _mla_layers(f, n)
         if f.has("index_topk"):
             index_dim = f.int("index_head_dim", 128)
+    elif model_type == "nemotron-nas" or f.has("block_configs"):
+        layers = _nas_layers(f)
     elif model_type in ("gemma4", "gemma4_text"):
         layers = _gemma4_layers(f)
     elif model_type in ("llama4", "llama4_text"):

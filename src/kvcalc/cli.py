@@ -1,0 +1,226 @@
+"""``kvcalc`` command line: the same numbers as the page, in a terminal or as JSON.
+
+    kvcalc estimate --model Qwen/Qwen3-8B --gpu h100 --max-model-len 32768
+    kvcalc validate data/vllm_logs.json [--json]
+    kvcalc gpus | models | rules
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from . import __version__, api
+from .catalog import find_model, load_gpus, load_models
+from .errors import KvcalcError
+from .validate import load_logs, validate_logs
+from .versions import rules_table
+
+
+def _flag_bool(text: str) -> bool:
+    t = text.lower()
+    if t in ("1", "true", "yes", "on"):
+        return True
+    if t in ("0", "false", "no", "off"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+
+
+def _estimate_parser(sub: Any) -> None:
+    p = sub.add_parser("estimate", help="the KV cache pool, concurrency, log lines and serve command")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--model", help="Hugging Face id (catalog, or fetched with huggingface_hub)")
+    src.add_argument("--config", type=Path, help="path to a config.json")
+    p.add_argument("--model-id", help="name to print in the serve command when using --config")
+    p.add_argument("--weights-bytes", type=int, help="checkpoint size in bytes (safetensors total)")
+    p.add_argument("--gpu", default="h100", help="catalog key, CUDA device name or alias (default h100)")
+    p.add_argument("--gpu-memory-gib", type=float, help="CUDA total memory of the GPU, overriding the catalog")
+    p.add_argument("--tp", "--tensor-parallel-size", dest="tensor_parallel_size", type=int, default=1)
+    p.add_argument("--pp", "--pipeline-parallel-size", dest="pipeline_parallel_size", type=int, default=1)
+    p.add_argument("--gpu-memory-utilization", type=float)
+    p.add_argument("--kv-cache-dtype", default="auto")
+    p.add_argument("--max-model-len", type=int)
+    p.add_argument("--avg-tokens", type=int, help="average tokens per request (prompt + output)")
+    p.add_argument("--max-num-batched-tokens", type=int)
+    p.add_argument("--max-num-seqs", type=int)
+    p.add_argument("--block-size", type=int)
+    p.add_argument("--enforce-eager", action="store_true")
+    p.add_argument("--entrypoint", choices=("serve", "llm"), default="serve",
+                   help="`vllm serve` or the LLM class (different batch defaults)")
+    p.add_argument("--vllm-version", help="release to reproduce (default: newest known)")
+    p.add_argument("--weights", default="auto", help="weight precision: auto, bf16, fp8, awq, gptq …")
+    p.add_argument("--speculative-config", help='JSON, e.g. \'{"method":"mtp","num_speculative_tokens":1}\'')
+    p.add_argument("--enable-prefix-caching", type=_flag_bool)
+    p.add_argument("--disable-hybrid-kv-cache-manager", action="store_true", default=None)
+    p.add_argument("--kv-cache-memory-bytes", type=int)
+    p.add_argument("--available-kv-gib", type=float,
+                   help="'Available KV cache memory' from your log: compute the pool from it")
+    p.add_argument("--json", action="store_true", help="print the full result as JSON")
+
+
+SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "gpu_memory_utilization",
+                "kv_cache_dtype", "max_model_len", "avg_tokens", "max_num_batched_tokens",
+                "max_num_seqs", "block_size", "enforce_eager", "entrypoint", "vllm_version",
+                "weights", "enable_prefix_caching", "disable_hybrid_kv_cache_manager",
+                "kv_cache_memory_bytes")
+
+
+def build_request(args: argparse.Namespace) -> dict[str, Any]:
+    settings = {k: getattr(args, k) for k in SETTING_ARGS if getattr(args, k) is not None}
+    if args.speculative_config:
+        try:
+            settings["speculative"] = json.loads(args.speculative_config)
+        except ValueError as exc:
+            raise KvcalcError(f"--speculative-config is not valid JSON: {exc}") from exc
+    req: dict[str, Any] = {"op": "estimate", "gpu": args.gpu, "settings": settings,
+                           "available_kv_gib": args.available_kv_gib,
+                           "weights_bytes": args.weights_bytes, "gpu_total_gib": args.gpu_memory_gib}
+    if args.config is not None:
+        try:
+            req["config"] = json.loads(args.config.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise KvcalcError(f"cannot read --config {args.config}: {exc.strerror}") from exc
+        except ValueError as exc:
+            raise KvcalcError(f"--config {args.config} is not valid JSON: {exc}") from exc
+        req["model"] = args.model_id or ""
+    else:
+        req["model"] = args.model
+        if find_model(args.model) is None:
+            from .hub import fetch_model  # noqa: PLC0415 - network only when needed
+            req["config"], fetched = fetch_model(args.model)
+            if req["weights_bytes"] is None:
+                req["weights_bytes"] = fetched
+    return req
+
+
+def _fmt_int(n: int | None) -> str:
+    return "—" if n is None else f"{n:,}"
+
+
+def print_estimate(r: dict[str, Any], out=None) -> None:
+    s, lay = r["settings"], r["layout"]
+    w = (out or sys.stdout).write
+    w(f"{r['model']['id'] or r['model']['architecture']} on {s['tensor_parallel_size']} × "
+      f"{r['gpu']['name']} ({r['gpu']['total_gib']:.2f} GiB), vLLM {s['vllm_version']}\n")
+    w(f"  max_model_len {s['max_model_len']:,} · util {s['gpu_memory_utilization']} · KV "
+      f"{s['kv_cache_dtype_resolved']} · block {s['block_size']} · batched tokens "
+      f"{s['max_num_batched_tokens']:,} · max seqs {s['max_num_seqs']:,}\n")
+    groups = ", ".join(f"{g['layers']}×{g['kind']}" for g in lay["groups"])
+    w(f"  KV per token per GPU: {lay['kv_bytes_per_token']:,} B · layout {lay['grouping']} "
+      f"({len(lay['groups'])} group(s): {groups}; padding {lay['padding_layers']})\n")
+    b = r["budget"]
+    if b:
+        w("\nMemory per GPU (estimated)\n")
+        w(f"  total × util            {b['requested_gib']:8.2f} GiB\n")
+        for t in b["terms"]:
+            w(f"  − {t['name']:<22}{t['gib']:8.2f} GiB  ({t['low_gib']:.2f}–{t['high_gib']:.2f})\n")
+        w(f"  = KV cache              {b['available_gib']:8.2f} GiB  "
+          f"({b['available_low_gib']:.2f}–{b['available_high_gib']:.2f})\n")
+    elif r.get("budget_note"):
+        w(f"\nNo memory estimate: {r['budget_note']}\n")
+    for label, p in (("Fully estimated", r["estimated"]), ("From your log's memory", r["from_log"])):
+        if not p:
+            continue
+        w(f"\n{label}\n")
+        if p["fits"]:
+            extra = ""
+            if label.startswith("Fully") and r.get("estimated_band"):
+                band = r["estimated_band"]
+                extra = f"  (band {_fmt_int(band['tokens_low'])}–{_fmt_int(band['tokens_high'])})"
+            if "tokens_low" in p:
+                extra = f"  (log rounding allows {_fmt_int(p['tokens_low'])}–{_fmt_int(p['tokens_high'])})"
+            w(f"  GPU KV cache size      {p['tokens']:,} tokens{extra}\n")
+            w(f"  Max concurrency        {p['max_concurrency']:.2f}x at {s['max_model_len']:,} tokens\n")
+            if p["avg_requests"] is not None:
+                w(f"  Requests at {s['avg_tokens']:,} tokens  {p['avg_requests']:.1f}\n")
+        w("  vLLM prints:\n")
+        for line in p["log_lines"]:
+            w(f"    {line}\n")
+    w(f"\nCommand\n  {r['serve_command']}\n")
+    for n in r["notes"]:
+        w(f"note: {n}\n")
+
+
+def print_validation(result: dict[str, Any], out=None) -> None:
+    w = (out or sys.stdout).write
+    w(f"{'log':<34}{'logged':>11}{'from log':>11}{'interval':>23}{'ok':>4}{'estimated':>11}{'err%':>8}\n")
+    for row in result["rows"]:
+        if row["skipped"]:
+            w(f"{row['id']:<34}{_fmt_int(row['logged_tokens']):>11}  skipped: {row['skipped']}\n")
+            continue
+        fl, est = row["from_log"], row["estimated"]
+        interval = f"{_fmt_int(fl['tokens_low'])}–{_fmt_int(fl['tokens_high'])}" if fl else "—"
+        ok = ("yes" if fl["inside"] else "NO") if fl else "—"
+        err = f"{est['error_pct']:+.1f}" if est else "—"
+        w(f"{row['id']:<34}{_fmt_int(row['logged_tokens']):>11}{_fmt_int(fl and fl['tokens']):>11}"
+          f"{interval:>23}{ok:>4}{_fmt_int(est and est['tokens']):>11}{err:>8}\n")
+    s = result["summary"]
+    w(f"\nfrom log: {s['from_log_inside']}/{s['from_log_checked']} inside the rounding interval "
+      f"(max |error| {s['from_log_max_abs_error_pct']}%); skipped {s['skipped']} of {s['entries']}\n")
+    if s["estimated_checked"]:
+        w(f"fully estimated: median |error| {s['estimated_median_abs_error_pct']}%, max "
+          f"{s['estimated_max_abs_error_pct']}%, estimated high on {s['estimated_share_high']:.0%} "
+          f"of {s['estimated_checked']} rows\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="kvcalc", description=__doc__.split("\n")[0])
+    parser.add_argument("--version", action="version", version=f"kvcalc {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    _estimate_parser(sub)
+    v = sub.add_parser("validate", help="check kvcalc against stored vLLM startup logs")
+    v.add_argument("path", nargs="?", type=Path, help="logs file (default: the packaged data/vllm_logs.json)")
+    v.add_argument("--json", action="store_true")
+    sub.add_parser("gpus", help="list the GPU catalog")
+    sub.add_parser("models", help="list the model catalog")
+    sub.add_parser("rules", help="the vLLM rules that changed between releases")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "estimate":
+            resp = api.handle(build_request(args))
+            if not resp["ok"]:
+                raise _Reported(resp["error"]["message"])
+            if args.json:
+                print(json.dumps(resp["result"], indent=2, ensure_ascii=False))
+            else:
+                print_estimate(resp["result"])
+            return 0
+        if args.command == "validate":
+            try:
+                logs = load_logs(args.path)
+            except (OSError, ValueError, KeyError) as exc:
+                raise _Reported(f"cannot read logs file {args.path}: {exc}") from exc
+            result = validate_logs(logs)
+            if args.json:
+                print(json.dumps(result, indent=2, ensure_ascii=False))
+            else:
+                print_validation(result)
+            bad = [r for r in result["rows"] if r["from_log"] and not r["from_log"]["inside"]]
+            return 1 if bad else 0
+        if args.command == "gpus":
+            for g in load_gpus():
+                print(f"{g.key:<18}{g.total_bytes / 2**30:8.2f} GiB  {g.name}")
+            return 0
+        if args.command == "models":
+            for m in load_models():
+                print(m.id)
+            return 0
+        if args.command == "rules":
+            for r in rules_table():
+                print(f"v{r['since']:<8}{r['pr']:<14}{r['what']}  [{r['basis']}]")
+            return 0
+    except (KvcalcError, _Reported) as exc:
+        print(f"kvcalc: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+class _Reported(Exception):
+    """An error already phrased for the user."""
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

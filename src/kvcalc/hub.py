@@ -1,0 +1,73 @@
+"""Fetch a model's config.json and weight size from Hugging Face (CLI only; the page fetches
+in the browser). Uses ``huggingface_hub`` when installed, honouring ``HF_TOKEN``.
+Every failure becomes a :class:`HubError` with a message a person can act on."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from typing import Any
+
+from .errors import KvcalcError
+
+
+class HubError(KvcalcError):
+    """The model could not be fetched from Hugging Face."""
+
+
+def _hub():
+    try:
+        import huggingface_hub  # noqa: PLC0415 - optional dependency, CLI only
+    except ImportError as exc:
+        raise HubError("fetching a model by id needs huggingface_hub: pip install "
+                       "'kvcalc[hub]' (or pass --config PATH to a config.json)") from exc
+    return huggingface_hub
+
+
+def fetch_model(model_id: str, token: str | None = None) -> tuple[dict[str, Any], int | None]:
+    """(config.json dict, safetensors total bytes or None) for ``model_id``."""
+    hub = _hub()
+    token = token or os.environ.get("HF_TOKEN") or None
+    errors = hub.errors
+    try:
+        path = hub.hf_hub_download(model_id, "config.json", token=token)
+        with open(path, encoding="utf-8") as fh:
+            config = json.load(fh)
+    except errors.GatedRepoError as exc:
+        raise HubError(f"{model_id} is gated: accept its licence on huggingface.co and set "
+                       "HF_TOKEN to a token with access") from exc
+    except errors.RepositoryNotFoundError as exc:
+        raise HubError(f"{model_id} was not found on Hugging Face (check the id, or set HF_TOKEN "
+                       "for a private repository)") from exc
+    except errors.EntryNotFoundError as exc:
+        raise HubError(f"{model_id} has no config.json at its top level") from exc
+    except (OSError, ValueError) as exc:
+        raise HubError(f"could not fetch {model_id} from Hugging Face ({type(exc).__name__}: "
+                       f"{exc}); check your network, or pass --config PATH") from exc
+    return config, _weights_bytes(hub, model_id, token)
+
+
+def _weights_bytes(hub: Any, model_id: str, token: str | None) -> int | None:
+    """safetensors metadata: the index's total_size, else the single file's parameter bytes."""
+    try:
+        path = hub.hf_hub_download(model_id, "model.safetensors.index.json", token=token)
+        with open(path, encoding="utf-8") as fh:
+            total = json.load(fh).get("metadata", {}).get("total_size")
+        if isinstance(total, int) and total > 0:
+            return total
+    except Exception:  # noqa: BLE001 - absent index is normal; fall through
+        pass
+    try:
+        meta = hub.get_safetensors_metadata(model_id, token=token)
+        total = 0
+        for file_meta in meta.files_metadata.values():
+            for tensor in file_meta.tensors.values():
+                total += math.prod(tensor.shape) * _DTYPE_BYTES.get(tensor.dtype, 2)
+        return total or None
+    except Exception:  # noqa: BLE001 - weights stay estimated
+        return None
+
+
+_DTYPE_BYTES = {"F64": 8, "F32": 4, "BF16": 2, "F16": 2, "F8_E4M3": 1, "F8_E5M2": 1, "I8": 1,
+                "U8": 1, "I32": 4, "I64": 8, "I16": 2, "BOOL": 1}

@@ -1,0 +1,112 @@
+import json
+
+import pytest
+
+from kvcalc import api
+from kvcalc.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_estimate_table(capsys):
+    code, out, _ = run(capsys, "estimate", "--model", "Qwen/Qwen3-8B", "--gpu", "h100",
+                       "--max-model-len", "32768", "--avg-tokens", "4096")
+    assert code == 0
+    assert "GPU KV cache size" in out and "vllm serve Qwen/Qwen3-8B --max-model-len 32768" in out
+
+
+def test_estimate_json_equals_api(capsys):
+    code, out, _ = run(capsys, "estimate", "--model", "openai/gpt-oss-120b", "--gpu", "H100",
+                       "--max-model-len", "131072", "--json", "--available-kv-gib", "20")
+    assert code == 0
+    result = json.loads(out)
+    direct = api.handle({"op": "estimate", "model": "openai/gpt-oss-120b", "gpu": "h100",
+                         "settings": {"max_model_len": 131072}, "available_kv_gib": 20})
+    assert result == json.loads(json.dumps(direct["result"]))
+    assert result["from_log"]["blocks_per_request"] == 9225
+
+
+def test_config_path(capsys, tmp_path):
+    from factories import config
+    p = tmp_path / "config.json"
+    p.write_text(json.dumps(config("meta-llama/Llama-3.1-8B-Instruct")))
+    code, out, _ = run(capsys, "estimate", "--config", str(p), "--model-id", "my/llama",
+                       "--max-model-len", "8192", "--json")
+    assert code == 0 and json.loads(out)["layout"]["kv_bytes_per_token"] == 131072
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--gpu-memory-utilization", "1.5"], "--gpu-memory-utilization"),
+    (["--tp", "3"], "--tensor-parallel-size"),
+    (["--kv-cache-dtype", "int3"], "--kv-cache-dtype"),
+    (["--vllm-version", "0.9.0"], "outside the range"),
+    (["--gpu", "h9000"], "unknown GPU"),
+    (["--max-model-len", "999999"], "exceeds the model's maximum"),
+    (["--block-size", "24"], "--block-size"),
+])
+def test_bad_input_gets_a_message_not_a_traceback(capsys, argv, needle):
+    code, out, err = run(capsys, "estimate", "--model", "Qwen/Qwen3-8B", *argv)
+    assert code == 2 and needle in err and "Traceback" not in err
+
+
+def test_bad_config_file(capsys, tmp_path):
+    p = tmp_path / "c.json"
+    p.write_text("{not json")
+    code, _, err = run(capsys, "estimate", "--config", str(p))
+    assert code == 2 and "not valid JSON" in err
+
+
+def test_validate_exit_status_and_json(capsys):
+    code, out, _ = run(capsys, "validate", "--json")
+    data = json.loads(out)
+    assert set(data) == {"rows", "summary"}
+    assert code == (1 if any(r["from_log"] and not r["from_log"]["inside"] for r in data["rows"]) else 0)
+    row = data["rows"][0]
+    assert {"id", "logged_tokens", "from_log", "estimated", "skipped"} <= set(row)
+
+
+def test_validate_fails_when_a_log_is_outside(capsys, tmp_path):
+    from kvcalc.validate import load_logs
+    entry = dict(load_logs()[0])
+    entry["logged"] = dict(entry["logged"], gpu_kv_cache_tokens=entry["logged"]["gpu_kv_cache_tokens"] + 1000)
+    p = tmp_path / "logs.json"
+    p.write_text(json.dumps({"logs": [entry]}))
+    code, out, _ = run(capsys, "validate", str(p))
+    assert code == 1 and " NO" in out
+
+
+def test_api_errors_are_structured():
+    r = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B",
+                    "settings": {"gpu_memory_utilization": 0, "tensor_parallel_size": 3}})
+    assert r["ok"] is False and r["error"]["type"] == "SettingsError"
+    assert set(r["error"]["fields"]) == {"--gpu-memory-utilization"}
+    assert json.loads(api.handle_json("nope"))["ok"] is False
+    assert api.handle({"op": "explode"})["ok"] is False
+
+
+def test_unknown_hf_model_without_hub_is_explained(capsys, monkeypatch):
+    import builtins
+    real_import = builtins.__import__
+
+    def no_hub(name, *a, **k):
+        if name == "huggingface_hub":
+            raise ImportError(name)
+        return real_import(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", no_hub)
+    code, _, err = run(capsys, "estimate", "--model", "someone/unknown-model")
+    assert code == 2 and "huggingface_hub" in err
+
+
+def test_python_m_kvcalc_works():
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    r = subprocess.run([sys.executable, "-m", "kvcalc", "gpus"], capture_output=True, text=True,
+                       env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin"})
+    assert r.returncode == 0 and "h100-sxm" in r.stdout

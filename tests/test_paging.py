@@ -1,0 +1,164 @@
+"""Hand-computed pools: expected values worked out on paper from vLLM's rules (cited in
+each test), not copied from kvcalc's output."""
+
+import pytest
+
+from factories import calc, config, from_bytes, llama_like
+
+GIB = 1 << 30
+MIB = 1 << 20
+
+
+def test_llama31_8b_is_128_kib_per_token():
+    c = calc("meta-llama/Llama-3.1-8B-Instruct", max_model_len=8192)
+    # 32 layers × 8 KV heads × (128 + 128) dims × 2 bytes
+    assert c.kv_bytes_per_token == 32 * 8 * 256 * 2 == 128 * 1024
+    assert c.grouping.kind == "uniform" and c.grouping.page_size_bytes == 16 * 8 * 256 * 2
+
+
+def test_llama31_8b_blocks_from_a_logged_memory():
+    # 51.39 GiB / (64 KiB page × 32 layers) = 51.39 × 512 = 26,311.68 -> 26,311 blocks of 16.
+    c = calc("meta-llama/Llama-3.1-8B-Instruct", available_kv_gib=51.39, max_model_len=131072,
+             gpu_memory_utilization=0.9, vllm_version="0.14.1")
+    assert c.from_log.num_blocks == 26311
+    assert c.from_log.tokens == 26311 * 16
+    assert c.from_log.blocks_per_request == 131072 // 16
+    # ±0.005 GiB of rounding = ±2.56 blocks: 26,309 … 26,314.
+    assert (c.from_log_low.num_blocks, c.from_log_high.num_blocks) == (26309, 26314)
+
+
+def test_tp_splits_kv_heads_and_replicates_below_one_per_gpu():
+    per_gpu = {tp: calc("meta-llama/Llama-3.1-70B-Instruct", tensor_parallel_size=tp,
+                        max_model_len=8192).kv_bytes_per_token for tp in (1, 2, 8)}
+    assert per_gpu == {1: 80 * 8 * 256 * 2, 2: 80 * 4 * 256 * 2, 8: 80 * 1 * 256 * 2}
+    # Qwen3-30B-A3B has 4 KV heads: at TP 8 each GPU still keeps one whole head.
+    assert calc("Qwen/Qwen3-30B-A3B", tensor_parallel_size=8, max_model_len=8192).kv_bytes_per_token \
+        == 48 * 1 * 256 * 2
+
+
+def test_pipeline_parallel_smallest_stage_decides():
+    # 61 MLA layers over PP 4 -> [15, 15, 16, 15] (get_pp_indices); the 16-layer stage has the
+    # fewest blocks: 1 GiB // (16 × 1152 B × 16 layers) = 3,640.
+    c = calc("deepseek-ai/DeepSeek-V3", pipeline_parallel_size=4, tensor_parallel_size=2,
+             kv_cache_memory_bytes=GIB, max_model_len=4096)
+    assert [len(s) for s in c.layout.stages] == [15, 15, 16, 15]
+    assert c.estimated.num_blocks == GIB // (16 * 1152 * 16)
+
+
+def test_gpt_oss_120b_two_groups_and_9225_blocks_per_request():
+    c = calc("openai/gpt-oss-120b", max_model_len=131072, vllm_version="0.33.0")
+    assert [(len(g.layer_names), g.spec.kind) for g in c.grouping.groups] == \
+        [(18, "sliding_window"), (18, "full")]
+    assert c.ctx.in_flight_tokens == 2 * 8192      # H100 serve default, async: two batches
+    # full: 131,072 / 16 = 8,192; sliding: cdiv(127 + 16,384, 16) + 1 = 1,033.
+    assert c.estimated.blocks_per_request == 9225
+    assert c.grouping.page_size_bytes == 16 * 8 * 128 * 2 == 32 * 1024
+
+
+def test_gpt_oss_sliding_window_before_0_26_uses_one_batch():
+    c = calc("openai/gpt-oss-120b", max_model_len=131072, vllm_version="0.25.0")
+    assert c.estimated.blocks_per_request == 8192 + 520 + 1     # cdiv(127 + 8,192, 16) + 1
+
+
+def test_gpt_oss_tokens_formula_changed_in_0_21():
+    available = 20 * GIB
+    old = from_bytes("openai/gpt-oss-120b", available, max_model_len=131072, vllm_version="0.20.0")
+    new = from_bytes("openai/gpt-oss-120b", available, max_model_len=131072, vllm_version="0.21.0")
+    blocks = available // (32768 * 18)                          # 35,545
+    assert old.num_blocks == new.num_blocks == blocks
+    assert old.tokens == blocks // 2 * 16                       # two groups
+    assert new.tokens == int(blocks / (8192 + 521) * 131072)
+
+
+def test_uniform_sliding_window_keeps_plus_one_block():
+    # Every layer slides a 4,096 window; at L = 1,024 a request needs cdiv(1024, 16) + 1 = 65.
+    cfg = llama_like(model_type="mistral", sliding_window=4096)
+    p = from_bytes(cfg, 64 * MIB, max_model_len=1024, vllm_version="0.33.0")
+    assert p.blocks_per_request == 65
+    # head_dim = 512 / 8 = 64: page per layer = 16 × 2 heads × (64 + 64) × 2 B = 8 KiB; 4 layers.
+    assert p.num_blocks == 64 * MIB // (8 * 1024 * 4)
+    # The printed pool can exceed num_blocks × 16: int(2,048 / 65 × 1,024) = 32,263.
+    assert p.tokens == int(2048 / 65 * 1024)
+
+
+def test_chunked_local_budgeted_full_length_by_default():
+    c = calc("meta-llama/Llama-4-Scout-17B-16E-Instruct", max_model_len=131072)
+    assert c.grouping.kind == "uniform" and not c.layout.hybrid_manager
+    assert c.estimated.blocks_per_request == 131072 // 16
+
+
+def test_chunked_local_with_hybrid_manager_groups_three_to_one():
+    c = calc("meta-llama/Llama-4-Scout-17B-16E-Instruct", max_model_len=131072,
+             disable_hybrid_kv_cache_manager=False, vllm_version="0.33.0")
+    assert [len(g.layer_names) for g in c.grouping.groups] == [12, 12, 12, 12]
+    # 3 chunked groups: cdiv(min(8,192 + 16,384, L), 16) = 1,536 each; full: 8,192.
+    assert c.estimated.blocks_per_request == 3 * 1536 + 8192
+
+
+@pytest.mark.parametrize("tp", [1, 2, 8])
+def test_deepseek_v3_latent_is_whole_on_every_gpu(tp):
+    c = calc("deepseek-ai/DeepSeek-V3", tensor_parallel_size=tp, max_model_len=8192)
+    assert c.kv_bytes_per_token == 61 * 576 * 2
+    assert c.layout.block_size == 16                            # FLASH_ATTN_MLA on Hopper
+
+
+@pytest.mark.parametrize("gpu,version,block", [
+    ("h100", "0.33.0", 16), ("h100", "0.11.0", 64), ("b200", "0.33.0", 32), ("b200", "0.12.0", 128)])
+def test_mla_block_size_follows_backend(gpu, version, block):
+    assert calc("deepseek-ai/DeepSeek-V3", gpu, tensor_parallel_size=8, max_model_len=8192,
+                vllm_version=version).layout.block_size == block
+
+
+def test_deepseek_v32_indexer_and_fp8_ds_mla():
+    c = calc("deepseek-ai/DeepSeek-V3.2", tensor_parallel_size=8, max_model_len=8192,
+             kv_cache_dtype="fp8_ds_mla", kv_cache_memory_bytes=GIB)
+    assert c.grouping.kind == "uniform_type"
+    assert c.layout.block_size == 64
+    # 656 B main latent + 132 B indexer per token, 61 layers, 64-token blocks.
+    assert c.estimated.num_blocks == GIB // (61 * 64 * (656 + 132))
+
+
+def test_fp8_kv_doubles_qwen3_8b_pool():
+    bf16 = from_bytes("Qwen/Qwen3-8B", 40 * GIB, max_model_len=32768)
+    fp8 = from_bytes("Qwen/Qwen3-8B", 40 * GIB, max_model_len=32768, kv_cache_dtype="fp8")
+    assert bf16.num_blocks == 40 * GIB // (16 * 8 * 256 * 2 * 36)
+    assert fp8.num_blocks == 40 * GIB // (16 * 8 * 256 * 1 * 36)
+    assert fp8.tokens in (2 * bf16.tokens, 2 * bf16.tokens + 16)
+
+
+def test_gemma4_pages_unified_by_block_scaling():
+    c = calc("google/gemma-4-26B-A4B", "h200", max_model_len=131072, vllm_version="0.28.0")
+    groups = [(len(g.layer_names), g.spec.kind, g.spec.block_size) for g in c.grouping.groups]
+    # sliding: 8 heads × 512 × 2 B = 8 KiB/token -> 128 KiB pages at 16; global: 2 × 1024 × 2
+    # = 4 KiB/token -> 32-token blocks to reach the same 128 KiB page.
+    assert groups == [(5, "sliding_window", 16)] * 5 + [(5, "full", 32)]
+    assert c.grouping.page_size_bytes == 128 * 1024
+
+
+def test_qwen35_gated_delta_net_block_alignment():
+    c = calc("Qwen/Qwen3.5-35B-A3B", "h100", max_model_len=32768, vllm_version="0.33.0")
+    # conv: (2·16·128 + 32·128) × 3 × 2 B = 49,152; recurrent: 32·128·128 × 4 B (float32) = 2,097,152.
+    assert c.layout.mamba_state_bytes == 49152 + 2097152
+    # attention: 2 heads × 512 × 2 B = 2,048 B/token -> 16 × cdiv(2,146,304, 32,768) = 1,056.
+    assert c.layout.block_size == 1056
+    assert [g.spec.kind for g in c.grouping.groups].count("mamba") == 3
+    # full: cdiv(32,768, 1,056) = 32 blocks; each Mamba group keeps 2 in align mode.
+    assert c.estimated.blocks_per_request == 32 + 3 * 2
+
+
+def test_hybrid_padding_layers_counted():
+    # 12 sliding + 13 full (gpt-oss-20b + one EAGLE layer): 13 < 1.5 × 12 -> groups of 13.
+    c = calc("openai/gpt-oss-20b", max_model_len=8192, speculative={"method": "eagle"})
+    assert c.grouping.group_size == 13 and c.grouping.padding_layers == 1
+
+
+def test_max_model_len_that_does_not_fit_reports_vllm_error():
+    c = calc("meta-llama/Llama-3.1-8B-Instruct", max_model_len=131072, kv_cache_memory_bytes=8 * GIB)
+    p = c.estimated
+    assert not p.fits
+    # need 131,072 × 128 KiB = 16 GiB; 8 GiB (minus one 2 MiB block since v0.28) holds
+    # (8 GiB − 2 MiB) / 128 KiB = 65,520 tokens.
+    assert p.needed_bytes == 16 * GIB
+    assert p.estimated_max_model_len == 65520
+    assert "estimated maximum model length is 65520" in p.error
+    assert p.error.startswith("ValueError: To serve at least one request with the model's max seq len (131072)")

@@ -1,0 +1,92 @@
+"""Property-based tests (hypothesis) on random valid configs and settings.
+
+vLLM rules checked: ``num_blocks = available // page // group_size`` grows with memory
+(kv_cache_utils.get_num_blocks); an fp8 page is half a bf16 page, so it never holds fewer
+tokens; nothing but the documented ``KvcalcError`` family escapes the core.
+"""
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from factories import llama_like
+from kvcalc.catalog import find_gpu
+from kvcalc.engine import calculate
+from kvcalc.errors import KvcalcError
+from kvcalc.settings import Settings
+
+GIB = 1 << 30
+
+
+@st.composite
+def configs(draw):
+    heads = draw(st.sampled_from([1, 2, 4, 8, 16, 32, 64]))
+    kv = draw(st.sampled_from([h for h in (1, 2, 4, 8, 16, 32, 64) if h <= heads]))
+    layers = draw(st.integers(1, 96))
+    head_dim = draw(st.sampled_from([32, 64, 80, 96, 128, 256]))
+    cfg = llama_like(num_hidden_layers=layers, num_attention_heads=heads, num_key_value_heads=kv,
+                     head_dim=head_dim, hidden_size=heads * head_dim,
+                     max_position_embeddings=draw(st.sampled_from([2048, 8192, 32768, 131072])))
+    kind = draw(st.sampled_from(["dense", "all_sliding", "interleaved"]))
+    if kind == "all_sliding":
+        cfg.update(model_type="mistral", sliding_window=draw(st.integers(16, 8192)))
+    elif kind == "interleaved":
+        cfg.update(model_type="gemma2", sliding_window=draw(st.integers(16, 8192)))
+    return cfg
+
+
+run_settings = st.fixed_dictionaries({
+    "tensor_parallel_size": st.sampled_from([1, 2, 4, 8]),
+    "max_model_len": st.one_of(st.none(), st.integers(1, 200_000)),
+    "max_num_batched_tokens": st.one_of(st.none(), st.integers(1, 65536)),
+    "vllm_version": st.sampled_from(["0.10.0", "0.14.1", "0.20.0", "0.21.0", "0.25.1", "0.26.0", "0.33.0"]),
+    "block_size": st.one_of(st.none(), st.sampled_from([8, 16, 32, 64])),
+})
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(cfg=configs(), s=run_settings, gib=st.floats(0.01, 200))
+def test_only_documented_errors(cfg, s, gib):
+    try:
+        c = calculate(cfg, find_gpu("h100"), Settings(**s, kv_cache_memory_bytes=int(gib * GIB)))
+    except KvcalcError:
+        return
+    p = c.estimated
+    assert p.num_blocks >= 0 and p.tokens >= 0 and p.blocks_per_request > 0
+    assert p.max_concurrency == p.num_blocks / p.blocks_per_request
+
+
+@SETTINGS
+@given(cfg=configs(), s=run_settings, gib=st.floats(0.5, 100), extra=st.floats(0, 50))
+def test_more_memory_never_fewer_tokens(cfg, s, gib, extra):
+    try:
+        small = calculate(cfg, find_gpu("h100"), Settings(**s, kv_cache_memory_bytes=int(gib * GIB)))
+        big = calculate(cfg, find_gpu("h100"), Settings(**s, kv_cache_memory_bytes=int((gib + extra) * GIB)))
+    except KvcalcError:
+        return
+    assert big.estimated.tokens >= small.estimated.tokens
+    assert big.estimated.num_blocks >= small.estimated.num_blocks
+
+
+@SETTINGS
+@given(cfg=configs(), s=run_settings, gib=st.floats(0.5, 100))
+def test_fp8_never_fewer_tokens_than_bf16(cfg, s, gib):
+    try:
+        bf16 = calculate(cfg, find_gpu("h100"), Settings(**s, kv_cache_memory_bytes=int(gib * GIB)))
+        fp8 = calculate(cfg, find_gpu("h100"), Settings(**s, kv_cache_dtype="fp8",
+                                                         kv_cache_memory_bytes=int(gib * GIB)))
+    except KvcalcError:
+        return
+    assert fp8.estimated.tokens >= bf16.estimated.tokens
+
+
+@SETTINGS
+@given(cfg=configs(), s=run_settings, util=st.floats(0.3, 1.0))
+def test_estimated_budget_is_consistent(cfg, s, util):
+    try:
+        c = calculate(cfg, find_gpu("h100"), Settings(**s, gpu_memory_utilization=util))
+    except KvcalcError:
+        return
+    b = c.budget
+    assert b.available_low <= b.available_bytes <= b.available_high
+    assert b.requested_bytes <= b.total_bytes
