@@ -35,7 +35,7 @@ def settings_from_dict(d: dict[str, Any] | None) -> Settings:
             raise SettingsError({"--speculative-config": "must be an object with a 'method'"})
         speculative = Speculative(
             method=str(spec["method"]),
-            num_speculative_tokens=spec.get("num_speculative_tokens", 1),
+            num_speculative_tokens=spec.get("num_speculative_tokens") or 1,
             draft_config=spec.get("draft_config"), model=spec.get("model"))
     clean = {k: v for k, v in d.items() if v is not None}
     return Settings(**clean, speculative=speculative)

@@ -94,19 +94,20 @@ def model_dtype_bytes(name: str) -> int:
 
 
 def resolve_kv_dtype(
-    requested: str, model_dtype: str, checkpoint_kv_fp8: bool, version: Version,
+    requested: str, model_dtype: str, checkpoint_kv: str | None, version: Version,
     is_mla: bool = False,
 ) -> KvDtype:
     """Turn ``--kv-cache-dtype`` into a storage type.
 
-    ``auto`` is the model dtype, except that a checkpoint declaring an fp8 KV cache
-    scheme (llm-compressor ``kv_cache_scheme``) gets fp8 (layers/attention/attention.py;
-    an explicit value wins since #42782).
+    ``auto`` is the model dtype, except that a checkpoint whose quantization_config asks for
+    a KV cache dtype (llm-compressor fp8 scheme, ModelOpt fp8/nvfp4) gets that one
+    (``resolve_kv_cache_dtype_string``; an explicit value wins, #42782).
     """
     name = (requested or "auto").strip().lower()
     if name == "auto":
-        if checkpoint_kv_fp8:
-            return KV_CACHE_DTYPES["fp8"]
+        ckpt = KV_CACHE_DTYPES.get(checkpoint_kv or "")
+        if ckpt is not None and (ckpt.since is None or applies(ckpt.since, version)):
+            return ckpt
         return KV_CACHE_DTYPES[model_dtype if model_dtype in KV_CACHE_DTYPES else "bfloat16"]
     if name not in KV_CACHE_DTYPES:
         raise SettingsError({"--kv-cache-dtype": (

@@ -18,7 +18,7 @@ from .errors import SettingsError
 from .hf_config import AttentionLayer, ModelArch, read_model
 from .kvspecs import Layout, LayoutRequest, build_layout
 from .servecmd import serve_command
-from .settings import Resolved, Settings, resolve
+from .settings import Resolved, Settings, resolve, spec_family
 from .specs import SizingContext
 from .units import GIB
 from .versions import Rule, Version, applies
@@ -94,20 +94,26 @@ def _async_scheduling(s: Settings, version: Version) -> bool:
         return s.async_scheduling
     if not applies(Rule.ASYNC_SCHEDULING_DEFAULT, version):
         return False
-    if s.speculative is not None and s.speculative.method in ("ngram", "suffix"):
+    if s.speculative is not None and s.speculative.method in ("ngram", "suffix", "medusa",
+                                                             "mlp_speculator"):
         return False
     return True
 
 
 def _draft_layers(arch: ModelArch, s: Settings) -> tuple[tuple[AttentionLayer, ...], list[str]]:
     spec = s.speculative
-    if spec is None or spec.method in ("ngram", "suffix"):
+    family = spec_family(spec.method) if spec is not None else None
+    if spec is None or family == "none":
         return (), []
+    if family == "mtp" and arch.model_type in ("gemma4", "gemma4_text"):
+        # gemma4_mtp.py: the drafter's attention is query-only and reads the target's cache
+        # through kv_sharing_target_layer_name, so it adds no cache of its own.
+        return (), ["the Gemma 4 MTP drafter reads the target model's cache and adds none"]
     if spec.draft_config is not None:
         draft = read_model(spec.draft_config)
         return tuple(l for l in draft.layers if l.kind != "none"), \
             [f"draft model adds {sum(l.kind != 'none' for l in draft.layers)} layers with their own cache"]
-    if spec.method == "mtp":
+    if family == "mtp":
         if not arch.mtp_layers:
             raise SettingsError({"--speculative-config": "method mtp needs a checkpoint with MTP "
                                  "layers (num_nextn_predict_layers / mtp_num_hidden_layers)"})
@@ -183,11 +189,11 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     s = settings
     supports_bf16 = gpu.platform != "cuda" or gpu.target.major >= 8
     model_dtype = normalize_model_dtype(arch.torch_dtype, supports_bf16)
-    kv = resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_fp8, version, arch.is_mla)
+    kv = resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_dtype, version, arch.is_mla)
     mrv2 = uses_model_runner_v2(arch, version)
     async_on = _async_scheduling(s, version)
     draft, notes = _draft_layers(arch, s)
-    num_spec = s.speculative.num_speculative_tokens if (s.speculative and draft) else 0
+    num_spec = (s.speculative.num_speculative_tokens or 1) if (s.speculative and draft) else 0
     prefix_caching = s.enable_prefix_caching if s.enable_prefix_caching is not None else True
     mamba_mode = "align" if (prefix_caching and applies(Rule.MAMBA_ALIGN_MODE, version)) else "none"
     hybrid_manager = None if s.disable_hybrid_kv_cache_manager is None else not s.disable_hybrid_kv_cache_manager

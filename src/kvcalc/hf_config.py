@@ -70,7 +70,7 @@ class ModelArch:
     mamba: MambaDims | None = None
     hybrid_mamba_class: bool = False   # vLLM aligns the attention block to a Mamba page
     mtp_layers: tuple[AttentionLayer, ...] = ()  # draft layers MTP speculative decoding adds
-    checkpoint_kv_fp8: bool = False    # quantization_config declares an fp8 KV cache scheme
+    checkpoint_kv_dtype: str | None = None  # KV dtype the quantization_config asks for
     quant_method: str | None = None
     sparse_mla_index_head_dim: int | None = None  # DeepSeek-V3.2 indexer (index_head_dim)
     num_attention_heads: int = 0
@@ -204,15 +204,40 @@ def _derived_max_len(f: _Fields) -> int | None:
     return derived
 
 
-def _checkpoint_kv_fp8(config: dict[str, Any]) -> tuple[bool, str | None]:
+def _checkpoint_kv_dtype(config: dict[str, Any]) -> tuple[str | None, str | None]:
+    """(KV dtype the checkpoint asks for, quant_method) from ``quantization_config``.
+
+    An llm-compressor ``kv_cache_scheme`` of 8-bit floats makes ``auto`` fp8
+    (layers/attention/attention.py). ModelOpt checkpoints name it in ``kv_cache_quant_algo``
+    or ``kv_cache_scheme``: FP8 -> fp8_e4m3, NVFP4 -> nvfp4
+    (vllm/utils/torch_utils.py ``get_kv_cache_quant_algo_string``).
+    """
     q = config.get("quantization_config")
     if not isinstance(q, dict):
-        return False, None
+        text = config.get("text_config")
+        q = text.get("quantization_config") if isinstance(text, dict) else None
+    if not isinstance(q, dict):
+        return None, None
     method = q.get("quant_method")
+    method = method if isinstance(method, str) else None
+    if method and method.startswith("modelopt"):
+        inner = q.get("quantization") if isinstance(q.get("quantization"), dict) else q
+        algo = (inner.get("kv_cache_scheme") or q.get("kv_cache_scheme")
+                or inner.get("kv_cache_quant_algo") or q.get("kv_cache_quant_algo"))
+        if isinstance(algo, dict):
+            if algo.get("dynamic") is False and algo.get("num_bits") == 8 and algo.get("type") == "float":
+                return "fp8_e4m3", method
+            if algo.get("num_bits") == 4 and algo.get("type") == "float":
+                return "nvfp4", method
+            return None, method
+        if isinstance(algo, str):
+            return {"fp8": "fp8_e4m3", "nvfp4": "nvfp4"}.get(algo.lower()), method
+        return None, method
     scheme = q.get("kv_cache_scheme")
-    fp8_kv = isinstance(scheme, dict) and scheme.get("num_bits") == 8 and \
-        str(scheme.get("type", "float")) == "float"
-    return fp8_kv, method if isinstance(method, str) else None
+    if isinstance(scheme, dict) and scheme.get("num_bits") == 8 and \
+            str(scheme.get("type", "float")) == "float":
+        return "fp8", method
+    return None, method
 
 
 # --------------------------------------------------------------------------- layer patterns
@@ -570,7 +595,7 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         layers = _kv_shared(layers, f.int("num_kv_shared_layers", minimum=0), f)
     if not any(l.kind not in ("none",) for l in layers):
         raise UnsupportedModelError("this config has no layer with a KV cache or state")
-    fp8_kv, method = _checkpoint_kv_fp8(config)
+    ckpt_kv, method = _checkpoint_kv_dtype(config)
     heads = f.int("num_attention_heads", 0, minimum=0) if f.has("num_attention_heads") else 0
     return ModelArch(
         architecture=arch or model_type,
@@ -583,7 +608,7 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         mamba=mamba,
         hybrid_mamba_class=hybrid_class,
         mtp_layers=_mtp_layers(f, None, layers),
-        checkpoint_kv_fp8=fp8_kv,
+        checkpoint_kv_dtype=ckpt_kv,
         quant_method=method,
         sparse_mla_index_head_dim=index_dim,
         num_attention_heads=heads,

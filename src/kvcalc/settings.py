@@ -27,6 +27,21 @@ class Speculative:
     model: str | None = None
 
 
+def spec_family(method: str) -> str | None:
+    """Group vLLM's ``SpeculativeMethod`` names (vllm/config/speculative.py) by how they use the
+    KV cache: "mtp" (every *_mtp: the checkpoint's own draft layers), "eagle" (a draft model with
+    attention layers: eagle, eagle3, draft_model, dflash), "none" (no draft attention: ngram,
+    ngram_gpu, suffix, medusa, mlp_speculator)."""
+    m = str(method).lower()
+    if m == "mtp" or m.endswith("_mtp"):
+        return "mtp"
+    if m in ("eagle", "eagle3", "draft_model", "dflash"):
+        return "eagle"
+    if m in ("ngram", "ngram_gpu", "suffix", "medusa", "mlp_speculator"):
+        return "none"
+    return None
+
+
 @dataclass(frozen=True)
 class Settings:
     tensor_parallel_size: int = 1
@@ -98,10 +113,10 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
     if s.entrypoint not in ("serve", "llm"):
         problems["entrypoint"] = f"must be 'serve' (vllm serve) or 'llm' (the LLM class), got {s.entrypoint!r}"
     if s.speculative is not None:
-        if s.speculative.method not in ("mtp", "eagle", "eagle3", "draft_model", "ngram", "suffix"):
+        if spec_family(s.speculative.method) is None:
             problems["--speculative-config"] = (
-                f"method {s.speculative.method!r} is not one kvcalc models; use mtp, eagle, eagle3, "
-                "draft_model, ngram or suffix")
+                f"method {s.speculative.method!r} is not one kvcalc models; use mtp (or a "
+                "model-specific *_mtp), eagle, eagle3, draft_model, ngram, ngram_gpu, suffix or medusa")
         need_int("--speculative-config", s.speculative.num_speculative_tokens, 1, 64)
     max_len = s.max_model_len if s.max_model_len is not None else derived_max_len
     if max_len is None and "--max-model-len" not in problems:

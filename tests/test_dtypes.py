@@ -1,0 +1,52 @@
+import pytest
+
+from factories import calc, llama_like
+from kvcalc.dtypes import KV_CACHE_DTYPES, resolve_kv_dtype
+from kvcalc.errors import SettingsError
+from kvcalc.versions import parse_version
+
+V = parse_version("0.33.0")
+
+
+@pytest.mark.parametrize("name,head,expected", [
+    ("bfloat16", 128, 512), ("float16", 128, 512), ("fp8", 128, 256), ("fp8_e5m2", 128, 256),
+    ("int8_per_token_head", 128, 264), ("int4_per_token_head", 128, 136), ("nvfp4", 128, 144)])
+def test_bytes_per_token_per_head(name, head, expected):
+    assert KV_CACHE_DTYPES[name].head_bytes(head, head) == expected
+
+
+def test_auto_is_model_dtype():
+    assert resolve_kv_dtype("auto", "float16", None, V).name == "float16"
+    assert resolve_kv_dtype("auto", "bfloat16", None, V).name == "bfloat16"
+
+
+def test_auto_follows_llm_compressor_kv_scheme():
+    cfg = llama_like(quantization_config={"quant_method": "compressed-tensors",
+                                          "kv_cache_scheme": {"num_bits": 8, "type": "float"}})
+    c = calc(cfg, max_model_len=4096)
+    assert c.kv.name == "fp8"
+    assert calc(cfg, max_model_len=4096, kv_cache_dtype="bfloat16").kv.name == "bfloat16"
+
+
+def test_auto_follows_modelopt_kv_algo():
+    cfg = llama_like(quantization_config={"quant_method": "modelopt", "kv_cache_quant_algo": "FP8"})
+    assert calc(cfg, max_model_len=4096).kv.name == "fp8_e4m3"
+    cfg = llama_like(quantization_config={"quant_method": "modelopt", "kv_cache_quant_algo": "NVFP4"})
+    assert calc(cfg, max_model_len=4096).kv.name == "nvfp4"
+    # nvfp4 KV only exists from v0.20 (#37332): older releases stay in the model dtype.
+    assert calc(cfg, max_model_len=4096, vllm_version="0.19.0").kv.name == "bfloat16"
+
+
+def test_fp32_checkpoints_run_in_bf16_or_fp16_on_old_gpus():
+    cfg = llama_like(torch_dtype="float32")
+    assert calc(cfg, "h100", max_model_len=4096).kv.name == "bfloat16"
+    assert calc(cfg, "t4", max_model_len=4096).kv.name == "float16"
+
+
+def test_unknown_and_too_new_dtypes_are_refused():
+    with pytest.raises(SettingsError, match="not a vLLM KV cache dtype"):
+        resolve_kv_dtype("fp6", "bfloat16", None, V)
+    with pytest.raises(SettingsError, match="needs vLLM 0.19.0"):
+        resolve_kv_dtype("int8_per_token_head", "bfloat16", None, parse_version("0.18.0"))
+    with pytest.raises(SettingsError, match="MLA"):
+        resolve_kv_dtype("fp8_ds_mla", "bfloat16", None, V, is_mla=False)
