@@ -114,11 +114,13 @@ def print_estimate(r: dict[str, Any], out=None) -> None:
     b = r["budget"]
     if b:
         w("\nMemory per GPU (estimated)\n")
-        w(f"  total × util            {b['requested_gib']:8.2f} GiB\n")
+        w(f"  {'total × util':<26}{b['requested_gib']:8.2f} GiB\n")
         for t in b["terms"]:
-            w(f"  − {t['name']:<22}{t['gib']:8.2f} GiB  ({t['low_gib']:.2f}–{t['high_gib']:.2f})\n")
-        w(f"  = KV cache              {b['available_gib']:8.2f} GiB  "
+            w(f"  − {t['name']:<24}{t['gib']:8.2f} GiB  ({t['low_gib']:.2f}–{t['high_gib']:.2f})\n")
+        w(f"  {'= KV cache':<26}{b['available_gib']:8.2f} GiB  "
           f"({b['available_low_gib']:.2f}–{b['available_high_gib']:.2f})\n")
+        if r.get("budget_note"):
+            w(f"\nWill not start: {r['budget_note']}\n")
     elif r.get("budget_note"):
         w(f"\nNo memory estimate: {r['budget_note']}\n")
     for label, p in (("Fully estimated", r["estimated"]), ("From your log's memory", r["from_log"])):

@@ -61,6 +61,8 @@ class Calculation:
     budget: Budget | None
     budget_note: str | None
     estimated: PoolResult | None
+    estimated_low: PoolResult | None
+    estimated_high: PoolResult | None
     from_log: PoolResult | None
     from_log_low: PoolResult | None
     from_log_high: PoolResult | None
@@ -174,6 +176,20 @@ def _pool(calc_parts: dict[str, Any], available: int) -> PoolResult:
                       fits, need, est_len, error, tuple(lines), avg_requests)
 
 
+def _weights_problem(budget: Budget, total: int) -> str | None:
+    """Say so when the weights cannot fit, the way a user meets it in vLLM."""
+    w = budget.weights.bytes
+    if w >= total:
+        return (f"the weights need {w / GIB:.2f} GiB per GPU, more than the GPU's {total / GIB:.2f} GiB: "
+                "vLLM would fail with CUDA out of memory while loading. Use more GPUs "
+                "(--tensor-parallel-size) or a quantized checkpoint")
+    if w >= budget.requested_bytes:
+        return (f"the weights need {w / GIB:.2f} GiB per GPU, more than total × "
+                f"gpu_memory_utilization ({budget.requested_bytes / GIB:.2f} GiB): nothing is left for "
+                "the KV cache. Raise --gpu-memory-utilization, add GPUs or quantize the weights")
+    return None
+
+
 def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id: str = "",
               weights_bytes: int | None = None, available_kv_gib: float | None = None) -> Calculation:
     """Compute everything for one model, GPU and set of flags.
@@ -216,7 +232,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
 
     budget = None
     budget_note = None
-    estimated = None
+    estimated = est_low = est_high = None
     if s.kv_cache_memory_bytes:
         estimated = _pool(parts, s.kv_cache_memory_bytes)
         budget_note = "--kv-cache-memory-bytes sets the KV cache memory directly"
@@ -232,9 +248,10 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                 gpu.total_bytes, resolved.gpu_memory_utilization, version, w.per_gpu_bytes, w.basis,
                 w.exact_total, resolved.max_num_batched_tokens,
                 cuda_graph_deducted(version, s.enforce_eager, mrv2))
-            if budget.available_bytes > 0 and budget.weights.bytes > budget.requested_bytes:
-                budget_note = "the weights alone exceed total × gpu_memory_utilization"
+            budget_note = _weights_problem(budget, gpu.total_bytes)
             estimated = _pool(parts, budget.available_bytes)
+            est_low = _pool(parts, budget.available_low)
+            est_high = _pool(parts, budget.available_high)
 
     from_log = low = high = None
     if available_kv_gib is not None:
@@ -251,5 +268,5 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         model_id=model_id, arch=arch, gpu=gpu, resolved=resolved, kv=kv, model_dtype=model_dtype,
         layout=layout, grouping=grouping, ctx=ctx, model_runner_v2=mrv2, async_scheduling=async_on,
         in_flight_tokens=ift, kv_bytes_per_token=kv_per_token, budget=budget, budget_note=budget_note,
-        estimated=estimated, from_log=from_log, from_log_low=low, from_log_high=high,
+        estimated=estimated, estimated_low=est_low, estimated_high=est_high, from_log=from_log, from_log_low=low, from_log_high=high,
         serve_command=cmd, notes=tuple(notes) + layout.notes)

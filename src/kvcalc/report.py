@@ -47,12 +47,8 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "left_outside_util_bytes": b.total_bytes - b.requested_bytes,
         }
     band = None
-    if c.estimated is not None and c.budget is not None:
-        from .engine import _pool  # noqa: PLC0415 - same engine, band ends
-        parts = {"grouping": c.grouping, "layout": c.layout, "ctx": c.ctx, "version": r.version,
-                 "avg_tokens": None}
-        band = {"tokens_low": _pool(parts, c.budget.available_low).tokens,
-                "tokens_high": _pool(parts, c.budget.available_high).tokens}
+    if c.estimated_low is not None and c.estimated_high is not None:
+        band = {"tokens_low": c.estimated_low.tokens, "tokens_high": c.estimated_high.tokens}
     from_log = None
     if c.from_log is not None:
         from_log = pool_dict(c.from_log)
