@@ -176,6 +176,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     v = sub.add_parser("validate", help="check kvcalc against stored vLLM startup logs")
     v.add_argument("path", nargs="?", type=Path, help="logs file (default: the packaged data/vllm_logs.json)")
     v.add_argument("--json", action="store_true")
+    pl = sub.add_parser("parse-log", help="read a vLLM startup log and print what it says")
+    pl.add_argument("file", help="log file, or - for standard input")
+    pl.add_argument("--json", action="store_true")
     sub.add_parser("gpus", help="list the GPU catalog")
     sub.add_parser("models", help="list the model catalog")
     sub.add_parser("rules", help="the vLLM rules that changed between releases")
@@ -202,6 +205,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print_validation(result)
             bad = [r for r in result["rows"] if r["from_log"] and not r["from_log"]["inside"]]
             return 1 if bad else 0
+        if args.command == "parse-log":
+            from .logparse import parse_log  # noqa: PLC0415
+            try:
+                text = sys.stdin.read() if args.file == "-" else \
+                    Path(args.file).read_text(encoding="utf-8", errors="replace")
+            except OSError as exc:
+                raise _Reported(f"cannot read {args.file}: {exc.strerror}") from exc
+            parsed = parse_log(text)
+            if not parsed.found_anything:
+                raise _Reported("nothing in this text looks like a vLLM startup log (no 'Available KV "
+                                "cache memory', 'GPU KV cache size' or similar line)")
+            data = parsed.to_dict()
+            if args.json:
+                print(json.dumps(data, indent=2, ensure_ascii=False))
+            else:
+                for key, value in data.items():
+                    if value not in (None, [], {}, False) and key not in ("lines_total",):
+                        print(f"{key:<26}{value}")
+            return 0
         if args.command == "gpus":
             for g in load_gpus():
                 print(f"{g.key:<18}{g.total_bytes / 2**30:8.2f} GiB  {g.name}")

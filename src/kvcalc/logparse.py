@@ -1,0 +1,277 @@
+"""Read a vLLM startup log (any V1 release, 0.10 on) and pull out what kvcalc can use.
+
+Linear in the input: each line is stripped of colour codes and process/level prefixes,
+checked against cheap substring guards, and only then against a regular expression.
+Lines that match nothing are ignored. Nothing here trusts the text: numbers are parsed
+with bounds, dict literals with ``ast.literal_eval`` on bounded input only.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_PREFIX = re.compile(
+    r"^\s*(?:\((?P<proc>[A-Za-z_][\w\-]*(?: rank=\d+)?) pid=\d+\)\s*)?"
+    r"(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\s+\[[^\]]*\]\s*)?")
+_NUM = r"([0-9][0-9,]*(?:\.[0-9]+)?)"
+
+
+def _f(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def _i(text: str) -> int:
+    return int(text.replace(",", "").split(".")[0])
+
+
+@dataclass
+class ParsedLog:
+    """Everything found; ``None`` / empty when a log does not say it."""
+
+    vllm_version: str | None = None
+    model: str | None = None
+    non_default_args: dict[str, Any] = field(default_factory=dict)
+    engine_config: dict[str, str] = field(default_factory=dict)
+    max_model_len: int | None = None
+    max_num_batched_tokens: int | None = None
+    model_loading_gib: list[float] = field(default_factory=list)
+    available_kv_cache_gib: list[float] = field(default_factory=list)
+    cuda_graph_estimate_gib: float | None = None
+    graph_capture_gib: float | None = None
+    free_memory_gib: float | None = None
+    total_memory_gib: float | None = None
+    requested_util: float | None = None
+    requested_gib: float | None = None
+    usage: dict[str, float] = field(default_factory=dict)
+    gpu_kv_cache_tokens: int | None = None
+    max_concurrency: float | None = None
+    concurrency_len: int | None = None
+    num_gpu_blocks: int | None = None
+    attention_block_size: int | None = None
+    kv_block_size: int | None = None
+    padding_layers: int | None = None
+    hybrid_manager_disabled: bool = False
+    backend: str | None = None
+    dcp_multiplier: int | None = None
+    error: str | None = None
+    error_needed_gib: float | None = None
+    error_available_gib: float | None = None
+    error_estimated_max_len: int | None = None
+    lines_used: int = 0
+    lines_total: int = 0
+
+    @property
+    def found_anything(self) -> bool:
+        return self.lines_used > 0
+
+    def settings(self) -> dict[str, Any]:
+        """The calculator inputs this log implies, in kvcalc's Settings names."""
+        a = self.non_default_args
+        e = self.engine_config
+        out: dict[str, Any] = {}
+
+        def pick(key: str, *sources: Any) -> None:
+            for value in sources:
+                if value not in (None, ""):
+                    out[key] = value
+                    return
+
+        pick("tensor_parallel_size", a.get("tensor_parallel_size"), _int_or_none(e.get("tensor_parallel_size")))
+        pick("pipeline_parallel_size", a.get("pipeline_parallel_size"),
+             _int_or_none(e.get("pipeline_parallel_size")))
+        pick("gpu_memory_utilization", a.get("gpu_memory_utilization"), self.requested_util)
+        pick("kv_cache_dtype", a.get("kv_cache_dtype"), e.get("kv_cache_dtype"))
+        pick("max_model_len", self.concurrency_len, a.get("max_model_len"), self.max_model_len,
+             _int_or_none(e.get("max_seq_len")))
+        pick("max_num_batched_tokens", a.get("max_num_batched_tokens"))
+        pick("max_num_seqs", a.get("max_num_seqs"))
+        pick("block_size", a.get("block_size"))
+        if a.get("enforce_eager") or e.get("enforce_eager") == "True":
+            out["enforce_eager"] = True
+        pick("vllm_version", self.release())
+        if isinstance(a.get("speculative_config"), dict):
+            out["speculative"] = a["speculative_config"]
+        return {k: v for k, v in out.items() if v is not None}
+
+    def release(self) -> str | None:
+        """The release number in the version string: '0.18.1rc1.dev147+g29…' -> '0.18.1'."""
+        if not self.vllm_version:
+            return None
+        m = re.match(r"v?(\d+\.\d+(?:\.\d+)?)", self.vllm_version)
+        return m.group(1) if m else None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {k: v for k, v in self.__dict__.items()}
+        d["settings"] = self.settings()
+        d["found_anything"] = self.found_anything
+        return d
+
+
+def _int_or_none(text: Any) -> int | None:
+    try:
+        return int(str(text))
+    except (TypeError, ValueError):
+        return None
+
+
+_PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
+    ("version", re.compile(r"vLLM API server version\s+(\S+)"), "version"),
+    ("version", re.compile(r"Initializing a V1 LLM engine \(v?([^)\s]+)\)"), "version"),
+    ("version", re.compile(r"(?:^|\s)version\s+(\d+\.\d+[\w.+\-]*)\s*$"), "version"),
+    ("non-default args", re.compile(r"non-default args:\s*(\{.*\})\s*$"), "args"),
+    ("with config:", re.compile(r"with config:\s*(.*)$"), "engine_config"),
+    ("Using max model len", re.compile(r"Using max model len (\d+)"), "max_len"),
+    ("max_num_batched_tokens=", re.compile(r"max_num_batched_tokens=(\d+)"), "mnbt"),
+    ("Model loading took", re.compile(r"Model loading took " + _NUM + r" ?GiB"), "loading"),
+    ("Available KV cache memory", re.compile(r"Available KV cache memory:\s*" + _NUM + r" ?GiB"), "available"),
+    ("Estimated CUDA graph memory", re.compile(r"Estimated CUDA graph memory:\s*" + _NUM + r" ?GiB"), "cg"),
+    ("Graph capturing finished", re.compile(r"Graph capturing finished in .*?took " + _NUM + r" ?GiB"), "capture"),
+    ("Free memory on device", re.compile(
+        r"Free memory on device \(" + _NUM + r"/" + _NUM + r" GiB\) on startup\. Desired GPU memory "
+        r"utilization is \(" + _NUM + r", " + _NUM + r" GiB\)(.*)$"), "free"),
+    ("GPU KV cache size", re.compile(r"KV cache size:\s*" + _NUM + r" tokens"), "tokens"),
+    ("Maximum concurrency for", re.compile(
+        r"Maximum concurrency for\s*" + _NUM + r" tokens per request:\s*" + _NUM + r"x"), "concurrency"),
+    ("num_gpu_blocks", re.compile(r"num_gpu_blocks(?: is)?[:=]\s*(\d+)"), "blocks"),
+    ("# GPU blocks", re.compile(r"# GPU blocks:\s*(\d+)"), "blocks"),
+    ("Setting attention block size", re.compile(r"Setting attention block size to (\d+) tokens"), "attn_block"),
+    ("Setting kv cache block size", re.compile(r"Setting kv cache block size to (\d+) for (\S+) backend"), "kv_block"),
+    ("padding layers", re.compile(r"Add (\d+) padding layers"), "padding"),
+    ("Hybrid KV cache manager is disabled", re.compile(r"Hybrid KV cache manager is disabled"), "hybrid_off"),
+    ("backend", re.compile(r"Using (?:AttentionBackendEnum\.)?([A-Z_]+|[A-Za-z ]+?) backend"), "backend"),
+    ("cp_world_size", re.compile(r"Multiplying the GPU KV cache size by the \w+ (\d+)"), "dcp"),
+    ("dcp_world_size", re.compile(r"Multiplying the GPU KV cache size by the \w+ (\d+)"), "dcp"),
+    ("To serve at least one request", re.compile(
+        r"To serve at least one request with the models?'s? max seq len \((\d+)\), \(" + _NUM +
+        r" GiB KV cache is needed, which is larger than the available KV cache memory \(" + _NUM +
+        r" GiB\)\.(?:.*?estimated maximum model length is (\d+))?"), "fit_error"),
+    ("No available memory for the cache blocks",
+     re.compile(r"No available memory for the cache blocks"), "no_memory"),
+]
+
+_USAGE = re.compile(r"([0-9.]+) GiB for ([a-zA-Z \-+()]+?)(?:,|\.| and)")
+_MAX_LINE = 20_000
+
+
+def _engine_config(text: str) -> dict[str, str]:
+    """``key=value, key=value`` of the 'with config:' line (values kept as text)."""
+    out: dict[str, str] = {}
+    for m in re.finditer(r"(\w+)=('(?:[^']*)'|[^,]*)", text[:_MAX_LINE]):
+        out[m.group(1)] = m.group(2).strip().strip("'")
+    return out
+
+
+def _args(text: str) -> dict[str, Any]:
+    if len(text) > _MAX_LINE:
+        return {}
+    try:
+        value = ast.literal_eval(text)
+        return value if isinstance(value, dict) else {}
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        out: dict[str, Any] = {}
+        for m in re.finditer(r"'(\w+)': ('[^']*'|[0-9.]+|True|False|None)", text):
+            try:
+                out[m.group(1)] = ast.literal_eval(m.group(2))
+            except (ValueError, SyntaxError):
+                continue
+        return out
+
+
+def parse_log(text: str) -> ParsedLog:
+    """Parse a pasted log. Never raises on bad input; unknown lines are skipped."""
+    log = ParsedLog()
+    if not isinstance(text, str):
+        return log
+    for raw in text.splitlines():
+        log.lines_total += 1
+        if len(raw) > _MAX_LINE:
+            raw = raw[:_MAX_LINE]
+        line = _ANSI.sub("", raw)
+        line = _PREFIX.sub("", line, count=1).strip()
+        if not line:
+            continue
+        for guard, rx, kind in _PATTERNS:
+            if guard not in line:
+                continue
+            m = rx.search(line)
+            if not m:
+                continue
+            if _apply(log, kind, m):
+                log.lines_used += 1
+                break
+    return log
+
+
+def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
+    g = m.groups()
+    if kind == "version":
+        if log.vllm_version is None:
+            log.vllm_version = g[0]
+        return True
+    if kind == "args":
+        log.non_default_args.update(_args(g[0]))
+        model = log.non_default_args.get("model") or log.non_default_args.get("model_tag")
+        if isinstance(model, str):
+            log.model = model
+        return True
+    if kind == "engine_config":
+        log.engine_config.update(_engine_config(g[0]))
+        if log.model is None and log.engine_config.get("model"):
+            log.model = log.engine_config["model"]
+        return True
+    if kind == "max_len":
+        log.max_model_len = int(g[0])
+    elif kind == "mnbt":
+        log.max_num_batched_tokens = int(g[0])
+    elif kind == "loading":
+        log.model_loading_gib.append(_f(g[0]))
+    elif kind == "available":
+        log.available_kv_cache_gib.append(_f(g[0]))
+    elif kind == "cg":
+        log.cuda_graph_estimate_gib = _f(g[0])
+    elif kind == "capture":
+        log.graph_capture_gib = _f(g[0])
+    elif kind == "free":
+        log.free_memory_gib, log.total_memory_gib = _f(g[0]), _f(g[1])
+        log.requested_util, log.requested_gib = _f(g[2]), _f(g[3])
+        for value, label in _USAGE.findall(g[4]):
+            key = label.strip().lower()
+            key = {"weight": "weights", "consumed memory (weights + non-torch)": "consumed",
+                   "peak activation": "activation_peak", "non-torch memory": "non_torch",
+                   "cudagraph memory": "cuda_graph"}.get(key, key)
+            log.usage[key] = float(value)
+    elif kind == "tokens":
+        log.gpu_kv_cache_tokens = _i(g[0])
+        rest = m.string[m.end():]
+        mc = re.search(r"Maximum concurrency for\s*" + _NUM + r" tokens per request:\s*" + _NUM + "x", rest)
+        if mc:
+            log.concurrency_len, log.max_concurrency = _i(mc.group(1)), _f(mc.group(2))
+    elif kind == "concurrency":
+        log.concurrency_len, log.max_concurrency = _i(g[0]), _f(g[1])
+    elif kind == "blocks":
+        log.num_gpu_blocks = int(g[0])
+    elif kind == "attn_block":
+        log.attention_block_size = int(g[0])
+    elif kind == "kv_block":
+        log.kv_block_size, log.backend = int(g[0]), g[1]
+    elif kind == "padding":
+        log.padding_layers = int(g[0])
+    elif kind == "hybrid_off":
+        log.hybrid_manager_disabled = True
+    elif kind == "backend":
+        if log.backend is None:
+            log.backend = g[0].strip()
+    elif kind == "dcp":
+        log.dcp_multiplier = int(g[0])
+    elif kind == "fit_error":
+        log.error = m.group(0)
+        log.concurrency_len = log.concurrency_len or int(g[0])
+        log.error_needed_gib, log.error_available_gib = _f(g[1]), _f(g[2])
+        log.error_estimated_max_len = int(g[3]) if g[3] else None
+    elif kind == "no_memory":
+        log.error = m.group(0)
+    return True

@@ -1,0 +1,71 @@
+"""The log parser, field by field, on the real excerpts stored with each public log, plus
+prefixes, colours, both capacity-line formats and errors."""
+
+import pytest
+
+from kvcalc.logparse import parse_log
+from kvcalc.validate import load_logs
+
+EXCERPTS = [e for e in load_logs() if e.get("excerpt") and "GPU KV cache size" in e["excerpt"]]
+
+
+@pytest.mark.parametrize("entry", EXCERPTS, ids=lambda e: e["id"])
+def test_excerpt_numbers_match_the_recorded_entry(entry):
+    p = parse_log(entry["excerpt"])
+    logged = entry["logged"]
+    assert p.gpu_kv_cache_tokens == logged["gpu_kv_cache_tokens"]
+    if logged.get("available_kv_cache_gib") is not None and p.available_kv_cache_gib:
+        assert logged["available_kv_cache_gib"] in p.available_kv_cache_gib
+    if logged.get("max_concurrency") is not None and p.max_concurrency is not None:
+        assert p.max_concurrency == logged["max_concurrency"]
+    if p.concurrency_len is not None:
+        assert p.concurrency_len == entry["max_model_len"]
+
+
+def test_prefixes_colours_and_two_line_capacity():
+    text = "\n".join([
+        "(APIServer pid=15) INFO 08-27 21:02:14 [api_server.py:1805] vLLM API server version 0.10.1.1",
+        "(APIServer pid=15) INFO 08-27 21:02:14 [utils.py:326] non-default args: {'model': 'Qwen/Qwen3-8B', "
+        "'max_model_len': 32768, 'tensor_parallel_size': 2, 'gpu_memory_utilization': 0.85, "
+        "'kv_cache_dtype': 'fp8', 'enforce_eager': True}",
+        "\x1b[1;36m(Worker_TP0 pid=9)\x1b[0;0m INFO 08-27 21:03:25 [gpu_worker.py:276] Available KV cache memory: 19.25 GiB",
+        "(Worker_TP1 pid=10) INFO 08-27 21:03:25 [gpu_worker.py:276] Available KV cache memory: 19.26 GiB",
+        "(EngineCore_0 pid=82) INFO 08-27 21:03:26 [kv_cache_utils.py:849] GPU KV cache size: 157,648 tokens",
+        "(EngineCore_0 pid=82) INFO 08-27 21:03:26 [kv_cache_utils.py:853] Maximum concurrency for 131,072 tokens per request: 1.20x",
+        "some unrelated line with Available in it",
+    ])
+    p = parse_log(text)
+    assert p.vllm_version == "0.10.1.1" and p.release() == "0.10.1"
+    assert p.model == "Qwen/Qwen3-8B"
+    assert p.available_kv_cache_gib == [19.25, 19.26]
+    assert (p.gpu_kv_cache_tokens, p.concurrency_len, p.max_concurrency) == (157648, 131072, 1.2)
+    assert p.settings() == {"tensor_parallel_size": 2, "gpu_memory_utilization": 0.85, "kv_cache_dtype": "fp8",
+                            "max_model_len": 131072, "enforce_eager": True, "vllm_version": "0.10.1"}
+    assert p.lines_used == 6 and p.lines_total == 7
+
+
+def test_merged_capacity_line_and_breakdown():
+    p = parse_log(
+        "(EngineCore pid=326) INFO 10-06 17:00:33 [kv_cache_utils.py:2464] GPU KV cache size: 460,496 tokens, "
+        "Maximum concurrency for 131,072 tokens per request: 3.51x\n"
+        "(EngineCore pid=326) INFO 10-06 17:00:41 [gpu_worker.py:955] Free memory on device (78.84/79.25 GiB) on "
+        "startup. Desired GPU memory utilization is (0.92, 72.91 GiB). Actual usage is 15.26 GiB for consumed memory "
+        "(weights + non-torch), 1.44 GiB for peak activation, and 0.23 GiB for CUDAGraph memory.")
+    assert (p.gpu_kv_cache_tokens, p.max_concurrency, p.concurrency_len) == (460496, 3.51, 131072)
+    assert (p.total_memory_gib, p.requested_util) == (79.25, 0.92)
+    assert p.usage == {"consumed": 15.26, "activation_peak": 1.44, "cuda_graph": 0.23}
+
+
+def test_not_enough_memory_error():
+    p = parse_log("ValueError: To serve at least one request with the model's max seq len (196608), (23.25 GiB KV "
+                  "cache is needed, which is larger than the available KV cache memory (22.5 GiB). Based on the "
+                  "available memory, the estimated maximum model length is 190272. Try increasing …")
+    assert (p.error_needed_gib, p.error_available_gib, p.error_estimated_max_len) == (23.25, 22.5, 190272)
+    assert p.settings()["max_model_len"] == 196608
+
+
+@pytest.mark.parametrize("junk", ["", "\x00\xff" * 1000, "GPU KV cache size: lots tokens",
+                                  "non-default args: {" + "'a': [" * 500, "x" * 100_000])
+def test_junk_is_ignored(junk):
+    p = parse_log(junk)
+    assert p.gpu_kv_cache_tokens is None and not p.non_default_args
