@@ -46,10 +46,12 @@ def custom_gpu(total_gib: float, base: Gpu | None = None) -> Gpu:
     if isinstance(total_gib, bool) or not isinstance(total_gib, (int, float)) or not total_gib > 0:
         raise SettingsError({"gpu_total_gib": f"must be a positive number, got {total_gib!r}"})
     b = base
+    # Without a catalog entry, assume an Ada-class CUDA GPU: it only decides bf16 support and
+    # the MLA backend's block size.
     return Gpu(b.key if b else "custom", b.name if b else f"GPU with {total_gib} GiB",
                int(total_gib * (1 << 30)), b.cuda_names if b else (), (),
-               b.arch if b else "hopper", b.compute_capability if b else "9.0",
-               b.platform if b else "cuda", b.vendor if b else "", False, ())
+               b.arch if b else "ada", b.compute_capability if b else "8.9",
+               b.platform if b else "cuda", b.vendor if b else "", b.unified_memory if b else False, ())
 
 
 def resolve_model(req: dict[str, Any]) -> tuple[str, dict[str, Any], int | None]:

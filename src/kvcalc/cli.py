@@ -40,6 +40,8 @@ def _estimate_parser(sub: Any) -> None:
     p.add_argument("--gpu-memory-gib", type=float, help="CUDA total memory of the GPU, overriding the catalog")
     p.add_argument("--tp", "--tensor-parallel-size", dest="tensor_parallel_size", type=int, default=1)
     p.add_argument("--pp", "--pipeline-parallel-size", dest="pipeline_parallel_size", type=int, default=1)
+    p.add_argument("--dcp", "--decode-context-parallel-size", dest="decode_context_parallel_size",
+                   type=int, default=1)
     p.add_argument("--gpu-memory-utilization", type=float)
     p.add_argument("--kv-cache-dtype", default="auto")
     p.add_argument("--max-model-len", type=int)
@@ -61,7 +63,8 @@ def _estimate_parser(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
 
 
-SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "gpu_memory_utilization",
+SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_context_parallel_size",
+                "gpu_memory_utilization",
                 "kv_cache_dtype", "max_model_len", "avg_tokens", "max_num_batched_tokens",
                 "max_num_seqs", "block_size", "enforce_eager", "entrypoint", "vllm_version",
                 "weights", "enable_prefix_caching", "disable_hybrid_kv_cache_manager",

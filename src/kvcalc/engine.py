@@ -222,7 +222,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     grouping = paging.group_layers(layout.all_specs, version)
     ift = paging.in_flight_tokens(version, resolved.max_num_batched_tokens, s.pipeline_parallel_size,
                                   async_on, mrv2)
-    ctx = SizingContext(resolved.max_model_len, ift, mamba_mode)
+    ctx = SizingContext(resolved.max_model_len, ift, mamba_mode, s.decode_context_parallel_size)
     kv_per_token = sum(sp.token_bytes for sp in layout.stages[0].values() if hasattr(sp, "token_bytes"))
     if len(layout.stages) > 1:
         kv_per_token = max(sum(sp.token_bytes for sp in st.values() if hasattr(sp, "token_bytes"))

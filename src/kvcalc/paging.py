@@ -227,8 +227,9 @@ def capacity(grouping: Grouping, blocks: int, ctx: SizingContext, version: Versi
         tokens = int(conc * ctx.max_model_len)
         formula = "int(max_concurrency × max_model_len)"
     else:
-        tokens = blocks // len(grouping.groups) * grouping.block_size
-        formula = "num_blocks // num_groups × block_size"
+        # "Multiplying the GPU KV cache size by the dcp_world_size" (before #41069).
+        tokens = blocks // len(grouping.groups) * grouping.block_size * ctx.dcp
+        formula = "num_blocks // num_groups × block_size" + (" × dcp" if ctx.dcp > 1 else "")
     return Capacity(blocks, per_req, conc, tokens, formula)
 
 

@@ -21,6 +21,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto") -> str:
         flag("--tensor-parallel-size", s.tensor_parallel_size)
     if s.pipeline_parallel_size != 1:
         flag("--pipeline-parallel-size", s.pipeline_parallel_size)
+    if s.decode_context_parallel_size != 1:
+        flag("--decode-context-parallel-size", s.decode_context_parallel_size)
     if s.gpu_memory_utilization is not None and \
             abs(s.gpu_memory_utilization - default_gpu_memory_utilization(r.version)) > 1e-12:
         flag("--gpu-memory-utilization", f"{s.gpu_memory_utilization:g}")

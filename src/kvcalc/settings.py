@@ -46,6 +46,7 @@ def spec_family(method: str) -> str | None:
 class Settings:
     tensor_parallel_size: int = 1
     pipeline_parallel_size: int = 1
+    decode_context_parallel_size: int = 1
     gpu_memory_utilization: float | None = None
     kv_cache_dtype: str = "auto"
     max_model_len: int | None = None
@@ -98,6 +99,11 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
 
     need_int("--tensor-parallel-size", s.tensor_parallel_size, 1, 1024)
     need_int("--pipeline-parallel-size", s.pipeline_parallel_size, 1, 1024)
+    need_int("--decode-context-parallel-size", s.decode_context_parallel_size, 1, 1024)
+    if _is_int(s.decode_context_parallel_size) and _is_int(s.tensor_parallel_size) and \
+            s.tensor_parallel_size % s.decode_context_parallel_size:
+        problems["--decode-context-parallel-size"] = (
+            f"must divide --tensor-parallel-size ({s.tensor_parallel_size}); vLLM splits the TP group")
     need_int("--max-model-len", s.max_model_len, 1, 100_000_000)
     need_int("--max-num-batched-tokens", s.max_num_batched_tokens, 1, 100_000_000)
     need_int("--max-num-seqs", s.max_num_seqs, 1, 1_000_000)

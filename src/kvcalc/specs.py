@@ -24,6 +24,7 @@ class SizingContext:
     max_model_len: int
     in_flight_tokens: int
     mamba_mode: str = "align"
+    dcp: int = 1  # decode context parallel: each rank keeps 1/dcp of a full-attention sequence
 
 
 @dataclass(frozen=True)
@@ -50,8 +51,9 @@ class FullAttentionSpec:
         return self.page_size_padded or self.block_size * self.token_bytes
 
     def max_blocks(self, ctx: SizingContext) -> int:
-        """cdiv(L, block_size): 131,072 tokens at 16 per block need 8,192 blocks."""
-        return cdiv(ctx.max_model_len, self.block_size)
+        """cdiv(L, block_size): 131,072 tokens at 16 per block need 8,192 blocks. With decode
+        context parallel the sequence is split across ranks first: cdiv(cdiv(L, dcp), bs)."""
+        return cdiv(cdiv(ctx.max_model_len, ctx.dcp), self.block_size)
 
     def max_memory_usage_bytes(self, ctx: SizingContext) -> int:
         return self.max_blocks(ctx) * self.page_size_bytes

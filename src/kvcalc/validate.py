@@ -18,7 +18,8 @@ from .catalog import DATA_DIR, find_gpu, find_model
 from .engine import calculate
 from .errors import KvcalcError
 
-_SETTING_FIELDS = ("tensor_parallel_size", "pipeline_parallel_size", "gpu_memory_utilization",
+_SETTING_FIELDS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_context_parallel_size",
+                   "gpu_memory_utilization",
                    "kv_cache_dtype", "max_model_len", "max_num_batched_tokens", "max_num_seqs",
                    "block_size", "enforce_eager", "entrypoint", "vllm_version")
 
@@ -42,6 +43,9 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
                            "logged_available_gib": logged.get("available_kv_cache_gib"),
                            "logged_max_concurrency": logged.get("max_concurrency"),
                            "from_log": None, "estimated": None, "skipped": None}
+    if entry.get("skip_reason"):
+        row["skipped"] = f"documented in the data: {entry['skip_reason']}"
+        return row
     try:
         config = entry.get("config")
         weights = None
@@ -54,9 +58,11 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
         if entry.get("weights_gib"):
             weights = int(entry["weights_gib"] * (1 << 30) * entry.get("tensor_parallel_size", 1)
                           * entry.get("pipeline_parallel_size", 1))
-        gpu = find_gpu(str(entry.get("gpu")))
+        gpu = find_gpu(str(entry["gpu"])) if entry.get("gpu") else None
         if entry.get("gpu_total_gib"):
             gpu = custom_gpu(entry["gpu_total_gib"], gpu)
+        elif gpu is None:
+            raise KvcalcError("the entry names neither a GPU nor its total memory")
         settings = {k: entry.get(k) for k in _SETTING_FIELDS if entry.get(k) is not None}
         if entry.get("speculative"):
             settings["speculative"] = entry["speculative"]
