@@ -127,7 +127,11 @@ def _draft_layers(arch: ModelArch, s: Settings) -> tuple[tuple[AttentionLayer, .
                          "layers; give the draft's config.json for its real shape"]
 
 
-def _pool(calc_parts: dict[str, Any], available: int) -> PoolResult:
+def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolResult:
+    """What vLLM makes of ``available`` bytes per GPU: one number for every worker, or one per
+    pipeline stage. Blocks are the minimum over workers (``get_kv_cache_configs``)."""
+    per_stage = available if isinstance(available, tuple) else None
+    available = min(per_stage) if per_stage else available
     grouping: paging.Grouping = calc_parts["grouping"]
     layout: Layout = calc_parts["layout"]
     ctx: SizingContext = calc_parts["ctx"]
@@ -140,17 +144,18 @@ def _pool(calc_parts: dict[str, Any], available: int) -> PoolResult:
     est_len: int | None = None
     error = None
     check_mem = available
-    for stage in layout.stages:
+    for index, stage in enumerate(layout.stages):
         proj = paging.project(grouping, stage)
         if not any(g.layer_names for g in proj.groups):
             continue
-        b = paging.num_blocks(proj, available)
+        stage_available = per_stage[index] if per_stage else available
+        b = paging.num_blocks(proj, stage_available)
         blocks = b if blocks is None else min(blocks, b)
         stage_need = paging.needed_bytes(proj, ctx, version, stage)
-        check = available
+        check = stage_available
         if applies(Rule.FIT_CHECK_RESERVES_NULL_BLOCK, version):
-            check = available - paging.bytes_per_block(proj)
-        if available <= 0:
+            check = stage_available - paging.bytes_per_block(proj)
+        if stage_available <= 0:
             fits = False
             error = logfmt.no_memory_error(version)
         elif stage_need > check and fits:

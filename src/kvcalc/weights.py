@@ -1,9 +1,13 @@
-"""A first estimate of the weights one GPU loads ("Model loading took X GiB").
+"""Weights one GPU loads ("Model loading took X GiB"), from the parameter inventory.
 
-Exact bytes come from the checkpoint's safetensors metadata when known (catalog, or
-fetched); otherwise the parameter count is derived from the config and multiplied by
-the bytes per parameter of the checkpoint format. The per-GPU share is total / (TP × PP),
-a first approximation that a later, per-component model refines.
+Bytes per parameter follow the checkpoint's format as vLLM stores it: bf16/fp16 2 B; fp8
+1 B (+ fp32 block scales); int4 AWQ/GPTQ 0.5 B + fp16 scales and packed zeros per group;
+MXFP4 0.5 B + one e8m0 scale per 32 (vLLM's Marlin path on GPUs without native MXFP4 keeps
+those scales in bf16: +1/32 B); NVFP4 0.5 B + one fp8 scale per 16. Layers every format
+leaves alone (embeddings, LM head, norms, routers; MXFP4 quantizes only the experts) stay in
+the model dtype. When the checkpoint's exact size is known, the modelled split between
+components is kept and scaled to it. vLLM also keeps the rotary cos/sin cache
+(max_position × rotary_dim in the model dtype) with the weights.
 """
 
 from __future__ import annotations
@@ -12,110 +16,159 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import SettingsError
+from .params import Part, inventory, mtp_parts
+from .units import cdiv
 
-# Bytes per parameter of the quantized linear layers, with their scales / zeros.
-# int4 with group 128: 0.5 B + fp16 scale and packed zero per 128 values ≈ 0.53 B.
-WEIGHT_FORMATS: dict[str, float] = {
-    "auto": 0.0,          # from the checkpoint
-    "bf16": 2.0,
-    "fp16": 2.0,
-    "fp8": 1.0,
-    "int8": 1.0,
-    "awq": 0.53,
-    "gptq": 0.53,
-    "mxfp4": 0.53,
-    "nvfp4": 0.5625,
-}
+WEIGHT_FORMATS: tuple[str, ...] = ("auto", "bf16", "fp16", "fp8", "int8", "awq", "gptq", "int4",
+                                   "mxfp4", "nvfp4")
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    bytes_per_param: float     # for quantized linear layers
+    experts_only: bool = False
+    attention_unquantized: bool = False
+
+
+def _int4(group: int) -> float:
+    return 0.5 + 2.5 / max(1, group)        # packed 4-bit + fp16 scale + packed zero per group
+
+
+def checkpoint_format(config: dict[str, Any], native_mxfp4: bool = True) -> Format | None:
+    """The weight format a config's ``quantization_config`` declares (None: unquantized)."""
+    q = config.get("quantization_config")
+    if not isinstance(q, dict):
+        t = config.get("text_config")
+        q = t.get("quantization_config") if isinstance(t, dict) else None
+    if not isinstance(q, dict):
+        return None
+    method = str(q.get("quant_method", "")).lower()
+    if method in ("awq", "awq_marlin", "gptq", "gptq_marlin"):
+        bits = q.get("bits") or q.get("w_bit") or 4
+        group = q.get("group_size") or q.get("q_group_size") or 128
+        group = group if isinstance(group, int) and group > 0 else 128
+        per = bits / 8 + (2 + bits / 8) / group
+        return Format(method.split("_")[0], per)
+    if method in ("fp8", "fbgemm_fp8", "ptpc_fp8"):
+        return Format("fp8", 1.0 + 4 / (128 * 128))
+    if method == "mxfp4":
+        return Format("mxfp4", 0.5 + (1 if native_mxfp4 else 2) / 32, experts_only=True)
+    if method.startswith("modelopt"):
+        algo = str(q.get("quant_algo") or (q.get("quantization") or {}).get("quant_algo") or "").upper()
+        if "FP4" in algo:
+            return Format("nvfp4", 0.5 + 1 / 16)
+        return Format("fp8", 1.0)
+    if method == "bitsandbytes":
+        return Format("bitsandbytes", 0.5 + 0.04 if q.get("load_in_4bit", True) else 1.0)
+    if method == "compressed-tensors":
+        groups = q.get("config_groups") or {}
+        weights = next((g.get("weights") for g in groups.values() if isinstance(g, dict)
+                        and isinstance(g.get("weights"), dict)), None) or {}
+        bits = weights.get("num_bits", 8)
+        kind = weights.get("type", "int")
+        group = weights.get("group_size") or 128
+        ignore = " ".join(str(x) for x in q.get("ignore") or [])
+        attn_off = "self_attn" in ignore or "attn" in ignore
+        if bits == 4 and kind == "float":
+            return Format("nvfp4", 0.5 + 1 / 16, attention_unquantized=attn_off)
+        if bits == 4:
+            return Format("int4", 0.5 + 2 / group, attention_unquantized=attn_off)
+        return Format("fp8" if kind == "float" else "int8", 1.0, attention_unquantized=attn_off)
+    return None
+
+
+def format_for(name: str, config: dict[str, Any], native_mxfp4: bool) -> Format | None:
+    """The format to size: the checkpoint's ("auto") or the user's choice."""
+    if name == "auto":
+        return checkpoint_format(config, native_mxfp4)
+    if name in ("bf16", "fp16"):
+        return None
+    return {"fp8": Format("fp8", 1.0), "int8": Format("int8", 1.0), "awq": Format("awq", _int4(128)),
+            "gptq": Format("gptq", _int4(128)), "int4": Format("int4", _int4(128)),
+            "mxfp4": Format("mxfp4", 0.5 + (1 if native_mxfp4 else 2) / 32, experts_only=True),
+            "nvfp4": Format("nvfp4", 0.5 + 1 / 16)}[name]
+
+
+def _part_bytes(p: Part, fmt: Format | None, dtype_bytes: int, tp: int) -> tuple[float, float]:
+    """(bytes in the checkpoint, bytes on one TP rank) for one part."""
+    per_rank = p.per_rank if p.per_rank is not None else cdiv(p.params, tp)
+    quantized = fmt is not None and p.quantizable and (p.expert or not fmt.experts_only) and \
+        not (fmt.attention_unquantized and p.name == "attention")
+    b = fmt.bytes_per_param if quantized else dtype_bytes
+    return p.params * b, per_rank * b
+
+
+def rope_cache_bytes(config: dict[str, Any], max_len: int | None, dtype_bytes: int) -> int:
+    """The rotary cos/sin cache: max positions × rotary dim in the model dtype, on every GPU
+    (rotary_embedding/base.py). Llama-3.1: 131,072 × 128 × 2 B = 32 MiB."""
+    t = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+    heads = t.get("num_attention_heads") or 0
+    hidden = t.get("hidden_size") or 0
+    if not (isinstance(heads, int) and isinstance(hidden, int) and heads > 0 and max_len):
+        return 0
+    if t.get("qk_rope_head_dim"):
+        dim = t["qk_rope_head_dim"]
+    else:
+        hd = t.get("head_dim") if isinstance(t.get("head_dim"), int) else hidden // heads
+        factor = t.get("partial_rotary_factor", 1.0)
+        dim = int(hd * (factor if isinstance(factor, (int, float)) else 1.0))
+    return max_len * dim * dtype_bytes
 
 
 @dataclass(frozen=True)
 class WeightsEstimate:
-    total_bytes: int
-    per_gpu_bytes: int
+    total_bytes: int                  # the checkpoint (all GPUs)
+    per_stage_bytes: tuple[int, ...]  # one TP rank of each PP stage, buffers included
     basis: str
     exact_total: bool
 
-
-def _text(config: dict[str, Any]) -> dict[str, Any]:
-    t = config.get("text_config")
-    return t if isinstance(t, dict) else config
-
-
-def _num(d: dict, key: str, default: float = 0) -> float:
-    v = d.get(key)
-    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
+    @property
+    def per_gpu_bytes(self) -> int:
+        return max(self.per_stage_bytes)
 
 
-def count_parameters(config: dict[str, Any]) -> tuple[int, int]:
-    """(total parameters, parameters in linear layers that quantization would shrink).
-
-    Standard and MoE decoders: embeddings (+ LM head unless tied), attention projections
-    (MLA uses its low-rank projections), dense or expert MLPs (3 matrices each), norms.
-    """
-    t = _text(config)
-    hidden = _num(t, "hidden_size")
-    layers = _num(t, "num_hidden_layers")
-    vocab = _num(t, "vocab_size")
-    heads = _num(t, "num_attention_heads")
-    if not (hidden and layers and vocab and heads):
-        return 0, 0
-    kv_heads = _num(t, "num_key_value_heads", heads)
-    head = _num(t, "head_dim", hidden / heads) or hidden / heads
-    tied = bool(t.get("tie_word_embeddings", config.get("tie_word_embeddings", False)))
-    embed = vocab * hidden * (1 if tied else 2)
-    if t.get("kv_lora_rank"):
-        q_rank = _num(t, "q_lora_rank")
-        nope, rope, v_dim = _num(t, "qk_nope_head_dim"), _num(t, "qk_rope_head_dim"), _num(t, "v_head_dim")
-        kv_rank = _num(t, "kv_lora_rank")
-        q = (hidden * q_rank + q_rank * heads * (nope + rope)) if q_rank else hidden * heads * (nope + rope)
-        attn = q + hidden * (kv_rank + rope) + kv_rank * heads * (nope + v_dim) + heads * v_dim * hidden
-    else:
-        attn = hidden * heads * head * 2 + hidden * kv_heads * head * 2
-    inter = _num(t, "intermediate_size")
-    experts = _num(t, "num_local_experts") or _num(t, "num_experts") or _num(t, "n_routed_experts")
-    moe_inter = _num(t, "moe_intermediate_size", inter)
-    shared = _num(t, "n_shared_experts") or (1 if _num(t, "shared_expert_intermediate_size") else 0)
-    shared_inter = _num(t, "shared_expert_intermediate_size", moe_inter)
-    dense_layers = _num(t, "first_k_dense_replace")
-    if experts:
-        moe_layers = layers - dense_layers
-        mlp = (dense_layers * 3 * hidden * inter
-               + moe_layers * (experts * 3 * hidden * moe_inter + shared * 3 * hidden * shared_inter
-                               + experts * hidden))
-    else:
-        mlp = layers * 3 * hidden * inter
-    linear = layers * attn + mlp
-    total = embed + linear + layers * 2 * hidden + hidden
-    return int(total), int(linear)
+def pp_stage_of(layer: int, sizes: list[int]) -> int:
+    start = 0
+    for stage, size in enumerate(sizes):
+        if layer < start + size:
+            return stage
+        start += size
+    return len(sizes) - 1
 
 
 def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_format: str,
-                     model_dtype_bytes: int, tp: int, pp: int) -> WeightsEstimate | None:
-    """Per-GPU weights, or None when neither the size nor a parameter count is available."""
-    fmt = (weight_format or "auto").lower()
-    if fmt not in WEIGHT_FORMATS:
-        raise SettingsError({"weights": f"{weight_format!r} is not a known weight format; "
-                             "choose " + ", ".join(WEIGHT_FORMATS)})
-    total_params, linear_params = count_parameters(config)
-    if fmt == "auto" and weights_bytes:
-        return WeightsEstimate(weights_bytes, weights_bytes // (tp * pp),
-                               "checkpoint safetensors size ÷ (TP × PP)", True)
-    if not total_params:
+                     model_dtype_bytes: int, tp: int, pp: int, *, native_mxfp4: bool = True,
+                     max_len: int | None = None, with_mtp: bool = False) -> WeightsEstimate | None:
+    """Per-GPU weights for each PP stage, or None when the config has no sizeable layers."""
+    from .kvspecs import pp_partition  # noqa: PLC0415 - avoid a cycle at import time
+
+    name = (weight_format or "auto").lower()
+    if name not in WEIGHT_FORMATS:
+        raise SettingsError({"weights": f"{weight_format!r} is not a known weight format; choose "
+                             + ", ".join(WEIGHT_FORMATS)})
+    parts = inventory(config, tp)
+    if not parts:
         return None
-    if fmt == "auto":
-        q = config.get("quantization_config")
-        method = (q or {}).get("quant_method", "") if isinstance(q, dict) else ""
-        per_param = {"awq": 0.53, "gptq": 0.53, "fp8": 1.0, "compressed-tensors": 1.0,
-                     "mxfp4": 0.53, "modelopt": 1.0, "bitsandbytes": 0.55}.get(str(method).lower())
-        if per_param is None:
-            per_param = float(model_dtype_bytes)
-            basis = f"{total_params / 1e9:.2f} B parameters × {model_dtype_bytes} B"
-        else:
-            basis = f"{total_params / 1e9:.2f} B parameters, {method} linear layers"
+    if with_mtp:
+        parts += mtp_parts(config, tp)
+    fmt = format_for(name, config, native_mxfp4)
+    layers = max((p.layer for p in parts if p.layer is not None), default=0) + 1
+    sizes = pp_partition(layers, pp) if layers >= pp else [layers] + [0] * (pp - 1)
+    stage = [0.0] * pp
+    total = 0.0
+    for p in parts:
+        ckpt, rank = _part_bytes(p, fmt, model_dtype_bytes, tp)
+        total += ckpt
+        s = 0 if p.where == "first" else pp - 1 if p.where == "last" else pp_stage_of(p.layer, sizes)
+        stage[s] += rank
+    exact = bool(weights_bytes) and name == "auto"
+    scale = weights_bytes / total if exact and total else 1.0
+    if exact and not with_mtp:
+        basis = "checkpoint size, split by component across TP/PP"
     else:
-        per_param = WEIGHT_FORMATS[fmt]
-        basis = f"{total_params / 1e9:.2f} B parameters, {fmt} linear layers"
-    rest = total_params - linear_params
-    total = int(linear_params * per_param + rest * model_dtype_bytes) if per_param != model_dtype_bytes \
-        else int(total_params * per_param)
-    return WeightsEstimate(total, total // (tp * pp), basis + ", ÷ (TP × PP)", False)
+        label = fmt.name if fmt else f"{model_dtype_bytes * 8}-bit"
+        basis = f"{sum(p.params for p in parts) / 1e9:.2f} B parameters, {label} weights, split across TP/PP"
+    rope = rope_cache_bytes(config, max_len, model_dtype_bytes)
+    per_stage = tuple(int(b * scale) + rope for b in stage)
+    return WeightsEstimate(int(weights_bytes if exact else total), per_stage, basis, exact)

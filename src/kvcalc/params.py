@@ -1,0 +1,266 @@
+"""The parameters of a checkpoint, by component, and where each lives under TP and PP.
+
+The inventory follows vLLM's layer classes: vocab-parallel embedding and LM head (vocab
+padded to a multiple of 64, ``vocab_parallel_embedding.py``), column/row-parallel
+attention and MLP projections split across TP, KV projections replicated when there are
+fewer KV heads than GPUs, MLA's low-rank projections (``ReplicatedLinear`` for the A
+projections), fused MoE experts split across TP/EP, replicated routers and norms, linear
+attention / Mamba mixers, multimodal towers (first PP stage) and MTP draft layers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .units import cdiv
+
+
+@dataclass(frozen=True)
+class Part:
+    """``params`` of one component. ``per_rank`` is what one TP rank holds (None: params / TP).
+    ``quantizable``: a linear layer the checkpoint's weight format compresses (and whether it is
+    a MoE expert, which MXFP4 checkpoints alone quantize). ``layer`` places it on a PP stage
+    (None + ``where``: "first" for embeddings and towers, "last" for the LM head and MTP)."""
+
+    name: str
+    params: int
+    per_rank: int | None
+    quantizable: bool
+    expert: bool = False
+    layer: int | None = None
+    where: str = "layer"
+
+
+def _n(d: dict, key: str, default: float = 0) -> int:
+    v = d.get(key)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return int(default)
+    return int(v)
+
+
+def _text(config: dict[str, Any]) -> dict[str, Any]:
+    t = config.get("text_config")
+    return t if isinstance(t, dict) else config
+
+
+def _tied(config: dict[str, Any], t: dict[str, Any]) -> bool:
+    for d in (t, config):
+        if isinstance(d.get("tie_word_embeddings"), bool):
+            return d["tie_word_embeddings"]
+    # transformers' per-class defaults: Gemma ties, most others do not.
+    return str(t.get("model_type", "")).startswith("gemma")
+
+
+def _attention(t: dict, i: int, tp: int, kind: str, heads: int, kv: int, hd: int, H: int,
+               k_eq_v: bool = False, out_gate: bool = False) -> list[Part]:
+    bias = bool(t.get("attention_bias")) or t.get("model_type") in ("qwen2", "qwen2_moe")
+    q = H * heads * hd * (2 if out_gate else 1)
+    kv_one = H * hd
+    kv_total = kv * kv_one * (1 if k_eq_v else 2)
+    kv_rank = (max(1, kv // tp) * kv_one) * (1 if k_eq_v else 2)
+    o = heads * hd * H
+    parts = [Part("attention", q + o, None, True, layer=i),
+             Part("attention", kv_total, kv_rank, True, layer=i)]
+    if bias:
+        parts.append(Part("attention", (heads + 2 * kv) * hd, None, False, layer=i))
+    if t.get("model_type") in ("qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
+                               "gemma4", "gemma4_text") or t.get("use_qk_norm"):
+        parts.append(Part("norms", 2 * hd, 2 * hd, False, layer=i))
+    return parts
+
+
+def _mla(t: dict, i: int, H: int) -> list[Part]:
+    heads = _n(t, "num_attention_heads")
+    nope, rope, v = _n(t, "qk_nope_head_dim"), _n(t, "qk_rope_head_dim"), _n(t, "v_head_dim")
+    q_rank, kv_rank = _n(t, "q_lora_rank"), _n(t, "kv_lora_rank")
+    parts = []
+    if q_rank:
+        parts += [Part("attention", H * q_rank + q_rank, H * q_rank + q_rank, True, layer=i),
+                  Part("attention", q_rank * heads * (nope + rope), None, True, layer=i)]
+    else:
+        parts.append(Part("attention", H * heads * (nope + rope), None, True, layer=i))
+    a = H * (kv_rank + rope) + kv_rank
+    parts += [Part("attention", a, a, True, layer=i),
+              Part("attention", kv_rank * heads * (nope + v) + heads * v * H, None, True, layer=i)]
+    if t.get("index_topk"):
+        ih, idim = _n(t, "index_n_heads", 64), _n(t, "index_head_dim", 128)
+        idx = (q_rank or H) * ih * idim + H * idim + H * ih + 2 * idim
+        parts.append(Part("attention", idx, idx, False, layer=i))
+    return parts
+
+
+def _mlp(i: int, H: int, inter: int, gated: bool = True, name: str = "mlp") -> Part:
+    return Part(name, (3 if gated else 2) * H * inter, None, True, layer=i)
+
+
+def _moe_layer(t: dict, i: int) -> bool:
+    mt = t.get("model_type", "")
+    if _n(t, "first_k_dense_replace") and i < _n(t, "first_k_dense_replace"):
+        return False
+    if i in (t.get("mlp_only_layers") or []):
+        return False
+    step = _n(t, "moe_layer_freq") or _n(t, "decoder_sparse_step") or _n(t, "interleave_moe_layer_step") or 1
+    if mt.startswith("llama4"):
+        return (i + 1) % step == 0
+    return i % step == 0
+
+
+def _experts(t: dict, i: int, H: int, tp: int) -> list[Part]:
+    E = _n(t, "num_local_experts") or _n(t, "num_experts") or _n(t, "n_routed_experts")
+    inter = _n(t, "moe_intermediate_size") or _n(t, "intermediate_size")
+    gated = t.get("mlp_hidden_act") != "relu2"
+    latent = _n(t, "moe_latent_size")        # Nemotron-3 latent MoE: experts work in a smaller width
+    width = latent or H
+    per = (3 if gated else 2) * width * inter
+    bias = t.get("model_type") == "gpt_oss"
+    parts = [Part("experts", E * (per + ((2 * inter + H) if bias else 0)), None, True, expert=True, layer=i),
+             Part("router", H * E + (E if bias else 0), H * E, False, layer=i)]
+    if latent:
+        parts.append(Part("experts", 2 * H * latent, None, True, layer=i))
+    shared_n = _n(t, "n_shared_experts")
+    shared_inter = _n(t, "shared_expert_intermediate_size") or _n(t, "moe_shared_expert_intermediate_size")
+    if shared_inter:
+        parts.append(_mlp(i, H, shared_inter, gated, "shared_expert"))
+        if t.get("model_type", "").startswith(("qwen2_moe", "qwen3_next", "qwen3_5")):
+            parts.append(Part("router", H, H, False, layer=i))
+    elif shared_n:
+        parts.append(_mlp(i, H, shared_n * inter, gated, "shared_expert"))
+    if t.get("model_type", "").startswith("llama4"):
+        parts.append(_mlp(i, H, _n(t, "intermediate_size"), True, "shared_expert"))
+    return parts
+
+
+def _gdn(t: dict, i: int, H: int) -> list[Part]:
+    nk, nv = _n(t, "linear_num_key_heads"), _n(t, "linear_num_value_heads")
+    dk, dv, kernel = _n(t, "linear_key_head_dim"), _n(t, "linear_value_head_dim"), _n(t, "linear_conv_kernel_dim")
+    proj = H * (2 * nk * dk + 2 * nv * dv) + H * 2 * nv + nv * dv * H
+    return [Part("linear_attention", proj, None, True, layer=i),
+            Part("linear_attention", (2 * nk * dk + nv * dv) * kernel + 2 * nv + dv, None, False, layer=i)]
+
+
+def _mamba2(t: dict, i: int, H: int, heads: int, hd: int, state: int, groups: int, kernel: int) -> list[Part]:
+    inner = heads * hd
+    conv = inner + 2 * groups * state
+    return [Part("mamba", H * (2 * inner + 2 * groups * state + heads) + inner * H, None, True, layer=i),
+            Part("mamba", conv * kernel + conv + 3 * heads + inner, None, False, layer=i)]
+
+
+def _tower(cfg: Any, text_hidden: int) -> int:
+    """A vision/audio encoder, from its dimensions: blocks of attention + MLP, a patch embedding
+    and a projection to the language model's width."""
+    if not isinstance(cfg, dict):
+        return 0
+    h = _n(cfg, "hidden_size") or _n(cfg, "embed_dim") or _n(cfg, "width") or _n(cfg, "d_model")
+    L = _n(cfg, "num_hidden_layers") or _n(cfg, "depth") or _n(cfg, "num_layers")
+    if not (h and L):
+        return 0
+    inter = _n(cfg, "intermediate_size") or _n(cfg, "mlp_dim") or 4 * h
+    patch = _n(cfg, "patch_size", 14)
+    per_block = 4 * h * h + 2 * h * inter + 9 * h
+    out = _n(cfg, "out_hidden_size") or text_hidden
+    return L * per_block + 3 * patch * patch * h * 2 + h * out + out * out
+
+
+def inventory(config: dict[str, Any], tp: int) -> list[Part]:
+    """Every component of the checkpoint, with what one TP rank holds."""
+    t = _text(config)
+    H = _n(t, "hidden_size")
+    L = _n(t, "num_hidden_layers")
+    heads = _n(t, "num_attention_heads")
+    if not (H and L and heads):
+        return []
+    mt = str(t.get("model_type", ""))
+    kv = _n(t, "num_key_value_heads", heads) or heads
+    hd = _n(t, "head_dim") or H // heads
+    vocab = _n(t, "vocab_size")
+    vocab_padded = cdiv(vocab, 64) * 64
+    parts: list[Part] = [Part("embedding", vocab_padded * H, cdiv(vocab_padded, tp) * H, False, where="first")]
+    if not _tied(config, t):
+        parts.append(Part("lm_head", vocab_padded * H, cdiv(vocab_padded, tp) * H, False, where="last"))
+    if _n(t, "vocab_size_per_layer_input") and _n(t, "hidden_size_per_layer_input"):
+        hp = _n(t, "hidden_size_per_layer_input")
+        n = _n(t, "vocab_size_per_layer_input") * L * hp
+        parts.append(Part("embedding", n, n // tp, False, where="first"))
+        parts.append(Part("embedding", H * L * hp, None, True, where="first"))
+    parts.append(Part("norms", H, H, False, where="last"))
+    inter = _n(t, "intermediate_size")
+    pattern = t.get("hybrid_override_pattern") if isinstance(t.get("hybrid_override_pattern"), str) else None
+    layer_types = t.get("layer_types") if isinstance(t.get("layer_types"), list) else None
+    blocks = t.get("block_configs") if isinstance(t.get("block_configs"), list) else None
+    mla = bool(t.get("kv_lora_rank"))
+    n_layers = len(pattern) if pattern else L
+    shared_kv = _n(t, "num_kv_shared_layers")
+    for i in range(n_layers):
+        parts.append(Part("norms", 2 * H, 2 * H, False, layer=i))
+        lt = layer_types[i] if layer_types and i < len(layer_types) else None
+        if pattern:
+            c = pattern[i]
+            if c == "M":
+                parts += _mamba2(t, i, H, _n(t, "mamba_num_heads"), _n(t, "mamba_head_dim"),
+                                 _n(t, "ssm_state_size"), _n(t, "n_groups", 1), _n(t, "conv_kernel", 4))
+            elif c == "*":
+                parts += _attention(t, i, tp, "full", heads, kv, _n(t, "head_dim") or hd, H)
+            elif c == "-":
+                parts.append(_mlp(i, H, inter, t.get("mlp_hidden_act") != "relu2"))
+            elif c == "E":
+                parts += _experts(t, i, H, tp)
+            continue
+        if blocks is not None:
+            b = blocks[i] if i < len(blocks) and isinstance(blocks[i], dict) else {}
+            attn = b.get("attention") or {}
+            if not (attn.get("no_op") or attn.get("replace_with_linear")):
+                g = attn.get("n_heads_in_group") or 1
+                parts += _attention(t, i, tp, "full", heads, max(1, heads // g), hd, H)
+            ffn = b.get("ffn") or {}
+            mult = ffn.get("ffn_mult")
+            if not ffn.get("no_op") and isinstance(mult, (int, float)):
+                parts.append(_mlp(i, H, cdiv(int(2 * mult * H / 3), 256) * 256))
+            continue
+        if lt == "mamba":
+            parts += _mamba2(t, i, H, _n(t, "mamba_n_heads"), _n(t, "mamba_d_head"), _n(t, "mamba_d_state"),
+                             _n(t, "mamba_n_groups", 1), _n(t, "mamba_d_conv", 4))
+        elif lt == "linear_attention":
+            parts += _gdn(t, i, H)
+        elif mla:
+            parts += _mla(t, i, H)
+        elif mt.startswith("gemma4") and lt == "full_attention":
+            gkv = _n(t, "num_global_key_value_heads", kv) if t.get("attention_k_eq_v") else kv
+            parts += _attention(t, i, tp, "full", heads, gkv, _n(t, "global_head_dim", hd), H,
+                                k_eq_v=bool(t.get("attention_k_eq_v")))
+        else:
+            parts += _attention(t, i, tp, "full", heads, kv, hd, H,
+                                out_gate=bool(t.get("attn_output_gate")))
+        is_moe = (_n(t, "num_local_experts") or _n(t, "num_experts") or _n(t, "n_routed_experts")) \
+            and _moe_layer(t, i)
+        if is_moe:
+            parts += _experts(t, i, H, tp)
+            if t.get("enable_moe_block") and inter:
+                parts.append(_mlp(i, H, inter))
+        else:
+            dense_inter = _n(t, "intermediate_size_mlp") or inter
+            if t.get("use_double_wide_mlp") and shared_kv and i >= L - shared_kv:
+                dense_inter *= 2
+            if dense_inter:
+                parts.append(_mlp(i, H, dense_inter, t.get("hidden_act") != "relu2"))
+    towers = sum(_tower(config.get(k), H) for k in ("vision_config", "audio_config"))
+    if towers:
+        parts.append(Part("vision", towers, towers, False, where="first"))
+    return parts
+
+
+def mtp_parts(config: dict[str, Any], tp: int) -> list[Part]:
+    """A draft layer an MTP checkpoint adds (DeepSeek ``num_nextn_predict_layers``: one decoder
+    layer plus ``eh_proj`` 2H × H and norms), placed on the last stage."""
+    t = _text(config)
+    n = _n(t, "num_nextn_predict_layers") or _n(t, "mtp_num_hidden_layers")
+    if not n:
+        return []
+    H = _n(t, "hidden_size")
+    L = _n(t, "num_hidden_layers")
+    one = [p for p in inventory(config, tp) if p.layer == L - 1]
+    out = []
+    for _ in range(n):
+        out += [Part("mtp", p.params, p.per_rank, p.quantizable, p.expert, None, "last") for p in one]
+        out.append(Part("mtp", 2 * H * H + 3 * H, None, True, where="last"))
+    return out
