@@ -1,16 +1,11 @@
-"""The memory budget: what vLLM leaves for the KV cache on one GPU.
+"""The memory budget: what vLLM leaves for the KV cache on each GPU.
 
-``available = ceil(total × gpu_memory_utilization) − weights − activation peak −
-non-torch memory − CUDA-graph estimate`` (vllm/v1/worker/gpu_worker.py
-``determine_available_memory``). Only the first term can be computed exactly; the
-others are measured by vLLM at startup, so kvcalc estimates them with a band.
-
-This is the first, simple model: the activation peak and non-torch memory together
-("reserve") follow the default batch size, from public logs of the brief's validation
-table — about 1.5 GiB at 2,048 batched tokens (0.4–2.5), 3.5 GiB at 8,192 (2–5) and
-4 GiB at 16,384 (2.5–6), linear in between and beyond. The CUDA-graph estimate
-(deducted from v0.21 on the V1 model runner) is a rough 0.5 GiB (0.1–1.5): public logs
-print 0.16 GiB (Gemma 4 on an H200) to several GiB.
+``available = ceil(total × gpu_memory_utilization) − weights − activation peak − non-torch
+memory − CUDA-graph estimate`` (vllm/v1/worker/gpu_worker.py ``determine_available_memory``).
+Only the first term is exact; weights come from ``weights.py``, the rest from
+``reserve.py``. Each term carries a band; the band of ``available`` is their sum.
+With pipeline parallelism each stage has its own weights (and only the last one runs the
+sampler), so the budget is kept per stage.
 """
 
 from __future__ import annotations
@@ -18,8 +13,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .units import GIB
+from .reserve import ReserveEstimate
 from .versions import Rule, Version, applies
+from .weights import WeightsEstimate
 
 
 @dataclass(frozen=True)
@@ -31,23 +27,6 @@ class Term:
     low: int
     high: int
     basis: str
-
-
-_RESERVE_POINTS = ((2048, 1.5, 0.4, 2.5), (8192, 3.5, 2.0, 5.0), (16384, 4.0, 2.5, 6.0))
-
-
-def reserve_for_batch(mnbt: int) -> tuple[float, float, float]:
-    """(typical, low, high) GiB of activation peak + non-torch memory for ``mnbt`` tokens."""
-    pts = _RESERVE_POINTS
-    if mnbt <= pts[0][0]:
-        return pts[0][1:]
-    for (x0, *a), (x1, *b) in zip(pts, pts[1:]):
-        if mnbt <= x1:
-            t = (mnbt - x0) / (x1 - x0)
-            return tuple(p + (q - p) * t for p, q in zip(a, b))  # type: ignore[return-value]
-    (x0, *a), (x1, *b) = pts[-2], pts[-1]
-    t = (mnbt - x1) / (x1 - x0)
-    return tuple(q + (q - p) * t for p, q in zip(a, b))  # type: ignore[return-value]
 
 
 def requested_bytes(total: int, util: float, version: Version) -> int:
@@ -71,34 +50,50 @@ def cuda_graph_deducted(version: Version, enforce_eager: bool, model_runner_v2: 
 class Budget:
     total_bytes: int
     requested_bytes: int
-    weights: Term
-    reserve: Term
-    cuda_graphs: Term
-    available_bytes: int
-    available_low: int
-    available_high: int
+    terms: tuple[Term, ...]              # for the stage that limits the pool
+    stage_available: tuple[int, ...]     # typical available bytes, per PP stage
+    stage_low: tuple[int, ...]
+    stage_high: tuple[int, ...]
+    limiting_stage: int
 
     @property
-    def terms(self) -> tuple[Term, ...]:
-        return (self.weights, self.reserve, self.cuda_graphs)
+    def available_bytes(self) -> int:
+        return self.stage_available[self.limiting_stage]
+
+    @property
+    def available_low(self) -> int:
+        return self.stage_low[self.limiting_stage]
+
+    @property
+    def available_high(self) -> int:
+        return self.stage_high[self.limiting_stage]
+
+    @property
+    def weights(self) -> Term:
+        return self.terms[0]
 
 
-def estimate_budget(total: int, util: float, version: Version, weights_bytes: int,
-                    weights_basis: str, weights_exact: bool, mnbt: int,
-                    cuda_graphs: bool) -> Budget:
+def estimate_budget(total: int, util: float, version: Version, weights: WeightsEstimate,
+                    reserves: tuple[ReserveEstimate, ...], limiting_stage: int) -> Budget:
+    """``reserves`` has one entry per PP stage; ``limiting_stage`` is the stage whose blocks are
+    fewest (the caller knows the layouts)."""
     requested = requested_bytes(total, util, version)
-    w_band = 0.0 if weights_exact else 0.08
-    weights = Term("weights", weights_bytes, int(weights_bytes * (1 - w_band)),
-                   int(weights_bytes * (1 + w_band)), weights_basis)
-    mid, lo, hi = reserve_for_batch(mnbt)
-    reserve = Term("activations + non-torch", int(mid * GIB), int(lo * GIB), int(hi * GIB),
-                   f"first model: typical reserve at max_num_batched_tokens={mnbt:,} from public logs")
-    if cuda_graphs:
-        cg = Term("CUDA graphs", int(0.5 * GIB), int(0.1 * GIB), int(1.5 * GIB),
-                  "rough: public logs print 0.16 GiB to several GiB")
-    else:
-        cg = Term("CUDA graphs", 0, 0, 0, "not deducted in this setting")
-    available = requested - weights.bytes - reserve.bytes - cg.bytes
-    low = requested - weights.high - reserve.high - cg.high
-    high = requested - weights.low - reserve.low - cg.low
-    return Budget(total, requested, weights, reserve, cg, available, low, high)
+    band = 0.0 if weights.exact_total else 0.03
+    typical, low, high = [], [], []
+    for w, r in zip(weights.per_stage_bytes, reserves):
+        terms = (w, *r.activation[:1], r.non_torch[0], r.cuda_graphs[0])
+        typical.append(requested - sum(terms))
+        low.append(requested - int(w * (1 + band)) - r.activation[2] - r.non_torch[2] - r.cuda_graphs[2])
+        high.append(requested - int(w * (1 - band)) - r.activation[1] - r.non_torch[1] - r.cuda_graphs[1])
+    w = weights.per_stage_bytes[limiting_stage]
+    r = reserves[limiting_stage]
+    terms = (
+        Term("weights", w, int(w * (1 - band)), int(w * (1 + band)), weights.basis),
+        Term("activation peak", r.activation[0], r.activation[1], r.activation[2], r.basis),
+        Term("non-torch memory", r.non_torch[0], r.non_torch[1], r.non_torch[2],
+             "allocator and library workspaces; NCCL buffers with several GPUs"),
+        Term("CUDA graphs", r.cuda_graphs[0], r.cuda_graphs[1], r.cuda_graphs[2],
+             "vLLM's estimate, subtracted in this setting" if r.cuda_graphs[0] else
+             "not subtracted in this setting"),
+    )
+    return Budget(total, requested, terms, tuple(typical), tuple(low), tuple(high), limiting_stage)

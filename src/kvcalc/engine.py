@@ -181,6 +181,52 @@ def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolR
                       fits, need, est_len, error, tuple(lines), avg_requests)
 
 
+def _limiting_stage(parts: dict[str, Any], stage_available: tuple[int, ...]) -> int:
+    """The PP stage with the fewest blocks for its memory (vLLM keeps the minimum)."""
+    grouping: paging.Grouping = parts["grouping"]
+    layout: Layout = parts["layout"]
+    best, best_blocks = 0, None
+    for i, stage in enumerate(layout.stages):
+        proj = paging.project(grouping, stage)
+        if not any(g.layer_names for g in proj.groups):
+            continue
+        blocks = paging.num_blocks(proj, stage_available[i])
+        if best_blocks is None or blocks < best_blocks:
+            best, best_blocks = i, blocks
+    return best
+
+
+def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, model_dtype: str,
+              weights_bytes: int | None, mrv2: bool, parts: dict[str, Any]) -> tuple[Budget | None, str | None]:
+    """The fully estimated budget, or why there is none."""
+    from .reserve import estimate_reserve  # noqa: PLC0415
+    from .weights import estimate_weights  # noqa: PLC0415
+
+    s = r.settings
+    dtype_bytes = model_dtype_bytes(model_dtype)
+    native_mxfp4 = gpu.platform == "cuda" and gpu.target.major >= 9
+    w = estimate_weights(config, weights_bytes, s.weights, dtype_bytes, s.tensor_parallel_size,
+                         s.pipeline_parallel_size, native_mxfp4=native_mxfp4,
+                         max_len=arch.derived_max_model_len or r.max_model_len,
+                         with_mtp=bool(s.speculative and arch.mtp_layers))
+    if w is None:
+        return None, ("the weight size is unknown for this config; give it (safetensors total) "
+                      "to estimate the pool")
+    text = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+    vocab = text.get("vocab_size") if isinstance(text.get("vocab_size"), int) else 32000
+    cg = cuda_graph_deducted(r.version, s.enforce_eager, mrv2)
+    pp = s.pipeline_parallel_size
+    reserves = tuple(estimate_reserve(config, r.version, tp=s.tensor_parallel_size, pp=pp,
+                                      mnbt=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
+                                      vocab=vocab, dtype_bytes=dtype_bytes, cuda_graphs=cg,
+                                      last_stage=(i == pp - 1))
+                     for i in range(pp))
+    draft = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, 0)
+    limiting = _limiting_stage(parts, draft.stage_available)
+    budget = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, limiting)
+    return budget, _weights_problem(budget, gpu.total_bytes)
+
+
 def _weights_problem(budget: Budget, total: int) -> str | None:
     """Say so when the weights cannot fit, the way a user meets it in vLLM."""
     w = budget.weights.bytes
@@ -242,21 +288,12 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         estimated = _pool(parts, s.kv_cache_memory_bytes)
         budget_note = "--kv-cache-memory-bytes sets the KV cache memory directly"
     else:
-        from .weights import estimate_weights
-        w = estimate_weights(config, weights_bytes, s.weights, model_dtype_bytes(model_dtype),
-                             s.tensor_parallel_size, s.pipeline_parallel_size)
-        if w is None:
-            budget_note = ("the weight size is unknown for this config; give it (safetensors "
-                           "total) to estimate the pool")
-        else:
-            budget = estimate_budget(
-                gpu.total_bytes, resolved.gpu_memory_utilization, version, w.per_gpu_bytes, w.basis,
-                w.exact_total, resolved.max_num_batched_tokens,
-                cuda_graph_deducted(version, s.enforce_eager, mrv2))
-            budget_note = _weights_problem(budget, gpu.total_bytes)
-            estimated = _pool(parts, budget.available_bytes)
-            est_low = _pool(parts, budget.available_low)
-            est_high = _pool(parts, budget.available_high)
+        budget, budget_note = _estimate(config, arch, gpu, resolved, model_dtype, weights_bytes,
+                                        mrv2, parts)
+        if budget is not None:
+            estimated = _pool(parts, budget.stage_available)
+            est_low = _pool(parts, budget.stage_low)
+            est_high = _pool(parts, budget.stage_high)
 
     from_log = low = high = None
     if available_kv_gib is not None:
