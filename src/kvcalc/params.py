@@ -258,9 +258,14 @@ def mtp_parts(config: dict[str, Any], tp: int) -> list[Part]:
         return []
     H = _n(t, "hidden_size")
     L = _n(t, "num_hidden_layers")
-    one = [p for p in inventory(config, tp) if p.layer == L - 1]
+    full = inventory(config, tp)
+    one = [p for p in full if p.layer == L - 1]
+    # DeepSeek-style MTP modules carry their own embedding and LM head (deepseek_mtp.py).
+    heads = [p for p in full if p.name in ("embedding", "lm_head") and p.where in ("first", "last")][:2] \
+        if t.get("kv_lora_rank") else []
     out = []
     for _ in range(n):
         out += [Part("mtp", p.params, p.per_rank, p.quantizable, p.expert, None, "last") for p in one]
+        out += [Part("mtp", p.params, p.per_rank, False, False, None, "last") for p in heads]
         out.append(Part("mtp", 2 * H * H + 3 * H, None, True, where="last"))
     return out

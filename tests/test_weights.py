@@ -1,0 +1,72 @@
+"""The parameter inventory against published checkpoint sizes (safetensors index total_size)."""
+
+import pytest
+
+from factories import calc, config
+from kvcalc.weights import checkpoint_format, estimate_weights, rope_cache_bytes
+
+GIB = 1 << 30
+
+
+@pytest.mark.parametrize("model,total", [
+    ("meta-llama/Llama-3.1-8B-Instruct", 16060522496),
+    ("meta-llama/Llama-3.1-70B-Instruct", 141107412992),
+    ("Qwen/Qwen3-4B", 8044936192),          # tied embeddings
+    ("Qwen/Qwen3-8B", 16381470720),
+    ("Qwen/Qwen3-14B", 29536614400),
+    ("Qwen/Qwen3-32B", 65524246528),
+    ("mistralai/Mistral-7B-Instruct-v0.3", 14496047104),
+])
+def test_bf16_inventory_matches_checkpoint_to_the_byte(model, total):
+    w = estimate_weights(config(model), None, "auto", 2, 1, 1)
+    assert w.total_bytes == total
+
+
+def test_deepseek_v3_fp8_with_mtp_within_half_a_percent():
+    # 688,586,727,753 bytes on the hub: fp8 linear layers with 128×128 fp32 block scales,
+    # bf16 embeddings, norms and routers, plus the MTP module with its own embedding and head.
+    w = estimate_weights(config("deepseek-ai/DeepSeek-V3"), None, "auto", 2, 1, 1, with_mtp=True)
+    assert abs(w.total_bytes / 688586727753 - 1) < 0.005
+
+
+def test_llama_loading_includes_rope_cache():
+    # "Model loading took 14.9889 GiB": 16,060,522,496 B + 131,072 × 128 × 2 B of cos/sin cache.
+    w = estimate_weights(config("meta-llama/Llama-3.1-8B-Instruct"), 16060522496, "auto", 2, 1, 1,
+                         max_len=131072)
+    assert w.per_stage_bytes[0] == 16060522496 + 131072 * 128 * 2
+    assert abs(w.per_stage_bytes[0] / GIB - 14.9889) < 0.0005   # the log also has ~0.1 MB of other buffers
+
+
+def test_tp_and_pp_split():
+    cfg = config("meta-llama/Llama-3.1-70B-Instruct")
+    one = estimate_weights(cfg, None, "auto", 2, 1, 1).per_stage_bytes[0]
+    tp4 = estimate_weights(cfg, None, "auto", 2, 4, 1).per_stage_bytes[0]
+    # Norms are replicated; everything else divides by 4 (8 KV heads split 2 per GPU).
+    assert one / 4 < tp4 < one / 4 * 1.001
+    pp2 = estimate_weights(cfg, None, "auto", 2, 1, 2).per_stage_bytes
+    assert len(pp2) == 2 and abs(pp2[0] - pp2[1]) < 0.01 * one
+
+
+def test_formats_from_quantization_config():
+    assert checkpoint_format(config("openai/gpt-oss-120b")).experts_only
+    assert checkpoint_format(config("Qwen/Qwen2.5-7B-Instruct-AWQ")).name == "awq"
+    assert checkpoint_format(config("deepseek-ai/DeepSeek-V3")).name == "fp8"
+    assert checkpoint_format(config("meta-llama/Llama-3.1-8B-Instruct")) is None
+
+
+def test_gpt_oss_scales_grow_without_native_mxfp4():
+    # Marlin keeps MXFP4 scales in bf16: 0.5 + 2/32 instead of 0.5 + 1/32 bytes per expert weight.
+    cfg = config("openai/gpt-oss-120b")
+    native = estimate_weights(cfg, None, "auto", 2, 1, 1, native_mxfp4=True).total_bytes
+    marlin = estimate_weights(cfg, None, "auto", 2, 1, 1, native_mxfp4=False).total_bytes
+    assert 1.04 < marlin / native < 1.07
+
+
+def test_user_weight_format_overrides_checkpoint():
+    bf16 = calc("Qwen/Qwen3-8B", max_model_len=8192).budget.weights.bytes
+    awq = calc("Qwen/Qwen3-8B", max_model_len=8192, weights="awq").budget.weights.bytes
+    assert 0.3 < awq / bf16 < 0.45
+
+
+def test_rope_cache_uses_rope_dims():
+    assert rope_cache_bytes(config("deepseek-ai/DeepSeek-V3"), 1000, 2) == 1000 * 64 * 2
