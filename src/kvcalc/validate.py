@@ -66,8 +66,10 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
         settings = {k: entry.get(k) for k in _SETTING_FIELDS if entry.get(k) is not None}
         if entry.get("speculative"):
             settings["speculative"] = entry["speculative"]
-        if entry.get("quantization") in ("awq", "gptq", "fp8", "mxfp4", "nvfp4"):
-            settings["weights"] = entry["quantization"]
+        quant = entry.get("quantization")
+        if quant in ("awq", "gptq", "fp8", "mxfp4", "nvfp4", "int4", "int8") and \
+                not isinstance(config.get("quantization_config"), dict):
+            settings["weights"] = quant     # the checkpoint's config does not say it itself
         calc = calculate(config, gpu, settings_from_dict(settings), model_id=entry.get("model") or "",
                          weights_bytes=weights, available_kv_gib=logged.get("available_kv_cache_gib"))
     except KvcalcError as exc:
@@ -86,7 +88,10 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
                            "inside": lo <= target <= hi, "concurrency_inside": conc_ok,
                            "error_pct": _pct(calc.from_log.tokens, target),
                            "max_concurrency": round(calc.from_log.max_concurrency, 4)}
-    if calc.estimated is not None and target and calc.budget is not None:
+    if entry.get("vllm_version") is None:
+        row["estimated_skipped"] = ("the log does not say which vLLM release ran, and the budget "
+                                    "depends on it; only the pool from its memory is checked")
+    elif calc.estimated is not None and target and calc.budget is not None:
         row["estimated"] = {"tokens": calc.estimated.tokens,
                             "kv_gib": round(calc.estimated.available_bytes / (1 << 30), 2),
                             "error_pct": _pct(calc.estimated.tokens, target),
