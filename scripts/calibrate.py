@@ -3,19 +3,23 @@
 separately on the rows used to fit and on the rows held out.
 
 Rows that print a breakdown of vLLM's budget ("Actual usage is …", "Memory profiling takes …",
-"peak activation") are the fitting rows: they measure the terms directly. Every other row
-with a logged pool is held out and only checked.
+"peak activation", "non-torch") are the fitting rows: they measure the terms directly. Every
+other row with a logged pool is held out and only checked. Rows whose entry carries an
+``estimate_skip_reason`` take part in neither.
 
-    python scripts/calibrate.py            # fit, print the coefficients and both accuracies
-    python scripts/calibrate.py --check    # only evaluate the coefficients in reserve.py
+    python scripts/calibrate.py          # fit, print coefficients, both accuracies
+    python scripts/calibrate.py --check  # evaluate the coefficients in reserve.py only
 
-The fit is a small grid search per era (sampler bytes per entry, fixed activation) plus one
-multi-GPU non-torch term, minimising the mean absolute error of the reserve in GiB.
+The sampler cost per (request × vocabulary) entry and the multi-GPU non-torch term are
+measured directly (reserve.py says where); the fit searches the fixed activation of each group
+of releases (model runner × era). The objective is the median
+relative error of the KV memory on the fitting rows.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import sys
 from pathlib import Path
@@ -24,14 +28,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from kvcalc import reserve  # noqa: E402
-from kvcalc.validate import evaluate_entry, load_logs  # noqa: E402
+from kvcalc.validate import evaluate_entry, load_logs, observed_reserve  # noqa: E402
 
 BREAKDOWN_KEYS = ("activation_peak_gib", "torch_peak_increase_gib", "consumed_gib", "non_torch_gib")
 
 
 def is_fit_row(entry: dict) -> bool:
     logged = entry.get("logged") or {}
-    return any(logged.get(k) is not None for k in BREAKDOWN_KEYS)
+    return entry.get("vllm_version") is not None and any(logged.get(k) is not None for k in BREAKDOWN_KEYS)
 
 
 def summarize(rows: list[dict], label: str) -> None:
@@ -44,24 +48,52 @@ def summarize(rows: list[dict], label: str) -> None:
           f"max |error| {max(abs(e) for e in errs):.2f}%, estimated high on {high}/{len(errs)}")
 
 
+def predict(f: dict, s: float, base: float, multi: float) -> float:
+    return base + max(s * f["entries"] / 2**30, f["forward_gib"]) + f["non_torch_gib"] + \
+        (multi if f["multi_gpu"] else 0.0) + f["cuda_graph_gib"]
+
+
+def fit(features: list[dict], multi: float) -> dict:
+    """Per group of releases: the fixed activation that minimises the median
+    relative error of the KV memory (the reserve error divided by the logged KV memory, so a
+    small GPU counts as much as a large one). The multi-GPU term is measured, not fitted."""
+    groups = sorted({f["group"] for f in features})
+    choice, errs = {}, []
+    for g in groups:
+        rows = [f for f in features if f["group"] == g]
+        cands = []
+        for s, base in itertools.product([reserve.SAMPLER_BYTES_PER_ENTRY], [x / 20 for x in range(0, 41)]):
+            e = [abs(predict(f, s, base, multi) - f["observed_gib"]) / f["kv_gib"] for f in rows]
+            cands.append((statistics.median(e), sum(e), s, base, e))
+        _, _, s, base, e = min(cands)
+        choice[g] = (s, base)
+        errs += e
+    return {"score": statistics.median(errs) * 100, "multi": multi, "groups": choice}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="evaluate only, do not fit")
     args = parser.parse_args()
-    logs = load_logs()
+    logs = [e for e in load_logs() if not e.get("estimate_skip_reason") and not e.get("skip_reason")]
     fit_ids = {e["id"] for e in logs if is_fit_row(e)}
+    if not args.check:
+        features = [f for f in (observed_reserve(e) for e in logs if e["id"] in fit_ids) if f]
+        best = fit(features, reserve.MULTI_GPU_NON_TORCH_GIB)
+        print(f"fitted on {len(features)} rows: median |KV memory error| {best['score']:.2f}%; "
+              f"multi-GPU non-torch {best['multi']:.2f} GiB")
+        for g, (s, base) in best["groups"].items():
+            print(f"  group {g}: sampler {s:g} B/entry, fixed activation {base:.2f} GiB")
+        print("Put these into reserve.py (ERAS) to use them; then run with --check.\n")
     rows = [evaluate_entry(e) for e in logs]
-    fit = [r for r in rows if r["id"] in fit_ids and not r["skipped"]]
-    held = [r for r in rows if r["id"] not in fit_ids and not r["skipped"]]
-    print("fit rows:", ", ".join(sorted(r["id"] for r in fit)))
-    summarize(fit, "fitted rows")
-    summarize(held, "held-out rows")
+    summarize([r for r in rows if r["id"] in fit_ids], "fitted rows")
+    summarize([r for r in rows if r["id"] not in fit_ids], "held-out rows")
     for r in sorted(rows, key=lambda r: r["id"]):
         if r.get("estimated"):
             tag = "fit " if r["id"] in fit_ids else "held"
             print(f"  {tag} {r['id']:<48} {r['estimated']['error_pct']:+7.2f}%")
-    if sorted(fit_ids) != sorted(reserve.FIT_ROWS) and not args.check:
-        print("\nFIT_ROWS in reserve.py differs from the rows with breakdowns; update it to:")
+    if sorted(fit_ids) != sorted(reserve.FIT_ROWS):
+        print("\nreserve.FIT_ROWS differs from the rows with breakdowns; set it to:")
         print("FIT_ROWS = frozenset({" + ", ".join(repr(i) for i in sorted(fit_ids)) + "})")
     return 0
 

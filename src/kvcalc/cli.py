@@ -165,10 +165,15 @@ def print_validation(result: dict[str, Any], out=None) -> None:
     s = result["summary"]
     w(f"\nfrom log: {s['from_log_inside']}/{s['from_log_checked']} inside the rounding interval "
       f"(max |error| {s['from_log_max_abs_error_pct']}%); skipped {s['skipped']} of {s['entries']}\n")
-    if s["estimated_checked"]:
-        w(f"fully estimated: median |error| {s['estimated_median_abs_error_pct']}%, max "
-          f"{s['estimated_max_abs_error_pct']}%, estimated high on {s['estimated_share_high']:.0%} "
-          f"of {s['estimated_checked']} rows\n")
+    for label, part in (("fully estimated, all rows", s), ("  rows used to fit", s["fitted_rows"]),
+                        ("  rows held out", s["held_out_rows"])):
+        if part["estimated_checked"]:
+            w(f"{label}: median |error| {part['estimated_median_abs_error_pct']}%, max "
+              f"{part['estimated_max_abs_error_pct']}%, estimated high on {part['estimated_share_high']:.0%} "
+              f"of {part['estimated_checked']} rows\n")
+    if s["weights_checked"]:
+        w(f"weights vs 'Model loading took': median |error| {s['weights_median_abs_error_pct']}%, "
+          f"max {s['weights_max_abs_error_pct']}% over {s['weights_checked']} rows\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -219,7 +219,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     reserves = tuple(estimate_reserve(config, r.version, tp=s.tensor_parallel_size, pp=pp,
                                       mnbt=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
                                       vocab=vocab, dtype_bytes=dtype_bytes, cuda_graphs=cg,
-                                      last_stage=(i == pp - 1))
+                                      model_runner_v2=mrv2, last_stage=(i == pp - 1))
                      for i in range(pp))
     draft = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, 0)
     limiting = _limiting_stage(parts, draft.stage_available)

@@ -29,32 +29,53 @@ from .versions import Version
 
 @dataclass(frozen=True)
 class Era:
-    """Coefficients that hold for a range of releases (the sampler and profiler changed)."""
+    """Coefficients for one group of releases and model runners (the sampler and the memory
+    profiler changed between them)."""
 
-    since: Version
-    sampler_bytes_per_entry: float   # per (dummy request × vocabulary entry)
-    activation_base_gib: float       # fixed part of the torch peak increase
-    non_torch_gib: float             # single GPU
-    non_torch_multi_gpu_gib: float   # extra with TP or PP > 1 (NCCL, custom all-reduce)
-    spread_gib: float                # ± band on activation + non-torch, from the fit residuals
+    name: str
+    activation_base_gib: float       # fixed part of activation + single-GPU non-torch memory
+    spread_gib: float                # ± band beyond the sampler's own range
 
 
-ERAS: tuple[Era, ...] = (
-    Era(Version(0, 10, 0), 38.5, 0.10, 0.05, 0.9, 0.5),
-    Era(Version(0, 21, 0), 20.0, 0.40, 0.25, 0.9, 0.7),
-    Era(Version(0, 28, 0), 2.0, 1.50, 0.25, 0.9, 0.6),
-)
-FORWARD_FACTOR = 1.0
-CUDA_GRAPH_GIB = (0.3, 0.1, 1.0)      # typical, low, high when vLLM deducts its estimate
-FIT_ROWS: frozenset[str] = frozenset()
+ERAS: dict[str, Era] = {
+    "v1-before-0.21": Era("V1 model runner before v0.21", 0.20, 0.5),
+    "v1-from-0.21": Era("V1 model runner, v0.21 to v0.28", 1.05, 0.7),
+    "mrv2-before-0.29": Era("model runner V2 before v0.29", 0.00, 0.5),
+    "from-0.29": Era("v0.29 and later (model runner V2 for all models)", 0.20, 0.7),
+}
+SAMPLER_BYTES_PER_ENTRY = 38.5
+"""Peak activation per (dummy request × vocabulary entry) of the PyTorch top-k/top-p sampler path,
+measured on H100 at 1,024 dummy requests (llm-d/llm-d-benchmark
+config_explorer/empirical-vllm-memory-results.md): Llama-3.1-8B 4.76 GiB over 131.3 M entries,
+Qwen3-0.6B 5.56 GiB over 155.6 M, gpt-oss 7.38 GiB over 205.9 M — 38.4 to 38.9 bytes. vLLM
+builds that use FlashInfer's sampling kernels need far less (about 5 bytes in public logs), which
+the low end of the band covers."""
+SAMPLER_BYTES_FLASHINFER = 5.0
+MULTI_GPU_NON_TORCH_GIB = 0.45
+"""NCCL and custom all-reduce buffers when TP × PP > 1: measured 0.55 GiB of non-torch memory
+at TP 2 against 0.13 GiB at TP 1 on H100 (llm-d/llm-d-benchmark
+config_explorer/empirical-vllm-memory-results.md, Llama-3.3-70B-FP8 vs Llama-3.1-8B)."""
+CUDA_GRAPH_GIB = (0.3, 0.1, 1.0)
+"""Typical, low and high CUDA-graph estimate when vLLM subtracts it (public logs: 0.16–0.48 GiB)."""
+FIT_ROWS: frozenset[str] = frozenset({
+    "16g-qwen2.5-0.5b-v0.26.0-v2runner", "24g-qwen3-8b-fp8-v0.10.2-debug", "a100-llama31-8b-v0.31.0",
+    "h200-qwen3-next-80b-tp2-v0.10.2", "llmd-h100-gpt-oss-120b", "llmd-h100-gpt-oss-20b",
+    "llmd-h100-llama31-8b", "llmd-h100-llama33-70b-fp8-tp2", "llmd-h100-qwen3-0.6b", "llmd-h100-qwen3-32b",
+    "rtx4090-wsl-qwen2.5-0.5b-default-util-v0.27.1", "rtx4090-wsl-qwen2.5-0.5b-v0.27.1-a",
+    "rtx4090-wsl-qwen2.5-0.5b-v0.27.1-b", "rtxpro6000-qwen3-235b-fp8-tp4-v0.27", "vllm#58580"})
+"""Rows of data/vllm_logs.json whose breakdowns fixed the coefficients above (scripts/calibrate.py)."""
 
 
-def era_for(version: Version) -> Era:
-    current = ERAS[0]
-    for era in ERAS:
-        if version >= era.since:
-            current = era
-    return current
+def group_for(version: Version, model_runner_v2: bool) -> str:
+    if version >= Version(0, 29, 0):
+        return "from-0.29"
+    if model_runner_v2:
+        return "mrv2-before-0.29"
+    return "v1-from-0.21" if version >= Version(0, 21, 0) else "v1-before-0.21"
+
+
+def era_for(version: Version, model_runner_v2: bool = False) -> Era:
+    return ERAS[group_for(version, model_runner_v2)]
 
 
 def _n(d: dict, key: str) -> int:
@@ -94,17 +115,19 @@ class ReserveEstimate:
 
 def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: int, mnbt: int,
                      max_num_seqs: int, vocab: int, dtype_bytes: int, cuda_graphs: bool,
-                     last_stage: bool = True) -> ReserveEstimate:
-    era = era_for(version)
+                     model_runner_v2: bool = False, last_stage: bool = True) -> ReserveEstimate:
+    era = era_for(version, model_runner_v2)
     rows = sampler_rows(max_num_seqs, mnbt)
     vocab_padded = cdiv(vocab, 64) * 64
-    sampler = rows * vocab_padded * era.sampler_bytes_per_entry if last_stage else 0
-    fwd = forward_bytes(config, mnbt, tp, dtype_bytes) * FORWARD_FACTOR
-    act = int(era.activation_base_gib * GIB + max(sampler, fwd))
+    entries = rows * vocab_padded if last_stage else 0
+    fwd = forward_bytes(config, mnbt, tp, dtype_bytes)
+    base = era.activation_base_gib * GIB
+    act = int(base + max(entries * SAMPLER_BYTES_PER_ENTRY, fwd))
+    act_low = int(max(0.0, base - era.spread_gib * GIB) + max(entries * SAMPLER_BYTES_FLASHINFER, fwd))
     spread = int(era.spread_gib * GIB)
-    nt = int((era.non_torch_gib + (era.non_torch_multi_gpu_gib if tp * pp > 1 else 0)) * GIB)
+    nt = int(MULTI_GPU_NON_TORCH_GIB * GIB) if tp * pp > 1 else 0
     cg = tuple(int(x * GIB) for x in CUDA_GRAPH_GIB) if cuda_graphs else (0, 0, 0)
-    basis = (f"sampler {rows:,} rows × {vocab_padded:,} vocab × {era.sampler_bytes_per_entry:g} B, "
-             f"forward {mnbt:,} tokens; coefficients of vLLM ≥ {era.since}")
-    return ReserveEstimate((act, max(0, act - spread), act + spread),
+    basis = (f"max(sampler: {rows:,} rows × {vocab_padded:,} vocabulary × {SAMPLER_BYTES_PER_ENTRY:g} B, "
+             f"forward: {mnbt:,} tokens) + {era.activation_base_gib:.2f} GiB ({era.name})")
+    return ReserveEstimate((act, act_low, act + spread),
                            (nt, max(0, nt - spread // 2), nt + spread // 2), cg, basis)

@@ -30,8 +30,81 @@ def load_logs(path: str | Path | None = None) -> list[dict[str, Any]]:
     return data["logs"] if isinstance(data, dict) else data
 
 
+def _pct_f(value: float, reference: float) -> float:
+    return round((value - reference) / reference * 100, 3)
+
+
 def _pct(value: int, reference: int) -> float:
     return round((value - reference) / reference * 100, 3)
+
+
+def _calculate(entry: dict[str, Any]):
+    """The engine run for a log entry (raises KvcalcError when it cannot be evaluated)."""
+    logged = entry.get("logged") or {}
+    config = entry.get("config")
+    weights = None
+    if config is None:
+        model = find_model(entry.get("model") or "")
+        if model is None:
+            raise KvcalcError(f"model {entry.get('model')!r} has no inline config and is not "
+                              "in the catalog")
+        config, weights = model.config, model.weights_bytes
+    if entry.get("weights_gib"):
+        weights = int(entry["weights_gib"] * (1 << 30) * entry.get("tensor_parallel_size", 1)
+                      * entry.get("pipeline_parallel_size", 1))
+    gpu = find_gpu(str(entry["gpu"])) if entry.get("gpu") else None
+    if entry.get("gpu_total_gib"):
+        gpu = custom_gpu(entry["gpu_total_gib"], gpu)
+    elif gpu is None:
+        raise KvcalcError("the entry names neither a GPU nor its total memory")
+    settings = {k: entry.get(k) for k in _SETTING_FIELDS if entry.get(k) is not None}
+    if entry.get("speculative"):
+        settings["speculative"] = entry["speculative"]
+    quant = entry.get("quantization")
+    if quant in ("awq", "gptq", "fp8", "mxfp4", "nvfp4", "int4", "int8") and \
+            not isinstance(config.get("quantization_config"), dict):
+        settings["weights"] = quant     # the checkpoint's config does not say it itself
+    return config, calculate(config, gpu, settings_from_dict(settings), model_id=entry.get("model") or "",
+                             weights_bytes=weights, available_kv_gib=logged.get("available_kv_cache_gib"))
+
+
+def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
+    """For calibration: what the log says vLLM subtracted besides the weights, next to the
+    quantities kvcalc's reserve model uses. None when the entry cannot be evaluated."""
+    from .reserve import forward_bytes, group_for, sampler_rows  # noqa: PLC0415
+    from .units import cdiv  # noqa: PLC0415
+
+    logged = entry.get("logged") or {}
+    if entry.get("vllm_version") is None or logged.get("available_kv_cache_gib") is None:
+        return None
+    try:
+        config, calc = _calculate(entry)
+    except KvcalcError:
+        return None
+    if calc.budget is None:
+        return None
+    gib = 1 << 30
+    r = calc.resolved
+    stage = calc.budget.limiting_stage
+    weights = logged.get("model_loading_gib") or calc.budget.weights.bytes / gib
+    total = logged.get("total_gib") or calc.gpu.total_bytes / gib
+    requested = total * r.gpu_memory_utilization
+    text = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+    vocab = cdiv(text.get("vocab_size", 32000), 64) * 64
+    s = r.settings
+    cg = calc.budget.terms[3].bytes / gib
+    return {
+        "id": entry["id"], "group": group_for(r.version, calc.model_runner_v2),
+        "observed_gib": requested - logged["available_kv_cache_gib"] - weights,
+        "kv_gib": logged["available_kv_cache_gib"],
+        "entries": sampler_rows(r.max_num_seqs, r.max_num_batched_tokens) * vocab
+        if stage == s.pipeline_parallel_size - 1 else 0,
+        "forward_gib": forward_bytes(config, r.max_num_batched_tokens, s.tensor_parallel_size,
+                                     2) / gib,
+        "non_torch_gib": 0.0,
+        "multi_gpu": s.tensor_parallel_size * s.pipeline_parallel_size > 1,
+        "cuda_graph_gib": cg,
+    }
 
 
 def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
@@ -47,34 +120,13 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
         row["skipped"] = f"documented in the data: {entry['skip_reason']}"
         return row
     try:
-        config = entry.get("config")
-        weights = None
-        if config is None:
-            model = find_model(entry.get("model") or "")
-            if model is None:
-                raise KvcalcError(f"model {entry.get('model')!r} has no inline config and is not "
-                                  "in the catalog")
-            config, weights = model.config, model.weights_bytes
-        if entry.get("weights_gib"):
-            weights = int(entry["weights_gib"] * (1 << 30) * entry.get("tensor_parallel_size", 1)
-                          * entry.get("pipeline_parallel_size", 1))
-        gpu = find_gpu(str(entry["gpu"])) if entry.get("gpu") else None
-        if entry.get("gpu_total_gib"):
-            gpu = custom_gpu(entry["gpu_total_gib"], gpu)
-        elif gpu is None:
-            raise KvcalcError("the entry names neither a GPU nor its total memory")
-        settings = {k: entry.get(k) for k in _SETTING_FIELDS if entry.get(k) is not None}
-        if entry.get("speculative"):
-            settings["speculative"] = entry["speculative"]
-        quant = entry.get("quantization")
-        if quant in ("awq", "gptq", "fp8", "mxfp4", "nvfp4", "int4", "int8") and \
-                not isinstance(config.get("quantization_config"), dict):
-            settings["weights"] = quant     # the checkpoint's config does not say it itself
-        calc = calculate(config, gpu, settings_from_dict(settings), model_id=entry.get("model") or "",
-                         weights_bytes=weights, available_kv_gib=logged.get("available_kv_cache_gib"))
+        _, calc = _calculate(entry)
     except KvcalcError as exc:
         row["skipped"] = str(exc)
         return row
+    loading = (entry.get("logged") or {}).get("model_loading_gib")
+    if loading and calc.budget is not None:
+        row["weights_error_pct"] = _pct_f(calc.budget.weights.bytes / (1 << 30), loading)
     row["layout"] = {"grouping": calc.grouping.kind, "groups": len(calc.grouping.groups),
                      "group_size": calc.grouping.group_size, "block_size": calc.layout.block_size}
     target = row["logged_tokens"]
@@ -88,9 +140,16 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
                            "inside": lo <= target <= hi, "concurrency_inside": conc_ok,
                            "error_pct": _pct(calc.from_log.tokens, target),
                            "max_concurrency": round(calc.from_log.max_concurrency, 4)}
-    if entry.get("vllm_version") is None:
+    if entry.get("estimate_skip_reason"):
+        row["estimated_skipped"] = entry["estimate_skip_reason"]
+    elif entry.get("vllm_version") is None:
         row["estimated_skipped"] = ("the log does not say which vLLM release ran, and the budget "
                                     "depends on it; only the pool from its memory is checked")
+    elif calc.estimated is not None and calc.budget is not None and not target and \
+            row["logged_available_gib"]:
+        kv = calc.estimated.available_bytes / (1 << 30)
+        row["estimated_memory"] = {"kv_gib": round(kv, 2),
+                                   "error_pct": _pct_f(kv, row["logged_available_gib"])}
     elif calc.estimated is not None and target and calc.budget is not None:
         row["estimated"] = {"tokens": calc.estimated.tokens,
                             "kv_gib": round(calc.estimated.available_bytes / (1 << 30), 2),
@@ -101,20 +160,36 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
+def _error_stats(errors: list[float], prefix: str) -> dict[str, Any]:
+    return {
+        f"{prefix}_checked": len(errors),
+        f"{prefix}_median_abs_error_pct": round(statistics.median(abs(e) for e in errors), 3) if errors else None,
+        f"{prefix}_max_abs_error_pct": round(max(abs(e) for e in errors), 3) if errors else None,
+        f"{prefix}_share_high": round(sum(1 for e in errors if e > 0) / len(errors), 3) if errors else None,
+    }
+
+
 def validate_logs(logs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    from .reserve import FIT_ROWS  # noqa: PLC0415
+
     entries = logs if logs is not None else load_logs()
     rows = [evaluate_entry(e) for e in entries]
+    for r in rows:
+        r["used_for_fit"] = r["id"] in FIT_ROWS
     with_log = [r for r in rows if r["from_log"]]
     est = [r["estimated"]["error_pct"] for r in rows if r["estimated"]]
+    weights = [r["weights_error_pct"] for r in rows if r.get("weights_error_pct") is not None]
     summary = {
         "entries": len(rows),
         "skipped": sum(1 for r in rows if r["skipped"]),
         "from_log_checked": len(with_log),
         "from_log_inside": sum(1 for r in with_log if r["from_log"]["inside"]),
         "from_log_max_abs_error_pct": max((abs(r["from_log"]["error_pct"]) for r in with_log), default=None),
-        "estimated_checked": len(est),
-        "estimated_median_abs_error_pct": round(statistics.median(abs(e) for e in est), 3) if est else None,
-        "estimated_max_abs_error_pct": round(max(abs(e) for e in est), 3) if est else None,
-        "estimated_share_high": round(sum(1 for e in est if e > 0) / len(est), 3) if est else None,
+        **_error_stats(est, "estimated"),
+        "fitted_rows": _error_stats([r["estimated"]["error_pct"] for r in rows
+                                     if r["estimated"] and r["used_for_fit"]], "estimated"),
+        "held_out_rows": _error_stats([r["estimated"]["error_pct"] for r in rows
+                                       if r["estimated"] and not r["used_for_fit"]], "estimated"),
+        **_error_stats(weights, "weights"),
     }
     return {"rows": rows, "summary": summary}

@@ -2,8 +2,8 @@
 
 Bytes per parameter follow the checkpoint's format as vLLM stores it: bf16/fp16 2 B; fp8
 1 B (+ fp32 block scales); int4 AWQ/GPTQ 0.5 B + fp16 scales and packed zeros per group;
-MXFP4 0.5 B + one e8m0 scale per 32 (vLLM's Marlin path on GPUs without native MXFP4 keeps
-those scales in bf16: +1/32 B); NVFP4 0.5 B + one fp8 scale per 16. Layers every format
+MXFP4 0.5 B + one e8m0 scale per 32, with expert tensors padded to kernel tiles (see
+``mxfp4_expert_padding``); NVFP4 0.5 B + one fp8 scale per 16. Layers every format
 leaves alone (embeddings, LM head, norms, routers; MXFP4 quantizes only the experts) stay in
 the model dtype. When the checkpoint's exact size is known, the modelled split between
 components is kept and scaled to it. vLLM also keeps the rotary cos/sin cache
@@ -53,7 +53,7 @@ def checkpoint_format(config: dict[str, Any], native_mxfp4: bool = True) -> Form
     if method in ("fp8", "fbgemm_fp8", "ptpc_fp8"):
         return Format("fp8", 1.0 + 4 / (128 * 128))
     if method == "mxfp4":
-        return Format("mxfp4", 0.5 + (1 if native_mxfp4 else 2) / 32, experts_only=True)
+        return Format("mxfp4", 0.5 + 1 / 32, experts_only=True)
     if method.startswith("modelopt"):
         algo = str(q.get("quant_algo") or (q.get("quantization") or {}).get("quant_algo") or "").upper()
         if "FP4" in algo:
@@ -86,17 +86,33 @@ def format_for(name: str, config: dict[str, Any], native_mxfp4: bool) -> Format 
         return None
     return {"fp8": Format("fp8", 1.0), "int8": Format("int8", 1.0), "awq": Format("awq", _int4(128)),
             "gptq": Format("gptq", _int4(128)), "int4": Format("int4", _int4(128)),
-            "mxfp4": Format("mxfp4", 0.5 + (1 if native_mxfp4 else 2) / 32, experts_only=True),
+            "mxfp4": Format("mxfp4", 0.5 + 1 / 32, experts_only=True),
             "nvfp4": Format("nvfp4", 0.5 + 1 / 16)}[name]
 
 
-def _part_bytes(p: Part, fmt: Format | None, dtype_bytes: int, tp: int) -> tuple[float, float]:
+def _part_bytes(p: Part, fmt: Format | None, dtype_bytes: int, tp: int,
+                expert_pad: float = 1.0) -> tuple[float, float]:
     """(bytes in the checkpoint, bytes on one TP rank) for one part."""
     per_rank = p.per_rank if p.per_rank is not None else cdiv(p.params, tp)
     quantized = fmt is not None and p.quantizable and (p.expert or not fmt.experts_only) and \
         not (fmt.attention_unquantized and p.name == "attention")
     b = fmt.bytes_per_param if quantized else dtype_bytes
-    return p.params * b, per_rank * b
+    return p.params * b, per_rank * b * (expert_pad if p.expert else 1.0)
+
+
+def mxfp4_expert_padding(config: dict[str, Any], tp: int, native_mxfp4: bool) -> float:
+    """How much larger MXFP4 expert tensors get in memory: vLLM rounds the hidden size up to a
+    multiple of 256 and each GPU's share of the expert intermediate size to 128 (Marlin on
+    GPUs without native MXFP4) or 64 (``mxfp4_round_up_hidden_size_and_intermediate_size``,
+    fused_moe/oracle/mxfp4.py). gpt-oss: 2,880 -> 3,072 hidden, +6.7%."""
+    t = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+    hidden = t.get("hidden_size")
+    inter = t.get("intermediate_size")
+    if not (isinstance(hidden, int) and isinstance(inter, int) and hidden > 0 and inter > 0):
+        return 1.0
+    per_gpu = cdiv(inter, tp)
+    align = 64 if native_mxfp4 else 128
+    return (cdiv(hidden, 256) * 256 * cdiv(per_gpu, align) * align) / (hidden * per_gpu)
 
 
 def rope_cache_bytes(config: dict[str, Any], max_len: int | None, dtype_bytes: int) -> int:
@@ -157,8 +173,9 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     sizes = pp_partition(layers, pp) if layers >= pp else [layers] + [0] * (pp - 1)
     stage = [0.0] * pp
     total = 0.0
+    pad = mxfp4_expert_padding(config, tp, native_mxfp4) if fmt and fmt.name == "mxfp4" else 1.0
     for p in parts:
-        ckpt, rank = _part_bytes(p, fmt, model_dtype_bytes, tp)
+        ckpt, rank = _part_bytes(p, fmt, model_dtype_bytes, tp, pad)
         total += ckpt
         s = 0 if p.where == "first" else pp - 1 if p.where == "last" else pp_stage_of(p.layer, sizes)
         stage[s] += rank
