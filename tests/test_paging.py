@@ -162,3 +162,43 @@ def test_max_model_len_that_does_not_fit_reports_vllm_error():
     assert p.estimated_max_model_len == 65520
     assert "estimated maximum model length is 65520" in p.error
     assert p.error.startswith("ValueError: To serve at least one request with the model's max seq len (131072)")
+
+
+def test_qwen3_next_attention_block_544():
+    c = calc("Qwen/Qwen3-Next-80B-A3B-Instruct", max_model_len=32768, vllm_version="0.33.0")
+    # GDN state: (2·16·128 + 32·128) × 3 + 32·128·128 = 548,864 values × 2 B = 1,097,728 B.
+    assert c.layout.mamba_state_bytes == 1097728
+    # attention: 2 KV heads × (256 + 256) × 2 B = 2,048 B/token -> 16 × cdiv(1,097,728, 32,768) = 544.
+    assert c.layout.block_size == 544
+    assert [(len(g.layer_names), g.spec.kind) for g in c.grouping.groups] == [(12, "mamba")] * 3 + [(12, "full")]
+    assert c.estimated.blocks_per_request == 61 + 3 * 2     # cdiv(32,768, 544) + 2 per Mamba group
+    assert c.grouping.page_size_bytes == 544 * 2048
+
+
+def test_mamba_state_blocks_before_align_mode():
+    # Before prefix caching for hybrids (#30877, ~v0.15) a Mamba group kept one state block.
+    c = calc("Qwen/Qwen3-Next-80B-A3B-Instruct", max_model_len=32768, vllm_version="0.11.0")
+    assert c.estimated.blocks_per_request == 61 + 3 * 1
+
+
+def test_gemma4_e2b_kv_shared_layers_take_no_cache():
+    c = calc("google/gemma-4-E2B", "l4", max_model_len=8192)
+    # 35 layers, the last 20 share earlier caches: 12 sliding + 3 full keep their own.
+    assert len(c.layout.all_specs) == 15
+    assert [(len(g.layer_names), g.spec.kind) for g in c.grouping.groups] == \
+        [(3, "sliding_window")] * 4 + [(3, "full")]
+
+
+def test_granite_hybrid_mamba2_state():
+    c = calc("ibm-granite/granite-4.0-h-tiny", max_model_len=8192)
+    # conv: (3,072 + 2·1·128) × 3 × 2 B = 19,968; SSM: 48 × 64 × 128 × 2 B = 786,432.
+    assert c.layout.mamba_state_bytes == 19968 + 786432
+    assert c.layout.block_size == 16 * 25                        # cdiv(806,400, 16 × 2,048) = 25
+
+
+def test_mtp_adds_draft_layers_to_the_cache():
+    base = calc("deepseek-ai/DeepSeek-V3", tensor_parallel_size=8, max_model_len=8192)
+    mtp = calc("deepseek-ai/DeepSeek-V3", tensor_parallel_size=8, max_model_len=8192,
+               speculative={"method": "deepseek_mtp", "num_speculative_tokens": 1})
+    assert len(base.layout.all_specs) == 61 and len(mtp.layout.all_specs) == 62
+    assert mtp.kv_bytes_per_token == 62 * 576 * 2

@@ -1,0 +1,169 @@
+"""Helpers shared by the browser tests: the CPython oracle, the request the page should send,
+waiting for a rendered request, comparing the numbers shown. (A plain module, not conftest, so
+imports stay unambiguous next to other conftest.py files.)"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = ROOT / "site"
+FIXTURES = ROOT / "tests" / "fixtures" / "hf"
+for p in (ROOT / "src", ROOT / "scripts"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+READY_TIMEOUT_MS = 120_000
+HF = "https://huggingface.co"
+
+
+def system_chromium() -> str | None:
+    for c in (os.environ.get("CHROMIUM_PATH"), "/usr/bin/chromium", shutil.which("chromium"),
+              shutil.which("chromium-browser")):
+        if c and os.path.exists(c):
+            return c
+    return None
+
+
+# --- the oracle ------------------------------------------------------------------------------
+
+def oracle(request: dict[str, Any]) -> dict[str, Any]:
+    from kvcalc.api import handle
+    return handle(copy.deepcopy(request))
+
+
+def newest_version() -> str:
+    return oracle({"op": "catalog"})["result"]["newest_version"]
+
+
+def page_request(model: str = "Qwen/Qwen3-8B", gpu: str = "h100-sxm", config=None,
+                 weights_bytes=None, available_kv_gib=None, **settings: Any) -> dict[str, Any]:
+    """The request the page should send for a form: every field present, empty = None."""
+    s = {"tensor_parallel_size": 1, "pipeline_parallel_size": 1, "gpu_memory_utilization": None,
+         "kv_cache_dtype": "auto", "max_model_len": 32768, "max_num_batched_tokens": None,
+         "max_num_seqs": None, "block_size": None, "enforce_eager": False, "entrypoint": "serve",
+         "vllm_version": newest_version(), "weights": "auto", "avg_tokens": 4096}
+    unknown = set(settings) - set(s)
+    assert not unknown, unknown
+    s.update(settings)
+    return {"op": "estimate", "model": model, "config": config, "weights_bytes": weights_bytes,
+            "gpu": gpu, "settings": s, "available_kv_gib": available_kv_gib}
+
+
+class Watch:
+    """Off-origin requests, console errors and page errors seen by one browser context."""
+
+    def __init__(self) -> None:
+        self.offorigin: list[str] = []
+        self.errors: list[str] = []
+        self.expected_hf_errors = True
+
+    def attach(self, ctx, base_url: str) -> None:
+        origin = re.escape(base_url.rstrip("/"))
+
+        def refuse(route):
+            self.offorigin.append(route.request.url)
+            route.abort("internetdisconnected")
+
+        ctx.route(re.compile(rf"^(?!{origin}([/?#]|$))"), refuse)
+
+    def page(self, page) -> None:
+        def on_console(msg):
+            if msg.type != "error":
+                return
+            url = (msg.location or {}).get("url", "")
+            # Failed stubbed huggingface.co fetches (404/401/offline) are logged by Chromium
+            # itself; the tests of those cases expect them.
+            if url.startswith(HF) or "huggingface.co" in msg.text:
+                return
+            if msg.text.startswith("Failed to load resource") and "huggingface" in url:
+                return
+            self.errors.append(f"console: {msg.text} ({url})")
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+
+    def check(self) -> None:
+        stray = [u for u in self.offorigin if not u.startswith(HF + "/")]
+        assert stray == [], f"off-origin requests: {stray}"
+        assert self.errors == [], "\n".join(self.errors)
+
+
+def wait_ready(page) -> None:
+    expect(page.get_by_test_id("status")).to_have_text("ready", timeout=READY_TIMEOUT_MS)
+    page.wait_for_selector("body[data-computed]", state="attached", timeout=30_000)
+
+
+def open_page(browser, browser_context_args, base_url, path="/", **ctx_args):
+    ctx = browser.new_context(**{**browser_context_args, **ctx_args})
+    watch = Watch()
+    watch.attach(ctx, base_url)
+    page = ctx.new_page()
+    watch.page(page)
+    page.goto(path)
+    return ctx, page, watch
+
+
+# --- helpers the tests share -------------------------------------------------------------------
+
+def last_request(page) -> dict[str, Any] | None:
+    return page.evaluate("() => window.__kvcalc.lastRequest ?? null")
+
+
+def wait_request(page, want: dict[str, Any], timeout_s: float = 20.0) -> None:
+    """Wait until the page has rendered the result of exactly this request."""
+    deadline = time.monotonic() + timeout_s
+    got = None
+    while time.monotonic() < deadline:
+        got = last_request(page)
+        if got == want:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"page request\n{json.dumps(got, indent=1)}\n!= expected\n"
+                         f"{json.dumps(want, indent=1)}")
+
+
+def shown(page, testid: str) -> str:
+    return page.get_by_test_id(testid).inner_text()
+
+
+def value_of(page, testid: str) -> str | None:
+    return page.get_by_test_id(testid).get_attribute("data-value")
+
+
+def assert_numbers_match(page, result: dict[str, Any]) -> None:
+    """The numbers on the page equal the oracle's result (raw values and en-US text)."""
+    pool = result["from_log"] or result["estimated"]
+    assert value_of(page, "pool-tokens") == str(pool["tokens"])
+    assert shown(page, "pool-tokens") == f"{pool['tokens']:,}"
+    assert float(value_of(page, "max-concurrency")) == pool["max_concurrency"]
+    assert shown(page, "max-concurrency") == f"{pool['max_concurrency']:.2f}x"
+    if pool["avg_requests"] is None:
+        assert value_of(page, "avg-concurrency") is None
+    else:
+        assert float(value_of(page, "avg-concurrency")) == pool["avg_requests"]
+    assert float(value_of(page, "kv-gib-per-gpu")) == pool["available_gib"]
+    assert value_of(page, "kv-bytes-per-token") == str(result["layout"]["kv_bytes_per_token"])
+    if result["budget"]:
+        w = next(t for t in result["budget"]["terms"] if t["name"] == "weights")
+        assert float(value_of(page, "weights-gib-per-gpu")) == w["gib"]
+    assert shown(page, "serve-command") == result["serve_command"]
+    assert shown(page, "log-lines") == "\n".join(pool["log_lines"])
+    err = page.get_by_test_id("error")
+    if pool["fits"]:
+        expect(err).to_be_hidden()
+    else:
+        expect(err).to_be_visible()
+        assert pool["error"] in err.inner_text()

@@ -1,0 +1,177 @@
+"""Loading a model by Hugging Face id, with huggingface.co stubbed by page.route."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+
+import pytest
+from playwright.sync_api import expect
+
+from pagekit import FIXTURES, HF, assert_numbers_match, oracle, page_request, wait_request
+
+pytestmark = pytest.mark.browser
+
+QWEN8_CONFIG = json.loads((FIXTURES / "qwen3-8b" / "config.json").read_text())
+QWEN8_INDEX = json.loads((FIXTURES / "qwen3-8b" / "model.safetensors.index.json").read_text())
+QWEN06_CONFIG = json.loads((FIXTURES / "qwen3-0.6b" / "config.json").read_text())
+
+
+def safetensors_prefix() -> tuple[bytes, int]:
+    """A real-format safetensors header (8-byte length + JSON) for two bf16 tensors."""
+    header = {"__metadata__": {"format": "pt"},
+              "model.embed_tokens.weight": {"dtype": "BF16", "shape": [151936, 1024],
+                                            "data_offsets": [0, 311164928]},
+              "model.norm.weight": {"dtype": "BF16", "shape": [1024],
+                                    "data_offsets": [311164928, 311166976]}}
+    body = json.dumps(header).encode()
+    return struct.pack("<Q", len(body)) + body, 311166976
+
+
+class Hub:
+    """Stubs for huggingface.co/<id>/resolve/main/<file>; records what was asked."""
+
+    def __init__(self, page):
+        self.page = page
+        self.seen: list[tuple[str, dict]] = []
+        self.files: dict[str, tuple[int, bytes, dict]] = {}
+        page.route(re.compile(r"^https://huggingface\.co/.*"), self.handle)
+
+    def add(self, repo: str, name: str, status: int = 200, body: bytes | str | dict = b"",
+            headers: dict | None = None) -> None:
+        if isinstance(body, dict):
+            body = json.dumps(body)
+        if isinstance(body, str):
+            body = body.encode()
+        self.files[f"{HF}/{repo}/resolve/main/{name}"] = (status, body, headers or {})
+
+    def handle(self, route, request):
+        self.seen.append((request.url, request.headers))
+        if request.method == "OPTIONS":
+            route.fulfill(status=204, headers={"access-control-allow-origin": "*",
+                                               "access-control-allow-headers": "authorization, range"})
+            return
+        status, body, headers = self.files.get(request.url, (404, b"Entry not found",
+                                                             {"x-error-code": "EntryNotFound"}))
+        cors = {"access-control-allow-origin": "*", "access-control-expose-headers": "x-error-code"}
+        route.fulfill(status=status, body=body, headers={**cors, **headers})
+
+    def close(self):
+        if self.page is not None:
+            self.page.unroute(re.compile(r"^https://huggingface\.co/.*"))
+            self.page = None
+
+
+@pytest.fixture
+def hub(py_page):
+    page = py_page
+    page.get_by_test_id("reset").click()
+    wait_request(page, page_request())
+    page.get_by_test_id("hf-token").fill("")
+    h = Hub(page)
+    yield h
+    h.close()
+
+
+def load(page, repo: str) -> None:
+    page.get_by_test_id("model-id").fill(repo)
+    page.get_by_test_id("model-load").click()
+
+
+def test_load_sharded_model_uses_index_total_size(py_page, hub):
+    page = py_page
+    hub.add("acme/qwen3-8b-copy", "config.json", body=QWEN8_CONFIG)
+    hub.add("acme/qwen3-8b-copy", "model.safetensors.index.json", body=QWEN8_INDEX)
+    load(page, "acme/qwen3-8b-copy")
+    want = page_request(model="acme/qwen3-8b-copy", config=QWEN8_CONFIG,
+                        weights_bytes=QWEN8_INDEX["metadata"]["total_size"])
+    wait_request(page, want)
+    r = oracle(want)["result"]
+    assert_numbers_match(page, r)
+    expect(page.get_by_test_id("model-id-msg")).to_contain_text("Loaded acme/qwen3-8b-copy")
+    expect(page.get_by_test_id("model-select")).to_have_value("hf:acme/qwen3-8b-copy")
+    assert "hf=acme%2Fqwen3-8b-copy" in page.url
+
+
+def test_load_single_file_model_reads_safetensors_header_by_range(py_page, hub):
+    page = py_page
+    prefix, data_bytes = safetensors_prefix()
+    hub.add("acme/tiny", "config.json", body=QWEN06_CONFIG)
+    hub.add("acme/tiny", "model.safetensors", status=206, body=prefix,
+            headers={"content-range": f"bytes 0-{len(prefix) - 1}/{len(prefix) + data_bytes}"})
+    load(page, "acme/tiny")
+    want = page_request(model="acme/tiny", config=QWEN06_CONFIG, weights_bytes=data_bytes)
+    wait_request(page, want)
+    assert_numbers_match(page, oracle(want)["result"])
+    ranged = [h for u, h in hub.seen if u.endswith("/model.safetensors")]
+    assert ranged and ranged[0].get("range", "").startswith("bytes=0-")
+
+
+def test_token_is_sent_but_never_stored(py_page, hub):
+    page = py_page
+    hub.add("acme/gated", "config.json", body=QWEN06_CONFIG)
+    page.get_by_test_id("hf-token").fill("hf_secret_123")
+    load(page, "acme/gated")
+    wait_request(page, page_request(model="acme/gated", config=QWEN06_CONFIG))
+    assert any(h.get("authorization") == "Bearer hf_secret_123" for _, h in hub.seen)
+    assert "hf_secret" not in page.url
+    storage = page.evaluate("() => JSON.stringify(localStorage) + JSON.stringify(sessionStorage)")
+    assert "hf_secret" not in storage
+
+
+@pytest.mark.parametrize("status,headers,token,kind", [
+    (404, {"x-error-code": "RepoNotFound"}, "", "hf_404"),
+    (401, {"x-error-code": "GatedRepo"}, "", "hf_401"),
+    (401, {}, "hf_wrong", "hf_401_token"),
+    (403, {"x-error-code": "GatedRepo"}, "hf_noaccess", "hf_403"),
+    (404, {"x-error-code": "EntryNotFound"}, "", "hf_no_config"),
+    (500, {}, "", "hf_http"),
+])
+def test_http_errors_each_have_a_message_and_keep_last_result(py_page, hub, status, headers, token, kind):
+    page = py_page
+    before = page.get_by_test_id("pool-tokens").get_attribute("data-value")
+    hub.add("acme/missing", "config.json", status=status, body="{}", headers=headers)
+    page.get_by_test_id("hf-token").fill(token)
+    load(page, "acme/missing")
+    msg = page.get_by_test_id("model-id-msg")
+    expect(msg).to_have_attribute("data-kind", kind)
+    expect(page.get_by_test_id("model-id")).to_have_attribute("aria-invalid", "true")
+    assert page.get_by_test_id("pool-tokens").get_attribute("data-value") == before
+    expect(page.get_by_test_id("model-select")).to_have_value("Qwen/Qwen3-8B")
+
+
+def test_offline(py_page, hub):
+    page = py_page
+    hub.close()
+    page.route(re.compile(r"^https://huggingface\.co/.*"), lambda route: route.abort("internetdisconnected"))
+    load(page, "acme/anything")
+    expect(page.get_by_test_id("model-id-msg")).to_have_attribute("data-kind", "hf_offline")
+    expect(page.get_by_test_id("model-id-msg")).to_contain_text("huggingface.co")
+    page.unroute(re.compile(r"^https://huggingface\.co/.*"))
+
+
+def test_unsizeable_config_message_and_previous_model_back(py_page):
+    page = py_page
+    page.get_by_test_id("reset").click()
+    wait_request(page, page_request())
+    h = Hub(page)
+    h.add("acme/not-a-model", "config.json", body={"hello": "world"})
+    load(page, "acme/not-a-model")
+    msg = page.get_by_test_id("model-id-msg")
+    expect(msg).to_have_attribute("data-kind", "hf_unsizeable", timeout=20_000)
+    expect(msg).to_contain_text("architectures")
+    expect(page.get_by_test_id("model-select")).to_have_value("Qwen/Qwen3-8B")
+    wait_request(page, page_request())
+    h.close()
+
+
+def test_bad_id_and_bad_json(py_page):
+    page = py_page
+    h = Hub(page)
+    load(page, "no-slash")
+    expect(page.get_by_test_id("model-id-msg")).to_have_attribute("data-kind", "hf_bad_id")
+    h.add("acme/broken", "config.json", body="{not json")
+    load(page, "acme/broken")
+    expect(page.get_by_test_id("model-id-msg")).to_have_attribute("data-kind", "hf_bad_json")
+    h.close()

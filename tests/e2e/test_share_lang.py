@@ -1,0 +1,102 @@
+"""Share-URL round trip, the language toggle, locale formats, small screens."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from pagekit import (ROOT, assert_numbers_match, open_page, oracle, page_request, value_of, wait_ready,
+                      wait_request)
+
+pytestmark = pytest.mark.browser
+
+
+def test_share_url_round_trip(py_page, browser, browser_context_args, base_url):
+    page = py_page
+    page.get_by_test_id("reset").click()
+    page.locator("#advanced summary").click()
+    page.get_by_test_id("model-select").select_option("openai/gpt-oss-20b")
+    page.get_by_test_id("gpu-select").select_option("rtx-5090")
+    page.get_by_test_id("gpu-count").fill("2")
+    page.get_by_test_id("util").fill("0.9")
+    page.get_by_test_id("kv-dtype").select_option("fp8")
+    page.get_by_test_id("max-model-len").fill("100000")
+    page.get_by_test_id("avg-tokens").fill("2000")
+    page.get_by_test_id("vllm-version").select_option("0.17.0")
+    page.get_by_test_id("mnbt").fill("98304")
+    page.get_by_test_id("enforce-eager").check()
+    page.get_by_test_id("available-kv-gib").fill("16.62")
+    page.get_by_test_id("hf-token").fill("hf_never_in_url")
+    want = page_request(model="openai/gpt-oss-20b", gpu="rtx-5090", tensor_parallel_size=2,
+                        gpu_memory_utilization=0.9, kv_cache_dtype="fp8", max_model_len=100000,
+                        avg_tokens=2000, vllm_version="0.17.0", max_num_batched_tokens=98304,
+                        enforce_eager=True, available_kv_gib=16.62)
+    wait_request(page, want)
+    url = page.url
+    assert "hf_never" not in url and "token" not in url
+    ctx, page2, watch = open_page(browser, browser_context_args, base_url,
+                                  path="/" + url.split("/", 3)[3], locale="en-US")
+    wait_ready(page2)
+    wait_request(page2, want)
+    assert_numbers_match(page2, oracle(want)["result"])
+    for tid, v in [("gpu-count", "2"), ("util", "0.9"), ("max-model-len", "100000"),
+                   ("mnbt", "98304"), ("available-kv-gib", "16.62")]:
+        expect(page2.get_by_test_id(tid)).to_have_value(v)
+    expect(page2.get_by_test_id("enforce-eager")).to_be_checked()
+    expect(page2.get_by_test_id("hf-token")).to_have_value("")
+    ctx.close()
+    watch.check()
+
+
+def test_language_toggle_and_memory(browser, browser_context_args, base_url):
+    ctx, page, watch = open_page(browser, browser_context_args, base_url, locale="en-US")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("h1")).to_have_text("vLLM KV cache & concurrency calculator")
+    page.get_by_test_id("lang-toggle").click()
+    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
+    expect(page.locator("h1")).to_have_text(re.compile("计算器"))
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")  # remembered
+    wait_ready(page)
+    r = oracle(page_request())["result"]
+    assert value_of(page, "pool-tokens") == str(r["estimated"]["tokens"])
+    assert page.get_by_test_id("pool-tokens").inner_text() == format(r["estimated"]["tokens"], ",")
+    page.get_by_test_id("lang-toggle").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    ctx.close()
+    watch.check()
+
+
+def test_default_language_from_browser(browser, browser_context_args, base_url):
+    ctx, page, watch = open_page(browser, browser_context_args, base_url, locale="zh-CN")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
+    expect(page.get_by_test_id("lang-toggle")).to_have_text("English")
+    ctx.close()
+    ctx, page, watch2 = open_page(browser, browser_context_args, base_url, locale="de-DE")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    ctx.close()
+    watch.check()
+    watch2.check()
+
+
+def test_phone_width_has_no_horizontal_scroll(browser, browser_context_args, base_url):
+    ctx, page, watch = open_page(browser, browser_context_args, base_url,
+                                 viewport={"width": 360, "height": 740})
+    wait_ready(page)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 360, width
+    page.get_by_test_id("pool-tokens").scroll_into_view_if_needed()
+    expect(page.get_by_test_id("pool-tokens")).to_be_in_viewport()
+    page.screenshot(path=str(ROOT / "artifacts" / "phone.png"), full_page=False) if (ROOT / "artifacts").is_dir() else None
+    ctx.close()
+    watch.check()
+
+
+def test_every_control_has_a_label(py_page):
+    page = py_page
+    missing = page.evaluate("""() => [...document.querySelectorAll('input, select')]
+        .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-label'))
+        .map(el => el.id)""")
+    assert missing == []

@@ -1,0 +1,69 @@
+"""The CLI's Hugging Face fetch, against a stand-in huggingface_hub module (no network)."""
+
+import json
+import sys
+import types
+
+import pytest
+
+from kvcalc.cli import main
+from kvcalc.hub import HubError, fetch_model
+
+
+class _Errors:
+    class GatedRepoError(Exception):
+        pass
+
+    class RepositoryNotFoundError(Exception):
+        pass
+
+    class EntryNotFoundError(Exception):
+        pass
+
+
+def fake_hub(tmp_path, files, raise_on=None):
+    mod = types.ModuleType("huggingface_hub")
+    mod.errors = _Errors
+
+    def download(repo, name, token=None):
+        if raise_on:
+            raise raise_on
+        if name not in files:
+            raise _Errors.EntryNotFoundError(name)
+        p = tmp_path / name
+        p.write_text(json.dumps(files[name]))
+        return str(p)
+
+    def metadata(repo, token=None):
+        raise _Errors.EntryNotFoundError("no metadata")
+
+    mod.hf_hub_download = download
+    mod.get_safetensors_metadata = metadata
+    return mod
+
+
+def test_fetch_config_and_index_size(tmp_path, monkeypatch):
+    from factories import config
+    files = {"config.json": config("Qwen/Qwen3-0.6B"),
+             "model.safetensors.index.json": {"metadata": {"total_size": 1503300328}}}
+    monkeypatch.setitem(sys.modules, "huggingface_hub", fake_hub(tmp_path, files))
+    cfg, size = fetch_model("someone/qwen3-copy")
+    assert cfg["num_hidden_layers"] == 28 and size == 1503300328
+
+
+@pytest.mark.parametrize("exc,needle", [(_Errors.GatedRepoError("x"), "gated"),
+                                        (_Errors.RepositoryNotFoundError("x"), "not found"),
+                                        (OSError("network down"), "check your network")])
+def test_fetch_errors_are_explained(tmp_path, monkeypatch, exc, needle):
+    monkeypatch.setitem(sys.modules, "huggingface_hub", fake_hub(tmp_path, {}, raise_on=exc))
+    with pytest.raises(HubError, match=needle):
+        fetch_model("someone/model")
+
+
+def test_cli_estimate_by_unknown_id_uses_hub(tmp_path, monkeypatch, capsys):
+    from factories import config
+    files = {"config.json": config("Qwen/Qwen3-0.6B")}
+    monkeypatch.setitem(sys.modules, "huggingface_hub", fake_hub(tmp_path, files))
+    assert main(["estimate", "--model", "someone/qwen3-copy", "--max-model-len", "4096", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["model"]["id"] == "someone/qwen3-copy" and out["layout"]["kv_bytes_per_token"] == 28 * 8 * 256 * 2

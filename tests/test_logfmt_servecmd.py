@@ -1,0 +1,64 @@
+"""Log lines and errors in each release's format, and the serve command."""
+
+import pytest
+
+from factories import calc
+from kvcalc import logfmt
+from kvcalc.versions import parse_version
+
+GIB = 1 << 30
+
+
+@pytest.mark.parametrize("version,text", [("0.11.0", "50.60"), ("0.14.1", "50.6"), ("0.33.0", "50.6")])
+def test_available_line_number_format(version, text):
+    assert logfmt.available_line(int(50.6 * GIB), parse_version(version)) == \
+        f"Available KV cache memory: {text} GiB"
+
+
+def test_capacity_two_lines_before_0_28_one_after():
+    two = logfmt.capacity_lines(420944, 131072, 3.2115, parse_version("0.27.1"))
+    assert two == ["GPU KV cache size: 420,944 tokens",
+                   "Maximum concurrency for 131,072 tokens per request: 3.21x"]
+    one = logfmt.capacity_lines(420944, 131072, 3.2115, parse_version("0.28.0"))
+    assert one == ["GPU KV cache size: 420,944 tokens, Maximum concurrency for 131,072 tokens per request: 3.21x"]
+
+
+def test_fit_error_texts_by_release():
+    args = (131072, 16 * GIB, 8 * GIB, 65520)
+    new = logfmt.does_not_fit_error(*args, parse_version("0.33.0"))
+    assert "model's max seq len (131072), (16.0 GiB KV cache is needed" in new
+    assert "(which also controls CPU memory on the CPU backend)" in new
+    mid = logfmt.does_not_fit_error(*args, parse_version("0.20.0"))
+    assert "models's max seq len" in mid and "conserving_memory" in mid and "CPU backend" not in mid
+    old = logfmt.does_not_fit_error(*args, parse_version("0.11.0"))
+    assert "(16.00 GiB KV cache" in old and "(8.00 GiB)" in old and "conserving_memory" not in old
+    assert "estimated maximum model length is 65520." in old
+
+
+def test_estimated_message_left_out_when_nothing_fits():
+    assert "Based on" not in logfmt.does_not_fit_error(1024, GIB, 1, 0, parse_version("0.33.0"))
+
+
+def test_pool_log_lines_end_to_end():
+    c = calc("meta-llama/Llama-3.1-8B-Instruct", max_model_len=131072, gpu_memory_utilization=0.9,
+             vllm_version="0.14.1", available_kv_gib=51.39)
+    assert c.from_log.log_lines == ("Available KV cache memory: 51.39 GiB",
+                                    "GPU KV cache size: 420,976 tokens",
+                                    "Maximum concurrency for 131,072 tokens per request: 3.21x")
+
+
+def test_serve_command_lists_only_non_default_flags():
+    assert calc("Qwen/Qwen3-8B").serve_command == "vllm serve Qwen/Qwen3-8B"
+    # 0.9 is the default before v0.21, not after.
+    assert calc("Qwen/Qwen3-8B", gpu_memory_utilization=0.9, vllm_version="0.20.0").serve_command == \
+        "vllm serve Qwen/Qwen3-8B"
+    cmd = calc("Qwen/Qwen3-8B", tensor_parallel_size=2, gpu_memory_utilization=0.9, kv_cache_dtype="fp8",
+               max_model_len=32768, max_num_batched_tokens=8192, max_num_seqs=64, enforce_eager=True).serve_command
+    assert cmd == ("vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 --gpu-memory-utilization 0.9 "
+                   "--kv-cache-dtype fp8 --max-model-len 32768 --max-num-seqs 64 --enforce-eager")
+
+
+def test_serve_command_speculative_config_is_quoted_json():
+    cmd = calc("deepseek-ai/DeepSeek-V3", tensor_parallel_size=8, max_model_len=8192,
+               speculative={"method": "mtp", "num_speculative_tokens": 2}).serve_command
+    assert cmd.endswith("""--speculative-config '{"method":"mtp","num_speculative_tokens":2}'""")
