@@ -156,13 +156,15 @@ def print_validation(result: dict[str, Any], out=None) -> None:
         if row["skipped"]:
             w(f"{row['id']:<34}{_fmt_int(row['logged_tokens']):>11}  skipped: {row['skipped']}\n")
             continue
-        fl, est = row["from_log"], row["estimated"]
+        fl, est, mem = row["from_log"], row["estimated"], row.get("estimated_memory")
         interval = f"{_fmt_int(fl['tokens_low'])}–{_fmt_int(fl['tokens_high'])}" if fl else "—"
         ok = ("yes" if fl["inside"] else "NO") if fl else "—"
-        err = f"{est['error_pct']:+.1f}" if est else "—"
+        err = f"{est['error_pct']:+.1f}" if est else (f"{mem['error_pct']:+.1f}m" if mem else "—")
+        estimated = _fmt_int(est and est['tokens']) if not mem else f"{mem['kv_gib']:.2f} GiB"
         w(f"{row['id']:<34}{_fmt_int(row['logged_tokens']):>11}{_fmt_int(fl and fl['tokens']):>11}"
-          f"{interval:>23}{ok:>4}{_fmt_int(est and est['tokens']):>11}{err:>8}\n")
+          f"{interval:>23}{ok:>4}{estimated:>11}{err:>8}\n")
     s = result["summary"]
+    w("(m: a log without a pool line; the error is that of the KV cache memory)\n")
     w(f"\nfrom log: {s['from_log_inside']}/{s['from_log_checked']} inside the rounding interval "
       f"(max |error| {s['from_log_max_abs_error_pct']}%); skipped {s['skipped']} of {s['entries']}\n")
     for label, part in (("fully estimated, all rows", s), ("  rows used to fit", s["fitted_rows"]),
