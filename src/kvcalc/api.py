@@ -70,14 +70,63 @@ def resolve_model(req: dict[str, Any]) -> tuple[str, dict[str, Any], int | None]
     return model_id, config, weights
 
 
-def estimate(req: dict[str, Any]) -> dict[str, Any]:
+def _inputs(req: dict[str, Any]) -> tuple[str, dict[str, Any], int | None, Gpu, Settings, int | None]:
     model_id, config, weights = resolve_model(req)
     gpu = find_gpu(str(req.get("gpu") or "h100-sxm"))
     if req.get("gpu_total_gib") is not None:
         gpu = custom_gpu(req["gpu_total_gib"], gpu)
-    calc = calculate(config, gpu, settings_from_dict(req.get("settings")), model_id=model_id,
-                     weights_bytes=weights, available_kv_gib=req.get("available_kv_gib"))
-    return calculation_dict(calc)
+    reserve = req.get("measured_reserve_gib")
+    if reserve is not None and (isinstance(reserve, bool) or not isinstance(reserve, (int, float))
+                                or not 0 <= reserve < 1e4):
+        raise SettingsError({"measured_reserve_gib": f"must be a number of GiB, got {reserve!r}"})
+    reserve_bytes = int(reserve * (1 << 30)) if reserve is not None else None
+    return model_id, config, weights, gpu, settings_from_dict(req.get("settings")), reserve_bytes
+
+
+def estimate(req: dict[str, Any]) -> dict[str, Any]:
+    model_id, config, weights, gpu, settings, reserve = _inputs(req)
+    calc = calculate(config, gpu, settings, model_id=model_id, weights_bytes=weights,
+                     available_kv_gib=req.get("available_kv_gib"), measured_reserve_bytes=reserve)
+    out = calculation_dict(calc)
+    if req.get("curves"):
+        from .plan import concurrency_curve, pool_vs_utilization  # noqa: PLC0415
+        out["curves"] = {"concurrency_vs_max_model_len": concurrency_curve(calc),
+                         "pool_vs_utilization": pool_vs_utilization(config, gpu, settings, weights_bytes=weights,
+                                                                    measured_reserve_bytes=reserve)}
+    return out
+
+
+def _positive(req: dict[str, Any], key: str) -> int:
+    value = req.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise SettingsError({key: f"must be a whole number of at least 1, got {value!r}"})
+    return value
+
+
+def plan(req: dict[str, Any]) -> dict[str, Any]:
+    """N requests of L tokens: the longest context N requests get on the chosen setup, and the
+    smallest setup of each catalog GPU that serves them."""
+    from .plan import max_context_for, smallest_setups  # noqa: PLC0415
+
+    model_id, config, weights, gpu, settings, reserve = _inputs(req)
+    requests, tokens = _positive(req, "requests"), _positive(req, "tokens")
+    calc = calculate(config, gpu, settings, model_id=model_id, weights_bytes=weights,
+                     available_kv_gib=req.get("available_kv_gib"), measured_reserve_bytes=reserve)
+    setups = smallest_setups(config, settings, load_gpus(), requests, tokens, weights_bytes=weights)
+    return {"requests": requests, "tokens": tokens,
+            "max_context_for_requests": max_context_for(calc, requests),
+            "setups": [s.to_dict() for s in setups]}
+
+
+def levers(req: dict[str, Any]) -> dict[str, Any]:
+    from .plan import levers as rank_levers, utilization_for  # noqa: PLC0415
+
+    _, config, weights, gpu, settings, reserve = _inputs(req)
+    out = rank_levers(config, gpu, settings, weights_bytes=weights, measured_reserve_bytes=reserve)
+    if req.get("target_tokens") is not None:
+        out["utilization_for_target"] = utilization_for(config, gpu, settings, _positive(req, "target_tokens"),
+                                                        weights_bytes=weights, measured_reserve_bytes=reserve)
+    return out
 
 
 def catalog() -> dict[str, Any]:
@@ -103,17 +152,26 @@ def _error(exc: KvcalcError) -> dict[str, Any]:
 
 
 def handle(request: dict[str, Any]) -> dict[str, Any]:
-    """Dispatch one request: ops "estimate", "catalog", "validate"."""
+    """Dispatch one request: ops "estimate", "catalog", "validate", "plan", "levers", "parse_log"."""
     try:
         op = request.get("op", "estimate") if isinstance(request, dict) else None
         if op == "estimate":
             return {"ok": True, "result": estimate(request)}
         if op == "catalog":
             return {"ok": True, "result": catalog()}
+        if op == "plan":
+            return {"ok": True, "result": plan(request)}
+        if op == "levers":
+            return {"ok": True, "result": levers(request)}
+        if op == "parse_log":
+            from .logparse import parse_log  # noqa: PLC0415
+            parsed = parse_log(request.get("text") if isinstance(request.get("text"), str) else "")
+            return {"ok": True, "result": parsed.to_dict()}
         if op == "validate":
             from .validate import validate_logs
             return {"ok": True, "result": validate_logs(request.get("logs"))}
-        raise SettingsError({"op": f"unknown operation {op!r}; use estimate, catalog or validate"})
+        raise SettingsError({"op": f"unknown operation {op!r}; use estimate, catalog, validate, plan, "
+                                   "levers or parse_log"})
     except KvcalcError as exc:
         return _error(exc)
 

@@ -31,6 +31,21 @@ def _flag_bool(text: str) -> bool:
 
 def _estimate_parser(sub: Any) -> None:
     p = sub.add_parser("estimate", help="the KV cache pool, concurrency, log lines and serve command")
+    _model_flags(p)
+    p.add_argument("--json", action="store_true", help="print the full result as JSON")
+    plan = sub.add_parser("plan", help="N requests of L tokens: max context on these settings, "
+                                       "and the smallest setup of each catalog GPU")
+    _model_flags(plan)
+    plan.add_argument("--requests", type=int, required=True, help="concurrent requests to serve")
+    plan.add_argument("--tokens", type=int, required=True, help="tokens per request (prompt + output)")
+    plan.add_argument("--json", action="store_true")
+    lev = sub.add_parser("levers", help="each change worth trying, with its effect on concurrency")
+    _model_flags(lev)
+    lev.add_argument("--target-tokens", type=int, help="also: the utilization that reaches this pool")
+    lev.add_argument("--json", action="store_true")
+
+
+def _model_flags(p: Any) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--model", help="Hugging Face id (catalog, or fetched with huggingface_hub)")
     src.add_argument("--config", type=Path, help="path to a config.json")
@@ -60,7 +75,8 @@ def _estimate_parser(sub: Any) -> None:
     p.add_argument("--kv-cache-memory-bytes", type=int)
     p.add_argument("--available-kv-gib", type=float,
                    help="'Available KV cache memory' from your log: compute the pool from it")
-    p.add_argument("--json", action="store_true", help="print the full result as JSON")
+    p.add_argument("--measured-reserve-gib", type=float,
+                   help="what your log shows vLLM subtracted besides the weights (what-ifs from it)")
 
 
 SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_context_parallel_size",
@@ -78,9 +94,13 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
             settings["speculative"] = json.loads(args.speculative_config)
         except ValueError as exc:
             raise KvcalcError(f"--speculative-config is not valid JSON: {exc}") from exc
-    req: dict[str, Any] = {"op": "estimate", "gpu": args.gpu, "settings": settings,
+    req: dict[str, Any] = {"op": args.command, "gpu": args.gpu, "settings": settings,
                            "available_kv_gib": args.available_kv_gib,
+                           "measured_reserve_gib": args.measured_reserve_gib,
                            "weights_bytes": args.weights_bytes, "gpu_total_gib": args.gpu_memory_gib}
+    for extra in ("requests", "tokens", "target_tokens"):
+        if getattr(args, extra, None) is not None:
+            req[extra] = getattr(args, extra)
     if args.config is not None:
         try:
             req["config"] = json.loads(args.config.read_text(encoding="utf-8"))
@@ -149,6 +169,37 @@ def print_estimate(r: dict[str, Any], out=None) -> None:
         w(f"note: {n}\n")
 
 
+def print_plan(r: dict[str, Any], out=None) -> None:
+    w = (out or sys.stdout).write
+    w(f"{r['requests']} concurrent requests of {r['tokens']:,} tokens\n")
+    mc = r["max_context_for_requests"]
+    w(f"  on these settings: {r['requests']} requests fit at once up to --max-model-len {mc:,}\n"
+      if mc else f"  on these settings: {r['requests']} requests do not fit at any length\n")
+    w("\nSmallest setup per GPU (fully estimated; fewest GPUs first)\n")
+    if not r["setups"]:
+        w("  none in the catalog, up to 8 GPUs\n")
+    for s in r["setups"]:
+        w(f"  {s['count']} × {s['gpu_name']:<40} pool {s['pool_tokens']:>11,} tokens, "
+          f"{s['concurrency']:7.2f}x ({s['headroom']:.2f} × your target)\n")
+
+
+def print_levers(r: dict[str, Any], out=None) -> None:
+    w = (out or sys.stdout).write
+    cur = r["current"]
+    w(f"now: {cur['concurrency']:.2f}x at --max-model-len {cur['max_model_len']:,} "
+      f"(pool {cur['pool_tokens']:,} tokens)\n\n")
+    for lv in r["levers"]:
+        gain = f"×{lv['gain']:.2f}" if lv["gain"] else ""
+        w(f"  {lv['concurrency']:8.2f}x {gain:>7}  {lv['name']:<38} {lv['flag']}\n")
+    u = r.get("utilization_for_target")
+    if u:
+        util = u["gpu_memory_utilization"]
+        w(f"\npool of {u['target_tokens']:,} tokens: "
+          + (f"--gpu-memory-utilization {util}" if util else "not reachable by utilization alone")
+          + (f", or --kv-cache-memory-bytes {u['kv_cache_memory_bytes']}" if u.get("kv_cache_memory_bytes") else "")
+          + "\n")
+
+
 def print_validation(result: dict[str, Any], out=None) -> None:
     w = (out or sys.stdout).write
     w(f"{'log':<34}{'logged':>11}{'from log':>11}{'interval':>23}{'ok':>4}{'estimated':>11}{'err%':>8}\n")
@@ -202,6 +253,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(json.dumps(resp["result"], indent=2, ensure_ascii=False))
             else:
                 print_estimate(resp["result"])
+            return 0
+        if args.command in ("plan", "levers"):
+            resp = api.handle(build_request(args))
+            if not resp["ok"]:
+                raise _Reported(resp["error"]["message"])
+            if args.json:
+                print(json.dumps(resp["result"], indent=2, ensure_ascii=False))
+            elif args.command == "plan":
+                print_plan(resp["result"])
+            else:
+                print_levers(resp["result"])
             return 0
         if args.command == "validate":
             try:

@@ -197,9 +197,10 @@ def _limiting_stage(parts: dict[str, Any], stage_available: tuple[int, ...]) -> 
 
 
 def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, model_dtype: str,
-              weights_bytes: int | None, mrv2: bool, parts: dict[str, Any]) -> tuple[Budget | None, str | None]:
+              weights_bytes: int | None, mrv2: bool, parts: dict[str, Any],
+              measured_reserve: int | None = None) -> tuple[Budget | None, str | None]:
     """The fully estimated budget, or why there is none."""
-    from .reserve import estimate_reserve  # noqa: PLC0415
+    from .reserve import ReserveEstimate, estimate_reserve  # noqa: PLC0415
     from .weights import estimate_weights  # noqa: PLC0415
 
     s = r.settings
@@ -221,6 +222,11 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       vocab=vocab, dtype_bytes=dtype_bytes, cuda_graphs=cg,
                                       model_runner_v2=mrv2, last_stage=(i == pp - 1))
                      for i in range(pp))
+    if measured_reserve is not None:
+        m = max(0, int(measured_reserve))
+        reserves = tuple(ReserveEstimate((m, m, m), (0, 0, 0), (0, 0, 0),
+                                         "measured in your log: everything vLLM subtracted besides the weights")
+                         for _ in range(pp))
     draft = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, 0)
     limiting = _limiting_stage(parts, draft.stage_available)
     budget = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, limiting)
@@ -242,12 +248,14 @@ def _weights_problem(budget: Budget, total: int) -> str | None:
 
 
 def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id: str = "",
-              weights_bytes: int | None = None, available_kv_gib: float | None = None) -> Calculation:
+              weights_bytes: int | None = None, available_kv_gib: float | None = None,
+              measured_reserve_bytes: int | None = None) -> Calculation:
     """Compute everything for one model, GPU and set of flags.
 
     ``available_kv_gib`` is the "Available KV cache memory" a log printed; with it the pool
     is computed from the log's memory (exact up to its 0.01 GiB rounding), besides the
-    fully estimated pool.
+    fully estimated pool. ``measured_reserve_bytes`` replaces the estimated activation,
+    non-torch and CUDA-graph terms with what a user's log showed (calibrated what-ifs).
     """
     arch = read_model(config)
     resolved = resolve(settings, gpu.total_bytes, gpu.device_name, arch.derived_max_model_len,
@@ -289,7 +297,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         budget_note = "--kv-cache-memory-bytes sets the KV cache memory directly"
     else:
         budget, budget_note = _estimate(config, arch, gpu, resolved, model_dtype, weights_bytes,
-                                        mrv2, parts)
+                                        mrv2, parts, measured_reserve_bytes)
         if budget is not None:
             estimated = _pool(parts, budget.stage_available)
             est_low = _pool(parts, budget.stage_low)

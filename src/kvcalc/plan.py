@@ -1,0 +1,251 @@
+"""Planning backwards: from a target (N requests of L tokens, a pool size) to the settings.
+
+Every answer is a search over :func:`kvcalc.engine.calculate` — the same numbers the page
+and the CLI show for one setting — so a plan never disagrees with the forward calculation.
+The pool vLLM makes does not depend on ``--max-model-len`` (the budget is measured with
+``max_num_batched_tokens``), which lets the context searches reuse one block count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Iterable
+
+from . import paging
+from .catalog import Gpu
+from .engine import Calculation, calculate
+from .errors import KvcalcError, SettingsError
+from .kvspecs import _tp_ok
+from .settings import Settings
+from .versions import NEWEST
+
+
+def _pool_blocks(c: Calculation) -> int | None:
+    """Blocks of the pool this calculation is about: the log's if given, else the estimate's."""
+    p = c.from_log or c.estimated
+    return p.num_blocks if p is not None else None
+
+
+def _available(c: Calculation) -> int | None:
+    p = c.from_log or c.estimated
+    return p.available_bytes if p is not None else None
+
+
+def concurrency_at(c: Calculation, max_model_len: int) -> float:
+    """num_blocks / blocks per request at another --max-model-len (same pool)."""
+    blocks = _pool_blocks(c) or 0
+    per = paging.blocks_per_request(c.grouping, replace(c.ctx, max_model_len=max_model_len))
+    return blocks / per if per else 0.0
+
+
+def max_context_for(c: Calculation, requests: int, limit: int | None = None) -> int:
+    """The longest --max-model-len at which ``requests`` full-length requests fit at once
+    (max concurrency ≥ requests), and one request passes vLLM's fit check. 0 if none."""
+    if requests < 1:
+        raise SettingsError({"requests": f"must be at least 1, got {requests}"})
+    top = limit or c.arch.derived_max_model_len or c.resolved.max_model_len
+    available = _available(c)
+    if available is None or (_pool_blocks(c) or 0) == 0:
+        return 0
+
+    def ok(length: int) -> bool:
+        if concurrency_at(c, length) < requests:
+            return False
+        for stage in c.layout.stages:
+            proj = paging.project(c.grouping, stage)
+            if any(g.layer_names for g in proj.groups) and paging.needed_bytes(
+                    proj, replace(c.ctx, max_model_len=length), c.resolved.version, stage) > available:
+                return False
+        return True
+
+    lo, hi, best = 1, top, 0
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            best, lo = mid, mid + 1
+        else:
+            hi = mid - 1
+    return best
+
+
+@dataclass(frozen=True)
+class Setup:
+    gpu: str
+    gpu_name: str
+    count: int
+    pool_tokens: int
+    concurrency: float
+    headroom: float          # concurrency / requests
+    total_memory_gib: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def valid_tp_sizes(c_or_arch: Any, candidates: Iterable[int] = (1, 2, 4, 8)) -> list[int]:
+    arch = getattr(c_or_arch, "arch", c_or_arch)
+    return [tp for tp in candidates if _tp_ok(arch, tp)]
+
+
+def smallest_setups(config: dict[str, Any], settings: Settings, gpus: Iterable[Gpu], requests: int,
+                    tokens: int, *, weights_bytes: int | None = None,
+                    tp_sizes: Iterable[int] = (1, 2, 4, 8)) -> list[Setup]:
+    """For each GPU, the fewest GPUs (a TP size the model's heads allow) whose fully estimated
+    pool serves ``requests`` concurrent requests of ``tokens`` tokens; sorted by GPU count,
+    then by the memory they add up to ("1 × H200" before "2 × H100")."""
+    if requests < 1 or tokens < 1:
+        raise SettingsError({"requests": "requests and tokens must be at least 1"})
+    out: list[Setup] = []
+    for gpu in gpus:
+        for tp in tp_sizes:
+            if tp > 1 and gpu.unified_memory:
+                break          # unified-memory machines (DGX Spark) are planned one at a time
+            try:
+                c = calculate(config, gpu, replace(settings, tensor_parallel_size=tp, max_model_len=tokens,
+                                                   pipeline_parallel_size=1),
+                              weights_bytes=weights_bytes)
+            except KvcalcError:
+                continue
+            p = c.estimated
+            if p is None or not p.fits or p.max_concurrency < requests:
+                continue
+            out.append(Setup(gpu.key, gpu.name, tp, p.tokens, p.max_concurrency,
+                             p.max_concurrency / requests, round(tp * gpu.total_bytes / 2**30, 1)))
+            break
+    return sorted(out, key=lambda s: (s.count, s.total_memory_gib, s.gpu))
+
+
+@dataclass(frozen=True)
+class Lever:
+    name: str
+    flag: str
+    concurrency: float
+    gain: float | None       # concurrency / current concurrency (None when nothing fits now)
+    pool_tokens: int
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_bytes: int | None = None,
+           measured_reserve_bytes: int | None = None) -> dict[str, Any]:
+    """Each change worth trying from the current settings, with its effect on concurrency at the
+    current --max-model-len (fully estimated, or from the user's measured reserve), ranked."""
+    base = calculate(config, gpu, settings, weights_bytes=weights_bytes,
+                     measured_reserve_bytes=measured_reserve_bytes)
+    now = base.estimated.max_concurrency if base.estimated and base.estimated.fits else 0.0
+    r = base.resolved
+    s = settings
+    options: list[tuple[str, str, Settings, str]] = []
+    if base.kv.value_bytes > 1 and not base.kv.is_fp8:
+        options.append(("fp8 KV cache", "--kv-cache-dtype fp8", replace(s, kv_cache_dtype="fp8"),
+                        "halves the bytes per token; check quality on your task"))
+    quantized = isinstance(config.get("quantization_config"), dict)
+    if not quantized and s.weights in ("auto", "bf16", "fp16"):
+        options.append(("FP8 weights", "an FP8 checkpoint", replace(s, weights="fp8"),
+                        "e.g. a -FP8 variant of the model"))
+        options.append(("int4 weights (AWQ/GPTQ)", "an AWQ or GPTQ checkpoint", replace(s, weights="awq"),
+                        "largest saving, some quality cost"))
+    bigger = [tp for tp in valid_tp_sizes(base, (2, 4, 8, 16)) if tp > s.tensor_parallel_size]
+    if bigger:
+        tp = bigger[0]
+        options.append((f"{tp} GPUs (tensor parallel)", f"--tensor-parallel-size {tp}",
+                        replace(s, tensor_parallel_size=tp), "per GPU figures; the pool is shared"))
+    if s.avg_tokens and s.avg_tokens < r.max_model_len:
+        options.append(("--max-model-len down to your average", f"--max-model-len {s.avg_tokens}",
+                        replace(s, max_model_len=s.avg_tokens),
+                        "longer requests are then refused"))
+    if r.gpu_memory_utilization < 0.95:
+        options.append(("utilization 0.95", "--gpu-memory-utilization 0.95",
+                        replace(s, gpu_memory_utilization=0.95), "leave room for other processes"))
+    if r.version < NEWEST:
+        options.append((f"vLLM {NEWEST}", f"vLLM {NEWEST}", replace(s, vllm_version=str(NEWEST)),
+                        "defaults and accounting of the newest release"))
+    out = []
+    for name, flag, changed, note in options:
+        try:
+            c = calculate(config, gpu, changed, weights_bytes=weights_bytes,
+                          measured_reserve_bytes=measured_reserve_bytes)
+        except KvcalcError:
+            continue
+        p = c.estimated
+        if p is None:
+            continue
+        conc = p.max_concurrency if p.fits else 0.0
+        out.append(Lever(name, flag, conc, round(conc / now, 4) if now else None,
+                         p.tokens if p.fits else 0, note))
+    out.sort(key=lambda lv: lv.concurrency, reverse=True)
+    return {"current": {"concurrency": now, "pool_tokens": base.estimated.tokens if base.estimated else 0,
+                        "max_model_len": r.max_model_len},
+            "levers": [lv.to_dict() for lv in out]}
+
+
+def utilization_for(config: dict[str, Any], gpu: Gpu, settings: Settings, target_tokens: int, *,
+                    weights_bytes: int | None = None,
+                    measured_reserve_bytes: int | None = None) -> dict[str, Any]:
+    """The smallest --gpu-memory-utilization (to 0.001) whose estimated pool reaches
+    ``target_tokens``, and the --kv-cache-memory-bytes that gives that pool directly."""
+    if target_tokens < 1:
+        raise SettingsError({"target_tokens": "must be at least 1"})
+
+    def pool(util: float) -> int:
+        c = calculate(config, gpu, replace(settings, gpu_memory_utilization=util),
+                      weights_bytes=weights_bytes, measured_reserve_bytes=measured_reserve_bytes)
+        p = c.estimated
+        return p.tokens if p is not None and p.fits else 0
+
+    result: dict[str, Any] = {"target_tokens": target_tokens, "gpu_memory_utilization": None,
+                              "kv_cache_memory_bytes": None}
+    if pool(1.0) >= target_tokens:
+        lo, hi = 1, 1000
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if pool(mid / 1000) >= target_tokens:
+                hi = mid
+            else:
+                lo = mid + 1
+        result["gpu_memory_utilization"] = lo / 1000
+    c = calculate(config, gpu, settings, weights_bytes=weights_bytes,
+                  measured_reserve_bytes=measured_reserve_bytes)
+    per_block = max(paging.bytes_per_block(paging.project(c.grouping, st)) for st in c.layout.stages)
+    if per_block:
+        lo, hi = 1, 1
+        while paging.capacity(c.grouping, hi, c.ctx, c.resolved.version).tokens < target_tokens:
+            hi *= 2
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if paging.capacity(c.grouping, mid, c.ctx, c.resolved.version).tokens >= target_tokens:
+                hi = mid
+            else:
+                lo = mid + 1
+        result["kv_cache_memory_bytes"] = lo * per_block
+        result["num_blocks"] = lo
+    return result
+
+
+def concurrency_curve(c: Calculation, points: int = 24) -> list[dict[str, float]]:
+    """Concurrency against --max-model-len for the same pool, from 1K tokens (or less) to the
+    model's limit, on a geometric grid; the page draws it."""
+    top = c.arch.derived_max_model_len or c.resolved.max_model_len
+    start = min(1024, top)
+    out = []
+    for i in range(points):
+        length = int(start * (top / start) ** (i / max(1, points - 1)))
+        out.append({"max_model_len": length, "concurrency": concurrency_at(c, length)})
+    return out
+
+
+def pool_vs_utilization(config: dict[str, Any], gpu: Gpu, settings: Settings, *,
+                        weights_bytes: int | None = None,
+                        measured_reserve_bytes: int | None = None) -> list[dict[str, float]]:
+    out = []
+    for util in [x / 100 for x in range(50, 101, 5)]:
+        try:
+            c = calculate(config, gpu, replace(settings, gpu_memory_utilization=util),
+                          weights_bytes=weights_bytes, measured_reserve_bytes=measured_reserve_bytes)
+        except KvcalcError:
+            continue
+        p = c.estimated
+        out.append({"gpu_memory_utilization": util, "pool_tokens": p.tokens if p and p.fits else 0})
+    return out

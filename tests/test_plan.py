@@ -1,0 +1,115 @@
+"""Planning answers against brute-force searches over the forward calculation."""
+
+from dataclasses import replace
+
+import pytest
+
+from factories import config
+from kvcalc import api
+from kvcalc.catalog import find_gpu, find_model
+from kvcalc.engine import calculate
+from kvcalc.plan import (concurrency_at, levers, max_context_for, smallest_setups, utilization_for,
+                         valid_tp_sizes)
+from kvcalc.settings import Settings
+
+
+def _calc(model, gpu="h100", **s):
+    m = find_model(model)
+    return calculate(m.config, find_gpu(gpu), Settings(**s), weights_bytes=m.weights_bytes)
+
+
+@pytest.mark.parametrize("model,gpu,requests", [("Qwen/Qwen3-8B", "h100", 16),
+                                                ("openai/gpt-oss-20b", "h100", 40),
+                                                ("Qwen/Qwen3.5-35B-A3B", "h200", 8)])
+def test_max_context_is_the_boundary_of_the_forward_calculation(model, gpu, requests):
+    c = _calc(model, gpu, max_model_len=4096)
+    best = max_context_for(c, requests)
+    assert best > 0
+    m = find_model(model)
+
+    def forward(length):
+        p = calculate(m.config, find_gpu(gpu), Settings(max_model_len=length),
+                      weights_bytes=m.weights_bytes).estimated
+        return p.fits and p.max_concurrency >= requests
+
+    assert forward(best)
+    if best < (c.arch.derived_max_model_len or 0):
+        assert not forward(best + 1)
+
+
+def test_max_context_exhaustive_on_a_small_range():
+    c = _calc("Qwen/Qwen3-0.6B", "t4", max_model_len=2048)
+    for requests in (400, 1000, 3000):
+        best = max_context_for(c, requests, limit=3000)
+        brute = max([0] + [L for L in range(1, 3001) if concurrency_at(c, L) >= requests])
+        assert best == brute
+
+
+def test_smallest_setups_match_brute_force():
+    cfg = config("meta-llama/Llama-3.1-70B-Instruct")
+    weights = find_model("meta-llama/Llama-3.1-70B-Instruct").weights_bytes
+    gpus = [find_gpu(g) for g in ("h100", "h200", "a100-80g-sxm", "l40s")]
+    got = {s.gpu: s.count for s in smallest_setups(cfg, Settings(), gpus, 8, 16384, weights_bytes=weights)}
+    brute = {}
+    for gpu in gpus:
+        for tp in (1, 2, 4, 8):
+            p = calculate(cfg, gpu, Settings(tensor_parallel_size=tp, max_model_len=16384),
+                          weights_bytes=weights).estimated
+            if p.fits and p.max_concurrency >= 8:
+                brute[gpu.key] = tp
+                break
+    assert got == brute
+    assert got["h200"] <= got["h100-sxm"]
+
+
+def test_valid_tp_sizes_follow_heads():
+    assert valid_tp_sizes(_calc("Qwen/Qwen3-8B", max_model_len=4096)) == [1, 2, 4, 8]
+    assert valid_tp_sizes(_calc("microsoft/phi-4", max_model_len=4096)) == [1, 2]   # 40 heads, 10 KV heads
+
+
+def test_utilization_for_target_is_the_smallest_that_reaches_it():
+    m = find_model("Qwen/Qwen3-8B")
+    s = Settings(max_model_len=32768)
+    u = utilization_for(m.config, find_gpu("h100"), s, 300000, weights_bytes=m.weights_bytes)
+    util = u["gpu_memory_utilization"]
+
+    def pool(x):
+        return calculate(m.config, find_gpu("h100"), replace(s, gpu_memory_utilization=x),
+                         weights_bytes=m.weights_bytes).estimated.tokens
+
+    assert pool(util) >= 300000 > pool(round(util - 0.001, 3))
+    # --kv-cache-memory-bytes gives at least the target pool directly.
+    direct = calculate(m.config, find_gpu("h100"), replace(s, kv_cache_memory_bytes=u["kv_cache_memory_bytes"]))
+    assert direct.estimated.tokens >= 300000
+
+
+def test_levers_are_ranked_and_each_equals_the_forward_calculation():
+    m = find_model("Qwen/Qwen3-8B")
+    s = Settings(max_model_len=32768, avg_tokens=4096)
+    out = levers(m.config, find_gpu("rtx-4090"), s, weights_bytes=m.weights_bytes)
+    concs = [lv["concurrency"] for lv in out["levers"]]
+    assert concs == sorted(concs, reverse=True)
+    fp8 = next(lv for lv in out["levers"] if lv["flag"] == "--kv-cache-dtype fp8")
+    direct = calculate(m.config, find_gpu("rtx-4090"), replace(s, kv_cache_dtype="fp8"),
+                       weights_bytes=m.weights_bytes).estimated.max_concurrency
+    assert fp8["concurrency"] == direct
+
+
+def test_measured_reserve_replaces_the_estimate():
+    m = find_model("meta-llama/Llama-3.1-8B-Instruct")
+    s = Settings(gpu_memory_utilization=0.9, max_model_len=131072, vllm_version="0.14.1")
+    c = calculate(m.config, find_gpu("h100"), s, weights_bytes=m.weights_bytes,
+                  measured_reserve_bytes=int(4.89 * 2**30))
+    assert abs(c.estimated.available_bytes / 2**30 - 51.39) < 0.01
+
+
+def test_api_plan_and_levers_ops():
+    r = api.handle({"op": "plan", "model": "Qwen/Qwen3-8B", "gpu": "h100", "requests": 64, "tokens": 8192})
+    assert r["ok"] and r["result"]["setups"] and r["result"]["max_context_for_requests"] > 0
+    bad = api.handle({"op": "plan", "model": "Qwen/Qwen3-8B", "requests": 0, "tokens": 8192})
+    assert not bad["ok"] and "requests" in bad["error"]["fields"]
+    lv = api.handle({"op": "levers", "model": "Qwen/Qwen3-8B", "gpu": "rtx-4090", "target_tokens": 60000,
+                     "settings": {"max_model_len": 8192}})
+    assert lv["ok"] and lv["result"]["levers"]
+    curves = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "curves": True})["result"]["curves"]
+    assert len(curves["concurrency_vs_max_model_len"]) == 24 and curves["pool_vs_utilization"]
