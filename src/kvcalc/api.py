@@ -141,6 +141,48 @@ def catalog() -> dict[str, Any]:
     }
 
 
+def guess_gpu(total_gib: float) -> Gpu | None:
+    """The catalog GPU whose CUDA total is closest to a log's "(free/total GiB)", within 0.5%."""
+    best = min(load_gpus(), key=lambda g: abs(g.total_bytes / (1 << 30) - total_gib))
+    return best if abs(best.total_bytes / (1 << 30) - total_gib) <= 0.005 * total_gib else None
+
+
+def compare_log(req: dict[str, Any]) -> dict[str, Any]:
+    """Paste → the settings the log shows, and its numbers beside kvcalc's (see compare.py)."""
+    from .compare import compare  # noqa: PLC0415
+    from .logparse import parse_log  # noqa: PLC0415
+
+    text = req.get("text")
+    parsed = parse_log(text if isinstance(text, str) else "")
+    if not parsed.found_anything or not parsed.available_kv_cache_gib:
+        raise SettingsError({"log": "nothing usable in this text: kvcalc needs at least the "
+                                    "'Available KV cache memory: … GiB' line of a vLLM startup log"})
+    settings = {k: v for k, v in parsed.settings().items() if k in _SETTING_KEYS or k == "speculative"}
+    settings.update({k: v for k, v in (req.get("settings") or {}).items() if v is not None})
+    model = req.get("model") or (parsed.model if parsed.model and find_model(parsed.model) else None)
+    if not model and req.get("config") is None:
+        raise SettingsError({"model": (f"the log names {parsed.model!r}, which is not in the catalog: choose "
+                                       "the model or load its config by id" if parsed.model else
+                                       "the log does not name the model: choose it")})
+    gpu_key = req.get("gpu")
+    if not gpu_key and parsed.total_memory_gib:
+        guessed = guess_gpu(parsed.total_memory_gib)
+        gpu_key = guessed.key if guessed else None
+    if not gpu_key and req.get("gpu_total_gib") is None:
+        raise SettingsError({"gpu": "the log does not say which GPU ran it: choose the GPU"})
+    inner = {"model": model, "config": req.get("config"), "weights_bytes": req.get("weights_bytes"),
+             "gpu": gpu_key, "gpu_total_gib": req.get("gpu_total_gib"), "settings": settings}
+    model_id, config, weights, gpu, parsed_settings, _ = _inputs(inner)
+    calc = calculate(config, gpu, parsed_settings, model_id=model_id, weights_bytes=weights,
+                     available_kv_gib=min(parsed.available_kv_cache_gib))
+    out = compare(parsed, calc)
+    out["gpu"] = gpu.key
+    out["model"] = model_id or out["model"]
+    out["settings"] = settings
+    out["log"] = parsed.to_dict()
+    return out
+
+
 def _error(exc: KvcalcError) -> dict[str, Any]:
     fields: dict[str, str] = {}
     if isinstance(exc, SettingsError):
@@ -167,6 +209,8 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
             from .logparse import parse_log  # noqa: PLC0415
             parsed = parse_log(request.get("text") if isinstance(request.get("text"), str) else "")
             return {"ok": True, "result": parsed.to_dict()}
+        if op == "compare_log":
+            return {"ok": True, "result": compare_log(request)}
         if op == "validate":
             from .validate import validate_logs
             return {"ok": True, "result": validate_logs(request.get("logs"))}

@@ -169,6 +169,20 @@ def print_estimate(r: dict[str, Any], out=None) -> None:
         w(f"note: {n}\n")
 
 
+def print_compare(r: dict[str, Any], out=None) -> None:
+    w = (out or sys.stdout).write
+    w(f"{r['model']} on {r['gpu']}; settings read from the log: {r['form']}\n\n")
+    w(f"{'line':<44}{'your log':>18}{'from its memory':>18}{'estimated':>18}{'diff':>9}\n")
+    for row in r["rows"]:
+        diff = f"{row['difference_pct']:+.1f}%" if row["difference_pct"] is not None else ""
+        w(f"{row['line']:<44}{row['logged']:>18}{row['from_log'] or '—':>18}{row['estimated'] or '—':>18}{diff:>9}\n")
+    for cause in r["causes"]:
+        w(f"  likely cause: {cause}\n")
+    if r["measured_reserve_gib"] is not None:
+        w(f"\nyour log's vLLM subtracted {r['measured_reserve_gib']:.2f} GiB besides the weights; "
+          f"pass --measured-reserve-gib {r['measured_reserve_gib']:.2f} to `kvcalc estimate`/`levers` for what-ifs\n")
+
+
 def print_plan(r: dict[str, Any], out=None) -> None:
     w = (out or sys.stdout).write
     w(f"{r['requests']} concurrent requests of {r['tokens']:,} tokens\n")
@@ -240,6 +254,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     pl = sub.add_parser("parse-log", help="read a vLLM startup log and print what it says")
     pl.add_argument("file", help="log file, or - for standard input")
     pl.add_argument("--json", action="store_true")
+    pl.add_argument("--compare", action="store_true",
+                    help="also set the log's numbers beside kvcalc's prediction")
+    pl.add_argument("--model", help="model id, when the log does not name a catalog model")
+    pl.add_argument("--gpu", help="GPU, when the log's total memory does not identify it")
     sub.add_parser("gpus", help="list the GPU catalog")
     sub.add_parser("models", help="list the model catalog")
     sub.add_parser("rules", help="the vLLM rules that changed between releases")
@@ -285,6 +303,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             except OSError as exc:
                 raise _Reported(f"cannot read {args.file}: {exc.strerror}") from exc
             parsed = parse_log(text)
+            if args.compare:
+                resp = api.handle({"op": "compare_log", "text": text, "model": args.model, "gpu": args.gpu})
+                if not resp["ok"]:
+                    raise _Reported(resp["error"]["message"])
+                if args.json:
+                    print(json.dumps(resp["result"], indent=2, ensure_ascii=False))
+                else:
+                    print_compare(resp["result"])
+                return 0
             if not parsed.found_anything:
                 raise _Reported("nothing in this text looks like a vLLM startup log (no 'Available KV "
                                 "cache memory', 'GPU KV cache size' or similar line)")

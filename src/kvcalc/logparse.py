@@ -194,15 +194,14 @@ def parse_log(text: str) -> ParsedLog:
         line = _PREFIX.sub("", line, count=1).strip()
         if not line:
             continue
+        used = False
         for guard, rx, kind in _PATTERNS:
             if guard not in line:
                 continue
             m = rx.search(line)
-            if not m:
-                continue
-            if _apply(log, kind, m):
-                log.lines_used += 1
-                break
+            if m and _apply(log, kind, m):
+                used = True     # keep going: a pasted sentence may quote several log lines
+        log.lines_used += used
     return log
 
 

@@ -1,0 +1,126 @@
+"""A user's startup log next to kvcalc's prediction, line by line, with likely causes.
+
+The log is read by :mod:`kvcalc.logparse`; the settings it reveals fill the form; the pool is
+then computed twice — from the log's own "Available KV cache memory" (exact up to rounding)
+and fully estimated — and every number the log printed is set beside kvcalc's. Where the two
+differ, the terms the log breaks down (weights, activation, non-torch, CUDA graphs) point at
+the cause. The reserve the log measured can then replace kvcalc's estimate for what-ifs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .engine import Calculation
+from .logparse import ParsedLog
+from .units import GIB
+
+
+@dataclass(frozen=True)
+class Row:
+    line: str
+    logged: str
+    from_log: str | None
+    estimated: str | None
+    difference_pct: float | None
+    cause: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _pct(ours: float, theirs: float) -> float | None:
+    return round((ours - theirs) / theirs * 100, 2) if theirs else None
+
+
+def measured_reserve_gib(parsed: ParsedLog, calc: Calculation) -> float | None:
+    """What the log's vLLM subtracted besides the weights: total × util − available − weights
+    (weights as the log printed them, else kvcalc's estimate)."""
+    if not parsed.available_kv_cache_gib or calc.budget is None:
+        return None
+    total = (parsed.total_memory_gib * GIB) if parsed.total_memory_gib else calc.budget.total_bytes
+    requested = total * calc.resolved.gpu_memory_utilization
+    weights = parsed.model_loading_gib[0] * GIB if parsed.model_loading_gib else calc.budget.weights.bytes
+    return round((requested - min(parsed.available_kv_cache_gib) * GIB - weights) / GIB, 3)
+
+
+def _causes(parsed: ParsedLog, calc: Calculation, form: dict[str, Any]) -> list[str]:
+    out = []
+    b = calc.budget
+    if b is not None and parsed.model_loading_gib:
+        ours = b.weights.bytes / GIB
+        theirs = parsed.model_loading_gib[0]
+        if abs(ours - theirs) > max(0.2, 0.02 * theirs):
+            out.append(f"the weights took {theirs:.2f} GiB in your log against {ours:.2f} GiB estimated: "
+                       "another checkpoint or quantization than the one selected?")
+    usage = parsed.usage
+    if b is not None and "activation_peak" in usage:
+        act = b.terms[1].bytes / GIB
+        diff = usage["activation_peak"] - act
+        if abs(diff) > 0.3:
+            out.append(f"activation peak {abs(diff):.2f} GiB {'higher' if diff > 0 else 'lower'} than our "
+                       "estimate: " + ("a larger --max-num-batched-tokens or --max-num-seqs?" if diff > 0 else
+                                       "a build with FlashInfer sampling kernels, or a smaller --max-num-seqs?"))
+    if b is not None and "non_torch" in usage and abs(usage["non_torch"] - b.terms[2].bytes / GIB) > 0.3:
+        out.append(f"non-torch memory {usage['non_torch']:.2f} GiB against {b.terms[2].bytes / GIB:.2f} GiB "
+                   "estimated (NCCL, other processes on the GPU)")
+    if parsed.cuda_graph_estimate_gib is not None and b is not None:
+        ours = b.terms[3].bytes / GIB
+        if abs(parsed.cuda_graph_estimate_gib - ours) > 0.3:
+            out.append(f"vLLM estimated {parsed.cuda_graph_estimate_gib:.2f} GiB of CUDA graphs, we assumed "
+                       f"{ours:.2f} GiB")
+    kv = form.get("kv_cache_dtype")
+    if kv and kv != "auto" and calc.kv.name.startswith("fp8"):
+        out.append(f"your run used {kv} KV cache")
+    if parsed.total_memory_gib and abs(parsed.total_memory_gib - calc.gpu.total_bytes / GIB) > 0.05:
+        out.append(f"your GPU reports {parsed.total_memory_gib:.2f} GiB in total, the selected one "
+                   f"{calc.gpu.total_bytes / GIB:.2f} GiB")
+    return out
+
+
+def compare(parsed: ParsedLog, calc: Calculation) -> dict[str, Any]:
+    """Rows for each number the log printed, our two predictions, and likely causes."""
+    form = parsed.settings()
+    rows: list[Row] = []
+    fl, est = calc.from_log, calc.estimated
+    causes = _causes(parsed, calc, form)
+    cause_text = "; ".join(causes) or None
+    if parsed.available_kv_cache_gib:
+        theirs = min(parsed.available_kv_cache_gib)
+        ours = est.available_bytes / GIB if est else None
+        rows.append(Row("Available KV cache memory", f"{theirs} GiB", f"{theirs} GiB",
+                        f"{ours:.2f} GiB" if ours is not None else None,
+                        _pct(ours, theirs) if ours is not None else None, cause_text))
+    if parsed.gpu_kv_cache_tokens:
+        theirs = parsed.gpu_kv_cache_tokens
+        inside = None
+        if calc.from_log_low and calc.from_log_high:
+            inside = calc.from_log_low.tokens <= theirs <= calc.from_log_high.tokens
+        rows.append(Row("GPU KV cache size", f"{theirs:,} tokens",
+                        f"{fl.tokens:,} tokens" if fl else None,
+                        f"{est.tokens:,} tokens" if est and est.fits else None,
+                        _pct(est.tokens, theirs) if est and est.fits else None,
+                        None if inside in (None, True) else
+                        "the pool from your log's memory falls outside its rounding: a setting differs "
+                        "(KV dtype, block size, --max-model-len, speculative decoding?)"))
+    if parsed.max_concurrency is not None:
+        rows.append(Row(f"Maximum concurrency for {parsed.concurrency_len or calc.resolved.max_model_len:,} tokens",
+                        f"{parsed.max_concurrency:.2f}x",
+                        f"{fl.max_concurrency:.2f}x" if fl else None,
+                        f"{est.max_concurrency:.2f}x" if est and est.fits else None,
+                        _pct(est.max_concurrency, parsed.max_concurrency) if est and est.fits else None, None))
+    if parsed.model_loading_gib and calc.budget is not None:
+        ours = calc.budget.weights.bytes / GIB
+        theirs = parsed.model_loading_gib[0]
+        rows.append(Row("Model loading took", f"{theirs} GiB", None, f"{ours:.2f} GiB", _pct(ours, theirs), None))
+    return {
+        "form": form,
+        "model": parsed.model,
+        "vllm_version": parsed.vllm_version,
+        "rows": [r.to_dict() for r in rows],
+        "causes": causes,
+        "measured_reserve_gib": measured_reserve_gib(parsed, calc),
+        "sources": {"from_log": ["Available KV cache memory"] + (["Model loading took"] if parsed.model_loading_gib else []),
+                    "estimated": [t.name for t in calc.budget.terms] if calc.budget else []},
+    }

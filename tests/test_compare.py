@@ -1,0 +1,67 @@
+"""Pasted log -> form settings and the side-by-side, for the stored public excerpts."""
+
+import pytest
+
+from kvcalc import api
+from kvcalc.errors import VersionError
+from kvcalc.validate import load_logs
+from kvcalc.versions import parse_version
+
+
+def _in_range(version):
+    try:
+        parse_version(version)
+        return version is not None
+    except VersionError:
+        return False
+
+
+EXCERPTS = [e for e in load_logs() if e.get("excerpt") and "Available KV cache memory" in e["excerpt"]
+            and "GPU KV cache size" in e["excerpt"] and not e.get("skip_reason")
+            and _in_range(e.get("vllm_version"))]
+
+
+@pytest.mark.parametrize("entry", EXCERPTS, ids=lambda e: e["id"])
+def test_paste_fills_and_from_log_pool_matches(entry):
+    gpu = entry["gpu"]
+    req = {"op": "compare_log", "text": entry["excerpt"], "model": entry["model"],
+           "config": entry.get("config"), "gpu": gpu, "gpu_total_gib": entry.get("gpu_total_gib"),
+           "settings": {k: entry[k] for k in ("tensor_parallel_size", "pipeline_parallel_size",
+                                               "max_model_len", "kv_cache_dtype", "vllm_version",
+                                               "decode_context_parallel_size")
+                        if entry.get(k) is not None}}
+    r = api.handle(req)
+    assert r["ok"], r
+    rows = {row["line"]: row for row in r["result"]["rows"]}
+    pool = rows["GPU KV cache size"]
+    logged = int(pool["logged"].split()[0].replace(",", ""))
+    ours = int(pool["from_log"].split()[0].replace(",", ""))
+    assert abs(ours - logged) / logged < 0.001
+    assert pool["cause"] is None          # inside the rounding interval
+
+
+def test_nothing_usable():
+    r = api.handle({"op": "compare_log", "text": "hello\nworld", "gpu": "h100"})
+    assert not r["ok"] and "nothing usable" in r["error"]["message"]
+
+
+def test_gpu_guessed_from_total_and_reserve_measured():
+    text = ("(EngineCore pid=326) INFO 10-06 17:00:11 [model_runner.py:407] Model loading took 15.0 GiB memory\n"
+            "(EngineCore pid=326) INFO 10-06 17:00:33 [gpu_worker.py:692] Available KV cache memory: 56.21 GiB\n"
+            "(EngineCore pid=326) INFO 10-06 17:00:33 [kv_cache_utils.py:2464] GPU KV cache size: 460,496 tokens, "
+            "Maximum concurrency for 131,072 tokens per request: 3.51x\n"
+            "(EngineCore pid=326) INFO 10-06 17:00:41 [gpu_worker.py:955] Free memory on device (78.84/79.25 GiB) on "
+            "startup. Desired GPU memory utilization is (0.92, 72.91 GiB). Actual usage is 15.26 GiB for consumed "
+            "memory (weights + non-torch), 1.44 GiB for peak activation, and 0.23 GiB for CUDAGraph memory.\n")
+    r = api.handle({"op": "compare_log", "text": text, "model": "meta-llama/Llama-3.1-8B-Instruct"})
+    assert r["ok"], r
+    res = r["result"]
+    assert res["gpu"] == "a100-80g-sxm"
+    assert res["form"] == {"gpu_memory_utilization": 0.92, "max_model_len": 131072}
+    # 79.25 × 0.92 − 56.21 − 15.0 = 1.70 GiB
+    assert abs(res["measured_reserve_gib"] - 1.70) < 0.01
+    # The measured reserve reproduces the log's memory when fed back as a what-if baseline.
+    again = api.handle({"op": "estimate", "model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "a100-80g-sxm",
+                        "settings": {"max_model_len": 131072, "gpu_memory_utilization": 0.92},
+                        "measured_reserve_gib": res["measured_reserve_gib"]})["result"]
+    assert abs(again["estimated"]["available_gib"] - 56.21) < 0.02
