@@ -100,20 +100,31 @@ def test_from_log_headline_and_band(py_page):
     assert f"{r['from_log']['tokens_low']:,}" in shown(page, "from-log")
 
 
-def test_does_not_fit_shows_vllm_error_and_max_len(py_page):
+@pytest.mark.parametrize("model,gpu,over", [
+    ("meta-llama/Llama-3.1-8B-Instruct", "rtx-4090", {"max_model_len": 131072}),  # length too long
+    ("meta-llama/Llama-3.1-70B-Instruct", "h100-sxm", {"weights": "fp8"}),  # weights fill the GPU
+])
+def test_does_not_fit_shows_vllm_error_and_what_to_change(py_page, model, gpu, over):
     page = py_page
     reset(page)
-    page.get_by_test_id("model-select").select_option("meta-llama/Llama-3.1-70B-Instruct")
-    page.get_by_test_id("weights").select_option("fp8")
-    want = page_request(model="meta-llama/Llama-3.1-70B-Instruct", weights="fp8")
+    page.get_by_test_id("model-select").select_option(model)
+    page.get_by_test_id("gpu-select").select_option(gpu)
+    if "weights" in over:
+        page.get_by_test_id("weights").select_option(over["weights"])
+    if "max_model_len" in over:
+        page.get_by_test_id("max-model-len").fill(str(over["max_model_len"]))
+    want = page_request(model=model, gpu=gpu, **over)
     wait_request(page, want)
     r = oracle(want)["result"]
     assert not r["estimated"]["fits"]
-    assert_numbers_match(page, r)
+    assert_numbers_match(page, r)  # includes: vLLM's error text is shown
     err = page.get_by_test_id("error")
-    assert "To serve at least one request" in err.inner_text()
-    assert f"{r['estimated']['estimated_max_model_len']:,}" in err.inner_text()
     assert err.get_attribute("data-kind") == "does-not-fit"
+    if r["estimated"]["estimated_max_model_len"]:
+        assert f"{r['estimated']['estimated_max_model_len']:,}" in err.inner_text()
+        assert "--max-model-len" in err.inner_text()
+    else:
+        assert "--tensor-parallel-size" in err.inner_text()
 
 
 @pytest.mark.parametrize("testid,text,flag", [
