@@ -38,7 +38,6 @@ function nf(opts) {
   if (!NF.has(k)) NF.set(k, new Intl.NumberFormat(locale(), opts));
   return NF.get(k);
 }
-const GIB = 1073741824; // display unit only: bytes are shown in GiB (2^30)
 const F = {
   int: (v) => nf({ maximumFractionDigits: 0 }).format(v),
   gib: (v) => nf({ minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v),
@@ -46,7 +45,6 @@ const F = {
   pct: (v) => nf({ minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" }).format(v) + "%",
   dec1: (v) => nf({ minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(v),
   dec2: (v) => nf({ minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v),
-  bytesAsGib: (v) => nf({ minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v / GIB),
   raw: (v) => String(v),
 };
 const show = (v, f) => (v === null || v === undefined ? "–" : F[f](v));
@@ -298,19 +296,20 @@ function renderBar(r, pool) {
   const b = r.budget;
   const parts = [];
   if (b) {
-    for (const t of b.terms) parts.push([t.name === "weights" ? "weights" : "reserve", t.bytes, termName(t.name)]);
-    parts.push(["kv", pool && pool.available_bytes > 0 ? pool.available_bytes : 0, S("bar_kv")]);
-    parts.push(["outside", b.left_outside_util_bytes, S("bar_outside")]);
+    for (const t of b.terms) parts.push([t.name === "weights" ? "weights" : "reserve", t.bytes, t.gib, termName(t.name)]);
+    const kv = pool && pool.available_bytes > 0;
+    parts.push(["kv", kv ? pool.available_bytes : 0, kv ? pool.available_gib : 0, S("bar_kv")]);
+    parts.push(["outside", b.left_outside_util_bytes, b.left_outside_util_gib, S("bar_outside")]);
   }
   const segs = [];
   const legend = [];
-  for (const [kind, bytes, label] of parts) {
+  for (const [kind, bytes, gib, label] of parts) {
     const seg = document.createElement("span");
     seg.className = "seg seg-" + kind;
     seg.style.flexGrow = String(Math.max(bytes, 0)); // proportional width, no arithmetic
-    seg.title = `${label}: ${F.bytesAsGib(bytes)} GiB`;
+    seg.title = `${label}: ${F.gib(gib)} GiB`;
     segs.push(seg);
-    const l = li(`${label}: ${F.bytesAsGib(bytes)} GiB`);
+    const l = li(`${label}: ${F.gib(gib)} GiB`);
     l.className = "key-" + kind;
     legend.push(l);
   }
@@ -614,8 +613,8 @@ function hfMessage() {
   const r = state.lastResult;
   const hf = state.hf;
   if (!hf) return;
-  const weights = hf.weights_bytes != null
-    ? fill(S("hf_weights_exact"), { gib: F.bytesAsGib(hf.weights_bytes) }) : S("hf_weights_est");
+  const weights = hf.weights_bytes != null && r.budget
+    ? fill(S("hf_weights_exact"), { gib: F.gib(r.budget.checkpoint_gib) }) : S("hf_weights_est");
   hfSet("hf_loaded", { id: hf.id, arch: r.model.architecture, weights }, false);
 }
 

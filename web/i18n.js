@@ -6,7 +6,7 @@ export const STRINGS = {
   en: {
     skip: "Skip to results",
     title: "vLLM KV cache & concurrency calculator",
-    lede: "vLLM gives the KV cache whatever is left of --gpu-memory-utilization after the weights and a warm-up pass, and cuts it into blocks of 16 tokens. Pick a model, a GPU and flags to see the pool it prints at startup, how many requests fit at your context length, and the vllm serve command.",
+    lede: "vLLM gives the KV cache whatever is left of --gpu-memory-utilization after the weights and a warm-up pass, and cuts it into blocks (16 tokens by default; hybrid models use longer ones). Pick a model, a GPU and flags to see the pool it prints at startup, how many requests fit at your context length, and the vllm serve command.",
     status_label: "Python in this page:",
     status_starting: "starting",
     status_failed: "failed to start",
@@ -112,7 +112,7 @@ export const STRINGS = {
     hf_unsizeable: "The config of “{id}” cannot be sized: {msg}",
     field_prefix: "",
     val_h: "Checked against vLLM's own logs",
-    val_intro: "Each row is a vLLM startup log posted publicly. “From the log's memory” feeds the logged Available KV cache memory through this page's formulas, which tests the bytes per token, the grouping and the rounding to blocks. “Fully estimated” uses only the GPU, the flags and this page's reserve estimate, and reads no number from the log. Before v0.24.0, logs of hybrid-attention models printed blocks ÷ groups × 16; those rows are compared in that older format.",
+    val_intro: "Each row is a vLLM startup log posted publicly. “From the log's memory” feeds the logged Available KV cache memory through this page's formulas, which tests the bytes per token, the grouping and the rounding to blocks. “Fully estimated” uses only the GPU, the flags and this page's reserve estimate, and reads no number from the log. Before v0.21.0, logs of hybrid-attention models printed blocks ÷ groups × block size; those rows are compared in that older format.",
     val_pending: "Numbers computed when the page was built; recomputing in your browser…",
     val_live: "Computed just now in your browser by the same code ({n} logs).",
     v_log: "Log",
@@ -157,7 +157,7 @@ export const STRINGS = {
     faq_settings: "Answers computed by the same code for vLLM {version}, on {gpu}, with vLLM's defaults for every flag not named.",
     faq: [
       ["How does vLLM decide how big the KV cache is?",
-       "At startup it loads the weights, runs one forward pass over max_num_batched_tokens tokens to find the activation peak, and estimates what CUDA graphs will take. The cache gets the GPU's memory × --gpu-memory-utilization minus the weights, that peak and the memory outside PyTorch (CUDA context, NCCL), cut into blocks of 16 tokens. For Qwen3 8B on one H100 with default flags and --max-model-len {qwen.max_model_len:int}, that comes to about {qwen.kv_gib:gib} GiB, or {qwen.tokens:int} tokens."],
+       "At startup it loads the weights, runs one forward pass over max_num_batched_tokens tokens to find the activation peak, and estimates what CUDA graphs will take. The cache gets the GPU's memory × --gpu-memory-utilization minus the weights, that peak and the memory outside PyTorch (CUDA context, NCCL), cut into blocks (16 tokens unless the model needs longer ones). For Qwen3 8B on one H100 with default flags and --max-model-len {qwen.max_model_len:int}, that comes to about {qwen.kv_gib:gib} GiB, or {qwen.tokens:int} tokens."],
       ["What do “GPU KV cache size” and “Maximum concurrency” in the log mean?",
        "The first is how many tokens of context the pool holds. The second is how many requests exactly --max-model-len long fit at once ({qwen.max_concurrency:x} for Qwen3 8B on an H100 at {qwen.max_model_len:int}). Real requests are usually shorter: at {faq_avg:int} tokens each, the same pool holds about {qwen.avg_requests:dec1} at once. vLLM does not reject the rest; it queues them, or preempts running requests when blocks run out."],
       ["Does a second GPU double the KV cache?",
@@ -181,7 +181,7 @@ export const STRINGS = {
   zh: {
     skip: "跳到计算结果",
     title: "vLLM KV cache 与并发计算器",
-    lede: "vLLM 先按 --gpu-memory-utilization 划出可用显存，装下权重、跑完一次预热之后，余下的全部交给 KV cache，并以 16 个 token 为一块来切分。选好模型、GPU 和启动参数，就能看到它启动时打印的缓存池大小、在你的上下文长度下可同时容纳的请求数，以及对应的 vllm serve 命令。",
+    lede: "vLLM 先按 --gpu-memory-utilization 划出可用显存，装下权重、跑完一次预热之后，余下的全部交给 KV cache，并按块切分（默认每块 16 个 token，混合模型的块更长）。选好模型、GPU 和启动参数，就能看到它启动时打印的缓存池大小、在你的上下文长度下可同时容纳的请求数，以及对应的 vllm serve 命令。",
     status_label: "页面内的 Python：",
     status_starting: "starting",
     status_failed: "启动失败",
@@ -287,7 +287,7 @@ export const STRINGS = {
     hf_unsizeable: "无法根据 “{id}” 的 config 计算：{msg}",
     field_prefix: "",
     val_h: "与 vLLM 实际日志对照",
-    val_intro: "每一行都来自公开发布的 vLLM 启动日志。“按日志显存计算”把日志中的 Available KV cache memory 代入本页的公式，用来检验每 token 字节数、层分组和按块取整是否正确；“完全估算”只用 GPU、启动参数和本页的预留估计，不读取日志中的任何数字。v0.24.0 之前，混合注意力模型的日志打印的是 块数 ÷ 组数 × 16，这些行按当时的格式比较。",
+    val_intro: "每一行都来自公开发布的 vLLM 启动日志。“按日志显存计算”把日志中的 Available KV cache memory 代入本页的公式，用来检验每 token 字节数、层分组和按块取整是否正确；“完全估算”只用 GPU、启动参数和本页的预留估计，不读取日志中的任何数字。v0.21.0 之前，混合注意力模型的日志打印的是 块数 ÷ 组数 × 块大小，这些行按当时的格式比较。",
     val_pending: "当前是构建页面时算出的数字，正在浏览器中重新计算……",
     val_live: "刚刚由同一份代码在你的浏览器中算出（共 {n} 条日志）。",
     v_log: "日志",
@@ -332,7 +332,7 @@ export const STRINGS = {
     faq_settings: "以下答案由同一份代码计算：vLLM {version}，{gpu}，未提到的参数均取 vLLM 默认值。",
     faq: [
       ["vLLM 是怎样决定 KV cache 大小的？",
-       "启动时，它先加载权重，再用 max_num_batched_tokens 个 token 做一次前向计算来测出激活值峰值，并估算 CUDA graph 要占的显存。KV cache 得到的是：GPU 显存 × --gpu-memory-utilization，减去权重、这个峰值和 PyTorch 之外的显存（CUDA 上下文、NCCL），再切成 16 个 token 一块。以 Qwen3 8B 在单张 H100 上、默认参数、--max-model-len {qwen.max_model_len:int} 为例，大约是 {qwen.kv_gib:gib} GiB，即 {qwen.tokens:int} 个 token。"],
+       "启动时，它先加载权重，再用 max_num_batched_tokens 个 token 做一次前向计算来测出激活值峰值，并估算 CUDA graph 要占的显存。KV cache 得到的是：GPU 显存 × --gpu-memory-utilization，减去权重、这个峰值和 PyTorch 之外的显存（CUDA 上下文、NCCL），再按块切分（默认 16 个 token 一块，模型需要时块更长）。以 Qwen3 8B 在单张 H100 上、默认参数、--max-model-len {qwen.max_model_len:int} 为例，大约是 {qwen.kv_gib:gib} GiB，即 {qwen.tokens:int} 个 token。"],
       ["日志中的 “GPU KV cache size” 和 “Maximum concurrency” 是什么意思？",
        "前者表示缓存池能装下多少个 token 的上下文；后者表示长度恰好等于 --max-model-len 的请求可以同时放下几个（Qwen3 8B、H100、{qwen.max_model_len:int} 时为 {qwen.max_concurrency:x}）。实际请求一般更短：若每个请求 {faq_avg:int} 个 token，同一个缓存池大约能同时容纳 {qwen.avg_requests:dec1} 个。多出来的请求 vLLM 不会拒绝，而是排队等待，或在块不够时抢占正在运行的请求。"],
       ["多加一张 GPU，KV cache 会翻倍吗？",

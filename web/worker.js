@@ -7,33 +7,8 @@ import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const base = new URL("./", import.meta.url);
 let api = null; // kvcalc.api.handle_json
-let extra = null; // small helpers that are not part of the JSON API (see PY_HELPERS)
+let extra = null; // core functions that take bytes rather than JSON (safetensors headers)
 const queue = []; // messages that arrived while booting
-
-// Python helpers the page needs besides handle_json. Kept tiny and pure: the byte arithmetic on
-// a safetensors header (its length prefix and the tensors' byte ranges) happens here in Python,
-// never in JS.
-const PY_HELPERS = `
-import json
-def safetensors_header(data):
-    """Bytes of tensor data in one .safetensors file, from a prefix of the file: {"bytes": n},
-    or {"need_range": "bytes=0-N"} when the prefix is shorter than the header."""
-    b = data.to_bytes() if hasattr(data, "to_bytes") else bytes(data)
-    if len(b) < 8:
-        return json.dumps({"bytes": None})
-    n = int.from_bytes(b[:8], "little")
-    if not 2 <= n <= 100_000_000:
-        return json.dumps({"bytes": None})
-    if len(b) < 8 + n:
-        return json.dumps({"bytes": None, "need_range": f"bytes=0-{8 + n - 1}"})
-    try:
-        header = json.loads(b[8:8 + n])
-    except ValueError:
-        return json.dumps({"bytes": None})
-    ends = [v["data_offsets"][1] for k, v in header.items()
-            if k != "__metadata__" and isinstance(v, dict) and "data_offsets" in v]
-    return json.dumps({"bytes": max(ends) if ends else None})
-`;
 
 const ALLOWED = new Set(["handle", "safetensors_header"]);
 
@@ -69,9 +44,8 @@ async function boot() {
   t.installed = performance.now();
   const mod = pyodide.pyimport("kvcalc.api");
   api = mod.handle_json;
-  const ns = pyodide.globals.get("dict")();
-  pyodide.runPython(PY_HELPERS, { globals: ns });
-  extra = { safetensors_header: ns.get("safetensors_header") };
+  const st = pyodide.pyimport("kvcalc.safetensors");
+  extra = { safetensors_header: (data) => st.data_bytes_json(data) };
   t.imported = performance.now();
   const python = pyodide.runPython("import sys; sys.version.split()[0]");
   postMessage({ type: "ready", t, python, pyodide: pyodide.version, kvcalc: manifest.version });

@@ -55,6 +55,7 @@ class Budget:
     stage_low: tuple[int, ...]
     stage_high: tuple[int, ...]
     limiting_stage: int
+    checkpoint_bytes: int = 0            # the whole checkpoint (all GPUs)
 
     @property
     def available_bytes(self) -> int:
@@ -96,4 +97,5 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
              "vLLM's estimate, subtracted in this setting" if r.cuda_graphs[0] else
              "not subtracted in this setting"),
     )
-    return Budget(total, requested, terms, tuple(typical), tuple(low), tuple(high), limiting_stage)
+    return Budget(total, requested, terms, tuple(typical), tuple(low), tuple(high), limiting_stage,
+                  weights.total_bytes)

@@ -45,6 +45,8 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "available_bytes": b.available_bytes, "available_gib": _gib(b.available_bytes),
             "available_low_gib": _gib(b.available_low), "available_high_gib": _gib(b.available_high),
             "left_outside_util_bytes": b.total_bytes - b.requested_bytes,
+            "left_outside_util_gib": _gib(b.total_bytes - b.requested_bytes),
+            "checkpoint_bytes": b.checkpoint_bytes, "checkpoint_gib": _gib(b.checkpoint_bytes),
         }
     band = None
     if c.estimated_low is not None and c.estimated_high is not None:
