@@ -8,6 +8,7 @@ requests as JSON strings (:func:`handle_json`). Errors come back as
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from . import __version__
@@ -23,7 +24,18 @@ from .weights import WEIGHT_FORMATS
 _SETTING_KEYS = {f for f in Settings.__dataclass_fields__ if f != "speculative"}
 
 
+def _finite_number(value: Any, key: str, low: float, high: float) -> float:
+    """A real number in (low, high]; anything else is a SettingsError naming ``key``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+            not math.isfinite(value) or not low < value <= high:
+        shown = repr(value) if isinstance(value, (int, float, str, type(None))) else type(value).__name__
+        raise SettingsError({key: f"must be a number above {low:g} and at most {high:g}, got {shown[:40]}"})
+    return float(value)
+
+
 def settings_from_dict(d: dict[str, Any] | None) -> Settings:
+    if d is not None and not isinstance(d, dict):
+        raise SettingsError({"settings": f"must be an object of vLLM flags, got {type(d).__name__}"})
     d = dict(d or {})
     unknown = sorted(set(d) - _SETTING_KEYS - {"speculative"})
     if unknown:
@@ -31,10 +43,10 @@ def settings_from_dict(d: dict[str, Any] | None) -> Settings:
     spec = d.pop("speculative", None)
     speculative = None
     if spec:
-        if not isinstance(spec, dict) or "method" not in spec:
-            raise SettingsError({"--speculative-config": "must be an object with a 'method'"})
+        if not isinstance(spec, dict) or not isinstance(spec.get("method"), str):
+            raise SettingsError({"--speculative-config": "must be an object with a 'method' string"})
         speculative = Speculative(
-            method=str(spec["method"]),
+            method=spec["method"][:64],
             num_speculative_tokens=spec.get("num_speculative_tokens") or 1,
             draft_config=spec.get("draft_config"), model=spec.get("model"))
     clean = {k: v for k, v in d.items() if v is not None}
@@ -43,8 +55,7 @@ def settings_from_dict(d: dict[str, Any] | None) -> Settings:
 
 def custom_gpu(total_gib: float, base: Gpu | None = None) -> Gpu:
     """A GPU known only by its CUDA total (e.g. from a log's 'Free memory on device (F/T GiB)')."""
-    if isinstance(total_gib, bool) or not isinstance(total_gib, (int, float)) or not total_gib > 0:
-        raise SettingsError({"gpu_total_gib": f"must be a positive number, got {total_gib!r}"})
+    total_gib = _finite_number(total_gib, "gpu_total_gib", 0, 16384)
     b = base
     # Without a catalog entry, assume an Ada-class CUDA GPU: it only decides bf16 support and
     # the MLA backend's block size.
@@ -55,9 +66,16 @@ def custom_gpu(total_gib: float, base: Gpu | None = None) -> Gpu:
 
 
 def resolve_model(req: dict[str, Any]) -> tuple[str, dict[str, Any], int | None]:
-    model_id = str(req.get("model") or "")
+    model = req.get("model")
+    if model is not None and not isinstance(model, str):
+        raise SettingsError({"model": "must be a Hugging Face id such as Qwen/Qwen3-8B"})
+    model_id = (model or "")[:200]
     config = req.get("config")
     weights = req.get("weights_bytes")
+    if weights is not None:
+        if isinstance(weights, bool) or not isinstance(weights, int) or not 0 < weights <= 1 << 50:
+            raise SettingsError({"weights_bytes": "must be the checkpoint size in bytes, a whole number "
+                                                  "above 0"})
     if config is None:
         if not model_id:
             raise SettingsError({"model": "choose a model from the catalog or give its config.json"})
@@ -72,7 +90,10 @@ def resolve_model(req: dict[str, Any]) -> tuple[str, dict[str, Any], int | None]
 
 def _inputs(req: dict[str, Any]) -> tuple[str, dict[str, Any], int | None, Gpu, Settings, int | None]:
     model_id, config, weights = resolve_model(req)
-    gpu = find_gpu(str(req.get("gpu") or "h100-sxm"))
+    gpu_key = req.get("gpu") or "h100-sxm"
+    if not isinstance(gpu_key, str):
+        raise SettingsError({"gpu": "must be a GPU key or name such as h100"})
+    gpu = find_gpu(gpu_key[:120])
     if req.get("gpu_total_gib") is not None:
         gpu = custom_gpu(req["gpu_total_gib"], gpu)
     reserve = req.get("measured_reserve_gib")
@@ -86,14 +107,21 @@ def _inputs(req: dict[str, Any]) -> tuple[str, dict[str, Any], int | None, Gpu, 
 def estimate(req: dict[str, Any]) -> dict[str, Any]:
     model_id, config, weights, gpu, settings, reserve = _inputs(req)
     calc = calculate(config, gpu, settings, model_id=model_id, weights_bytes=weights,
-                     available_kv_gib=req.get("available_kv_gib"), measured_reserve_bytes=reserve)
+                     available_kv_gib=_available(req), measured_reserve_bytes=reserve)
     out = calculation_dict(calc)
     if req.get("curves"):
-        from .plan import concurrency_curve, pool_vs_utilization  # noqa: PLC0415
+        from .plan import concurrency_curve, max_context_for, pool_vs_utilization  # noqa: PLC0415
         out["curves"] = {"concurrency_vs_max_model_len": concurrency_curve(calc),
                          "pool_vs_utilization": pool_vs_utilization(config, gpu, settings, weights_bytes=weights,
-                                                                    measured_reserve_bytes=reserve)}
+                                                                    measured_reserve_bytes=reserve),
+                         # the longest --max-model-len at which one request still fits (0: none)
+                         "max_model_len_one_request": max_context_for(calc, 1)}
     return out
+
+
+def _available(req: dict[str, Any]) -> float | None:
+    value = req.get("available_kv_gib")
+    return None if value is None else _finite_number(value, "available_kv_gib", 0, 16384)
 
 
 def _positive(req: dict[str, Any], key: str) -> int:
@@ -111,7 +139,7 @@ def plan(req: dict[str, Any]) -> dict[str, Any]:
     model_id, config, weights, gpu, settings, reserve = _inputs(req)
     requests, tokens = _positive(req, "requests"), _positive(req, "tokens")
     calc = calculate(config, gpu, settings, model_id=model_id, weights_bytes=weights,
-                     available_kv_gib=req.get("available_kv_gib"), measured_reserve_bytes=reserve)
+                     available_kv_gib=_available(req), measured_reserve_bytes=reserve)
     setups = smallest_setups(config, settings, load_gpus(), requests, tokens, weights_bytes=weights)
     return {"requests": requests, "tokens": tokens,
             "max_context_for_requests": max_context_for(calc, requests),
@@ -157,9 +185,28 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
     if not parsed.found_anything or not parsed.available_kv_cache_gib:
         raise SettingsError({"log": "nothing usable in this text: kvcalc needs at least the "
                                     "'Available KV cache memory: … GiB' line of a vLLM startup log"})
+    # "fallback": what the caller (the page's form) holds, used only where the log is silent:
+    # {"model", "config", "weights_bytes", "gpu", "settings": {...}}. A log that printed its
+    # "non-default args" has stated every flag it changed, so then only what a log never states
+    # (release, checkpoint format, average length) falls back. "filled_from_form" lists the
+    # model, GPU and settings taken from the fallback.
+    fallback = req.get("fallback") if isinstance(req.get("fallback"), dict) else {}
+    filled: list[str] = []
     settings = {k: v for k, v in parsed.settings().items() if k in _SETTING_KEYS or k == "speculative"}
+    for k, v in (fallback.get("settings") or {}).items():
+        if v is None or k in settings or k not in _SETTING_KEYS:
+            continue
+        if parsed.non_default_args and k not in ("vllm_version", "weights", "avg_tokens", "entrypoint"):
+            continue
+        settings[k] = v
+        if k not in ("avg_tokens", "entrypoint"):
+            filled.append(k)
     settings.update({k: v for k, v in (req.get("settings") or {}).items() if v is not None})
     model = req.get("model") or (parsed.model if parsed.model and find_model(parsed.model) else None)
+    if not model and req.get("config") is None and (fallback.get("model") or fallback.get("config")):
+        model = fallback.get("model")
+        req = {**req, "config": fallback.get("config"), "weights_bytes": fallback.get("weights_bytes")}
+        filled.append("model")
     if not model and req.get("config") is None:
         raise SettingsError({"model": (f"the log names {parsed.model!r}, which is not in the catalog: choose "
                                        "the model or load its config by id" if parsed.model else
@@ -168,6 +215,17 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
     if not gpu_key and parsed.total_memory_gib:
         guessed = guess_gpu(parsed.total_memory_gib)
         gpu_key = guessed.key if guessed else None
+        if guessed and fallback.get("gpu"):   # several GPUs share a total: keep the caller's if it is one
+            try:
+                fb = find_gpu(str(fallback["gpu"]))
+            except KvcalcError:
+                fb = None
+            total = parsed.total_memory_gib
+            if fb and abs(fb.total_bytes / (1 << 30) - total) <= 0.005 * total:
+                gpu_key = fb.key
+    if not gpu_key and req.get("gpu_total_gib") is None and fallback.get("gpu"):
+        gpu_key = fallback["gpu"]
+        filled.append("gpu")
     if not gpu_key and req.get("gpu_total_gib") is None:
         raise SettingsError({"gpu": "the log does not say which GPU ran it: choose the GPU"})
     inner = {"model": model, "config": req.get("config"), "weights_bytes": req.get("weights_bytes"),
@@ -180,6 +238,8 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
     out["model"] = model_id or out["model"]
     out["settings"] = settings
     out["log"] = parsed.to_dict()
+    out["filled_from_form"] = filled
+    out["calculation"] = calculation_dict(calc)   # raw numbers of both pools, for display
     return out
 
 
@@ -195,8 +255,10 @@ def _error(exc: KvcalcError) -> dict[str, Any]:
 
 def handle(request: dict[str, Any]) -> dict[str, Any]:
     """Dispatch one request: ops "estimate", "catalog", "validate", "plan", "levers", "parse_log"."""
+    if not isinstance(request, dict):
+        return _error(SettingsError({"request": "must be a JSON object with an 'op'"}))
     try:
-        op = request.get("op", "estimate") if isinstance(request, dict) else None
+        op = request.get("op", "estimate")
         if op == "estimate":
             return {"ok": True, "result": estimate(request)}
         if op == "catalog":
@@ -213,18 +275,24 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
             return {"ok": True, "result": compare_log(request)}
         if op == "validate":
             from .validate import validate_logs
-            return {"ok": True, "result": validate_logs(request.get("logs"))}
-        raise SettingsError({"op": f"unknown operation {op!r}; use estimate, catalog, validate, plan, "
-                                   "levers or parse_log"})
+            logs = request.get("logs")
+            if logs is not None and (not isinstance(logs, list) or not all(isinstance(e, dict) for e in logs)):
+                raise SettingsError({"logs": "must be a list of log entries (objects), as in data/vllm_logs.json"})
+            return {"ok": True, "result": validate_logs(logs)}
+        shown = op if isinstance(op, str) else type(op).__name__
+        raise SettingsError({"op": f"unknown operation {shown[:40]!r}; use estimate, catalog, validate, plan, "
+                                   "levers, parse_log or compare_log"})
     except KvcalcError as exc:
         return _error(exc)
+    except RecursionError:
+        return _error(SettingsError({"request": "is nested too deeply to be a config or settings"}))
 
 
 def handle_json(text: str) -> str:
     """``handle`` over JSON strings, for the Web Worker."""
     try:
         request = json.loads(text)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, RecursionError) as exc:
         return json.dumps({"ok": False, "error": {"type": "RequestError",
                                                   "message": f"request is not JSON: {exc}", "fields": {}}})
     return json.dumps(handle(request))

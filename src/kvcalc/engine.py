@@ -257,6 +257,9 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     fully estimated pool. ``measured_reserve_bytes`` replaces the estimated activation,
     non-torch and CUDA-graph terms with what a user's log showed (calibrated what-ifs).
     """
+    if weights_bytes is not None and (isinstance(weights_bytes, bool) or not isinstance(weights_bytes, int)
+                                      or weights_bytes <= 0):
+        raise SettingsError({"weights_bytes": "must be the checkpoint size in bytes, a whole number above 0"})
     arch = read_model(config)
     resolved = resolve(settings, gpu.total_bytes, gpu.device_name, arch.derived_max_model_len,
                        gpu.unified_memory)
@@ -306,7 +309,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     from_log = low = high = None
     if available_kv_gib is not None:
         if isinstance(available_kv_gib, bool) or not isinstance(available_kv_gib, (int, float)) \
-                or not math.isfinite(available_kv_gib) or available_kv_gib <= 0:
+                or not math.isfinite(available_kv_gib) or not 0 < available_kv_gib <= 16384:
             raise SettingsError({"available_kv_gib": "must be a positive number of GiB, as the "
                                  f"log prints it, got {available_kv_gib!r}"})
         from_log = _pool(parts, round(available_kv_gib * GIB))

@@ -9,6 +9,7 @@ into per-GPU specs. Every field read is validated; a missing or malformed one ra
 from __future__ import annotations
 
 import math
+import reprlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,6 +100,19 @@ class ModelArch:
 
 # --------------------------------------------------------------------------- field access
 
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother, _REPR.maxlist, _REPR.maxdict = 3, 60, 60, 6, 4
+
+
+def show(value: Any) -> str:
+    """A bounded ``repr`` for messages: a 10 MB string or a list nested 100,000 deep in a
+    hostile config must not become a 10 MB message or a RecursionError."""
+    try:
+        return _REPR.repr(value)
+    except Exception:  # noqa: BLE001 - a message must never fail
+        return f"<{type(value).__name__}>"
+
+
 
 class _Fields:
     """Typed access to a config dict; every error names the dotted field path."""
@@ -125,10 +139,10 @@ class _Fields:
                 raise ConfigError(self.path(key), "is required to size the KV cache but is missing")
             return default
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ConfigError(self.path(key), f"must be a whole number, got {value!r}")
+            raise ConfigError(self.path(key), f"must be a whole number, got {show(value)}")
         if isinstance(value, float):
             if not math.isfinite(value) or value != int(value):
-                raise ConfigError(self.path(key), f"must be a whole number, got {value!r}")
+                raise ConfigError(self.path(key), f"must be a whole number, got {show(value)}")
             value = int(value)
         if not minimum <= value <= maximum:
             raise ConfigError(self.path(key), f"must be between {minimum} and {maximum}, got {value}")
@@ -144,7 +158,7 @@ class _Fields:
         if value is None:
             return default
         if not isinstance(value, bool):
-            raise ConfigError(self.path(key), f"must be true or false, got {value!r}")
+            raise ConfigError(self.path(key), f"must be true or false, got {show(value)}")
         return value
 
     def str(self, key: str, default: str | None = None) -> str | None:
@@ -152,7 +166,7 @@ class _Fields:
         if value is None:
             return default
         if not isinstance(value, str):
-            raise ConfigError(self.path(key), f"must be a string, got {value!r}")
+            raise ConfigError(self.path(key), f"must be a string, got {show(value)}")
         return value
 
     def list(self, key: str, length: int | None = None) -> list | None:
@@ -172,10 +186,13 @@ def _text_fields(config: dict[str, Any]) -> _Fields:
         raise ConfigError("(root)", f"must be a JSON object, got {type(config).__name__}")
     text = config.get("text_config")
     if text is None:
-        text = config.get("llm_config") or config.get("language_config")
+        key = "llm_config" if config.get("llm_config") else "language_config"
+        text = config.get(key)
         if text is None:
             return _Fields(config)
-        return _Fields(text, "llm_config." if "llm_config" in config else "language_config.")
+        if not isinstance(text, dict):
+            raise ConfigError(key, f"must be a JSON object, got {type(text).__name__}")
+        return _Fields(text, key + ".")
     if not isinstance(text, dict):
         raise ConfigError("text_config", f"must be a JSON object, got {type(text).__name__}")
     return _Fields(text, "text_config.")
@@ -198,9 +215,18 @@ def _derived_max_len(f: _Fields) -> int | None:
         factor = rope.get("factor")
         if rope_type not in (None, "default", "su", "longrope", "llama3", "mrope") and \
                 isinstance(factor, (int, float)) and not isinstance(factor, bool) and factor > 0:
+            key = "rope_scaling" if f.raw("rope_scaling") else "rope_parameters"
+            if isinstance(factor, int) and factor > 10**8 or not math.isfinite(factor):
+                raise ConfigError(f.path(f"{key}.factor"), f"must be a finite scaling factor, got {show(factor)}")
             if rope_type == "yarn" and isinstance(rope.get("original_max_position_embeddings"), int):
-                derived = rope["original_max_position_embeddings"]
-            derived = int(derived * factor)
+                derived = _Fields(rope, f.path(key + ".")).int("original_max_position_embeddings",
+                                                               maximum=10**8)
+            scaled = int(derived * factor)
+            if not 1 <= scaled <= 10**8:
+                raise ConfigError(f.path(f"{key}.factor"),
+                                  f"({show(factor)}) scales the maximum length {derived:,} to {scaled:,} "
+                                  "tokens, outside 1 to 100,000,000")
+            derived = scaled
     return derived
 
 
@@ -273,11 +299,20 @@ def _sliding_window(f: _Fields) -> int | None:
     return f.int("sliding_window", maximum=10**8)
 
 
+def _layer_type_names(f: _Fields, given: list, n: int) -> list[str]:
+    """The first ``n`` entries of a ``layer_types`` list, each a string."""
+    out = given[:n]
+    for i, t in enumerate(out):
+        if not isinstance(t, str):
+            raise ConfigError(f.path(f"layer_types[{i}]"), f"must be a string, got {show(t)}")
+    return out
+
+
 def _layer_types(f: _Fields, model_type: str, n: int) -> list[str] | None:
     """``layer_types`` as transformers' config classes fill it in when config.json has none."""
     given = f.list("layer_types", n)
     if given is not None:
-        return [str(t) for t in given[:n]]
+        return _layer_type_names(f, given, n)
     if model_type in ("gemma2",):
         return ["sliding_attention" if i % 2 == 0 else "full_attention" for i in range(n)]
     if model_type in ("gemma3", "gemma3_text", "cohere2"):
@@ -312,14 +347,14 @@ def _decoder_layers(f: _Fields, model_type: str) -> list[AttentionLayer]:
         raise UnsupportedModelError(
             "vLLM refuses Qwen2-style configs that slide the window on only some layers "
             "(max_window_layers < num_hidden_layers); set use_sliding_window to false")
+    all_sliding = types is None or all(x == "sliding_attention" for x in types)
     layers = []
     for i in range(n):
         kind = "full"
         t = types[i] if types is not None else None
         if t is not None and t not in ("full_attention", "sliding_attention", "attention",
                                        "chunked_attention"):
-            raise ConfigError(f.path(f"layer_types[{i}]"), f"unknown layer type {t!r}")
-        all_sliding = types is None or all(x == "sliding_attention" for x in types)
+            raise ConfigError(f.path(f"layer_types[{i}]"), f"unknown layer type {show(t)}")
         if window is not None and (t == "sliding_attention" or (all_sliding and t is None) or
                                    (all_sliding and t == "sliding_attention")):
             kind = "sliding_window"
@@ -342,10 +377,10 @@ def _kv_shared(layers: list[AttentionLayer], num_shared: int, f: _Fields) -> lis
         raise ConfigError(f.path("num_kv_shared_layers"),
                           f"({num_shared}) must be smaller than num_hidden_layers ({n})")
     first_shared = n - num_shared
+    last_of_kind = {layer.kind: j for j, layer in enumerate(layers[:first_shared])}
     out = list(layers)
     for i in range(first_shared, n):
-        target = next((j for j in range(first_shared - 1, -1, -1)
-                       if layers[j].kind == layers[i].kind), None)
+        target = last_of_kind.get(layers[i].kind)
         if target is None:
             raise ConfigError(f.path("num_kv_shared_layers"),
                               f"layer {i} has no earlier layer of its kind to share a cache with")
@@ -408,6 +443,7 @@ def _qwen3_next_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
     n = f.int("num_hidden_layers", maximum=10_000)
     kv_heads, head, head_v = _standard_attention(f)
     types = f.list("layer_types", n)
+    types = _layer_type_names(f, types, n) if types is not None else None
     if types is None:
         interval = f.int("full_attention_interval", 4)
         types = ["full_attention" if (i + 1) % interval == 0 else "linear_attention"
@@ -424,7 +460,7 @@ def _qwen3_next_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
         elif t in ("full_attention", "attention"):
             layers.append(AttentionLayer("full", kv_heads, head, head_v))
         else:
-            raise ConfigError(f.path(f"layer_types[{i}]"), f"unknown layer type {t!r}")
+            raise ConfigError(f.path(f"layer_types[{i}]"), f"unknown layer type {show(t)}")
     return layers, dims
 
 
@@ -441,10 +477,16 @@ def _nemotron_h_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
     pattern = f.str("hybrid_override_pattern")
     if not pattern:
         raise ConfigError(f.path("hybrid_override_pattern"), "is required for Nemotron-H")
+    if len(pattern) > 10_000:
+        raise ConfigError(f.path("hybrid_override_pattern"),
+                          f"has {len(pattern):,} layers, more than the 10,000 kvcalc accepts")
     heads = f.int("num_attention_heads")
     kv_heads = f.int("num_key_value_heads", heads)
+    if kv_heads > heads:
+        raise ConfigError(f.path("num_key_value_heads"),
+                          f"({kv_heads}) cannot exceed num_attention_heads ({heads})")
     head = f.int("head_dim", 0, minimum=0) or f.int("attention_head_dim", 0, minimum=0) or \
-        f.int("hidden_size") // heads
+        _head_from_hidden(f, heads)
     layers = []
     for i, c in enumerate(pattern):
         if c == "M":
@@ -454,7 +496,7 @@ def _nemotron_h_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
         elif c in "-E":
             layers.append(AttentionLayer("none"))
         else:
-            raise ConfigError(f.path("hybrid_override_pattern"), f"unknown layer code {c!r} at {i}")
+            raise ConfigError(f.path("hybrid_override_pattern"), f"unknown layer code {show(c)} at {i}")
     names = {"conv": "conv_kernel", "heads": "mamba_num_heads", "head_dim": "mamba_head_dim",
              "state": "ssm_state_size", "groups": "n_groups"}
     intermediate = f.int("mamba_num_heads") * f.int("mamba_head_dim")
@@ -465,7 +507,7 @@ def _granite_hybrid_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]
     """Granite 4.0-H (GraniteMoeHybrid): ``layer_types`` of "mamba" / "attention"."""
     n = f.int("num_hidden_layers", maximum=10_000)
     kv_heads, head, head_v = _standard_attention(f)
-    types = f.list("layer_types", n) or ["mamba"] * n
+    types = _layer_type_names(f, f.list("layer_types", n) or ["mamba"] * n, n)
     layers = []
     for i, t in enumerate(types[:n]):
         if t == "mamba":
@@ -473,11 +515,20 @@ def _granite_hybrid_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]
         elif t == "attention":
             layers.append(AttentionLayer("full", kv_heads, head, head_v))
         else:
-            raise ConfigError(f.path(f"layer_types[{i}]"), f"unknown layer type {t!r}")
+            raise ConfigError(f.path(f"layer_types[{i}]"), f"unknown layer type {show(t)}")
     names = {"conv": "mamba_d_conv", "heads": "mamba_n_heads", "head_dim": "mamba_d_head",
              "state": "mamba_d_state", "groups": "mamba_n_groups"}
     intermediate = f.int("mamba_expand", 2) * f.int("hidden_size")
     return layers, _mamba2_dims(f, names, intermediate)
+
+
+def _head_from_hidden(f: _Fields, heads: int) -> int:
+    """transformers' default head_dim, hidden_size // num_attention_heads, never 0."""
+    hidden = f.int("hidden_size")
+    if hidden < heads:
+        raise ConfigError(f.path("hidden_size"), f"({hidden}) is smaller than num_attention_heads "
+                          f"({heads}), which would make head_dim 0; the config must give head_dim")
+    return hidden // heads
 
 
 _MLA_MODEL_TYPES = ("deepseek_v2", "deepseek_v3", "deepseek_v32", "deepseek_mtp", "glm_moe_dsa",
@@ -490,20 +541,32 @@ def _nas_layers(f: _Fields) -> list[AttentionLayer]:
     """Nemotron-NAS (DeciLM) ``block_configs``: per layer, attention may be a no-op or a linear
     replacement (no cache), else it has num_attention_heads // n_heads_in_group KV heads."""
     blocks = f.list("block_configs")
+    if blocks is not None and len(blocks) > 10_000:
+        raise ConfigError(f.path("block_configs"),
+                          f"has {len(blocks):,} layers, more than the 10,000 kvcalc accepts")
     heads = f.int("num_attention_heads")
-    head = f.int("head_dim", 0, minimum=0) or f.int("hidden_size") // heads
+    head = f.int("head_dim", 0, minimum=0) or _head_from_hidden(f, heads)
     layers = []
     for i, block in enumerate(blocks or []):
         attn = block.get("attention") if isinstance(block, dict) else None
         if not isinstance(attn, dict):
             raise ConfigError(f.path(f"block_configs[{i}].attention"), "must be an object")
+        ffn = block.get("ffn")
+        if ffn is not None:
+            if not isinstance(ffn, dict):
+                raise ConfigError(f.path(f"block_configs[{i}].ffn"), "must be an object")
+            mult = ffn.get("ffn_mult")
+            if mult is not None and (isinstance(mult, bool) or not isinstance(mult, (int, float))
+                                     or not math.isfinite(mult) or not 0 < mult <= 1000):
+                raise ConfigError(f.path(f"block_configs[{i}].ffn.ffn_mult"),
+                                  f"must be a positive number, got {show(mult)}")
         if attn.get("no_op") or attn.get("replace_with_linear"):
             layers.append(AttentionLayer("none"))
             continue
         group = attn.get("n_heads_in_group")
         if not isinstance(group, int) or isinstance(group, bool) or group <= 0 or heads % group:
             raise ConfigError(f.path(f"block_configs[{i}].attention.n_heads_in_group"),
-                              f"must be a positive divisor of num_attention_heads ({heads}), got {group!r}")
+                              f"must be a positive divisor of num_attention_heads ({heads}), got {show(group)}")
         layers.append(AttentionLayer("full", heads // group, head, head))
     if not layers:
         raise ConfigError(f.path("block_configs"), "is empty")
@@ -544,14 +607,114 @@ def _mtp_layers(f: _Fields, model: ModelArch | None, base: list[AttentionLayer])
     return tuple(template for _ in range(count))
 
 
+_ESTIMATE_SIZE_FIELDS = (
+    "intermediate_size", "intermediate_size_mlp", "moe_intermediate_size",
+    "shared_expert_intermediate_size", "moe_shared_expert_intermediate_size", "moe_latent_size",
+    "vocab_size", "vocab_size_per_layer_input", "hidden_size_per_layer_input",
+    "num_local_experts", "num_experts", "n_routed_experts", "n_shared_experts",
+    "num_experts_per_tok", "experts_per_token", "top_k_experts", "first_k_dense_replace",
+    "moe_layer_freq", "decoder_sparse_step", "interleave_moe_layer_step",
+    "q_lora_rank", "qk_nope_head_dim", "v_head_dim", "index_n_heads", "index_head_dim",
+    "global_head_dim", "num_global_key_value_heads", "conv_kernel", "n_groups",
+    "mamba_num_heads", "mamba_head_dim", "ssm_state_size", "mamba_n_heads", "mamba_d_head",
+    "mamba_d_state", "mamba_n_groups", "mamba_d_conv", "linear_num_key_heads",
+    "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim",
+    "linear_conv_kernel_dim")
+"""Sizes the weight and activation estimates (params.py, reserve.py) read from the language
+model's config."""
+
+_TOWER_SIZE_FIELDS = ("hidden_size", "embed_dim", "width", "d_model", "num_hidden_layers", "depth",
+                      "num_layers", "intermediate_size", "mlp_dim", "patch_size", "out_hidden_size")
+
+
+def _check_size(d: dict[str, Any], key: str, path: str) -> None:
+    value = d.get(key)
+    if value is None or (isinstance(value, list) and key == "intermediate_size"):
+        return  # Gemma 3n gives one intermediate size per layer
+    _Fields(d, path).int(key, minimum=1 if key == "vocab_size" else 0, maximum=10**9)
+
+
+def _check_estimate_fields(config: dict[str, Any], f: _Fields) -> None:
+    """Validate what the weight, activation and quantization estimates read, so a malformed
+    value is a ConfigError naming it, not a crash or a silently ignored size."""
+    text = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+    scopes = [(f.data, f.prefix)]
+    if text is not f.data:
+        scopes.append((text, "text_config." if text is not config else ""))
+    for d, prefix in scopes:
+        for key in _ESTIMATE_SIZE_FIELDS:
+            _check_size(d, key, prefix)
+        g = _Fields(d, prefix)
+        g.bool("tie_word_embeddings")
+        prf = d.get("partial_rotary_factor")
+        if prf is not None and (isinstance(prf, bool) or not isinstance(prf, (int, float))
+                                or not math.isfinite(prf) or not 0 < prf <= 1):
+            raise ConfigError(g.path("partial_rotary_factor"),
+                              f"must be a number in (0, 1], got {show(prf)}")
+        only = g.list("mlp_only_layers")
+        for i, value in enumerate(only or []):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ConfigError(g.path(f"mlp_only_layers[{i}]"), f"must be a layer index, got {show(value)}")
+    for key in ("vision_config", "audio_config"):
+        tower = config.get(key)
+        if tower is None:
+            continue
+        if not isinstance(tower, dict):
+            raise ConfigError(key, f"must be a JSON object, got {type(tower).__name__}")
+        for size in _TOWER_SIZE_FIELDS:
+            value = tower.get(size)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                _check_size(tower, size, key + ".")
+    _check_quantization(config)
+
+
+def _check_quantization(config: dict[str, Any]) -> None:
+    """``quantization_config`` (top level or in text_config) as weights.py reads it."""
+    for prefix, holder in (("", config), ("text_config.", config.get("text_config"))):
+        if not isinstance(holder, dict) or holder.get("quantization_config") is None:
+            continue
+        q = holder["quantization_config"]
+        path = prefix + "quantization_config"
+        if not isinstance(q, dict):
+            raise ConfigError(path, f"must be a JSON object, got {type(q).__name__}")
+        g = _Fields(q, path + ".")
+        g.str("quant_method")
+        for key in ("quantization", "config_groups", "kv_cache_scheme"):
+            value = q.get(key)
+            if value is not None and not isinstance(value, (dict, str) if key == "kv_cache_scheme" else dict):
+                raise ConfigError(g.path(key), f"must be a JSON object, got {type(value).__name__}")
+        g.list("ignore")
+        for key in ("bits", "w_bit"):
+            if g.has(key):
+                g.int(key, minimum=1, maximum=64)
+        for key in ("group_size", "q_group_size"):
+            if g.has(key) and g.raw(key) != -1:
+                g.int(key, minimum=1, maximum=10**9)
+        for name, group in (q.get("config_groups") or {}).items():
+            if not isinstance(group, dict):
+                raise ConfigError(g.path(f"config_groups.{name}"), "must be a JSON object")
+            weights = group.get("weights")
+            if weights is None:
+                continue
+            if not isinstance(weights, dict):
+                raise ConfigError(g.path(f"config_groups.{name}.weights"), "must be a JSON object")
+            w = _Fields(weights, g.path(f"config_groups.{name}.weights."))
+            if w.has("num_bits"):
+                w.int("num_bits", minimum=1, maximum=64)
+            if w.has("group_size") and w.raw("group_size") != -1:
+                w.int("group_size", minimum=1, maximum=10**9)
+
+
 def read_model(config: dict[str, Any]) -> ModelArch:
     """Parse a config.json dict. Raises ConfigError / UnsupportedModelError."""
     f = _text_fields(config)
     top = _Fields(config)
     archs = top.list("architectures") or f.list("architectures") or []
-    arch = str(archs[0]) if archs else ""
-    model_type = str(f.raw("model_type") or top.raw("model_type") or "").lower()
-    outer_type = str(top.raw("model_type") or "").lower()
+    if archs and not isinstance(archs[0], str):
+        raise ConfigError("architectures[0]", f"must be a class name string, got {show(archs[0])}")
+    arch = archs[0] if archs else ""
+    model_type = (f.str("model_type") or top.str("model_type") or "").lower()
+    outer_type = (top.str("model_type") or "").lower()
     for key in (model_type, outer_type):
         if key in _UNSUPPORTED:
             raise UnsupportedModelError(
@@ -595,14 +758,15 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         layers = _kv_shared(layers, f.int("num_kv_shared_layers", minimum=0), f)
     if not any(l.kind not in ("none",) for l in layers):
         raise UnsupportedModelError("this config has no layer with a KV cache or state")
+    _check_estimate_fields(config, f)
     ckpt_kv, method = _checkpoint_kv_dtype(config)
     heads = f.int("num_attention_heads", 0, minimum=0) if f.has("num_attention_heads") else 0
     return ModelArch(
         architecture=arch or model_type,
         model_type=model_type,
         layers=tuple(layers),
-        torch_dtype=str(f.raw("torch_dtype") or f.raw("dtype") or top.raw("torch_dtype")
-                        or top.raw("dtype") or "") or None,
+        torch_dtype=(f.str("torch_dtype") or f.str("dtype") or top.str("torch_dtype")
+                     or top.str("dtype") or None),
         max_position_embeddings=f.opt_int("max_position_embeddings", maximum=10**8),
         derived_max_model_len=_derived_max_len(f),
         mamba=mamba,

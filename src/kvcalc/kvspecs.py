@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .dtypes import FP8_DS_MLA_BYTES_PER_TOKEN, KvDtype, model_dtype_bytes
+from .dtypes import FP8_DS_MLA_BYTES_PER_TOKEN, KvDtype
 from .errors import SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, MambaDims, ModelArch
 from .specs import (ChunkedLocalSpec, FullAttentionSpec, LayerSpec, MambaSpec, MLASpec,
                     SlidingWindowSpec)
 from .units import cdiv
+from .settings import VALID_BLOCK_SIZES
 from .versions import Version
-
-VALID_BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)
-"""``BlockSize`` choices of ``--block-size`` (vllm/config/cache.py)."""
 
 _DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
 

@@ -1,14 +1,19 @@
 """Read a vLLM startup log (any V1 release, 0.10 on) and pull out what kvcalc can use.
 
-Linear in the input: each line is stripped of colour codes and process/level prefixes,
-checked against cheap substring guards, and only then against a regular expression.
-Lines that match nothing are ignored. Nothing here trusts the text: numbers are parsed
-with bounds, dict literals with ``ast.literal_eval`` on bounded input only.
+Linear in the input: each line is cut to ``_MAX_LINE`` characters, stripped of colour
+codes and process/level prefixes, checked against cheap substring guards, and only then
+against a regular expression. No expression may scan a line once per starting position:
+repeated words are matched only at word starts, and lazy or open-ended runs are bounded, so
+a hostile paste costs the same per megabyte as a real log. Lines that match nothing, or
+whose numbers are not finite and sane, are ignored. Nothing here trusts the text: numbers
+are parsed with bounds, dict literals with ``ast.literal_eval`` on bounded input only, and
+what comes out is plain JSON-safe data (strings are never interpreted).
 """
 
 from __future__ import annotations
 
 import ast
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,12 +25,22 @@ _PREFIX = re.compile(
 _NUM = r"([0-9][0-9,]*(?:\.[0-9]+)?)"
 
 
+_MAX_VALUE = 1e15
+"""Larger numbers are not memory sizes, token counts or ratios any vLLM log prints."""
+
+
 def _f(text: str) -> float:
-    return float(text.replace(",", ""))
+    value = float(text.replace(",", ""))
+    if not (math.isfinite(value) and 0 <= value <= _MAX_VALUE):
+        raise ValueError(f"number out of range: {text[:40]}")
+    return value
 
 
 def _i(text: str) -> int:
-    return int(text.replace(",", "").split(".")[0])
+    digits = text.replace(",", "").split(".")[0]
+    if len(digits) > 16:
+        raise ValueError(f"number out of range: {text[:40]}")
+    return int(digits)
 
 
 @dataclass
@@ -122,62 +137,90 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("version", re.compile(r"vLLM API server version\s+(\S+)"), "version"),
     ("version", re.compile(r"Initializing a V1 LLM engine \(v?([^)\s]+)\)"), "version"),
     ("version", re.compile(r"(?:^|\s)version\s+(\d+\.\d+[\w.+\-]*)\s*$"), "version"),
-    ("non-default args", re.compile(r"non-default args:\s*(\{.*\})\s*$"), "args"),
+    ("non-default args", re.compile(r"non-default args:\s*(\{.*)$"), "args"),
     ("with config:", re.compile(r"with config:\s*(.*)$"), "engine_config"),
-    ("Using max model len", re.compile(r"Using max model len (\d+)"), "max_len"),
-    ("max_num_batched_tokens=", re.compile(r"max_num_batched_tokens=(\d+)"), "mnbt"),
+    ("Using max model len", re.compile(r"Using max model len (\d{1,16})(?!\d)"), "max_len"),
+    ("max_num_batched_tokens=", re.compile(r"max_num_batched_tokens=(\d{1,16})(?!\d)"), "mnbt"),
     ("Model loading took", re.compile(r"Model loading took " + _NUM + r" ?GiB"), "loading"),
     ("Available KV cache memory", re.compile(r"Available KV cache memory:\s*" + _NUM + r" ?GiB"), "available"),
     ("Estimated CUDA graph memory", re.compile(r"Estimated CUDA graph memory:\s*" + _NUM + r" ?GiB"), "cg"),
-    ("Graph capturing finished", re.compile(r"Graph capturing finished in .*?took " + _NUM + r" ?GiB"), "capture"),
+    ("Graph capturing finished", re.compile(r"Graph capturing finished in .{0,200}?took " + _NUM + r" ?GiB"), "capture"),
     ("Free memory on device", re.compile(
         r"Free memory on device \(" + _NUM + r"/" + _NUM + r" GiB\) on startup\. Desired GPU memory "
         r"utilization is \(" + _NUM + r", " + _NUM + r" GiB\)(.*)$"), "free"),
     ("GPU KV cache size", re.compile(r"KV cache size:\s*" + _NUM + r" tokens"), "tokens"),
     ("Maximum concurrency for", re.compile(
         r"Maximum concurrency for\s*" + _NUM + r" tokens per request:\s*" + _NUM + r"x"), "concurrency"),
-    ("num_gpu_blocks", re.compile(r"num_gpu_blocks(?: is)?[:=]\s*(\d+)"), "blocks"),
-    ("# GPU blocks", re.compile(r"# GPU blocks:\s*(\d+)"), "blocks"),
-    ("Setting attention block size", re.compile(r"Setting attention block size to (\d+) tokens"), "attn_block"),
-    ("Setting kv cache block size", re.compile(r"Setting kv cache block size to (\d+) for (\S+) backend"), "kv_block"),
-    ("padding layers", re.compile(r"Add (\d+) padding layers"), "padding"),
+    ("num_gpu_blocks", re.compile(r"num_gpu_blocks(?: is)?[:=]\s*(\d{1,16})(?!\d)"), "blocks"),
+    ("# GPU blocks", re.compile(r"# GPU blocks:\s*(\d{1,16})(?!\d)"), "blocks"),
+    ("Setting attention block size", re.compile(r"Setting attention block size to (\d{1,16}) tokens"), "attn_block"),
+    ("Setting kv cache block size", re.compile(r"Setting kv cache block size to (\d{1,16}) for (\S{1,100}) backend"),
+     "kv_block"),
+    ("padding layers", re.compile(r"Add (\d{1,16}) padding layers"), "padding"),
     ("Hybrid KV cache manager is disabled", re.compile(r"Hybrid KV cache manager is disabled"), "hybrid_off"),
-    ("backend", re.compile(r"Using (?:AttentionBackendEnum\.)?([A-Z_]+|[A-Za-z ]+?) backend"), "backend"),
-    ("cp_world_size", re.compile(r"Multiplying the GPU KV cache size by the \w+ (\d+)"), "dcp"),
-    ("dcp_world_size", re.compile(r"Multiplying the GPU KV cache size by the \w+ (\d+)"), "dcp"),
+    ("backend", re.compile(r"Using (?:AttentionBackendEnum\.)?([A-Z_]{1,60}|[A-Za-z ]{1,60}?) backend"), "backend"),
+    ("cp_world_size", re.compile(r"Multiplying the GPU KV cache size by the \w{1,40} (\d{1,16})(?!\d)"), "dcp"),
+    ("dcp_world_size", re.compile(r"Multiplying the GPU KV cache size by the \w{1,40} (\d{1,16})(?!\d)"), "dcp"),
     ("To serve at least one request", re.compile(
-        r"To serve at least one request with the models?'s? max seq len \((\d+)\), \(" + _NUM +
+        r"To serve at least one request with the models?'s? max seq len \((\d{1,16})\), \(" + _NUM +
         r" GiB KV cache is needed, which is larger than the available KV cache memory \(" + _NUM +
-        r" GiB\)\.(?:.*?estimated maximum model length is (\d+))?"), "fit_error"),
+        r" GiB\)\.(?:.{0,300}?estimated maximum model length is (\d{1,16})(?!\d))?"), "fit_error"),
     ("No available memory for the cache blocks",
      re.compile(r"No available memory for the cache blocks"), "no_memory"),
 ]
 
-_USAGE = re.compile(r"([0-9.]+) GiB for ([a-zA-Z \-+()]+?)(?:,|\.| and)")
+_USAGE = re.compile(r"(?<![0-9.])([0-9.]{1,20}) GiB for ([a-zA-Z \-+()]{1,80}?)(?:,|\.| and)")
 _MAX_LINE = 20_000
 
 
 def _engine_config(text: str) -> dict[str, str]:
     """``key=value, key=value`` of the 'with config:' line (values kept as text)."""
     out: dict[str, str] = {}
-    for m in re.finditer(r"(\w+)=('(?:[^']*)'|[^,]*)", text[:_MAX_LINE]):
+    for m in re.finditer(r"(?<!\w)(\w{1,100})=('(?:[^']*)'|[^,]*)", text[:_MAX_LINE]):
         out[m.group(1)] = m.group(2).strip().strip("'")
     return out
 
 
+_DROP = object()
+
+
+def _plain(value: Any, depth: int = 0) -> Any:
+    """``value`` as JSON-safe data (str keys, finite numbers, no sets/bytes/tuples), or
+    ``_DROP``: whatever the log says stays inert text and numbers."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return value if abs(value) <= _MAX_VALUE else _DROP
+    if isinstance(value, float):
+        return value if math.isfinite(value) else _DROP
+    if depth < 8 and isinstance(value, (list, tuple)):
+        return [v for v in (_plain(x, depth + 1) for x in value) if v is not _DROP]
+    if depth < 8 and isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            v = _plain(v, depth + 1)
+            if isinstance(k, str) and v is not _DROP:
+                out[k] = v
+        return out
+    return _DROP
+
+
 def _args(text: str) -> dict[str, Any]:
-    if len(text) > _MAX_LINE:
+    text = text.strip()
+    if len(text) > _MAX_LINE or not text.endswith("}"):
         return {}
     try:
-        value = ast.literal_eval(text)
+        value = _plain(ast.literal_eval(text))
         return value if isinstance(value, dict) else {}
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         out: dict[str, Any] = {}
-        for m in re.finditer(r"'(\w+)': ('[^']*'|[0-9.]+|True|False|None)", text):
+        for m in re.finditer(r"'(\w{1,100})': ('[^']*'|[0-9.]{1,40}|True|False|None)(?=\s*[,}])", text):
             try:
-                out[m.group(1)] = ast.literal_eval(m.group(2))
-            except (ValueError, SyntaxError):
+                value = _plain(ast.literal_eval(m.group(2)))
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 continue
+            if value is not _DROP:
+                out[m.group(1)] = value
         return out
 
 
@@ -199,7 +242,11 @@ def parse_log(text: str) -> ParsedLog:
             if guard not in line:
                 continue
             m = rx.search(line)
-            if m and _apply(log, kind, m):
+            try:
+                found = m is not None and _apply(log, kind, m)
+            except (ValueError, OverflowError, MemoryError, RecursionError):
+                found = False   # a number out of range: this fact is not usable
+            if found:
                 used = True     # keep going: a pasted sentence may quote several log lines
         log.lines_used += used
     return log
@@ -212,7 +259,10 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
             log.vllm_version = g[0]
         return True
     if kind == "args":
-        log.non_default_args.update(_args(g[0]))
+        args = _args(g[0])
+        if not args:
+            return False
+        log.non_default_args.update(args)
         model = log.non_default_args.get("model") or log.non_default_args.get("model_tag")
         if isinstance(model, str):
             log.model = model

@@ -49,7 +49,7 @@ def _tied(config: dict[str, Any], t: dict[str, Any]) -> bool:
         if isinstance(d.get("tie_word_embeddings"), bool):
             return d["tie_word_embeddings"]
     # transformers' per-class defaults: Gemma ties, most others do not.
-    return str(t.get("model_type", "")).startswith("gemma")
+    return str((t.get("model_type") or "")).startswith("gemma")
 
 
 def _attention(t: dict, i: int, tp: int, kind: str, heads: int, kv: int, hd: int, H: int,
@@ -95,7 +95,7 @@ def _mlp(i: int, H: int, inter: int, gated: bool = True, name: str = "mlp") -> P
 
 
 def _moe_layer(t: dict, i: int) -> bool:
-    mt = t.get("model_type", "")
+    mt = (t.get("model_type") or "")
     if _n(t, "first_k_dense_replace") and i < _n(t, "first_k_dense_replace"):
         return False
     if i in (t.get("mlp_only_layers") or []):
@@ -122,11 +122,11 @@ def _experts(t: dict, i: int, H: int, tp: int) -> list[Part]:
     shared_inter = _n(t, "shared_expert_intermediate_size") or _n(t, "moe_shared_expert_intermediate_size")
     if shared_inter:
         parts.append(_mlp(i, H, shared_inter, gated, "shared_expert"))
-        if t.get("model_type", "").startswith(("qwen2_moe", "qwen3_next", "qwen3_5")):
+        if (t.get("model_type") or "").startswith(("qwen2_moe", "qwen3_next", "qwen3_5")):
             parts.append(Part("router", H, H, False, layer=i))
     elif shared_n:
         parts.append(_mlp(i, H, shared_n * inter, gated, "shared_expert"))
-    if t.get("model_type", "").startswith("llama4"):
+    if (t.get("model_type") or "").startswith("llama4"):
         parts.append(_mlp(i, H, _n(t, "intermediate_size"), True, "shared_expert"))
     return parts
 
@@ -170,7 +170,7 @@ def inventory(config: dict[str, Any], tp: int) -> list[Part]:
     heads = _n(t, "num_attention_heads")
     if not (H and L and heads):
         return []
-    mt = str(t.get("model_type", ""))
+    mt = str((t.get("model_type") or ""))
     kv = _n(t, "num_key_value_heads", heads) or heads
     hd = _n(t, "head_dim") or H // heads
     vocab = _n(t, "vocab_size")

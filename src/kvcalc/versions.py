@@ -47,9 +47,13 @@ def parse_version(text: str | None) -> Version:
     Development builds numbered like "0.1.dev15181" carry no release and are refused,
     with a hint to give the release they were built after.
     """
-    if text is None or str(text).strip() in ("", "latest", "newest"):
+    if text is None:
         return NEWEST
-    raw = str(text).strip()
+    if not isinstance(text, str) or len(text) > 64:
+        raise VersionError("the vLLM version must be a release number such as 0.14.1")
+    if text.strip() in ("", "latest", "newest"):
+        return NEWEST
+    raw = text.strip()
     m = _VERSION_RE.match(raw)
     if not m:
         raise VersionError(

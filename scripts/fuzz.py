@@ -1,0 +1,329 @@
+#!/usr/bin/env python3
+"""A longer fuzzing campaign than the test suite runs: hostile configs, settings and logs.
+
+    python3 scripts/fuzz.py                       # 2,000 cases per area, then the log timings
+    python3 scripts/fuzz.py --examples 20000 --seconds 600 --seed 1
+
+Each case must end in a result or a documented error (``{"ok": false}`` with a KvcalcError
+type), with finite JSON-safe numbers, and within ``--case-seconds``. A failing case is
+shrunk (keys dropped, values simplified) and printed as a minimal repro. The script then
+times ``parse_log`` on 1, 10 and 50 MB pastes and prints the per-MB cost (it should stay
+flat: the parser is linear). Standard library only; hypothesis is not needed here.
+Exit status 1 when any failure was found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import math
+import random
+import re
+import reprlib
+import signal
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from kvcalc import api  # noqa: E402
+from kvcalc.catalog import load_models  # noqa: E402
+from kvcalc.hf_config import read_model, show  # noqa: E402
+from kvcalc.errors import KvcalcError  # noqa: E402
+from kvcalc.logparse import parse_log  # noqa: E402
+from kvcalc.validate import load_logs  # noqa: E402
+
+ERROR_TYPES = {"ConfigError", "UnsupportedModelError", "SettingsError", "CatalogError",
+               "VersionError", "KvcalcError", "RequestError"}
+
+
+class Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise Timeout()
+
+
+def hostile(rng: random.Random):
+    pick = rng.randrange(14)
+    if pick == 0:
+        return None
+    if pick == 1:
+        return rng.choice([True, False])
+    if pick == 2:
+        return rng.choice([0, -1, 1, 2, 3, 7, 16, 128, 4096, 10**9, 10**9 + 1, 2**63, 10**30, -10**9])
+    if pick == 3:
+        return rng.choice([0.0, -0.5, 0.5, 1.5, 1e-9, 1e308, -1e308, math.nan, math.inf, -math.inf])
+    if pick == 4:
+        return rng.choice(["", "8", "4096", "auto", "full_attention", "sliding_attention", "mamba",
+                           "<script>alert(1)</script>", "x" * rng.randrange(1, 100_000)])
+    if pick == 5:
+        return [rng.choice([0, 1, "full_attention", None]) for _ in range(rng.randrange(0, 6))]
+    if pick == 6:
+        return {"factor": hostile(rng), "rope_type": rng.choice(["yarn", "dynamic", "linear", None])}
+    if pick == 7:
+        deep = inner = {}
+        for _ in range(rng.choice([10, 1000, 50_000])):
+            inner["a"] = {}
+            inner = inner["a"]
+        return deep
+    if pick == 8:
+        return {"quant_method": rng.choice(["awq", "gptq", "modelopt", "compressed-tensors", "fp8", 5]),
+                "bits": hostile(rng), "group_size": hostile(rng), "config_groups": hostile(rng),
+                "quantization": hostile(rng), "ignore": hostile(rng), "kv_cache_scheme": hostile(rng)}
+    if pick == 9:
+        return ["full_attention"] * rng.choice([1, 3, 100, 1_000_000])
+    return rng.randint(-2**70, 2**70) if pick == 10 else rng.choice([1, 2, 4, 8, 32, 64])
+
+
+def check_response(resp) -> str | None:
+    """None when the answer keeps the contract, else what broke."""
+    if not isinstance(resp, dict) or resp.get("ok") not in (True, False):
+        return f"not a response: {str(resp)[:200]}"
+    try:
+        json.dumps(resp, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        return f"response is not strict JSON: {exc}"
+    if resp["ok"]:
+        r = resp["result"]
+        lay = r["layout"]
+        if not (lay["kv_bytes_per_token"] > 0 or
+                (lay["kv_bytes_per_token"] == 0 and all(g["kind"] == "mamba" for g in lay["groups"]))):
+            return f"kv_bytes_per_token {lay['kv_bytes_per_token']} for groups {[g['kind'] for g in lay['groups']]}"
+        for part in ("estimated", "from_log"):
+            p = r.get(part)
+            if p and (not isinstance(p["tokens"], int) or p["tokens"] < 0):
+                return f"{part}.tokens is {p['tokens']!r}"
+        return None
+    err = resp["error"]
+    if err.get("type") not in ERROR_TYPES:
+        return f"error type {err.get('type')}"
+    if err["type"] == "ConfigError":
+        names = list(err.get("fields") or {})
+        if len(names) != 1 or f"`{names[0]}`" not in err["message"]:
+            return f"ConfigError does not name its field: {err['message'][:200]}"
+    if len(err["message"]) > 2000:
+        return f"error message of {len(err['message']):,} characters"
+    return None
+
+
+def run_case(request: dict, case_seconds: int) -> str | None:
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(case_seconds)
+    try:
+        if request.get("op") == "read_model":
+            try:
+                arch = read_model(request["config"])
+            except KvcalcError:
+                return None
+            for layer in arch.layers:
+                if layer.kind in ("full", "sliding_window", "chunked_local", "mla") and \
+                        (layer.num_kv_heads < 1 or layer.head_size < 1):
+                    return f"layer with {layer.num_kv_heads} KV heads of size {layer.head_size}"
+                if layer.kind == "sliding_window" and not (layer.window or 0) >= 1:
+                    return f"sliding window {layer.window}"
+            return None
+        if request.get("op") == "parse_log":
+            log = parse_log(request["text"])
+            json.dumps(log.to_dict(), allow_nan=False)
+            return None
+        return check_response(api.handle(request))
+    except Timeout:
+        return f"ran past {case_seconds} s"
+    except BaseException as exc:  # noqa: BLE001 - reporting anything that escapes is the point
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        return f"{type(exc).__name__}: {str(exc)[:200]}"
+    finally:
+        signal.alarm(0)
+
+
+def _kind(problem: str) -> str:
+    """The failure's class: exception type, or the broken rule without its numbers."""
+    return re.sub(r"[0-9][0-9,.]*", "N", problem.split(":")[0])
+
+
+def _copy(request: dict) -> dict:
+    """Copy the dicts shrinking edits (request, config, text_config, settings); values are shared,
+    so a value nested 50,000 deep is never walked."""
+    out = dict(request)
+    for where in ("config", "settings"):
+        if isinstance(out.get(where), dict):
+            out[where] = dict(out[where])
+            if isinstance(out[where].get("text_config"), dict):
+                out[where]["text_config"] = dict(out[where]["text_config"])
+    return out
+
+
+def shrink(request: dict, problem: str, case_seconds: int) -> dict:
+    """Drop keys of the config / settings while the same kind of failure holds."""
+    best = _copy(request)
+    changed = True
+    while changed:
+        changed = False
+        for where in ("config", "settings"):
+            d = best.get(where)
+            if isinstance(d, dict) and isinstance(d.get("text_config"), dict) and where == "config":
+                d = d["text_config"]
+            if not isinstance(d, dict):
+                continue
+            for key in list(d):
+                trial = _copy(best)
+                target = trial[where]
+                if where == "config" and isinstance(target.get("text_config"), dict) and key in target["text_config"]:
+                    target = target["text_config"]
+                del target[key]
+                p = run_case(trial, case_seconds)
+                if p and _kind(p) == _kind(problem):
+                    best, changed = trial, True
+                    break
+    return best
+
+
+_REPRO = reprlib.Repr()
+_REPRO.maxlevel, _REPRO.maxstring, _REPRO.maxother = 6, 80, 80
+_REPRO.maxlist, _REPRO.maxdict = 8, 40
+
+
+def _short(obj) -> str:
+    """The repro as Python, long strings and lists elided ('xxx...xxx' is a long run of x)."""
+    try:
+        return _REPRO.repr(obj)
+    except Exception:  # noqa: BLE001
+        return show(obj)
+
+
+def config_case(rng: random.Random, models) -> dict:
+    cfg = copy.deepcopy(rng.choice(models).config)
+    target = cfg["text_config"] if isinstance(cfg.get("text_config"), dict) and rng.random() < 0.8 else cfg
+    keys = list(target) + ["head_dim", "sliding_window", "layer_types", "rope_scaling", "quantization_config",
+                           "vision_config", "llm_config", "num_kv_shared_layers", "attention_chunk_size",
+                           "hybrid_override_pattern", "block_configs", "num_nextn_predict_layers"]
+    for key in rng.sample(keys, k=min(len(keys), rng.randint(1, 5))):
+        if rng.random() < 0.25:
+            target.pop(key, None)
+        else:
+            target[key] = hostile(rng)
+    flags = rng.choice([{}, {"max_model_len": 4096}, {"tensor_parallel_size": 2}, {"pipeline_parallel_size": 2}])
+    if rng.random() < 0.2:
+        return {"op": "read_model", "config": cfg}
+    return {"op": "estimate", "config": cfg, "gpu": rng.choice(["h100", "a100", "l4", "b200"]), "settings": flags}
+
+
+SETTING_KEYS = ["tensor_parallel_size", "pipeline_parallel_size", "decode_context_parallel_size",
+                "gpu_memory_utilization", "kv_cache_dtype", "max_model_len", "max_num_batched_tokens",
+                "max_num_seqs", "block_size", "enforce_eager", "entrypoint", "vllm_version",
+                "enable_prefix_caching", "disable_hybrid_kv_cache_manager", "async_scheduling",
+                "mamba_ssm_cache_dtype", "weights", "avg_tokens", "kv_cache_memory_bytes", "speculative"]
+
+
+def settings_case(rng: random.Random, models) -> dict:
+    settings = {}
+    for key in rng.sample(SETTING_KEYS, k=rng.randint(1, 5)):
+        if key == "speculative" and rng.random() < 0.7:
+            settings[key] = {"method": rng.choice(["mtp", "eagle", "ngram", hostile(rng)]),
+                             "num_speculative_tokens": hostile(rng)}
+        else:
+            settings[key] = hostile(rng)
+    req = {"op": "estimate", "model": rng.choice(models).id, "gpu": "h100", "settings": settings}
+    if rng.random() < 0.2:
+        req[rng.choice(["available_kv_gib", "gpu_total_gib", "weights_bytes"])] = hostile(rng)
+    return req
+
+
+def log_case(rng: random.Random, excerpts) -> dict:
+    text = rng.choice(excerpts)
+    for _ in range(rng.randint(0, 5)):
+        i = rng.randrange(len(text) + 1)
+        op = rng.randrange(5)
+        if op == 0:
+            text = text[:i]
+        elif op == 1:
+            text = text[:i] + "".join(chr(rng.randrange(0, 0x3000)) for _ in range(rng.randrange(50))) + text[i:]
+        elif op == 2:
+            text = text[:i] + text[i:i + 100] * rng.randrange(1, 300) + text[i:]
+        elif op == 3:
+            text = text.replace("\n", rng.choice(["\r\n", "\r", "\x0b", "\u2028"]))
+        else:
+            text = text[:i] + rng.choice(["9" * 5000, "{" * 3000, "Using " * 2000, "<script>alert(1)</script>",
+                                          "'a': (1, 2), (3,): {4}", "1e999"]) + text[i:]
+    return {"op": "parse_log", "text": text}
+
+
+def time_logs(excerpts) -> list[tuple[int, float]]:
+    real = "\n".join(excerpts) + "\n"
+    out = []
+    for mb in (1, 10, 50):
+        text = real * (mb * 1_000_000 // len(real) + 1)
+        start = time.perf_counter()
+        parse_log(text)
+        out.append((mb, time.perf_counter() - start))
+    hostile_line = "\n".join(["with config: " + "a" * 19_990, "backend " + "Using " * 3_300,
+                              "Free memory on device (1/2 GiB) on startup. Desired GPU memory utilization is "
+                              "(0.9, 1 GiB)" + "1" * 19_900]) + "\n"
+    text = hostile_line * (10_000_000 // len(hostile_line) + 1)
+    start = time.perf_counter()
+    parse_log(text)
+    out.append((-10, time.perf_counter() - start))
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--examples", type=int, default=2000, help="cases per area (configs, settings, logs)")
+    ap.add_argument("--seconds", type=float, default=300, help="stop the campaign after this many seconds")
+    ap.add_argument("--case-seconds", type=int, default=20, help="a case running longer is a failure")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--no-timings", action="store_true", help="skip the 1/10/50 MB log timings")
+    args = ap.parse_args(argv)
+    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+    rng = random.Random(seed)
+    models = load_models()
+    excerpts = [e["excerpt"] for e in load_logs() if e.get("excerpt")]
+    makers = {"configs": lambda: config_case(rng, models), "settings": lambda: settings_case(rng, models),
+              "logs": lambda: log_case(rng, excerpts)}
+    tried = {k: 0 for k in makers}
+    failures: dict[str, list[tuple[str, dict]]] = {k: [] for k in makers}
+    seen: set[str] = set()
+    start = time.monotonic()
+    print(f"kvcalc fuzz: seed {seed}, up to {args.examples:,} cases per area, {args.seconds:g} s")
+    while time.monotonic() - start < args.seconds and min(tried.values()) < args.examples:
+        for area, make in makers.items():
+            if tried[area] >= args.examples:
+                continue
+            req = make()
+            tried[area] += 1
+            problem = run_case(req, args.case_seconds)
+            if problem is None:
+                continue
+            key = f"{area}:{_kind(problem)}:{re.sub(r'[0-9][0-9,.]*', 'N', problem)[:80]}"
+            if key in seen:
+                continue
+            seen.add(key)
+            failures[area].append((problem, shrink(req, problem, args.case_seconds)))
+    elapsed = time.monotonic() - start
+    total = sum(len(v) for v in failures.values())
+    print(f"\ncases tried: " + ", ".join(f"{k} {v:,}" for k, v in tried.items())
+          + f" ({sum(tried.values()):,} in {elapsed:.1f} s)")
+    print(f"distinct failures: {total}")
+    for area, items in failures.items():
+        for problem, req in items:
+            call = (f"api.handle({_short(req)})" if req.get("op") not in ("read_model", "parse_log")
+                    else f"{req['op']}({_short(req.get('config', req.get('text')))})")
+            print(f"\n[{area}] {problem}\n  repro: {call}")
+    if not args.no_timings:
+        print("\nparse_log timings (real startup-log lines repeated):")
+        for mb, secs in time_logs(excerpts):
+            if mb > 0:
+                print(f"  {mb:>3} MB  {secs:7.2f} s  {secs / mb * 1000:7.1f} ms/MB")
+            else:
+                print(f"  {-mb:>3} MB of adversarial 20 KB lines  {secs:7.2f} s  {secs / -mb * 1000:7.1f} ms/MB")
+    return 1 if total else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

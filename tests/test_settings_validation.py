@@ -1,0 +1,276 @@
+"""Every flag validates its range as vLLM does, says what is allowed, and bad fields are
+reported together; the CLI turns each into exit status 2 and one line, never a traceback."""
+
+from __future__ import annotations
+
+import pytest
+
+from kvcalc import api
+from kvcalc.catalog import find_gpu
+from kvcalc.cli import main
+from kvcalc.dtypes import KV_CACHE_DTYPE_CHOICES
+from kvcalc.errors import SettingsError
+from kvcalc.settings import VALID_BLOCK_SIZES, Settings, Speculative, resolve
+
+H100 = find_gpu("h100")
+
+
+def llama(**overrides):
+    cfg = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "num_hidden_layers": 4,
+           "hidden_size": 768, "num_attention_heads": 12, "num_key_value_heads": 4,
+           "intermediate_size": 1024, "vocab_size": 1000, "max_position_embeddings": 8192,
+           "torch_dtype": "bfloat16"}
+    cfg.update(overrides)
+    return cfg
+
+
+def estimate(cfg=None, **settings_):
+    req = {"op": "estimate", "gpu": "h100", "settings": settings_}
+    if cfg is None:
+        req["model"] = "Qwen/Qwen3-8B"
+    else:
+        req["config"] = cfg
+    return api.handle(req)
+
+
+def problems(cfg=None, **settings_) -> dict[str, str]:
+    r = estimate(cfg, **settings_)
+    assert r["ok"] is False, settings_
+    assert r["error"]["type"] == "SettingsError", r["error"]
+    return r["error"]["fields"]
+
+
+def ok(cfg=None, **settings_):
+    r = estimate(cfg, **settings_)
+    assert r["ok"] is True, r.get("error")
+    return r["result"]
+
+
+def resolve_problems(**kw) -> dict[str, str]:
+    with pytest.raises(SettingsError) as info:
+        resolve(Settings(**kw), H100.total_bytes, H100.device_name, 8192)
+    return info.value.problems
+
+
+# --------------------------------------------------------------------------- each flag
+
+
+@pytest.mark.parametrize("util", [0, 0.0, -0.1, 1.0001, 2, float("nan"), float("inf"), "0.9", True, [0.9]],
+                         ids=repr)
+def test_gpu_memory_utilization_outside_0_1(util):
+    msg = problems(gpu_memory_utilization=util)["--gpu-memory-utilization"]
+    assert "(0, 1]" in msg or "at most 1" in msg
+
+
+@pytest.mark.parametrize("util", [1e-3, 0.5, 0.9, 1, 1.0])
+def test_gpu_memory_utilization_inside(util):
+    assert ok(gpu_memory_utilization=util)["settings"]["gpu_memory_utilization"] == util
+
+
+@pytest.mark.parametrize("tp,allowed", [(1, True), (2, True), (4, True), (3, False), (5, False),
+                                        (6, False), (12, True), (8, False), (24, False)])
+def test_tensor_parallel_divides_heads_and_kv_heads_rule(tp, allowed):
+    """12 attention heads, 4 KV heads: TP must divide 12; KV heads split when 4 % TP == 0, are
+    replicated when TP % 4 == 0 (vLLM's ModelConfig.verify_with_parallel_config)."""
+    r = estimate(llama(), tensor_parallel_size=tp)
+    if allowed:
+        assert r["ok"] is True, r.get("error")
+    else:
+        msg = r["error"]["fields"]["--tensor-parallel-size"]
+        assert "Sizes that work" in msg
+
+
+def test_tensor_parallel_kv_head_rule_alone():
+    # 12 heads, 3 KV heads, TP 2: heads divide, but 3 KV heads neither split nor replicate.
+    msg = problems(llama(num_key_value_heads=3), tensor_parallel_size=2)["--tensor-parallel-size"]
+    assert "3 KV heads" in msg and "1" in msg
+    assert ok(llama(num_key_value_heads=3), tensor_parallel_size=6)
+
+
+@pytest.mark.parametrize("flag,key,bad", [
+    ("--tensor-parallel-size", "tensor_parallel_size", [0, -1, 1.5, "2", True, 2048]),
+    ("--pipeline-parallel-size", "pipeline_parallel_size", [0, -2, 1.5, "2", False]),
+    ("--decode-context-parallel-size", "decode_context_parallel_size", [0, -1, "1", 2.0]),
+    ("--max-model-len", "max_model_len", [0, -1, 1.5, "4096", True, 10**9]),
+    ("--max-num-batched-tokens", "max_num_batched_tokens", [0, -1, 2.5, "8192", True]),
+    ("--max-num-seqs", "max_num_seqs", [0, -1, 2.5, "256", 10**7]),
+    ("--avg-tokens", "avg_tokens", [0, -5, 1.5, "100"]),
+    ("--kv-cache-memory-bytes", "kv_cache_memory_bytes", [0, -1, 1.5, "1"]),
+])
+def test_whole_number_flags(flag, key, bad):
+    for value in bad:
+        msg = problems(**{key: value})[flag]
+        assert "whole number" in msg or "between" in msg or "exceeds" in msg, (value, msg)
+
+
+def test_pipeline_stages_need_layers():
+    assert ok(llama(), pipeline_parallel_size=4)
+    msg = problems(llama(), pipeline_parallel_size=5)["--pipeline-parallel-size"]
+    assert "without layers" in msg
+
+
+def test_decode_context_parallel_must_divide_tp():
+    assert problems(llama(), tensor_parallel_size=4, decode_context_parallel_size=3)
+    assert ok(llama(), tensor_parallel_size=4, decode_context_parallel_size=2)
+    assert "must divide" in resolve_problems(decode_context_parallel_size=3)["--decode-context-parallel-size"]
+
+
+def test_max_model_len_and_the_model_limit():
+    assert ok(llama(), max_model_len=8192)["settings"]["max_model_len"] == 8192
+    msg = problems(llama(), max_model_len=8193)["--max-model-len"]
+    assert "8,192" in msg and "exceeds" in msg
+    msg = problems(llama(max_position_embeddings=None))["--max-model-len"]
+    assert "set --max-model-len" in msg
+
+
+@pytest.mark.parametrize("size", VALID_BLOCK_SIZES)
+def test_block_sizes_vllm_accepts(size):
+    assert ok(llama(), block_size=size)["settings"]["block_size"] == size
+
+
+@pytest.mark.parametrize("size", [0, -16, 2, 4, 24, 48, 512, 1024, "16", 16.0, True, [16]], ids=repr)
+def test_block_sizes_vllm_refuses(size):
+    msg = problems(llama(), block_size=size)["--block-size"]
+    assert "1, 8, 16, 32, 64, 128, 256" in msg
+
+
+@pytest.mark.parametrize("name", [n for n in KV_CACHE_DTYPE_CHOICES if n not in ("fp8_ds_mla",)])
+def test_kv_cache_dtype_names(name):
+    assert ok(llama(), kv_cache_dtype=name)
+
+
+@pytest.mark.parametrize("name", ["int3", "fp4", "FP9", "bf16", 8, True, {"x": 1}, ["fp8"]], ids=repr)
+def test_kv_cache_dtype_refused_lists_the_choices(name):
+    msg = problems(llama(), kv_cache_dtype=name)["--kv-cache-dtype"]
+    assert "fp8_e4m3" in msg and "auto" in msg
+
+
+def test_kv_cache_dtype_mla_only_and_release_gated():
+    assert "MLA" in problems(llama(), kv_cache_dtype="fp8_ds_mla")["--kv-cache-dtype"]
+    assert "needs vLLM" in problems(llama(), kv_cache_dtype="nvfp4", vllm_version="0.10.0")["--kv-cache-dtype"]
+
+
+@pytest.mark.parametrize("version", ["0.9.0", "0.34.0", "1.0", "abc", "0.1.dev15181", 14, [0, 14]], ids=repr)
+def test_vllm_version_range(version):
+    msg = problems(vllm_version=version)["--vllm-version"]
+    assert "0.10" in msg or "release" in msg
+
+
+@pytest.mark.parametrize("version", ["0.10.0", "v0.14.1", "0.31.1rc1", "0.33"])
+def test_vllm_version_inside(version):
+    assert ok(vllm_version=version)
+
+
+def test_batched_tokens_not_below_max_seqs():
+    msg = problems(max_num_batched_tokens=128, max_num_seqs=256)["--max-num-batched-tokens"]
+    assert "--max-num-seqs" in msg
+    assert ok(max_num_batched_tokens=256, max_num_seqs=256)
+
+
+@pytest.mark.parametrize("flag,key", [("--enforce-eager", "enforce_eager"),
+                                      ("--enable-prefix-caching", "enable_prefix_caching"),
+                                      ("--disable-hybrid-kv-cache-manager", "disable_hybrid_kv_cache_manager"),
+                                      ("--async-scheduling", "async_scheduling")])
+def test_boolean_flags_refuse_truthy_strings(flag, key):
+    # "false" used to be truthy: enforce_eager="false" computed an eager-mode pool.
+    for value in ("false", "true", 0, 1, [True]):
+        assert "true or false" in problems(**{key: value})[flag]
+
+
+def test_other_named_values():
+    assert "float32" in problems(mamba_ssm_cache_dtype="int8")["--mamba-ssm-cache-dtype"]
+    assert "weight format" in problems(weights=3)["weights"]
+    assert "bf16" in problems(weights="bogus")["weights"]
+    assert "serve" in problems(entrypoint="server")["entrypoint"]
+    assert "eagle" in problems(speculative={"method": "telepathy"})["--speculative-config"]
+    assert problems(speculative={"method": "eagle", "num_speculative_tokens": -1})["--speculative-config"]
+    assert problems(speculative={"method": "eagle", "num_speculative_tokens": 65})["--speculative-config"]
+
+
+def test_several_bad_fields_reported_at_once():
+    fields = problems(gpu_memory_utilization=1.5, max_model_len=0, block_size=24, kv_cache_dtype="int3",
+                      vllm_version="0.9.0", max_num_seqs=-1, avg_tokens=0, enforce_eager="no",
+                      decode_context_parallel_size=0)
+    assert set(fields) == {"--gpu-memory-utilization", "--max-model-len", "--block-size",
+                           "--kv-cache-dtype", "--vllm-version", "--max-num-seqs", "--avg-tokens",
+                           "--enforce-eager", "--decode-context-parallel-size"}
+    probs = resolve_problems(gpu_memory_utilization=0, tensor_parallel_size=0, max_num_batched_tokens=0,
+                             speculative=Speculative("eagle", num_speculative_tokens="x"))
+    assert set(probs) == {"--gpu-memory-utilization", "--tensor-parallel-size",
+                          "--max-num-batched-tokens", "--speculative-config"}
+
+
+def test_messages_stay_short_for_hostile_values():
+    deep = inner = []
+    for _ in range(50_000):
+        inner.append([])
+        inner = inner[0]
+    fields = problems(gpu_memory_utilization=deep, block_size="x" * 1_000_000, vllm_version=deep)
+    assert all(len(m) < 400 for m in fields.values()), fields
+
+
+# --------------------------------------------------------------------------- the CLI
+
+
+def run(capsys, *argv):
+    code = main(["estimate", "--model", "Qwen/Qwen3-8B", "--gpu", "h100", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--gpu-memory-utilization", "0"], "--gpu-memory-utilization"),
+    (["--gpu-memory-utilization", "1.01"], "--gpu-memory-utilization"),
+    (["--gpu-memory-utilization", "nan"], "--gpu-memory-utilization"),
+    (["--gpu-memory-utilization", "inf"], "--gpu-memory-utilization"),
+    (["--tp", "3"], "Sizes that work"),
+    (["--tp", "0"], "--tensor-parallel-size"),
+    (["--pp", "0"], "--pipeline-parallel-size"),
+    (["--pp", "99"], "--pipeline-parallel-size"),
+    (["--dcp", "0"], "--decode-context-parallel-size"),
+    (["--dcp", "3"], "--decode-context-parallel-size"),
+    (["--max-model-len", "0"], "--max-model-len"),
+    (["--max-model-len", "-1"], "--max-model-len"),
+    (["--max-model-len", "99999999"], "exceeds the model's maximum"),
+    (["--block-size", "24"], "1, 8, 16, 32, 64, 128, 256"),
+    (["--block-size", "0"], "--block-size"),
+    (["--kv-cache-dtype", "int3"], "fp8_e4m3"),
+    (["--vllm-version", "0.9.0"], "outside the range"),
+    (["--vllm-version", "banana"], "not a release number"),
+    (["--max-num-batched-tokens", "0"], "--max-num-batched-tokens"),
+    (["--max-num-seqs", "0"], "--max-num-seqs"),
+    (["--max-num-batched-tokens", "64", "--max-num-seqs", "128"], "--max-num-seqs"),
+    (["--avg-tokens", "0"], "--avg-tokens"),
+    (["--kv-cache-memory-bytes", "0"], "--kv-cache-memory-bytes"),
+    (["--weights", "bogus"], "weight format"),
+    (["--speculative-config", '{"method": "telepathy"}'], "--speculative-config"),
+    (["--speculative-config", "{nope"], "not valid JSON"),
+    (["--speculative-config", '"mtp"'], "--speculative-config"),
+    (["--available-kv-gib", "-1"], "available_kv_gib"),
+    (["--gpu-memory-gib", "-1"], "gpu_total_gib"),
+])
+def test_cli_bad_flag_one_line_exit_2(capsys, argv, needle):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert needle in err and "Traceback" not in err
+    assert err.startswith("kvcalc: error: ") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("argv", [["--tp", "two"], ["--gpu-memory-utilization", "lots"],
+                                  ["--entrypoint", "server"], ["--enable-prefix-caching", "maybe"]])
+def test_cli_argparse_type_errors_exit_2(capsys, argv):
+    with pytest.raises(SystemExit) as info:
+        run(capsys, *argv)
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith("kvcalc estimate: error:")
+
+
+def test_cli_gpu_memory_gib_infinite(capsys):
+    code, _, err = run(capsys, "--gpu-memory-gib", "inf")
+    assert code == 2
+
+
+def test_cli_available_kv_gib_huge(capsys):
+    code, _, err = run(capsys, "--available-kv-gib", "1e300")
+    assert code == 2
