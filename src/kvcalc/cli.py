@@ -244,6 +244,16 @@ def print_validation(result: dict[str, Any], out=None) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`kvcalc gpus | head`): stop quietly, as Unix tools do.
+        import os  # noqa: PLC0415
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="kvcalc", description=__doc__.split("\n")[0])
     parser.add_argument("--version", action="version", version=f"kvcalc {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
