@@ -3,6 +3,7 @@
 // and formats it for the reader's locale. DOM writes use textContent / replaceChildren only.
 
 import { STRINGS } from "./i18n.js";
+import { drawChart, linearTicks, powerTicks } from "./charts.js";
 
 const PR = JSON.parse(document.getElementById("prerender").textContent);
 const CAT = PR.catalog;
@@ -20,6 +21,11 @@ const state = {
   validationLive: false,
   runtime: null,
   timings: { navToScript: T0 },
+  log: null, // a pasted startup log: {text, request, result, use} (use: its measured reserve is the baseline)
+  planWanted: false, // the planner runs once asked, then follows every change
+  curves: null, // {request, result} of the newest estimate with curves
+  levers: null, // {request, result | error}
+  plan: null, // {request, result | error}
 };
 window.__kvcalc = state; // for tests, benchmarks and anyone scripting the page
 
@@ -46,6 +52,8 @@ const F = {
   dec1: (v) => nf({ minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(v),
   dec2: (v) => nf({ minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v),
   raw: (v) => String(v),
+  dec3: (v) => nf({ maximumFractionDigits: 3 }).format(v),
+  compact: (v) => nf({ notation: "compact", maximumFractionDigits: 1 }).format(v),
 };
 const show = (v, f) => (v === null || v === undefined ? "–" : F[f](v));
 
@@ -128,12 +136,32 @@ function buildRequest() {
       vllm_version: $("vllm-version").value,
       weights: $("weights").value,
       avg_tokens: value("avg-tokens"),
+      ...(state.log?.result?.settings?.speculative ? { speculative: state.log.result.settings.speculative } : {}),
     },
     available_kv_gib: value("available-kv-gib"),
+    ...baselineFields(),
   };
 }
 
+// The reserve a pasted log measured replaces the estimated one while the baseline is on; the
+// speculative config a log showed (no form field) rides along while the log is loaded.
+function usableReserve() {
+  const r = state.log?.result?.measured_reserve_gib;
+  return r !== null && r !== undefined && r >= 0 ? r : null;
+}
+function baselineOn() { return !!(state.log && state.log.use && usableReserve() !== null); }
+function baselineFields() { return baselineOn() ? { measured_reserve_gib: usableReserve() } : {}; }
+
+function ensureVersionOption(v) {
+  const sel = $("vllm-version");
+  if (!/^\d+\.\d+\.\d+$/.test(v || "") || [...sel.options].some((o) => o.value === v)) return;
+  const o = option(v, v);
+  const minor = [...sel.options].find((x) => x.value === v.replace(/^(\d+\.\d+)\..*$/, "$1.0"));
+  sel.insertBefore(o, minor || null);
+}
+
 function setField(id, v) {
+  if (id === "vllm-version") ensureVersionOption(v);
   const el = $(id);
   if (el.type === "checkbox") el.checked = v === true || v === "1" || v === "true";
   else if (el.tagName === "SELECT") {
@@ -231,6 +259,9 @@ function renderResult(r, source) {
       low: F.int(r.from_log.tokens_low), high: F.int(r.from_log.tokens_high),
       est: r.estimated ? F.int(r.estimated.tokens) : "–",
     });
+  } else if (state.lastRequest?.measured_reserve_gib != null && r.estimated) {
+    $("band").textContent = "";
+    $("source-note").textContent = S("src_baseline");
   } else {
     $("band").textContent = r.estimated_band
       ? fill(S("band"), { low: F.int(r.estimated_band.tokens_low), high: F.int(r.estimated_band.tokens_high) }) : "";
@@ -271,8 +302,8 @@ function renderResult(r, source) {
   if (weights) $("weights-gib-per-gpu").textContent += " GiB";
   const reserve = b ? b.terms.filter((t) => t.name !== "weights") : [];
   $("reserve-list").replaceChildren(...reserve.map((t) => {
-    const e = li(`${termName(t.name)}: ` + fill(S("term_range"), {
-      gib: F.gib(t.gib) + " GiB", low: F.gib(t.low_gib), high: F.gib(t.high_gib) + " GiB" }));
+    const e = li(`${termName(t.name)}: ` + (t.low_gib === t.high_gib ? `${F.gib(t.gib)} GiB` : fill(S("term_range"), {
+      gib: F.gib(t.gib) + " GiB", low: F.gib(t.low_gib), high: F.gib(t.high_gib) + " GiB" })));
     e.title = t.basis;
     return e;
   }));
@@ -448,7 +479,9 @@ async function compute() {
     state.lastResult = reply.result;
     state.lastRequest = req;
     renderResult(reply.result, "python");
+    renderBaseline();
     if (req.config && state.hf) hfMessage("hf_loaded_result");
+    scheduleSecondary();
   } else if (showRequestError(reply.error) === "hf") {
     const id = state.hf.id;
     state.hf = null;
@@ -529,6 +562,11 @@ function renderValidation() {
     med: s.estimated_median_abs_error_pct != null ? F.dec2(s.estimated_median_abs_error_pct) + "%" : "–",
     max: s.estimated_max_abs_error_pct != null ? F.dec2(s.estimated_max_abs_error_pct) + "%" : "–",
     skipped: F.int(s.skipped), n: F.int(s.entries),
+    hmed: s.held_out_rows && s.held_out_rows.estimated_median_abs_error_pct != null
+      ? F.dec2(s.held_out_rows.estimated_median_abs_error_pct) + "%" : "–",
+    hn: F.int(s.held_out_rows ? s.held_out_rows.estimated_checked : 0),
+    high: s.estimated_share_high != null ? nf({ style: "percent", maximumFractionDigits: 0 }).format(s.estimated_share_high) : "–",
+    wmed: s.weights_median_abs_error_pct != null ? F.dec2(s.weights_median_abs_error_pct) + "%" : "–",
   });
   $("val-status").textContent = state.validationLive ? fill(S("val_live"), { n: F.int(s.entries) }) : S("val_pending");
   $("validation-table").dataset.state = state.validationLive ? "live" : "prerendered";
@@ -592,6 +630,12 @@ async function renderAll() {
   renderResult(state.lastResult, $("results").dataset.state === "prerendered" ? "prerendered" : "python");
   renderBuildInfo();
   if (state.hfMsg) hfSet(state.hfMsg.key, state.hfMsg.args, state.hfMsg.bad);
+  if (state.logMsg) logMsg(state.logMsg.key, state.logMsg.args, state.logMsg.bad);
+  renderBaseline();
+  renderCompare();
+  renderCharts();
+  renderLevers();
+  renderPlan();
   await nextTask();
   renderValidation();
   await nextTask();
@@ -686,7 +730,418 @@ async function loadHf(rawId) {
   state.hf = { id, config, weights_bytes: weights };
   setHfOption(id);
   hfSet("hf_loading", { id }, false);
+  if (state.log) await compareLog(true);
+  else await compute();
+}
+
+// --- your log: paste, compare, baseline ------------------------------------------------------
+// Settings a log can show, by form field (the core's Settings names).
+const LOG_FIELDS = [
+  ["tensor_parallel_size", "gpu-count", "1"],
+  ["pipeline_parallel_size", "pp", "1"],
+  ["gpu_memory_utilization", "util", ""],
+  ["kv_cache_dtype", "kv-dtype", "auto"],
+  ["max_model_len", "max-model-len", ""],
+  ["max_num_batched_tokens", "mnbt", ""],
+  ["max_num_seqs", "max-num-seqs", ""],
+  ["block_size", "block-size", ""],
+  ["enforce_eager", "enforce-eager", false],
+  ["vllm_version", "vllm-version", CAT.newest_version],
+  ["weights", "weights", "auto"],
+];
+const SETTING_FLAG = {
+  tensor_parallel_size: "--tensor-parallel-size", pipeline_parallel_size: "--pipeline-parallel-size",
+  gpu_memory_utilization: "--gpu-memory-utilization", kv_cache_dtype: "--kv-cache-dtype",
+  max_model_len: "--max-model-len", max_num_batched_tokens: "--max-num-batched-tokens",
+  max_num_seqs: "--max-num-seqs", block_size: "--block-size", enforce_eager: "--enforce-eager",
+  speculative: "--speculative-config",
+};
+function settingName(k) {
+  if (k === "vllm_version") return S("name_version");
+  if (k === "weights") return S("name_weights");
+  if (k === "model") return S("name_model");
+  if (k === "gpu") return S("name_gpu");
+  return SETTING_FLAG[k] || k;
+}
+function settingText(k, v) {
+  if (k === "vllm_version") return `vLLM ${v}`;
+  if (k === "enforce_eager") return v ? "--enforce-eager" : "";
+  if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;
+  return `${SETTING_FLAG[k] || k} ${v}`;
+}
+
+function logMsg(key, args, bad) {
+  const m = $("log-paste-msg");
+  m.textContent = key ? fill(S(key), args || {}) : "";
+  m.dataset.kind = key || "";
+  m.classList.toggle("field-error", !!bad);
+  if (bad) $("log-paste").setAttribute("aria-invalid", "true");
+  else $("log-paste").removeAttribute("aria-invalid");
+  state.logMsg = key ? { key, args, bad } : null;
+}
+
+function fillFormFromLog(res) {
+  const s = res.settings || {};
+  for (const [k, id, d] of LOG_FIELDS) {
+    const v = s[k];
+    setField(id, v === undefined || v === null ? d : (typeof v === "boolean" ? v : String(v)));
+  }
+  setField("available-kv-gib", ""); // the baseline replaces it
+  if (!res.filled_from_form.includes("model") && [...$("model-select").options].some((o) => o.value === res.model)) {
+    state.hf = null;
+    removeHfOption();
+    setField("model-select", res.model);
+    state.prevModel = res.model;
+  }
+  setField("gpu-select", res.gpu);
+  // the log names a model the catalog lacks: offer it for loading from Hugging Face
+  const named = res.log?.model;
+  if (res.filled_from_form.includes("model") && named && /^[\w.-]+\/[\w.-]+$/.test(named)) $("model-id").value = named;
+}
+
+let logSeq = 0;
+async function compareLog(explicit) {
+  if (!state.ready) { logMsg("paste_wait", {}, false); return; }
+  const mine = ++logSeq;
+  const form = buildRequest();
+  let req;
+  if (explicit && state.log) {
+    // the model, GPU or checkpoint format changed while a log is loaded: compare the same log
+    // against what the form now says it ran on
+    req = { ...state.log.request, model: form.model, config: form.config, weights_bytes: form.weights_bytes,
+      gpu: form.gpu, settings: { weights: form.settings.weights } };
+  } else {
+    const { speculative, ...formSettings } = form.settings;
+    req = { op: "compare_log", text: $("log-paste").value,
+      fallback: { model: form.model, config: form.config, weights_bytes: form.weights_bytes, gpu: form.gpu,
+        settings: formSettings } };
+  }
+  logMsg("paste_reading", {}, false);
+  const reply = JSON.parse(await call("handle", JSON.stringify(req)));
+  if (mine !== logSeq) return;
+  if (!reply.ok) {
+    const f = reply.error.fields || {};
+    if (f.log) logMsg("paste_nothing", {}, true);
+    else logMsg("paste_error", { msg: reply.error.message }, true);
+    if (!explicit) { state.lastCompare = { request: req, reply }; }
+    document.body.dataset.compared = String((Number(document.body.dataset.compared) || 0) + 1);
+    return;
+  }
+  const res = reply.result;
+  state.log = { text: req.text, request: req, result: res, use: true };
+  if (!explicit) fillFormFromLog(res);
+  state.lastCompare = { request: req, reply };
+  const missing = res.filled_from_form.filter((k) => ["model", "gpu", "vllm_version"].includes(k));
+  logMsg(missing.length ? "paste_done_form" : "paste_done", {
+    model: res.model || state.hf?.id || "–", gpu: gpuName(res.gpu), missing: missing.map(settingName).join(S("list_sep")),
+  }, false);
+  renderCompare();
+  renderBaseline();
   await compute();
+  document.body.dataset.compared = String((Number(document.body.dataset.compared) || 0) + 1);
+}
+
+function forgetLog() {
+  logSeq++;
+  state.log = null;
+  state.lastCompare = null;
+  logMsg(null);
+  renderCompare();
+  renderBaseline();
+}
+
+function gpuName(key) {
+  return CAT.gpus.find((g) => g.key === key)?.name ?? key;
+}
+
+function renderCompare() {
+  const out = $("log-compare-out");
+  const log = state.log;
+  $("log-clear").hidden = !log;
+  if (!log) { out.hidden = true; $("log-compare-body").replaceChildren(); return; }
+  const res = log.result;
+  const calc = res.calculation;
+  const fl = calc.from_log;
+  const est = calc.estimated;
+  const sum = $("log-compare-summary");
+  const parts = [];
+  if (fl) {
+    parts.push(fill(S("cmp_sum_fromlog"), { mem: F.gib(fl.available_gib), tokens: F.int(fl.tokens),
+      low: F.int(fl.tokens_low), high: F.int(fl.tokens_high) }));
+    sum.dataset.fromLog = String(fl.tokens);
+    sum.dataset.low = String(fl.tokens_low);
+    sum.dataset.high = String(fl.tokens_high);
+  }
+  if (res.log.gpu_kv_cache_tokens != null) {
+    parts.push(fill(S("cmp_sum_logged"), { tokens: F.int(res.log.gpu_kv_cache_tokens) }));
+    sum.dataset.logged = String(res.log.gpu_kv_cache_tokens);
+  } else delete sum.dataset.logged;
+  if (est) {
+    parts.push(fill(est.fits ? S("cmp_sum_est") : S("cmp_sum_est_nofit"), { tokens: F.int(est.tokens) }));
+    sum.dataset.estimated = String(est.tokens);
+  }
+  sum.textContent = parts.join(" ");
+  const en = state.lang !== "en";
+  $("log-compare-body").replaceChildren(...res.rows.map((row) => {
+    const tr = document.createElement("tr");
+    tr.dataset.line = row.line;
+    const th = document.createElement("th");
+    th.scope = "row";
+    const code = document.createElement("code");
+    code.textContent = row.line;
+    th.append(code);
+    const cells = [td(row.logged, "num"), td(row.from_log ?? "–", "num"), td(row.estimated ?? "–", "num"),
+      td(row.difference_pct == null ? "–" : F.pct(row.difference_pct), "num"), td(row.cause ?? "", "cause")];
+    if (row.difference_pct != null) cells[3].dataset.value = String(row.difference_pct);
+    if (en && row.cause) cells[4].lang = "en"; // the core's words are English
+    tr.append(th, ...cells);
+    return tr;
+  }));
+  // where each number comes from
+  const rows = [];
+  const read = Object.entries(res.form || {}).map(([k, v]) => settingText(k, v)).filter(Boolean);
+  if (res.log.model) read.unshift(`${S("model_h")}: ${res.log.model}`);
+  if (res.log.total_memory_gib != null) read.push(fill(S("src_total"), { gib: F.gib(res.log.total_memory_gib) }));
+  rows.push([S("src_read"), read.join(" · ") || "–"]);
+  const filled = res.filled_from_form.map((k) => (k in SETTING_FLAG ? settingText(k, res.settings[k]) : settingName(k)))
+    .filter(Boolean);
+  rows.push([S("src_filled"), filled.length ? filled.join(S("list_sep")) : S("src_none")]);
+  rows.push([S("src_numbers_log"), res.sources.from_log.join(", ")]);
+  rows.push([S("src_numbers_est"), res.sources.estimated.map(termName).join(", ") || "–"]);
+  rows.push([S("src_reserve"), res.measured_reserve_gib == null ? "–"
+    : fill(S(res.measured_reserve_gib >= 0 ? "src_reserve_ok" : "src_reserve_bad"), { gib: F.gib(res.measured_reserve_gib) })]);
+  $("log-sources").replaceChildren(...rows.map(([k, v]) => {
+    const d = document.createElement("div");
+    const dt = document.createElement("dt");
+    dt.textContent = k;
+    const dd = document.createElement("dd");
+    dd.textContent = v;
+    d.append(dt, dd);
+    return d;
+  }));
+  out.hidden = false;
+}
+
+function renderBaseline() {
+  const box = $("baseline");
+  const log = state.log;
+  const reserve = usableReserve();
+  const controls = $("baseline-controls");
+  let key;
+  if (!log) key = "baseline_none";
+  else if (reserve === null) key = "baseline_unusable";
+  else key = log.use ? "baseline_log" : "baseline_off";
+  box.dataset.state = baselineOn() ? "log" : "estimated";
+  $("baseline-text").textContent = fill(S(key), {
+    gib: log && log.result.measured_reserve_gib != null ? F.gib(log.result.measured_reserve_gib) : "–" });
+  controls.hidden = !log;
+  $("baseline-toggle").checked = baselineOn();
+  $("baseline-toggle").disabled = reserve === null;
+}
+
+// --- secondary results: curves, levers, planner (after the headline, off the hot path) -------
+let secTimer = null;
+let secSeq = 0;
+function scheduleSecondary(delay = 150) {
+  clearTimeout(secTimer);
+  secSeq++;
+  secTimer = setTimeout(runSecondary, delay);
+}
+
+async function ask(req) {
+  return JSON.parse(await call("handle", JSON.stringify(req)));
+}
+
+async function runSecondary() {
+  const mine = ++secSeq;
+  const base = state.lastRequest;
+  if (!base || !state.ready) return;
+  const cReq = { ...base, curves: true };
+  const c = await ask(cReq);
+  if (mine !== secSeq) return;
+  state.curves = { request: cReq, reply: c };
+  renderCharts();
+  const lReq = { ...base, op: "levers" };
+  const target = value("target-tokens");
+  if (target !== null) lReq.target_tokens = target;
+  const l = await ask(lReq);
+  if (mine !== secSeq) return;
+  state.levers = { request: lReq, reply: l };
+  renderLevers();
+  if (state.planWanted) {
+    const pReq = { ...base, op: "plan", requests: value("plan-requests"), tokens: value("plan-tokens") };
+    const p = await ask(pReq);
+    if (mine !== secSeq) return;
+    state.plan = { request: pReq, reply: p };
+    renderPlan();
+  }
+  state.secondaryDone = (state.secondaryDone || 0) + 1;
+  document.body.dataset.secondary = String(state.secondaryDone);
+}
+
+const lenTick = (v) => (v >= 1048576 ? `${F.raw(v / 1048576)}M` : v >= 1024 ? `${F.raw(v / 1024)}K` : F.int(v));
+
+function renderCharts() {
+  const cur = state.curves;
+  if (!cur || !cur.reply.ok) return;
+  const r = cur.reply.result;
+  const cv = r.curves;
+  const pool = r.from_log ?? r.estimated;
+  // concurrency against --max-model-len (log–log: the curve is close to a straight line)
+  const pts = cv.concurrency_vs_max_model_len.map((p) => [p.max_model_len, p.concurrency]);
+  const ys = pts.map((p) => p[1]).filter((y) => y > 0);
+  const x0 = pts[0][0];
+  const x1 = pts[pts.length - 1][0];
+  const one = cv.max_model_len_one_request;
+  const specC = {
+    points: pts, xLog: true, yLog: true, xDomain: [x0, x1],
+    xTicks: powerTicks(x0, x1, 2), xFmt: (v, full) => (full ? F.int(v) : lenTick(v)),
+    xLabel: S("chart_c_x"), yLabel: S("chart_c_y"),
+    title: S("chart_c_title"),
+  };
+  if (!ys.length) {
+    Object.assign(specC, { yDomain: [0.1, 10], yTicks: [0.1, 1, 10], yFmt: (v) => F.raw(v), empty: S("chart_empty"),
+      desc: S("chart_empty") });
+  } else {
+    const lo = Math.pow(10, Math.floor(Math.log10(Math.min(...ys, 1))));
+    const hi = Math.pow(10, Math.ceil(Math.log10(Math.max(...ys, 1) * 1.0001)));
+    const curLen = r.settings.max_model_len;
+    Object.assign(specC, {
+      yDomain: [lo, hi], yTicks: powerTicks(lo, hi, 10),
+      yFmt: (v, full) => (full ? F.x(v) : nf({ maximumSignificantDigits: 3 }).format(v)),
+      hline: { y: 1, label: S("chart_c_one") },
+      vline: one > 0 && one < x1 ? { x: one, label: fill(S("chart_c_limit"), { len: F.int(one) }) } : null,
+      current: pool && curLen >= x0 && curLen <= x1
+        ? { x: curLen, y: pool.max_concurrency, label: fill(S("chart_c_now"), { x: F.x(pool.max_concurrency), len: lenTick(curLen) }) } : null,
+      desc: fill(S("chart_c_desc"), { len0: F.int(x0), c0: F.x(pts[0][1]), len1: F.int(x1), c1: F.x(pts[pts.length - 1][1]),
+        len: F.int(curLen), c: pool ? F.x(pool.max_concurrency) : "–",
+        one: one <= 0 ? S("chart_c_none") : one >= x1 ? fill(S("chart_c_all"), { len: F.int(x1) }) : fill(S("chart_c_upto"), { len: F.int(one) }) }),
+    });
+  }
+  drawChart($("chart-concurrency"), specC);
+  $("chart-c-cap").textContent = specC.desc;
+  $("chart-concurrency").dataset.oneRequest = String(one);
+
+  // pool against --gpu-memory-utilization
+  const up = cv.pool_vs_utilization.map((p) => [p.gpu_memory_utilization, p.pool_tokens]);
+  const maxPool = Math.max(0, ...up.map((p) => p[1]));
+  const yt = linearTicks(0, maxPool || 1);
+  const util = r.settings.gpu_memory_utilization;
+  const est = r.estimated;
+  const specU = {
+    points: up, xLog: false, yLog: false, xDomain: [up[0][0], up[up.length - 1][0]],
+    yDomain: [0, yt[yt.length - 1]], xTicks: linearTicks(up[0][0], up[up.length - 1][0], 5),
+    yTicks: yt, xFmt: (v) => F.dec2(v), yFmt: (v, full) => (full ? F.int(v) : F.compact(v)),
+    xLabel: S("chart_u_x"), yLabel: S("chart_u_y"), title: S("chart_u_title"),
+    current: est && est.fits && util >= up[0][0] && util <= up[up.length - 1][0]
+      ? { x: util, y: est.tokens, label: fill(S("chart_u_now"), { tokens: F.compact(est.tokens), util: F.dec2(util) }) } : null,
+    empty: maxPool ? null : S("chart_empty"),
+  };
+  specU.desc = maxPool ? fill(S("chart_u_desc"), {
+    u0: F.dec2(up[0][0]), p0: F.int(up[0][1]), u1: F.dec2(up[up.length - 1][0]), p1: F.int(up[up.length - 1][1]),
+    util: F.dec2(util), tokens: est && est.fits ? F.int(est.tokens) : "–" }) : S("chart_empty");
+  drawChart($("chart-util"), specU);
+  $("chart-u-cap").textContent = specU.desc;
+}
+
+function leverCell(text, key) {
+  const c = td(key ? S(key) : text);
+  if (!key && state.lang !== "en") c.lang = "en";
+  return c;
+}
+
+function renderLevers() {
+  const lv = state.levers;
+  if (!lv) return;
+  $("target-msg").textContent = "";
+  $("target-tokens").removeAttribute("aria-invalid");
+  if (!lv.reply.ok) {
+    const f = lv.reply.error.fields || {};
+    if (f.target_tokens) {
+      $("target-msg").textContent = `${S("target_label")}: ${f.target_tokens}`;
+      $("target-tokens").setAttribute("aria-invalid", "true");
+    }
+    $("target-result").textContent = "";
+    return;
+  }
+  const r = lv.reply.result;
+  const now = document.createElement("tr");
+  now.className = "now";
+  now.append(td(S("l_now")), td(fill(S("l_now_how"), { len: F.raw(r.current.max_model_len) })),
+    td(F.x(r.current.concurrency), "num"), td("–", "num"), td(F.int(r.current.pool_tokens), "num"), td(""));
+  $("levers-body").replaceChildren(now, ...r.levers.map((l) => {
+    const tr = document.createElement("tr");
+    tr.dataset.flag = l.flag;
+    const flag = document.createElement("td");
+    const code = document.createElement("code");
+    code.textContent = l.flag;
+    flag.append(code);
+    const conc = td(F.x(l.concurrency), "num");
+    conc.dataset.value = String(l.concurrency);
+    const gain = td(l.gain == null ? "–" : fill(S("l_gain_fmt"), { g: F.dec2(l.gain) }), "num");
+    if (l.gain != null) gain.dataset.value = String(l.gain);
+    const pool = td(F.int(l.pool_tokens), "num");
+    pool.dataset.value = String(l.pool_tokens);
+    tr.append(leverCell(l.name, l.key ? "lever_" + l.key : null), flag, conc, gain, pool,
+      leverCell(l.note, l.key ? "lever_note_" + l.key : null));
+    return tr;
+  }));
+  const u = r.utilization_for_target;
+  const out = $("target-result");
+  if (!u) { out.textContent = ""; delete out.dataset.util; return; }
+  const parts = [];
+  parts.push(u.gpu_memory_utilization != null
+    ? fill(S("target_util"), { tokens: F.int(u.target_tokens), util: F.raw(u.gpu_memory_utilization) })
+    : fill(S("target_util_none"), { tokens: F.int(u.target_tokens) }));
+  if (u.kv_cache_memory_bytes != null) {
+    parts.push(fill(S("target_bytes"), { bytes: F.raw(u.kv_cache_memory_bytes), blocks: F.int(u.num_blocks) }));
+  }
+  out.textContent = parts.join(" ");
+  out.dataset.util = String(u.gpu_memory_utilization);
+  out.dataset.bytes = String(u.kv_cache_memory_bytes);
+}
+
+function renderPlan() {
+  const pl = state.plan;
+  $("plan-msg").textContent = "";
+  for (const id of ["plan-requests", "plan-tokens"]) $(id).removeAttribute("aria-invalid");
+  if (!pl) return;
+  if (!pl.reply.ok) {
+    const f = pl.reply.error.fields || {};
+    const msgs = [];
+    for (const [k, id] of [["requests", "plan-requests"], ["tokens", "plan-tokens"]]) {
+      if (f[k]) { msgs.push(`${S(k === "requests" ? "plan_requests" : "plan_tokens")}: ${f[k]}`); $(id).setAttribute("aria-invalid", "true"); }
+    }
+    $("plan-msg").textContent = msgs.join(" ") || fill(S("request_error"), { msg: pl.reply.error.message });
+    return;
+  }
+  const r = pl.reply.result;
+  const ctx = $("plan-context");
+  ctx.textContent = r.max_context_for_requests > 0
+    ? fill(S("plan_ctx"), { n: F.int(r.requests), len: F.int(r.max_context_for_requests) })
+    : fill(S("plan_ctx_none"), { n: F.int(r.requests) });
+  ctx.dataset.value = String(r.max_context_for_requests);
+  const label = (s) => fill(S("plan_setup"), { n: F.int(s.count), gpu: s.gpu_name });
+  $("plan-summary").textContent = r.setups.length
+    ? fill(S("plan_sum"), { n: F.int(r.requests), len: F.int(r.tokens),
+      list: r.setups.slice(0, 3).map(label).join(S("plan_or")) })
+    : fill(S("plan_sum_none"), { n: F.int(r.requests), len: F.int(r.tokens) });
+  $("plan-body").replaceChildren(...r.setups.map((s) => {
+    const tr = document.createElement("tr");
+    tr.dataset.gpu = s.gpu;
+    tr.dataset.count = String(s.count);
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = label(s);
+    const pool = td(F.int(s.pool_tokens), "num");
+    pool.dataset.value = String(s.pool_tokens);
+    const conc = td(F.x(s.concurrency), "num");
+    conc.dataset.value = String(s.concurrency);
+    tr.append(th, pool, conc, td(fill(S("plan_head_fmt"), { h: F.dec2(s.headroom) }), "num"),
+      td(`${F.dec1(s.total_memory_gib)} GiB`, "num"));
+    return tr;
+  }));
+  $("plan-result").hidden = false;
 }
 
 // --- copy & share ----------------------------------------------------------------------------
@@ -718,6 +1173,10 @@ function init() {
     const t = ev.target;
     if (t.id === "model-id" || t.id === "hf-token") return; // loaded with the button / Enter
     if (t.id === "model-select" && !t.value.startsWith("hf:")) state.prevModel = t.value;
+    if (state.log && ["model-select", "gpu-select", "weights"].includes(t.id)) {
+      if (ev.type === "change") compareLog(true); // what the log ran on: compare it again
+      return;
+    }
     compute();
   };
   form.addEventListener("input", onChange);
@@ -745,8 +1204,30 @@ function init() {
     resetForm();
     hfSeq++;
     state.hfMsg = null;
+    forgetLog();
     compute();
   });
+  // your log
+  $("log-compare").addEventListener("click", () => compareLog(false));
+  $("log-paste").addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); compareLog(false); }
+  });
+  const forget = () => { forgetLog(); compute(); };
+  $("log-clear").addEventListener("click", forget);
+  $("baseline-clear").addEventListener("click", forget);
+  $("baseline-toggle").addEventListener("change", () => {
+    if (state.log) state.log.use = $("baseline-toggle").checked;
+    renderBaseline();
+    compute();
+  });
+  // planner and target pool
+  const runPlan = () => { state.planWanted = true; scheduleSecondary(0); };
+  $("plan-run").addEventListener("click", runPlan);
+  for (const id of ["plan-requests", "plan-tokens"]) {
+    $(id).addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); runPlan(); } });
+    $(id).addEventListener("input", () => { if (state.planWanted) scheduleSecondary(300); });
+  }
+  $("target-tokens").addEventListener("input", () => scheduleSecondary(300));
   for (const btn of document.querySelectorAll("button.copy")) {
     btn.addEventListener("click", () => copyText($(btn.dataset.copy).textContent, btn));
   }
