@@ -53,6 +53,11 @@ def predict(f: dict, s: float, base: float, multi: float) -> float:
         (multi if f["multi_gpu"] else 0.0) + f["cuda_graph_gib"]
 
 
+def sampler(f: dict) -> float:
+    """The sampler cost of this row's build (reserve.sampler_bytes_per_entry), measured, not fitted."""
+    return f["sampler_bytes"]
+
+
 def fit(features: list[dict], multi: float) -> dict:
     """Per group of releases: the fixed activation that minimises the median
     relative error of the KV memory (the reserve error divided by the logged KV memory, so a
@@ -62,11 +67,11 @@ def fit(features: list[dict], multi: float) -> dict:
     for g in groups:
         rows = [f for f in features if f["group"] == g]
         cands = []
-        for s, base in itertools.product([reserve.SAMPLER_BYTES_PER_ENTRY], [x / 20 for x in range(0, 41)]):
-            e = [abs(predict(f, s, base, multi) - f["observed_gib"]) / f["kv_gib"] for f in rows]
-            cands.append((statistics.median(e), sum(e), s, base, e))
-        _, _, s, base, e = min(cands)
-        choice[g] = (s, base)
+        for base in [x / 20 for x in range(0, 41)]:
+            e = [abs(predict(f, sampler(f), base, multi) - f["observed_gib"]) / f["kv_gib"] for f in rows]
+            cands.append((statistics.median(e), sum(e), base, e))
+        _, _, base, e = min(cands)
+        choice[g] = (None, base)
         errs += e
     return {"score": statistics.median(errs) * 100, "multi": multi, "groups": choice}
 
@@ -82,8 +87,8 @@ def main() -> int:
         best = fit(features, reserve.MULTI_GPU_NON_TORCH_GIB)
         print(f"fitted on {len(features)} rows: median |KV memory error| {best['score']:.2f}%; "
               f"multi-GPU non-torch {best['multi']:.2f} GiB")
-        for g, (s, base) in best["groups"].items():
-            print(f"  group {g}: sampler {s:g} B/entry, fixed activation {base:.2f} GiB")
+        for g, (_, base) in best["groups"].items():
+            print(f"  group {g}: fixed activation {base:.2f} GiB")
         print("Put these into reserve.py (ERAS) to use them; then run with --check.\n")
     rows = [evaluate_entry(e) for e in logs]
     summarize([r for r in rows if r["id"] in fit_ids], "fitted rows")

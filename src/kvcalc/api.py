@@ -221,7 +221,7 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
             except KvcalcError:
                 fb = None
             total = parsed.total_memory_gib
-            if fb and abs(fb.total_bytes / (1 << 30) - total) <= 0.005 * total:
+            if fb and abs(fb.total_bytes / (1 << 30) - total) <= abs(guessed.total_bytes / (1 << 30) - total) + 0.01:
                 gpu_key = fb.key
     if not gpu_key and req.get("gpu_total_gib") is None and fallback.get("gpu"):
         gpu_key = fallback["gpu"]

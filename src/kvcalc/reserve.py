@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .units import GIB, cdiv
-from .versions import Version
+from .versions import Rule, Version, applies
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class Era:
 
 ERAS: dict[str, Era] = {
     "v1-before-0.21": Era("V1 model runner before v0.21", 0.20, 0.5),
-    "v1-from-0.21": Era("V1 model runner, v0.21 to v0.28", 1.05, 0.7),
+    "v1-from-0.21": Era("V1 model runner, v0.21 to v0.28", 1.10, 0.7),
     "mrv2-before-0.29": Era("model runner V2 before v0.29", 0.00, 0.5),
     "from-0.29": Era("v0.29 and later (model runner V2 for all models)", 0.20, 0.7),
 }
@@ -50,7 +50,18 @@ config_explorer/empirical-vllm-memory-results.md): Llama-3.1-8B 4.76 GiB over 13
 Qwen3-0.6B 5.56 GiB over 155.6 M, gpt-oss 7.38 GiB over 205.9 M — 38.4 to 38.9 bytes. vLLM
 builds that use FlashInfer's sampling kernels need far less (about 5 bytes in public logs), which
 the low end of the band covers."""
-SAMPLER_BYTES_FLASHINFER = 5.0
+SAMPLER_BYTES_FLASHINFER = 7.0
+"""The same with FlashInfer's top-k/top-p kernels (the V1 runner's default on CUDA from v0.21,
+#40376): Gemma-4-26B-A4B on an H200 with vLLM 0.28 logged a 1.89 GiB activation peak over
+1,024 × 262,144 entries (vllm#58580) — about 7 bytes."""
+
+
+def sampler_bytes_per_entry(version: Version, model_runner_v2: bool, platform: str) -> float:
+    """Which sampler path the profile run takes: FlashInfer on CUDA for the V1 runner from v0.21;
+    the PyTorch sort-based path otherwise (model runner V2 logs show the larger peak)."""
+    if platform == "cuda" and not model_runner_v2 and applies(Rule.FLASHINFER_SAMPLER_DEFAULT, version):
+        return SAMPLER_BYTES_FLASHINFER
+    return SAMPLER_BYTES_PER_ENTRY
 MULTI_GPU_NON_TORCH_GIB = 0.45
 """NCCL and custom all-reduce buffers when TP × PP > 1: measured 0.55 GiB of non-torch memory
 at TP 2 against 0.13 GiB at TP 1 on H100 (llm-d/llm-d-benchmark
@@ -115,19 +126,21 @@ class ReserveEstimate:
 
 def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: int, mnbt: int,
                      max_num_seqs: int, vocab: int, dtype_bytes: int, cuda_graphs: bool,
-                     model_runner_v2: bool = False, last_stage: bool = True) -> ReserveEstimate:
+                     model_runner_v2: bool = False, last_stage: bool = True,
+                     platform: str = "cuda") -> ReserveEstimate:
     era = era_for(version, model_runner_v2)
     rows = sampler_rows(max_num_seqs, mnbt)
     vocab_padded = cdiv(vocab, 64) * 64
     entries = rows * vocab_padded if last_stage else 0
     fwd = forward_bytes(config, mnbt, tp, dtype_bytes)
     base = era.activation_base_gib * GIB
-    act = int(base + max(entries * SAMPLER_BYTES_PER_ENTRY, fwd))
-    act_low = int(max(0.0, base - era.spread_gib * GIB) + max(entries * SAMPLER_BYTES_FLASHINFER, fwd))
+    per_entry = sampler_bytes_per_entry(version, model_runner_v2, platform)
+    act = int(base + max(entries * per_entry, fwd))
+    act_low = int(max(0.0, base - era.spread_gib * GIB) + max(entries * min(per_entry, 5.0), fwd))
     spread = int(era.spread_gib * GIB)
     nt = int(MULTI_GPU_NON_TORCH_GIB * GIB) if tp * pp > 1 else 0
     cg = tuple(int(x * GIB) for x in CUDA_GRAPH_GIB) if cuda_graphs else (0, 0, 0)
-    basis = (f"max(sampler: {rows:,} rows × {vocab_padded:,} vocabulary × {SAMPLER_BYTES_PER_ENTRY:g} B, "
+    basis = (f"max(sampler: {rows:,} rows × {vocab_padded:,} vocabulary × {per_entry:g} B, "
              f"forward: {mnbt:,} tokens) + {era.activation_base_gib:.2f} GiB ({era.name})")
     return ReserveEstimate((act, act_low, act + spread),
                            (nt, max(0, nt - spread // 2), nt + spread // 2), cg, basis)

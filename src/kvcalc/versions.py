@@ -136,6 +136,11 @@ class Rule(Enum):
         _v("0.21.0"), "#38284", "vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
         "the CUDA-graph memory estimate is subtracted from the KV budget (V1 model runner)",
         "confirmed: log text 'default since v0.21.0'")
+    FLASHINFER_SAMPLER_DEFAULT = RuleInfo(
+        _v("0.21.0"), "#40376", "vllm/envs.py VLLM_USE_FLASHINFER_SAMPLER",
+        "the V1 runner samples with FlashInfer's top-k/top-p kernels on CUDA by default, which keeps "
+        "no sorted copy of the logits (a much smaller profile peak)",
+        "inferred: merged 2026-04-29; public v0.21–v0.28 logs show the smaller peak")
     TOKENS_FROM_CONCURRENCY = RuleInfo(
         _v("0.21.0"), "#41069", "vllm/v1/core/kv_cache_utils.py get_kv_cache_capacity",
         "'GPU KV cache size' = int(max_concurrency × max_model_len); before: "
