@@ -73,7 +73,8 @@ function applyStaticText() {
   btn.textContent = S("lang_button");
   btn.setAttribute("aria-label", S("lang_button_label"));
   btn.lang = state.lang === "zh" ? "en" : "zh";
-  if (!state.ready && $("status").dataset.state !== "failed") $("status").textContent = S("status_starting");
+  if (state.workerLost) renderWorkerLost();
+  else if (!state.ready) $("status").textContent = S("status_starting");
 }
 
 // --- form ⇄ request ⇄ URL ------------------------------------------------------------------
@@ -196,6 +197,7 @@ function resetForm() {
   removeHfOption();
   $("model-id").value = "";
   $("model-id-msg").textContent = "";
+  $("model-retry").hidden = true;
 }
 
 // --- select options from the catalog (embedded at build time) ------------------------------
@@ -438,12 +440,8 @@ function startWorker() {
       readyResolve();
       return;
     }
-    if (data.type === "failed") {
-      $("status").textContent = S("status_failed");
-      $("status").dataset.state = "failed";
-      const err = $("error");
-      err.textContent = fill(S("worker_failed"), { msg: data.error });
-      err.hidden = false;
+    if (data.type === "failed" || data.type === "crashed") {
+      workerLost(String(data.error));
       return;
     }
     if (data.type === "log") return;
@@ -454,10 +452,33 @@ function startWorker() {
     else p.resolve(data.json);
   };
   worker.onerror = (e) => {
-    $("status").textContent = S("status_failed");
-    $("status").dataset.state = "failed";
     e.preventDefault();
+    workerLost(e.message || S("status_failed"));
   };
+  worker.onmessageerror = () => workerLost("messageerror");
+}
+
+// The worker is gone: it could not boot (Pyodide or the wasm did not load, worker.js threw) or it
+// crashed later. The numbers shown stay (prerendered, or the last computed); the status says what
+// happened and the reload button starts over. Calls in flight never settle; later changes wait.
+function workerLost(msg) {
+  if (state.workerLost) return; // the first report says what happened
+  state.workerLost = { kind: state.runtime ? "stopped" : "failed", msg };
+  state.ready = false;
+  try { worker.terminate(); } catch { /* already gone */ }
+  pending.clear();
+  renderWorkerLost();
+}
+function renderWorkerLost() {
+  const w = state.workerLost;
+  if (!w) return;
+  $("status").textContent = S(w.kind === "stopped" ? "status_stopped" : "status_failed");
+  $("status").dataset.state = w.kind;
+  const m = $("runtime-msg");
+  m.textContent = w.kind === "stopped" ? fill(S("worker_stopped"), { msg: w.msg })
+    : `${fill(S("worker_failed"), { msg: w.msg })} ${S("worker_failed_reload")}`;
+  m.hidden = false;
+  $("reload").hidden = false;
 }
 
 let latestEstimate = 0; // ids of the newest estimate request; older replies are dropped
@@ -652,7 +673,11 @@ function hfSet(key, args, bad) {
   m.classList.toggle("field-error", !!bad);
   if (bad) $("model-id").setAttribute("aria-invalid", "true");
   else $("model-id").removeAttribute("aria-invalid");
+  $("model-retry").hidden = !HF_RETRY.has(key);
 }
+// Messages after which loading the same id again may work (network, server, token, content).
+const HF_RETRY = new Set(["hf_offline", "hf_http", "hf_timeout", "hf_slow", "hf_bad_json", "hf_bad_shape",
+  "hf_unsizeable", "hf_401", "hf_401_token", "hf_403"]);
 function hfMessage() {
   const r = state.lastResult;
   const hf = state.hf;
@@ -665,6 +690,7 @@ function hfMessage() {
 async function hfFetch(id, file, headers, extra = {}) {
   return fetch(`https://huggingface.co/${id}/resolve/main/${file}`, {
     headers: { ...headers, ...(extra.headers || {}) }, mode: "cors", credentials: "omit",
+    signal: extra.signal,
   });
 }
 
@@ -677,10 +703,10 @@ function hfStatusMessage(resp, id, withToken) {
   return ["hf_http", { id, status: resp.status }];
 }
 
-async function weightsFromHub(id, headers) {
+async function weightsFromHub(id, headers, signal) {
   // 1. sharded checkpoints: model.safetensors.index.json's metadata.total_size
   try {
-    const r = await hfFetch(id, "model.safetensors.index.json", headers);
+    const r = await hfFetch(id, "model.safetensors.index.json", headers, { signal });
     if (r.ok) {
       const total = JSON.parse(await r.text())?.metadata?.total_size;
       if (Number.isInteger(total) && total > 0) return total;
@@ -691,7 +717,7 @@ async function weightsFromHub(id, headers) {
     await pythonReady;
     let range = "bytes=0-1048575";
     for (let i = 0; i < 2; i++) {
-      const r = await hfFetch(id, "model.safetensors", headers, { headers: { Range: range } });
+      const r = await hfFetch(id, "model.safetensors", headers, { headers: { Range: range }, signal });
       if (r.status !== 206) { r.body?.cancel(); return null; } // never download a whole checkpoint
       const buf = new Uint8Array(await r.arrayBuffer());
       const out = JSON.parse(await call("safetensors_header", buf));
@@ -704,27 +730,46 @@ async function weightsFromHub(id, headers) {
 }
 
 let hfSeq = 0;
+let hfAbort = null; // the load in flight; a newer load cancels it
 async function loadHf(rawId) {
   const id = rawId.trim().replace(/^https:\/\/huggingface\.co\//, "").replace(/\/+$/, "");
   const mine = ++hfSeq;
+  hfAbort?.abort();
   if (!/^[\w.-]+\/[\w.-]+$/.test(id)) { hfSet("hf_bad_id", {}, true); return; }
+  state.hfTried = id; // what the retry button loads again
   $("model-id").value = id;
   hfSet("hf_loading", { id }, false);
   const token = $("hf-token").value.trim();
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  // Slow: say so after hfSlowMs (the load goes on); stuck: give up after hfTimeoutMs.
+  const ctl = new AbortController();
+  hfAbort = ctl;
+  const limitS = (state.hfTimeoutMs ?? 30000) / 1000;
+  let timedOut = false;
+  const slow = setTimeout(() => { if (mine === hfSeq) hfSet("hf_slow", { id }, false); }, state.hfSlowMs ?? 5000);
+  const limit = setTimeout(() => { timedOut = true; ctl.abort(); }, limitS * 1000);
+  const done = () => { clearTimeout(slow); clearTimeout(limit); };
+  const lost = () => { // the request failed, timed out, or a newer load cancelled it
+    done();
+    if (mine === hfSeq) hfSet(timedOut ? "hf_timeout" : "hf_offline", { id, s: F.raw(limitS) }, true);
+  };
   let resp;
+  let text;
   try {
-    resp = await hfFetch(id, "config.json", headers);
-  } catch {
-    if (mine === hfSeq) hfSet("hf_offline", {}, true);
+    resp = await hfFetch(id, "config.json", headers, { signal: ctl.signal });
+    if (mine === hfSeq && resp.ok) text = await resp.text();
+  } catch { lost(); return; }
+  if (mine !== hfSeq) { done(); return; }
+  if (!resp.ok) { done(); const [k, a] = hfStatusMessage(resp, id, !!token); hfSet(k, a, true); return; }
+  let config;
+  try { config = JSON.parse(text); } catch { done(); hfSet("hf_bad_json", { id }, true); return; }
+  if (!config || typeof config !== "object" || Array.isArray(config)) {
+    done();
+    hfSet("hf_bad_shape", { id, kind: Array.isArray(config) ? "array" : config === null ? "null" : typeof config }, true);
     return;
   }
-  if (mine !== hfSeq) return;
-  if (!resp.ok) { const [k, a] = hfStatusMessage(resp, id, !!token); hfSet(k, a, true); return; }
-  let config;
-  try { config = JSON.parse(await resp.text()); } catch { hfSet("hf_bad_json", { id }, true); return; }
-  if (!config || typeof config !== "object" || Array.isArray(config)) { hfSet("hf_bad_json", { id }, true); return; }
-  const weights = await weightsFromHub(id, headers);
+  const weights = await weightsFromHub(id, headers, ctl.signal);
+  done();
   if (mine !== hfSeq) return;
   if (!$("model-select").value.startsWith("hf:")) state.prevModel = $("model-select").value;
   state.hf = { id, config, weights_bytes: weights };
@@ -823,12 +868,19 @@ async function compareLog(explicit) {
     const f = reply.error.fields || {};
     if (f.log) logMsg("paste_nothing", {}, true);
     else logMsg("paste_error", { msg: reply.error.message }, true);
-    if (!explicit) { state.lastCompare = { request: req, reply }; }
+    state.lastCompare = { request: req, reply };
+    if (explicit) {
+      // the log does not go with what the form now says: drop its baseline, keep the message
+      state.log = null;
+      renderCompare();
+      renderBaseline();
+      await compute();
+    }
     document.body.dataset.compared = String((Number(document.body.dataset.compared) || 0) + 1);
     return;
   }
   const res = reply.result;
-  state.log = { text: req.text, request: req, result: res, use: true };
+  state.log = { text: req.text, request: req, result: res, use: explicit && state.log ? state.log.use : true };
   if (!explicit) fillFormFromLog(res);
   state.lastCompare = { request: req, reply };
   const missing = res.filled_from_form.filter((k) => ["model", "gpu", "vllm_version"].includes(k));
@@ -906,8 +958,8 @@ function renderCompare() {
   const filled = res.filled_from_form.map((k) => (k in SETTING_FLAG ? settingText(k, res.settings[k]) : settingName(k)))
     .filter(Boolean);
   rows.push([S("src_filled"), filled.length ? filled.join(S("list_sep")) : S("src_none")]);
-  rows.push([S("src_numbers_log"), res.sources.from_log.join(", ")]);
-  rows.push([S("src_numbers_est"), res.sources.estimated.map(termName).join(", ") || "–"]);
+  rows.push([S("src_numbers_log"), res.sources.from_log.join(S("list_sep"))]);
+  rows.push([S("src_numbers_est"), res.sources.estimated.map(termName).join(S("list_sep")) || "–"]);
   rows.push([S("src_reserve"), res.measured_reserve_gib == null ? "–"
     : fill(S(res.measured_reserve_gib >= 0 ? "src_reserve_ok" : "src_reserve_bad"), { gib: F.gib(res.measured_reserve_gib) })]);
   $("log-sources").replaceChildren(...rows.map(([k, v]) => {
@@ -1186,6 +1238,8 @@ function init() {
   $("model-id").addEventListener("keydown", (ev) => {
     if (ev.key === "Enter") { ev.preventDefault(); loadHf($("model-id").value); }
   });
+  $("reload").addEventListener("click", () => location.reload());
+  $("model-retry").addEventListener("click", () => { if (state.hfTried) loadHf(state.hfTried); });
   $("lang-toggle").addEventListener("click", () => {
     state.lang = state.lang === "zh" ? "en" : "zh";
     try { localStorage.setItem("kvcalc.lang", state.lang); } catch { /* ignore */ }

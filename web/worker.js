@@ -23,7 +23,10 @@ function answer(msg) {
     const out = fn === "handle" ? api(arg) : extra[fn](arg);
     postMessage({ type: "reply", id, json: out, ms: performance.now() - t0 });
   } catch (e) {
-    postMessage({ type: "reply", id, error: String(e && e.message ? e.message : e).split("\n").slice(-2).join(" ") });
+    const error = String(e && e.message ? e.message : e).split("\n").slice(-2).join(" ");
+    // A fatal Pyodide error (wasm trap, out of memory) leaves Python unusable: tell the page.
+    if (e && e.pyodide_fatal_error) postMessage({ type: "crashed", error });
+    else postMessage({ type: "reply", id, error });
   }
 }
 
@@ -32,9 +35,28 @@ onmessage = ({ data }) => {
   else queue.push(data);
 };
 
+// Pyodide reports a pyodide.asm.wasm that does not load (missing, blocked, corrupt) only with two
+// console.warn calls and then waits forever: turn them into a failure the page can show.
+let unwatch = () => {};
+function wasmFailure() {
+  return new Promise((_, reject) => {
+    const warn = console.warn;
+    let detail = null;
+    unwatch = () => { console.warn = warn; };
+    console.warn = (...args) => {
+      warn.apply(console, args);
+      if (detail !== null) { detail = detail || args.map(String).join(" "); return; }
+      if (!String(args[0]).includes("wasm instantiation failed")) return;
+      detail = "";
+      setTimeout(() => { unwatch(); reject(new Error(`pyodide.asm.wasm: ${detail || "did not load"}`)); }, 0);
+    };
+  });
+}
+
 async function boot() {
   const t = { start: performance.now() };
-  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", base).href });
+  const pyodide = await Promise.race([loadPyodide({ indexURL: new URL("pyodide/", base).href }), wasmFailure()]);
+  unwatch();
   t.loadPyodide = performance.now();
   const manifest = await (await fetch(new URL("wheels/manifest.json", base))).json();
   await pyodide.loadPackage(new URL("wheels/" + manifest.kvcalc, base).href, {
@@ -52,4 +74,17 @@ async function boot() {
   while (queue.length) answer(queue.shift());
 }
 
-boot().catch((e) => postMessage({ type: "failed", error: String(e && e.message ? e.message : e) }));
+let failed = false;
+function fail(e) {
+  if (failed || api) return;
+  failed = true;
+  postMessage({ type: "failed", error: String(e && e.message ? e.message : e) });
+}
+// A rejection nobody handles while booting (a Pyodide file that did not load) is a failed start;
+// reported a moment later so that a more precise reason (boot's own error) goes first.
+addEventListener("unhandledrejection", (ev) => {
+  if (api) return;
+  ev.preventDefault();
+  setTimeout(() => fail(ev.reason), 50);
+});
+boot().catch(fail);

@@ -1,0 +1,421 @@
+"""Your log → the form → side by side → calibrated what-ifs; the planner, the levers and the
+charts. Every number on the page equals CPython's kvcalc.api.handle for the request the page
+sent (recorded on window.__kvcalc), and the requests are checked against the form."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from pagekit import ROOT, assert_numbers_match, newest_version, oracle, shown, value_of, wait_request
+
+pytestmark = pytest.mark.browser
+
+LOGS = {e["id"]: e for e in json.loads((ROOT / "data" / "vllm_logs.json").read_text())["logs"]}
+
+# Real excerpts of different releases, models and layouts. Before pasting, the form is set to
+# what the user knows about the run (a log excerpt often leaves out the model, the GPU or the
+# version); whatever the log states wins over the form.
+CASES = [
+    "a100-llama31-8b-v0.31.0",                       # 0.31, dense, GPU found from the log's total memory
+    "h200-qwen3-next-80b-tp2-v0.10.2",               # 0.10.2, GDN hybrid, TP 2, non-default args line
+    "a100-80g-gpt-oss-120b-tp4-raynodes-v0.10.1.1",  # 0.10.1, sliding window MoE, TP 4
+    "gb10-qwen3.5-35b-a3b-fp8-v0.18.1rc1",           # 0.18.1rc1 (a release the version list lacks)
+    "l40s-qwen3-14b-bf16-v0.28.0",                   # 0.28
+    "a100-40g-gce-llama31-8b-eager-v0.15.1",         # 0.15.1, --enforce-eager
+    "l4-gemma-4-e2b",                                # 0.21, Gemma 4 sliding window + KV sharing
+    "CodeEngine-granite-micro-l40s",                 # 0.11, engine config line only
+]
+
+# form field per setting the log can show, and its value when neither log nor user sets it
+FIELDS = [
+    ("tensor_parallel_size", "gpu-count", 1),
+    ("pipeline_parallel_size", "pp", 1),
+    ("gpu_memory_utilization", "util", None),
+    ("kv_cache_dtype", "kv-dtype", "auto"),
+    ("max_model_len", "max-model-len", None),
+    ("max_num_batched_tokens", "mnbt", None),
+    ("max_num_seqs", "max-num-seqs", None),
+    ("block_size", "block-size", None),
+    ("enforce_eager", "enforce-eager", False),
+    ("vllm_version", "vllm-version", None),
+    ("weights", "weights", "auto"),
+]
+
+
+def poll(page, js: str, want: Any, timeout_s: float = 60.0) -> Any:
+    deadline = time.monotonic() + timeout_s
+    got = None
+    while time.monotonic() < deadline:
+        got = page.evaluate(js)
+        if got == want:
+            return got
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{js}\n{json.dumps(got, indent=1)}\n!= expected\n{json.dumps(want, indent=1)}")
+
+
+def counter(page, name: str) -> int:
+    return int(page.evaluate(f"() => document.body.dataset.{name} || '0'"))
+
+
+def reset(page) -> None:
+    page.get_by_test_id("reset").click()
+    page.get_by_test_id("log-paste").fill("")
+    poll(page, "() => window.__kvcalc.lastRequest?.measured_reserve_gib ?? null", None)
+
+
+def open_advanced(page) -> None:
+    if page.locator("#advanced").get_attribute("open") is None:
+        page.locator("#advanced summary").click()
+
+
+def catalog_gpu(name: str) -> str:
+    from kvcalc.catalog import find_gpu
+    return find_gpu(name).key
+
+
+def has_option(page, testid: str, value: str) -> bool:
+    return page.get_by_test_id(testid).locator(f'option[value="{value}"]').count() > 0
+
+
+def paste(page, text: str) -> dict[str, Any]:
+    """Paste, press the button, wait for the worker's answer; return {request, reply}."""
+    n = counter(page, "compared")
+    page.get_by_test_id("log-paste").fill(text)
+    page.get_by_test_id("log-compare").click()
+    page.wait_for_selector(f'body[data-compared="{n + 1}"]', state="attached", timeout=60_000)
+    return page.evaluate("() => window.__kvcalc.lastCompare")
+
+
+def set_form_like_the_run(page, e: dict[str, Any]) -> None:
+    """What the user would choose before pasting: model, GPU and what they know of the flags."""
+    page.get_by_test_id("model-select").select_option(e["model"])
+    page.get_by_test_id("gpu-select").select_option(catalog_gpu(e["gpu"]))
+    page.get_by_test_id("gpu-count").fill(str(e["tensor_parallel_size"]))
+    page.get_by_test_id("pp").fill(str(e["pipeline_parallel_size"] or 1))
+    if e["vllm_version"] and has_option(page, "vllm-version", e["vllm_version"]):
+        page.get_by_test_id("vllm-version").select_option(e["vllm_version"])
+    page.get_by_test_id("kv-dtype").select_option(e["kv_cache_dtype"] or "auto")
+    page.get_by_test_id("util").fill(str(e["gpu_memory_utilization"] or ""))
+    page.get_by_test_id("max-model-len").fill(str(e["max_model_len"] or ""))
+
+
+def expected_estimate(res: dict[str, Any], **override: Any) -> dict[str, Any]:
+    """The estimate the page should send after filling the form from a compare result."""
+    s = {"tensor_parallel_size": 1, "pipeline_parallel_size": 1, "gpu_memory_utilization": None,
+         "kv_cache_dtype": "auto", "max_model_len": None, "max_num_batched_tokens": None,
+         "max_num_seqs": None, "block_size": None, "enforce_eager": False, "entrypoint": "serve",
+         "vllm_version": newest_version(), "weights": "auto", "avg_tokens": 4096}
+    for k, _, _ in FIELDS:
+        if res["settings"].get(k) is not None:
+            s[k] = res["settings"][k]
+    if res["settings"].get("speculative"):
+        s["speculative"] = res["settings"]["speculative"]
+    s.update(override)
+    req = {"op": "estimate", "model": res["model"], "config": None, "weights_bytes": None, "gpu": res["gpu"],
+           "settings": s, "available_kv_gib": None}
+    if res["measured_reserve_gib"] is not None and res["measured_reserve_gib"] >= 0:
+        req["measured_reserve_gib"] = res["measured_reserve_gib"]
+    return req
+
+
+@pytest.mark.parametrize("log_id", CASES)
+def test_paste_fills_form_and_compares(py_page, log_id):
+    page = py_page
+    e = LOGS[log_id]
+    reset(page)
+    open_advanced(page)
+    set_form_like_the_run(page, e)
+    got = paste(page, e["excerpt"])
+    req, reply = got["request"], got["reply"]
+    assert req["op"] == "compare_log" and req["text"] == e["excerpt"]
+    assert req["fallback"]["model"] == e["model"] and req["fallback"]["gpu"] == catalog_gpu(e["gpu"])
+    want = oracle(req)
+    assert reply == want, "the worker's answer differs from CPython's"
+    assert want["ok"], want
+    res = want["result"]
+    calc = res["calculation"]
+    fl = calc["from_log"]
+
+    # the from-log pool shown, and the logged pool inside its rounding interval
+    summary = page.get_by_test_id("log-compare-summary")
+    expect(page.get_by_test_id("log-compare-out")).to_be_visible()
+    assert summary.get_attribute("data-from-log") == str(fl["tokens"])
+    low, high = int(summary.get_attribute("data-low")), int(summary.get_attribute("data-high"))
+    logged = e["logged"]["gpu_kv_cache_tokens"]
+    assert summary.get_attribute("data-logged") == str(logged)
+    assert low <= logged <= high, (log_id, low, logged, high)
+    assert f"{fl['tokens']:,}" in summary.inner_text() and f"{logged:,}" in summary.inner_text()
+
+    # the side-by-side table: one row per number the log printed
+    rows = page.get_by_test_id("log-compare-table").locator("tbody tr")
+    assert rows.count() == len(res["rows"]) >= 2
+    for i, row in enumerate(res["rows"]):
+        cells = rows.nth(i).locator("th, td")
+        assert cells.nth(0).inner_text() == row["line"]
+        assert cells.nth(1).inner_text() == row["logged"]
+        assert cells.nth(2).inner_text() == (row["from_log"] or "–")
+        assert cells.nth(3).inner_text() == (row["estimated"] or "–")
+        if row["difference_pct"] is not None:
+            assert float(cells.nth(4).get_attribute("data-value")) == row["difference_pct"]
+        assert cells.nth(5).inner_text() == (row["cause"] or "")
+    sources = shown(page, "log-sources")
+    for line in res["sources"]["from_log"]:
+        assert line in sources
+
+    # the form now shows the log's settings (and the model and GPU it ran on)
+    assert page.get_by_test_id("model-select").input_value() == res["model"]
+    assert page.get_by_test_id("gpu-select").input_value() == res["gpu"]
+    for k, tid, default in FIELDS:
+        v = res["settings"].get(k, default)
+        el = page.get_by_test_id(tid)
+        if k == "enforce_eager":
+            assert el.is_checked() == bool(v)
+        elif k == "vllm_version":
+            if v is not None:
+                assert el.input_value() == v
+        else:
+            assert el.input_value() == ("" if v is None else str(v)), (k, v)
+
+    # the headline is computed from the log's measured reserve
+    est = expected_estimate(res)
+    wait_request(page, est, timeout_s=30)
+    assert_numbers_match(page, oracle(est)["result"])
+    baseline = page.get_by_test_id("baseline")
+    expect(baseline).to_have_attribute("data-state", "log" if "measured_reserve_gib" in est else "estimated")
+
+
+def test_nothing_usable_says_so(py_page):
+    page = py_page
+    reset(page)
+    for text in ["hello, this is not a log", LOGS["vllm#38107"]["excerpt"], "   "]:
+        got = paste(page, text)
+        assert got["reply"] == oracle(got["request"])
+        assert not got["reply"]["ok"]
+        msg = page.get_by_test_id("log-paste-msg")
+        expect(msg).to_have_attribute("data-kind", "paste_nothing")
+        expect(msg).to_contain_text("Available KV cache memory")
+        expect(page.get_by_test_id("log-paste")).to_have_attribute("aria-invalid", "true")
+        expect(page.get_by_test_id("log-compare-out")).to_be_hidden()
+        expect(page.get_by_test_id("baseline")).to_have_attribute("data-state", "estimated")
+
+
+def test_what_ifs_move_from_the_measured_baseline(py_page):
+    page = py_page
+    e = LOGS["a100-llama31-8b-v0.31.0"]
+    reset(page)
+    open_advanced(page)
+    set_form_like_the_run(page, e)
+    res = paste(page, e["excerpt"])["reply"]["result"]
+    assert res["measured_reserve_gib"] > 0
+    wait_request(page, expected_estimate(res), timeout_s=30)
+    text = shown(page, "baseline")
+    assert f"{res['measured_reserve_gib']:.2f} GiB" in text
+    # each what-if (cumulative) keeps the measured reserve and equals CPython's estimate with it
+    over_all: dict[str, Any] = {}
+    for tid, how, val, over in [
+        ("max-model-len", "fill", "8192", {"max_model_len": 8192}),
+        ("kv-dtype", "select", "fp8", {"kv_cache_dtype": "fp8"}),
+        ("util", "fill", "0.95", {"gpu_memory_utilization": 0.95}),
+        ("mnbt", "fill", "16384", {"max_num_batched_tokens": 16384}),
+        ("vllm-version", "select", "0.20.0", {"vllm_version": "0.20.0"}),
+    ]:
+        el = page.get_by_test_id(tid)
+        el.select_option(val) if how == "select" else el.fill(val)
+        over_all.update(over)
+        want = expected_estimate(res, **over_all)
+        assert want["measured_reserve_gib"] == res["measured_reserve_gib"]
+        wait_request(page, want, timeout_s=30)
+        r = oracle(want)["result"]
+        assert_numbers_match(page, r)
+        assert any("measured in your log" in t["basis"] for t in r["budget"]["terms"])
+        expect(page.get_by_test_id("baseline")).to_have_attribute("data-state", "log")
+        assert shown(page, "result-source").startswith("Computed from the settings above with the reserve")
+    res_what_if = over_all
+    # the toggle switches back to the estimate, and on again
+    page.get_by_test_id("baseline-toggle").uncheck()
+    plain = expected_estimate(res, **res_what_if)
+    plain.pop("measured_reserve_gib")
+    wait_request(page, plain, timeout_s=30)
+    assert_numbers_match(page, oracle(plain)["result"])
+    expect(page.get_by_test_id("baseline")).to_have_attribute("data-state", "estimated")
+    page.get_by_test_id("baseline-toggle").check()
+    wait_request(page, expected_estimate(res, **res_what_if), timeout_s=30)
+    # forgetting the log clears the table and the baseline, and keeps the settings
+    page.get_by_test_id("baseline-clear").click()
+    wait_request(page, plain, timeout_s=30)
+    expect(page.get_by_test_id("log-compare-out")).to_be_hidden()
+    expect(page.get_by_test_id("baseline-toggle")).to_be_hidden()
+
+
+def test_changing_the_model_compares_the_log_again(py_page):
+    """An excerpt that does not name its model is compared with the form's; choosing another
+    model compares the same log again with it."""
+    page = py_page
+    e = LOGS["l40s-qwen3-14b-bf16-v0.28.0"]
+    reset(page)
+    page.get_by_test_id("gpu-select").select_option("l40s")
+    page.get_by_test_id("vllm-version").select_option("0.28.0")
+    got = paste(page, e["excerpt"])  # the form still says Qwen3-8B
+    assert got["reply"]["ok"] and got["reply"]["result"]["model"] == "Qwen/Qwen3-8B"
+    assert "model" in got["reply"]["result"]["filled_from_form"]
+    expect(page.get_by_test_id("log-paste-msg")).to_have_attribute("data-kind", "paste_done_form")
+    n = counter(page, "compared")
+    page.get_by_test_id("model-select").select_option("Qwen/Qwen3-14B")
+    page.wait_for_selector(f'body[data-compared="{n + 1}"]', state="attached", timeout=60_000)
+    again = page.evaluate("() => window.__kvcalc.lastCompare")
+    assert again["request"]["model"] == "Qwen/Qwen3-14B"
+    assert again["reply"] == oracle(again["request"])
+    res = again["reply"]["result"]
+    s = page.get_by_test_id("log-compare-summary")
+    assert s.get_attribute("data-from-log") == str(res["calculation"]["from_log"]["tokens"])
+    assert int(s.get_attribute("data-low")) <= e["logged"]["gpu_kv_cache_tokens"] <= int(s.get_attribute("data-high"))
+
+
+def settle(page) -> dict[str, Any]:
+    """Wait until the curves, levers (and plan, when asked) follow the newest estimate."""
+    last = page.evaluate("() => window.__kvcalc.lastRequest")
+    poll(page, "() => window.__kvcalc.curves?.request", {**last, "curves": True})
+    return last
+
+
+def test_planner_and_levers_equal_cpython(py_page):
+    page = py_page
+    reset(page)
+    page.get_by_test_id("model-select").select_option("meta-llama/Llama-3.1-8B-Instruct")
+    page.get_by_test_id("max-model-len").fill("32768")
+    page.get_by_test_id("plan-requests").fill("64")
+    page.get_by_test_id("plan-tokens").fill("8192")
+    page.get_by_test_id("plan-run").click()
+    page.get_by_test_id("target-tokens").fill("400000")
+    base = settle(page)
+    preq = poll(page, "() => window.__kvcalc.plan?.request", {**base, "op": "plan", "requests": 64, "tokens": 8192})
+    plan = oracle(preq)["result"]
+    out = page.get_by_test_id("plan-result")
+    expect(out).to_be_visible()
+    assert page.get_by_test_id("plan-context").get_attribute("data-value") == str(plan["max_context_for_requests"])
+    assert f"{plan['max_context_for_requests']:,}" in shown(page, "plan-context")
+    rows = page.get_by_test_id("plan-table").locator("tbody tr")
+    assert rows.count() == len(plan["setups"]) > 0
+    for i, s in enumerate(plan["setups"]):
+        tr = rows.nth(i)
+        assert tr.get_attribute("data-gpu") == s["gpu"] and tr.get_attribute("data-count") == str(s["count"])
+        assert tr.locator("td").nth(0).get_attribute("data-value") == str(s["pool_tokens"])
+        assert float(tr.locator("td").nth(1).get_attribute("data-value")) == s["concurrency"]
+        assert tr.locator("th").inner_text() == f"{s['count']} × {s['gpu_name']}"
+    first = plan["setups"][0]
+    assert f"{first['count']} × {first['gpu_name']}" in shown(page, "plan-summary")
+
+    lreq = poll(page, "() => window.__kvcalc.levers?.request", {**base, "op": "levers", "target_tokens": 400000})
+    lev = oracle(lreq)["result"]
+    rows = page.get_by_test_id("levers-table").locator("tbody tr")
+    assert rows.count() == len(lev["levers"]) + 1  # "as set now" first
+    assert f"{lev['current']['concurrency']:.2f}x" in rows.nth(0).inner_text()
+    for i, lv in enumerate(lev["levers"]):
+        tr = rows.nth(i + 1)
+        assert tr.get_attribute("data-flag") == lv["flag"]
+        cells = tr.locator("td")
+        assert float(cells.nth(2).get_attribute("data-value")) == lv["concurrency"]
+        assert cells.nth(4).get_attribute("data-value") == str(lv["pool_tokens"])
+        if lv["gain"] is not None:
+            assert float(cells.nth(3).get_attribute("data-value")) == lv["gain"]
+    conc = [lv["concurrency"] for lv in lev["levers"]]
+    assert conc == sorted(conc, reverse=True)
+    u = lev["utilization_for_target"]
+    t = page.get_by_test_id("target-result")
+    assert t.get_attribute("data-util") == json.dumps(u["gpu_memory_utilization"])
+    assert t.get_attribute("data-bytes") == json.dumps(u["kv_cache_memory_bytes"])
+    if u["gpu_memory_utilization"] is not None:
+        assert f"--gpu-memory-utilization {u['gpu_memory_utilization']}" in t.inner_text()
+    assert str(u["kv_cache_memory_bytes"]) in t.inner_text()
+
+    # a bad planner input is named next to it; the planner follows form changes
+    page.get_by_test_id("plan-requests").fill("many")
+    expect(page.locator("#plan-msg")).to_contain_text("Requests at the same time: must be a whole number", timeout=30_000)
+    expect(page.get_by_test_id("plan-requests")).to_have_attribute("aria-invalid", "true")
+    page.get_by_test_id("plan-requests").fill("16")
+    page.get_by_test_id("gpu-count").fill("2")
+    wait_request(page, {**base, "settings": {**base["settings"], "tensor_parallel_size": 2}})
+    base2 = settle(page)
+    preq2 = poll(page, "() => window.__kvcalc.plan?.request", {**base2, "op": "plan", "requests": 16, "tokens": 8192})
+    assert page.get_by_test_id("plan-context").get_attribute("data-value") == \
+        str(oracle(preq2)["result"]["max_context_for_requests"])
+    expect(page.locator("#plan-msg")).to_be_empty()
+
+
+def test_charts_follow_the_core_curves(py_page):
+    page = py_page
+    e = LOGS["a100-llama31-8b-v0.31.0"]
+    reset(page)
+    open_advanced(page)
+    set_form_like_the_run(page, e)
+    paste(page, e["excerpt"])
+    page.get_by_test_id("max-model-len").fill("65536")
+    base = settle(page)
+    assert "measured_reserve_gib" in base
+    r = oracle({**base, "curves": True})["result"]
+    cv = r["curves"]
+    for tid, key in [("chart-concurrency", "concurrency_vs_max_model_len"), ("chart-util", "pool_vs_utilization")]:
+        svg = page.get_by_test_id(tid)
+        expect(svg).to_be_visible()
+        assert svg.get_attribute("role") == "img"
+        assert svg.get_attribute("data-points") == str(len(cv[key]))
+        assert svg.locator("circle.pt").count() == len(cv[key])
+        assert svg.locator("circle.cur").count() == 1  # the current point
+        labelled = svg.get_attribute("aria-labelledby").split()
+        for id_ in labelled:
+            assert page.locator(f"#{id_}").text_content().strip() != ""
+    c = page.get_by_test_id("chart-concurrency")
+    assert c.get_attribute("data-one-request") == str(cv["max_model_len_one_request"])
+    desc = page.locator("#chart-c-desc").text_content()
+    assert f"{r['from_log']['max_concurrency'] if r['from_log'] else r['estimated']['max_concurrency']:.2f}x" in desc
+    assert "--max-model-len" in c.locator("text.label").first.text_content()
+    # the same charts in Chinese: axis labels and description follow the language
+    page.get_by_test_id("lang-toggle").click()
+    expect(page.locator("#chart-c-title")).to_have_text("最大并发与 --max-model-len 的关系")
+    assert "对数刻度" in c.locator("text.label").first.text_content()
+    assert "token" in page.get_by_test_id("chart-util").locator("text.label").nth(1).text_content()
+    assert page.get_by_test_id("chart-util").locator("circle.pt").count() == len(cv["pool_vs_utilization"])
+    expect(page.get_by_test_id("baseline")).to_contain_text("基准")
+    page.get_by_test_id("lang-toggle").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+
+
+def test_keyboard_and_small_screen(py_page):
+    page = py_page
+    e = LOGS["l40s-qwen3-14b-bf16-v0.28.0"]
+    reset(page)
+    page.get_by_test_id("model-select").select_option("Qwen/Qwen3-14B")
+    page.get_by_test_id("gpu-select").select_option("l40s")
+    n = counter(page, "compared")
+    page.get_by_test_id("log-paste").fill(e["excerpt"])
+    page.get_by_test_id("log-paste").focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "log-compare"
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f'body[data-compared="{n + 1}"]', state="attached", timeout=60_000)
+    expect(page.get_by_test_id("log-compare-out")).to_be_visible()
+    page.get_by_test_id("plan-requests").focus()
+    page.keyboard.press("Enter")  # Enter in a planner field runs it
+    settle(page)
+    poll(page, "() => !!window.__kvcalc.plan", True)
+    expect(page.get_by_test_id("plan-result")).to_be_visible()
+    page.set_viewport_size({"width": 360, "height": 740})
+    try:
+        page.wait_for_timeout(200)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+        for tid in ("log-compare-table", "chart-concurrency", "levers-table"):
+            page.get_by_test_id(tid).scroll_into_view_if_needed()
+            expect(page.get_by_test_id(tid)).to_be_in_viewport()
+        if (ROOT / "artifacts").is_dir():
+            page.locator("#plan").screenshot(path=str(ROOT / "artifacts" / "plan-phone.png"))
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 720})
+    # every new control is labelled
+    missing = page.evaluate("""() => [...document.querySelectorAll('input, select, textarea')]
+        .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-label')).map(el => el.id)""")
+    assert missing == []
