@@ -96,8 +96,6 @@ def test_fallback_fills_only_what_the_log_leaves_out():
     assert res["settings"]["vllm_version"] == "0.10.2"                # the log states it
 
 
-@pytest.mark.xfail(strict=True, reason="plan.max_context_for does not reserve vLLM's null block in its fit "
-                   "check (engine does, Rule.FIT_CHECK_RESERVES_NULL_BLOCK): one block too long at the edge")
 def test_curves_give_the_longest_length_one_request_fits():
     """The chart's "one request fits up to" length agrees with the forward calculation."""
     r = api.handle({"op": "estimate", "model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "rtx-4090",

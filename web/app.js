@@ -1096,9 +1096,10 @@ function renderCharts() {
   $("chart-u-cap").textContent = specU.desc;
 }
 
-function leverCell(text, key) {
-  const c = td(key ? S(key) : text);
-  if (!key && state.lang !== "en") c.lang = "en";
+function leverCell(text, key, value) {
+  const known = key && (STRINGS[state.lang][key] ?? STRINGS.en[key]);
+  const c = td(known ? fill(S(key), { value: value ?? "" }) : text);
+  if (!known && state.lang !== "en") c.lang = "en";
   return c;
 }
 
@@ -1134,8 +1135,8 @@ function renderLevers() {
     if (l.gain != null) gain.dataset.value = String(l.gain);
     const pool = td(F.int(l.pool_tokens), "num");
     pool.dataset.value = String(l.pool_tokens);
-    tr.append(leverCell(l.name, l.key ? "lever_" + l.key : null), flag, conc, gain, pool,
-      leverCell(l.note, l.key ? "lever_note_" + l.key : null));
+    tr.append(leverCell(l.name, l.key ? "lever_" + l.key : null, l.value), flag, conc, gain, pool,
+      leverCell(l.note, l.key ? "lever_note_" + l.key : null, l.value));
     return tr;
   }));
   const u = r.utilization_for_target;

@@ -90,7 +90,8 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
     r = reserves[limiting_stage]
     terms = (
         Term("weights", w, int(w * (1 - band)), int(w * (1 + band)), weights.basis),
-        Term("activation peak", r.activation[0], r.activation[1], r.activation[2], r.basis),
+        Term("measured reserve" if r.measured else "activation peak",
+             r.activation[0], r.activation[1], r.activation[2], r.basis),
         Term("non-torch memory", r.non_torch[0], r.non_torch[1], r.non_torch[2],
              "allocator and library workspaces; NCCL buffers with several GPUs"),
         Term("CUDA graphs", r.cuda_graphs[0], r.cuda_graphs[1], r.cuda_graphs[2],

@@ -226,7 +226,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))
         reserves = tuple(ReserveEstimate((m, m, m), (0, 0, 0), (0, 0, 0),
-                                         "measured in your log: everything vLLM subtracted besides the weights")
+                                         "measured in your log: everything vLLM subtracted besides the weights",
+                                         measured=True)
                          for _ in range(pp))
     draft = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, 0)
     limiting = _limiting_stage(parts, draft.stage_available)

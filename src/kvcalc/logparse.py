@@ -108,6 +108,10 @@ class ParsedLog:
         if a.get("enforce_eager") or e.get("enforce_eager") == "True":
             out["enforce_eager"] = True
         pick("vllm_version", self.release())
+        quant = a.get("quantization") or e.get("quantization")
+        weights = _WEIGHT_FORMATS.get(str(quant).lower()) if isinstance(quant, str) else None
+        if weights:
+            out["weights"] = weights
         if isinstance(a.get("speculative_config"), dict):
             out["speculative"] = a["speculative_config"]
         return {k: v for k, v in out.items() if v is not None}
@@ -126,6 +130,11 @@ class ParsedLog:
         return d
 
 
+_WEIGHT_FORMATS = {"fp8": "fp8", "awq": "awq", "awq_marlin": "awq", "gptq": "gptq", "gptq_marlin": "gptq",
+                   "mxfp4": "mxfp4", "modelopt_fp4": "nvfp4", "fbgemm_fp8": "fp8"}
+"""``--quantization`` values (vLLM names) and the weight format kvcalc prices them as."""
+
+
 def _int_or_none(text: Any) -> int | None:
     try:
         return int(str(text))
@@ -135,7 +144,7 @@ def _int_or_none(text: Any) -> int | None:
 
 _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("version", re.compile(r"vLLM API server version\s+(\S+)"), "version"),
-    ("version", re.compile(r"Initializing a V1 LLM engine \(v?([^)\s]+)\)"), "version"),
+    ("Initializing a V1 LLM engine", re.compile(r"Initializing a V1 LLM engine \(v?([^)\s]+)\)"), "version"),
     ("version", re.compile(r"(?:^|\s)version\s+(\d+\.\d+[\w.+\-]*)\s*$"), "version"),
     ("non-default args", re.compile(r"non-default args:\s*(\{.*)$"), "args"),
     ("with config:", re.compile(r"with config:\s*(.*)$"), "engine_config"),

@@ -17,7 +17,7 @@ from .engine import Calculation, calculate
 from .errors import KvcalcError, SettingsError
 from .kvspecs import _tp_ok
 from .settings import Settings
-from .versions import NEWEST
+from .versions import NEWEST, Rule, applies
 
 
 def _pool_blocks(c: Calculation) -> int | None:
@@ -53,8 +53,12 @@ def max_context_for(c: Calculation, requests: int, limit: int | None = None) -> 
             return False
         for stage in c.layout.stages:
             proj = paging.project(c.grouping, stage)
-            if any(g.layer_names for g in proj.groups) and paging.needed_bytes(
-                    proj, replace(c.ctx, max_model_len=length), c.resolved.version, stage) > available:
+            if not any(g.layer_names for g in proj.groups):
+                continue
+            check = available
+            if applies(Rule.FIT_CHECK_RESERVES_NULL_BLOCK, c.resolved.version):
+                check -= paging.bytes_per_block(proj)     # the same check as engine._pool
+            if paging.needed_bytes(proj, replace(c.ctx, max_model_len=length), c.resolved.version, stage) > check:
                 return False
         return True
 
@@ -117,6 +121,8 @@ def smallest_setups(config: dict[str, Any], settings: Settings, gpus: Iterable[G
 
 @dataclass(frozen=True)
 class Lever:
+    key: str                 # stable id for translations: kv_fp8, weights_fp8, weights_int4, tp, max_model_len, util, version
+    value: str               # the lever's value (the TP size, the length, the release …)
     name: str
     flag: str
     concurrency: float
@@ -137,33 +143,33 @@ def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_byte
     now = base.estimated.max_concurrency if base.estimated and base.estimated.fits else 0.0
     r = base.resolved
     s = settings
-    options: list[tuple[str, str, Settings, str]] = []
+    options: list[tuple[str, str, str, str, Settings, str]] = []
     if base.kv.value_bytes > 1 and not base.kv.is_fp8:
-        options.append(("fp8 KV cache", "--kv-cache-dtype fp8", replace(s, kv_cache_dtype="fp8"),
+        options.append(("kv_fp8", "fp8", "fp8 KV cache", "--kv-cache-dtype fp8", replace(s, kv_cache_dtype="fp8"),
                         "halves the bytes per token; check quality on your task"))
     quantized = isinstance(config.get("quantization_config"), dict)
     if not quantized and s.weights in ("auto", "bf16", "fp16"):
-        options.append(("FP8 weights", "an FP8 checkpoint", replace(s, weights="fp8"),
+        options.append(("weights_fp8", "fp8", "FP8 weights", "an FP8 checkpoint", replace(s, weights="fp8"),
                         "e.g. a -FP8 variant of the model"))
-        options.append(("int4 weights (AWQ/GPTQ)", "an AWQ or GPTQ checkpoint", replace(s, weights="awq"),
-                        "largest saving, some quality cost"))
+        options.append(("weights_int4", "awq", "int4 weights (AWQ/GPTQ)", "an AWQ or GPTQ checkpoint",
+                        replace(s, weights="awq"), "largest saving, some quality cost"))
     bigger = [tp for tp in valid_tp_sizes(base, (2, 4, 8, 16)) if tp > s.tensor_parallel_size]
     if bigger:
         tp = bigger[0]
-        options.append((f"{tp} GPUs (tensor parallel)", f"--tensor-parallel-size {tp}",
+        options.append(("tp", str(tp), f"{tp} GPUs (tensor parallel)", f"--tensor-parallel-size {tp}",
                         replace(s, tensor_parallel_size=tp), "per GPU figures; the pool is shared"))
     if s.avg_tokens and s.avg_tokens < r.max_model_len:
-        options.append(("--max-model-len down to your average", f"--max-model-len {s.avg_tokens}",
-                        replace(s, max_model_len=s.avg_tokens),
+        options.append(("max_model_len", str(s.avg_tokens), "--max-model-len down to your average",
+                        f"--max-model-len {s.avg_tokens}", replace(s, max_model_len=s.avg_tokens),
                         "longer requests are then refused"))
     if r.gpu_memory_utilization < 0.95:
-        options.append(("utilization 0.95", "--gpu-memory-utilization 0.95",
+        options.append(("util", "0.95", "utilization 0.95", "--gpu-memory-utilization 0.95",
                         replace(s, gpu_memory_utilization=0.95), "leave room for other processes"))
     if r.version < NEWEST:
-        options.append((f"vLLM {NEWEST}", f"vLLM {NEWEST}", replace(s, vllm_version=str(NEWEST)),
-                        "defaults and accounting of the newest release"))
+        options.append(("version", str(NEWEST), f"vLLM {NEWEST}", f"vLLM {NEWEST}",
+                        replace(s, vllm_version=str(NEWEST)), "defaults and accounting of the newest release"))
     out = []
-    for name, flag, changed, note in options:
+    for key, value, name, flag, changed, note in options:
         try:
             c = calculate(config, gpu, changed, weights_bytes=weights_bytes,
                           measured_reserve_bytes=measured_reserve_bytes)
@@ -173,7 +179,7 @@ def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_byte
         if p is None:
             continue
         conc = p.max_concurrency if p.fits else 0.0
-        out.append(Lever(name, flag, conc, round(conc / now, 4) if now else None,
+        out.append(Lever(key, value, name, flag, conc, round(conc / now, 4) if now else None,
                          p.tokens if p.fits else 0, note))
     out.sort(key=lambda lv: lv.concurrency, reverse=True)
     return {"current": {"concurrency": now, "pool_tokens": base.estimated.tokens if base.estimated else 0,

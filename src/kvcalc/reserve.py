@@ -122,6 +122,7 @@ class ReserveEstimate:
     non_torch: tuple[int, int, int]
     cuda_graphs: tuple[int, int, int]
     basis: str
+    measured: bool = False              # one number a user's log measured, not three estimates
 
 
 def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: int, mnbt: int,
