@@ -540,10 +540,15 @@ function renderValidation() {
   const rows = v.rows.map((row) => {
     const tr = document.createElement("tr");
     tr.dataset.id = row.id;
-    const a = document.createElement("a");
-    a.href = row.source;
-    a.rel = "noopener noreferrer";
-    a.target = "_blank";
+    // Only web addresses become links; other sources ("github:owner/repo@commit:path") stay text.
+    const a = document.createElement(/^https:\/\//.test(row.source || "") ? "a" : "span");
+    if (a.tagName === "A") {
+      a.href = row.source;
+      a.rel = "noopener noreferrer";
+      a.target = "_blank";
+    } else {
+      a.title = row.source || "";
+    }
     a.textContent = row.id.startsWith("vllm#") ? row.id.slice(4) : row.id;
     const c0 = document.createElement("th");
     c0.scope = "row";
