@@ -351,6 +351,19 @@ function renderBar(r, pool) {
   $("membar").setAttribute("aria-label", legend.map((l) => l.textContent).join("; "));
 }
 
+/** Fill a <dl> with [term, description] pairs (text only). */
+function renderPairs(dl, rows) {
+  dl.replaceChildren(...rows.map(([k, v]) => {
+    const d = document.createElement("div");
+    const dt = document.createElement("dt");
+    dt.textContent = k;
+    const dd = document.createElement("dd");
+    dd.textContent = v;
+    d.append(dt, dd);
+    return d;
+  }));
+}
+
 function renderSettingsUsed(r) {
   const s = r.settings;
   const rows = [
@@ -365,15 +378,7 @@ function renderSettingsUsed(r) {
     [S("used_defaults"), s.defaults_used.join(", ") || "–"],
     [S("used_formula"), r.layout.token_formula],
   ];
-  $("settings-used").replaceChildren(...rows.map(([k, v]) => {
-    const d = document.createElement("div");
-    const dt = document.createElement("dt");
-    dt.textContent = k;
-    const dd = document.createElement("dd");
-    dd.textContent = v;
-    d.append(dt, dd);
-    return d;
-  }));
+  renderPairs($("settings-used"), rows);
 }
 
 // --- errors next to fields -------------------------------------------------------------------
@@ -967,15 +972,7 @@ function renderCompare() {
   rows.push([S("src_numbers_est"), res.sources.estimated.map(termName).join(S("list_sep")) || "–"]);
   rows.push([S("src_reserve"), res.measured_reserve_gib == null ? "–"
     : fill(S(res.measured_reserve_gib >= 0 ? "src_reserve_ok" : "src_reserve_bad"), { gib: F.gib(res.measured_reserve_gib) })]);
-  $("log-sources").replaceChildren(...rows.map(([k, v]) => {
-    const d = document.createElement("div");
-    const dt = document.createElement("dt");
-    dt.textContent = k;
-    const dd = document.createElement("dd");
-    dd.textContent = v;
-    d.append(dt, dd);
-    return d;
-  }));
+  renderPairs($("log-sources"), rows);
   out.hidden = false;
 }
 

@@ -273,26 +273,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("rules", help="the vLLM rules that changed between releases")
     args = parser.parse_args(argv)
     try:
-        if args.command == "estimate":
-            resp = api.handle(build_request(args))
-            if not resp["ok"]:
-                raise _Reported(resp["error"]["message"])
-            if args.json:
-                print(json.dumps(resp["result"], indent=2, ensure_ascii=False))
-            else:
-                print_estimate(resp["result"])
-            return 0
-        if args.command in ("plan", "levers"):
-            resp = api.handle(build_request(args))
-            if not resp["ok"]:
-                raise _Reported(resp["error"]["message"])
-            if args.json:
-                print(json.dumps(resp["result"], indent=2, ensure_ascii=False))
-            elif args.command == "plan":
-                print_plan(resp["result"])
-            else:
-                print_levers(resp["result"])
-            return 0
+        if args.command in ("estimate", "plan", "levers"):
+            printer = {"estimate": print_estimate, "plan": print_plan, "levers": print_levers}[args.command]
+            return _answer(build_request(args), args.json, printer)
         if args.command == "validate":
             try:
                 logs = load_logs(args.path)
@@ -314,14 +297,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
                 raise _Reported(f"cannot read {args.file}: {exc.strerror}") from exc
             parsed = parse_log(text)
             if args.compare:
-                resp = api.handle({"op": "compare_log", "text": text, "model": args.model, "gpu": args.gpu})
-                if not resp["ok"]:
-                    raise _Reported(resp["error"]["message"])
-                if args.json:
-                    print(json.dumps(resp["result"], indent=2, ensure_ascii=False))
-                else:
-                    print_compare(resp["result"])
-                return 0
+                return _answer({"op": "compare_log", "text": text, "model": args.model, "gpu": args.gpu},
+                               args.json, print_compare)
             if not parsed.found_anything:
                 raise _Reported("nothing in this text looks like a vLLM startup log (no 'Available KV "
                                 "cache memory', 'GPU KV cache size' or similar line)")
@@ -348,6 +325,18 @@ def _main(argv: Sequence[str] | None = None) -> int:
     except (KvcalcError, _Reported) as exc:
         print(f"kvcalc: error: {exc}", file=sys.stderr)
         return 2
+    return 0
+
+
+def _answer(request: dict[str, Any], as_json: bool, printer) -> int:
+    """Run one API request and print its result as JSON or as the command's table."""
+    resp = api.handle(request)
+    if not resp["ok"]:
+        raise _Reported(resp["error"]["message"])
+    if as_json:
+        print(json.dumps(resp["result"], indent=2, ensure_ascii=False))
+    else:
+        printer(resp["result"])
     return 0
 
 

@@ -190,13 +190,16 @@ def estimate_max_model_len(grouping: Grouping, ctx: SizingContext, version: Vers
         return needed_bytes(grouping, replace(ctx, max_model_len=length), version,
                             raw_specs) <= available_bytes
 
-    lo, hi = 1, ctx.max_model_len
-    if not fits(lo):
-        return 0
-    best = 1
+    return largest_true(1, ctx.max_model_len, fits)
+
+
+def largest_true(lo: int, hi: int, predicate) -> int:
+    """The largest n in [lo, hi] with predicate(n), for a predicate true up to some point and
+    false after it; 0 when it is false at lo. The same binary search vLLM's estimate uses."""
+    best = 0
     while lo <= hi:
         mid = (lo + hi) // 2
-        if fits(mid):
+        if predicate(mid):
             best, lo = mid, mid + 1
         else:
             hi = mid - 1
@@ -254,4 +257,4 @@ def in_flight_tokens(version: Version, mnbt: int, pp: int, async_scheduling: boo
 
 __all__ = ["Group", "Grouping", "Capacity", "group_layers", "project", "num_blocks",
            "bytes_per_block", "blocks_per_request", "needed_bytes", "estimate_max_model_len",
-           "capacity", "in_flight_tokens", "unify_page_size", "FullAttentionSpec"]
+           "capacity", "in_flight_tokens", "unify_page_size", "largest_true", "FullAttentionSpec"]

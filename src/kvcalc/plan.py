@@ -62,14 +62,7 @@ def max_context_for(c: Calculation, requests: int, limit: int | None = None) -> 
                 return False
         return True
 
-    lo, hi, best = 1, top, 0
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        if ok(mid):
-            best, lo = mid, mid + 1
-        else:
-            hi = mid - 1
-    return best
+    return paging.largest_true(1, top, ok)
 
 
 @dataclass(frozen=True)
