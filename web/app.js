@@ -436,8 +436,10 @@ function call(fn, arg) {
   });
 }
 
+const BOOT_TIMEOUT_MS = 180_000; // a Pyodide file that stalls without an error must not leave "starting" forever
 function startWorker() {
   worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  setTimeout(() => { if (!state.runtime) workerLost(S("worker_boot_timeout")); }, BOOT_TIMEOUT_MS);
   worker.onmessage = ({ data }) => {
     if (data.type === "ready") {
       state.runtime = data;
@@ -472,6 +474,7 @@ function workerLost(msg) {
   state.ready = false;
   try { worker.terminate(); } catch { /* already gone */ }
   pending.clear();
+  $("stale-note").hidden = true; // nothing will be computed later: the status says why
   renderWorkerLost();
 }
 function renderWorkerLost() {

@@ -776,7 +776,7 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         quant_method=method,
         sparse_mla_index_head_dim=index_dim,
         num_attention_heads=heads,
-        hidden_size=f.int("hidden_size", 0, minimum=0) if f.has("hidden_size") else 0,
+        hidden_size=f.int("hidden_size") if f.has("hidden_size") else 0,
         is_moe=any(f.has(k) for k in ("num_local_experts", "num_experts", "n_routed_experts",
                                       "moe_num_experts")),
         notes=tuple(notes),
