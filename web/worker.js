@@ -53,16 +53,26 @@ function wasmFailure() {
   });
 }
 
+async function fetchOk(url) {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${url.pathname}: HTTP ${r.status}`);
+  return r;
+}
+
 async function boot() {
   const t = { start: performance.now() };
+  // The wheel downloads while Pyodide compiles; it is unpacked straight into site-packages
+  // (it has no dependencies), which is quicker than loadPackage.
+  const manifestP = fetchOk(new URL("wheels/manifest.json", base)).then((r) => r.json());
+  const wheelP = manifestP.then((m) => fetchOk(new URL("wheels/" + m.kvcalc, base))).then((r) => r.arrayBuffer());
+  wheelP.catch(() => {}); // reported below, once awaited
   const pyodide = await Promise.race([loadPyodide({ indexURL: new URL("pyodide/", base).href }), wasmFailure()]);
   unwatch();
   t.loadPyodide = performance.now();
-  const manifest = await (await fetch(new URL("wheels/manifest.json", base))).json();
-  await pyodide.loadPackage(new URL("wheels/" + manifest.kvcalc, base).href, {
-    messageCallback: () => {},
-    errorCallback: (m) => postMessage({ type: "log", message: m }),
-  });
+  const manifest = await manifestP;
+  const sitePackages = pyodide.runPython("import sys; [p for p in sys.path if p.endswith('site-packages')][0]");
+  pyodide.unpackArchive(await wheelP, "wheel", { extractDir: sitePackages });
+  pyodide.runPython("import importlib; importlib.invalidate_caches()");
   t.installed = performance.now();
   const mod = pyodide.pyimport("kvcalc.api");
   api = mod.handle_json;
