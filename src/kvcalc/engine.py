@@ -138,12 +138,10 @@ def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolR
     version: Version = calc_parts["version"]
     avg = calc_parts["avg_tokens"]
     blocks = None
-    need = 0
     worst_need = 0
     fits = True
     est_len: int | None = None
     error = None
-    check_mem = available
     for index, stage in enumerate(layout.stages):
         proj = paging.project(grouping, stage)
         if not any(g.layer_names for g in proj.groups):
@@ -162,9 +160,7 @@ def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolR
             fits = False
             est_len = paging.estimate_max_model_len(proj, ctx, version, stage, check)
             error = logfmt.does_not_fit_error(ctx.max_model_len, stage_need, check, est_len, version)
-            check_mem = check
         worst_need = max(worst_need, stage_need)
-    need = worst_need
     blocks = blocks or 0
     cap = paging.capacity(grouping, blocks, ctx, version)
     lines = [logfmt.available_line(available, version)] if available > 0 else []
@@ -176,9 +172,8 @@ def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolR
     if avg:
         per = paging.blocks_per_request(grouping, replace(ctx, max_model_len=min(avg, ctx.max_model_len)))
         avg_requests = blocks / per if per else None
-    del check_mem
     return PoolResult(available, blocks, cap.blocks_per_request, cap.max_concurrency, cap.tokens,
-                      fits, need, est_len, error, tuple(lines), avg_requests)
+                      fits, worst_need, est_len, error, tuple(lines), avg_requests)
 
 
 def _limiting_stage(parts: dict[str, Any], stage_available: tuple[int, ...]) -> int:

@@ -592,7 +592,7 @@ _UNSUPPORTED = {
 }
 
 
-def _mtp_layers(f: _Fields, model: ModelArch | None, base: list[AttentionLayer]) -> tuple[AttentionLayer, ...]:
+def _mtp_layers(f: _Fields, base: list[AttentionLayer]) -> tuple[AttentionLayer, ...]:
     """Draft layers an MTP checkpoint carries (DeepSeek ``num_nextn_predict_layers``, Qwen3-Next
     ``num_nextn_predict_layers`` / Qwen3.5 ``mtp_num_hidden_layers``, GLM-4.5 …). Each has the
     cache shape of the model's full-attention layers."""
@@ -771,7 +771,7 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         derived_max_model_len=_derived_max_len(f),
         mamba=mamba,
         hybrid_mamba_class=hybrid_class,
-        mtp_layers=_mtp_layers(f, None, layers),
+        mtp_layers=_mtp_layers(f, layers),
         checkpoint_kv_dtype=ckpt_kv,
         quant_method=method,
         sparse_mla_index_head_dim=index_dim,

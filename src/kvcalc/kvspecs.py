@@ -72,37 +72,30 @@ def kv_heads_per_gpu(total: int, tp: int) -> int:
     return max(1, total // tp)
 
 
-def check_tensor_parallel(arch: ModelArch, tp: int) -> None:
+def _tp_problem(arch: ModelArch, tp: int) -> str | None:
     """vLLM's own checks: attention heads divide by TP; KV heads divide TP or by TP."""
-    problems = []
     if arch.num_attention_heads and arch.num_attention_heads % tp:
-        problems.append(f"the model's {arch.num_attention_heads} attention heads must divide "
-                        f"evenly across {tp} GPUs")
+        return (f"the model's {arch.num_attention_heads} attention heads must divide evenly across "
+                f"{tp} GPUs")
     for layer in arch.layers:
-        if layer.kind in ("full", "sliding_window", "chunked_local") and layer.num_kv_heads:
-            h = layer.num_kv_heads
-            if (h >= tp and h % tp) or (h < tp and tp % h):
-                problems.append(f"{h} KV heads cannot be split across {tp} GPUs (vLLM needs "
-                                f"heads divisible by TP, or TP divisible by heads)")
-                break
-    if problems:
-        valid = [t for t in (1, 2, 4, 8, 16) if _tp_ok(arch, t)]
-        raise SettingsError({"--tensor-parallel-size": "; ".join(problems) +
-                             f". Sizes that work: {', '.join(map(str, valid)) or 'none'}"})
+        h = layer.num_kv_heads
+        if layer.kind in ("full", "sliding_window", "chunked_local") and h and \
+                ((h >= tp and h % tp) or (h < tp and tp % h)):
+            return (f"{h} KV heads cannot be split across {tp} GPUs (vLLM needs heads divisible by TP, "
+                    "or TP divisible by heads)")
+    return None
 
 
 def _tp_ok(arch: ModelArch, tp: int) -> bool:
-    try:
-        if arch.num_attention_heads and arch.num_attention_heads % tp:
-            return False
-        for layer in arch.layers:
-            h = layer.num_kv_heads
-            if layer.kind in ("full", "sliding_window", "chunked_local") and h:
-                if (h >= tp and h % tp) or (h < tp and tp % h):
-                    return False
-        return True
-    except Exception:  # pragma: no cover - defensive
-        return False
+    return _tp_problem(arch, tp) is None
+
+
+def check_tensor_parallel(arch: ModelArch, tp: int) -> None:
+    problem = _tp_problem(arch, tp)
+    if problem:
+        valid = [t for t in (1, 2, 4, 8, 16) if _tp_ok(arch, t)]
+        raise SettingsError({"--tensor-parallel-size": f"{problem}. Sizes that work: "
+                             f"{', '.join(map(str, valid)) or 'none'}"})
 
 
 def default_block_size(arch: ModelArch, gpu: GpuTarget, version: Version) -> tuple[int, str]:
