@@ -135,6 +135,13 @@ def wait_request(page, want: dict[str, Any], timeout_s: float = 20.0) -> None:
                          f"{json.dumps(want, indent=1)}")
 
 
+def fresh_form(page) -> None:
+    """Back to the default form (Reset), its estimate answered, and no Hugging Face token."""
+    page.get_by_test_id("reset").click()
+    wait_request(page, page_request())
+    page.get_by_test_id("hf-token").fill("")
+
+
 def shown(page, testid: str) -> str:
     return page.get_by_test_id(testid).inner_text()
 

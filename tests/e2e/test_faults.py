@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from pagekit import (FIXTURES, HF, ROOT, SITE, Watch, assert_numbers_match, oracle, page_request,
-                     wait_ready, wait_request)
+                     wait_ready, wait_request, fresh_form)
 
 pytestmark = pytest.mark.browser
 
@@ -82,9 +82,7 @@ class Hub:
 @pytest.fixture
 def hub(py_page):
     page = py_page
-    page.get_by_test_id("reset").click()
-    wait_request(page, page_request())
-    page.get_by_test_id("hf-token").fill("")
+    fresh_form(page)
     # short limits (the page reads them from its state; defaults 5 s and 30 s) so the slow and
     # stuck cases take seconds, not minutes
     page.evaluate("() => { window.__kvcalc.hfSlowMs = 300; window.__kvcalc.hfTimeoutMs = 4000; }")

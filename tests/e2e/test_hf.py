@@ -9,7 +9,7 @@ import struct
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import FIXTURES, HF, assert_numbers_match, oracle, page_request, wait_request
+from pagekit import FIXTURES, HF, assert_numbers_match, oracle, page_request, wait_request, fresh_form
 
 pytestmark = pytest.mark.browser
 
@@ -66,9 +66,7 @@ class Hub:
 @pytest.fixture
 def hub(py_page):
     page = py_page
-    page.get_by_test_id("reset").click()
-    wait_request(page, page_request())
-    page.get_by_test_id("hf-token").fill("")
+    fresh_form(page)
     h = Hub(page)
     yield h
     h.close()

@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import expect
 
 from pagekit import (FIXTURES, HF, ROOT, SITE, Watch, assert_numbers_match, oracle, page_request,
-                     wait_ready, wait_request)
+                     wait_ready, wait_request, fresh_form)
 
 pytestmark = pytest.mark.browser
 
@@ -138,9 +138,7 @@ def assert_inert(page) -> None:
 @pytest.fixture
 def hub(sec_page):
     page = sec_page
-    page.get_by_test_id("reset").click()
-    wait_request(page, page_request())
-    page.get_by_test_id("hf-token").fill("")
+    fresh_form(page)
     h = Hub(page)
     yield h
     h.close()
