@@ -141,10 +141,15 @@ def build_wheel(dest: Path) -> str:
 
 # --- numbers computed by the core at build time ---------------------------------------------
 
+_ZH: dict[str, str] = {}
+"""The Chinese of every core sentence in the prerendered replies (their ``zh`` maps, merged)."""
+
+
 def _ok(request: dict[str, Any]) -> dict[str, Any]:
     reply = handle(request)
     if not reply.get("ok"):
         raise SystemExit(f"build_site: core rejected {request}: {reply['error']['message']}")
+    _ZH.update(reply.get("zh") or {})
     return reply["result"]
 
 
@@ -195,7 +200,7 @@ def log_entries() -> list[dict[str, Any]]:
     logs = logs["logs"] if isinstance(logs, dict) else logs
     keep = ("id", "source", "model", "gpu", "gpu_total_gib", "tensor_parallel_size",
             "pipeline_parallel_size", "gpu_memory_utilization", "kv_cache_dtype", "max_model_len",
-            "max_num_batched_tokens", "vllm_version", "quantization", "notes")
+            "max_num_batched_tokens", "vllm_version", "quantization", "notes", "notes_zh")
     return [{k: e.get(k) for k in keep} for e in logs]
 
 
@@ -212,7 +217,7 @@ def prerender_data(wheel: str) -> dict[str, Any]:
     return {
         "kvcalc_version": __version__, "pyodide_version": pinned_pyodide_version(), "wheel": wheel,
         "catalog": catalog, "default_request": request, "default_result": _ok(request),
-        "validation": validation, "logs": log_entries(), "faq": faq,
+        "validation": validation, "logs": log_entries(), "faq": faq, "zh": dict(_ZH),
     }
 
 

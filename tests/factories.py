@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import signal
+import types
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from kvcalc.catalog import find_gpu, find_model
 from kvcalc.engine import Calculation, calculate
@@ -37,3 +41,57 @@ def calc(model: str | dict[str, Any], gpu: str = "h100", *, available_kv_gib: fl
 def from_bytes(model: str | dict[str, Any], available: int, gpu: str = "h100", **settings: Any):
     """The pool vLLM makes of exactly ``available`` bytes (via --kv-cache-memory-bytes)."""
     return calc(model, gpu, kv_cache_memory_bytes=available, **settings).estimated
+
+
+class Deadline(Exception):
+    """A case ran past its time limit (raised inside the case by SIGALRM)."""
+
+
+@contextmanager
+def deadline(seconds: int, what: str = "case") -> Iterator[None]:
+    """Fail a case that runs past ``seconds`` instead of hanging the suite (main thread only)."""
+    def expire(signum, frame):
+        raise Deadline(f"{what} ran past {seconds} s")
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+class HubErrors:
+    """The exception classes of ``huggingface_hub.errors`` that kvcalc.hub catches."""
+
+    class GatedRepoError(Exception):
+        pass
+
+    class RepositoryNotFoundError(Exception):
+        pass
+
+    class EntryNotFoundError(Exception):
+        pass
+
+
+def fake_hub(tmp_path, files: dict[str, Any], raise_on: Exception | None = None) -> types.ModuleType:
+    """A stand-in ``huggingface_hub`` module serving ``files`` (name -> JSON) from ``tmp_path``,
+    or raising ``raise_on`` on every download; no network."""
+    mod = types.ModuleType("huggingface_hub")
+    mod.errors = HubErrors
+
+    def download(repo, name, token=None):
+        if raise_on:
+            raise raise_on
+        if name not in files:
+            raise HubErrors.EntryNotFoundError(name)
+        p = tmp_path / name
+        p.write_text(json.dumps(files[name]))
+        return str(p)
+
+    def metadata(repo, token=None):
+        raise HubErrors.EntryNotFoundError("no metadata")
+
+    mod.hf_hub_download = download
+    mod.get_safetensors_metadata = metadata
+    return mod

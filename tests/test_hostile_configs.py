@@ -11,8 +11,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-import signal
-from contextlib import contextmanager
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,36 +21,14 @@ from kvcalc.catalog import find_model
 from kvcalc.errors import ConfigError, KvcalcError, UnsupportedModelError
 from kvcalc.hf_config import read_model, show
 
+from factories import deadline, llama_like
+
 ERROR_TYPES = {"ConfigError", "UnsupportedModelError", "SettingsError", "CatalogError",
                "VersionError", "KvcalcError", "RequestError"}  # RequestError: handle_json, not JSON
 CASE_SECONDS = 20
 
 
-class Deadline(Exception):
-    pass
-
-
-@contextmanager
-def deadline(seconds: int = CASE_SECONDS):
-    """Fail a case that runs past ``seconds`` instead of hanging the suite."""
-    def expire(signum, frame):
-        raise Deadline(f"case ran past {seconds} s")
-    old = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-
-
-def llama(**overrides):
-    cfg = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "num_hidden_layers": 4,
-           "hidden_size": 512, "num_attention_heads": 8, "num_key_value_heads": 2,
-           "intermediate_size": 1024, "vocab_size": 1000, "max_position_embeddings": 4096,
-           "torch_dtype": "bfloat16"}
-    cfg.update(overrides)
-    return cfg
+llama = llama_like
 
 
 def _finite_numbers(value, path="result"):
@@ -98,14 +74,14 @@ def check_response(resp: dict, field: str | None = None) -> dict:
 
 
 def estimate(cfg, **settings_):
-    with deadline():
+    with deadline(CASE_SECONDS):
         return check_response(api.handle({"op": "estimate", "config": cfg, "gpu": "h100",
                                           "settings": settings_}))
 
 
 def read(cfg):
     """read_model's invariant: a sane ModelArch or a KvcalcError."""
-    with deadline():
+    with deadline(CASE_SECONDS):
         try:
             arch = read_model(cfg)
         except KvcalcError as exc:
@@ -341,10 +317,7 @@ def mutated_configs(draw):
         if draw(st.booleans()) and key in target:
             del target[key]
         else:
-            value = draw(VALUES)
-            if key == "model_type" and value is None:
-                continue  # params.py bug, pinned by test_model_type_null_in_a_moe_config
-            target[key] = value
+            target[key] = draw(VALUES)
     return cfg
 
 
@@ -372,7 +345,7 @@ def test_random_dicts(cfg):
 
 
 def check_json(text):
-    with deadline():
+    with deadline(CASE_SECONDS):
         out = api.handle_json(text)
     return check_response(json.loads(out))
 
@@ -449,6 +422,46 @@ def test_model_type_null_in_a_moe_config():
     cfg = copy.deepcopy(find_model("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16").config)
     cfg["model_type"] = None          # params.py: None.startswith in _experts
     check_response(api.handle({"op": "estimate", "config": cfg, "gpu": "h100", "settings": {}}))
+
+
+def test_mla_fields_of_a_config_without_model_type_are_validated():
+    """Without model_type the MLA reader is skipped, but the weights estimate still reads
+    qk_rope_head_dim (the rotary cache); a string there was a TypeError (found by fuzzing)."""
+    for value in ("0", {"": 0}):
+        cfg = copy.deepcopy(find_model("deepseek-ai/DeepSeek-V3.2").config)
+        del cfg["model_type"]
+        cfg["qk_rope_head_dim"] = value
+        resp = estimate(cfg)
+        assert resp["ok"] is False and resp["error"]["fields"] == {"qk_rope_head_dim": resp["error"]["message"]}
+
+
+def test_unknown_mamba_state_dtype_names_its_field():
+    cfg = copy.deepcopy(find_model("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16").config)
+    cfg["mamba_ssm_cache_dtype"] = "0"   # was a KeyError in mamba_state_bytes (found by fuzzing)
+    resp = estimate(cfg)
+    assert resp["ok"] is False and "mamba_ssm_cache_dtype" in resp["error"]["fields"]
+    assert "float32" in resp["error"]["message"]
+
+
+def test_mtp_layer_count_is_read_once_and_capped():
+    """The weights estimate takes the MTP count read_model validated, never a raw config value:
+    ``num_nextn_predict_layers: 0`` beside ``mtp_num_hidden_layers: 10**9`` must not loop 10**9 times."""
+    cfg = copy.deepcopy(find_model("deepseek-ai/DeepSeek-V3.2").config)
+    cfg["num_nextn_predict_layers"] = 0
+    cfg["mtp_num_hidden_layers"] = 10**9
+    estimate(cfg)
+    cfg["num_nextn_predict_layers"] = 65
+    resp = estimate(cfg, speculative={"method": "mtp", "num_speculative_tokens": 1})
+    assert resp["ok"] is False and "num_nextn_predict_layers" in resp["error"]["message"]
+
+
+def test_layer_count_the_layout_ignores_is_still_bounded():
+    """Nemotron-H takes its layers from hybrid_override_pattern; num_hidden_layers is still
+    checked because the parameter inventory reads it."""
+    cfg = copy.deepcopy(find_model("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16").config)
+    cfg["num_hidden_layers"] = 10**9
+    resp = estimate(cfg)
+    assert resp["ok"] is False and "num_hidden_layers" in resp["error"]["message"]
 
 
 def test_negative_weights_bytes_is_refused():

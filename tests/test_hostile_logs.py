@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import math
 import random
-import signal
-from contextlib import contextmanager
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,25 +18,10 @@ from hypothesis import strategies as st
 from kvcalc.logparse import ParsedLog, parse_log
 from kvcalc.validate import load_logs
 
+from factories import deadline
+
 EXCERPTS = [e["excerpt"] for e in load_logs() if e.get("excerpt")]
 REAL = "\n".join(EXCERPTS)
-
-
-class Deadline(Exception):
-    pass
-
-
-@contextmanager
-def deadline(seconds: int):
-    def expire(signum, frame):
-        raise Deadline(f"parse ran past {seconds} s")
-    old = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def _plain(value, path="log"):
@@ -57,7 +40,7 @@ def _plain(value, path="log"):
 
 
 def parse(text, seconds: int = 30) -> ParsedLog:
-    with deadline(seconds):
+    with deadline(seconds, "parse"):
         log = parse_log(text)
         d = log.to_dict()
     assert isinstance(log, ParsedLog)

@@ -2,44 +2,15 @@
 
 import json
 import sys
-import types
 
 import pytest
 
 from kvcalc.cli import main
 from kvcalc.hub import HubError, fetch_model
 
-
-class _Errors:
-    class GatedRepoError(Exception):
-        pass
-
-    class RepositoryNotFoundError(Exception):
-        pass
-
-    class EntryNotFoundError(Exception):
-        pass
+from factories import HubErrors, fake_hub
 
 
-def fake_hub(tmp_path, files, raise_on=None):
-    mod = types.ModuleType("huggingface_hub")
-    mod.errors = _Errors
-
-    def download(repo, name, token=None):
-        if raise_on:
-            raise raise_on
-        if name not in files:
-            raise _Errors.EntryNotFoundError(name)
-        p = tmp_path / name
-        p.write_text(json.dumps(files[name]))
-        return str(p)
-
-    def metadata(repo, token=None):
-        raise _Errors.EntryNotFoundError("no metadata")
-
-    mod.hf_hub_download = download
-    mod.get_safetensors_metadata = metadata
-    return mod
 
 
 def test_fetch_config_and_index_size(tmp_path, monkeypatch):
@@ -51,8 +22,8 @@ def test_fetch_config_and_index_size(tmp_path, monkeypatch):
     assert cfg["num_hidden_layers"] == 28 and size == 1503300328
 
 
-@pytest.mark.parametrize("exc,needle", [(_Errors.GatedRepoError("x"), "gated"),
-                                        (_Errors.RepositoryNotFoundError("x"), "not found"),
+@pytest.mark.parametrize("exc,needle", [(HubErrors.GatedRepoError("x"), "gated"),
+                                        (HubErrors.RepositoryNotFoundError("x"), "not found"),
                                         (OSError("network down"), "check your network")])
 def test_fetch_errors_are_explained(tmp_path, monkeypatch, exc, needle):
     monkeypatch.setitem(sys.modules, "huggingface_hub", fake_hub(tmp_path, {}, raise_on=exc))

@@ -12,16 +12,15 @@ from kvcalc.dtypes import KV_CACHE_DTYPE_CHOICES
 from kvcalc.errors import SettingsError
 from kvcalc.settings import VALID_BLOCK_SIZES, Settings, Speculative, resolve
 
+from factories import llama_like
+
 H100 = find_gpu("h100")
 
 
 def llama(**overrides):
-    cfg = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "num_hidden_layers": 4,
-           "hidden_size": 768, "num_attention_heads": 12, "num_key_value_heads": 4,
-           "intermediate_size": 1024, "vocab_size": 1000, "max_position_embeddings": 8192,
-           "torch_dtype": "bfloat16"}
-    cfg.update(overrides)
-    return cfg
+    """12 heads and 4 KV heads, so TP 3 is valid and TP 8 is not."""
+    return llama_like(**{"hidden_size": 768, "num_attention_heads": 12, "num_key_value_heads": 4,
+                         "max_position_embeddings": 8192, **overrides})
 
 
 def estimate(cfg=None, **settings_):

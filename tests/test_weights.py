@@ -25,7 +25,7 @@ def test_bf16_inventory_matches_checkpoint_to_the_byte(model, total):
 def test_deepseek_v3_fp8_with_mtp_within_half_a_percent():
     # 688,586,727,753 bytes on the hub: fp8 linear layers with 128×128 fp32 block scales,
     # bf16 embeddings, norms and routers, plus the MTP module with its own embedding and head.
-    w = estimate_weights(config("deepseek-ai/DeepSeek-V3"), None, "auto", 2, 1, 1, with_mtp=True)
+    w = estimate_weights(config("deepseek-ai/DeepSeek-V3"), None, "auto", 2, 1, 1, mtp_layers=1)
     assert abs(w.total_bytes / 688586727753 - 1) < 0.005
 
 

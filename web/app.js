@@ -29,6 +29,31 @@ const state = {
 };
 window.__kvcalc = state; // for tests, benchmarks and anyone scripting the page
 
+// --- the core's own sentences ---------------------------------------------------------------
+// Notes, term bases, field errors, likely causes and the rule table are written by the core in
+// English; each reply carries `zh`, the Chinese of every such sentence (kvcalc/messages.py).
+const ZH = { ...(PR.zh || {}) };
+function learn(reply) {
+  if (reply && reply.zh) Object.assign(ZH, reply.zh);
+  return reply;
+}
+/** A core sentence in the page's language (English when the core has no translation). */
+function C(text) {
+  return state.lang === "zh" && text != null && ZH[text] ? ZH[text] : text;
+}
+/** Message arguments with the core's `msg` in the page's language (translated when shown, so a
+ * language switch re-renders it). */
+function coreArgs(args) {
+  const a = { ...(args || {}) };
+  if (a.msg) a.msg = C(a.msg);
+  return a;
+}
+/** Mark an element holding a core sentence as English when it could not be translated. */
+function coreLang(el, text) {
+  if (state.lang !== "en" && text && !ZH[text]) el.lang = "en";
+  return el;
+}
+
 // --- i18n & number formatting ---------------------------------------------------------------
 function pickLang() {
   let stored = null;
@@ -306,7 +331,7 @@ function renderResult(r, source) {
   $("reserve-list").replaceChildren(...reserve.map((t) => {
     const e = li(`${termName(t.name)}: ` + (t.low_gib === t.high_gib ? `${F.gib(t.gib)} GiB` : fill(S("term_range"), {
       gib: F.gib(t.gib) + " GiB", low: F.gib(t.low_gib), high: F.gib(t.high_gib) + " GiB" })));
-    e.title = t.basis;
+    e.title = C(t.basis);
     return e;
   }));
   setNum("kv-gib-per-gpu", pool ? pool.available_gib : null, "gib");
@@ -320,7 +345,7 @@ function renderResult(r, source) {
   renderSettingsUsed(r);
   const notes = [...r.notes];
   if (r.budget_note) notes.push(r.budget_note);
-  $("notes").replaceChildren(...notes.map(li));
+  $("notes").replaceChildren(...notes.map((n) => coreLang(li(C(n)), n)));
   $("results").dataset.state = source;
   $("stale-note").hidden = source !== "prerendered" || !state.computeWanted;
 }
@@ -374,7 +399,7 @@ function renderSettingsUsed(r) {
     [S("used_mnbt"), F.int(s.max_num_batched_tokens)],
     [S("used_mns"), F.int(s.max_num_seqs)],
     [S("used_kv"), `${s.kv_cache_dtype} → ${s.kv_cache_dtype_resolved}`],
-    [S("used_block"), `${F.int(s.block_size)} (${s.block_size_reason})`],
+    [S("used_block"), `${F.int(s.block_size)} (${C(s.block_size_reason)})`],
     [S("used_defaults"), s.defaults_used.join(", ") || "–"],
     [S("used_formula"), r.layout.token_formula],
   ];
@@ -399,14 +424,14 @@ function showRequestError(error) {
   for (const [flag, msg] of Object.entries(fields)) {
     const id = FIELD_MSG[flag];
     if (id && $(id + "-msg")) {
-      $(id + "-msg").textContent = `${flag}: ${msg}`;
+      $(id + "-msg").textContent = `${flag}: ${C(msg)}`;
       $(id).setAttribute("aria-invalid", "true");
-    } else loose.push(`${flag}: ${msg}`);
+    } else loose.push(`${flag}: ${C(msg)}`);
   }
   const err = $("error");
   if (loose.length || !Object.keys(fields).length) {
     const p = document.createElement("p");
-    p.textContent = fill(S("request_error"), { msg: loose.length ? loose.join("; ") : error.message });
+    p.textContent = fill(S("request_error"), { msg: loose.length ? loose.join(state.lang === "zh" ? "；" : "; ") : C(error.message) });
     const k = document.createElement("p");
     k.textContent = S("kept_last");
     err.replaceChildren(p, k);
@@ -502,8 +527,9 @@ async function compute() {
   const t0 = performance.now();
   const text = await call("handle", JSON.stringify(req));
   if (mine !== latestEstimate) return; // a newer change is on its way: drop this stale reply
-  const reply = JSON.parse(text);
+  const reply = learn(JSON.parse(text));
   clearFieldErrors();
+  state.lastError = reply.ok ? null : reply.error;
   if (reply.ok) {
     state.lastResult = reply.result;
     state.lastRequest = req;
@@ -527,7 +553,7 @@ async function compute() {
 
 async function runValidation() {
   const text = await call("handle", JSON.stringify({ op: "validate" }));
-  const reply = JSON.parse(text);
+  const reply = learn(JSON.parse(text));
   if (reply.ok) {
     state.lastValidation = reply.result;
     state.validationLive = true;
@@ -572,7 +598,7 @@ function renderValidation() {
       td(row.logged_available_gib != null ? `${F.gib(row.logged_available_gib)} GiB` : "–", "num"),
       td(show(row.logged_tokens, "int"), "num")];
     if (row.skipped) {
-      const c = td(fill(S("v_skipped"), { reason: row.skipped }), "skipped");
+      const c = coreLang(td(fill(S("v_skipped"), { reason: C(row.skipped) }), "skipped"), row.skipped);
       c.colSpan = 2;
       cells.push(c);
     } else {
@@ -581,7 +607,8 @@ function renderValidation() {
       if (fl) { fromLog.dataset.tokens = String(fl.tokens); fromLog.dataset.errorPct = String(fl.error_pct); }
       const es = row.estimated;
       const est = td(es ? fill(S("v_est_fmt"), { tokens: F.int(es.tokens), err: F.pct(es.error_pct), gib: F.gib(es.kv_gib) })
-        : (row.estimated_skipped || "–"), "num");
+        : (C(row.estimated_skipped) || "–"), "num");
+      coreLang(est, row.estimated_skipped);
       if (es) { est.dataset.tokens = String(es.tokens); est.dataset.errorPct = String(es.error_pct); }
       cells.push(fromLog, est);
     }
@@ -610,7 +637,12 @@ function renderValidation() {
     if (STRINGS[state.lang][k]) notes.push(li(S(k)));
   }
   $("val-notes").replaceChildren(...notes);
-  $("val-sources").replaceChildren(...PR.logs.filter((e) => e.notes).map((e) => li(`${e.id}: ${e.notes}`)));
+  $("val-sources").replaceChildren(...PR.logs.filter((e) => e.notes).map((e) => {
+    const zh = state.lang === "zh" && e.notes_zh;
+    const item = li(`${e.id}: ${zh || e.notes}`);
+    if (state.lang !== "en" && !zh) item.lang = "en";
+    return item;
+  }));
 }
 
 function renderRules() {
@@ -629,7 +661,7 @@ function renderRules() {
     const code = document.createElement("code");
     code.textContent = r.source;
     src.append(code);
-    tr.append(td(r.since), td(r.what), pr, src, td(r.basis));
+    tr.append(td(r.since), coreLang(td(C(r.what)), r.what), pr, src, coreLang(td(C(r.basis)), r.basis));
     return tr;
   }));
 }
@@ -661,7 +693,12 @@ const nextTask = () => new Promise((res) => setTimeout(res, 0));
 async function renderAll() {
   applyStaticText();
   if (hfOption() && state.hf) hfOption().textContent = fill(S("model_loaded_opt"), { id: state.hf.id });
-  renderResult(state.lastResult, $("results").dataset.state === "prerendered" ? "prerendered" : "python");
+  const showing = $("results").dataset.state;
+  renderResult(state.lastResult, showing === "prerendered" ? "prerendered" : "python");
+  if (state.lastError && showing === "error") {
+    clearFieldErrors();
+    showRequestError(state.lastError);
+  }
   renderBuildInfo();
   if (state.hfMsg) hfSet(state.hfMsg.key, state.hfMsg.args, state.hfMsg.bad);
   if (state.logMsg) logMsg(state.logMsg.key, state.logMsg.args, state.logMsg.bad);
@@ -681,7 +718,7 @@ async function renderAll() {
 function hfSet(key, args, bad) {
   state.hfMsg = { key, args, bad };
   const m = $("model-id-msg");
-  m.textContent = fill(S(key), args || {});
+  m.textContent = fill(S(key), coreArgs(args));
   m.dataset.kind = key;
   m.classList.toggle("field-error", !!bad);
   if (bad) $("model-id").setAttribute("aria-invalid", "true");
@@ -830,7 +867,7 @@ function settingText(k, v) {
 
 function logMsg(key, args, bad) {
   const m = $("log-paste-msg");
-  m.textContent = key ? fill(S(key), args || {}) : "";
+  m.textContent = key ? fill(S(key), coreArgs(args)) : "";
   m.dataset.kind = key || "";
   m.classList.toggle("field-error", !!bad);
   if (bad) $("log-paste").setAttribute("aria-invalid", "true");
@@ -875,7 +912,7 @@ async function compareLog(explicit) {
         settings: formSettings } };
   }
   logMsg("paste_reading", {}, false);
-  const reply = JSON.parse(await call("handle", JSON.stringify(req)));
+  const reply = learn(JSON.parse(await call("handle", JSON.stringify(req))));
   if (mine !== logSeq) return;
   if (!reply.ok) {
     const f = reply.error.fields || {};
@@ -946,7 +983,6 @@ function renderCompare() {
     sum.dataset.estimated = String(est.tokens);
   }
   sum.textContent = parts.join(" ");
-  const en = state.lang !== "en";
   $("log-compare-body").replaceChildren(...res.rows.map((row) => {
     const tr = document.createElement("tr");
     tr.dataset.line = row.line;
@@ -956,9 +992,8 @@ function renderCompare() {
     code.textContent = row.line;
     th.append(code);
     const cells = [td(row.logged, "num"), td(row.from_log ?? "–", "num"), td(row.estimated ?? "–", "num"),
-      td(row.difference_pct == null ? "–" : F.pct(row.difference_pct), "num"), td(row.cause ?? "", "cause")];
+      td(row.difference_pct == null ? "–" : F.pct(row.difference_pct), "num"), coreLang(td(C(row.cause) ?? "", "cause"), row.cause)];
     if (row.difference_pct != null) cells[3].dataset.value = String(row.difference_pct);
-    if (en && row.cause) cells[4].lang = "en"; // the core's words are English
     tr.append(th, ...cells);
     return tr;
   }));
@@ -1006,7 +1041,7 @@ function scheduleSecondary(delay = 150) {
 }
 
 async function ask(req) {
-  return JSON.parse(await call("handle", JSON.stringify(req)));
+  return learn(JSON.parse(await call("handle", JSON.stringify(req))));
 }
 
 async function runSecondary() {
@@ -1116,7 +1151,7 @@ function renderLevers() {
   if (!lv.reply.ok) {
     const f = lv.reply.error.fields || {};
     if (f.target_tokens) {
-      $("target-msg").textContent = `${S("target_label")}: ${f.target_tokens}`;
+      $("target-msg").textContent = `${S("target_label")}: ${C(f.target_tokens)}`;
       $("target-tokens").setAttribute("aria-invalid", "true");
     }
     $("target-result").textContent = "";
@@ -1168,9 +1203,9 @@ function renderPlan() {
     const f = pl.reply.error.fields || {};
     const msgs = [];
     for (const [k, id] of [["requests", "plan-requests"], ["tokens", "plan-tokens"]]) {
-      if (f[k]) { msgs.push(`${S(k === "requests" ? "plan_requests" : "plan_tokens")}: ${f[k]}`); $(id).setAttribute("aria-invalid", "true"); }
+      if (f[k]) { msgs.push(`${S(k === "requests" ? "plan_requests" : "plan_tokens")}: ${C(f[k])}`); $(id).setAttribute("aria-invalid", "true"); }
     }
-    $("plan-msg").textContent = msgs.join(" ") || fill(S("request_error"), { msg: pl.reply.error.message });
+    $("plan-msg").textContent = msgs.join(" ") || fill(S("request_error"), { msg: C(pl.reply.error.message) });
     return;
   }
   const r = pl.reply.result;

@@ -16,6 +16,7 @@ from .catalog import Gpu, find_gpu, find_model, load_gpus, load_models
 from .dtypes import KV_CACHE_DTYPE_CHOICES
 from .engine import calculate
 from .errors import CatalogError, ConfigError, KvcalcError, SettingsError
+from .messages import Text, message_of, translations
 from .report import calculation_dict
 from .settings import Settings, Speculative
 from .versions import KNOWN_RELEASES, NEWEST, rules_table
@@ -29,22 +30,22 @@ def _finite_number(value: Any, key: str, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or \
             not math.isfinite(value) or not low < value <= high:
         shown = repr(value) if isinstance(value, (int, float, str, type(None))) else type(value).__name__
-        raise SettingsError({key: f"must be a number above {low:g} and at most {high:g}, got {shown[:40]}"})
+        raise SettingsError({key: Text("request.number_range", low=low, high=high, value=shown[:40])})
     return float(value)
 
 
 def settings_from_dict(d: dict[str, Any] | None) -> Settings:
     if d is not None and not isinstance(d, dict):
-        raise SettingsError({"settings": f"must be an object of vLLM flags, got {type(d).__name__}"})
+        raise SettingsError({"settings": Text("request.settings_object", got=type(d).__name__)})
     d = dict(d or {})
     unknown = sorted(set(d) - _SETTING_KEYS - {"speculative"})
     if unknown:
-        raise SettingsError({k: "is not a setting kvcalc knows" for k in unknown})
+        raise SettingsError({k: Text("request.unknown_setting") for k in unknown})
     spec = d.pop("speculative", None)
     speculative = None
     if spec:
         if not isinstance(spec, dict) or not isinstance(spec.get("method"), str):
-            raise SettingsError({"--speculative-config": "must be an object with a 'method' string"})
+            raise SettingsError({"--speculative-config": Text("request.speculative_object")})
         speculative = Speculative(
             method=spec["method"][:64],
             num_speculative_tokens=spec.get("num_speculative_tokens") or 1,
@@ -68,21 +69,19 @@ def custom_gpu(total_gib: float, base: Gpu | None = None) -> Gpu:
 def resolve_model(req: dict[str, Any]) -> tuple[str, dict[str, Any], int | None]:
     model = req.get("model")
     if model is not None and not isinstance(model, str):
-        raise SettingsError({"model": "must be a Hugging Face id such as Qwen/Qwen3-8B"})
+        raise SettingsError({"model": Text("request.model_id")})
     model_id = (model or "")[:200]
     config = req.get("config")
     weights = req.get("weights_bytes")
     if weights is not None:
         if isinstance(weights, bool) or not isinstance(weights, int) or not 0 < weights <= 1 << 50:
-            raise SettingsError({"weights_bytes": "must be the checkpoint size in bytes, a whole number "
-                                                  "above 0"})
+            raise SettingsError({"weights_bytes": Text("settings.weights_bytes")})
     if config is None:
         if not model_id:
-            raise SettingsError({"model": "choose a model from the catalog or give its config.json"})
+            raise SettingsError({"model": Text("request.model_missing")})
         entry = find_model(model_id)
         if entry is None:
-            raise CatalogError(f"model {model_id!r} is not in the catalog; load its config.json "
-                               "from Hugging Face (the page and `kvcalc estimate --model` do this)")
+            raise CatalogError(Text("request.model_not_in_catalog", model=repr(model_id)))
         config = entry.config
         weights = weights if weights is not None else entry.weights_bytes
     return model_id, config, weights
@@ -92,14 +91,14 @@ def _inputs(req: dict[str, Any]) -> tuple[str, dict[str, Any], int | None, Gpu, 
     model_id, config, weights = resolve_model(req)
     gpu_key = req.get("gpu") or "h100-sxm"
     if not isinstance(gpu_key, str):
-        raise SettingsError({"gpu": "must be a GPU key or name such as h100"})
+        raise SettingsError({"gpu": Text("request.gpu_key")})
     gpu = find_gpu(gpu_key[:120])
     if req.get("gpu_total_gib") is not None:
         gpu = custom_gpu(req["gpu_total_gib"], gpu)
     reserve = req.get("measured_reserve_gib")
     if reserve is not None and (isinstance(reserve, bool) or not isinstance(reserve, (int, float))
                                 or not 0 <= reserve < 1e4):
-        raise SettingsError({"measured_reserve_gib": f"must be a number of GiB, got {reserve!r}"})
+        raise SettingsError({"measured_reserve_gib": Text("request.gib_number", value=repr(reserve))})
     reserve_bytes = int(reserve * (1 << 30)) if reserve is not None else None
     return model_id, config, weights, gpu, settings_from_dict(req.get("settings")), reserve_bytes
 
@@ -127,7 +126,7 @@ def _available(req: dict[str, Any]) -> float | None:
 def _positive(req: dict[str, Any], key: str) -> int:
     value = req.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise SettingsError({key: f"must be a whole number of at least 1, got {value!r}"})
+        raise SettingsError({key: Text("request.positive_int", value=repr(value))})
     return value
 
 
@@ -183,8 +182,7 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
     text = req.get("text")
     parsed = parse_log(text if isinstance(text, str) else "")
     if not parsed.found_anything or not parsed.available_kv_cache_gib:
-        raise SettingsError({"log": "nothing usable in this text: kvcalc needs at least the "
-                                    "'Available KV cache memory: … GiB' line of a vLLM startup log"})
+        raise SettingsError({"log": Text("log.nothing_usable")})
     # "fallback": what the caller (the page's form) holds, used only where the log is silent:
     # {"model", "config", "weights_bytes", "gpu", "settings": {...}}. A log that printed its
     # "non-default args" has stated every flag it changed, so then only what a log never states
@@ -208,9 +206,8 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
         req = {**req, "config": fallback.get("config"), "weights_bytes": fallback.get("weights_bytes")}
         filled.append("model")
     if not model and req.get("config") is None:
-        raise SettingsError({"model": (f"the log names {parsed.model!r}, which is not in the catalog: choose "
-                                       "the model or load its config by id" if parsed.model else
-                                       "the log does not name the model: choose it")})
+        raise SettingsError({"model": Text("log.model_not_in_catalog", model=repr(parsed.model))
+                             if parsed.model else Text("log.no_model")})
     gpu_key = req.get("gpu")
     if not gpu_key and parsed.total_memory_gib:
         guessed = guess_gpu(parsed.total_memory_gib)
@@ -227,7 +224,7 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
         gpu_key = fallback["gpu"]
         filled.append("gpu")
     if not gpu_key and req.get("gpu_total_gib") is None:
-        raise SettingsError({"gpu": "the log does not say which GPU ran it: choose the GPU"})
+        raise SettingsError({"gpu": Text("log.no_gpu")})
     inner = {"model": model, "config": req.get("config"), "weights_bytes": req.get("weights_bytes"),
              "gpu": gpu_key, "gpu_total_gib": req.get("gpu_total_gib"), "settings": settings}
     model_id, config, weights, gpu, parsed_settings, _ = _inputs(inner)
@@ -245,47 +242,53 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
 
 def _error(exc: KvcalcError) -> dict[str, Any]:
     fields: dict[str, str] = {}
+    message = message_of(exc)
     if isinstance(exc, SettingsError):
         fields = exc.problems
     elif isinstance(exc, ConfigError):
-        fields = {exc.field: str(exc)}
-    return {"ok": False, "error": {"type": type(exc).__name__, "message": str(exc),
-                                   "fields": fields}}
+        fields = {exc.field: exc.text}
+    return _translated({"ok": False, "error": {"type": type(exc).__name__, "message": message,
+                                               "fields": fields}})
+
+
+def _translated(reply: dict[str, Any]) -> dict[str, Any]:
+    """Add ``"zh"``: the Chinese of every core sentence in the reply (messages.py)."""
+    reply["zh"] = translations(reply)
+    return reply
 
 
 def handle(request: dict[str, Any]) -> dict[str, Any]:
     """Dispatch one request: ops "estimate", "catalog", "validate", "plan", "levers", "parse_log"."""
     if not isinstance(request, dict):
-        return _error(SettingsError({"request": "must be a JSON object with an 'op'"}))
+        return _error(SettingsError({"request": Text("request.not_object")}))
     try:
         op = request.get("op", "estimate")
         if op == "estimate":
-            return {"ok": True, "result": estimate(request)}
+            return _translated({"ok": True, "result": estimate(request)})
         if op == "catalog":
-            return {"ok": True, "result": catalog()}
+            return _translated({"ok": True, "result": catalog()})
         if op == "plan":
-            return {"ok": True, "result": plan(request)}
+            return _translated({"ok": True, "result": plan(request)})
         if op == "levers":
-            return {"ok": True, "result": levers(request)}
+            return _translated({"ok": True, "result": levers(request)})
         if op == "parse_log":
             from .logparse import parse_log  # noqa: PLC0415
             parsed = parse_log(request.get("text") if isinstance(request.get("text"), str) else "")
-            return {"ok": True, "result": parsed.to_dict()}
+            return _translated({"ok": True, "result": parsed.to_dict()})
         if op == "compare_log":
-            return {"ok": True, "result": compare_log(request)}
+            return _translated({"ok": True, "result": compare_log(request)})
         if op == "validate":
             from .validate import validate_logs
             logs = request.get("logs")
             if logs is not None and (not isinstance(logs, list) or not all(isinstance(e, dict) for e in logs)):
-                raise SettingsError({"logs": "must be a list of log entries (objects), as in data/vllm_logs.json"})
-            return {"ok": True, "result": validate_logs(logs)}
+                raise SettingsError({"logs": Text("request.logs_list")})
+            return _translated({"ok": True, "result": validate_logs(logs)})
         shown = op if isinstance(op, str) else type(op).__name__
-        raise SettingsError({"op": f"unknown operation {shown[:40]!r}; use estimate, catalog, validate, plan, "
-                                   "levers, parse_log or compare_log"})
+        raise SettingsError({"op": Text("request.unknown_op", op=repr(shown[:40]))})
     except KvcalcError as exc:
         return _error(exc)
     except RecursionError:
-        return _error(SettingsError({"request": "is nested too deeply to be a config or settings"}))
+        return _error(SettingsError({"request": Text("request.too_deep")}))
 
 
 def handle_json(text: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .messages import Text
 from .reserve import ReserveEstimate
 from .versions import Rule, Version, applies
 from .weights import WeightsEstimate
@@ -93,10 +94,9 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
         Term("measured reserve" if r.measured else "activation peak",
              r.activation[0], r.activation[1], r.activation[2], r.basis),
         Term("non-torch memory", r.non_torch[0], r.non_torch[1], r.non_torch[2],
-             "allocator and library workspaces; NCCL buffers with several GPUs"),
+             Text("basis.non_torch")),
         Term("CUDA graphs", r.cuda_graphs[0], r.cuda_graphs[1], r.cuda_graphs[2],
-             "vLLM's estimate, subtracted in this setting" if r.cuda_graphs[0] else
-             "not subtracted in this setting"),
+             Text("basis.cuda_graphs") if r.cuda_graphs[0] else Text("basis.cuda_graphs_none")),
     )
     return Budget(total, requested, terms, tuple(typical), tuple(low), tuple(high), limiting_stage,
                   weights.total_bytes)

@@ -16,6 +16,7 @@ from typing import Any
 
 from .errors import CatalogError
 from .kvspecs import GpuTarget
+from .messages import Text
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -67,7 +68,7 @@ def parse_gpus(data: Any) -> tuple[Gpu, ...]:
                 tuple(g.get("source") or ()))
             for g in data["gpus"])
     except (KeyError, TypeError, ValueError) as exc:
-        raise CatalogError(f"gpus.json is malformed: {exc!r}") from exc
+        raise CatalogError(Text("catalog.gpus_malformed", error=repr(exc))) from exc
 
 
 def parse_models(data: Any) -> tuple[Model, ...]:
@@ -77,7 +78,7 @@ def parse_models(data: Any) -> tuple[Model, ...]:
                   m.get("weights_bytes"), tuple(m.get("source") or ()))
             for m in data["models"])
     except (KeyError, TypeError) as exc:
-        raise CatalogError(f"models.json is malformed: {exc!r}") from exc
+        raise CatalogError(Text("catalog.models_malformed", error=repr(exc))) from exc
 
 
 @lru_cache(maxsize=None)
@@ -101,9 +102,9 @@ def find_gpu(query: str, gpus: tuple[Gpu, ...] | None = None) -> Gpu:
                 q in (_norm(a) for a in g.aliases) or q == _norm(g.name):
             return g
     close = [g.key for g in gpus if q and (q in _norm(g.key) or q in _norm(g.name))]
-    hint = f" Did you mean: {', '.join(close[:5])}?" if close else \
-        " Run `kvcalc gpus` for the list, or pass --gpu-memory-gib for another GPU."
-    raise CatalogError(f"unknown GPU {query!r}.{hint}")
+    hint = Text("catalog.gpu_suggestions", names=", ".join(close[:5])) if close else \
+        Text("catalog.gpu_list_hint")
+    raise CatalogError(Text("catalog.unknown_gpu", query=repr(query), hint=hint))
 
 
 def find_model(model_id: str, models: tuple[Model, ...] | None = None) -> Model | None:

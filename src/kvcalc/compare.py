@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .messages import Text, join_texts
 from .engine import Calculation
 from .logparse import ParsedLog
 from .units import GIB
@@ -52,30 +53,25 @@ def _causes(parsed: ParsedLog, calc: Calculation, form: dict[str, Any]) -> list[
         ours = b.weights.bytes / GIB
         theirs = parsed.model_loading_gib[0]
         if abs(ours - theirs) > max(0.2, 0.02 * theirs):
-            out.append(f"the weights took {theirs:.2f} GiB in your log against {ours:.2f} GiB estimated: "
-                       "another checkpoint or quantization than the one selected?")
+            out.append(Text("cause.weights", theirs=theirs, ours=ours))
     usage = parsed.usage
     if b is not None and "activation_peak" in usage:
         act = b.terms[1].bytes / GIB
         diff = usage["activation_peak"] - act
         if abs(diff) > 0.3:
-            out.append(f"activation peak {abs(diff):.2f} GiB {'higher' if diff > 0 else 'lower'} than our "
-                       "estimate: " + ("a larger --max-num-batched-tokens or --max-num-seqs?" if diff > 0 else
-                                       "a build with FlashInfer sampling kernels, or a smaller --max-num-seqs?"))
+            out.append(Text("cause.activation_higher" if diff > 0 else "cause.activation_lower",
+                            diff=abs(diff)))
     if b is not None and "non_torch" in usage and abs(usage["non_torch"] - b.terms[2].bytes / GIB) > 0.3:
-        out.append(f"non-torch memory {usage['non_torch']:.2f} GiB against {b.terms[2].bytes / GIB:.2f} GiB "
-                   "estimated (NCCL, other processes on the GPU)")
+        out.append(Text("cause.non_torch", theirs=usage["non_torch"], ours=b.terms[2].bytes / GIB))
     if parsed.cuda_graph_estimate_gib is not None and b is not None:
         ours = b.terms[3].bytes / GIB
         if abs(parsed.cuda_graph_estimate_gib - ours) > 0.3:
-            out.append(f"vLLM estimated {parsed.cuda_graph_estimate_gib:.2f} GiB of CUDA graphs, we assumed "
-                       f"{ours:.2f} GiB")
+            out.append(Text("cause.cuda_graphs", theirs=parsed.cuda_graph_estimate_gib, ours=ours))
     kv = form.get("kv_cache_dtype")
     if kv and kv != "auto" and calc.kv.name.startswith("fp8"):
-        out.append(f"your run used {kv} KV cache")
+        out.append(Text("cause.kv_dtype", kv=kv))
     if parsed.total_memory_gib and abs(parsed.total_memory_gib - calc.gpu.total_bytes / GIB) > 0.05:
-        out.append(f"your GPU reports {parsed.total_memory_gib:.2f} GiB in total, the selected one "
-                   f"{calc.gpu.total_bytes / GIB:.2f} GiB")
+        out.append(Text("cause.gpu_total", theirs=parsed.total_memory_gib, ours=calc.gpu.total_bytes / GIB))
     return out
 
 
@@ -85,7 +81,7 @@ def compare(parsed: ParsedLog, calc: Calculation) -> dict[str, Any]:
     rows: list[Row] = []
     fl, est = calc.from_log, calc.estimated
     causes = _causes(parsed, calc, form)
-    cause_text = "; ".join(causes) or None
+    cause_text = join_texts(causes) if causes else None
     if parsed.available_kv_cache_gib:
         theirs = min(parsed.available_kv_cache_gib)
         ours = est.available_bytes / GIB if est else None
@@ -102,8 +98,7 @@ def compare(parsed: ParsedLog, calc: Calculation) -> dict[str, Any]:
                         f"{est.tokens:,} tokens" if est and est.fits else None,
                         _pct(est.tokens, theirs) if est and est.fits else None,
                         None if inside in (None, True) else
-                        "the pool from your log's memory falls outside its rounding: a setting differs "
-                        "(KV dtype, block size, --max-model-len, speculative decoding?)"))
+                        Text("cause.pool_outside_rounding")))
     if parsed.max_concurrency is not None:
         rows.append(Row(f"Maximum concurrency for {parsed.concurrency_len or calc.resolved.max_model_len:,} tokens",
                         f"{parsed.max_concurrency:.2f}x",

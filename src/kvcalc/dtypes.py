@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import SettingsError
+from .messages import Text
 from .versions import Rule, Version, applies
 
 
@@ -110,15 +111,13 @@ def resolve_kv_dtype(
             return ckpt
         return KV_CACHE_DTYPES[model_dtype if model_dtype in KV_CACHE_DTYPES else "bfloat16"]
     if name not in KV_CACHE_DTYPES:
-        raise SettingsError({"--kv-cache-dtype": (
-            f"{requested!r} is not a vLLM KV cache dtype; choose one of "
-            + ", ".join(KV_CACHE_DTYPE_CHOICES))})
+        raise SettingsError({"--kv-cache-dtype": Text(
+            "dtype.unknown_kv", value=repr(requested), choices=", ".join(KV_CACHE_DTYPE_CHOICES))})
     kv = KV_CACHE_DTYPES[name]
     if kv.since is not None and not applies(kv.since, version):
-        raise SettingsError({"--kv-cache-dtype": (
-            f"{name} needs vLLM {kv.since.value.since} or newer ({kv.since.value.pr}); "
-            f"you chose {version}")})
+        raise SettingsError({"--kv-cache-dtype": Text(
+            "dtype.needs_version", name=name, since=str(kv.since.value.since), pr=str(kv.since.value.pr),
+            version=str(version))})
     if kv.mla_only and not is_mla:
-        raise SettingsError({"--kv-cache-dtype": (
-            "fp8_ds_mla is only for DeepSeek-style MLA models (sparse MLA); use fp8 instead")})
+        raise SettingsError({"--kv-cache-dtype": Text("dtype.mla_only")})
     return kv

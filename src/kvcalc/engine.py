@@ -17,6 +17,7 @@ from .dtypes import KvDtype, model_dtype_bytes, normalize_model_dtype, resolve_k
 from .errors import SettingsError
 from .hf_config import AttentionLayer, ModelArch, read_model
 from .kvspecs import Layout, LayoutRequest, build_layout
+from .messages import Text
 from .servecmd import serve_command
 from .settings import Resolved, Settings, resolve, spec_family
 from .specs import SizingContext
@@ -110,21 +111,19 @@ def _draft_layers(arch: ModelArch, s: Settings) -> tuple[tuple[AttentionLayer, .
     if family == "mtp" and arch.model_type in ("gemma4", "gemma4_text"):
         # gemma4_mtp.py: the drafter's attention is query-only and reads the target's cache
         # through kv_sharing_target_layer_name, so it adds no cache of its own.
-        return (), ["the Gemma 4 MTP drafter reads the target model's cache and adds none"]
+        return (), [Text("note.gemma4_mtp")]
     if spec.draft_config is not None:
         draft = read_model(spec.draft_config)
         return tuple(l for l in draft.layers if l.kind != "none"), \
-            [f"draft model adds {sum(l.kind != 'none' for l in draft.layers)} layers with their own cache"]
+            [Text("note.draft_layers", layers=sum(l.kind != "none" for l in draft.layers))]
     if family == "mtp":
         if not arch.mtp_layers:
-            raise SettingsError({"--speculative-config": "method mtp needs a checkpoint with MTP "
-                                 "layers (num_nextn_predict_layers / mtp_num_hidden_layers)"})
-        return arch.mtp_layers, [f"MTP adds {len(arch.mtp_layers)} draft layer(s) with their own cache"]
+            raise SettingsError({"--speculative-config": Text("settings.mtp_without_layers")})
+        return arch.mtp_layers, [Text("note.mtp_layers", layers=len(arch.mtp_layers))]
     template = arch.full_attention_layer()
     if template is None:
         return (), []
-    return (template,), ["draft assumed to be one layer shaped like the model's full-attention "
-                         "layers; give the draft's config.json for its real shape"]
+    return (template,), [Text("note.draft_assumed")]
 
 
 def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolResult:
@@ -204,10 +203,9 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     w = estimate_weights(config, weights_bytes, s.weights, dtype_bytes, s.tensor_parallel_size,
                          s.pipeline_parallel_size, native_mxfp4=native_mxfp4,
                          max_len=arch.derived_max_model_len or r.max_model_len,
-                         with_mtp=bool(s.speculative and arch.mtp_layers))
+                         mtp_layers=len(arch.mtp_layers) if s.speculative else 0)
     if w is None:
-        return None, ("the weight size is unknown for this config; give it (safetensors total) "
-                      "to estimate the pool")
+        return None, Text("note.weights_unknown")
     text = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
     vocab = text.get("vocab_size") if isinstance(text.get("vocab_size"), int) else 32000
     cg = cuda_graph_deducted(r.version, s.enforce_eager, mrv2)
@@ -221,7 +219,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))
         reserves = tuple(ReserveEstimate((m, m, m), (0, 0, 0), (0, 0, 0),
-                                         "measured in your log: everything vLLM subtracted besides the weights",
+                                         Text("basis.measured_reserve"),
                                          measured=True)
                          for _ in range(pp))
     draft = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, 0)
@@ -234,13 +232,9 @@ def _weights_problem(budget: Budget, total: int) -> str | None:
     """Say so when the weights cannot fit, the way a user meets it in vLLM."""
     w = budget.weights.bytes
     if w >= total:
-        return (f"the weights need {w / GIB:.2f} GiB per GPU, more than the GPU's {total / GIB:.2f} GiB: "
-                "vLLM would fail with CUDA out of memory while loading. Use more GPUs "
-                "(--tensor-parallel-size) or a quantized checkpoint")
+        return Text("note.weights_over_total", weights=w / GIB, total=total / GIB)
     if w >= budget.requested_bytes:
-        return (f"the weights need {w / GIB:.2f} GiB per GPU, more than total × "
-                f"gpu_memory_utilization ({budget.requested_bytes / GIB:.2f} GiB): nothing is left for "
-                "the KV cache. Raise --gpu-memory-utilization, add GPUs or quantize the weights")
+        return Text("note.weights_over_requested", weights=w / GIB, requested=budget.requested_bytes / GIB)
     return None
 
 
@@ -256,7 +250,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     """
     if weights_bytes is not None and (isinstance(weights_bytes, bool) or not isinstance(weights_bytes, int)
                                       or weights_bytes <= 0):
-        raise SettingsError({"weights_bytes": "must be the checkpoint size in bytes, a whole number above 0"})
+        raise SettingsError({"weights_bytes": Text("settings.weights_bytes")})
     arch = read_model(config)
     resolved = resolve(settings, gpu.total_bytes, gpu.device_name, arch.derived_max_model_len,
                        gpu.unified_memory)
@@ -294,7 +288,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     estimated = est_low = est_high = None
     if s.kv_cache_memory_bytes:
         estimated = _pool(parts, s.kv_cache_memory_bytes)
-        budget_note = "--kv-cache-memory-bytes sets the KV cache memory directly"
+        budget_note = Text("note.kv_cache_memory_bytes")
     else:
         budget, budget_note = _estimate(config, arch, gpu, resolved, model_dtype, weights_bytes,
                                         mrv2, parts, measured_reserve_bytes)
@@ -307,8 +301,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     if available_kv_gib is not None:
         if isinstance(available_kv_gib, bool) or not isinstance(available_kv_gib, (int, float)) \
                 or not math.isfinite(available_kv_gib) or not 0 < available_kv_gib <= 16384:
-            raise SettingsError({"available_kv_gib": "must be a positive number of GiB, as the "
-                                 f"log prints it, got {available_kv_gib!r}"})
+            raise SettingsError({"available_kv_gib": Text("settings.available_kv_gib",
+                                                          value=repr(available_kv_gib))})
         from_log = _pool(parts, round(available_kv_gib * GIB))
         # The log rounds to 0.01 GiB: the true value lies within ±0.005 GiB.
         low = _pool(parts, math.ceil((available_kv_gib - 0.005) * GIB - _FLOAT_EPS))

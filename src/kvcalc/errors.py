@@ -2,7 +2,8 @@
 
 Every message says what was wrong, why, and what to do instead. Callers (the CLI,
 the page's worker) catch :class:`KvcalcError` and show ``str(error)``; anything
-else escaping the core is a bug.
+else escaping the core is a bug. Messages are :class:`~kvcalc.messages.Text` where
+they have a Chinese translation (the page shows it; ``str`` stays English).
 
     KvcalcError(ValueError)
     ├── ConfigError          a config.json field is missing, of the wrong type or out of range
@@ -14,6 +15,8 @@ else escaping the core is a bug.
 
 from __future__ import annotations
 
+from .messages import Text, join_texts
+
 
 class KvcalcError(ValueError):
     """Base class: an input kvcalc cannot turn into a trustworthy number."""
@@ -24,7 +27,8 @@ class ConfigError(KvcalcError):
 
     def __init__(self, field: str, problem: str) -> None:
         self.field = field
-        super().__init__(f"config.json field `{field}`: {problem}")
+        self.text = Text("config.field", field=field, problem=problem)
+        super().__init__(self.text)
 
 
 class UnsupportedModelError(KvcalcError):
@@ -40,8 +44,8 @@ class SettingsError(KvcalcError):
 
     def __init__(self, problems: dict[str, str]) -> None:
         self.problems = dict(problems)
-        text = "; ".join(f"{flag}: {msg}" for flag, msg in self.problems.items())
-        super().__init__(text)
+        parts = [Text("settings.problem", flag=flag, problem=msg) for flag, msg in self.problems.items()]
+        super().__init__(join_texts(parts) if parts else "")
 
 
 class CatalogError(KvcalcError):

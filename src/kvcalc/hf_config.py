@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import ConfigError, UnsupportedModelError
+from .messages import Text
 
 
 @dataclass(frozen=True)
@@ -136,16 +137,17 @@ class _Fields:
         value = self.data.get(key)
         if value is None:
             if default is None:
-                raise ConfigError(self.path(key), "is required to size the KV cache but is missing")
+                raise ConfigError(self.path(key), Text("config.missing"))
             return default
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ConfigError(self.path(key), f"must be a whole number, got {show(value)}")
+            raise ConfigError(self.path(key), Text("config.whole_number", value=show(value)))
         if isinstance(value, float):
             if not math.isfinite(value) or value != int(value):
-                raise ConfigError(self.path(key), f"must be a whole number, got {show(value)}")
+                raise ConfigError(self.path(key), Text("config.whole_number", value=show(value)))
             value = int(value)
         if not minimum <= value <= maximum:
-            raise ConfigError(self.path(key), f"must be between {minimum} and {maximum}, got {value}")
+            raise ConfigError(self.path(key), Text("config.between", minimum=minimum, maximum=maximum,
+                                                    value=value))
         return value
 
     def opt_int(self, key: str, *, minimum: int = 1, maximum: int = 10**9) -> int | None:
@@ -158,7 +160,7 @@ class _Fields:
         if value is None:
             return default
         if not isinstance(value, bool):
-            raise ConfigError(self.path(key), f"must be true or false, got {show(value)}")
+            raise ConfigError(self.path(key), Text("config.bool", value=show(value)))
         return value
 
     def str(self, key: str, default: str | None = None) -> str | None:
@@ -166,7 +168,7 @@ class _Fields:
         if value is None:
             return default
         if not isinstance(value, str):
-            raise ConfigError(self.path(key), f"must be a string, got {show(value)}")
+            raise ConfigError(self.path(key), Text("config.string", value=show(value)))
         return value
 
     def list(self, key: str, length: int | None = None) -> list | None:
@@ -174,16 +176,16 @@ class _Fields:
         if value is None:
             return None
         if not isinstance(value, list):
-            raise ConfigError(self.path(key), f"must be a list, got {type(value).__name__}")
+            raise ConfigError(self.path(key), Text("config.list", type=type(value).__name__))
         if length is not None and len(value) < length:
-            raise ConfigError(self.path(key), f"has {len(value)} entries, fewer than the {length} layers")
+            raise ConfigError(self.path(key), Text("config.list_too_short", count=len(value), layers=length))
         return value
 
 
 def _text_fields(config: dict[str, Any]) -> _Fields:
     """The language-model part: ``text_config`` for multimodal models, else the config itself."""
     if not isinstance(config, dict):
-        raise ConfigError("(root)", f"must be a JSON object, got {type(config).__name__}")
+        raise ConfigError("(root)", Text("config.object_got", type=type(config).__name__))
     text = config.get("text_config")
     if text is None:
         key = "llm_config" if config.get("llm_config") else "language_config"
@@ -191,10 +193,10 @@ def _text_fields(config: dict[str, Any]) -> _Fields:
         if text is None:
             return _Fields(config)
         if not isinstance(text, dict):
-            raise ConfigError(key, f"must be a JSON object, got {type(text).__name__}")
+            raise ConfigError(key, Text("config.object_got", type=type(text).__name__))
         return _Fields(text, key + ".")
     if not isinstance(text, dict):
-        raise ConfigError("text_config", f"must be a JSON object, got {type(text).__name__}")
+        raise ConfigError("text_config", Text("config.object_got", type=type(text).__name__))
     return _Fields(text, "text_config.")
 
 
@@ -217,15 +219,15 @@ def _derived_max_len(f: _Fields) -> int | None:
                 isinstance(factor, (int, float)) and not isinstance(factor, bool) and factor > 0:
             key = "rope_scaling" if f.raw("rope_scaling") else "rope_parameters"
             if isinstance(factor, int) and factor > 10**8 or not math.isfinite(factor):
-                raise ConfigError(f.path(f"{key}.factor"), f"must be a finite scaling factor, got {show(factor)}")
+                raise ConfigError(f.path(f"{key}.factor"), Text("config.rope_factor", value=show(factor)))
             if rope_type == "yarn" and isinstance(rope.get("original_max_position_embeddings"), int):
                 derived = _Fields(rope, f.path(key + ".")).int("original_max_position_embeddings",
                                                                maximum=10**8)
             scaled = int(derived * factor)
             if not 1 <= scaled <= 10**8:
                 raise ConfigError(f.path(f"{key}.factor"),
-                                  f"({show(factor)}) scales the maximum length {derived:,} to {scaled:,} "
-                                  "tokens, outside 1 to 100,000,000")
+                                  Text("config.rope_factor_range", factor=show(factor), length=derived,
+                                       scaled=scaled))
             derived = scaled
     return derived
 
@@ -275,15 +277,14 @@ def _standard_attention(f: _Fields) -> tuple[int, int, int]:
     kv_heads = f.int("num_key_value_heads", heads)
     if kv_heads > heads and heads > 0:
         raise ConfigError(f.path("num_key_value_heads"),
-                          f"({kv_heads}) cannot exceed num_attention_heads ({heads})")
+                          Text("config.kv_heads_exceed", kv_heads=kv_heads, heads=heads))
     if f.has("head_dim"):
         head = f.int("head_dim")
     else:
         hidden = f.int("hidden_size")
         if hidden % heads:
             raise ConfigError(f.path("hidden_size"),
-                              f"({hidden}) is not a multiple of num_attention_heads ({heads}); "
-                              "the config must give head_dim")
+                              Text("config.hidden_not_multiple", hidden=hidden, heads=heads))
         head = hidden // heads
     head_v = f.int("v_head_dim", head) if f.has("v_head_dim") and not f.has("kv_lora_rank") else head
     return kv_heads, head, head_v
@@ -304,7 +305,7 @@ def _layer_type_names(f: _Fields, given: list, n: int) -> list[str]:
     out = given[:n]
     for i, t in enumerate(out):
         if not isinstance(t, str):
-            raise ConfigError(f.path(f"layer_types[{i}]"), f"must be a string, got {show(t)}")
+            raise ConfigError(f.path(f"layer_types[{i}]"), Text("config.string", value=show(t)))
     return out
 
 
@@ -344,9 +345,7 @@ def _decoder_layers(f: _Fields, model_type: str) -> list[AttentionLayer]:
     window = _sliding_window(f)
     if model_type in ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe") and types is not None \
             and len(set(types)) > 1:
-        raise UnsupportedModelError(
-            "vLLM refuses Qwen2-style configs that slide the window on only some layers "
-            "(max_window_layers < num_hidden_layers); set use_sliding_window to false")
+        raise UnsupportedModelError(Text("model.qwen2_partial_sliding"))
     all_sliding = types is None or all(x == "sliding_attention" for x in types)
     layers = []
     for i in range(n):
@@ -354,7 +353,7 @@ def _decoder_layers(f: _Fields, model_type: str) -> list[AttentionLayer]:
         t = types[i] if types is not None else None
         if t is not None and t not in ("full_attention", "sliding_attention", "attention",
                                        "chunked_attention"):
-            raise ConfigError(f.path(f"layer_types[{i}]"), f"unknown layer type {show(t)}")
+            raise ConfigError(f.path(f"layer_types[{i}]"), Text("config.unknown_layer_type", value=show(t)))
         if window is not None and (t == "sliding_attention" or (all_sliding and t is None) or
                                    (all_sliding and t == "sliding_attention")):
             kind = "sliding_window"
@@ -375,15 +374,14 @@ def _kv_shared(layers: list[AttentionLayer], num_shared: int, f: _Fields) -> lis
     n = len(layers)
     if num_shared >= n:
         raise ConfigError(f.path("num_kv_shared_layers"),
-                          f"({num_shared}) must be smaller than num_hidden_layers ({n})")
+                          Text("config.kv_shared_too_many", shared=num_shared, layers=n))
     first_shared = n - num_shared
     last_of_kind = {layer.kind: j for j, layer in enumerate(layers[:first_shared])}
     out = list(layers)
     for i in range(first_shared, n):
         target = last_of_kind.get(layers[i].kind)
         if target is None:
-            raise ConfigError(f.path("num_kv_shared_layers"),
-                              f"layer {i} has no earlier layer of its kind to share a cache with")
+            raise ConfigError(f.path("num_kv_shared_layers"), Text("config.kv_shared_no_source", layer=i))
         out[i] = AttentionLayer("none", shared_from=target)
     return out
 
@@ -395,7 +393,7 @@ def _gemma4_layers(f: _Fields) -> list[AttentionLayer]:
     n = f.int("num_hidden_layers", maximum=10_000)
     types = _layer_types(f, "gemma4", n)
     if types is None:
-        raise ConfigError(f.path("layer_types"), "is required for Gemma 4 configs")
+        raise ConfigError(f.path("layer_types"), Text("config.gemma4_layer_types"))
     kv_heads, head, _ = _standard_attention(f)
     global_head = f.int("global_head_dim", head)
     global_kv = kv_heads
@@ -429,11 +427,19 @@ def _llama4_layers(f: _Fields) -> list[AttentionLayer]:
     return layers
 
 
+_STATE_DTYPES = ("float32", "bfloat16", "float16")
+"""Dtypes vLLM keeps a Mamba / linear-attention state in (``MambaStateDtypeCalculator``)."""
+
+
 def _ssm_dtype(f: _Fields, *keys: str) -> str | None:
     for key in keys:
         value = f.str(key)
         if value:
-            return value.replace("torch.", "")
+            name = value.replace("torch.", "")
+            if name not in _STATE_DTYPES:
+                raise ConfigError(f.path(key), Text("config.state_dtype", value=show(value),
+                                                    choices=", ".join(_STATE_DTYPES)))
+            return name
     return None
 
 
@@ -460,7 +466,7 @@ def _qwen3_next_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
         elif t in ("full_attention", "attention"):
             layers.append(AttentionLayer("full", kv_heads, head, head_v))
         else:
-            raise ConfigError(f.path(f"layer_types[{i}]"), f"unknown layer type {show(t)}")
+            raise ConfigError(f.path(f"layer_types[{i}]"), Text("config.unknown_layer_type", value=show(t)))
     return layers, dims
 
 
@@ -476,15 +482,15 @@ def _nemotron_h_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
     """Nemotron-H: ``hybrid_override_pattern`` — M Mamba2, * attention, - MLP, E MoE."""
     pattern = f.str("hybrid_override_pattern")
     if not pattern:
-        raise ConfigError(f.path("hybrid_override_pattern"), "is required for Nemotron-H")
+        raise ConfigError(f.path("hybrid_override_pattern"), Text("config.nemotron_h_pattern"))
     if len(pattern) > 10_000:
         raise ConfigError(f.path("hybrid_override_pattern"),
-                          f"has {len(pattern):,} layers, more than the 10,000 kvcalc accepts")
+                          Text("config.too_many_layers", count=len(pattern)))
     heads = f.int("num_attention_heads")
     kv_heads = f.int("num_key_value_heads", heads)
     if kv_heads > heads:
         raise ConfigError(f.path("num_key_value_heads"),
-                          f"({kv_heads}) cannot exceed num_attention_heads ({heads})")
+                          Text("config.kv_heads_exceed", kv_heads=kv_heads, heads=heads))
     head = f.int("head_dim", 0, minimum=0) or f.int("attention_head_dim", 0, minimum=0) or \
         _head_from_hidden(f, heads)
     layers = []
@@ -496,7 +502,8 @@ def _nemotron_h_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
         elif c in "-E":
             layers.append(AttentionLayer("none"))
         else:
-            raise ConfigError(f.path("hybrid_override_pattern"), f"unknown layer code {show(c)} at {i}")
+            raise ConfigError(f.path("hybrid_override_pattern"),
+                              Text("config.unknown_layer_code", code=show(c), index=i))
     names = {"conv": "conv_kernel", "heads": "mamba_num_heads", "head_dim": "mamba_head_dim",
              "state": "ssm_state_size", "groups": "n_groups"}
     intermediate = f.int("mamba_num_heads") * f.int("mamba_head_dim")
@@ -515,7 +522,7 @@ def _granite_hybrid_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]
         elif t == "attention":
             layers.append(AttentionLayer("full", kv_heads, head, head_v))
         else:
-            raise ConfigError(f.path(f"layer_types[{i}]"), f"unknown layer type {show(t)}")
+            raise ConfigError(f.path(f"layer_types[{i}]"), Text("config.unknown_layer_type", value=show(t)))
     names = {"conv": "mamba_d_conv", "heads": "mamba_n_heads", "head_dim": "mamba_d_head",
              "state": "mamba_d_state", "groups": "mamba_n_groups"}
     intermediate = f.int("mamba_expand", 2) * f.int("hidden_size")
@@ -526,8 +533,8 @@ def _head_from_hidden(f: _Fields, heads: int) -> int:
     """transformers' default head_dim, hidden_size // num_attention_heads, never 0."""
     hidden = f.int("hidden_size")
     if hidden < heads:
-        raise ConfigError(f.path("hidden_size"), f"({hidden}) is smaller than num_attention_heads "
-                          f"({heads}), which would make head_dim 0; the config must give head_dim")
+        raise ConfigError(f.path("hidden_size"),
+                          Text("config.hidden_below_heads", hidden=hidden, heads=heads))
     return hidden // heads
 
 
@@ -542,54 +549,54 @@ def _nas_layers(f: _Fields) -> list[AttentionLayer]:
     replacement (no cache), else it has num_attention_heads // n_heads_in_group KV heads."""
     blocks = f.list("block_configs")
     if blocks is not None and len(blocks) > 10_000:
-        raise ConfigError(f.path("block_configs"),
-                          f"has {len(blocks):,} layers, more than the 10,000 kvcalc accepts")
+        raise ConfigError(f.path("block_configs"), Text("config.too_many_layers", count=len(blocks)))
     heads = f.int("num_attention_heads")
     head = f.int("head_dim", 0, minimum=0) or _head_from_hidden(f, heads)
     layers = []
     for i, block in enumerate(blocks or []):
         attn = block.get("attention") if isinstance(block, dict) else None
         if not isinstance(attn, dict):
-            raise ConfigError(f.path(f"block_configs[{i}].attention"), "must be an object")
+            raise ConfigError(f.path(f"block_configs[{i}].attention"), Text("config.object"))
         ffn = block.get("ffn")
         if ffn is not None:
             if not isinstance(ffn, dict):
-                raise ConfigError(f.path(f"block_configs[{i}].ffn"), "must be an object")
+                raise ConfigError(f.path(f"block_configs[{i}].ffn"), Text("config.object"))
             mult = ffn.get("ffn_mult")
             if mult is not None and (isinstance(mult, bool) or not isinstance(mult, (int, float))
                                      or not math.isfinite(mult) or not 0 < mult <= 1000):
                 raise ConfigError(f.path(f"block_configs[{i}].ffn.ffn_mult"),
-                                  f"must be a positive number, got {show(mult)}")
+                                  Text("config.positive_number", value=show(mult)))
         if attn.get("no_op") or attn.get("replace_with_linear"):
             layers.append(AttentionLayer("none"))
             continue
         group = attn.get("n_heads_in_group")
         if not isinstance(group, int) or isinstance(group, bool) or group <= 0 or heads % group:
             raise ConfigError(f.path(f"block_configs[{i}].attention.n_heads_in_group"),
-                              f"must be a positive divisor of num_attention_heads ({heads}), got {show(group)}")
+                              Text("config.heads_divisor", heads=heads, value=show(group)))
         layers.append(AttentionLayer("full", heads // group, head, head))
     if not layers:
-        raise ConfigError(f.path("block_configs"), "is empty")
+        raise ConfigError(f.path("block_configs"), Text("config.empty"))
     return layers
 
 
-_UNSUPPORTED = {
-    "kimi_linear": "Kimi Linear (KDA) state sizes",
-    "deepseek_v4": "DeepSeek-V4's packed cache layout",
-    "falcon_h1": "Falcon-H1's parallel Mamba/attention layers",
-    "jamba": "Jamba's Mamba-1 state",
-    "minimax_text_01": "MiniMax-Text-01 lightning attention",
-    "minimax_m1": "MiniMax-M1 lightning attention",
-    "lfm2": "LFM2's short-convolution state",
-    "whisper": "encoder-decoder cross-attention",
-    "t5": "encoder-decoder cross-attention",
-    "bart": "encoder-decoder cross-attention",
-    "mamba": "attention-free Mamba models",
-    "mamba2": "attention-free Mamba2 models",
-    "bert": "encoder-only models (vLLM keeps no KV cache for them)",
-    "roberta": "encoder-only models (vLLM keeps no KV cache for them)",
-    "xlm-roberta": "encoder-only models (vLLM keeps no KV cache for them)",
+_UNSUPPORTED: dict[str, Text] = {
+    "kimi_linear": Text("model.reason.kimi_linear"),
+    "deepseek_v4": Text("model.reason.deepseek_v4"),
+    "falcon_h1": Text("model.reason.falcon_h1"),
+    "jamba": Text("model.reason.jamba"),
+    "minimax_text_01": Text("model.reason.lightning", model="MiniMax-Text-01"),
+    "minimax_m1": Text("model.reason.lightning", model="MiniMax-M1"),
+    "lfm2": Text("model.reason.lfm2"),
+    "whisper": Text("model.reason.encoder_decoder"),
+    "t5": Text("model.reason.encoder_decoder"),
+    "bart": Text("model.reason.encoder_decoder"),
+    "mamba": Text("model.reason.attention_free", model="Mamba"),
+    "mamba2": Text("model.reason.attention_free", model="Mamba2"),
+    "bert": Text("model.reason.encoder_only"),
+    "roberta": Text("model.reason.encoder_only"),
+    "xlm-roberta": Text("model.reason.encoder_only"),
 }
+"""model_type -> what kvcalc cannot reproduce for it (the ``what`` of ``model.unsupported``)."""
 
 
 def _mtp_layers(f: _Fields, base: list[AttentionLayer]) -> tuple[AttentionLayer, ...]:
@@ -614,7 +621,8 @@ _ESTIMATE_SIZE_FIELDS = (
     "num_local_experts", "num_experts", "n_routed_experts", "n_shared_experts",
     "num_experts_per_tok", "experts_per_token", "top_k_experts", "first_k_dense_replace",
     "moe_layer_freq", "decoder_sparse_step", "interleave_moe_layer_step",
-    "q_lora_rank", "qk_nope_head_dim", "v_head_dim", "index_n_heads", "index_head_dim",
+    "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim",
+    "index_n_heads", "index_head_dim",
     "global_head_dim", "num_global_key_value_heads", "conv_kernel", "n_groups",
     "mamba_num_heads", "mamba_head_dim", "ssm_state_size", "mamba_n_heads", "mamba_d_head",
     "mamba_d_state", "mamba_n_groups", "mamba_d_conv", "linear_num_key_heads",
@@ -646,21 +654,23 @@ def _check_estimate_fields(config: dict[str, Any], f: _Fields) -> None:
             _check_size(d, key, prefix)
         g = _Fields(d, prefix)
         g.bool("tie_word_embeddings")
+        if d.get("num_hidden_layers") is not None:  # params.py loops over it, whatever the layout read
+            g.int("num_hidden_layers", minimum=0, maximum=10_000)
         prf = d.get("partial_rotary_factor")
         if prf is not None and (isinstance(prf, bool) or not isinstance(prf, (int, float))
                                 or not math.isfinite(prf) or not 0 < prf <= 1):
-            raise ConfigError(g.path("partial_rotary_factor"),
-                              f"must be a number in (0, 1], got {show(prf)}")
+            raise ConfigError(g.path("partial_rotary_factor"), Text("config.fraction", value=show(prf)))
         only = g.list("mlp_only_layers")
         for i, value in enumerate(only or []):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise ConfigError(g.path(f"mlp_only_layers[{i}]"), f"must be a layer index, got {show(value)}")
+                raise ConfigError(g.path(f"mlp_only_layers[{i}]"),
+                                  Text("config.layer_index", value=show(value)))
     for key in ("vision_config", "audio_config"):
         tower = config.get(key)
         if tower is None:
             continue
         if not isinstance(tower, dict):
-            raise ConfigError(key, f"must be a JSON object, got {type(tower).__name__}")
+            raise ConfigError(key, Text("config.object_got", type=type(tower).__name__))
         for size in _TOWER_SIZE_FIELDS:
             value = tower.get(size)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -676,13 +686,13 @@ def _check_quantization(config: dict[str, Any]) -> None:
         q = holder["quantization_config"]
         path = prefix + "quantization_config"
         if not isinstance(q, dict):
-            raise ConfigError(path, f"must be a JSON object, got {type(q).__name__}")
+            raise ConfigError(path, Text("config.object_got", type=type(q).__name__))
         g = _Fields(q, path + ".")
         g.str("quant_method")
         for key in ("quantization", "config_groups", "kv_cache_scheme"):
             value = q.get(key)
             if value is not None and not isinstance(value, (dict, str) if key == "kv_cache_scheme" else dict):
-                raise ConfigError(g.path(key), f"must be a JSON object, got {type(value).__name__}")
+                raise ConfigError(g.path(key), Text("config.object_got", type=type(value).__name__))
         g.list("ignore")
         for key in ("bits", "w_bit"):
             if g.has(key):
@@ -692,12 +702,12 @@ def _check_quantization(config: dict[str, Any]) -> None:
                 g.int(key, minimum=1, maximum=10**9)
         for name, group in (q.get("config_groups") or {}).items():
             if not isinstance(group, dict):
-                raise ConfigError(g.path(f"config_groups.{name}"), "must be a JSON object")
+                raise ConfigError(g.path(f"config_groups.{name}"), Text("config.json_object"))
             weights = group.get("weights")
             if weights is None:
                 continue
             if not isinstance(weights, dict):
-                raise ConfigError(g.path(f"config_groups.{name}.weights"), "must be a JSON object")
+                raise ConfigError(g.path(f"config_groups.{name}.weights"), Text("config.json_object"))
             w = _Fields(weights, g.path(f"config_groups.{name}.weights."))
             if w.has("num_bits"):
                 w.int("num_bits", minimum=1, maximum=64)
@@ -711,18 +721,16 @@ def read_model(config: dict[str, Any]) -> ModelArch:
     top = _Fields(config)
     archs = top.list("architectures") or f.list("architectures") or []
     if archs and not isinstance(archs[0], str):
-        raise ConfigError("architectures[0]", f"must be a class name string, got {show(archs[0])}")
+        raise ConfigError("architectures[0]", Text("config.class_name", value=show(archs[0])))
     arch = archs[0] if archs else ""
     model_type = (f.str("model_type") or top.str("model_type") or "").lower()
     outer_type = (top.str("model_type") or "").lower()
     for key in (model_type, outer_type):
         if key in _UNSUPPORTED:
             raise UnsupportedModelError(
-                f"kvcalc does not reproduce {_UNSUPPORTED[key]} yet (model_type {key!r}); "
-                "no number is better than a wrong one")
+                Text("model.unsupported", what=_UNSUPPORTED[key], model_type=repr(key)))
     if not arch and not model_type:
-        raise ConfigError("architectures", "is missing, and so is model_type: this does not "
-                          "look like a Hugging Face model config")
+        raise ConfigError("architectures", Text("config.no_architecture"))
     notes: list[str] = []
     mamba = None
     hybrid_class = False
@@ -746,18 +754,17 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         hybrid_class = True
     elif model_type in ("granitemoehybrid", "bamba"):
         if model_type == "bamba":
-            raise UnsupportedModelError("kvcalc does not reproduce Bamba yet (model_type 'bamba')")
+            raise UnsupportedModelError(Text("model.bamba"))
         layers, mamba = _granite_hybrid_layers(f)
         hybrid_class = True
         if not any(l.kind == "mamba" for l in layers):
-            notes.append("all layers are attention, but vLLM still raises the attention block "
-                         "size to cover the Mamba state the model class declares")
+            notes.append(Text("model.note_attention_only_hybrid"))
     else:
         layers = _decoder_layers(f, model_type)
     if f.has("num_kv_shared_layers") and f.int("num_kv_shared_layers", minimum=0):
         layers = _kv_shared(layers, f.int("num_kv_shared_layers", minimum=0), f)
     if not any(l.kind not in ("none",) for l in layers):
-        raise UnsupportedModelError("this config has no layer with a KV cache or state")
+        raise UnsupportedModelError(Text("model.no_cache_layers"))
     _check_estimate_fields(config, f)
     ckpt_kv, method = _checkpoint_kv_dtype(config)
     heads = f.int("num_attention_heads", 0, minimum=0) if f.has("num_attention_heads") else 0

@@ -10,6 +10,7 @@ import os
 from typing import Any
 
 from .errors import KvcalcError
+from .messages import Text
 
 
 class HubError(KvcalcError):
@@ -20,8 +21,7 @@ def _hub():
     try:
         import huggingface_hub  # noqa: PLC0415 - optional dependency, CLI only
     except ImportError as exc:
-        raise HubError("fetching a model by id needs huggingface_hub: pip install "
-                       "'kvcalc[hub]' (or pass --config PATH to a config.json)") from exc
+        raise HubError(Text("hub.needs_hub")) from exc
     return huggingface_hub
 
 
@@ -35,16 +35,14 @@ def fetch_model(model_id: str, token: str | None = None) -> tuple[dict[str, Any]
         with open(path, encoding="utf-8") as fh:
             config = json.load(fh)
     except errors.GatedRepoError as exc:
-        raise HubError(f"{model_id} is gated: accept its licence on huggingface.co and set "
-                       "HF_TOKEN to a token with access") from exc
+        raise HubError(Text("hub.gated", model=model_id)) from exc
     except errors.RepositoryNotFoundError as exc:
-        raise HubError(f"{model_id} was not found on Hugging Face (check the id, or set HF_TOKEN "
-                       "for a private repository)") from exc
+        raise HubError(Text("hub.not_found", model=model_id)) from exc
     except errors.EntryNotFoundError as exc:
-        raise HubError(f"{model_id} has no config.json at its top level") from exc
+        raise HubError(Text("hub.no_config", model=model_id)) from exc
     except (OSError, ValueError) as exc:
-        raise HubError(f"could not fetch {model_id} from Hugging Face ({type(exc).__name__}: "
-                       f"{exc}); check your network, or pass --config PATH") from exc
+        raise HubError(Text("hub.fetch_failed", model=model_id, error_type=type(exc).__name__,
+                            error=str(exc))) from exc
     return config, _weights_bytes(hub, model_id, token)
 
 

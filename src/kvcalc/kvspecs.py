@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from .dtypes import FP8_DS_MLA_BYTES_PER_TOKEN, KvDtype
 from .errors import SettingsError, UnsupportedModelError
+from .messages import Text
 from .hf_config import AttentionLayer, MambaDims, ModelArch
 from .specs import (ChunkedLocalSpec, FullAttentionSpec, LayerSpec, MambaSpec, MLASpec,
                     SlidingWindowSpec)
@@ -75,14 +76,12 @@ def kv_heads_per_gpu(total: int, tp: int) -> int:
 def _tp_problem(arch: ModelArch, tp: int) -> str | None:
     """vLLM's own checks: attention heads divide by TP; KV heads divide TP or by TP."""
     if arch.num_attention_heads and arch.num_attention_heads % tp:
-        return (f"the model's {arch.num_attention_heads} attention heads must divide evenly across "
-                f"{tp} GPUs")
+        return Text("tp.heads", heads=arch.num_attention_heads, tp=tp)
     for layer in arch.layers:
         h = layer.num_kv_heads
         if layer.kind in ("full", "sliding_window", "chunked_local") and h and \
                 ((h >= tp and h % tp) or (h < tp and tp % h)):
-            return (f"{h} KV heads cannot be split across {tp} GPUs (vLLM needs heads divisible by TP, "
-                    "or TP divisible by heads)")
+            return Text("tp.kv_heads", heads=h, tp=tp)
     return None
 
 
@@ -94,8 +93,9 @@ def check_tensor_parallel(arch: ModelArch, tp: int) -> None:
     problem = _tp_problem(arch, tp)
     if problem:
         valid = [t for t in (1, 2, 4, 8, 16) if _tp_ok(arch, t)]
-        raise SettingsError({"--tensor-parallel-size": f"{problem}. Sizes that work: "
-                             f"{', '.join(map(str, valid)) or 'none'}"})
+        raise SettingsError({"--tensor-parallel-size": Text(
+            "tp.sizes_that_work", problem=problem, sizes=", ".join(map(str, valid)))
+            if valid else Text("tp.no_size_works", problem=problem)})
 
 
 def default_block_size(arch: ModelArch, gpu: GpuTarget, version: Version) -> tuple[int, str]:
@@ -108,17 +108,17 @@ def default_block_size(arch: ModelArch, gpu: GpuTarget, version: Version) -> tup
     """
     if arch.is_mla:
         if arch.sparse_mla_index_head_dim:
-            return 64, "DeepSeek-V3.2 sparse MLA backends and the indexer use 64-token blocks"
+            return 64, Text("block.sparse_mla")
         if gpu.platform == "cuda" and gpu.major == 9:
             if version >= Version(0, 12, 0):
-                return 16, "MLA on Hopper: FLASH_ATTN_MLA backend (16) since v0.12 (#24794)"
-            return 64, "MLA on Hopper before v0.12: FlashMLA backend (64)"
+                return 16, Text("block.mla_hopper")
+            return 64, Text("block.mla_hopper_old")
         if gpu.platform == "cuda" and gpu.major >= 10:
             if version >= Version(0, 13, 0):
-                return 32, "MLA on Blackwell: FLASHINFER_MLA backend (32)"
-            return 128, "MLA on Blackwell before v0.13: CUTLASS_MLA backend (128)"
-        return 16, "MLA on this GPU: Triton MLA backend (16)"
-    return 16, "default block size 16 (FlashAttention / FlashInfer / Triton)"
+                return 32, Text("block.mla_blackwell")
+            return 128, Text("block.mla_blackwell_old")
+        return 16, Text("block.mla_triton")
+    return 16, Text("block.default")
 
 
 def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
@@ -133,15 +133,15 @@ def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
     ssm_b = _DTYPE_BYTES[ssm_dtype or dims.ssm_dtype or conv_dtype or dims.conv_dtype or model_dtype]
     if dims.flavour == "gdn":
         conv_dim = dims.head_k_dim * dims.num_k_heads * 2 + dims.head_dim * dims.num_heads
-        _divisible(conv_dim, tp, "linear attention channels")
-        _divisible(dims.num_heads, tp, "linear attention value heads")
+        _divisible(conv_dim, tp, "tp.what.linear_channels")
+        _divisible(dims.num_heads, tp, "tp.what.linear_heads")
         conv = conv_dim // tp * (dims.conv_kernel - 1 + num_spec)
         ssm = dims.num_heads // tp * dims.head_dim * dims.head_k_dim
     else:
         groups = dims.n_groups + (0 if dims.n_groups % tp == 0 else tp - dims.n_groups)
         conv_dim = dims.intermediate_size + 2 * groups * dims.state_size
-        _divisible(conv_dim, tp, "Mamba channels")
-        _divisible(dims.num_heads, tp, "Mamba heads")
+        _divisible(conv_dim, tp, "tp.what.mamba_channels")
+        _divisible(dims.num_heads, tp, "tp.what.mamba_heads")
         conv = conv_dim // tp * (dims.conv_kernel - 1 + num_spec)
         ssm = dims.num_heads // tp * dims.head_dim * dims.state_size
     return conv * conv_b + ssm * ssm_b
@@ -149,8 +149,8 @@ def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
 
 def _divisible(value: int, tp: int, what: str) -> None:
     if value % tp:
-        raise SettingsError({"--tensor-parallel-size": f"the model's {value} {what} do not "
-                             f"divide across {tp} GPUs"})
+        raise SettingsError({"--tensor-parallel-size": Text("tp.channels", value=value,
+                                                            what=Text(what), tp=tp)})
 
 
 def _token_bytes(layer: AttentionLayer, kv: KvDtype, tp: int) -> tuple[int, int]:
@@ -159,7 +159,7 @@ def _token_bytes(layer: AttentionLayer, kv: KvDtype, tp: int) -> tuple[int, int]
         if kv.name == "fp8_ds_mla":
             return FP8_DS_MLA_BYTES_PER_TOKEN, 1
         if kv.scale_bytes_per_head or kv.nvfp4:
-            raise SettingsError({"--kv-cache-dtype": f"{kv.name} is not available for MLA models"})
+            raise SettingsError({"--kv-cache-dtype": Text("kv.not_for_mla", name=kv.name)})
         return layer.head_size * kv.value_bytes, 1
     heads = kv_heads_per_gpu(layer.num_kv_heads, tp)
     return heads * kv.head_bytes(layer.head_size, layer.head_size_v), heads
@@ -194,9 +194,7 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
     if hybrid_manager is None:
         hybrid_manager = not has_chunked
         if has_chunked:
-            notes.append("vLLM turns the hybrid KV cache manager off for chunked local attention "
-                         "by default, so every layer is budgeted at full length "
-                         "(VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1 to opt in)")
+            notes.append(Text("note.chunked_local_full_length"))
 
     template = arch.full_attention_layer()
     attn_1tok, heads = (0, 0)
@@ -214,15 +212,13 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
         needed = align * cdiv(state, align * attn_1tok)
         if block_size < needed:
             block_size = needed
-            reason = (f"raised to {needed} so one attention page ({needed} × {attn_1tok} B) "
-                      f"covers a Mamba state page ({state:,} B)")
+            reason = Text("block.raised_for_mamba", needed=needed, token_bytes=attn_1tok, state=state)
         mamba_padded = block_size * attn_1tok
         if mamba_padded > state:
-            notes.append(f"Mamba page padded by {(mamba_padded - state) / state * 100:.2f}% to "
-                         "match the attention page")
+            notes.append(Text("note.mamba_page_padded", pct=(mamba_padded - state) / state * 100))
     if block_size not in VALID_BLOCK_SIZES and reason == "--block-size":
-        raise SettingsError({"--block-size": f"{block_size} is not accepted; vLLM takes "
-                             + ", ".join(map(str, VALID_BLOCK_SIZES))})
+        raise SettingsError({"--block-size": Text("settings.not_accepted", value=block_size,
+                                                  allowed=", ".join(map(str, VALID_BLOCK_SIZES)))})
 
     def spec_for(layer: AttentionLayer) -> LayerSpec | None:
         if layer.kind == "none":
@@ -246,8 +242,8 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
 
     sizes = pp_partition(arch.num_layers, req.pp)
     if min(sizes) == 0:
-        raise SettingsError({"--pipeline-parallel-size": f"{req.pp} stages for {arch.num_layers} "
-                             "layers leaves a stage without layers"})
+        raise SettingsError({"--pipeline-parallel-size": Text("pp.empty_stage", pp=req.pp,
+                                                              layers=arch.num_layers)})
     stages: list[dict[str, LayerSpec]] = []
     start = 0
     for size in sizes:
@@ -268,6 +264,6 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
         if spec is not None:
             stages[-1][f"draft.{k}"] = spec
     if not any(stages):
-        raise UnsupportedModelError("no layer of this model keeps a KV cache")
+        raise UnsupportedModelError(Text("model.no_kv_layers"))
     return Layout(tuple(stages), block_size, reason, attn_1tok, heads, state, hybrid_manager,
                   tuple(notes) + arch.notes)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .errors import UnsupportedModelError
+from .messages import Text
 from .specs import (FullAttentionSpec, LayerSpec, MambaSpec, SizingContext, mergeable,
                     uniform_base)
 from .units import cdiv
@@ -82,9 +83,7 @@ def unify_page_size(specs: dict[str, LayerSpec]) -> dict[str, LayerSpec]:
         elif top % page == 0:
             out[name] = spec.with_block_size(spec.block_size * (top // page))
         else:
-            raise UnsupportedModelError(
-                f"vLLM cannot unify this model's page sizes ({page:,} B does not divide "
-                f"{top:,} B); it would refuse to start with this layout")
+            raise UnsupportedModelError(Text("model.page_sizes", page=page, top=top))
     return out
 
 

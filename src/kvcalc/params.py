@@ -10,6 +10,8 @@ attention / Mamba mixers, multimodal towers (first PP stage) and MTP draft layer
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,11 +34,16 @@ class Part:
     where: str = "layer"
 
 
-def _n(d: dict, key: str, default: float = 0) -> int:
+def config_int(d: dict, key: str, default: float = 0) -> int:
+    """A size from the config, or ``default`` when it is not a finite number (read_model and
+    _check_estimate_fields have refused malformed values the estimate depends on)."""
     v = d.get(key)
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
         return int(default)
     return int(v)
+
+
+_n = config_int
 
 
 def _text(config: dict[str, Any]) -> dict[str, Any]:
@@ -249,12 +256,12 @@ def inventory(config: dict[str, Any], tp: int) -> list[Part]:
     return parts
 
 
-def mtp_parts(config: dict[str, Any], tp: int) -> list[Part]:
-    """A draft layer an MTP checkpoint adds (DeepSeek ``num_nextn_predict_layers``: one decoder
-    layer plus ``eh_proj`` 2H × H and norms), placed on the last stage."""
+def mtp_parts(config: dict[str, Any], tp: int, n: int) -> list[Part]:
+    """The ``n`` draft layers an MTP checkpoint adds (DeepSeek ``num_nextn_predict_layers``: each
+    one decoder layer plus ``eh_proj`` 2H × H and norms), placed on the last stage. ``n`` comes
+    from ``read_model``, which validates and caps it; the raw config value is never a loop bound."""
     t = _text(config)
-    n = _n(t, "num_nextn_predict_layers") or _n(t, "mtp_num_hidden_layers")
-    if not n:
+    if n <= 0:
         return []
     H = _n(t, "hidden_size")
     L = _n(t, "num_hidden_layers")

@@ -15,6 +15,7 @@ from . import paging
 from .catalog import Gpu
 from .engine import Calculation, calculate
 from .errors import KvcalcError, SettingsError
+from .messages import Text
 from .kvspecs import _tp_ok
 from .settings import Settings
 from .versions import NEWEST, Rule, applies
@@ -42,7 +43,7 @@ def max_context_for(c: Calculation, requests: int, limit: int | None = None) -> 
     """The longest --max-model-len at which ``requests`` full-length requests fit at once
     (max concurrency ≥ requests), and one request passes vLLM's fit check. 0 if none."""
     if requests < 1:
-        raise SettingsError({"requests": f"must be at least 1, got {requests}"})
+        raise SettingsError({"requests": Text("plan.at_least_one_got", value=requests)})
     top = limit or c.arch.derived_max_model_len or c.resolved.max_model_len
     available = _available(c)
     if available is None or (_pool_blocks(c) or 0) == 0:
@@ -91,7 +92,7 @@ def smallest_setups(config: dict[str, Any], settings: Settings, gpus: Iterable[G
     pool serves ``requests`` concurrent requests of ``tokens`` tokens; sorted by GPU count,
     then by the memory they add up to ("1 × H200" before "2 × H100")."""
     if requests < 1 or tokens < 1:
-        raise SettingsError({"requests": "requests and tokens must be at least 1"})
+        raise SettingsError({"requests": Text("plan.requests_and_tokens")})
     out: list[Setup] = []
     for gpu in gpus:
         for tp in tp_sizes:
@@ -186,7 +187,7 @@ def utilization_for(config: dict[str, Any], gpu: Gpu, settings: Settings, target
     """The smallest --gpu-memory-utilization (to 0.001) whose estimated pool reaches
     ``target_tokens``, and the --kv-cache-memory-bytes that gives that pool directly."""
     if target_tokens < 1:
-        raise SettingsError({"target_tokens": "must be at least 1"})
+        raise SettingsError({"target_tokens": Text("plan.at_least_one")})
 
     def pool(util: float) -> int:
         c = calculate(config, gpu, replace(settings, gpu_memory_utilization=util),

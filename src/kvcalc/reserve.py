@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .messages import Text
+from .params import config_int as _n
 from .units import GIB, cdiv
 from .versions import Rule, Version, applies
 
@@ -38,10 +40,10 @@ class Era:
 
 
 ERAS: dict[str, Era] = {
-    "v1-before-0.21": Era("V1 model runner before v0.21", 0.20, 0.5),
-    "v1-from-0.21": Era("V1 model runner, v0.21 to v0.28", 1.10, 0.7),
-    "mrv2-before-0.29": Era("model runner V2 before v0.29", 0.00, 0.5),
-    "from-0.29": Era("v0.29 and later (model runner V2 for all models)", 0.20, 0.7),
+    "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.20, 0.5),
+    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 1.10, 0.7),
+    "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.00, 0.5),
+    "from-0.29": Era(Text("era.from_0_29"), 0.20, 0.7),
 }
 SAMPLER_BYTES_PER_ENTRY = 38.5
 """Peak activation per (dummy request × vocabulary entry) of the PyTorch top-k/top-p sampler path,
@@ -87,11 +89,6 @@ def group_for(version: Version, model_runner_v2: bool) -> str:
 
 def era_for(version: Version, model_runner_v2: bool = False) -> Era:
     return ERAS[group_for(version, model_runner_v2)]
-
-
-def _n(d: dict, key: str) -> int:
-    v = d.get(key)
-    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0
 
 
 def sampler_rows(max_num_seqs: int, mnbt: int) -> int:
@@ -141,7 +138,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     spread = int(era.spread_gib * GIB)
     nt = int(MULTI_GPU_NON_TORCH_GIB * GIB) if tp * pp > 1 else 0
     cg = tuple(int(x * GIB) for x in CUDA_GRAPH_GIB) if cuda_graphs else (0, 0, 0)
-    basis = (f"max(sampler: {rows:,} rows × {vocab_padded:,} vocabulary × {per_entry:g} B, "
-             f"forward: {mnbt:,} tokens) + {era.activation_base_gib:.2f} GiB ({era.name})")
+    basis = Text("basis.activation", rows=rows, vocab=vocab_padded, per_entry=per_entry, mnbt=mnbt,
+                 base=era.activation_base_gib, era=era.name)
     return ReserveEstimate((act, act_low, act + spread),
                            (nt, max(0, nt - spread // 2), nt + spread // 2), cg, basis)

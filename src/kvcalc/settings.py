@@ -13,6 +13,7 @@ from typing import Any
 
 from .dtypes import KV_CACHE_DTYPE_CHOICES
 from .errors import SettingsError, VersionError
+from .messages import Text
 from .hf_config import show
 from .versions import (BatchDefaults, Version, default_batch_limits,
                        default_gpu_memory_utilization, parse_version)
@@ -101,20 +102,20 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
     problems: dict[str, str] = {}
     version = None
     if s.vllm_version is not None and (not isinstance(s.vllm_version, str) or len(s.vllm_version) > 64):
-        problems["--vllm-version"] = f"must be a release number such as 0.14.1, got {show(s.vllm_version)}"
+        problems["--vllm-version"] = Text("settings.release", value=show(s.vllm_version))
     else:
         try:
             version = parse_version(s.vllm_version)
         except VersionError as exc:
-            problems["--vllm-version"] = str(exc)
+            problems["--vllm-version"] = exc.args[0]
 
     def need_int(flag: str, value: Any, lo: int, hi: int) -> None:
         if value is None:
             return
         if not _is_int(value):
-            problems[flag] = f"must be a whole number, got {show(value)}"
+            problems[flag] = Text("settings.whole_number", value=show(value))
         elif not lo <= value <= hi:
-            problems[flag] = f"must be between {lo:,} and {hi:,}, got {value:,}"
+            problems[flag] = Text("settings.between", lo=lo, hi=hi, value=value)
 
     need_int("--tensor-parallel-size", s.tensor_parallel_size, 1, 1024)
     need_int("--pipeline-parallel-size", s.pipeline_parallel_size, 1, 1024)
@@ -122,8 +123,8 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
     if _is_int(s.decode_context_parallel_size) and _is_int(s.tensor_parallel_size) and \
             "--decode-context-parallel-size" not in problems and "--tensor-parallel-size" not in problems \
             and s.tensor_parallel_size % s.decode_context_parallel_size:
-        problems["--decode-context-parallel-size"] = (
-            f"must divide --tensor-parallel-size ({s.tensor_parallel_size}); vLLM splits the TP group")
+        problems["--decode-context-parallel-size"] = Text("settings.dcp_divides_tp",
+                                                          tp=s.tensor_parallel_size)
     need_int("--max-model-len", s.max_model_len, 1, 100_000_000)
     need_int("--max-num-batched-tokens", s.max_num_batched_tokens, 1, 100_000_000)
     need_int("--max-num-seqs", s.max_num_seqs, 1, 1_000_000)
@@ -132,55 +133,48 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
     util = s.gpu_memory_utilization
     if util is not None:
         if isinstance(util, bool) or not isinstance(util, (int, float)) or not math.isfinite(util):
-            problems["--gpu-memory-utilization"] = f"must be a number in (0, 1], got {show(util)}"
+            problems["--gpu-memory-utilization"] = Text("settings.util_number", value=show(util))
         elif not 0 < util <= 1:
-            problems["--gpu-memory-utilization"] = (
-                f"must be greater than 0 and at most 1 (a fraction of the GPU), got {util}")
+            problems["--gpu-memory-utilization"] = Text("settings.util_range", value=util)
     if s.max_num_batched_tokens is not None and s.max_num_seqs is not None and \
             "--max-num-batched-tokens" not in problems and "--max-num-seqs" not in problems and \
             s.max_num_batched_tokens < s.max_num_seqs:
-        problems["--max-num-batched-tokens"] = (
-            f"({s.max_num_batched_tokens:,}) must be greater than or equal to --max-num-seqs "
-            f"({s.max_num_seqs:,}), as vLLM's scheduler requires")
+        problems["--max-num-batched-tokens"] = Text("settings.mnbt_below_mns", mnbt=s.max_num_batched_tokens,
+                                                    mns=s.max_num_seqs)
     if s.block_size is not None and (not _is_int(s.block_size) or s.block_size not in VALID_BLOCK_SIZES):
-        problems["--block-size"] = (f"{show(s.block_size)} is not accepted; vLLM takes "
-                                    + ", ".join(map(str, VALID_BLOCK_SIZES)))
+        problems["--block-size"] = Text("settings.not_accepted", value=show(s.block_size),
+                                        allowed=", ".join(map(str, VALID_BLOCK_SIZES)))
     kv_name = s.kv_cache_dtype
     if kv_name is not None and (not isinstance(kv_name, str) or
                                 (kv_name.strip().lower() or "auto") not in KV_CACHE_DTYPE_CHOICES):
-        problems["--kv-cache-dtype"] = (f"{show(kv_name)} is not a vLLM KV cache dtype; choose one of "
-                                        + ", ".join(KV_CACHE_DTYPE_CHOICES))
+        problems["--kv-cache-dtype"] = Text("settings.kv_dtype", value=show(kv_name),
+                                            allowed=", ".join(KV_CACHE_DTYPE_CHOICES))
     ssm = s.mamba_ssm_cache_dtype
     if ssm is not None and ssm not in MAMBA_SSM_CACHE_DTYPES:
-        problems["--mamba-ssm-cache-dtype"] = (f"{show(ssm)} is not accepted; vLLM takes "
-                                               + ", ".join(MAMBA_SSM_CACHE_DTYPES))
+        problems["--mamba-ssm-cache-dtype"] = Text("settings.not_accepted", value=show(ssm),
+                                                   allowed=", ".join(MAMBA_SSM_CACHE_DTYPES))
     if s.weights is not None and not isinstance(s.weights, str):
-        problems["weights"] = f"must be a weight format name such as auto, bf16, fp8 or awq, got {show(s.weights)}"
+        problems["weights"] = Text("settings.weights_name", value=show(s.weights))
     for attr, flag in _BOOL_FLAGS:
         value = getattr(s, attr)
         if value is not None and not isinstance(value, bool):
-            problems[flag] = f"must be true or false, got {show(value)}"
+            problems[flag] = Text("settings.bool", value=show(value))
     if not isinstance(s.entrypoint, str) or s.entrypoint not in ("serve", "llm"):
-        problems["entrypoint"] = f"must be 'serve' (vllm serve) or 'llm' (the LLM class), got {show(s.entrypoint)}"
+        problems["entrypoint"] = Text("settings.entrypoint", value=show(s.entrypoint))
     if s.speculative is not None:
         if not isinstance(s.speculative.method, str) or spec_family(s.speculative.method) is None:
-            problems["--speculative-config"] = (
-                f"method {show(s.speculative.method)} is not one kvcalc models; use mtp (or a "
-                "model-specific *_mtp), eagle, eagle3, draft_model, ngram, ngram_gpu, suffix or medusa")
+            problems["--speculative-config"] = Text("settings.spec_method", value=show(s.speculative.method))
         need_int("--speculative-config", s.speculative.num_speculative_tokens, 1, 64)
         if s.speculative.draft_config is not None and not isinstance(s.speculative.draft_config, dict):
-            problems["--speculative-config"] = (
-                f"draft_config must be the draft model's config.json object, got "
-                f"{type(s.speculative.draft_config).__name__}")
+            problems["--speculative-config"] = Text("settings.draft_config",
+                                                    got=type(s.speculative.draft_config).__name__)
     max_len = s.max_model_len if s.max_model_len is not None else derived_max_len
     if max_len is None and "--max-model-len" not in problems:
-        problems["--max-model-len"] = ("the config gives no max_position_embeddings; set "
-                                       "--max-model-len")
+        problems["--max-model-len"] = Text("settings.no_max_len")
     elif s.max_model_len is not None and derived_max_len is not None and \
             _is_int(s.max_model_len) and s.max_model_len > derived_max_len:
-        problems["--max-model-len"] = (
-            f"{s.max_model_len:,} exceeds the model's maximum of {derived_max_len:,} tokens "
-            "(vLLM refuses this unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1)")
+        problems["--max-model-len"] = Text("settings.max_len_over", value=s.max_model_len,
+                                           limit=derived_max_len)
     if problems or version is None:
         raise SettingsError(problems)
     defaults = default_batch_limits(version, device_total_bytes, device_name, s.entrypoint,

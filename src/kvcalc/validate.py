@@ -13,6 +13,7 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+from .messages import Text, Translated, message_of
 from .api import custom_gpu, settings_from_dict
 from .catalog import DATA_DIR, find_gpu, find_model
 from .engine import calculate
@@ -46,8 +47,7 @@ def _calculate(entry: dict[str, Any]):
     if config is None:
         model = find_model(entry.get("model") or "")
         if model is None:
-            raise KvcalcError(f"model {entry.get('model')!r} has no inline config and is not "
-                              "in the catalog")
+            raise KvcalcError(Text("validate.no_config", model=repr(entry.get("model"))))
         config, weights = model.config, model.weights_bytes
     if entry.get("weights_gib"):
         weights = int(entry["weights_gib"] * (1 << 30) * entry.get("tensor_parallel_size", 1)
@@ -56,7 +56,7 @@ def _calculate(entry: dict[str, Any]):
     if entry.get("gpu_total_gib"):
         gpu = custom_gpu(entry["gpu_total_gib"], gpu)
     elif gpu is None:
-        raise KvcalcError("the entry names neither a GPU nor its total memory")
+        raise KvcalcError(Text("validate.no_gpu"))
     settings = {k: entry.get(k) for k in _SETTING_FIELDS if entry.get(k) is not None}
     if entry.get("speculative"):
         settings["speculative"] = entry["speculative"]
@@ -118,12 +118,12 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
                            "logged_max_concurrency": logged.get("max_concurrency"),
                            "from_log": None, "estimated": None, "skipped": None}
     if entry.get("skip_reason"):
-        row["skipped"] = f"documented in the data: {entry['skip_reason']}"
+        row["skipped"] = Text("validate.documented", reason=_data_text(entry, "skip_reason"))
         return row
     try:
         _, calc = _calculate(entry)
     except KvcalcError as exc:
-        row["skipped"] = str(exc)
+        row["skipped"] = message_of(exc)
         return row
     loading = (entry.get("logged") or {}).get("model_loading_gib")
     if loading and calc.budget is not None:
@@ -142,10 +142,9 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
                            "error_pct": _pct(calc.from_log.tokens, target),
                            "max_concurrency": round(calc.from_log.max_concurrency, 4)}
     if entry.get("estimate_skip_reason"):
-        row["estimated_skipped"] = entry["estimate_skip_reason"]
+        row["estimated_skipped"] = _data_text(entry, "estimate_skip_reason")
     elif entry.get("vllm_version") is None:
-        row["estimated_skipped"] = ("the log does not say which vLLM release ran, and the budget "
-                                    "depends on it; only the pool from its memory is checked")
+        row["estimated_skipped"] = Text("validate.no_release")
     elif calc.estimated is not None and calc.budget is not None and not target and \
             row["logged_available_gib"]:
         kv = calc.estimated.available_bytes / (1 << 30)
@@ -159,6 +158,12 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
     elif calc.budget_note:
         row["estimated_skipped"] = calc.budget_note
     return row
+
+
+def _data_text(entry: dict[str, Any], key: str) -> str:
+    """A sentence from the data file with its Chinese (``<key>_zh``) when the entry has one."""
+    zh = entry.get(key + "_zh")
+    return Translated(entry[key], zh) if isinstance(zh, str) and zh else entry[key]
 
 
 def _error_stats(errors: list[float], prefix: str) -> dict[str, Any]:

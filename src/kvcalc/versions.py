@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .errors import VersionError
+from .messages import Text, register
 
 
 @dataclass(frozen=True, order=True)
@@ -50,27 +51,20 @@ def parse_version(text: str | None) -> Version:
     if text is None:
         return NEWEST
     if not isinstance(text, str) or len(text) > 64:
-        raise VersionError("the vLLM version must be a release number such as 0.14.1")
+        raise VersionError(Text("version.not_text"))
     if text.strip() in ("", "latest", "newest"):
         return NEWEST
     raw = text.strip()
     m = _VERSION_RE.match(raw)
     if not m:
-        raise VersionError(
-            f"vLLM version {raw!r} is not a release number; write it as it appears in "
-            f"`vllm --version`, e.g. 0.14.1 or 0.28.0"
-        )
+        raise VersionError(Text("version.unparsed", value=repr(raw)))
     v = Version(int(m.group(1)), int(m.group(2)), int(m.group(3) or 0), raw.lstrip("v"))
     if v < OLDEST or (v.major, v.minor) > (NEWEST.major, NEWEST.minor):
         if v.major == 0 and v.minor < 10 and "dev" in raw:
-            raise VersionError(
-                f"vLLM version {raw!r} is a source build without a release tag; give the "
-                f"release it was built after (e.g. 0.17.0)"
-            )
-        raise VersionError(
-            f"vLLM version {raw!r} is outside the range kvcalc models "
-            f"({OLDEST.major}.{OLDEST.minor} to {NEWEST.major}.{NEWEST.minor}.x)"
-        )
+            raise VersionError(Text("version.dev_build", value=repr(raw)))
+        raise VersionError(Text("version.out_of_range", value=repr(raw),
+                                oldest=f"{OLDEST.major}.{OLDEST.minor}",
+                                newest=f"{NEWEST.major}.{NEWEST.minor}.x"))
     return v
 
 
@@ -226,10 +220,71 @@ def default_batch_limits(
     return BatchDefaults(8192 if llm else 2048, 256, "< 70 GiB device or A100")
 
 
+_RULES_ZH: dict[str, tuple[str, str]] = {
+    "REQUESTED_MEMORY_CEIL": (
+        "申请的显存 = ceil(总显存 × gpu_memory_utilization)（此前为浮点数）", "推断：2026-01-06 合并"),
+    "FORMAT_GIB_LOGS": (
+        "日志中的 GiB 数值按 str(round(x, 2)) 打印（'50.6'）；此前为 '%.2f'（'50.60'）", "推断：2026-01-07 合并"),
+    "ASYNC_SCHEDULING_DEFAULT": (
+        "默认开启异步调度（同时有两个批次在途）", "已确认：v0.14.0 发行说明"),
+    "MAMBA_ALIGN_MODE": (
+        "混合模型开启前缀缓存：Mamba 缓存模式 'align' 为每个请求保留 2 个状态块（此前为 1 个）",
+        "推断：2026-01-23 合并"),
+    "FIT_CHECK_GROUP0": (
+        "max_model_len 装载检查按第 0 组计算：group_size × 页大小 × 块数（此前为所有层逐层求和）",
+        "推断：2025-12-24 合并"),
+    "HYBRID_GROUP_THRESHOLD_1_5": (
+        "当最大层数 < 1.5 × 最小层数时，各层类型补齐到最大层数（此前阈值为 1.25）", "推断：2026-03-12 合并"),
+    "FIT_CHECK_GROUP_AWARE": (
+        "装载检查需要 group_size × 页大小 × 各组每请求块数之和", "推断：2026-03-17 合并"),
+    "PER_TOKEN_HEAD_KV_DTYPES": (
+        "新增 KV cache 数据类型 int8_per_token_head / fp8_per_token_head / int4_per_token_head",
+        "推断：2026-04-02 合并"),
+    "NVFP4_KV_DTYPE": ("新增 KV cache 数据类型 nvfp4", "推断：2026-04-17 合并"),
+    "GPU_UTIL_DEFAULT_092": (
+        "--gpu-memory-utilization 默认值改为 0.92（此前为 0.9）", "已确认：日志文字 'default since v0.21.0'"),
+    "CUDA_GRAPH_ESTIMATE_DEDUCTED": (
+        "CUDA graph 显存估算值从 KV 预算中扣除（V1 model runner）", "已确认：日志文字 'default since v0.21.0'"),
+    "FLASHINFER_SAMPLER_DEFAULT": (
+        "V1 runner 在 CUDA 上默认用 FlashInfer 的 top-k/top-p 内核采样，不再保留 logits 的排序副本"
+        "（profile 峰值小得多）",
+        "推断：2026-04-29 合并；v0.21–v0.28 的公开日志显示峰值变小"),
+    "TOKENS_FROM_CONCURRENCY": (
+        "'GPU KV cache size' = int(max_concurrency × max_model_len)；此前为 num_blocks // num_groups × block_size",
+        "已确认：issue #43308 对比了 v0.20.0 与 v0.21.0"),
+    "NEW_FIT_ERROR_TEXT": (
+        "'To serve at least one request' 报错改用 format_gib 打印 GiB，并提到 CPU 后端", "推断：2026-05-15 合并"),
+    "MRV2_QWEN3_DENSE": (
+        "Qwen3 稠密模型改用 model runner V2，不扣除 CUDA graph 估算值", "已确认：发行说明"),
+    "MRV2_LLAMA_MISTRAL_DENSE": ("Llama 与 Mistral 稠密模型改用 model runner V2", "已确认：发行说明"),
+    "MRV2_ALL_DENSE": (
+        "所有稠密（非 MoE、非混合）生成模型改用 model runner V2", "已确认：发行说明"),
+    "SW_IN_FLIGHT_TWO_BATCHES": (
+        "滑动窗口 / 分块注意力层保留 window − 1 + 在途 token 数，在途 = 在途批次数 × max_num_batched_tokens"
+        "（此前为 1 ×）",
+        "已确认：issue #49878（Gemma 4，v0.25.1 → v0.26）"),
+    "MERGED_CAPACITY_LOG_LINE": (
+        "'GPU KV cache size' 与 'Maximum concurrency' 打印在同一行（此前为两行）",
+        "推断：2026-08-04 合并；v0.27.x 日志仍是两行"),
+    "SERVER_MNBT_16K_ON_160GIB": (
+        "显存 ≥ 160 GiB 的设备上，`vllm serve` 也使用 max_num_batched_tokens 16384",
+        "推断：2026-08-11 合并；v0.29.1 的 MI300X 日志可见"),
+    "FIT_CHECK_RESERVES_NULL_BLOCK": (
+        "装载检查扣掉一个块（null block）", "推断：2026-08-20 合并"),
+    "MRV2_ALL_MODELS_CG_PROFILED": (
+        "所有模型改用 model runner V2，且它现在会 profile CUDA graph 显存", "发行说明摘要；未在代码中确认"),
+}
+"""The rule table's "what" and "basis" in Chinese, for the page (messages.py)."""
+
+register({f"rule.{r.name}.{part}": (getattr(r.value, part), zh[i])
+          for r in Rule for i, part in enumerate(("what", "basis")) for zh in [_RULES_ZH[r.name]]})
+
+
 def rules_table() -> list[dict[str, str]]:
     """The whole table as plain data, for the page's method section and the CLI."""
     return [
         {"rule": r.name, "since": str(r.value.since), "pr": r.value.pr,
-         "source": r.value.source, "what": r.value.what, "basis": r.value.basis}
+         "source": r.value.source, "what": Text(f"rule.{r.name}.what"),
+         "basis": Text(f"rule.{r.name}.basis")}
         for r in sorted(Rule, key=lambda r: r.value.since)
     ]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import SettingsError
+from .messages import Text
 from .params import Part, inventory, mtp_parts
 from .units import cdiv
 
@@ -155,19 +156,22 @@ def pp_stage_of(layer: int, sizes: list[int]) -> int:
 
 def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_format: str,
                      model_dtype_bytes: int, tp: int, pp: int, *, native_mxfp4: bool = True,
-                     max_len: int | None = None, with_mtp: bool = False) -> WeightsEstimate | None:
-    """Per-GPU weights for each PP stage, or None when the config has no sizeable layers."""
+                     max_len: int | None = None, mtp_layers: int = 0) -> WeightsEstimate | None:
+    """Per-GPU weights for each PP stage, or None when the config has no sizeable layers.
+
+    ``mtp_layers``: MTP draft layers loaded with the model (``ModelArch.mtp_layers``, already
+    validated and capped by ``read_model``); 0 when MTP decoding is off."""
     from .kvspecs import pp_partition  # noqa: PLC0415 - avoid a cycle at import time
 
     name = (weight_format or "auto").lower()
     if name not in WEIGHT_FORMATS:
-        raise SettingsError({"weights": f"{weight_format!r} is not a known weight format; choose "
-                             + ", ".join(WEIGHT_FORMATS)})
+        raise SettingsError({"weights": Text("settings.weights_format", value=repr(weight_format[:40]),
+                                             allowed=", ".join(WEIGHT_FORMATS))})
     parts = inventory(config, tp)
     if not parts:
         return None
-    if with_mtp:
-        parts += mtp_parts(config, tp)
+    if mtp_layers:
+        parts += mtp_parts(config, tp, mtp_layers)
     fmt = format_for(name, config, native_mxfp4)
     layers = max((p.layer for p in parts if p.layer is not None), default=0) + 1
     sizes = pp_partition(layers, pp) if layers >= pp else [layers] + [0] * (pp - 1)
@@ -181,11 +185,11 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
         stage[s] += rank
     exact = bool(weights_bytes) and name == "auto"
     scale = weights_bytes / total if exact and total else 1.0
-    if exact and not with_mtp:
-        basis = "checkpoint size, split by component across TP/PP"
+    if exact and not mtp_layers:
+        basis = Text("basis.weights_checkpoint")
     else:
         label = fmt.name if fmt else f"{model_dtype_bytes * 8}-bit"
-        basis = f"{sum(p.params for p in parts) / 1e9:.2f} B parameters, {label} weights, split across TP/PP"
+        basis = Text("basis.weights_params", billions=sum(p.params for p in parts) / 1e9, label=label)
     rope = rope_cache_bytes(config, max_len, model_dtype_bytes)
     per_stage = tuple(int(b * scale) + rope for b in stage)
     return WeightsEstimate(int(weights_bytes if exact else total), per_stage, basis, exact)

@@ -100,3 +100,28 @@ def test_every_control_has_a_label(py_page):
         .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-label'))
         .map(el => el.id)""")
     assert missing == []
+
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def test_core_sentences_follow_the_language(browser, browser_context_args, base_url):
+    """Notes, field errors, the rule table and the log notes come from the core in English; a
+    Chinese reader sees them in Chinese (the replies' zh maps), also before Python is ready."""
+    ctx, page, watch = open_page(browser, browser_context_args, base_url, locale="zh-CN")
+    what = page.locator("#rules-body tr").first.locator("td").nth(1)
+    expect(what).to_have_text(CJK)                       # prerendered catalog + its zh map
+    expect(page.locator("#val-sources li").first).to_have_text(CJK)
+    wait_ready(page)
+    page.get_by_test_id("model-select").select_option("ibm-granite/granite-4.0-h-tiny")
+    expect(page.locator("#notes li").first).to_have_text(re.compile("Mamba 页补齐"))
+    assert page.locator("#notes li[lang=en]").count() == 0
+    expect(page.locator("#settings-used")).to_contain_text("提高到")   # block size raised for Mamba
+    page.get_by_test_id("gpu-count").fill("3")
+    msg = page.locator("#gpu-count-msg")
+    expect(msg).to_have_text(re.compile("无法.*可用的 TP 大小"))
+    page.get_by_test_id("lang-toggle").click()
+    expect(msg).to_have_text(re.compile("Sizes that work"))
+    expect(what).not_to_have_text(CJK)
+    ctx.close()
+    watch.check()

@@ -1,0 +1,212 @@
+"""Messages about config.json problems (hf_config.py), unsupported models, dtypes, the catalog
+and Hugging Face fetches, English and Chinese; see messages.py.
+
+Each entry is ``key: (english_template, chinese_template)``; both templates use the same
+``str.format`` fields. The English must stay byte-for-byte what the code printed before these
+became :class:`~kvcalc.messages.Text` (tests match substrings of it).
+"""
+
+from __future__ import annotations
+
+CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
+    "config.field": (
+        "config.json field `{field}`: {problem}",
+        "config.json 字段 `{field}`：{problem}"),
+
+    # ---- config.json problems (hf_config.py): the ``problem`` of a ConfigError
+    "config.missing": (
+        "is required to size the KV cache but is missing",
+        "缺失，但计算 KV cache 大小必须用到它"),
+    "config.whole_number": (
+        "must be a whole number, got {value}",
+        "须为整数，收到的是 {value}"),
+    "config.between": (
+        "must be between {minimum} and {maximum}, got {value}",
+        "须在 {minimum} 到 {maximum} 之间，收到的是 {value}"),
+    "config.bool": (
+        "must be true or false, got {value}",
+        "须为 true 或 false，收到的是 {value}"),
+    "config.string": (
+        "must be a string, got {value}",
+        "须为字符串，收到的是 {value}"),
+    "config.list": (
+        "must be a list, got {type}",
+        "须为列表，收到的是 {type}"),
+    "config.list_too_short": (
+        "has {count} entries, fewer than the {layers} layers",
+        "只有 {count} 项，少于层数 {layers}"),
+    "config.object_got": (
+        "must be a JSON object, got {type}",
+        "须为 JSON 对象，收到的是 {type}"),
+    "config.json_object": (
+        "must be a JSON object",
+        "须为 JSON 对象"),
+    "config.object": (
+        "must be an object",
+        "须为对象"),
+    "config.class_name": (
+        "must be a class name string, got {value}",
+        "须为类名字符串，收到的是 {value}"),
+    "config.no_architecture": (
+        "is missing, and so is model_type: this does not look like a Hugging Face model config",
+        "缺失，model_type 也缺失：这看起来不是 Hugging Face 的模型配置"),
+    "config.rope_factor": (
+        "must be a finite scaling factor, got {value}",
+        "须为有限的缩放因子，收到的是 {value}"),
+    "config.rope_factor_range": (
+        "({factor}) scales the maximum length {length:,} to {scaled:,} tokens, "
+        "outside 1 to 100,000,000",
+        "（{factor}）会把最大长度 {length:,} 放大到 {scaled:,} 个 token，"
+        "超出 1 到 100,000,000 的范围"),
+    "config.kv_heads_exceed": (
+        "({kv_heads}) cannot exceed num_attention_heads ({heads})",
+        "（{kv_heads}）不能大于 num_attention_heads（{heads}）"),
+    "config.hidden_not_multiple": (
+        "({hidden}) is not a multiple of num_attention_heads ({heads}); "
+        "the config must give head_dim",
+        "（{hidden}）不是 num_attention_heads（{heads}）的整数倍；配置中须写明 head_dim"),
+    "config.hidden_below_heads": (
+        "({hidden}) is smaller than num_attention_heads ({heads}), which would make head_dim 0; "
+        "the config must give head_dim",
+        "（{hidden}）小于 num_attention_heads（{heads}），会使 head_dim 为 0；配置中须写明 head_dim"),
+    "config.unknown_layer_type": (
+        "unknown layer type {value}",
+        "未知的层类型 {value}"),
+    "config.unknown_layer_code": (
+        "unknown layer code {code} at {index}",
+        "第 {index} 位是未知的层代码 {code}"),
+    "config.kv_shared_too_many": (
+        "({shared}) must be smaller than num_hidden_layers ({layers})",
+        "（{shared}）须小于 num_hidden_layers（{layers}）"),
+    "config.kv_shared_no_source": (
+        "layer {layer} has no earlier layer of its kind to share a cache with",
+        "第 {layer} 层之前没有同类型的层可共享缓存"),
+    "config.gemma4_layer_types": (
+        "is required for Gemma 4 configs",
+        "Gemma 4 配置必须提供该字段"),
+    "config.nemotron_h_pattern": (
+        "is required for Nemotron-H",
+        "Nemotron-H 必须提供该字段"),
+    "config.too_many_layers": (
+        "has {count:,} layers, more than the 10,000 kvcalc accepts",
+        "共 {count:,} 层，超过 kvcalc 支持的上限 10,000 层"),
+    "config.state_dtype": (
+        "{value} is not a state dtype; use one of {choices}",
+        "{value} 不是可用的状态 dtype；请使用 {choices} 之一"),
+    "config.positive_number": (
+        "must be a positive number, got {value}",
+        "须为正数，收到的是 {value}"),
+    "config.heads_divisor": (
+        "must be a positive divisor of num_attention_heads ({heads}), got {value}",
+        "须为 num_attention_heads（{heads}）的正约数，收到的是 {value}"),
+    "config.empty": (
+        "is empty",
+        "为空"),
+    "config.fraction": (
+        "must be a number in (0, 1], got {value}",
+        "须为 (0, 1] 区间内的数，收到的是 {value}"),
+    "config.layer_index": (
+        "must be a layer index, got {value}",
+        "须为层序号，收到的是 {value}"),
+
+    # ---- models kvcalc does not size (hf_config.py): UnsupportedModelError
+    "model.unsupported": (
+        "kvcalc does not reproduce {what} yet (model_type {model_type}); "
+        "no number is better than a wrong one",
+        "kvcalc 暂不支持 model_type {model_type}，尚不能复现：{what}；宁可不给数字，也不给错误的数字"),
+    "model.bamba": (
+        "kvcalc does not reproduce Bamba yet (model_type 'bamba')",
+        "kvcalc 暂不能复现 Bamba（model_type 'bamba'）"),
+    "model.qwen2_partial_sliding": (
+        "vLLM refuses Qwen2-style configs that slide the window on only some layers "
+        "(max_window_layers < num_hidden_layers); set use_sliding_window to false",
+        "vLLM 不接受只在部分层使用滑动窗口的 Qwen2 类配置"
+        "（max_window_layers < num_hidden_layers）；请把 use_sliding_window 设为 false"),
+    "model.no_cache_layers": (
+        "this config has no layer with a KV cache or state",
+        "该配置中没有任何带 KV cache 或状态的层"),
+    "model.note_attention_only_hybrid": (
+        "all layers are attention, but vLLM still raises the attention block size to cover "
+        "the Mamba state the model class declares",
+        "所有层都是注意力层，但 vLLM 仍会调大注意力块大小，以容纳模型类声明的 Mamba 状态"),
+    # what ``model.unsupported`` cannot reproduce (hf_config._UNSUPPORTED)
+    "model.reason.kimi_linear": (
+        "Kimi Linear (KDA) state sizes",
+        "Kimi Linear（KDA）的状态大小"),
+    "model.reason.deepseek_v4": (
+        "DeepSeek-V4's packed cache layout",
+        "DeepSeek-V4 的打包缓存布局"),
+    "model.reason.falcon_h1": (
+        "Falcon-H1's parallel Mamba/attention layers",
+        "Falcon-H1 中并行的 Mamba/注意力层"),
+    "model.reason.jamba": (
+        "Jamba's Mamba-1 state",
+        "Jamba 的 Mamba-1 状态"),
+    "model.reason.lightning": (
+        "{model} lightning attention",
+        "{model} 的 lightning attention"),
+    "model.reason.lfm2": (
+        "LFM2's short-convolution state",
+        "LFM2 的短卷积状态"),
+    "model.reason.encoder_decoder": (
+        "encoder-decoder cross-attention",
+        "编码器-解码器模型的交叉注意力"),
+    "model.reason.attention_free": (
+        "attention-free {model} models",
+        "无注意力的 {model} 模型"),
+    "model.reason.encoder_only": (
+        "encoder-only models (vLLM keeps no KV cache for them)",
+        "纯编码器模型（vLLM 不为其保留 KV cache）"),
+
+    # ---- --kv-cache-dtype (dtypes.py): SettingsError problems
+    "dtype.unknown_kv": (
+        "{value} is not a vLLM KV cache dtype; choose one of {choices}",
+        "{value} 不是 vLLM 的 KV cache 数据类型；可选：{choices}"),
+    "dtype.needs_version": (
+        "{name} needs vLLM {since} or newer ({pr}); you chose {version}",
+        "{name} 需要 vLLM {since} 或更高版本（{pr}）；当前选择的是 {version}"),
+    "dtype.mla_only": (
+        "fp8_ds_mla is only for DeepSeek-style MLA models (sparse MLA); use fp8 instead",
+        "fp8_ds_mla 仅适用于 DeepSeek 类 MLA 模型（稀疏 MLA）；请改用 fp8"),
+
+    # ---- the GPU and model catalogs (catalog.py): CatalogError
+    "catalog.gpus_malformed": (
+        "gpus.json is malformed: {error}",
+        "gpus.json 格式有误：{error}"),
+    "catalog.models_malformed": (
+        "models.json is malformed: {error}",
+        "models.json 格式有误：{error}"),
+    "catalog.unknown_gpu": (
+        "unknown GPU {query}. {hint}",
+        "未知的 GPU {query}。{hint}"),
+    "catalog.gpu_suggestions": (
+        "Did you mean: {names}?",
+        "你要找的是不是：{names}？"),
+    "catalog.gpu_list_hint": (
+        "Run `kvcalc gpus` for the list, or pass --gpu-memory-gib for another GPU.",
+        "运行 `kvcalc gpus` 查看列表；不在列表中的 GPU 请用 --gpu-memory-gib 指定显存。"),
+
+    # ---- fetching from Hugging Face (hub.py): HubError
+    "hub.needs_hub": (
+        "fetching a model by id needs huggingface_hub: pip install 'kvcalc[hub]' "
+        "(or pass --config PATH to a config.json)",
+        "按 id 获取模型需要 huggingface_hub：pip install 'kvcalc[hub]'"
+        "（或用 --config PATH 指定一个 config.json）"),
+    "hub.gated": (
+        "{model} is gated: accept its licence on huggingface.co and set HF_TOKEN to a token "
+        "with access",
+        "{model} 是受限（gated）仓库：请先在 huggingface.co 上接受其许可协议，"
+        "再把 HF_TOKEN 设为有访问权限的 token"),
+    "hub.not_found": (
+        "{model} was not found on Hugging Face (check the id, or set HF_TOKEN for a private "
+        "repository)",
+        "在 Hugging Face 上找不到 {model}（请检查 id；私有仓库需设置 HF_TOKEN）"),
+    "hub.no_config": (
+        "{model} has no config.json at its top level",
+        "{model} 的仓库根目录下没有 config.json"),
+    "hub.fetch_failed": (
+        "could not fetch {model} from Hugging Face ({error_type}: {error}); check your network, "
+        "or pass --config PATH",
+        "无法从 Hugging Face 获取 {model}（{error_type}：{error}）；请检查网络，"
+        "或用 --config PATH 指定配置文件"),
+}

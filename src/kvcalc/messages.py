@@ -1,0 +1,423 @@
+"""Sentences the core shows to people, in English and Chinese, keyed so the page can switch.
+
+The core keeps returning plain English strings, so the CLI, the JSON output and every test
+that reads a message see the same text as before. What is new is that such a string may be a
+:class:`Text`: a ``str`` that remembers its message key and parameters. At the JSON boundary
+``api.handle`` collects every :class:`Text` in a reply with :func:`translations` and adds
+``{"zh": {english: chinese}}``; the page looks each string it shows up in that map. A string
+built some other way (an f-string around a Text, a vLLM log line) simply stays English.
+
+Templates use ``str.format`` fields; both languages of a key take the same fields
+(``tests/test_messages.py`` checks that, and that every key the code uses exists).
+A parameter that is itself a :class:`Text` is rendered in the same language.
+"""
+
+from __future__ import annotations
+
+from string import Formatter
+from typing import Any
+
+from .config_messages import CONFIG_MESSAGES
+
+LANGUAGES = ("en", "zh")
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    # ---- settings (settings.py, api.py, engine.py, kvspecs.py, plan.py)
+    "settings.release": (
+        "must be a release number such as 0.14.1, got {value}",
+        "须为发行版本号（如 0.14.1），收到的是 {value}"),
+    "settings.whole_number": (
+        "must be a whole number, got {value}",
+        "须为整数，收到的是 {value}"),
+    "settings.between": (
+        "must be between {lo:,} and {hi:,}, got {value:,}",
+        "须在 {lo:,} 到 {hi:,} 之间，收到的是 {value:,}"),
+    "settings.dcp_divides_tp": (
+        "must divide --tensor-parallel-size ({tp}); vLLM splits the TP group",
+        "须能整除 --tensor-parallel-size（{tp}）；vLLM 会把 TP 组再切分"),
+    "settings.util_number": (
+        "must be a number in (0, 1], got {value}",
+        "须为 (0, 1] 区间内的数，收到的是 {value}"),
+    "settings.util_range": (
+        "must be greater than 0 and at most 1 (a fraction of the GPU), got {value}",
+        "须大于 0 且不超过 1（占 GPU 显存的比例），收到的是 {value}"),
+    "settings.mnbt_below_mns": (
+        "({mnbt:,}) must be greater than or equal to --max-num-seqs ({mns:,}), as vLLM's scheduler requires",
+        "（{mnbt:,}）不能小于 --max-num-seqs（{mns:,}），这是 vLLM 调度器的要求"),
+    "settings.not_accepted": (
+        "{value} is not accepted; vLLM takes {allowed}",
+        "不接受 {value}；vLLM 可用的取值：{allowed}"),
+    "settings.kv_dtype": (
+        "{value} is not a vLLM KV cache dtype; choose one of {allowed}",
+        "{value} 不是 vLLM 的 KV cache 数据类型；可选：{allowed}"),
+    "settings.weights_name": (
+        "must be a weight format name such as auto, bf16, fp8 or awq, got {value}",
+        "须为权重格式名，如 auto、bf16、fp8 或 awq，收到的是 {value}"),
+    "settings.weights_format": (
+        "{value} is not a known weight format; choose {allowed}",
+        "{value} 不是已知的权重格式；可选：{allowed}"),
+    "settings.bool": (
+        "must be true or false, got {value}",
+        "须为 true 或 false，收到的是 {value}"),
+    "settings.entrypoint": (
+        "must be 'serve' (vllm serve) or 'llm' (the LLM class), got {value}",
+        "须为 'serve'（vllm serve）或 'llm'（LLM 类），收到的是 {value}"),
+    "settings.spec_method": (
+        "method {value} is not one kvcalc models; use mtp (or a model-specific *_mtp), eagle, eagle3, "
+        "draft_model, ngram, ngram_gpu, suffix or medusa",
+        "kvcalc 不支持 method {value}；请用 mtp（或模型专属的 *_mtp）、eagle、eagle3、draft_model、"
+        "ngram、ngram_gpu、suffix 或 medusa"),
+    "settings.draft_config": (
+        "draft_config must be the draft model's config.json object, got {got}",
+        "draft_config 须为草稿模型的 config.json 对象，收到的是 {got}"),
+    "settings.no_max_len": (
+        "the config gives no max_position_embeddings; set --max-model-len",
+        "config 中没有 max_position_embeddings；请设置 --max-model-len"),
+    "settings.max_len_over": (
+        "{value:,} exceeds the model's maximum of {limit:,} tokens "
+        "(vLLM refuses this unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1)",
+        "{value:,} 超过了模型的上限 {limit:,} tokens（除非设置 VLLM_ALLOW_LONG_MAX_MODEL_LEN=1，"
+        "否则 vLLM 会拒绝启动）"),
+    "list.semicolon": ("{first}; {then}", "{first}；{then}"),
+    "settings.problem": ("{flag}: {problem}", "{flag}：{problem}"),
+    # ---- requests at the JSON boundary (api.py, plan.py)
+    "request.number_range": (
+        "must be a number above {low:g} and at most {high:g}, got {value}",
+        "须为大于 {low:g} 且不超过 {high:g} 的数，收到的是 {value}"),
+    "request.settings_object": (
+        "must be an object of vLLM flags, got {got}",
+        "须为由 vLLM 参数组成的对象，收到的是 {got}"),
+    "request.unknown_setting": ("is not a setting kvcalc knows", "不是 kvcalc 认识的设置项"),
+    "request.speculative_object": (
+        "must be an object with a 'method' string",
+        "须为带有 'method' 字符串的对象"),
+    "request.model_id": (
+        "must be a Hugging Face id such as Qwen/Qwen3-8B",
+        "须为 Hugging Face 模型 id，如 Qwen/Qwen3-8B"),
+    "request.model_missing": (
+        "choose a model from the catalog or give its config.json",
+        "请从模型目录中选择，或提供其 config.json"),
+    "request.model_not_in_catalog": (
+        "model {model} is not in the catalog; load its config.json from Hugging Face (the page and "
+        "`kvcalc estimate --model` do this)",
+        "模型 {model} 不在模型目录中；请从 Hugging Face 加载它的 config.json（页面和 `kvcalc estimate --model` "
+        "都会这样做）"),
+    "request.gpu_key": (
+        "must be a GPU key or name such as h100",
+        "须为 GPU 的键名或名称，如 h100"),
+    "request.gib_number": ("must be a number of GiB, got {value}", "须为 GiB 数值，收到的是 {value}"),
+    "request.positive_int": (
+        "must be a whole number of at least 1, got {value}",
+        "须为不小于 1 的整数，收到的是 {value}"),
+    "request.not_object": (
+        "must be a JSON object with an 'op'",
+        "须为带有 'op' 的 JSON 对象"),
+    "request.logs_list": (
+        "must be a list of log entries (objects), as in data/vllm_logs.json",
+        "须为日志条目（对象）的列表，格式同 data/vllm_logs.json"),
+    "request.unknown_op": (
+        "unknown operation {op}; use estimate, catalog, validate, plan, levers, parse_log or compare_log",
+        "未知操作 {op}；可用：estimate、catalog、validate、plan、levers、parse_log 或 compare_log"),
+    "request.too_deep": (
+        "is nested too deeply to be a config or settings",
+        "嵌套层级过深，不可能是 config 或设置"),
+    "plan.at_least_one_got": ("must be at least 1, got {value}", "至少为 1，收到的是 {value}"),
+    "plan.requests_and_tokens": (
+        "requests and tokens must be at least 1",
+        "请求数和 token 数都至少为 1"),
+    "plan.at_least_one": ("must be at least 1", "至少为 1"),
+    "model.page_sizes": (
+        "vLLM cannot unify this model's page sizes ({page:,} B does not divide {top:,} B); it would "
+        "refuse to start with this layout",
+        "vLLM 无法统一该模型的页大小（{page:,} B 不能整除 {top:,} B）；这种布局下它会拒绝启动"),
+    # ---- pasted logs (api.py compare_log)
+    "log.nothing_usable": (
+        "nothing usable in this text: kvcalc needs at least the 'Available KV cache memory: … GiB' line "
+        "of a vLLM startup log",
+        "这段文字里没有可用的内容：kvcalc 至少需要 vLLM 启动日志中的 'Available KV cache memory: … GiB' 这一行"),
+    "log.model_not_in_catalog": (
+        "the log names {model}, which is not in the catalog: choose the model or load its config by id",
+        "日志中的模型 {model} 不在模型目录中：请选择模型，或按 id 加载其 config"),
+    "log.no_model": (
+        "the log does not name the model: choose it",
+        "日志没有写明模型：请选择模型"),
+    "log.no_gpu": (
+        "the log does not say which GPU ran it: choose the GPU",
+        "日志没有写明使用的 GPU：请选择 GPU"),
+    # ---- the validation table (validate.py)
+    "validate.no_config": (
+        "model {model} has no inline config and is not in the catalog",
+        "模型 {model} 既没有内嵌 config，也不在模型目录中"),
+    "validate.no_gpu": (
+        "the entry names neither a GPU nor its total memory",
+        "该条目既没有给出 GPU，也没有给出其总显存"),
+    "validate.documented": (
+        "documented in the data: {reason}",
+        "数据中已注明：{reason}"),
+    "validate.no_release": (
+        "the log does not say which vLLM release ran, and the budget depends on it; only the pool "
+        "from its memory is checked",
+        "日志没有写明运行的 vLLM 版本，而显存预算取决于版本；因此只核对按日志显存算出的 KV 池"),
+    # ---- likely causes when a log differs from the prediction (compare.py)
+    "cause.weights": (
+        "the weights took {theirs:.2f} GiB in your log against {ours:.2f} GiB estimated: another "
+        "checkpoint or quantization than the one selected?",
+        "日志中权重占 {theirs:.2f} GiB，估算为 {ours:.2f} GiB：是否用了与所选不同的权重或量化方式？"),
+    "cause.activation_higher": (
+        "activation peak {diff:.2f} GiB higher than our estimate: a larger --max-num-batched-tokens "
+        "or --max-num-seqs?",
+        "激活峰值比估算高 {diff:.2f} GiB：是否用了更大的 --max-num-batched-tokens 或 --max-num-seqs？"),
+    "cause.activation_lower": (
+        "activation peak {diff:.2f} GiB lower than our estimate: a build with FlashInfer sampling "
+        "kernels, or a smaller --max-num-seqs?",
+        "激活峰值比估算低 {diff:.2f} GiB：是否是启用了 FlashInfer 采样内核的构建，或 --max-num-seqs 更小？"),
+    "cause.non_torch": (
+        "non-torch memory {theirs:.2f} GiB against {ours:.2f} GiB estimated (NCCL, other processes "
+        "on the GPU)",
+        "非 torch 显存 {theirs:.2f} GiB，估算为 {ours:.2f} GiB（NCCL，或 GPU 上还有其他进程）"),
+    "cause.cuda_graphs": (
+        "vLLM estimated {theirs:.2f} GiB of CUDA graphs, we assumed {ours:.2f} GiB",
+        "vLLM 估算 CUDA graph 占 {theirs:.2f} GiB，我们假设为 {ours:.2f} GiB"),
+    "cause.kv_dtype": (
+        "your run used {kv} KV cache",
+        "你的运行使用了 {kv} KV cache"),
+    "cause.gpu_total": (
+        "your GPU reports {theirs:.2f} GiB in total, the selected one {ours:.2f} GiB",
+        "你的 GPU 报告总显存 {theirs:.2f} GiB，所选 GPU 为 {ours:.2f} GiB"),
+    "cause.pool_outside_rounding": (
+        "the pool from your log's memory falls outside its rounding: a setting differs (KV dtype, "
+        "block size, --max-model-len, speculative decoding?)",
+        "按日志显存算出的 KV 池超出了舍入误差范围：有设置不同（KV 数据类型、块大小、--max-model-len、投机解码？）"),
+    # ---- the calculation (engine.py)
+    "settings.mtp_without_layers": (
+        "method mtp needs a checkpoint with MTP layers (num_nextn_predict_layers / mtp_num_hidden_layers)",
+        "method mtp 需要带 MTP 层的权重（num_nextn_predict_layers / mtp_num_hidden_layers）"),
+    "settings.weights_bytes": (
+        "must be the checkpoint size in bytes, a whole number above 0",
+        "须为权重文件的字节数，一个大于 0 的整数"),
+    "settings.available_kv_gib": (
+        "must be a positive number of GiB, as the log prints it, got {value}",
+        "须为正的 GiB 数，按日志中打印的填写，收到的是 {value}"),
+    "note.gemma4_mtp": (
+        "the Gemma 4 MTP drafter reads the target model's cache and adds none",
+        "Gemma 4 的 MTP 草稿模型直接读取目标模型的 KV cache，不额外占用"),
+    "note.draft_layers": (
+        "draft model adds {layers} layers with their own cache",
+        "草稿模型增加了 {layers} 层，各自有 KV cache"),
+    "note.mtp_layers": (
+        "MTP adds {layers} draft layer(s) with their own cache",
+        "MTP 增加了 {layers} 个草稿层，各自有 KV cache"),
+    "note.draft_assumed": (
+        "draft assumed to be one layer shaped like the model's full-attention layers; give the "
+        "draft's config.json for its real shape",
+        "草稿模型按一层、形状与主模型全注意力层相同来估算；提供草稿模型的 config.json 可得到真实形状"),
+    "note.weights_unknown": (
+        "the weight size is unknown for this config; give it (safetensors total) to estimate the pool",
+        "无法从该 config 得出权重大小；请提供（safetensors 总大小）以估算 KV 池"),
+    "note.weights_over_total": (
+        "the weights need {weights:.2f} GiB per GPU, more than the GPU's {total:.2f} GiB: vLLM would "
+        "fail with CUDA out of memory while loading. Use more GPUs (--tensor-parallel-size) or a "
+        "quantized checkpoint",
+        "每张 GPU 的权重需要 {weights:.2f} GiB，超过了 GPU 的 {total:.2f} GiB：vLLM 加载时会报 CUDA out of "
+        "memory。请增加 GPU（--tensor-parallel-size）或改用量化权重"),
+    "note.weights_over_requested": (
+        "the weights need {weights:.2f} GiB per GPU, more than total × gpu_memory_utilization "
+        "({requested:.2f} GiB): nothing is left for the KV cache. Raise --gpu-memory-utilization, "
+        "add GPUs or quantize the weights",
+        "每张 GPU 的权重需要 {weights:.2f} GiB，超过了 总显存 × gpu_memory_utilization（{requested:.2f} GiB）："
+        "KV cache 没有剩余空间。请调高 --gpu-memory-utilization、增加 GPU 或量化权重"),
+    "note.kv_cache_memory_bytes": (
+        "--kv-cache-memory-bytes sets the KV cache memory directly",
+        "--kv-cache-memory-bytes 直接指定了 KV cache 显存"),
+    "basis.measured_reserve": (
+        "measured in your log: everything vLLM subtracted besides the weights",
+        "取自你的日志：除权重外 vLLM 扣除的全部显存"),
+    # ---- what each budget term rests on (budget.py, reserve.py, weights.py)
+    "basis.weights_checkpoint": (
+        "checkpoint size, split by component across TP/PP",
+        "权重文件大小，按组件在 TP/PP 间切分"),
+    "basis.weights_params": (
+        "{billions:.2f} B parameters, {label} weights, split across TP/PP",
+        "{billions:.2f} B 参数，{label} 权重，按 TP/PP 切分"),
+    "basis.activation": (
+        "max(sampler: {rows:,} rows × {vocab:,} vocabulary × {per_entry:g} B, forward: {mnbt:,} tokens) "
+        "+ {base:.2f} GiB ({era})",
+        "max(采样器：{rows:,} 行 × {vocab:,} 词表 × {per_entry:g} B，前向：{mnbt:,} tokens）"
+        "+ {base:.2f} GiB（{era}）"),
+    "basis.non_torch": (
+        "allocator and library workspaces; NCCL buffers with several GPUs",
+        "分配器与各类库的工作区；多卡时还有 NCCL 缓冲区"),
+    "basis.cuda_graphs": (
+        "vLLM's estimate, subtracted in this setting",
+        "vLLM 的估算值，在此设置下会被扣除"),
+    "basis.cuda_graphs_none": (
+        "not subtracted in this setting",
+        "在此设置下不扣除"),
+    "era.v1_before_0_21": ("V1 model runner before v0.21", "v0.21 之前的 V1 model runner"),
+    "era.v1_from_0_21": ("V1 model runner, v0.21 to v0.28", "V1 model runner，v0.21 至 v0.28"),
+    "era.mrv2_before_0_29": ("model runner V2 before v0.29", "v0.29 之前的 model runner V2"),
+    "era.from_0_29": ("v0.29 and later (model runner V2 for all models)",
+                      "v0.29 及以后（所有模型均用 model runner V2）"),
+    # ---- tensor / pipeline parallelism, block sizes, KV dtypes (kvspecs.py)
+    "tp.heads": (
+        "the model's {heads} attention heads must divide evenly across {tp} GPUs",
+        "模型的 {heads} 个注意力头无法在 {tp} 张 GPU 上均分"),
+    "tp.kv_heads": (
+        "{heads} KV heads cannot be split across {tp} GPUs (vLLM needs heads divisible by TP, "
+        "or TP divisible by heads)",
+        "{heads} 个 KV 头无法切分到 {tp} 张 GPU 上（vLLM 要求头数能被 TP 整除，或 TP 能被头数整除）"),
+    "tp.sizes_that_work": (
+        "{problem}. Sizes that work: {sizes}",
+        "{problem}。可用的 TP 大小：{sizes}"),
+    "tp.no_size_works": (
+        "{problem}. Sizes that work: none",
+        "{problem}。没有可用的 TP 大小"),
+    "tp.channels": (
+        "the model's {value} {what} do not divide across {tp} GPUs",
+        "模型的 {value} 个{what}无法在 {tp} 张 GPU 上均分"),
+    "tp.what.linear_channels": ("linear attention channels", "线性注意力通道"),
+    "tp.what.linear_heads": ("linear attention value heads", "线性注意力 value 头"),
+    "tp.what.mamba_channels": ("Mamba channels", "Mamba 通道"),
+    "tp.what.mamba_heads": ("Mamba heads", "Mamba 头"),
+    "pp.empty_stage": (
+        "{pp} stages for {layers} layers leaves a stage without layers",
+        "{layers} 层分成 {pp} 个流水线阶段，会有阶段分不到层"),
+    "kv.not_for_mla": (
+        "{name} is not available for MLA models",
+        "MLA 模型不支持 {name}"),
+    "model.no_kv_layers": (
+        "no layer of this model keeps a KV cache",
+        "该模型没有任何层需要 KV cache"),
+    "block.sparse_mla": (
+        "DeepSeek-V3.2 sparse MLA backends and the indexer use 64-token blocks",
+        "DeepSeek-V3.2 的稀疏 MLA 后端与 indexer 使用 64 token 的块"),
+    "block.mla_hopper": (
+        "MLA on Hopper: FLASH_ATTN_MLA backend (16) since v0.12 (#24794)",
+        "Hopper 上的 MLA：自 v0.12 起用 FLASH_ATTN_MLA 后端（16）（#24794）"),
+    "block.mla_hopper_old": (
+        "MLA on Hopper before v0.12: FlashMLA backend (64)",
+        "v0.12 之前 Hopper 上的 MLA：FlashMLA 后端（64）"),
+    "block.mla_blackwell": (
+        "MLA on Blackwell: FLASHINFER_MLA backend (32)",
+        "Blackwell 上的 MLA：FLASHINFER_MLA 后端（32）"),
+    "block.mla_blackwell_old": (
+        "MLA on Blackwell before v0.13: CUTLASS_MLA backend (128)",
+        "v0.13 之前 Blackwell 上的 MLA：CUTLASS_MLA 后端（128）"),
+    "block.mla_triton": (
+        "MLA on this GPU: Triton MLA backend (16)",
+        "该 GPU 上的 MLA：Triton MLA 后端（16）"),
+    "block.default": (
+        "default block size 16 (FlashAttention / FlashInfer / Triton)",
+        "默认块大小 16（FlashAttention / FlashInfer / Triton）"),
+    "block.raised_for_mamba": (
+        "raised to {needed} so one attention page ({needed} × {token_bytes} B) covers a Mamba state "
+        "page ({state:,} B)",
+        "提高到 {needed}，使一个注意力页（{needed} × {token_bytes} B）能容纳一个 Mamba 状态页（{state:,} B）"),
+    "note.chunked_local_full_length": (
+        "vLLM turns the hybrid KV cache manager off for chunked local attention by default, so every "
+        "layer is budgeted at full length (VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1 to opt in)",
+        "遇到分块局部注意力时，vLLM 默认关闭 hybrid KV cache manager，因此每一层都按完整长度计算"
+        "（设置 VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1 可开启）"),
+    "note.mamba_page_padded": (
+        "Mamba page padded by {pct:.2f}% to match the attention page",
+        "Mamba 页补齐了 {pct:.2f}%，以与注意力页对齐"),
+    # ---- vLLM versions (versions.py)
+    "version.not_text": (
+        "the vLLM version must be a release number such as 0.14.1",
+        "vLLM 版本须为发行版本号，如 0.14.1"),
+    "version.unparsed": (
+        "vLLM version {value} is not a release number; write it as it appears in `vllm --version`, "
+        "e.g. 0.14.1 or 0.28.0",
+        "vLLM 版本 {value} 不是发行版本号；请按 `vllm --version` 的输出填写，如 0.14.1 或 0.28.0"),
+    "version.dev_build": (
+        "vLLM version {value} is a source build without a release tag; give the release it was built "
+        "after (e.g. 0.17.0)",
+        "vLLM 版本 {value} 是未打发行标签的源码构建；请填写它所基于的发行版（如 0.17.0）"),
+    "version.out_of_range": (
+        "vLLM version {value} is outside the range kvcalc models ({oldest} to {newest})",
+        "vLLM 版本 {value} 超出了 kvcalc 支持的范围（{oldest} 至 {newest}）"),
+}
+MESSAGES.update(CONFIG_MESSAGES)
+
+
+class Text(str):
+    """English text that also knows its message key and parameters.
+
+    ``Text("settings.whole_number", value="'x'")`` equals ``"must be a whole number, got 'x'"``
+    and ``.render("zh")`` gives the Chinese sentence with the same value.
+    """
+
+    key: str
+    params: dict[str, Any]
+
+    def __new__(cls, key: str, **params: Any) -> Text:
+        self = super().__new__(cls, _render(key, "en", params))
+        self.key = key
+        self.params = params
+        return self
+
+    def render(self, lang: str) -> str:
+        return _render(self.key, lang, self.params)
+
+
+def join_texts(parts: list[str]) -> str:
+    """``"a; b; c"``, kept translatable when the parts are :class:`Text`."""
+    out = parts[0]
+    for part in parts[1:]:
+        out = Text("list.semicolon", first=out, then=part)
+    return out
+
+
+def register(messages: dict[str, tuple[str, str]]) -> None:
+    """Add messages a module keeps next to the data they describe (the rule table in
+    versions.py); a key may be registered once."""
+    clash = set(messages) & set(MESSAGES)
+    if clash:
+        raise KeyError(f"message keys registered twice: {sorted(clash)}")
+    MESSAGES.update(messages)
+
+
+class Translated(Text):
+    """A sentence whose two languages come from a data file (``notes`` / ``notes_zh`` in
+    vllm_logs.json), not from :data:`MESSAGES`."""
+
+    zh: str
+
+    def __new__(cls, en: str, zh: str) -> Translated:
+        self = str.__new__(cls, en)
+        self.key, self.params, self.zh = "", {}, zh
+        return self
+
+    def render(self, lang: str) -> str:
+        return self.zh if lang == "zh" else str(self)
+
+
+def message_of(exc: BaseException) -> str:
+    """An exception's message, still a :class:`Text` when it was raised with one."""
+    return exc.args[0] if len(exc.args) == 1 and isinstance(exc.args[0], Text) else str(exc)
+
+
+def _render(key: str, lang: str, params: dict[str, Any]) -> str:
+    template = MESSAGES[key][LANGUAGES.index(lang)]
+    values = {k: v.render(lang) if isinstance(v, Text) else v for k, v in params.items()}
+    return template.format(**values)
+
+
+def template_fields(template: str) -> set[str]:
+    """The field names a template uses: ``"{lo:,} to {hi}"`` -> {"lo", "hi"}."""
+    return {name for _, name, _, _ in Formatter().parse(template) if name}
+
+
+def translations(reply: Any, lang: str = "zh") -> dict[str, str]:
+    """Every :class:`Text` in a reply (dicts, lists, tuples), mapped English -> ``lang``."""
+    found: dict[str, str] = {}
+    stack = [reply]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, Text):
+            found[str(value)] = value.render(lang)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            stack.extend(value)
+    return found

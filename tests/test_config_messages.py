@@ -1,0 +1,469 @@
+"""Chinese for config.json, unsupported-model, dtype, catalog and Hugging Face errors.
+
+(a) Real errors, raised through ``api.handle`` or ``read_model``, come back with a Chinese
+    rendering in the reply's ``zh`` map that has CJK text and the same numbers.
+(b) An ``ast`` scan of the files whose messages live in ``config_messages.py``: every error
+    they construct is given a :class:`~kvcalc.messages.Text`, and every ``Text("key", ...)``
+    names a key of ``CONFIG_MESSAGES`` with exactly its template's fields.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import importlib
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from factories import HubErrors, config, fake_hub, llama_like
+from kvcalc import hf_config
+from kvcalc.api import handle
+from kvcalc.catalog import parse_gpus, parse_models
+from kvcalc.config_messages import CONFIG_MESSAGES
+from kvcalc.dtypes import resolve_kv_dtype
+from kvcalc.errors import CatalogError, ConfigError, KvcalcError, SettingsError, UnsupportedModelError
+from kvcalc.hf_config import read_model
+from kvcalc.messages import Text, template_fields, translations
+from kvcalc.versions import parse_version
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "kvcalc"
+MODULES = ("hf_config", "dtypes", "catalog", "hub", "safetensors")
+"""The files whose messages live in config_messages.py."""
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def numbers(text: str) -> Counter:
+    return Counter(NUMBER.findall(text))
+
+
+def assert_chinese(english: str, chinese: str) -> None:
+    assert chinese != english
+    assert CJK.search(chinese), chinese
+    assert numbers(chinese) == numbers(english), (english, chinese)
+
+
+def estimate_error(cfg=None, *, gpu="h100", settings=None, **request):
+    reply = handle({"op": "estimate", "config": cfg, "gpu": gpu, "settings": settings or {}, **request})
+    assert reply["ok"] is False, reply
+    return reply
+
+
+def zh_of_error(reply) -> str:
+    """The Chinese of the reply's error message, checked against the English."""
+    english = reply["error"]["message"]
+    assert english in reply["zh"], (english, reply["zh"])
+    chinese = reply["zh"][english]
+    assert_chinese(english, chinese)
+    for field_english in reply["error"]["fields"].values():  # a ConfigError's field, a flag's problem
+        assert field_english in reply["zh"]
+    return chinese
+
+
+# --------------------------------------------------------------------------- (a) real errors
+
+def _without(cfg, key):
+    cfg = dict(cfg)
+    del cfg[key]
+    return cfg
+
+
+CONFIG_CASES = [
+    # (config, English substring, key of the ConfigError's problem)
+    (_without(llama_like(), "num_attention_heads"),
+     "`num_attention_heads`: is required to size the KV cache but is missing", "config.missing"),
+    (llama_like(num_hidden_layers="many"), "must be a whole number, got 'many'", "config.whole_number"),
+    (llama_like(num_hidden_layers=20_000), "must be between 1 and 10000, got 20000", "config.between"),
+    (llama_like(tie_word_embeddings="yes"), "must be true or false, got 'yes'", "config.bool"),
+    (llama_like(layer_types="full"), "must be a list, got str", "config.list"),
+    (llama_like(layer_types=["full_attention"]), "has 1 entries, fewer than the 4 layers",
+     "config.list_too_short"),
+    (llama_like(layer_types=["full_attention", "weird", "full_attention", "full_attention"]),
+     "`layer_types[1]`: unknown layer type 'weird'", "config.unknown_layer_type"),
+    (llama_like(num_key_value_heads=16), "(16) cannot exceed num_attention_heads (8)",
+     "config.kv_heads_exceed"),
+    (llama_like(hidden_size=500), "(500) is not a multiple of num_attention_heads (8)",
+     "config.hidden_not_multiple"),
+    (llama_like(rope_scaling={"rope_type": "yarn", "factor": 1e6}),
+     "(1000000.0) scales the maximum length 4,096 to 4,096,000,000 tokens, outside 1 to 100,000,000",
+     "config.rope_factor_range"),
+    (llama_like(text_config="x"), "`text_config`: must be a JSON object, got str", "config.object_got"),
+    (llama_like(partial_rotary_factor=2), "must be a number in (0, 1], got 2", "config.fraction"),
+    (llama_like(mlp_only_layers=[0, "one"]), "`mlp_only_layers[1]`: must be a layer index, got 'one'",
+     "config.layer_index"),
+    (llama_like(architectures=[7]), "`architectures[0]`: must be a class name string, got 7",
+     "config.class_name"),
+    (_without(_without(llama_like(), "architectures"), "model_type"),
+     "is missing, and so is model_type", "config.no_architecture"),
+    (llama_like(model_type="nemotron-nas", block_configs=[{"attention": {"n_heads_in_group": 3}}]),
+     "must be a positive divisor of num_attention_heads (8), got 3", "config.heads_divisor"),
+    (llama_like(model_type="nemotron-nas", block_configs=[]), "`block_configs`: is empty", "config.empty"),
+    (llama_like(model_type="nemotron_h", hybrid_override_pattern="M" * 10_001),
+     "has 10,001 layers, more than the 10,000 kvcalc accepts", "config.too_many_layers"),
+    (llama_like(model_type="nemotron_h", hybrid_override_pattern="M*X"),
+     "unknown layer code 'X' at 2", "config.unknown_layer_code"),
+    (llama_like(model_type="gemma4"), "`layer_types`: is required for Gemma 4 configs",
+     "config.gemma4_layer_types"),
+    (llama_like(quantization_config={"config_groups": {"g0": 5}}),
+     "`quantization_config.config_groups.g0`: must be a JSON object", "config.json_object"),
+]
+
+
+@pytest.mark.parametrize("cfg,needle,key", CONFIG_CASES, ids=[c[2] for c in CONFIG_CASES])
+def test_config_errors_come_with_chinese(cfg, needle, key):
+    reply = estimate_error(cfg)
+    assert reply["error"]["type"] == "ConfigError"
+    assert needle in reply["error"]["message"]
+    chinese = zh_of_error(reply)
+    assert chinese.startswith("config.json 字段 `")
+    # the problem is its own Text, rendered in Chinese inside the sentence
+    with pytest.raises(ConfigError) as info:
+        read_model(cfg)
+    problem = info.value.text.params["problem"]
+    assert isinstance(problem, Text) and problem.key == key
+    assert problem.render("zh") in chinese
+
+
+UNSUPPORTED_CASES = [
+    (llama_like(model_type="bert"), "encoder-only models (vLLM keeps no KV cache for them)",
+     "model.reason.encoder_only", "纯编码器"),
+    (llama_like(model_type="minimax_m1"), "MiniMax-M1 lightning attention", "model.reason.lightning",
+     "MiniMax-M1"),
+    (llama_like(model_type="mamba2"), "attention-free Mamba2 models", "model.reason.attention_free",
+     "Mamba2"),
+    (llama_like(text_config=llama_like(model_type="kimi_linear")), "Kimi Linear (KDA) state sizes",
+     "model.reason.kimi_linear", "Kimi Linear"),
+]
+
+
+@pytest.mark.parametrize("cfg,reason,key,in_zh", UNSUPPORTED_CASES, ids=[c[2] for c in UNSUPPORTED_CASES])
+def test_unsupported_model_reasons_are_translated(cfg, reason, key, in_zh):
+    reply = estimate_error(cfg)
+    assert reply["error"]["type"] == "UnsupportedModelError"
+    message = reply["error"]["message"]
+    assert message.startswith(f"kvcalc does not reproduce {reason} yet (model_type ")
+    chinese = zh_of_error(reply)
+    assert in_zh in chinese and "model_type '" in chinese
+    with pytest.raises(UnsupportedModelError) as info:
+        read_model(cfg)
+    text = info.value.args[0]
+    assert text.key == "model.unsupported" and text.params["what"].key == key
+    assert text.params["what"].render("zh") in chinese
+
+
+def test_every_unsupported_reason_is_a_text():
+    assert hf_config._UNSUPPORTED
+    for model_type, reason in hf_config._UNSUPPORTED.items():
+        assert isinstance(reason, Text) and reason.key.startswith("model.reason."), model_type
+        assert CJK.search(reason.render("zh"))
+
+
+@pytest.mark.parametrize("cfg,needle,key", [
+    (llama_like(model_type="bamba"), "kvcalc does not reproduce Bamba yet (model_type 'bamba')", "model.bamba"),
+    (llama_like(model_type="qwen2", use_sliding_window=True, sliding_window=1024, max_window_layers=2),
+     "vLLM refuses Qwen2-style configs that slide the window on only some layers", "model.qwen2_partial_sliding"),
+    (llama_like(model_type="nemotron-nas", block_configs=[{"attention": {"no_op": True}}]),
+     "this config has no layer with a KV cache or state", "model.no_cache_layers"),
+])
+def test_other_unsupported_models(cfg, needle, key):
+    reply = estimate_error(cfg)
+    assert reply["error"]["type"] == "UnsupportedModelError" and needle in reply["error"]["message"]
+    zh_of_error(reply)
+    with pytest.raises(UnsupportedModelError) as info:
+        read_model(cfg)
+    assert info.value.args[0].key == key
+
+
+def test_state_dtype_error_lists_the_same_choices():
+    cfg = copy.deepcopy(config("Qwen/Qwen3.5-27B"))
+    holder = cfg.get("text_config", cfg)
+    holder["mamba_ssm_dtype"] = "float64"
+    reply = estimate_error(cfg)
+    assert "'float64' is not a state dtype; use one of float32, bfloat16, float16" in reply["error"]["message"]
+    chinese = zh_of_error(reply)
+    assert "float32, bfloat16, float16" in chinese
+
+
+def test_unknown_gpu_hint_is_translated_too():
+    reply = estimate_error(llama_like(), gpu="h1000")
+    assert reply["error"]["message"] == ("unknown GPU 'h1000'. Run `kvcalc gpus` for the list, "
+                                         "or pass --gpu-memory-gib for another GPU.")
+    chinese = zh_of_error(reply)
+    assert "`kvcalc gpus`" in chinese and "--gpu-memory-gib" in chinese and "Run" not in chinese
+
+    reply = estimate_error(llama_like(), gpu="h100-")
+    assert "Did you mean: " in reply["error"]["message"]
+    chinese = zh_of_error(reply)
+    assert "Did you mean" not in chinese and "h100" in chinese
+
+
+@pytest.mark.parametrize("settings,needle", [
+    ({"kv_cache_dtype": "nvfp4", "vllm_version": "0.10.0"}, "nvfp4 needs vLLM 0.20.0 or newer"),
+    ({"kv_cache_dtype": "fp8_ds_mla"}, "fp8_ds_mla is only for DeepSeek-style MLA models"),
+])
+def test_kv_dtype_problems_are_translated(settings, needle):
+    reply = estimate_error(llama_like(), settings=settings)
+    problem = reply["error"]["fields"]["--kv-cache-dtype"]
+    assert needle in problem and problem in reply["zh"]
+    assert_chinese(problem, reply["zh"][problem])
+
+
+def test_unknown_kv_dtype_from_resolve():
+    with pytest.raises(SettingsError) as info:
+        resolve_kv_dtype("fp9", "bfloat16", None, parse_version("0.14.1"))
+    text = info.value.problems["--kv-cache-dtype"]
+    assert text.key == "dtype.unknown_kv"
+    assert text.startswith("'fp9' is not a vLLM KV cache dtype; choose one of auto, bfloat16")
+    assert_chinese(text, text.render("zh"))
+
+
+@pytest.mark.parametrize("parse,data,needle", [
+    (parse_gpus, {"gpus": [{"name": "x"}]}, "gpus.json is malformed: KeyError('key')"),
+    (parse_models, {"models": [{}]}, "models.json is malformed: KeyError('id')"),
+])
+def test_malformed_catalog(parse, data, needle):
+    with pytest.raises(CatalogError) as info:
+        parse(data)
+    assert str(info.value) == needle
+    text = info.value.args[0]
+    assert_chinese(text, translations({"message": text})[needle])
+
+
+@pytest.mark.parametrize("exc,needle,key", [
+    (HubErrors.GatedRepoError("x"), "org/m-2 is gated: accept its licence", "hub.gated"),
+    (HubErrors.RepositoryNotFoundError("x"), "org/m-2 was not found on Hugging Face", "hub.not_found"),
+    (HubErrors.EntryNotFoundError("x"), "org/m-2 has no config.json at its top level", "hub.no_config"),
+    (OSError("network down 503"), "could not fetch org/m-2 from Hugging Face (OSError: network down 503)",
+     "hub.fetch_failed"),
+])
+def test_hub_errors_are_translated(monkeypatch, tmp_path, exc, needle, key):
+    from kvcalc.hub import HubError, fetch_model
+
+    monkeypatch.setitem(sys.modules, "huggingface_hub", fake_hub(tmp_path, {}, raise_on=exc))
+    with pytest.raises(HubError) as info:
+        fetch_model("org/m-2")
+    text = info.value.args[0]
+    assert needle in str(info.value) and text.key == key
+    assert "org/m-2" in text.render("zh")
+    assert_chinese(text, text.render("zh"))
+
+
+def test_attention_only_hybrid_note_is_translated():
+    reply = handle({"op": "estimate", "model": "ibm-granite/granite-4.0-micro", "gpu": "h100", "settings": {}})
+    assert reply["ok"] is True
+    note = next(n for n in reply["result"]["notes"] if n.startswith("all layers are attention"))
+    assert note in reply["zh"]
+    assert_chinese(note, reply["zh"][note])
+
+
+# --------------------------------------------------------------------------- the catalog itself
+
+@pytest.mark.parametrize("key", sorted(CONFIG_MESSAGES))
+def test_templates_agree(key):
+    english, chinese = CONFIG_MESSAGES[key]
+    assert template_fields(english) == template_fields(chinese)
+    assert CJK.search(chinese), key
+    # numbers written into the templates (not the fields) are the same in both languages
+    literal = re.compile(r"\{[^{}]*\}")
+    assert numbers(literal.sub("", english)) == numbers(literal.sub("", chinese))
+    # Chinese sentences use full-width punctuation; code in backquotes and fields are exempt
+    prose = re.sub(r"`[^`]*`", "", literal.sub("", chinese))
+    assert ";" not in prose and ":" not in prose and "?" not in prose, key
+    assert not re.search(r",\s*[\u4e00-\u9fff]", prose), key
+    prefix = key.split(".")[0]
+    assert prefix in ("config", "model", "dtype", "catalog", "hub", "safetensors"), key
+
+
+def _literal_text_keys(tree: ast.AST) -> set[str]:
+    return {node.args[0].value for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Text"
+            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)}
+
+
+def test_every_key_is_used():
+    used: set[str] = set()
+    for path in SRC.glob("*.py"):
+        used |= _literal_text_keys(ast.parse(path.read_text(encoding="utf-8")))
+    assert not set(CONFIG_MESSAGES) - used
+
+
+# --------------------------------------------------------------------------- (b) the source scan
+
+def _is_text(node: ast.AST | None, scope: ast.AST, module: ast.Module, seen: frozenset = frozenset()) -> bool:
+    """Whether ``node`` always evaluates to a Text: a ``Text(...)`` call, a conditional of two,
+    a local or module name every assignment of which is one, or an item of a dict literal
+    whose values all are."""
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Name) and node.func.id == "Text"
+    if isinstance(node, ast.IfExp):
+        return _is_text(node.body, scope, module, seen) and _is_text(node.orelse, scope, module, seen)
+    if isinstance(node, ast.Name):
+        if node.id in seen:
+            return False
+        for where in (scope, module):
+            values = _assigned(where, node.id)
+            if values:
+                return all(_is_text(v, scope, module, seen | {node.id}) for v in values)
+        return False
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        values = _assigned(module, node.value.id)
+        return bool(values) and all(
+            isinstance(v, ast.Dict) and v.values and
+            all(_is_text(x, scope, module, seen | {node.value.id}) for x in v.values)
+            for v in values)
+    return False
+
+
+def _assigned(where: ast.AST, name: str) -> list[ast.AST]:
+    """Values assigned to ``name`` directly in ``where`` (a function or the module; not nested
+    functions). A parameter, loop variable or ``with`` target makes it unknowable: None in the list."""
+    values: list[ast.AST] = []
+    body = where.body if isinstance(where, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)) else []
+    if isinstance(where, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        params = where.args.posonlyargs + where.args.args + where.args.kwonlyargs
+        if any(a.arg == name for a in params):
+            return [None]
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Assign):
+            if any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+                values.append(node.value)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+            if isinstance(node.target, ast.Name) and node.target.id == name:
+                values.append(node.value if not isinstance(node, ast.AugAssign) else None)
+        elif isinstance(node, (ast.For, ast.With, ast.comprehension)):
+            targets = [node.target] if not isinstance(node, ast.With) else [i.optional_vars for i in node.items]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                values.append(None)
+        stack.extend(ast.iter_child_nodes(node))
+    return values
+
+
+def _error_class(func: ast.AST, namespace: dict) -> type | None:
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    cls = namespace.get(name) if name else None
+    return cls if isinstance(cls, type) and issubclass(cls, KvcalcError) else None
+
+
+def _messages(call: ast.Call, cls: type) -> list[ast.AST | None]:
+    """The argument(s) of an error constructor that people read."""
+    if issubclass(cls, ConfigError):
+        kw = {k.arg: k.value for k in call.keywords}
+        return [call.args[1] if len(call.args) > 1 else kw.get("problem")]
+    first = call.args[0] if call.args else (call.keywords[0].value if call.keywords else None)
+    if issubclass(cls, SettingsError):
+        return list(first.values) if isinstance(first, ast.Dict) else [first]
+    return [first]
+
+
+SENTENCE_PARAMS = {"problem", "what", "hint"}
+"""Text parameters that are sentences themselves, so must be Text (rendered in the same language)."""
+
+
+def check_source(source: str, namespace: dict) -> tuple[list[str], int]:
+    """(problems, error constructions checked) for one file's source."""
+    module = ast.parse(source)
+    parents = {child: node for node in ast.walk(module) for child in ast.iter_child_nodes(node)}
+
+    def scope_of(node):
+        while node in parents:
+            node = parents[node]
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return node
+        return module
+
+    problems: list[str] = []
+    checked = 0
+    for node in ast.walk(module):
+        if not isinstance(node, ast.Call):
+            continue
+        where = f"line {node.lineno}"
+        cls = _error_class(node.func, namespace)
+        if cls is not None:
+            checked += 1
+            for message in _messages(node, cls):
+                if not _is_text(message, scope_of(node), module):
+                    problems.append(f"{where}: {cls.__name__} is not given a Text")
+        if isinstance(node.func, ast.Name) and node.func.id == "Text":
+            if len(node.args) != 1 or not isinstance(node.args[0], ast.Constant) \
+                    or not isinstance(node.args[0].value, str):
+                problems.append(f"{where}: Text needs exactly one literal key")
+                continue
+            key = node.args[0].value
+            if key not in CONFIG_MESSAGES:
+                problems.append(f"{where}: {key!r} is not in CONFIG_MESSAGES")
+                continue
+            names = [k.arg for k in node.keywords]
+            english, chinese = CONFIG_MESSAGES[key]
+            if None in names or set(names) != template_fields(english) or set(names) != template_fields(chinese):
+                problems.append(f"{where}: {key!r} takes {sorted(template_fields(english))}, given {names}")
+            for k in node.keywords:
+                if isinstance(k.value, (ast.JoinedStr, ast.BinOp)):
+                    problems.append(f"{where}: {key!r} parameter {k.arg} is an assembled string")
+                elif k.arg in SENTENCE_PARAMS and not _is_text(k.value, scope_of(node), module):
+                    problems.append(f"{where}: {key!r} parameter {k.arg} is not a Text")
+    return problems, checked
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_errors_are_given_texts_with_known_keys(name):
+    module = importlib.import_module(f"kvcalc.{name}")
+    source = (SRC / f"{name}.py").read_text(encoding="utf-8")
+    problems, checked = check_source(source, vars(module))
+    assert problems == []
+    minimum = {"hf_config": 45, "dtypes": 3, "catalog": 3, "hub": 5, "safetensors": 0}[name]
+    assert checked >= minimum
+
+
+def test_the_scan_catches_plain_strings():
+    namespace = {"ConfigError": ConfigError, "CatalogError": CatalogError, "SettingsError": SettingsError,
+                 "UnsupportedModelError": UnsupportedModelError}
+    bad = '''
+REASONS = {"a": "plain words"}
+def f(x, problem):
+    raise ConfigError("field", f"must be {x}")
+def g():
+    msg = "plain"
+    raise CatalogError(msg)
+def h():
+    raise SettingsError({"--flag": "plain"})
+def i(problem):
+    raise ConfigError("field", problem)
+def j(key):
+    raise UnsupportedModelError(REASONS[key])
+def k(x):
+    raise ConfigError("field", Text("config.whole_number", got=x))
+def m():
+    raise ConfigError("field", Text("config.nope"))
+def n(key):
+    raise UnsupportedModelError(Text("model.unsupported", what=f"{key} things", model_type=key))
+def o(key):
+    raise UnsupportedModelError(Text("model.unsupported", what=REASONS[key], model_type=key))
+def p(v):
+    msg = Text("config.missing")
+    if v:
+        msg = "plain"
+    raise ConfigError("field", msg)
+'''
+    problems, checked = check_source(bad, namespace)
+    assert checked == 10
+    assert len(problems) == 10, problems
+    good = '''
+REASONS = {"a": Text("model.reason.jamba")}
+def f(x, flag):
+    hint = Text("catalog.gpu_suggestions", names=x) if x else Text("catalog.gpu_list_hint")
+    raise CatalogError(Text("catalog.unknown_gpu", query=repr(x), hint=hint))
+def g(key):
+    raise UnsupportedModelError(Text("model.unsupported", what=REASONS[key], model_type=repr(key)))
+def h(x):
+    raise SettingsError({"--kv-cache-dtype": Text("dtype.mla_only")})
+'''
+    assert check_source(good, namespace) == ([], 3)
