@@ -242,7 +242,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "basis.activation": (
         "max(sampler: {rows:,} rows × {vocab:,} vocabulary × {per_entry:g} B, forward: {mnbt:,} tokens) "
         "+ {base:.2f} GiB ({era})",
-        "max(采样器：{rows:,} 行 × {vocab:,} 词表 × {per_entry:g} B，前向：{mnbt:,} tokens）"
+        "max(采样器：{rows:,} 行 × {vocab:,} 词表 × {per_entry:g} B，前向：{mnbt:,} tokens) "
         "+ {base:.2f} GiB（{era}）"),
     "basis.non_torch": (
         "allocator and library workspaces; NCCL buffers with several GPUs",
