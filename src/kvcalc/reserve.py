@@ -42,7 +42,7 @@ class Era:
 ERAS: dict[str, Era] = {
     "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.20, 0.5),
     "v1-from-0.21": Era(Text("era.v1_from_0_21"), 1.10, 0.7),
-    "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.00, 0.5),
+    "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.10, 0.5),
     "from-0.29": Era(Text("era.from_0_29"), 0.20, 0.7),
 }
 SAMPLER_BYTES_PER_ENTRY = 38.5
@@ -56,13 +56,26 @@ SAMPLER_BYTES_FLASHINFER = 7.0
 """The same with FlashInfer's top-k/top-p kernels (the V1 runner's default on CUDA from v0.21,
 #40376): Gemma-4-26B-A4B on an H200 with vLLM 0.28 logged a 1.89 GiB activation peak over
 1,024 × 262,144 entries (vllm#58580) — about 7 bytes."""
+SAMPLER_BYTES_MRV2_GREEDY = 4.0
+"""Model runner V2 before v0.28 (Rule.MRV2_LARGER_PROFILE_PEAK): its dummy sampler run meets
+sampling states left at their defaults (top_k = vocabulary, top_p = 1), so it skips top-k/top-p
+and draws with the Gumbel kernel; the peak is about one fp32 copy of the logits
+(vllm/v1/worker/gpu/model_runner.py ``_dummy_sampler_run`` and gpu/sample/states.py as of
+2026-08-13). Public v0.27.1 logs agree:
+RTX 4090 0.08-0.31 GiB of peak activation over 256 × 151,936 entries; RTX PRO 6000 TP 2 with
+1,024 sequences left 1.66 GiB for everything besides weights and KV cache."""
 
 
 def sampler_bytes_per_entry(version: Version, model_runner_v2: bool, platform: str) -> float:
     """Which sampler path the profile run takes: FlashInfer on CUDA for the V1 runner from v0.21;
-    the PyTorch sort-based path otherwise (model runner V2 logs show the larger peak)."""
+    greedy on model runner V2 before v0.28; the PyTorch sort-based path otherwise. From v0.28 the
+    V2 logs show a peak of the sort-based size again (RTX 5090, L4, L40S with Qwen3-14B); whether
+    that is the sampler or a CUDA-graph estimate folded into "peak activation" is not settled, so
+    the measured sort-based cost stands in for it."""
     if platform == "cuda" and not model_runner_v2 and applies(Rule.FLASHINFER_SAMPLER_DEFAULT, version):
         return SAMPLER_BYTES_FLASHINFER
+    if model_runner_v2 and not applies(Rule.MRV2_LARGER_PROFILE_PEAK, version):
+        return SAMPLER_BYTES_MRV2_GREEDY
     return SAMPLER_BYTES_PER_ENTRY
 MULTI_GPU_NON_TORCH_GIB = 0.45
 """NCCL and custom all-reduce buffers when TP × PP > 1: measured 0.55 GiB of non-torch memory

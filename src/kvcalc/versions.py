@@ -168,6 +168,12 @@ class Rule(Enum):
         _v("0.28.0"), "#51726", "vllm/engine/arg_utils.py get_batch_defaults",
         "devices with ≥ 160 GiB use max_num_batched_tokens 16384 for `vllm serve` too",
         "inferred: merged 2026-08-11; seen on MI300X logs of v0.29.1")
+    MRV2_LARGER_PROFILE_PEAK = RuleInfo(
+        _v("0.28.0"), "not identified", "vllm/v1/worker/gpu/model_runner.py profile_run",
+        "model runner V2's warm-up peak grows to the size of the sort-based sampler's; before, its "
+        "dummy sampler run sampled greedily (about 4 bytes per request × vocabulary entry)",
+        "inferred: v0.28.0 logs (RTX 5090, L4, L40S) against v0.27.1 logs (RTX 4090, RTX PRO 6000); "
+        "cause not confirmed in code")
     FIT_CHECK_RESERVES_NULL_BLOCK = RuleInfo(
         _v("0.28.0"), "#47272", "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs",
         "the fit check leaves out one block (the null block)",
@@ -269,6 +275,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "SERVER_MNBT_16K_ON_160GIB": (
         "显存 ≥ 160 GiB 的设备上，`vllm serve` 也使用 max_num_batched_tokens 16384",
         "推断：2026-08-11 合并；v0.29.1 的 MI300X 日志可见"),
+    "MRV2_LARGER_PROFILE_PEAK": (
+        "model runner V2 的预热峰值增大到与基于排序的采样器相当；此前它的虚拟采样是贪心采样"
+        "（每个请求 × 词表条目约 4 字节）",
+        "推断：对比 v0.28.0 日志（RTX 5090、L4、L40S）与 v0.27.1 日志（RTX 4090、RTX PRO 6000）；"
+        "原因尚未在代码中确认"),
     "FIT_CHECK_RESERVES_NULL_BLOCK": (
         "装载检查扣掉一个块（null block）", "推断：2026-08-20 合并"),
     "MRV2_ALL_MODELS_CG_PROFILED": (

@@ -1,0 +1,73 @@
+"""The reserve model: which sampler path the warm-up takes, the forward intermediate, and the
+terms each setting adds (reserve.py), checked against the public breakdowns they come from."""
+
+from __future__ import annotations
+
+import pytest
+
+from factories import config
+from kvcalc.reserve import (MULTI_GPU_NON_TORCH_GIB, SAMPLER_BYTES_FLASHINFER, SAMPLER_BYTES_MRV2_GREEDY,
+                            SAMPLER_BYTES_PER_ENTRY, estimate_reserve, forward_bytes,
+                            sampler_bytes_per_entry)
+from kvcalc.units import GIB
+from kvcalc.validate import load_logs
+from kvcalc.versions import parse_version
+
+# (release, model runner V2, platform) -> bytes per dummy request × vocabulary entry
+SAMPLER_PATHS = [
+    ("0.11.0", False, "cuda", SAMPLER_BYTES_PER_ENTRY),    # PyTorch sort-based top-k/top-p
+    ("0.20.1", False, "cuda", SAMPLER_BYTES_PER_ENTRY),
+    ("0.21.0", False, "cuda", SAMPLER_BYTES_FLASHINFER),   # #40376: FlashInfer by default
+    ("0.21.0", False, "rocm", SAMPLER_BYTES_PER_ENTRY),
+    ("0.22.0", True, "cuda", SAMPLER_BYTES_MRV2_GREEDY),   # V2 warm-up samples greedily
+    ("0.27.1", True, "cuda", SAMPLER_BYTES_MRV2_GREEDY),
+    ("0.28.0", True, "cuda", SAMPLER_BYTES_PER_ENTRY),     # MRV2_LARGER_PROFILE_PEAK
+    ("0.31.0", True, "cuda", SAMPLER_BYTES_PER_ENTRY),
+]
+
+
+@pytest.mark.parametrize("release,mrv2,platform,want", SAMPLER_PATHS)
+def test_sampler_path_by_release_and_runner(release, mrv2, platform, want):
+    assert sampler_bytes_per_entry(parse_version(release), mrv2, platform) == want
+
+
+def test_forward_intermediate_worked_example():
+    """gpt-oss-20b, TP 2, 98,304 batched tokens: 4 experts × (3 × 2,880 / 2 + 2,880) values per
+    token × 2 B = 57,600 B per token -> 5.27 GiB."""
+    fwd = forward_bytes(config("openai/gpt-oss-20b"), 98_304, 2, 2)
+    assert fwd == 98_304 * 4 * (3 * 1440 + 2880) * 2
+    assert round(fwd / GIB, 2) == 5.27
+
+
+def reserve(model: str | dict, release: str, **kw):
+    cfg = config(model) if isinstance(model, str) else model
+    t = cfg.get("text_config", cfg)
+    args = dict(tp=1, pp=1, mnbt=8192, max_num_seqs=1024, vocab=t["vocab_size"], dtype_bytes=2,
+                cuda_graphs=False)
+    args.update(kw)
+    return estimate_reserve(cfg, parse_version(release), **args)
+
+
+def test_h100_llm_d_breakdown_is_reproduced():
+    """llm-d's H100 run of Llama-3.1-8B on v0.11 logged a 4.76 GiB activation peak."""
+    act = reserve("meta-llama/Llama-3.1-8B-Instruct", "0.11.0").activation[0] / GIB
+    assert act == pytest.approx(4.76, rel=0.05)
+
+
+def test_model_runner_v2_warm_up_before_028_is_small():
+    """RTX 4090, Qwen2.5-0.5B, v0.27.1, 256 sequences, 2,048 tokens: logged 0.08-0.31 GiB."""
+    entry = next(e for e in load_logs() if e["id"] == "rtx4090-wsl-qwen2.5-0.5b-v0.27.1-b")
+    assert entry["logged"]["activation_peak_gib"] == 0.08
+    act = reserve(entry["config"], "0.27.1", mnbt=2048, max_num_seqs=256, model_runner_v2=True)
+    assert act.activation[0] / GIB < 0.35
+    assert act.activation[1] <= act.activation[0] <= act.activation[2]
+
+
+def test_terms_each_setting_adds():
+    one = reserve("Qwen/Qwen3-8B", "0.21.0")
+    two = reserve("Qwen/Qwen3-8B", "0.21.0", tp=2)
+    assert one.non_torch[0] == 0 and two.non_torch[0] == int(MULTI_GPU_NON_TORCH_GIB * GIB)
+    assert one.cuda_graphs == (0, 0, 0)
+    assert reserve("Qwen/Qwen3-8B", "0.21.0", cuda_graphs=True).cuda_graphs[0] > 0
+    first_stage = reserve("Qwen/Qwen3-8B", "0.11.0", pp=2, last_stage=False)
+    assert first_stage.activation[0] < reserve("Qwen/Qwen3-8B", "0.11.0", pp=2).activation[0]
