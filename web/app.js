@@ -628,7 +628,11 @@ function renderValidation() {
     hn: F.int(s.held_out_rows ? s.held_out_rows.estimated_checked : 0),
     high: s.estimated_share_high != null ? nf({ style: "percent", maximumFractionDigits: 0 }).format(s.estimated_share_high) : "–",
     wmed: s.weights_median_abs_error_pct != null ? F.dec2(s.weights_median_abs_error_pct) + "%" : "–",
-  });
+  }) + (s.activation_checked ? " " + fill(S("val_terms"), {
+    an: F.int(s.activation_checked), amed: F.gib(s.activation_median_abs_error_gib),
+    ahigh: nf({ style: "percent", maximumFractionDigits: 0 }).format(s.activation_share_high),
+    nn: F.int(s.non_torch_checked), nmed: s.non_torch_checked ? F.gib(s.non_torch_median_abs_error_gib) : "–",
+  }) : "");
   $("val-status").textContent = state.validationLive ? fill(S("val_live"), { n: F.int(s.entries) }) : S("val_pending");
   $("validation-table").dataset.state = state.validationLive ? "live" : "prerendered";
   const notes = [];

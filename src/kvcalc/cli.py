@@ -241,6 +241,13 @@ def print_validation(result: dict[str, Any], out=None) -> None:
     if s["weights_checked"]:
         w(f"weights vs 'Model loading took': median |error| {s['weights_median_abs_error_pct']}%, "
           f"max {s['weights_max_abs_error_pct']}% over {s['weights_checked']} rows\n")
+    for term, label in (("activation", "activation peak (+ vLLM's CUDA-graph estimate; kvcalc's fixed "
+                                       "part also holds one GPU's non-torch memory)"),
+                        ("non_torch", "non-torch memory")):
+        if s[f"{term}_checked"]:
+            w(f"{label} vs the logged breakdown: median |error| {s[f'{term}_median_abs_error_gib']} GiB, "
+              f"max {s[f'{term}_max_abs_error_gib']} GiB, estimated high on {s[f'{term}_share_high']:.0%} "
+              f"of {s[f'{term}_checked']} rows\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -128,6 +128,9 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
     loading = (entry.get("logged") or {}).get("model_loading_gib")
     if loading and calc.budget is not None:
         row["weights_error_pct"] = _pct_f(calc.budget.weights.bytes / (1 << 30), loading)
+    terms = _term_checks(entry.get("logged") or {}, calc)
+    if terms:
+        row["terms"] = terms
     row["layout"] = {"grouping": calc.grouping.kind, "groups": len(calc.grouping.groups),
                      "group_size": calc.grouping.group_size, "block_size": calc.layout.block_size}
     target = row["logged_tokens"]
@@ -158,6 +161,43 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
     elif calc.budget_note:
         row["estimated_skipped"] = calc.budget_note
     return row
+
+
+def _term_checks(logged: dict[str, Any], calc) -> dict[str, dict[str, float]]:
+    """kvcalc's reserve terms next to the log's own breakdown, in GiB (2^30 bytes).
+
+    vLLM's "peak activation" in its "Actual usage" line already holds the CUDA-graph estimate it
+    subtracted (vllm/v1/worker/gpu_worker.py: ``peak_activation_memory = transient peak +
+    cudagraph_memory_estimate_applied``), so it is set against kvcalc's activation and CUDA-graph
+    terms together; releases before v0.21 subtract no estimate and kvcalc's term is 0 there.
+    Non-torch memory is the logged value, or "consumed" minus "Model loading took" when a log
+    prints those two instead. Rows whose reserve was measured (a pasted log) are not checked."""
+    b = calc.budget
+    if b is None or b.terms[1].name != "activation peak":
+        return {}
+    gib = 1 << 30
+    out: dict[str, dict[str, float]] = {}
+    if logged.get("activation_peak_gib") is not None:
+        ours = (b.terms[1].bytes + b.terms[3].bytes) / gib
+        out["activation"] = {"logged_gib": logged["activation_peak_gib"], "estimated_gib": round(ours, 2)}
+    non_torch = logged.get("non_torch_gib")
+    if non_torch is None and logged.get("consumed_gib") is not None and logged.get("model_loading_gib"):
+        non_torch = round(logged["consumed_gib"] - logged["model_loading_gib"], 2)
+    if non_torch is not None:
+        out["non_torch"] = {"logged_gib": non_torch, "estimated_gib": round(b.terms[2].bytes / gib, 2)}
+    return out
+
+
+def _term_stats(rows: list[dict[str, Any]], term: str) -> dict[str, Any]:
+    """Absolute errors of one reserve term in GiB (terms are small; a percentage would mislead)."""
+    diffs = [r["terms"][term]["estimated_gib"] - r["terms"][term]["logged_gib"]
+             for r in rows if term in (r.get("terms") or {})]
+    return {
+        f"{term}_checked": len(diffs),
+        f"{term}_median_abs_error_gib": round(statistics.median(abs(d) for d in diffs), 2) if diffs else None,
+        f"{term}_max_abs_error_gib": round(max(abs(d) for d in diffs), 2) if diffs else None,
+        f"{term}_share_high": round(sum(1 for d in diffs if d > 0) / len(diffs), 3) if diffs else None,
+    }
 
 
 def _data_text(entry: dict[str, Any], key: str) -> str:
@@ -197,5 +237,7 @@ def validate_logs(logs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         "held_out_rows": _error_stats([r["estimated"]["error_pct"] for r in rows
                                        if r["estimated"] and not r["used_for_fit"]], "estimated"),
         **_error_stats(weights, "weights"),
+        **_term_stats(rows, "activation"),
+        **_term_stats(rows, "non_torch"),
     }
     return {"rows": rows, "summary": summary}
