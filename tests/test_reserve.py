@@ -7,8 +7,8 @@ import pytest
 
 from factories import config
 from kvcalc.reserve import (MULTI_GPU_NON_TORCH_GIB, SAMPLER_BYTES_FLASHINFER, SAMPLER_BYTES_MRV2_GREEDY,
-                            SAMPLER_BYTES_PER_ENTRY, estimate_reserve, forward_bytes,
-                            sampler_bytes_per_entry)
+                            SAMPLER_BYTES_PER_ENTRY, SINGLE_GPU_NON_TORCH_GIB, estimate_reserve,
+                            forward_bytes, sampler_bytes_per_entry)
 from kvcalc.units import GIB
 from kvcalc.validate import load_logs
 from kvcalc.versions import parse_version
@@ -66,7 +66,8 @@ def test_model_runner_v2_warm_up_before_028_is_small():
 def test_terms_each_setting_adds():
     one = reserve("Qwen/Qwen3-8B", "0.21.0")
     two = reserve("Qwen/Qwen3-8B", "0.21.0", tp=2)
-    assert one.non_torch[0] == 0 and two.non_torch[0] == int(MULTI_GPU_NON_TORCH_GIB * GIB)
+    assert one.non_torch[0] == int(SINGLE_GPU_NON_TORCH_GIB * GIB)
+    assert two.non_torch[0] == int((SINGLE_GPU_NON_TORCH_GIB + MULTI_GPU_NON_TORCH_GIB) * GIB)
     assert one.cuda_graphs == (0, 0, 0)
     assert reserve("Qwen/Qwen3-8B", "0.21.0", cuda_graphs=True).cuda_graphs[0] > 0
     first_stage = reserve("Qwen/Qwen3-8B", "0.11.0", pp=2, last_stage=False)

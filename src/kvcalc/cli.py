@@ -241,8 +241,7 @@ def print_validation(result: dict[str, Any], out=None) -> None:
     if s["weights_checked"]:
         w(f"weights vs 'Model loading took': median |error| {s['weights_median_abs_error_pct']}%, "
           f"max {s['weights_max_abs_error_pct']}% over {s['weights_checked']} rows\n")
-    for term, label in (("activation", "activation peak (+ vLLM's CUDA-graph estimate; kvcalc's fixed "
-                                       "part also holds one GPU's non-torch memory)"),
+    for term, label in (("activation", "activation peak (+ vLLM's CUDA-graph estimate)"),
                         ("non_torch", "non-torch memory")):
         if s[f"{term}_checked"]:
             w(f"{label} vs the logged breakdown: median |error| {s[f'{term}_median_abs_error_gib']} GiB, "

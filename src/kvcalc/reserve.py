@@ -35,15 +35,15 @@ class Era:
     profiler changed between them)."""
 
     name: str
-    activation_base_gib: float       # fixed part of activation + single-GPU non-torch memory
+    activation_base_gib: float       # fixed part of the activation peak
     spread_gib: float                # ± band beyond the sampler's own range
 
 
 ERAS: dict[str, Era] = {
-    "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.20, 0.5),
-    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 1.10, 0.7),
-    "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.10, 0.5),
-    "from-0.29": Era(Text("era.from_0_29"), 0.20, 0.7),
+    "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.05, 0.5),
+    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.95, 0.7),
+    "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.00, 0.5),
+    "from-0.29": Era(Text("era.from_0_29"), 0.10, 0.7),
 }
 SAMPLER_BYTES_PER_ENTRY = 38.5
 """Peak activation per (dummy request × vocabulary entry) of the PyTorch top-k/top-p sampler path,
@@ -77,8 +77,13 @@ def sampler_bytes_per_entry(version: Version, model_runner_v2: bool, platform: s
     if model_runner_v2 and not applies(Rule.MRV2_LARGER_PROFILE_PEAK, version):
         return SAMPLER_BYTES_MRV2_GREEDY
     return SAMPLER_BYTES_PER_ENTRY
+SINGLE_GPU_NON_TORCH_GIB = 0.13
+"""Non-torch memory of one GPU working alone (allocator and library workspaces): 0.13-0.14 GiB
+on H100 with v0.11 in five llm-d breakdowns (llm-d/llm-d-benchmark
+config_explorer/empirical-vllm-memory-results.md), the median of the 13 single-GPU values in
+data/vllm_logs.json (0.02 to 1.17 GiB)."""
 MULTI_GPU_NON_TORCH_GIB = 0.45
-"""NCCL and custom all-reduce buffers when TP × PP > 1: measured 0.55 GiB of non-torch memory
+"""Added to that for NCCL and custom all-reduce buffers when TP × PP > 1: measured 0.55 GiB of non-torch memory
 at TP 2 against 0.13 GiB at TP 1 on H100 (llm-d/llm-d-benchmark
 config_explorer/empirical-vllm-memory-results.md, Llama-3.3-70B-FP8 vs Llama-3.1-8B)."""
 CUDA_GRAPH_GIB = (0.3, 0.1, 1.0)
@@ -149,7 +154,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     act = int(base + max(entries * per_entry, fwd))
     act_low = int(max(0.0, base - era.spread_gib * GIB) + max(entries * min(per_entry, 5.0), fwd))
     spread = int(era.spread_gib * GIB)
-    nt = int(MULTI_GPU_NON_TORCH_GIB * GIB) if tp * pp > 1 else 0
+    nt = int((SINGLE_GPU_NON_TORCH_GIB + (MULTI_GPU_NON_TORCH_GIB if tp * pp > 1 else 0.0)) * GIB)
     cg = tuple(int(x * GIB) for x in CUDA_GRAPH_GIB) if cuda_graphs else (0, 0, 0)
     basis = Text("basis.activation", rows=rows, vocab=vocab_padded, per_entry=per_entry, mnbt=mnbt,
                  base=era.activation_base_gib, era=era.name)

@@ -71,7 +71,8 @@ def _calculate(entry: dict[str, Any]):
 def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
     """For calibration: what the log says vLLM subtracted besides the weights, next to the
     quantities kvcalc's reserve model uses. None when the entry cannot be evaluated."""
-    from .reserve import forward_bytes, group_for, sampler_bytes_per_entry, sampler_rows  # noqa: PLC0415
+    from .reserve import (SINGLE_GPU_NON_TORCH_GIB, forward_bytes, group_for,  # noqa: PLC0415
+                          sampler_bytes_per_entry, sampler_rows)
     from .units import cdiv  # noqa: PLC0415
 
     logged = entry.get("logged") or {}
@@ -101,7 +102,7 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
         if stage == s.pipeline_parallel_size - 1 else 0,
         "forward_gib": forward_bytes(config, r.max_num_batched_tokens, s.tensor_parallel_size,
                                      2) / gib,
-        "non_torch_gib": 0.0,
+        "non_torch_gib": SINGLE_GPU_NON_TORCH_GIB,
         "sampler_bytes": sampler_bytes_per_entry(r.version, calc.model_runner_v2, calc.gpu.platform),
         "multi_gpu": s.tensor_parallel_size * s.pipeline_parallel_size > 1,
         "cuda_graph_gib": cg,
