@@ -74,3 +74,23 @@ def test_user_weight_format_overrides_checkpoint():
 
 def test_rope_cache_uses_rope_dims():
     assert rope_cache_bytes(config("deepseek-ai/DeepSeek-V3"), 1000, 2) == 1000 * 64 * 2
+
+
+def test_modelopt_mixed_precision_sizes_each_layer_by_its_algorithm():
+    """Qwen3.6-35B-A3B-NVFP4: experts and LM head W4A16_NVFP4, attention and GDN projections FP8,
+    MTP layers excluded (bf16). vLLM 0.22 on GB10 with MTP: "Model loading took 21.93 GiB";
+    sizing every layer as FP8 overshot by 59%."""
+    cfg = config("nvidia/Qwen3.6-35B-A3B-NVFP4")
+    fmt = checkpoint_format(cfg)
+    assert fmt.expert_bytes_per_param == fmt.lm_head_bytes_per_param == 0.5 + 1 / 16
+    assert fmt.bytes_per_param == 1.0 and fmt.mtp_unquantized
+    w = estimate_weights(cfg, None, "auto", 2, 1, 1, max_len=262144, mtp_layers=1)
+    assert abs(w.per_stage_bytes[0] / GIB / 21.93 - 1) < 0.02
+
+
+def test_modelopt_single_algorithm_formats_are_unchanged():
+    fp4 = checkpoint_format({"quantization_config": {"quant_method": "modelopt", "quant_algo": "NVFP4"}})
+    fp8 = checkpoint_format({"quantization_config": {"quant_method": "modelopt",
+                                                     "quantization": {"quant_algo": "FP8"}}})
+    assert (fp4.name, fp4.bytes_per_param, fp4.expert_bytes_per_param) == ("nvfp4", 0.5 + 1 / 16, None)
+    assert (fp8.name, fp8.bytes_per_param) == ("fp8", 1.0)

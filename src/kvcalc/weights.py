@@ -12,7 +12,7 @@ components is kept and scaled to it. vLLM also keeps the rotary cos/sin cache
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import SettingsError
@@ -30,6 +30,36 @@ class Format:
     bytes_per_param: float     # for quantized linear layers
     experts_only: bool = False
     attention_unquantized: bool = False
+    expert_bytes_per_param: float | None = None   # mixed precision: routed experts differ
+    mtp_unquantized: bool = False                  # the checkpoint's ignore list names the MTP layers
+    lm_head_bytes_per_param: float | None = None   # a checkpoint that quantizes its LM head too
+
+
+_MODELOPT_BYTES = {"FP8": 1.0, "NVFP4": 0.5 + 1 / 16}
+"""Bytes per parameter of the modelopt algorithms vLLM loads (modelopt.py): FP8 1 B (per-tensor
+scale); NVFP4 / W4A16_NVFP4 0.5 B + one fp8 scale per 16."""
+
+
+def _modelopt_bytes(algo: str) -> float:
+    return _MODELOPT_BYTES["NVFP4"] if "FP4" in algo.upper() else _MODELOPT_BYTES["FP8"]
+
+
+def _modelopt_mixed(q: dict[str, Any]) -> Format:
+    """modelopt ``MIXED_PRECISION``: ``quantized_layers`` gives each layer its algorithm
+    (Qwen3.6-35B-A3B-NVFP4: experts W4A16_NVFP4, attention and GDN projections FP8). Routed
+    experts take the algorithm of the ``*.experts`` entries; other linear layers the commonest
+    of the rest; the LM head its own entry when it has one (else it stays in the model dtype)."""
+    layers = q.get("quantized_layers")
+    layers = layers if isinstance(layers, dict) else {}
+    algos = [(str(name), str(v.get("quant_algo") or "")) for name, v in layers.items() if isinstance(v, dict)]
+    expert = [a for n, a in algos if n.endswith(".experts") or ".experts." in n]
+    other = [a for n, a in algos if not (n.endswith(".experts") or ".experts." in n)]
+    common = max(set(other), key=other.count) if other else "FP8"
+    expert_algo = max(set(expert), key=expert.count) if expert else common
+    head = dict(algos).get("lm_head")
+    return Format("mixed (modelopt)", _modelopt_bytes(common),
+                  expert_bytes_per_param=_modelopt_bytes(expert_algo),
+                  lm_head_bytes_per_param=_modelopt_bytes(head) if head else None)
 
 
 def _int4(group: int) -> float:
@@ -56,10 +86,15 @@ def checkpoint_format(config: dict[str, Any], native_mxfp4: bool = True) -> Form
     if method == "mxfp4":
         return Format("mxfp4", 0.5 + 1 / 32, experts_only=True)
     if method.startswith("modelopt"):
-        algo = str(q.get("quant_algo") or (q.get("quantization") or {}).get("quant_algo") or "").upper()
+        inner = q.get("quantization") if isinstance(q.get("quantization"), dict) else {}
+        algo = str(q.get("quant_algo") or inner.get("quant_algo") or "").upper()
+        ignore = q.get("ignore") or q.get("exclude_modules") or []
+        mtp_off = isinstance(ignore, list) and any(str(x).startswith("mtp") for x in ignore)
+        if algo == "MIXED_PRECISION":
+            return replace(_modelopt_mixed(q), mtp_unquantized=mtp_off)
         if "FP4" in algo:
-            return Format("nvfp4", 0.5 + 1 / 16)
-        return Format("fp8", 1.0)
+            return Format("nvfp4", _MODELOPT_BYTES["NVFP4"], mtp_unquantized=mtp_off)
+        return Format("fp8", _MODELOPT_BYTES["FP8"], mtp_unquantized=mtp_off)
     if method == "bitsandbytes":
         return Format("bitsandbytes", 0.5 + 0.04 if q.get("load_in_4bit", True) else 1.0)
     if method == "compressed-tensors":
@@ -96,8 +131,13 @@ def _part_bytes(p: Part, fmt: Format | None, dtype_bytes: int, tp: int,
     """(bytes in the checkpoint, bytes on one TP rank) for one part."""
     per_rank = p.per_rank if p.per_rank is not None else cdiv(p.params, tp)
     quantized = fmt is not None and p.quantizable and (p.expert or not fmt.experts_only) and \
-        not (fmt.attention_unquantized and p.name == "attention")
-    b = fmt.bytes_per_param if quantized else dtype_bytes
+        not (fmt.attention_unquantized and p.name == "attention") and \
+        not (fmt.mtp_unquantized and p.name == "mtp")
+    b = dtype_bytes
+    if quantized:
+        b = fmt.expert_bytes_per_param if p.expert and fmt.expert_bytes_per_param else fmt.bytes_per_param
+    elif fmt is not None and fmt.lm_head_bytes_per_param and p.name == "lm_head":
+        b = fmt.lm_head_bytes_per_param
     return p.params * b, per_rank * b * (expert_pad if p.expert else 1.0)
 
 
