@@ -300,7 +300,8 @@ MODELS = ["meta-llama/Llama-3.1-8B-Instruct", "openai/gpt-oss-20b", "google/gemm
           "meta-llama/Llama-4-Scout-17B-16E-Instruct", "Qwen/Qwen3-Next-80B-A3B-Instruct",
           "deepseek-ai/DeepSeek-V3.2", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
           "nvidia/Llama-3_3-Nemotron-Super-49B-v1", "ibm-granite/granite-4.0-h-tiny",
-          "google/gemma-2-9b-it", "Qwen/Qwen2.5-7B-Instruct-AWQ", "mistralai/Mixtral-8x7B-v0.1"]
+          "google/gemma-2-9b-it", "Qwen/Qwen2.5-7B-Instruct-AWQ", "mistralai/Mixtral-8x7B-v0.1",
+          "nvidia/Qwen3.6-35B-A3B-NVFP4"]
 EXTRA_KEYS = ["head_dim", "sliding_window", "layer_types", "rope_scaling", "quantization_config",
               "vision_config", "text_config", "llm_config", "num_kv_shared_layers",
               "attention_chunk_size", "kv_lora_rank", "hybrid_override_pattern", "block_configs",
