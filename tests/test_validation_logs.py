@@ -71,3 +71,15 @@ def test_each_reserve_term_is_checked_against_the_logged_breakdown():
     s = validate_logs(LOGS)["summary"]
     assert s["activation_checked"] >= 15 and s["non_torch_checked"] >= 10
     assert s["activation_median_abs_error_gib"] < 0.5
+
+
+def test_the_estimate_band_is_reported_and_mostly_holds_the_logged_pool():
+    result = validate_logs(LOGS)
+    rows = [r for r in result["rows"] if r["estimated"]]
+    for r in rows:
+        e = r["estimated"]
+        assert e["tokens_low"] <= e["tokens"] <= e["tokens_high"], r["id"]
+        assert e["inside_band"] == (e["tokens_low"] <= r["logged_tokens"] <= e["tokens_high"])
+    s = result["summary"]
+    assert s["estimated_inside_band"] == sum(r["estimated"]["inside_band"] for r in rows)
+    assert s["estimated_inside_band"] >= 0.8 * s["estimated_checked"]   # the band means something

@@ -628,7 +628,9 @@ function renderValidation() {
     hn: F.int(s.held_out_rows ? s.held_out_rows.estimated_checked : 0),
     high: s.estimated_share_high != null ? nf({ style: "percent", maximumFractionDigits: 0 }).format(s.estimated_share_high) : "–",
     wmed: s.weights_median_abs_error_pct != null ? F.dec2(s.weights_median_abs_error_pct) + "%" : "–",
-  }) + (s.activation_checked ? " " + fill(S("val_terms"), {
+  }) + (s.estimated_checked ? " " + fill(S("val_band"), {
+    inside: F.int(s.estimated_inside_band), n: F.int(s.estimated_checked),
+  }) : "") + (s.activation_checked ? " " + fill(S("val_terms"), {
     an: F.int(s.activation_checked), amed: F.gib(s.activation_median_abs_error_gib),
     ahigh: nf({ style: "percent", maximumFractionDigits: 0 }).format(s.activation_share_high),
     nn: F.int(s.non_torch_checked), nmed: s.non_torch_checked ? F.gib(s.non_torch_median_abs_error_gib) : "–",

@@ -238,6 +238,9 @@ def print_validation(result: dict[str, Any], out=None) -> None:
             w(f"{label}: median |error| {part['estimated_median_abs_error_pct']}%, max "
               f"{part['estimated_max_abs_error_pct']}%, estimated high on {part['estimated_share_high']:.0%} "
               f"of {part['estimated_checked']} rows\n")
+    if s["estimated_checked"]:
+        w(f"the logged pool lies inside the estimate's band on {s['estimated_inside_band']} of "
+          f"{s['estimated_checked']} rows\n")
     if s["weights_checked"]:
         w(f"weights vs 'Model loading took': median |error| {s['weights_median_abs_error_pct']}%, "
           f"max {s['weights_max_abs_error_pct']}% over {s['weights_checked']} rows\n")

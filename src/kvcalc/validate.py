@@ -155,10 +155,14 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
         row["estimated_memory"] = {"kv_gib": round(kv, 2),
                                    "error_pct": _pct_f(kv, row["logged_available_gib"])}
     elif calc.estimated is not None and target and calc.budget is not None:
+        low, high = calc.estimated_low, calc.estimated_high
         row["estimated"] = {"tokens": calc.estimated.tokens,
                             "kv_gib": round(calc.estimated.available_bytes / (1 << 30), 2),
                             "error_pct": _pct(calc.estimated.tokens, target),
-                            "fits": calc.estimated.fits}
+                            "fits": calc.estimated.fits,
+                            "tokens_low": low.tokens if low else None,
+                            "tokens_high": high.tokens if high else None,
+                            "inside_band": bool(low and high and low.tokens <= target <= high.tokens)}
     elif calc.budget_note:
         row["estimated_skipped"] = calc.budget_note
     return row
@@ -238,6 +242,7 @@ def validate_logs(logs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         "held_out_rows": _error_stats([r["estimated"]["error_pct"] for r in rows
                                        if r["estimated"] and not r["used_for_fit"]], "estimated"),
         **_error_stats(weights, "weights"),
+        "estimated_inside_band": sum(1 for r in rows if r["estimated"] and r["estimated"]["inside_band"]),
         **_term_stats(rows, "activation"),
         **_term_stats(rows, "non_torch"),
     }
