@@ -79,6 +79,7 @@ const F = {
   raw: (v) => String(v),
   dec3: (v) => nf({ maximumFractionDigits: 3 }).format(v),
   compact: (v) => nf({ notation: "compact", maximumFractionDigits: 1 }).format(v),
+  share: (v) => nf({ style: "percent", maximumFractionDigits: 0 }).format(v),
 };
 const show = (v, f) => (v === null || v === undefined ? "–" : F[f](v));
 
@@ -626,14 +627,14 @@ function renderValidation() {
     hmed: s.held_out_rows && s.held_out_rows.estimated_median_abs_error_pct != null
       ? F.dec2(s.held_out_rows.estimated_median_abs_error_pct) + "%" : "–",
     hn: F.int(s.held_out_rows ? s.held_out_rows.estimated_checked : 0),
-    high: s.estimated_share_high != null ? nf({ style: "percent", maximumFractionDigits: 0 }).format(s.estimated_share_high) : "–",
+    high: show(s.estimated_share_high, "share"),
     wmed: s.weights_median_abs_error_pct != null ? F.dec2(s.weights_median_abs_error_pct) + "%" : "–",
   }) + (s.estimated_checked ? " " + fill(S("val_band"), {
     inside: F.int(s.estimated_inside_band), n: F.int(s.estimated_checked),
   }) : "") + (s.activation_checked ? " " + fill(S("val_terms"), {
-    an: F.int(s.activation_checked), amed: F.gib(s.activation_median_abs_error_gib),
-    ahigh: nf({ style: "percent", maximumFractionDigits: 0 }).format(s.activation_share_high),
-    nn: F.int(s.non_torch_checked), nmed: s.non_torch_checked ? F.gib(s.non_torch_median_abs_error_gib) : "–",
+    an: F.int(s.activation_checked), amed: show(s.activation_median_abs_error_gib, "gib"),
+    ahigh: show(s.activation_share_high, "share"),
+    nn: F.int(s.non_torch_checked), nmed: show(s.non_torch_median_abs_error_gib, "gib"),
   }) : "");
   $("val-status").textContent = state.validationLive ? fill(S("val_live"), { n: F.int(s.entries) }) : S("val_pending");
   $("validation-table").dataset.state = state.validationLive ? "live" : "prerendered";

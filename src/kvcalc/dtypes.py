@@ -48,7 +48,8 @@ class KvDtype:
         return self.name.startswith("fp8") and not self.name.endswith("per_token_head")
 
 
-_MODEL_DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
+MODEL_DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
+"""Bytes per value of the dtypes a model (and a Mamba / linear-attention state) runs in."""
 
 KV_CACHE_DTYPES: dict[str, KvDtype] = {
     d.name: d
@@ -81,7 +82,7 @@ def normalize_model_dtype(name: str | None, supports_bf16: bool = True) -> str:
     n = (name or "float32").replace("torch.", "")
     n = {"bf16": "bfloat16", "fp16": "float16", "half": "float16", "float": "float32",
          "fp32": "float32"}.get(n, n)
-    if n not in _MODEL_DTYPE_BYTES:
+    if n not in MODEL_DTYPE_BYTES:
         n = "float32"
     if n == "float32":
         n = "bfloat16"
@@ -91,7 +92,7 @@ def normalize_model_dtype(name: str | None, supports_bf16: bool = True) -> str:
 
 
 def model_dtype_bytes(name: str) -> int:
-    return _MODEL_DTYPE_BYTES[name]
+    return MODEL_DTYPE_BYTES[name]
 
 
 def resolve_kv_dtype(

@@ -13,6 +13,7 @@ import reprlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from .dtypes import MODEL_DTYPE_BYTES
 from .errors import ConfigError, UnsupportedModelError
 from .messages import Text
 
@@ -427,8 +428,9 @@ def _llama4_layers(f: _Fields) -> list[AttentionLayer]:
     return layers
 
 
-_STATE_DTYPES = ("float32", "bfloat16", "float16")
-"""Dtypes vLLM keeps a Mamba / linear-attention state in (``MambaStateDtypeCalculator``)."""
+_STATE_DTYPES = tuple(MODEL_DTYPE_BYTES)
+"""Dtypes vLLM keeps a Mamba / linear-attention state in (``MambaStateDtypeCalculator``): the
+model dtypes."""
 
 
 def _ssm_dtype(f: _Fields, *keys: str) -> str | None:

@@ -9,18 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .dtypes import FP8_DS_MLA_BYTES_PER_TOKEN, KvDtype
+from .dtypes import FP8_DS_MLA_BYTES_PER_TOKEN, KvDtype, model_dtype_bytes
 from .errors import SettingsError, UnsupportedModelError
-from .messages import Text
 from .hf_config import AttentionLayer, MambaDims, ModelArch
+from .messages import Text
 from .specs import (ChunkedLocalSpec, FullAttentionSpec, LayerSpec, MambaSpec, MLASpec,
                     SlidingWindowSpec)
 from .units import cdiv
 from .settings import VALID_BLOCK_SIZES
 from .versions import Version
-
-_DTYPE_BYTES = {"float32": 4, "bfloat16": 2, "float16": 2}
-
 
 @dataclass(frozen=True)
 class GpuTarget:
@@ -129,28 +126,27 @@ def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
     conv (2·16·128 + 32·128) × 3 + recurrent 32·128·128 = 24,576 + 524,288 values
     -> 1,097,728 bytes.
     """
-    conv_b = _DTYPE_BYTES[conv_dtype or dims.conv_dtype or model_dtype]
-    ssm_b = _DTYPE_BYTES[ssm_dtype or dims.ssm_dtype or conv_dtype or dims.conv_dtype or model_dtype]
+    conv_b = model_dtype_bytes(conv_dtype or dims.conv_dtype or model_dtype)
+    ssm_b = model_dtype_bytes(ssm_dtype or dims.ssm_dtype or conv_dtype or dims.conv_dtype or model_dtype)
     if dims.flavour == "gdn":
         conv_dim = dims.head_k_dim * dims.num_k_heads * 2 + dims.head_dim * dims.num_heads
-        _divisible(conv_dim, tp, "tp.what.linear_channels")
-        _divisible(dims.num_heads, tp, "tp.what.linear_heads")
+        _divisible(conv_dim, tp, Text("tp.what.linear_channels"))
+        _divisible(dims.num_heads, tp, Text("tp.what.linear_heads"))
         conv = conv_dim // tp * (dims.conv_kernel - 1 + num_spec)
         ssm = dims.num_heads // tp * dims.head_dim * dims.head_k_dim
     else:
         groups = dims.n_groups + (0 if dims.n_groups % tp == 0 else tp - dims.n_groups)
         conv_dim = dims.intermediate_size + 2 * groups * dims.state_size
-        _divisible(conv_dim, tp, "tp.what.mamba_channels")
-        _divisible(dims.num_heads, tp, "tp.what.mamba_heads")
+        _divisible(conv_dim, tp, Text("tp.what.mamba_channels"))
+        _divisible(dims.num_heads, tp, Text("tp.what.mamba_heads"))
         conv = conv_dim // tp * (dims.conv_kernel - 1 + num_spec)
         ssm = dims.num_heads // tp * dims.head_dim * dims.state_size
     return conv * conv_b + ssm * ssm_b
 
 
-def _divisible(value: int, tp: int, what: str) -> None:
+def _divisible(value: int, tp: int, what: Text) -> None:
     if value % tp:
-        raise SettingsError({"--tensor-parallel-size": Text("tp.channels", value=value,
-                                                            what=Text(what), tp=tp)})
+        raise SettingsError({"--tensor-parallel-size": Text("tp.channels", value=value, what=what, tp=tp)})
 
 
 def _token_bytes(layer: AttentionLayer, kv: KvDtype, tp: int) -> tuple[int, int]:

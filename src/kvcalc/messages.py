@@ -334,8 +334,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "after (e.g. 0.17.0)",
         "vLLM 版本 {value} 是未打发行标签的源码构建；请填写它所基于的发行版（如 0.17.0）"),
     "version.out_of_range": (
-        "vLLM version {value} is outside the range kvcalc models ({oldest} to {newest})",
-        "vLLM 版本 {value} 超出了 kvcalc 支持的范围（{oldest} 至 {newest}）"),
+        "vLLM version {value} is outside the range kvcalc models ({lo_major}.{lo_minor} to "
+        "{hi_major}.{hi_minor}.x)",
+        "vLLM 版本 {value} 超出了 kvcalc 支持的范围（{lo_major}.{lo_minor} 至 {hi_major}.{hi_minor}.x）"),
 }
 MESSAGES.update(CONFIG_MESSAGES)
 

@@ -107,7 +107,7 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         try:
             version = parse_version(s.vllm_version)
         except VersionError as exc:
-            problems["--vllm-version"] = exc.args[0]
+            problems["--vllm-version"] = exc.args[0]  # Text: parse_version raises with one
 
     def need_int(flag: str, value: Any, lo: int, hi: int) -> None:
         if value is None:

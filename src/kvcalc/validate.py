@@ -197,26 +197,26 @@ def _term_stats(rows: list[dict[str, Any]], term: str) -> dict[str, Any]:
     """Absolute errors of one reserve term in GiB (terms are small; a percentage would mislead)."""
     diffs = [r["terms"][term]["estimated_gib"] - r["terms"][term]["logged_gib"]
              for r in rows if term in (r.get("terms") or {})]
-    return {
-        f"{term}_checked": len(diffs),
-        f"{term}_median_abs_error_gib": round(statistics.median(abs(d) for d in diffs), 2) if diffs else None,
-        f"{term}_max_abs_error_gib": round(max(abs(d) for d in diffs), 2) if diffs else None,
-        f"{term}_share_high": round(sum(1 for d in diffs if d > 0) / len(diffs), 3) if diffs else None,
-    }
+    return _error_stats(diffs, term, unit="gib", digits=2)
 
 
-def _data_text(entry: dict[str, Any], key: str) -> str:
-    """A sentence from the data file with its Chinese (``<key>_zh``) when the entry has one."""
+def _data_text(entry: dict[str, Any], key: str) -> Translated:
+    """A sentence from the data file with its Chinese twin ``<key>_zh`` (tests/test_log_notes_zh.py
+    requires one; without it the English stands in)."""
     zh = entry.get(key + "_zh")
-    return Translated(entry[key], zh) if isinstance(zh, str) and zh else entry[key]
+    return Translated(entry[key], zh if isinstance(zh, str) and zh else entry[key])
 
 
-def _error_stats(errors: list[float], prefix: str) -> dict[str, Any]:
+def _error_stats(errors: list[float], prefix: str, unit: str = "pct", digits: int = 3) -> dict[str, Any]:
+    """Count, median and max |error| (in ``unit``) and the share estimated high."""
+    if not errors:
+        return {f"{prefix}_checked": 0, f"{prefix}_median_abs_error_{unit}": None,
+                f"{prefix}_max_abs_error_{unit}": None, f"{prefix}_share_high": None}
     return {
         f"{prefix}_checked": len(errors),
-        f"{prefix}_median_abs_error_pct": round(statistics.median(abs(e) for e in errors), 3) if errors else None,
-        f"{prefix}_max_abs_error_pct": round(max(abs(e) for e in errors), 3) if errors else None,
-        f"{prefix}_share_high": round(sum(1 for e in errors if e > 0) / len(errors), 3) if errors else None,
+        f"{prefix}_median_abs_error_{unit}": round(statistics.median(abs(e) for e in errors), digits),
+        f"{prefix}_max_abs_error_{unit}": round(max(abs(e) for e in errors), digits),
+        f"{prefix}_share_high": round(sum(1 for e in errors if e > 0) / len(errors), 3),
     }
 
 

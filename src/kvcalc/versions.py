@@ -62,9 +62,8 @@ def parse_version(text: str | None) -> Version:
     if v < OLDEST or (v.major, v.minor) > (NEWEST.major, NEWEST.minor):
         if v.major == 0 and v.minor < 10 and "dev" in raw:
             raise VersionError(Text("version.dev_build", value=repr(raw)))
-        raise VersionError(Text("version.out_of_range", value=repr(raw),
-                                oldest=f"{OLDEST.major}.{OLDEST.minor}",
-                                newest=f"{NEWEST.major}.{NEWEST.minor}.x"))
+        raise VersionError(Text("version.out_of_range", value=repr(raw), lo_major=OLDEST.major,
+                                lo_minor=OLDEST.minor, hi_major=NEWEST.major, hi_minor=NEWEST.minor))
     return v
 
 

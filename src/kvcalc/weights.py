@@ -35,13 +35,17 @@ class Format:
     lm_head_bytes_per_param: float | None = None   # a checkpoint that quantizes its LM head too
 
 
-_MODELOPT_BYTES = {"FP8": 1.0, "NVFP4": 0.5 + 1 / 16}
-"""Bytes per parameter of the modelopt algorithms vLLM loads (modelopt.py): FP8 1 B (per-tensor
-scale); NVFP4 / W4A16_NVFP4 0.5 B + one fp8 scale per 16."""
+NVFP4_BYTES = 0.5 + 1 / 16
+"""NVFP4 (and modelopt W4A16_NVFP4): packed 4-bit values + one fp8 scale per 16."""
+MXFP4_BYTES = 0.5 + 1 / 32
+"""MXFP4: packed 4-bit values + one e8m0 scale per 32."""
 
 
 def _modelopt_bytes(algo: str) -> float:
-    return _MODELOPT_BYTES["NVFP4"] if "FP4" in algo.upper() else _MODELOPT_BYTES["FP8"]
+    """Bytes per parameter of a modelopt algorithm as vLLM loads it
+    (vllm/model_executor/layers/quantization/modelopt.py): the FP4 ones as NVFP4, else FP8 (1 B,
+    per-tensor scale)."""
+    return NVFP4_BYTES if "FP4" in algo.upper() else 1.0
 
 
 def _modelopt_mixed(q: dict[str, Any]) -> Format:
@@ -84,7 +88,7 @@ def checkpoint_format(config: dict[str, Any], native_mxfp4: bool = True) -> Form
     if method in ("fp8", "fbgemm_fp8", "ptpc_fp8"):
         return Format("fp8", 1.0 + 4 / (128 * 128))
     if method == "mxfp4":
-        return Format("mxfp4", 0.5 + 1 / 32, experts_only=True)
+        return Format("mxfp4", MXFP4_BYTES, experts_only=True)
     if method.startswith("modelopt"):
         inner = q.get("quantization") if isinstance(q.get("quantization"), dict) else {}
         algo = str(q.get("quant_algo") or inner.get("quant_algo") or "").upper()
@@ -92,9 +96,7 @@ def checkpoint_format(config: dict[str, Any], native_mxfp4: bool = True) -> Form
         mtp_off = isinstance(ignore, list) and any(str(x).startswith("mtp") for x in ignore)
         if algo == "MIXED_PRECISION":
             return replace(_modelopt_mixed(q), mtp_unquantized=mtp_off)
-        if "FP4" in algo:
-            return Format("nvfp4", _MODELOPT_BYTES["NVFP4"], mtp_unquantized=mtp_off)
-        return Format("fp8", _MODELOPT_BYTES["FP8"], mtp_unquantized=mtp_off)
+        return Format("nvfp4" if "FP4" in algo else "fp8", _modelopt_bytes(algo), mtp_unquantized=mtp_off)
     if method == "bitsandbytes":
         return Format("bitsandbytes", 0.5 + 0.04 if q.get("load_in_4bit", True) else 1.0)
     if method == "compressed-tensors":
@@ -107,7 +109,7 @@ def checkpoint_format(config: dict[str, Any], native_mxfp4: bool = True) -> Form
         ignore = " ".join(str(x) for x in q.get("ignore") or [])
         attn_off = "self_attn" in ignore or "attn" in ignore
         if bits == 4 and kind == "float":
-            return Format("nvfp4", 0.5 + 1 / 16, attention_unquantized=attn_off)
+            return Format("nvfp4", NVFP4_BYTES, attention_unquantized=attn_off)
         if bits == 4:
             return Format("int4", 0.5 + 2 / group, attention_unquantized=attn_off)
         return Format("fp8" if kind == "float" else "int8", 1.0, attention_unquantized=attn_off)
@@ -122,8 +124,8 @@ def format_for(name: str, config: dict[str, Any], native_mxfp4: bool) -> Format 
         return None
     return {"fp8": Format("fp8", 1.0), "int8": Format("int8", 1.0), "awq": Format("awq", _int4(128)),
             "gptq": Format("gptq", _int4(128)), "int4": Format("int4", _int4(128)),
-            "mxfp4": Format("mxfp4", 0.5 + 1 / 32, experts_only=True),
-            "nvfp4": Format("nvfp4", 0.5 + 1 / 16)}[name]
+            "mxfp4": Format("mxfp4", MXFP4_BYTES, experts_only=True),
+            "nvfp4": Format("nvfp4", NVFP4_BYTES)}[name]
 
 
 def _part_bytes(p: Part, fmt: Format | None, dtype_bytes: int, tp: int,
