@@ -196,3 +196,14 @@ def test_large_pastes_complete(megabytes):
     text = (REAL + "\n") * (megabytes * 1_000_000 // (len(REAL) + 1) + 1)
     log = parse(text, seconds=120)
     assert log.gpu_kv_cache_tokens is not None and log.lines_total > megabytes * 5_000
+
+
+def test_invalid_escapes_in_pasted_args_warn_nothing():
+    """Found by the hypothesis run: ast.literal_eval warned about '\\8' inside a pasted dict."""
+    import warnings
+    line = "INFO 08-22 20:19:51 [api_utils.py:273] non-default args: {'model': 'a\\8b', 'max_model_len': 2048}"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        log = parse(line)
+    assert [str(w.message) for w in caught] == []
+    assert log.non_default_args == {"model": "a\\8b", "max_model_len": 2048}

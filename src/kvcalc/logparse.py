@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import math
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -219,18 +220,26 @@ def _args(text: str) -> dict[str, Any]:
     if len(text) > _MAX_LINE or not text.endswith("}"):
         return {}
     try:
-        value = _plain(ast.literal_eval(text))
+        value = _plain(_literal(text))
         return value if isinstance(value, dict) else {}
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         out: dict[str, Any] = {}
         for m in re.finditer(r"'(\w{1,100})': ('[^']*'|[0-9.]{1,40}|True|False|None)(?=\s*[,}])", text):
             try:
-                value = _plain(ast.literal_eval(m.group(2)))
+                value = _plain(_literal(m.group(2)))
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 continue
             if value is not _DROP:
                 out[m.group(1)] = value
         return out
+
+
+def _literal(text: str) -> Any:
+    """``ast.literal_eval`` without its warnings: a pasted string with an invalid escape ('\\8')
+    would print a SyntaxWarning (DeprecationWarning before 3.12) to the worker's console."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.literal_eval(text)
 
 
 def parse_log(text: str) -> ParsedLog:
