@@ -218,7 +218,8 @@ SETTING_KEYS = ["tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "gpu_memory_utilization", "kv_cache_dtype", "max_model_len", "max_num_batched_tokens",
                 "max_num_seqs", "block_size", "enforce_eager", "entrypoint", "vllm_version",
                 "enable_prefix_caching", "disable_hybrid_kv_cache_manager", "async_scheduling",
-                "mamba_ssm_cache_dtype", "weights", "avg_tokens", "kv_cache_memory_bytes", "speculative"]
+                "mamba_ssm_cache_dtype", "weights", "avg_tokens", "kv_cache_memory_bytes", "flashinfer_sampler",
+                "speculative"]
 
 
 def settings_case(rng: random.Random, models) -> dict:

@@ -30,6 +30,24 @@ def test_estimate_json_equals_api(capsys):
     assert result["from_log"]["blocks_per_request"] == 9225
 
 
+def test_flashinfer_sampler_flag_changes_the_activation_term(capsys):
+    """--flashinfer-sampler on|off is VLLM_USE_FLASHINFER_SAMPLER: on an H100 with vLLM 0.15 it
+    swaps the sort-based sampler warm-up (1,024 × 151,936 entries) for FlashInfer's."""
+    def activation(*extra):
+        code, out, _ = run(capsys, "estimate", "--model", "Qwen/Qwen3-8B", "--gpu", "h100",
+                           "--vllm-version", "0.15.0", "--json", *extra)
+        assert code == 0
+        r = json.loads(out)
+        return next(t for t in r["budget"]["terms"] if t["name"] == "activation peak"), r["serve_command"]
+    (off, cmd_off), (on, cmd_on) = activation(), activation("--flashinfer-sampler", "on")
+    assert on["gib"] < off["gib"] - 4 and "FlashInfer" in on["basis"] and "PyTorch" in off["basis"]
+    assert cmd_off.startswith("vllm serve") and cmd_on.startswith("VLLM_USE_FLASHINFER_SAMPLER=1 vllm serve")
+    with pytest.raises(SystemExit) as info:
+        main(["estimate", "--model", "Qwen/Qwen3-8B", "--flashinfer-sampler", "maybe"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "--flashinfer-sampler" in err and "on or off" in err
+
+
 def test_config_path(capsys, tmp_path):
     from factories import config
     p = tmp_path / "config.json"

@@ -58,6 +58,20 @@ def test_serve_command_lists_only_non_default_flags():
                    "--kv-cache-dtype fp8 --max-model-len 32768 --max-num-seqs 64 --enforce-eager")
 
 
+def test_serve_command_sets_the_sampler_variable_only_against_the_release_default():
+    """VLLM_USE_FLASHINFER_SAMPLER is an environment variable: it precedes the command, and only
+    when it changes what the release would do (before v0.11.1 the default depends on the install,
+    so any choice is spelled out)."""
+    assert calc("Qwen/Qwen3-8B", vllm_version="0.25.0", flashinfer_sampler=True).serve_command == \
+        "vllm serve Qwen/Qwen3-8B"
+    assert calc("Qwen/Qwen3-8B", vllm_version="0.25.0", flashinfer_sampler=False).serve_command == \
+        "VLLM_USE_FLASHINFER_SAMPLER=0 vllm serve Qwen/Qwen3-8B"
+    assert calc("Qwen/Qwen3-8B", vllm_version="0.15.0", flashinfer_sampler=True).serve_command == \
+        "VLLM_USE_FLASHINFER_SAMPLER=1 vllm serve Qwen/Qwen3-8B"
+    assert calc("Qwen/Qwen3-8B", vllm_version="0.11.0", flashinfer_sampler=False).serve_command == \
+        "VLLM_USE_FLASHINFER_SAMPLER=0 vllm serve Qwen/Qwen3-8B"
+
+
 def test_serve_command_speculative_config_is_quoted_json():
     cmd = calc("deepseek-ai/DeepSeek-V3", tensor_parallel_size=8, max_model_len=8192,
                speculative={"method": "mtp", "num_speculative_tokens": 2}).serve_command

@@ -56,6 +56,25 @@ def test_merged_capacity_line_and_breakdown():
     assert p.usage == {"consumed": 15.26, "activation_peak": 1.44, "cuda_graph": 0.23}
 
 
+@pytest.mark.parametrize("line,want", [
+    ("(EngineCore_0 pid=1159) (RayWorkerWrapper pid=1273) INFO 09-10 23:27:29 [topk_topp_sampler.py:50] "
+     "Using FlashInfer for top-p & top-k sampling.", True),
+    ("WARNING 02-11 16:35:13 [topk_topp_sampler.py:66] FlashInfer is not available. Falling back to the "
+     "PyTorch-native implementation of top-p & top-k sampling. For the best performance, please install "
+     "FlashInfer.", False),
+    ("INFO 05-01 10:00:00 [topk_topp_sampler.py:45] FlashInfer top-p/top-k sampling disabled via "
+     "VLLM_USE_FLASHINFER_SAMPLER=0.", False),
+    ("INFO 11-20 10:00:00 [topk_topp_sampler.py:60] FlashInfer is available, but it is not enabled.", False),
+], ids=["on", "not-installed", "disabled", "opt-in-not-taken"])
+def test_which_sampler_the_log_names_becomes_a_setting(line, want):
+    """The sampler decides a GiB-sized part of the profile peak, so a pasted log that names it
+    pins it (vllm/v1/sample/ops/topk_topp_sampler.py messages, several releases)."""
+    log = parse_log(line)
+    assert log.flashinfer_sampler is want
+    assert log.settings() == {"flashinfer_sampler": want}
+    assert parse_log("INFO Using max model len 4096").settings().get("flashinfer_sampler") is None
+
+
 def test_not_enough_memory_error():
     p = parse_log("ValueError: To serve at least one request with the model's max seq len (196608), (23.25 GiB KV "
                   "cache is needed, which is larger than the available KV cache memory (22.5 GiB). Based on the "

@@ -11,7 +11,7 @@ from kvcalc.reserve import (MULTI_GPU_NON_TORCH_GIB, SAMPLER_BYTES_FLASHINFER, S
                             forward_bytes, sampler_bytes_per_entry)
 from kvcalc.units import GIB
 from kvcalc.validate import load_logs
-from kvcalc.versions import parse_version
+from kvcalc.versions import flashinfer_sampler_default, parse_version
 
 # (release, model runner V2, platform) -> bytes per dummy request × vocabulary entry
 SAMPLER_PATHS = [
@@ -29,6 +29,30 @@ SAMPLER_PATHS = [
 @pytest.mark.parametrize("release,mrv2,platform,want", SAMPLER_PATHS)
 def test_sampler_path_by_release_and_runner(release, mrv2, platform, want):
     assert sampler_bytes_per_entry(parse_version(release), mrv2, platform) == want
+
+
+# VLLM_USE_FLASHINFER_SAMPLER set by the user: (release, V2 runner, platform, setting) -> bytes
+SAMPLER_CHOSEN = [
+    ("0.10.1", False, "cuda", True, SAMPLER_BYTES_FLASHINFER),   # the Docker image of that era
+    ("0.11.0", False, "cuda", False, SAMPLER_BYTES_PER_ENTRY),   # a pip install without flashinfer
+    ("0.15.0", False, "cuda", True, SAMPLER_BYTES_FLASHINFER),   # the opt-in of #26859
+    ("0.25.0", False, "cuda", False, SAMPLER_BYTES_PER_ENTRY),   # opting out of #40376
+    ("0.25.0", False, "rocm", True, SAMPLER_BYTES_PER_ENTRY),    # FlashInfer's sampler is CUDA-only
+    ("0.22.0", True, "cuda", True, SAMPLER_BYTES_MRV2_GREEDY),   # the V2 warm-up never reaches it
+    ("0.31.0", True, "cuda", True, SAMPLER_BYTES_FLASHINFER),
+]
+
+
+@pytest.mark.parametrize("release,mrv2,platform,chosen,want", SAMPLER_CHOSEN)
+def test_the_users_sampler_choice_decides_where_it_applies(release, mrv2, platform, chosen, want):
+    assert sampler_bytes_per_entry(parse_version(release), mrv2, platform, chosen) == want
+
+
+@pytest.mark.parametrize("release,want", [("0.10.1", None), ("0.11.0", None), ("0.11.1", False),
+                                          ("0.20.1", False), ("0.21.0", True), ("0.33.0", True)])
+def test_flashinfer_sampler_default_by_release(release, want):
+    """On with flashinfer installed before #26859 (v0.11.1), opt-in until #40376 (v0.21), then on."""
+    assert flashinfer_sampler_default(parse_version(release)) is want
 
 
 def test_forward_intermediate_worked_example():
@@ -52,6 +76,32 @@ def test_h100_llm_d_breakdown_is_reproduced():
     """llm-d's H100 run of Llama-3.1-8B on v0.11 logged a 4.76 GiB activation peak."""
     act = reserve("meta-llama/Llama-3.1-8B-Instruct", "0.11.0").activation[0] / GIB
     assert act == pytest.approx(4.76, rel=0.05)
+
+
+def test_a_known_sampler_narrows_the_band_to_its_own_cost():
+    """Unset on v0.11.0 the band runs from FlashInfer's cost to the sort's; a user who says which
+    sampler runs gets the band of that path alone (the era's spread stays)."""
+    unset = reserve("meta-llama/Llama-3.1-8B-Instruct", "0.11.0").activation
+    sort = reserve("meta-llama/Llama-3.1-8B-Instruct", "0.11.0", flashinfer_sampler=False).activation
+    fi = reserve("meta-llama/Llama-3.1-8B-Instruct", "0.11.0", flashinfer_sampler=True).activation
+    assert unset[0] == sort[0] and unset[2] == sort[2]
+    assert unset[1] < sort[1]
+    assert fi[0] < sort[1] and fi[1] <= fi[0] <= fi[2]
+    # FlashInfer's 7 B × 1,024 × 128,256 entries (0.84 GiB) is below the forward pass of 8,192 tokens
+    fwd = forward_bytes(config("meta-llama/Llama-3.1-8B-Instruct"), 8192, 1, 2)
+    assert 1024 * 128_256 * SAMPLER_BYTES_FLASHINFER < fwd
+    assert fi[0] == pytest.approx(fwd + 0.05 * GIB, rel=0.01)
+
+
+def test_flashinfer_rows_of_the_public_logs_are_estimated_within_two_percent():
+    """gpt-oss-120b on A100s: v0.10.1.1 logs "Using FlashInfer for top-p & top-k sampling";
+    vllm#26480 is one of the FlashInfer-sampler failures #40376 cites. With the sort-based cost both
+    were 3-4% low."""
+    from kvcalc.validate import evaluate_entry  # noqa: PLC0415
+    for log_id in ("vllm#26480", "a100-80g-gpt-oss-120b-tp4-raynodes-v0.10.1.1"):
+        entry = next(e for e in load_logs() if e["id"] == log_id)
+        assert entry["flashinfer_sampler"] is True
+        assert abs(evaluate_entry(entry)["estimated"]["error_pct"]) < 2, log_id
 
 
 def test_model_runner_v2_warm_up_before_028_is_small():

@@ -26,7 +26,7 @@ def _flag_bool(text: str) -> bool:
         return True
     if t in ("0", "false", "no", "off"):
         return False
-    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+    raise argparse.ArgumentTypeError(f"expected on or off (or true / false), got {text!r}")
 
 
 def _estimate_parser(sub: Any) -> None:
@@ -73,6 +73,9 @@ def _model_flags(p: Any) -> None:
     p.add_argument("--enable-prefix-caching", type=_flag_bool)
     p.add_argument("--disable-hybrid-kv-cache-manager", action="store_true", default=None)
     p.add_argument("--kv-cache-memory-bytes", type=int)
+    p.add_argument("--flashinfer-sampler", type=_flag_bool, metavar="on|off",
+                   help="VLLM_USE_FLASHINFER_SAMPLER=1/0: which sampler the startup profile runs "
+                        "(default: the release's own default)")
     p.add_argument("--available-kv-gib", type=float,
                    help="'Available KV cache memory' from your log: compute the pool from it")
     p.add_argument("--measured-reserve-gib", type=float,
@@ -84,7 +87,7 @@ SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "kv_cache_dtype", "max_model_len", "avg_tokens", "max_num_batched_tokens",
                 "max_num_seqs", "block_size", "enforce_eager", "entrypoint", "vllm_version",
                 "weights", "enable_prefix_caching", "disable_hybrid_kv_cache_manager",
-                "kv_cache_memory_bytes")
+                "kv_cache_memory_bytes", "flashinfer_sampler")
 
 
 def build_request(args: argparse.Namespace) -> dict[str, Any]:

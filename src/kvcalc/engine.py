@@ -214,7 +214,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       mnbt=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
                                       vocab=vocab, dtype_bytes=dtype_bytes, cuda_graphs=cg,
                                       model_runner_v2=mrv2, last_stage=(i == pp - 1),
-                                      platform=gpu.platform)
+                                      platform=gpu.platform, flashinfer_sampler=s.flashinfer_sampler)
                      for i in range(pp))
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))

@@ -73,6 +73,7 @@ class ParsedLog:
     hybrid_manager_disabled: bool = False
     backend: str | None = None
     dcp_multiplier: int | None = None
+    flashinfer_sampler: bool | None = None
     error: str | None = None
     error_needed_gib: float | None = None
     error_available_gib: float | None = None
@@ -115,6 +116,8 @@ class ParsedLog:
             out["weights"] = weights
         if isinstance(a.get("speculative_config"), dict):
             out["speculative"] = a["speculative_config"]
+        if self.flashinfer_sampler is not None:
+            out["flashinfer_sampler"] = self.flashinfer_sampler
         return {k: v for k, v in out.items() if v is not None}
 
     def release(self) -> str | None:
@@ -177,6 +180,13 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
         r" GiB\)\.(?:.{0,300}?estimated maximum model length is (\d{1,16})(?!\d))?"), "fit_error"),
     ("No available memory for the cache blocks",
      re.compile(r"No available memory for the cache blocks"), "no_memory"),
+    # vllm/v1/sample/ops/topk_topp_sampler.py: which sampler the profile run used.
+    ("top-p & top-k sampling", re.compile(r"Using FlashInfer for top-p & top-k sampling"), "sampler_on"),
+    ("PyTorch-native implementation", re.compile(r"Falling back to the PyTorch-native implementation of "
+                                                 r"top-p & top-k sampling"), "sampler_off"),
+    ("FlashInfer is available", re.compile(r"FlashInfer is available, but it is not enabled"), "sampler_off"),
+    ("FlashInfer top-p/top-k sampling", re.compile(r"FlashInfer top-p/top-k sampling (?:disabled|unavailable)"),
+     "sampler_off"),
 ]
 
 _USAGE = re.compile(r"(?<![0-9.])([0-9.]{1,20}) GiB for ([a-zA-Z \-+()]{1,80}?)(?:,|\.| and)")
@@ -341,4 +351,6 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         log.error_estimated_max_len = int(g[3]) if g[3] else None
     elif kind == "no_memory":
         log.error = m.group(0)
+    elif kind in ("sampler_on", "sampler_off"):
+        log.flashinfer_sampler = kind == "sampler_on"
     return True

@@ -240,10 +240,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{billions:.2f} B parameters, {label} weights, split across TP/PP",
         "{billions:.2f} B 参数，{label} 权重，按 TP/PP 切分"),
     "basis.activation": (
-        "max(sampler: {rows:,} rows × {vocab:,} vocabulary × {per_entry:g} B, forward: {mnbt:,} tokens) "
-        "+ {base:.2f} GiB ({era})",
-        "max(采样器：{rows:,} 行 × {vocab:,} 词表 × {per_entry:g} B，前向：{mnbt:,} tokens) "
-        "+ {base:.2f} GiB（{era}）"),
+        "max(sampler ({sampler}): {rows:,} rows × {vocab:,} vocabulary × {per_entry:g} B, "
+        "forward: {mnbt:,} tokens) + {base:.2f} GiB ({era})",
+        "max(采样器（{sampler}）：{rows:,} 行 × {vocab:,} 词表 × {per_entry:g} B，"
+        "前向：{mnbt:,} tokens) + {base:.2f} GiB（{era}）"),
+    "sampler.pytorch": ("PyTorch, sorts the logits", "PyTorch，对 logits 排序"),
+    "sampler.flashinfer": ("FlashInfer top-k/top-p kernels", "FlashInfer 的 top-k/top-p 内核"),
+    "sampler.greedy": ("greedy warm-up of model runner V2", "model runner V2 的贪心预热"),
     "basis.non_torch": (
         "allocator and library workspaces; NCCL buffers with several GPUs",
         "分配器与各类库的工作区；多卡时还有 NCCL 缓冲区"),

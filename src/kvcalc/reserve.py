@@ -26,7 +26,7 @@ from typing import Any
 from .messages import Text
 from .params import config_int as _n
 from .units import GIB, cdiv
-from .versions import Rule, Version, applies
+from .versions import Rule, Version, applies, flashinfer_sampler_default
 
 
 @dataclass(frozen=True)
@@ -47,15 +47,16 @@ ERAS: dict[str, Era] = {
 }
 SAMPLER_BYTES_PER_ENTRY = 38.5
 """Peak activation per (dummy request × vocabulary entry) of the PyTorch top-k/top-p sampler path,
+which sorts the float32 logits (values + int64 indices, softmax, cumulative sum),
 measured on H100 at 1,024 dummy requests (llm-d/llm-d-benchmark
 config_explorer/empirical-vllm-memory-results.md): Llama-3.1-8B 4.76 GiB over 131.3 M entries,
-Qwen3-0.6B 5.56 GiB over 155.6 M, gpt-oss 7.38 GiB over 205.9 M — 38.4 to 38.9 bytes. vLLM
-builds that use FlashInfer's sampling kernels need far less (about 5 bytes in public logs), which
-the low end of the band covers."""
+Qwen3-0.6B 5.56 GiB over 155.6 M, gpt-oss 7.38 GiB over 205.9 M — 38.4 to 38.9 bytes."""
 SAMPLER_BYTES_FLASHINFER = 7.0
-"""The same with FlashInfer's top-k/top-p kernels (the V1 runner's default on CUDA from v0.21,
-#40376): Gemma-4-26B-A4B on an H200 with vLLM 0.28 logged a 1.89 GiB activation peak over
-1,024 × 262,144 entries (vllm#58580) — about 7 bytes."""
+"""The same with FlashInfer's top-k/top-p kernels, which sort nothing: Gemma-4-26B-A4B on an H200
+with vLLM 0.28 logged a 1.89 GiB activation peak over 1,024 × 262,144 entries (vllm#58580) —
+about 7 bytes; gpt-oss-120b at TP 4 on A100s with vLLM 0.10.1.1, whose log says "Using FlashInfer
+for top-p & top-k sampling", left 0.86 GiB for everything besides weights and KV cache, less than
+half of what the sort-based path needs over its 256 × 201,088 entries."""
 SAMPLER_BYTES_MRV2_GREEDY = 4.0
 """Model runner V2 before v0.28 (Rule.MRV2_LARGER_PROFILE_PEAK): its dummy sampler run meets
 sampling states left at their defaults (top_k = vocabulary, top_p = 1), so it skips top-k/top-p
@@ -64,19 +65,42 @@ and draws with the Gumbel kernel; the peak is about one fp32 copy of the logits
 2026-08-13). Public v0.27.1 logs agree:
 RTX 4090 0.08-0.31 GiB of peak activation over 256 × 151,936 entries; RTX PRO 6000 TP 2 with
 1,024 sequences left 1.66 GiB for everything besides weights and KV cache."""
+SAMPLER_LOW_BYTES = 5.0
+"""Per-entry cost at the optimistic end of the band when the sampler path is not known."""
 
 
-def sampler_bytes_per_entry(version: Version, model_runner_v2: bool, platform: str) -> float:
-    """Which sampler path the profile run takes: FlashInfer on CUDA for the V1 runner from v0.21;
-    greedy on model runner V2 before v0.28; the PyTorch sort-based path otherwise. From v0.28 the
-    V2 logs show a peak of the sort-based size again (RTX 5090, L4, L40S with Qwen3-14B); whether
-    that is the sampler or a CUDA-graph estimate folded into "peak activation" is not settled, so
-    the measured sort-based cost stands in for it."""
-    if platform == "cuda" and not model_runner_v2 and applies(Rule.FLASHINFER_SAMPLER_DEFAULT, version):
-        return SAMPLER_BYTES_FLASHINFER
+def sampler_path(version: Version, model_runner_v2: bool, platform: str,
+                 flashinfer_sampler: bool | None = None) -> str:
+    """Which sampler the profile run's dummy sampling takes: "greedy" (model runner V2 before
+    v0.28), "flashinfer" or "pytorch" (sort-based). ``flashinfer_sampler`` is the user's
+    ``VLLM_USE_FLASHINFER_SAMPLER`` (None: unset). FlashInfer's sampler runs on CUDA only. Where the
+    release's default depends on the install (before v0.11.1), the sort-based path is taken, the
+    larger peak: an estimate that errs should err low, and the band's upper end covers FlashInfer.
+    From v0.28 the V2 logs show a peak of the sort-based size again (RTX 5090, L4, L40S with
+    Qwen3-14B); whether that is the sampler or a CUDA-graph estimate folded into "peak activation"
+    is not settled, so the measured sort-based cost stands in for it unless FlashInfer is chosen."""
     if model_runner_v2 and not applies(Rule.MRV2_LARGER_PROFILE_PEAK, version):
-        return SAMPLER_BYTES_MRV2_GREEDY
-    return SAMPLER_BYTES_PER_ENTRY
+        return "greedy"
+    if platform != "cuda":
+        return "pytorch"
+    on = flashinfer_sampler
+    if on is None:
+        on = bool(flashinfer_sampler_default(version)) and not model_runner_v2
+    return "flashinfer" if on else "pytorch"
+
+
+SAMPLER_BYTES = {"greedy": SAMPLER_BYTES_MRV2_GREEDY, "flashinfer": SAMPLER_BYTES_FLASHINFER,
+                 "pytorch": SAMPLER_BYTES_PER_ENTRY}
+SAMPLER_NAMES = {"greedy": Text("sampler.greedy"), "flashinfer": Text("sampler.flashinfer"),
+                 "pytorch": Text("sampler.pytorch")}
+
+
+def sampler_bytes_per_entry(version: Version, model_runner_v2: bool, platform: str,
+                            flashinfer_sampler: bool | None = None) -> float:
+    """Bytes of profile peak per (dummy request × vocabulary entry) on the path ``sampler_path`` picks."""
+    return SAMPLER_BYTES[sampler_path(version, model_runner_v2, platform, flashinfer_sampler)]
+
+
 SINGLE_GPU_NON_TORCH_GIB = 0.13
 """Non-torch memory of one GPU working alone (allocator and library workspaces): 0.13-0.14 GiB
 on H100 with v0.11 in five llm-d breakdowns (llm-d/llm-d-benchmark
@@ -143,20 +167,25 @@ class ReserveEstimate:
 def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: int, mnbt: int,
                      max_num_seqs: int, vocab: int, dtype_bytes: int, cuda_graphs: bool,
                      model_runner_v2: bool = False, last_stage: bool = True,
-                     platform: str = "cuda") -> ReserveEstimate:
+                     platform: str = "cuda", flashinfer_sampler: bool | None = None) -> ReserveEstimate:
+    """Typical, low and high of each term for one pipeline stage. The band's low end assumes
+    FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``)."""
     era = era_for(version, model_runner_v2)
     rows = sampler_rows(max_num_seqs, mnbt)
     vocab_padded = cdiv(vocab, 64) * 64
     entries = rows * vocab_padded if last_stage else 0
     fwd = forward_bytes(config, mnbt, tp, dtype_bytes)
     base = era.activation_base_gib * GIB
-    per_entry = sampler_bytes_per_entry(version, model_runner_v2, platform)
+    path = sampler_path(version, model_runner_v2, platform, flashinfer_sampler)
+    per_entry = SAMPLER_BYTES[path]
+    low_per_entry = per_entry if flashinfer_sampler is not None else min(per_entry, SAMPLER_LOW_BYTES)
     act = int(base + max(entries * per_entry, fwd))
-    act_low = int(max(0.0, base - era.spread_gib * GIB) + max(entries * min(per_entry, 5.0), fwd))
+    act_low = int(max(0.0, base - era.spread_gib * GIB) + max(entries * low_per_entry, fwd))
     spread = int(era.spread_gib * GIB)
     nt = int((SINGLE_GPU_NON_TORCH_GIB + (MULTI_GPU_NON_TORCH_GIB if tp * pp > 1 else 0.0)) * GIB)
     cg = tuple(int(x * GIB) for x in CUDA_GRAPH_GIB) if cuda_graphs else (0, 0, 0)
-    basis = Text("basis.activation", rows=rows, vocab=vocab_padded, per_entry=per_entry, mnbt=mnbt,
+    basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
+                 per_entry=per_entry, mnbt=mnbt,
                  base=era.activation_base_gib, era=era.name)
     return ReserveEstimate((act, act_low, act + spread),
                            (nt, max(0, nt - spread // 2), nt + spread // 2), cg, basis)

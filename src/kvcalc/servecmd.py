@@ -7,7 +7,7 @@ import json
 import shlex
 
 from .settings import Resolved
-from .versions import default_gpu_memory_utilization
+from .versions import default_gpu_memory_utilization, flashinfer_sampler_default
 
 
 def serve_command(model: str, r: Resolved, kv_name: str = "auto") -> str:
@@ -53,4 +53,7 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto") -> str:
         if s.speculative.model:
             cfg["model"] = s.speculative.model
         flag("--speculative-config", json.dumps(cfg, separators=(",", ":")))
+    if s.flashinfer_sampler is not None and s.flashinfer_sampler != flashinfer_sampler_default(r.version):
+        # An environment variable, not a flag: it goes before the command.
+        parts.insert(0, f"VLLM_USE_FLASHINFER_SAMPLER={int(s.flashinfer_sampler)}")
     return " ".join(parts)

@@ -26,7 +26,8 @@ MAMBA_SSM_CACHE_DTYPES = ("auto", "float32", "float16")
 
 _BOOL_FLAGS = (("enforce_eager", "--enforce-eager"), ("enable_prefix_caching", "--enable-prefix-caching"),
                ("disable_hybrid_kv_cache_manager", "--disable-hybrid-kv-cache-manager"),
-               ("async_scheduling", "--async-scheduling"))
+               ("async_scheduling", "--async-scheduling"),
+               ("flashinfer_sampler", "VLLM_USE_FLASHINFER_SAMPLER"))
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class Settings:
     enable_prefix_caching: bool | None = None
     disable_hybrid_kv_cache_manager: bool | None = None
     async_scheduling: bool | None = None
+    flashinfer_sampler: bool | None = None  # VLLM_USE_FLASHINFER_SAMPLER=1/0; None: unset
     mamba_ssm_cache_dtype: str | None = None
     weights: str = "auto"
     avg_tokens: int | None = None

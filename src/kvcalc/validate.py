@@ -22,7 +22,7 @@ from .errors import KvcalcError
 _SETTING_FIELDS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_context_parallel_size",
                    "gpu_memory_utilization",
                    "kv_cache_dtype", "max_model_len", "max_num_batched_tokens", "max_num_seqs",
-                   "block_size", "enforce_eager", "entrypoint", "vllm_version")
+                   "block_size", "enforce_eager", "entrypoint", "vllm_version", "flashinfer_sampler")
 
 
 def load_logs(path: str | Path | None = None) -> list[dict[str, Any]]:
@@ -103,7 +103,8 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
         "forward_gib": forward_bytes(config, r.max_num_batched_tokens, s.tensor_parallel_size,
                                      2) / gib,
         "non_torch_gib": SINGLE_GPU_NON_TORCH_GIB,
-        "sampler_bytes": sampler_bytes_per_entry(r.version, calc.model_runner_v2, calc.gpu.platform),
+        "sampler_bytes": sampler_bytes_per_entry(r.version, calc.model_runner_v2, calc.gpu.platform,
+                                                 s.flashinfer_sampler),
         "multi_gpu": s.tensor_parallel_size * s.pipeline_parallel_size > 1,
         "cuda_graph_gib": cg,
     }

@@ -129,6 +129,12 @@ class Rule(Enum):
         _v("0.21.0"), "#38284", "vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
         "the CUDA-graph memory estimate is subtracted from the KV budget (V1 model runner)",
         "confirmed: log text 'default since v0.21.0'")
+    FLASHINFER_SAMPLER_OPT_IN = RuleInfo(
+        _v("0.11.1"), "#26859", "vllm/v1/sample/ops/topk_topp_sampler.py TopKTopPSampler",
+        "FlashInfer's top-k/top-p sampler only with VLLM_USE_FLASHINFER_SAMPLER=1; before, the V1 "
+        "runner used it whenever flashinfer was installed (the Docker images; pip installs from "
+        "v0.11.1, #26443), so the profile peak depended on the install",
+        "confirmed: #26859 merged 2025-10-15, after v0.11.0; #40376 quotes it")
     FLASHINFER_SAMPLER_DEFAULT = RuleInfo(
         _v("0.21.0"), "#40376", "vllm/envs.py VLLM_USE_FLASHINFER_SAMPLER",
         "the V1 runner samples with FlashInfer's top-k/top-p kernels on CUDA by default, which keeps "
@@ -197,6 +203,19 @@ def default_gpu_memory_utilization(version: Version) -> float:
     return 0.92 if applies(Rule.GPU_UTIL_DEFAULT_092, version) else 0.9
 
 
+def flashinfer_sampler_default(version: Version) -> bool | None:
+    """Whether the V1 runner samples with FlashInfer when ``VLLM_USE_FLASHINFER_SAMPLER`` is unset,
+    on CUDA (vllm/v1/sample/ops/topk_topp_sampler.py): yes from v0.21 (#40376); no from v0.11.1
+    (#26859, an opt-in) to v0.20; before v0.11.1, yes whenever the flashinfer package can be
+    imported (``is not False``): the vllm/vllm-openai images ship it, ``pip install vllm`` did not
+    until #26443 (v0.11.1). None there: it depends on the install."""
+    if applies(Rule.FLASHINFER_SAMPLER_DEFAULT, version):
+        return True
+    if applies(Rule.FLASHINFER_SAMPLER_OPT_IN, version):
+        return False
+    return None
+
+
 @dataclass(frozen=True)
 class BatchDefaults:
     max_num_batched_tokens: int
@@ -250,6 +269,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "--gpu-memory-utilization 默认值改为 0.92（此前为 0.9）", "已确认：日志文字 'default since v0.21.0'"),
     "CUDA_GRAPH_ESTIMATE_DEDUCTED": (
         "CUDA graph 显存估算值从 KV 预算中扣除（V1 model runner）", "已确认：日志文字 'default since v0.21.0'"),
+    "FLASHINFER_SAMPLER_OPT_IN": (
+        "只有设置 VLLM_USE_FLASHINFER_SAMPLER=1 才用 FlashInfer 的 top-k/top-p 采样器；此前只要装了 flashinfer"
+        "（Docker 镜像自带；pip 安装从 v0.11.1 起才带，#26443），V1 runner 就会用它，所以 profile 峰值取决于安装方式",
+        "已确认：#26859 于 2025-10-15 合并，晚于 v0.11.0；#40376 引用了它"),
     "FLASHINFER_SAMPLER_DEFAULT": (
         "V1 runner 在 CUDA 上默认用 FlashInfer 的 top-k/top-p 内核采样，不再保留 logits 的排序副本"
         "（profile 峰值小得多）",
