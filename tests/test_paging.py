@@ -202,3 +202,16 @@ def test_mtp_adds_draft_layers_to_the_cache():
                speculative={"method": "deepseek_mtp", "num_speculative_tokens": 1})
     assert len(base.layout.all_specs) == 61 and len(mtp.layout.all_specs) == 62
     assert mtp.kv_bytes_per_token == 62 * 576 * 2
+
+
+def test_a_separate_draft_model_says_its_weights_are_not_counted():
+    """EAGLE heads and Gemma 4 assistants are checkpoints of their own, loaded next to the model;
+    MTP layers inside the checkpoint are counted with its weights and need no such note."""
+    eagle = calc("openai/gpt-oss-20b", max_model_len=8192, speculative={"method": "eagle"})
+    gemma = calc("google/gemma-4-26B-A4B-it", "h200", max_model_len=8192,
+                 speculative={"method": "mtp", "model": "google/gemma-4-26B-A4B-it-assistant"})
+    mtp = calc("deepseek-ai/DeepSeek-V3", tensor_parallel_size=8, max_model_len=8192,
+               speculative={"method": "deepseek_mtp", "num_speculative_tokens": 1})
+    for c in (eagle, gemma):
+        assert any(getattr(n, "key", None) == "note.draft_weights" for n in c.notes), c.notes
+    assert not any(getattr(n, "key", None) == "note.draft_weights" for n in mtp.notes)

@@ -110,12 +110,14 @@ def _draft_layers(arch: ModelArch, s: Settings) -> tuple[tuple[AttentionLayer, .
         return (), []
     if family == "mtp" and arch.model_type in ("gemma4", "gemma4_text"):
         # gemma4_mtp.py: the drafter's attention is query-only and reads the target's cache
-        # through kv_sharing_target_layer_name, so it adds no cache of its own.
-        return (), [Text("note.gemma4_mtp")]
+        # through kv_sharing_target_layer_name, so it adds no cache of its own; its weights (the
+        # "-assistant" checkpoint) are loaded next to the model's.
+        return (), [Text("note.gemma4_mtp"), Text("note.draft_weights")]
     if spec.draft_config is not None:
         draft = read_model(spec.draft_config)
         return tuple(l for l in draft.layers if l.kind != "none"), \
-            [Text("note.draft_layers", layers=sum(l.kind != "none" for l in draft.layers))]
+            [Text("note.draft_layers", layers=sum(l.kind != "none" for l in draft.layers)),
+             Text("note.draft_weights")]
     if family == "mtp":
         if not arch.mtp_layers:
             raise SettingsError({"--speculative-config": Text("settings.mtp_without_layers")})
@@ -123,7 +125,7 @@ def _draft_layers(arch: ModelArch, s: Settings) -> tuple[tuple[AttentionLayer, .
     template = arch.full_attention_layer()
     if template is None:
         return (), []
-    return (template,), [Text("note.draft_assumed")]
+    return (template,), [Text("note.draft_assumed"), Text("note.draft_weights")]
 
 
 def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolResult:

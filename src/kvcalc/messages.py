@@ -207,6 +207,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "note.mtp_layers": (
         "MTP adds {layers} draft layer(s) with their own cache",
         "MTP 增加了 {layers} 个草稿层，各自有 KV cache"),
+    "note.draft_weights": (
+        "the draft model's own weights (hundreds of MiB to a few GiB) are not in the weights term: "
+        "the fully estimated pool is high by that much",
+        "草稿模型自身的权重（几百 MiB 到几 GiB）没有计入权重一项：完全估算的缓存池会相应偏高"),
     "note.draft_assumed": (
         "draft assumed to be one layer shaped like the model's full-attention layers; give the "
         "draft's config.json for its real shape",
