@@ -120,6 +120,7 @@ const FIELDS = [
   ["mns", "max-num-seqs", ""],
   ["bs", "block-size", ""],
   ["eager", "enforce-eager", false],
+  ["fis", "flashinfer-sampler", ""],
   ["ep", "entrypoint", "serve"],
   ["avail", "available-kv-gib", ""],
 ];
@@ -129,7 +130,7 @@ const FIELD_MSG = {
   "--gpu-memory-utilization": "util", "--kv-cache-dtype": "kv-dtype", weights: "weights",
   "--max-model-len": "max-model-len", "--avg-tokens": "avg-tokens",
   "--max-num-batched-tokens": "mnbt", "--max-num-seqs": "max-num-seqs", "--block-size": "block-size",
-  available_kv_gib: "available-kv-gib",
+  VLLM_USE_FLASHINFER_SAMPLER: "flashinfer-sampler", available_kv_gib: "available-kv-gib",
 };
 
 // A typed value as the core should see it: empty → null (vLLM's default), a plain decimal
@@ -163,11 +164,18 @@ function buildRequest() {
       vllm_version: $("vllm-version").value,
       weights: $("weights").value,
       avg_tokens: value("avg-tokens"),
+      ...samplerSetting(),
       ...(state.log?.result?.settings?.speculative ? { speculative: state.log.result.settings.speculative } : {}),
     },
     available_kv_gib: value("available-kv-gib"),
     ...baselineFields(),
   };
+}
+
+// VLLM_USE_FLASHINFER_SAMPLER: sent only when the user (or a pasted log) set it.
+function samplerSetting() {
+  const v = $("flashinfer-sampler").value;
+  return v === "" ? {} : { flashinfer_sampler: v === "1" };
 }
 
 // The reserve a pasted log measured replaces the estimated one while the baseline is on; the
@@ -192,6 +200,7 @@ function setField(id, v) {
   const el = $(id);
   if (el.type === "checkbox") el.checked = v === true || v === "1" || v === "true";
   else if (el.tagName === "SELECT") {
+    if (typeof v === "boolean") v = v ? "1" : "0";   // an on/off setting shown as a select
     if ([...el.options].some((o) => o.value === v)) el.value = v;
   } else el.value = v;
 }
@@ -848,6 +857,7 @@ const LOG_FIELDS = [
   ["max_num_seqs", "max-num-seqs", ""],
   ["block_size", "block-size", ""],
   ["enforce_eager", "enforce-eager", false],
+  ["flashinfer_sampler", "flashinfer-sampler", ""],
   ["vllm_version", "vllm-version", CAT.newest_version],
   ["weights", "weights", "auto"],
 ];
@@ -856,7 +866,7 @@ const SETTING_FLAG = {
   gpu_memory_utilization: "--gpu-memory-utilization", kv_cache_dtype: "--kv-cache-dtype",
   max_model_len: "--max-model-len", max_num_batched_tokens: "--max-num-batched-tokens",
   max_num_seqs: "--max-num-seqs", block_size: "--block-size", enforce_eager: "--enforce-eager",
-  speculative: "--speculative-config",
+  speculative: "--speculative-config", flashinfer_sampler: "VLLM_USE_FLASHINFER_SAMPLER",
 };
 function settingName(k) {
   if (k === "vllm_version") return S("name_version");
@@ -868,6 +878,7 @@ function settingName(k) {
 function settingText(k, v) {
   if (k === "vllm_version") return `vLLM ${v}`;
   if (k === "enforce_eager") return v ? "--enforce-eager" : "";
+  if (k === "flashinfer_sampler") return `VLLM_USE_FLASHINFER_SAMPLER=${v ? 1 : 0}`;
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;
   return `${SETTING_FLAG[k] || k} ${v}`;
 }

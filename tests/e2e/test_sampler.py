@@ -1,0 +1,84 @@
+"""VLLM_USE_FLASHINFER_SAMPLER on the page: the select reaches the core, moves the activation term
+by what the core says, lands in the link, the serve command and both languages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from pagekit import (assert_numbers_match, fresh_form, open_advanced, oracle, page_request,
+                     wait_request)
+
+pytestmark = pytest.mark.browser
+
+
+def sampler_request(chosen: bool, **settings):
+    """page_request with the sampler set: the page sends the key only when the user set it."""
+    want = page_request(**settings)
+    want["settings"]["flashinfer_sampler"] = chosen
+    return want
+
+
+def activation(result) -> dict:
+    return next(t for t in result["budget"]["terms"] if t["name"] == "activation peak")
+
+
+def test_the_sampler_select_changes_the_estimate(py_page):
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    page.get_by_test_id("vllm-version").select_option("0.15.0")
+    wait_request(page, page_request(vllm_version="0.15.0"))
+    unset = oracle(page_request(vllm_version="0.15.0"))["result"]
+    page.get_by_test_id("flashinfer-sampler").select_option("1")
+    want = sampler_request(True, vllm_version="0.15.0")
+    wait_request(page, want)
+    chosen = oracle(want)["result"]
+    assert_numbers_match(page, chosen)
+    # H100, 1,024 sequences × 151,936 entries: FlashInfer's kernels need GiBs less than the sort
+    assert activation(chosen)["gib"] < activation(unset)["gib"] - 4
+    assert chosen["estimated"]["tokens"] > unset["estimated"]["tokens"]
+    expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"^VLLM_USE_FLASHINFER_SAMPLER=1 vllm serve"))
+    expect(page).to_have_url(re.compile(r"[?&]fis=1(&|$)"))
+    # the link restores it
+    page.goto(page.url)
+    expect(page.get_by_test_id("flashinfer-sampler")).to_have_value("1")
+    wait_request(page, want)
+    # back to unset: the key leaves the request again
+    open_advanced(page)
+    page.get_by_test_id("flashinfer-sampler").select_option("")
+    wait_request(page, page_request(vllm_version="0.15.0"))
+    fresh_form(page)
+
+
+def test_the_sampler_select_speaks_chinese(py_page):
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    page.get_by_test_id("lang-toggle").click()
+    options = page.get_by_test_id("flashinfer-sampler").locator("option").all_inner_texts()
+    assert any("排序" in o for o in options) and any("默认" in o for o in options)
+    page.get_by_test_id("lang-toggle").click()
+    expect(page.get_by_test_id("flashinfer-sampler").locator("option").first).to_have_text(
+        "unset (the release's default)")
+
+
+def test_a_pasted_log_that_names_its_sampler_sets_the_select(py_page):
+    """The A100 gpt-oss-120b log prints 'Using FlashInfer for top-p & top-k sampling': pasting it
+    sets the select to 1 and the comparison is computed with FlashInfer's sampler."""
+    from kvcalc.validate import load_logs  # noqa: PLC0415
+    page = py_page
+    fresh_form(page)
+    entry = next(e for e in load_logs() if e["id"] == "a100-80g-gpt-oss-120b-tp4-raynodes-v0.10.1.1")
+    assert "Using FlashInfer for top-p & top-k sampling" in entry["excerpt"]
+    n = int(page.evaluate("() => document.body.dataset.compared || '0'"))
+    page.get_by_test_id("log-paste").fill(entry["excerpt"])
+    page.get_by_test_id("log-compare").click()
+    page.wait_for_selector(f'body[data-compared="{n + 1}"]', state="attached", timeout=60_000)
+    reply = page.evaluate("() => window.__kvcalc.lastCompare")["reply"]
+    assert reply["ok"] and reply["result"]["settings"]["flashinfer_sampler"] is True
+    expect(page.get_by_test_id("flashinfer-sampler")).to_have_value("1")
+    page.get_by_test_id("reset").click()
+    page.get_by_test_id("log-paste").fill("")
