@@ -3,7 +3,8 @@
 separately on the rows used to fit and on the rows held out.
 
 Rows that print a breakdown of vLLM's budget ("Actual usage is …", "Memory profiling takes …",
-"peak activation", "non-torch") are the fitting rows: they measure the terms directly. Every
+"peak activation", "non-torch") are the fitting rows: they measure the terms directly; so are the
+rows that measured a sampler constant (``reserve.SAMPLER_ROWS``). Every
 other row with a logged pool is held out and only checked. Rows whose entry carries an
 ``estimate_skip_reason`` take part in neither.
 
@@ -81,9 +82,9 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="evaluate only, do not fit")
     args = parser.parse_args()
     logs = [e for e in load_logs() if not e.get("estimate_skip_reason") and not e.get("skip_reason")]
-    fit_ids = {e["id"] for e in logs if is_fit_row(e)}
+    fit_ids = {e["id"] for e in logs if is_fit_row(e)} | set(reserve.SAMPLER_ROWS)
     if not args.check:
-        features = [f for f in (observed_reserve(e) for e in logs if e["id"] in fit_ids) if f]
+        features = [f for f in (observed_reserve(e) for e in logs if is_fit_row(e)) if f]
         best = fit(features, reserve.MULTI_GPU_NON_TORCH_GIB)
         print(f"fitted on {len(features)} rows: median |KV memory error| {best['score']:.2f}%; "
               f"multi-GPU non-torch {best['multi']:.2f} GiB")

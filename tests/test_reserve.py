@@ -7,7 +7,8 @@ import pytest
 
 from factories import config
 from kvcalc.reserve import (MULTI_GPU_NON_TORCH_GIB, SAMPLER_BYTES_FLASHINFER, SAMPLER_BYTES_MRV2_GREEDY,
-                            SAMPLER_BYTES_PER_ENTRY, SINGLE_GPU_NON_TORCH_GIB, estimate_reserve,
+                            SAMPLER_BYTES_PER_ENTRY, SAMPLER_BYTES_TRITON, SINGLE_GPU_NON_TORCH_GIB,
+                            estimate_reserve,
                             forward_bytes, sampler_bytes_per_entry)
 from kvcalc.units import GIB
 from kvcalc.validate import load_logs
@@ -16,9 +17,11 @@ from kvcalc.versions import flashinfer_sampler_default, parse_version
 # (release, model runner V2, platform) -> bytes per dummy request × vocabulary entry
 SAMPLER_PATHS = [
     ("0.11.0", False, "cuda", SAMPLER_BYTES_PER_ENTRY),    # PyTorch sort-based top-k/top-p
-    ("0.20.1", False, "cuda", SAMPLER_BYTES_PER_ENTRY),
+    ("0.17.1", False, "cuda", SAMPLER_BYTES_PER_ENTRY),
+    ("0.18.0", False, "cuda", SAMPLER_BYTES_TRITON),       # #33538: Triton kernels for 8+ rows
+    ("0.20.1", False, "rocm", SAMPLER_BYTES_TRITON),
     ("0.21.0", False, "cuda", SAMPLER_BYTES_FLASHINFER),   # #40376: FlashInfer by default
-    ("0.21.0", False, "rocm", SAMPLER_BYTES_PER_ENTRY),
+    ("0.21.0", False, "rocm", SAMPLER_BYTES_TRITON),       # FlashInfer's sampler is CUDA-only
     ("0.22.0", True, "cuda", SAMPLER_BYTES_MRV2_GREEDY),   # V2 warm-up samples greedily
     ("0.27.1", True, "cuda", SAMPLER_BYTES_MRV2_GREEDY),
     ("0.28.0", True, "cuda", SAMPLER_BYTES_PER_ENTRY),     # MRV2_LARGER_PROFILE_PEAK
@@ -36,8 +39,9 @@ SAMPLER_CHOSEN = [
     ("0.10.1", False, "cuda", True, SAMPLER_BYTES_FLASHINFER),   # the Docker image of that era
     ("0.11.0", False, "cuda", False, SAMPLER_BYTES_PER_ENTRY),   # a pip install without flashinfer
     ("0.15.0", False, "cuda", True, SAMPLER_BYTES_FLASHINFER),   # the opt-in of #26859
-    ("0.25.0", False, "cuda", False, SAMPLER_BYTES_PER_ENTRY),   # opting out of #40376
-    ("0.25.0", False, "rocm", True, SAMPLER_BYTES_PER_ENTRY),    # FlashInfer's sampler is CUDA-only
+    ("0.25.0", False, "cuda", False, SAMPLER_BYTES_TRITON),      # opting out of #40376
+    ("0.25.0", False, "rocm", True, SAMPLER_BYTES_TRITON),       # FlashInfer's sampler is CUDA-only
+    ("0.15.0", False, "cuda", False, SAMPLER_BYTES_PER_ENTRY),   # before the Triton kernels
     ("0.22.0", True, "cuda", True, SAMPLER_BYTES_MRV2_GREEDY),   # the V2 warm-up never reaches it
     ("0.31.0", True, "cuda", True, SAMPLER_BYTES_FLASHINFER),
 ]
@@ -102,6 +106,16 @@ def test_flashinfer_rows_of_the_public_logs_are_estimated_within_two_percent():
         entry = next(e for e in load_logs() if e["id"] == log_id)
         assert entry["flashinfer_sampler"] is True
         assert abs(evaluate_entry(entry)["estimated"]["error_pct"]) < 2, log_id
+
+
+def test_triton_band_keeps_the_sort_as_its_upper_end():
+    """Two v0.19.1 logs fix the Triton cost, one A10G log of the same release needed the sort's:
+    the typical value is the Triton cost and the band's top the sort's."""
+    tri = reserve("Qwen/Qwen3-8B", "0.19.1", mnbt=2048, max_num_seqs=256).activation
+    sort = reserve("Qwen/Qwen3-8B", "0.17.1", mnbt=2048, max_num_seqs=256).activation
+    entries = 256 * 151_936
+    assert tri[0] == pytest.approx(0.05 * GIB + entries * SAMPLER_BYTES_TRITON, rel=0.01)
+    assert tri[2] == sort[2] and tri[0] < sort[0]
 
 
 def test_model_runner_v2_warm_up_before_028_is_small():

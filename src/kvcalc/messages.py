@@ -250,6 +250,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "前向：{mnbt:,} tokens) + {base:.2f} GiB（{era}）"),
     "sampler.pytorch": ("PyTorch, sorts the logits", "PyTorch，对 logits 排序"),
     "sampler.flashinfer": ("FlashInfer top-k/top-p kernels", "FlashInfer 的 top-k/top-p 内核"),
+    "sampler.triton": ("vLLM's Triton top-k/top-p kernels", "vLLM 的 Triton top-k/top-p 内核"),
     "sampler.greedy": ("greedy warm-up of model runner V2", "model runner V2 的贪心预热"),
     "basis.non_torch": (
         "allocator and library workspaces; NCCL buffers with several GPUs",

@@ -57,6 +57,13 @@ with vLLM 0.28 logged a 1.89 GiB activation peak over 1,024 × 262,144 entries (
 about 7 bytes; gpt-oss-120b at TP 4 on A100s with vLLM 0.10.1.1, whose log says "Using FlashInfer
 for top-p & top-k sampling", left 0.86 GiB for everything besides weights and KV cache, less than
 half of what the sort-based path needs over its 256 × 201,088 entries."""
+SAMPLER_BYTES_TRITON = 17.0
+"""The same with vLLM's Triton top-k/top-p kernels (Rule.TRITON_TOP_K_TOP_P: batches of 8 rows or more
+skip the sort; float32 logits, probabilities and the exponential draw remain): the public v0.19.1
+logs leave 15.9 B per entry on an H100 (Qwen2.5-Coder-14B, 1,024 × 152,064 entries, 2.49 GiB for
+everything besides weights and KV cache) and 17.7 B on an A100 40GB (Qwen3-8B, 256 × 151,936
+entries, 0.82 GiB). An A10G log of the same release leaves room for 34 B, so the band keeps the
+sort-based cost as its upper end there."""
 SAMPLER_BYTES_MRV2_GREEDY = 4.0
 """Model runner V2 before v0.28 (Rule.MRV2_LARGER_PROFILE_PEAK): its dummy sampler run meets
 sampling states left at their defaults (top_k = vocabulary, top_p = 1), so it skips top-k/top-p
@@ -72,7 +79,8 @@ SAMPLER_LOW_BYTES = 5.0
 def sampler_path(version: Version, model_runner_v2: bool, platform: str,
                  flashinfer_sampler: bool | None = None) -> str:
     """Which sampler the profile run's dummy sampling takes: "greedy" (model runner V2 before
-    v0.28), "flashinfer" or "pytorch" (sort-based). ``flashinfer_sampler`` is the user's
+    v0.28), "flashinfer", "triton" (vLLM's own top-k/top-p kernels, from v0.18) or "pytorch"
+    (sort-based). ``flashinfer_sampler`` is the user's
     ``VLLM_USE_FLASHINFER_SAMPLER`` (None: unset). FlashInfer's sampler runs on CUDA only. Where the
     release's default depends on the install (before v0.11.1), the sort-based path is taken, the
     larger peak: an estimate that errs should err low, and the band's upper end covers FlashInfer.
@@ -81,18 +89,20 @@ def sampler_path(version: Version, model_runner_v2: bool, platform: str,
     is not settled, so the measured sort-based cost stands in for it unless FlashInfer is chosen."""
     if model_runner_v2 and not applies(Rule.MRV2_LARGER_PROFILE_PEAK, version):
         return "greedy"
-    if platform != "cuda":
-        return "pytorch"
     on = flashinfer_sampler
     if on is None:
         on = bool(flashinfer_sampler_default(version)) and not model_runner_v2
-    return "flashinfer" if on else "pytorch"
+    if on and platform == "cuda":
+        return "flashinfer"
+    if not model_runner_v2 and platform in ("cuda", "rocm") and applies(Rule.TRITON_TOP_K_TOP_P, version):
+        return "triton"
+    return "pytorch"
 
 
 SAMPLER_BYTES = {"greedy": SAMPLER_BYTES_MRV2_GREEDY, "flashinfer": SAMPLER_BYTES_FLASHINFER,
-                 "pytorch": SAMPLER_BYTES_PER_ENTRY}
+                 "triton": SAMPLER_BYTES_TRITON, "pytorch": SAMPLER_BYTES_PER_ENTRY}
 SAMPLER_NAMES = {"greedy": Text("sampler.greedy"), "flashinfer": Text("sampler.flashinfer"),
-                 "pytorch": Text("sampler.pytorch")}
+                 "triton": Text("sampler.triton"), "pytorch": Text("sampler.pytorch")}
 
 
 def sampler_bytes_per_entry(version: Version, model_runner_v2: bool, platform: str,
@@ -112,13 +122,16 @@ at TP 2 against 0.13 GiB at TP 1 on H100 (llm-d/llm-d-benchmark
 config_explorer/empirical-vllm-memory-results.md, Llama-3.3-70B-FP8 vs Llama-3.1-8B)."""
 CUDA_GRAPH_GIB = (0.3, 0.1, 1.0)
 """Typical, low and high CUDA-graph estimate when vLLM subtracts it (public logs: 0.16–0.48 GiB)."""
-FIT_ROWS: frozenset[str] = frozenset({
+SAMPLER_ROWS: frozenset[str] = frozenset({"a100-40g-qwen3-8b-v0.19.1", "h100-qwen2.5-coder-14b-default-v0.19.1"})
+"""Rows without a printed breakdown that fixed a sampler constant (SAMPLER_BYTES_TRITON)."""
+FIT_ROWS: frozenset[str] = SAMPLER_ROWS | frozenset({
     "16g-qwen2.5-0.5b-v0.26.0-v2runner", "24g-qwen3-8b-fp8-v0.10.2-debug", "a100-llama31-8b-v0.31.0",
     "h200-qwen3-next-80b-tp2-v0.10.2", "llmd-h100-gpt-oss-120b", "llmd-h100-gpt-oss-20b",
     "llmd-h100-llama31-8b", "llmd-h100-llama33-70b-fp8-tp2", "llmd-h100-qwen3-0.6b", "llmd-h100-qwen3-32b",
     "rtx4090-wsl-qwen2.5-0.5b-default-util-v0.27.1", "rtx4090-wsl-qwen2.5-0.5b-v0.27.1-a",
     "rtx4090-wsl-qwen2.5-0.5b-v0.27.1-b", "rtxpro6000-qwen3-235b-fp8-tp4-v0.27", "vllm#58580"})
-"""Rows of data/vllm_logs.json whose breakdowns fixed the coefficients above (scripts/calibrate.py)."""
+"""Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
+(scripts/calibrate.py)."""
 
 
 def group_for(version: Version, model_runner_v2: bool) -> str:
@@ -179,13 +192,16 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     path = sampler_path(version, model_runner_v2, platform, flashinfer_sampler)
     per_entry = SAMPLER_BYTES[path]
     low_per_entry = per_entry if flashinfer_sampler is not None else min(per_entry, SAMPLER_LOW_BYTES)
+    # The Triton cost rests on two logs against one that needed the sort's: the band's top keeps it.
+    high_per_entry = SAMPLER_BYTES_PER_ENTRY if path == "triton" else per_entry
     act = int(base + max(entries * per_entry, fwd))
     act_low = int(max(0.0, base - era.spread_gib * GIB) + max(entries * low_per_entry, fwd))
+    act_high = int(base + max(entries * high_per_entry, fwd))
     spread = int(era.spread_gib * GIB)
     nt = int((SINGLE_GPU_NON_TORCH_GIB + (MULTI_GPU_NON_TORCH_GIB if tp * pp > 1 else 0.0)) * GIB)
     cg = tuple(int(x * GIB) for x in CUDA_GRAPH_GIB) if cuda_graphs else (0, 0, 0)
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt,
                  base=era.activation_base_gib, era=era.name)
-    return ReserveEstimate((act, act_low, act + spread),
+    return ReserveEstimate((act, act_low, act_high + spread),
                            (nt, max(0, nt - spread // 2), nt + spread // 2), cg, basis)
