@@ -7,6 +7,8 @@
   stubs it with page.route. Any other off-origin request, console error or page error fails the
   module.
 * Pyodide boots once per module (``py_page``).
+* ``hub``: huggingface.co stubbed on a fresh form of ``hub_page`` (``py_page`` unless a module
+  overrides ``hub_page``).
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 try:
-    from pagekit import SITE, Watch, open_page, system_chromium, wait_ready, CHROMIUM_ARGS
+    from pagekit import (SITE, Hub, Watch, fresh_form, open_page, system_chromium, wait_ready,
+                         CHROMIUM_ARGS)
 except ImportError:  # plain `pytest` without the browser extras: skip this folder
     collect_ignore_glob = ["*.py"]
 
@@ -90,3 +93,20 @@ def py_page(browser, browser_context_args, base_url):
     yield page
     ctx.close()
     watch.check()
+
+
+@pytest.fixture
+def hub_page(py_page):
+    """The page ``hub`` stubs. A module with a page of its own overrides this fixture (and may
+    check that page after each test, once the stubs are gone)."""
+    return py_page
+
+
+@pytest.fixture
+def hub(hub_page):
+    """huggingface.co stubbed (pagekit.Hub) on hub_page, from the default form and no token, so
+    what a test loads depends on nothing an earlier test left; unstubbed afterwards."""
+    fresh_form(hub_page)
+    h = Hub(hub_page)
+    yield h
+    h.close()

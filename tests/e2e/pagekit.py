@@ -1,5 +1,6 @@
 """Helpers shared by the browser tests: the CPython oracle, the request the page should send,
-waiting for a rendered request, comparing the numbers shown. (A plain module, not conftest, so
+setting the form, waiting for a rendered request, comparing the numbers shown, a stubbed
+huggingface.co. (A plain module, not conftest, so
 imports stay unambiguous next to other conftest.py files.)"""
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 READY_TIMEOUT_MS = 120_000
 HF = "https://huggingface.co"
+HF_ROUTE = re.compile(r"^https://huggingface\.co/.*")
+CORS = {"access-control-allow-origin": "*", "access-control-expose-headers": "x-error-code"}
 
 
 def system_chromium() -> str | None:
@@ -135,6 +138,49 @@ def wait_request(page, want: dict[str, Any], timeout_s: float = 20.0) -> None:
                          f"{json.dumps(want, indent=1)}")
 
 
+# request field -> (the form control that sets it, how): what set_form types where
+FORM = {
+    "model": ("model-select", "select"),
+    "gpu": ("gpu-select", "select"),
+    "tensor_parallel_size": ("gpu-count", "fill"),
+    "pipeline_parallel_size": ("pp", "fill"),
+    "gpu_memory_utilization": ("util", "fill"),
+    "weights": ("weights", "select"),
+    "kv_cache_dtype": ("kv-dtype", "select"),
+    "max_model_len": ("max-model-len", "fill"),
+    "avg_tokens": ("avg-tokens", "fill"),
+    "vllm_version": ("vllm-version", "select"),
+    "max_num_batched_tokens": ("mnbt", "fill"),
+    "max_num_seqs": ("max-num-seqs", "fill"),
+    "block_size": ("block-size", "select"),
+    "enforce_eager": ("enforce-eager", "check"),
+    "entrypoint": ("entrypoint", "select"),
+    "available_kv_gib": ("available-kv-gib", "fill"),
+}
+
+
+def set_form(page, **fields: Any) -> dict[str, Any]:
+    """Set the form's controls for these request fields, in the order given, as a user would
+    (the value as text, None = empty), and return the request the page should then send (on a
+    default form): a test names each value once, and only what differs from the defaults."""
+    for name, value in fields.items():
+        testid, how = FORM[name]
+        el = page.get_by_test_id(testid)
+        if how == "select":
+            el.select_option(str(value))
+        elif how == "check":
+            el.set_checked(bool(value))
+        else:
+            el.fill("" if value is None else str(value))
+    return page_request(**fields)
+
+
+def open_advanced(page) -> None:
+    """Unfold the advanced settings (a click on the summary would fold them if already open)."""
+    if page.locator("#advanced").get_attribute("open") is None:
+        page.locator("#advanced summary").click()
+
+
 def fresh_form(page) -> None:
     """Back to the default form (Reset), its estimate answered, and no Hugging Face token."""
     page.get_by_test_id("reset").click()
@@ -174,3 +220,49 @@ def assert_numbers_match(page, result: dict[str, Any]) -> None:
     else:
         expect(err).to_be_visible()
         assert pool["error"] in err.inner_text()
+
+
+# --- a stubbed huggingface.co -------------------------------------------------------------------
+
+def load(page, repo: str) -> None:
+    """Ask the page to load a model by its Hugging Face id."""
+    page.get_by_test_id("model-id").fill(repo)
+    page.get_by_test_id("model-load").click()
+
+
+class Hub:
+    """Stubs for huggingface.co/<id>/resolve/main/<file>: url -> (status, body, headers) or a
+    function of the request giving them; records the requests asked (CORS preflights answered,
+    not recorded). Anything not added answers 404 EntryNotFound, as the Hub does."""
+
+    def __init__(self, page):
+        self.page = page
+        self.files: dict[str, object] = {}
+        self.seen: list[tuple[str, dict]] = []
+        page.route(HF_ROUTE, self.handle)
+
+    def add(self, repo: str, name: str = "config.json", status: int = 200, body: Any = b"",
+            headers: dict | None = None) -> None:
+        """One file; a body that is not bytes or text is sent as JSON."""
+        if not isinstance(body, (bytes, str)):
+            body = json.dumps(body)
+        if isinstance(body, str):
+            body = body.encode()
+        self.files[f"{HF}/{repo}/resolve/main/{name}"] = (status, body, headers or {})
+
+    def handle(self, route, request):
+        if request.method == "OPTIONS":
+            route.fulfill(status=204, headers={**CORS, "access-control-allow-headers": "authorization, range"})
+            return
+        self.seen.append((request.url, dict(request.headers)))
+        spec = self.files.get(request.url, (404, b"Entry not found", {"x-error-code": "EntryNotFound"}))
+        if callable(spec):
+            spec = spec(request)
+        status, body, headers = spec
+        route.fulfill(status=status, body=body, headers={**CORS, **headers})
+
+    def close(self):
+        """Unstub; again is a no-op (a test may close early to stub the Hub its own way)."""
+        if self.page is not None:
+            self.page.unroute(HF_ROUTE)
+            self.page = None

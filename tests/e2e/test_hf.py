@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import re
 import struct
 
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import FIXTURES, HF, assert_numbers_match, oracle, page_request, wait_request, fresh_form
+from pagekit import FIXTURES, HF_ROUTE, Hub, assert_numbers_match, load, oracle, page_request, wait_request
 
 pytestmark = pytest.mark.browser
 
@@ -27,54 +26,6 @@ def safetensors_prefix() -> tuple[bytes, int]:
                                     "data_offsets": [311164928, 311166976]}}
     body = json.dumps(header).encode()
     return struct.pack("<Q", len(body)) + body, 311166976
-
-
-class Hub:
-    """Stubs for huggingface.co/<id>/resolve/main/<file>; records what was asked."""
-
-    def __init__(self, page):
-        self.page = page
-        self.seen: list[tuple[str, dict]] = []
-        self.files: dict[str, tuple[int, bytes, dict]] = {}
-        page.route(re.compile(r"^https://huggingface\.co/.*"), self.handle)
-
-    def add(self, repo: str, name: str, status: int = 200, body: bytes | str | dict = b"",
-            headers: dict | None = None) -> None:
-        if isinstance(body, dict):
-            body = json.dumps(body)
-        if isinstance(body, str):
-            body = body.encode()
-        self.files[f"{HF}/{repo}/resolve/main/{name}"] = (status, body, headers or {})
-
-    def handle(self, route, request):
-        self.seen.append((request.url, request.headers))
-        if request.method == "OPTIONS":
-            route.fulfill(status=204, headers={"access-control-allow-origin": "*",
-                                               "access-control-allow-headers": "authorization, range"})
-            return
-        status, body, headers = self.files.get(request.url, (404, b"Entry not found",
-                                                             {"x-error-code": "EntryNotFound"}))
-        cors = {"access-control-allow-origin": "*", "access-control-expose-headers": "x-error-code"}
-        route.fulfill(status=status, body=body, headers={**cors, **headers})
-
-    def close(self):
-        if self.page is not None:
-            self.page.unroute(re.compile(r"^https://huggingface\.co/.*"))
-            self.page = None
-
-
-@pytest.fixture
-def hub(py_page):
-    page = py_page
-    fresh_form(page)
-    h = Hub(page)
-    yield h
-    h.close()
-
-
-def load(page, repo: str) -> None:
-    page.get_by_test_id("model-id").fill(repo)
-    page.get_by_test_id("model-load").click()
 
 
 def test_load_sharded_model_uses_index_total_size(py_page, hub):
@@ -142,11 +93,11 @@ def test_http_errors_each_have_a_message_and_keep_last_result(py_page, hub, stat
 def test_offline(py_page, hub):
     page = py_page
     hub.close()
-    page.route(re.compile(r"^https://huggingface\.co/.*"), lambda route: route.abort("internetdisconnected"))
+    page.route(HF_ROUTE, lambda route: route.abort("internetdisconnected"))
     load(page, "acme/anything")
     expect(page.get_by_test_id("model-id-msg")).to_have_attribute("data-kind", "hf_offline")
     expect(page.get_by_test_id("model-id-msg")).to_contain_text("huggingface.co")
-    page.unroute(re.compile(r"^https://huggingface\.co/.*"))
+    page.unroute(HF_ROUTE)
 
 
 def test_unsizeable_config_message_and_previous_model_back(py_page):

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import ROOT, assert_numbers_match, newest_version, oracle, shown, value_of, wait_request
+from pagekit import (ROOT, assert_numbers_match, open_advanced, oracle, page_request, set_form, shown,
+                     wait_request)
 
 pytestmark = pytest.mark.browser
 
@@ -68,11 +69,6 @@ def reset(page) -> None:
     poll(page, "() => window.__kvcalc.lastRequest?.measured_reserve_gib ?? null", None)
 
 
-def open_advanced(page) -> None:
-    if page.locator("#advanced").get_attribute("open") is None:
-        page.locator("#advanced summary").click()
-
-
 def catalog_gpu(name: str) -> str:
     from kvcalc.catalog import find_gpu
     return find_gpu(name).key
@@ -93,31 +89,23 @@ def paste(page, text: str) -> dict[str, Any]:
 
 def set_form_like_the_run(page, e: dict[str, Any]) -> None:
     """What the user would choose before pasting: model, GPU and what they know of the flags."""
-    page.get_by_test_id("model-select").select_option(e["model"])
-    page.get_by_test_id("gpu-select").select_option(catalog_gpu(e["gpu"]))
-    page.get_by_test_id("gpu-count").fill(str(e["tensor_parallel_size"]))
-    page.get_by_test_id("pp").fill(str(e["pipeline_parallel_size"] or 1))
-    if e["vllm_version"] and has_option(page, "vllm-version", e["vllm_version"]):
-        page.get_by_test_id("vllm-version").select_option(e["vllm_version"])
-    page.get_by_test_id("kv-dtype").select_option(e["kv_cache_dtype"] or "auto")
-    page.get_by_test_id("util").fill(str(e["gpu_memory_utilization"] or ""))
-    page.get_by_test_id("max-model-len").fill(str(e["max_model_len"] or ""))
+    listed = e["vllm_version"] and has_option(page, "vllm-version", e["vllm_version"])
+    set_form(page, model=e["model"], gpu=catalog_gpu(e["gpu"]),
+             tensor_parallel_size=e["tensor_parallel_size"],
+             pipeline_parallel_size=e["pipeline_parallel_size"] or 1,
+             **({"vllm_version": e["vllm_version"]} if listed else {}),
+             kv_cache_dtype=e["kv_cache_dtype"] or "auto",
+             gpu_memory_utilization=e["gpu_memory_utilization"] or None,
+             max_model_len=e["max_model_len"] or None)
 
 
 def expected_estimate(res: dict[str, Any], **override: Any) -> dict[str, Any]:
-    """The estimate the page should send after filling the form from a compare result."""
-    s = {"tensor_parallel_size": 1, "pipeline_parallel_size": 1, "gpu_memory_utilization": None,
-         "kv_cache_dtype": "auto", "max_model_len": None, "max_num_batched_tokens": None,
-         "max_num_seqs": None, "block_size": None, "enforce_eager": False, "entrypoint": "serve",
-         "vllm_version": newest_version(), "weights": "auto", "avg_tokens": 4096}
-    for k, _, _ in FIELDS:
-        if res["settings"].get(k) is not None:
-            s[k] = res["settings"][k]
+    """The estimate the page should send after filling the form from a compare result: the
+    default form's but for what the log set (an empty length field when it set none)."""
+    logged = {k: res["settings"][k] for k, _, _ in FIELDS if res["settings"].get(k) is not None}
+    req = page_request(res["model"], res["gpu"], **{"max_model_len": None, **logged, **override})
     if res["settings"].get("speculative"):
-        s["speculative"] = res["settings"]["speculative"]
-    s.update(override)
-    req = {"op": "estimate", "model": res["model"], "config": None, "weights_bytes": None, "gpu": res["gpu"],
-           "settings": s, "available_kv_gib": None}
+        req["settings"]["speculative"] = res["settings"]["speculative"]
     if res["measured_reserve_gib"] is not None and res["measured_reserve_gib"] >= 0:
         req["measured_reserve_gib"] = res["measured_reserve_gib"]
     return req
@@ -217,15 +205,9 @@ def test_what_ifs_move_from_the_measured_baseline(py_page):
     assert f"{res['measured_reserve_gib']:.2f} GiB" in text
     # each what-if (cumulative) keeps the measured reserve and equals CPython's estimate with it
     over_all: dict[str, Any] = {}
-    for tid, how, val, over in [
-        ("max-model-len", "fill", "8192", {"max_model_len": 8192}),
-        ("kv-dtype", "select", "fp8", {"kv_cache_dtype": "fp8"}),
-        ("util", "fill", "0.95", {"gpu_memory_utilization": 0.95}),
-        ("mnbt", "fill", "16384", {"max_num_batched_tokens": 16384}),
-        ("vllm-version", "select", "0.20.0", {"vllm_version": "0.20.0"}),
-    ]:
-        el = page.get_by_test_id(tid)
-        el.select_option(val) if how == "select" else el.fill(val)
+    for over in [{"max_model_len": 8192}, {"kv_cache_dtype": "fp8"}, {"gpu_memory_utilization": 0.95},
+                 {"max_num_batched_tokens": 16384}, {"vllm_version": "0.20.0"}]:
+        set_form(page, **over)
         over_all.update(over)
         want = expected_estimate(res, **over_all)
         assert want["measured_reserve_gib"] == res["measured_reserve_gib"]
@@ -258,8 +240,7 @@ def test_changing_the_model_compares_the_log_again(py_page):
     page = py_page
     e = LOGS["l40s-qwen3-14b-bf16-v0.28.0"]
     reset(page)
-    page.get_by_test_id("gpu-select").select_option("l40s")
-    page.get_by_test_id("vllm-version").select_option("0.28.0")
+    set_form(page, gpu="l40s", vllm_version="0.28.0")
     got = paste(page, e["excerpt"])  # the form still says Qwen3-8B
     assert got["reply"]["ok"] and got["reply"]["result"]["model"] == "Qwen/Qwen3-8B"
     assert "model" in got["reply"]["result"]["filled_from_form"]
@@ -286,8 +267,7 @@ def settle(page) -> dict[str, Any]:
 def test_planner_and_levers_equal_cpython(py_page):
     page = py_page
     reset(page)
-    page.get_by_test_id("model-select").select_option("meta-llama/Llama-3.1-8B-Instruct")
-    page.get_by_test_id("max-model-len").fill("32768")
+    set_form(page, model="meta-llama/Llama-3.1-8B-Instruct", max_model_len=32768)
     page.get_by_test_id("plan-requests").fill("64")
     page.get_by_test_id("plan-tokens").fill("8192")
     page.get_by_test_id("plan-run").click()
@@ -354,7 +334,7 @@ def test_charts_follow_the_core_curves(py_page):
     open_advanced(page)
     set_form_like_the_run(page, e)
     paste(page, e["excerpt"])
-    page.get_by_test_id("max-model-len").fill("65536")
+    set_form(page, max_model_len=65536)
     base = settle(page)
     assert "measured_reserve_gib" in base
     r = oracle({**base, "curves": True})["result"]
@@ -389,8 +369,7 @@ def test_keyboard_and_small_screen(py_page):
     page = py_page
     e = LOGS["l40s-qwen3-14b-bf16-v0.28.0"]
     reset(page)
-    page.get_by_test_id("model-select").select_option("Qwen/Qwen3-14B")
-    page.get_by_test_id("gpu-select").select_option("l40s")
+    set_form(page, model="Qwen/Qwen3-14B", gpu="l40s")
     n = counter(page, "compared")
     page.get_by_test_id("log-paste").fill(e["excerpt"])
     page.get_by_test_id("log-paste").focus()

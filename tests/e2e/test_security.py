@@ -23,13 +23,11 @@ from html.parser import HTMLParser
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import (FIXTURES, HF, ROOT, SITE, Watch, assert_numbers_match, oracle, page_request,
-                     wait_ready, wait_request, fresh_form)
+from pagekit import (FIXTURES, HF, HF_ROUTE, ROOT, SITE, Hub, Watch, assert_numbers_match, load, oracle,
+                     page_request, set_form, wait_ready, wait_request)
 
 pytestmark = pytest.mark.browser
 
-HF_ROUTE = re.compile(r"^https://huggingface\.co/.*")
-CORS = {"access-control-allow-origin": "*", "access-control-expose-headers": "x-error-code"}
 QWEN06 = json.loads((FIXTURES / "qwen3-0.6b" / "config.json").read_text())
 QWEN8 = json.loads((FIXTURES / "qwen3-8b" / "config.json").read_text())
 LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
@@ -62,37 +60,6 @@ INERT_JS = """() => ({
     e.getAttribute('href') || e.getAttribute('src') || e.getAttribute('action') || e.getAttribute('formaction'))
     .filter((u) => /^\\s*javascript:/i.test(u)),
 })"""
-
-
-class Hub:
-    """huggingface.co stubs: url → (status, body, headers) or a function of the request."""
-
-    def __init__(self, page):
-        self.page = page
-        self.files: dict[str, object] = {}
-        self.seen: list[tuple[str, dict]] = []
-        page.route(HF_ROUTE, self.handle)
-
-    def add(self, repo, name="config.json", status=200, body=b"", headers=None):
-        if not isinstance(body, (bytes, str)):
-            body = json.dumps(body)
-        if isinstance(body, str):
-            body = body.encode()
-        self.files[f"{HF}/{repo}/resolve/main/{name}"] = (status, body, headers or {})
-
-    def handle(self, route, request):
-        if request.method == "OPTIONS":
-            route.fulfill(status=204, headers={**CORS, "access-control-allow-headers": "authorization, range"})
-            return
-        self.seen.append((request.url, dict(request.headers)))
-        spec = self.files.get(request.url, (404, b"Entry not found", {"x-error-code": "EntryNotFound"}))
-        if callable(spec):
-            spec = spec(request)
-        status, body, headers = spec
-        route.fulfill(status=status, body=body, headers={**CORS, **headers})
-
-    def close(self):
-        self.page.unroute(HF_ROUTE)
 
 
 # --- the page under attack --------------------------------------------------------------------
@@ -136,18 +103,11 @@ def assert_inert(page) -> None:
 
 
 @pytest.fixture
-def hub(sec_page):
-    page = sec_page
-    fresh_form(page)
-    h = Hub(page)
-    yield h
-    h.close()
-    assert_inert(page)
-
-
-def load(page, repo: str) -> None:
-    page.get_by_test_id("model-id").fill(repo)
-    page.get_by_test_id("model-load").click()
+def hub_page(sec_page):
+    """``hub`` (conftest) stubs huggingface.co on the page under attack; once the stubs are gone,
+    nothing the test's answers carried ran or became an element."""
+    yield sec_page
+    assert_inert(sec_page)
 
 
 def text_of(page, testid: str) -> str:
@@ -230,9 +190,7 @@ def test_built_html_has_no_inline_handlers_or_inline_scripts():
 
 def normal_session(page) -> None:
     """What a visitor does: settings, an HF model, a pasted log, the planner, both languages."""
-    page.get_by_test_id("kv-dtype").select_option("fp8")
-    page.get_by_test_id("gpu-count").fill("2")
-    wait_request(page, page_request(kv_cache_dtype="fp8", tensor_parallel_size=2))
+    wait_request(page, set_form(page, kv_cache_dtype="fp8", tensor_parallel_size=2))
     h = Hub(page)
     h.add("acme/qwen3-8b-copy", body=QWEN8)
     load(page, "acme/qwen3-8b-copy")

@@ -7,8 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import (ROOT, assert_numbers_match, open_page, oracle, page_request, value_of, wait_ready,
-                      wait_request)
+from pagekit import (ROOT, assert_numbers_match, open_page, oracle, page_request, set_form, value_of,
+                     wait_ready, wait_request)
 
 pytestmark = pytest.mark.browser
 
@@ -17,22 +17,11 @@ def test_share_url_round_trip(py_page, browser, browser_context_args, base_url):
     page = py_page
     page.get_by_test_id("reset").click()
     page.locator("#advanced summary").click()
-    page.get_by_test_id("model-select").select_option("openai/gpt-oss-20b")
-    page.get_by_test_id("gpu-select").select_option("rtx-5090")
-    page.get_by_test_id("gpu-count").fill("2")
-    page.get_by_test_id("util").fill("0.9")
-    page.get_by_test_id("kv-dtype").select_option("fp8")
-    page.get_by_test_id("max-model-len").fill("100000")
-    page.get_by_test_id("avg-tokens").fill("2000")
-    page.get_by_test_id("vllm-version").select_option("0.17.0")
-    page.get_by_test_id("mnbt").fill("98304")
-    page.get_by_test_id("enforce-eager").check()
-    page.get_by_test_id("available-kv-gib").fill("16.62")
+    want = set_form(page, model="openai/gpt-oss-20b", gpu="rtx-5090", tensor_parallel_size=2,
+                    gpu_memory_utilization=0.9, kv_cache_dtype="fp8", max_model_len=100000,
+                    avg_tokens=2000, vllm_version="0.17.0", max_num_batched_tokens=98304,
+                    enforce_eager=True, available_kv_gib=16.62)
     page.get_by_test_id("hf-token").fill("hf_never_in_url")
-    want = page_request(model="openai/gpt-oss-20b", gpu="rtx-5090", tensor_parallel_size=2,
-                        gpu_memory_utilization=0.9, kv_cache_dtype="fp8", max_model_len=100000,
-                        avg_tokens=2000, vllm_version="0.17.0", max_num_batched_tokens=98304,
-                        enforce_eager=True, available_kv_gib=16.62)
     wait_request(page, want)
     url = page.url
     assert "hf_never" not in url and "token" not in url
