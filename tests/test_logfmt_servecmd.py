@@ -72,6 +72,11 @@ def test_serve_command_sets_the_sampler_variable_only_against_the_release_defaul
         "VLLM_USE_FLASHINFER_SAMPLER=0 vllm serve Qwen/Qwen3-8B"
 
 
+def test_serve_command_skip_mm_profiling():
+    assert calc("Qwen/Qwen3.5-27B", max_model_len=8192, skip_mm_profiling=True).serve_command.endswith(
+        "--max-model-len 8192 --skip-mm-profiling")
+
+
 def test_serve_command_speculative_config_is_quoted_json():
     cmd = calc("deepseek-ai/DeepSeek-V3", tensor_parallel_size=8, max_model_len=8192,
                speculative={"method": "mtp", "num_speculative_tokens": 2}).serve_command

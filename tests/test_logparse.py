@@ -75,6 +75,16 @@ def test_which_sampler_the_log_names_becomes_a_setting(line, want):
     assert parse_log("INFO Using max model len 4096").settings().get("flashinfer_sampler") is None
 
 
+@pytest.mark.parametrize("args,want", [
+    ("{'model': 'x', 'skip_mm_profiling': True}", True),
+    ("{'model': 'x', 'limit_mm_per_prompt': {'image': 0, 'video': 0}}", True),
+    ("{'model': 'x', 'limit_mm_per_prompt': {'image': 2, 'audio': 0}}", None),
+])
+def test_a_log_that_turns_the_vision_profile_off(args, want):
+    log = parse_log(f"INFO 01-01 00:00:00 [utils.py:1] non-default args: {args}")
+    assert log.settings().get("skip_mm_profiling") is want
+
+
 def test_not_enough_memory_error():
     p = parse_log("ValueError: To serve at least one request with the model's max seq len (196608), (23.25 GiB KV "
                   "cache is needed, which is larger than the available KV cache memory (22.5 GiB). Based on the "

@@ -8,7 +8,7 @@ import pytest
 from factories import config
 from kvcalc.reserve import (MULTI_GPU_NON_TORCH_GIB, SAMPLER_BYTES_FLASHINFER, SAMPLER_BYTES_MRV2_GREEDY,
                             SAMPLER_BYTES_PER_ENTRY, SAMPLER_BYTES_TRITON, SINGLE_GPU_NON_TORCH_GIB,
-                            estimate_reserve,
+                            estimate_reserve, vision_profile,
                             forward_bytes, sampler_bytes_per_entry)
 from kvcalc.units import GIB
 from kvcalc.validate import load_logs
@@ -136,3 +136,31 @@ def test_terms_each_setting_adds():
     assert reserve("Qwen/Qwen3-8B", "0.21.0", cuda_graphs=True).cuda_graphs[0] > 0
     first_stage = reserve("Qwen/Qwen3-8B", "0.11.0", pp=2, last_stage=False)
     assert first_stage.activation[0] < reserve("Qwen/Qwen3-8B", "0.11.0", pp=2).activation[0]
+
+
+def test_vision_tower_profile_of_qwen3_vl_style_models():
+    """Qwen3.6-35B-A3B: the largest image is 16,384 tokens = 65,536 16-pixel patches; with a
+    budget of max(8,192, 16,384) tokens one image is encoded: 65,536 × (2 × 1,152 + 2 × 4,304) × 2 B
+    = 1.33 GiB, its 16,384 × 2,048 embeddings kept. 32,768 batched tokens encode two."""
+    cfg = config("nvidia/Qwen3.6-35B-A3B-NVFP4")
+    peak, kept = vision_profile(cfg, 8192, 256, 131072, 1, 2)
+    assert peak == 65536 * (2 * 1152 + 2 * 4304) * 2 and round(peak / GIB, 2) == 1.33
+    assert kept == 16384 * 2048 * 2
+    assert vision_profile(cfg, 32768, 256, 131072, 1, 2)[0] == 2 * peak
+    assert vision_profile(cfg, 8192, 256, 131072, 2, 2)[0] == 65536 * (2 * 1152 + 2 * 2152) * 2
+    assert vision_profile(config("google/gemma-4-26B-A4B-it"), 8192, 256, 131072, 1, 2) == (0, 0)
+    assert vision_profile(config("Qwen/Qwen3-8B"), 8192, 256, 131072, 1, 2) == (0, 0)
+
+
+def test_vision_profile_enters_the_activation_term_on_the_first_stage_only():
+    cfg = config("nvidia/Qwen3.6-35B-A3B-NVFP4")
+    args = dict(mnbt=8192, max_num_seqs=1, max_model_len=131072, version="0.24.0")
+    on = reserve(cfg, args.pop("version"), **args)
+    off = reserve(cfg, "0.24.0", mm_profiling=False, **args)
+    later = reserve(cfg, "0.24.0", pp=2, first_stage=False, **args)
+    peak = vision_profile(cfg, 8192, 1, 131072, 1, 2)[0]
+    # the tower's pass outweighs the language model's 8,192-token pass plus the kept embeddings
+    assert peak > forward_bytes(cfg, 8192, 1, 2) + 16384 * 2048 * 2
+    assert on.activation[0] - off.activation[0] == pytest.approx(peak - forward_bytes(cfg, 8192, 1, 2), abs=2)
+    assert later.activation[0] < on.activation[0]
+    assert "vision tower" in on.basis and "vision tower" not in off.basis

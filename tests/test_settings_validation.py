@@ -170,7 +170,8 @@ def test_batched_tokens_not_below_max_seqs():
                                       ("--enable-prefix-caching", "enable_prefix_caching"),
                                       ("--disable-hybrid-kv-cache-manager", "disable_hybrid_kv_cache_manager"),
                                       ("--async-scheduling", "async_scheduling"),
-                                      ("VLLM_USE_FLASHINFER_SAMPLER", "flashinfer_sampler")])
+                                      ("VLLM_USE_FLASHINFER_SAMPLER", "flashinfer_sampler"),
+                                      ("--skip-mm-profiling", "skip_mm_profiling")])
 def test_boolean_flags_refuse_truthy_strings(flag, key):
     # "false" used to be truthy: enforce_eager="false" computed an eager-mode pool.
     for value in ("false", "true", 0, 1, [True]):

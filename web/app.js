@@ -121,6 +121,7 @@ const FIELDS = [
   ["bs", "block-size", ""],
   ["eager", "enforce-eager", false],
   ["fis", "flashinfer-sampler", ""],
+  ["smp", "skip-mm-profiling", false],
   ["ep", "entrypoint", "serve"],
   ["avail", "available-kv-gib", ""],
 ];
@@ -172,10 +173,14 @@ function buildRequest() {
   };
 }
 
-// VLLM_USE_FLASHINFER_SAMPLER: sent only when the user (or a pasted log) set it.
+// VLLM_USE_FLASHINFER_SAMPLER and --skip-mm-profiling: sent only when the user (or a pasted
+// log) set them.
 function samplerSetting() {
   const v = $("flashinfer-sampler").value;
-  return v === "" ? {} : { flashinfer_sampler: v === "1" };
+  return {
+    ...(v === "" ? {} : { flashinfer_sampler: v === "1" }),
+    ...($("skip-mm-profiling").checked ? { skip_mm_profiling: true } : {}),
+  };
 }
 
 // The reserve a pasted log measured replaces the estimated one while the baseline is on; the
@@ -858,6 +863,7 @@ const LOG_FIELDS = [
   ["block_size", "block-size", ""],
   ["enforce_eager", "enforce-eager", false],
   ["flashinfer_sampler", "flashinfer-sampler", ""],
+  ["skip_mm_profiling", "skip-mm-profiling", false],
   ["vllm_version", "vllm-version", CAT.newest_version],
   ["weights", "weights", "auto"],
 ];
@@ -867,6 +873,7 @@ const SETTING_FLAG = {
   max_model_len: "--max-model-len", max_num_batched_tokens: "--max-num-batched-tokens",
   max_num_seqs: "--max-num-seqs", block_size: "--block-size", enforce_eager: "--enforce-eager",
   speculative: "--speculative-config", flashinfer_sampler: "VLLM_USE_FLASHINFER_SAMPLER",
+  skip_mm_profiling: "--skip-mm-profiling",
 };
 function settingName(k) {
   if (k === "vllm_version") return S("name_version");
@@ -877,7 +884,7 @@ function settingName(k) {
 }
 function settingText(k, v) {
   if (k === "vllm_version") return `vLLM ${v}`;
-  if (k === "enforce_eager") return v ? "--enforce-eager" : "";
+  if (k === "enforce_eager" || k === "skip_mm_profiling") return v ? SETTING_FLAG[k] : "";
   if (k === "flashinfer_sampler") return `VLLM_USE_FLASHINFER_SAMPLER=${v ? 1 : 0}`;
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;
   return `${SETTING_FLAG[k] || k} ${v}`;

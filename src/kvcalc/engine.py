@@ -215,8 +215,9 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     reserves = tuple(estimate_reserve(config, r.version, tp=s.tensor_parallel_size, pp=pp,
                                       mnbt=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
                                       vocab=vocab, dtype_bytes=dtype_bytes, cuda_graphs=cg,
-                                      model_runner_v2=mrv2, last_stage=(i == pp - 1),
-                                      platform=gpu.platform, flashinfer_sampler=s.flashinfer_sampler)
+                                      model_runner_v2=mrv2, last_stage=(i == pp - 1), first_stage=(i == 0),
+                                      platform=gpu.platform, flashinfer_sampler=s.flashinfer_sampler,
+                                      max_model_len=r.max_model_len, mm_profiling=not s.skip_mm_profiling)
                      for i in range(pp))
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))

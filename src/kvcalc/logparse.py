@@ -118,6 +118,10 @@ class ParsedLog:
             out["speculative"] = a["speculative_config"]
         if self.flashinfer_sampler is not None:
             out["flashinfer_sampler"] = self.flashinfer_sampler
+        limits = a.get("limit_mm_per_prompt")
+        no_media = isinstance(limits, dict) and limits and all(v == 0 for v in limits.values())
+        if a.get("skip_mm_profiling") is True or no_media or e.get("skip_mm_profiling") == "True":
+            out["skip_mm_profiling"] = True
         return {k: v for k, v in out.items() if v is not None}
 
     def release(self) -> str | None:

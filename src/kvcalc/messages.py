@@ -252,6 +252,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "sampler.flashinfer": ("FlashInfer top-k/top-p kernels", "FlashInfer 的 top-k/top-p 内核"),
     "sampler.triton": ("vLLM's Triton top-k/top-p kernels", "vLLM 的 Triton top-k/top-p 内核"),
     "sampler.greedy": ("greedy warm-up of model runner V2", "model runner V2 的贪心预热"),
+    "basis.vision": (
+        "the vision tower's profile pass over the largest images: {gib:.2f} GiB "
+        "(--skip-mm-profiling leaves it out)",
+        "视觉塔对最大尺寸图像的 profile 前向：{gib:.2f} GiB（--skip-mm-profiling 可省去）"),
     "basis.non_torch": (
         "allocator and library workspaces; NCCL buffers with several GPUs",
         "分配器与各类库的工作区；多卡时还有 NCCL 缓冲区"),

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .messages import Text
+from .messages import Text, join_texts
 from .params import config_int as _n
 from .units import GIB, cdiv
 from .versions import Rule, Version, applies, flashinfer_sampler_default
@@ -168,6 +168,42 @@ def forward_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes: int) 
     return mnbt * max(dense, moe) * dtype_bytes
 
 
+QWEN_VL_MAX_IMAGE_TOKENS = 16384
+"""Tokens of the largest image the Qwen3-VL / Qwen3.5 processors accept: ``size.longest_edge``
+16,777,216 pixels (preprocessor_config.json of Qwen3-VL, Qwen3.5 and Qwen3.6) in 32 × 32 pixel units
+(16-pixel patches merged 2 × 2); larger than their video item (two frames of 12,582,912 pixels,
+12,288 tokens), so vLLM profiles images (vllm/model_executor/models/qwen2_vl.py
+``get_max_image_tokens``, qwen3_vl.py ``get_max_video_tokens``)."""
+QWEN_VL_MODEL_TYPES = ("qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe")
+
+
+def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_len: int, tp: int,
+                   dtype_bytes: int) -> tuple[int, int]:
+    """The vision tower's part of ``profile_run`` (vllm/v1/worker/gpu_model_runner.py): it encodes
+    the most images of the largest size the encoder budget allows (max(max_num_batched_tokens,
+    tokens per image) // tokens per image, at least 1; vllm/multimodal/encoder_budget.py) and keeps
+    their embeddings in the encoder cache through the language model's dummy pass. Returns (peak of
+    the tower's pass, bytes of the kept embeddings). The pass holds about two hidden-size and two
+    MLP-size values per patch in a block (the residual stream, its input, the MLP's up projection
+    and activation), the MLP split across TP. Modelled for the Qwen3-VL / Qwen3.5 towers, whose
+    largest image is fixed by their processors; (0, 0) for other models."""
+    v = config.get("vision_config")
+    if str(config.get("model_type")) not in QWEN_VL_MODEL_TYPES or not isinstance(v, dict):
+        return 0, 0
+    merge = _n(v, "spatial_merge_size") or 2
+    hidden, inter = _n(v, "hidden_size"), _n(v, "intermediate_size")
+    out = _n(v, "out_hidden_size") or hidden
+    if not hidden or not inter:
+        return 0, 0
+    tokens = QWEN_VL_MAX_IMAGE_TOKENS
+    per_prompt = max(1, max_model_len // tokens)
+    items = max(1, min(max(mnbt, tokens) // tokens, max_num_seqs * per_prompt))
+    patches = items * tokens * merge * merge
+    deepstack = v.get("deepstack_visual_indexes")
+    kept = items * tokens * out * dtype_bytes * (1 + (len(deepstack) if isinstance(deepstack, list) else 0))
+    return patches * (2 * hidden + 2 * cdiv(inter, tp)) * dtype_bytes, kept
+
+
 @dataclass(frozen=True)
 class ReserveEstimate:
     activation: tuple[int, int, int]    # typical, low, high (bytes)
@@ -179,15 +215,21 @@ class ReserveEstimate:
 
 def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: int, mnbt: int,
                      max_num_seqs: int, vocab: int, dtype_bytes: int, cuda_graphs: bool,
-                     model_runner_v2: bool = False, last_stage: bool = True,
-                     platform: str = "cuda", flashinfer_sampler: bool | None = None) -> ReserveEstimate:
+                     model_runner_v2: bool = False, last_stage: bool = True, first_stage: bool = True,
+                     platform: str = "cuda", flashinfer_sampler: bool | None = None,
+                     max_model_len: int = 0, mm_profiling: bool = True) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
-    FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``)."""
+    FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
+    vision tower is profiled on the first stage unless ``mm_profiling`` is off
+    (``--skip-mm-profiling``)."""
     era = era_for(version, model_runner_v2)
     rows = sampler_rows(max_num_seqs, mnbt)
     vocab_padded = cdiv(vocab, 64) * 64
     entries = rows * vocab_padded if last_stage else 0
     fwd = forward_bytes(config, mnbt, tp, dtype_bytes)
+    vision, kept = vision_profile(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes) \
+        if first_stage and mm_profiling else (0, 0)
+    fwd = max(fwd + kept, vision)
     base = era.activation_base_gib * GIB
     path = sampler_path(version, model_runner_v2, platform, flashinfer_sampler)
     per_entry = SAMPLER_BYTES[path]
@@ -203,5 +245,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt,
                  base=era.activation_base_gib, era=era.name)
+    if vision:
+        basis = join_texts([basis, Text("basis.vision", gib=vision / GIB)])
     return ReserveEstimate((act, act_low, act_high + spread),
                            (nt, max(0, nt - spread // 2), nt + spread // 2), cg, basis)

@@ -43,6 +43,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto") -> str:
         flag("--no-enable-prefix-caching")
     if s.disable_hybrid_kv_cache_manager:
         flag("--disable-hybrid-kv-cache-manager")
+    if s.skip_mm_profiling:
+        flag("--skip-mm-profiling")
     if s.kv_cache_memory_bytes:
         flag("--kv-cache-memory-bytes", s.kv_cache_memory_bytes)
     if s.mamba_ssm_cache_dtype not in (None, "auto"):

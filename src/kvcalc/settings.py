@@ -27,7 +27,8 @@ MAMBA_SSM_CACHE_DTYPES = ("auto", "float32", "float16")
 _BOOL_FLAGS = (("enforce_eager", "--enforce-eager"), ("enable_prefix_caching", "--enable-prefix-caching"),
                ("disable_hybrid_kv_cache_manager", "--disable-hybrid-kv-cache-manager"),
                ("async_scheduling", "--async-scheduling"),
-               ("flashinfer_sampler", "VLLM_USE_FLASHINFER_SAMPLER"))
+               ("flashinfer_sampler", "VLLM_USE_FLASHINFER_SAMPLER"),
+               ("skip_mm_profiling", "--skip-mm-profiling"))
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class Settings:
     disable_hybrid_kv_cache_manager: bool | None = None
     async_scheduling: bool | None = None
     flashinfer_sampler: bool | None = None  # VLLM_USE_FLASHINFER_SAMPLER=1/0; None: unset
+    skip_mm_profiling: bool | None = None
     mamba_ssm_cache_dtype: str | None = None
     weights: str = "auto"
     avg_tokens: int | None = None

@@ -1,5 +1,6 @@
-"""VLLM_USE_FLASHINFER_SAMPLER on the page: the select reaches the core, moves the activation term
-by what the core says, lands in the link, the serve command and both languages."""
+"""The profile-pass settings on the page (VLLM_USE_FLASHINFER_SAMPLER, --skip-mm-profiling): each
+control reaches the core, moves the activation term by what the core says, and lands in the
+link, the serve command and both languages."""
 
 from __future__ import annotations
 
@@ -82,3 +83,27 @@ def test_a_pasted_log_that_names_its_sampler_sets_the_select(py_page):
     expect(page.get_by_test_id("flashinfer-sampler")).to_have_value("1")
     page.get_by_test_id("reset").click()
     page.get_by_test_id("log-paste").fill("")
+
+
+def test_skip_mm_profiling_drops_the_vision_tower_pass(py_page):
+    """Qwen3.5-27B with 8 sequences (a small sampler warm-up) profiles its vision tower on the
+    largest image (1.33 GiB, above its 8,192-token pass); the checkbox sends --skip-mm-profiling
+    and the activation term falls back to the language model's."""
+    page = py_page
+    fresh_form(page)
+    page.get_by_test_id("model-select").select_option("Qwen/Qwen3.5-27B")
+    open_advanced(page)
+    page.get_by_test_id("max-num-seqs").fill("8")
+    base = page_request(model="Qwen/Qwen3.5-27B", max_num_seqs=8)
+    wait_request(page, base)
+    page.get_by_test_id("skip-mm-profiling").check()
+    want = page_request(model="Qwen/Qwen3.5-27B", max_num_seqs=8)
+    want["settings"]["skip_mm_profiling"] = True
+    wait_request(page, want)
+    skipped, profiled = oracle(want)["result"], oracle(base)["result"]
+    assert_numbers_match(page, skipped)
+    assert activation(profiled)["gib"] > activation(skipped)["gib"] + 0.1
+    assert "vision tower" in activation(profiled)["basis"]
+    expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"--skip-mm-profiling$"))
+    expect(page).to_have_url(re.compile(r"[?&]smp=1(&|$)"))
+    fresh_form(page)
