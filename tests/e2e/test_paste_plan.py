@@ -104,8 +104,10 @@ def expected_estimate(res: dict[str, Any], **override: Any) -> dict[str, Any]:
     default form's but for what the log set (an empty length field when it set none)."""
     logged = {k: res["settings"][k] for k, _, _ in FIELDS if res["settings"].get(k) is not None}
     req = page_request(res["model"], res["gpu"], **{"max_model_len": None, **logged, **override})
-    if res["settings"].get("speculative"):
-        req["settings"]["speculative"] = res["settings"]["speculative"]
+    # settings without a field in page_request's defaults ride along only when the log set them
+    for key in ("speculative", "flashinfer_sampler", "skip_mm_profiling"):
+        if res["settings"].get(key) is not None:
+            req["settings"][key] = res["settings"][key]
     if res["measured_reserve_gib"] is not None and res["measured_reserve_gib"] >= 0:
         req["measured_reserve_gib"] = res["measured_reserve_gib"]
     return req
@@ -257,8 +259,11 @@ def test_changing_the_model_compares_the_log_again(py_page):
     assert int(s.get_attribute("data-low")) <= e["logged"]["gpu_kv_cache_tokens"] <= int(s.get_attribute("data-high"))
 
 
-def settle(page) -> dict[str, Any]:
-    """Wait until the curves, levers (and plan, when asked) follow the newest estimate."""
+def settle(page, **settings: Any) -> dict[str, Any]:
+    """Wait until the curves, levers (and plan, when asked) follow the newest estimate, after the
+    page has sent the estimate with ``settings`` (a field just typed is sent after a debounce)."""
+    for key, value in settings.items():
+        poll(page, f"() => window.__kvcalc.lastRequest?.settings?.{key}", value)
     last = page.evaluate("() => window.__kvcalc.lastRequest")
     poll(page, "() => window.__kvcalc.curves?.request", {**last, "curves": True})
     return last
@@ -272,7 +277,7 @@ def test_planner_and_levers_equal_cpython(py_page):
     page.get_by_test_id("plan-tokens").fill("8192")
     page.get_by_test_id("plan-run").click()
     page.get_by_test_id("target-tokens").fill("400000")
-    base = settle(page)
+    base = settle(page, max_model_len=32768)
     preq = poll(page, "() => window.__kvcalc.plan?.request", {**base, "op": "plan", "requests": 64, "tokens": 8192})
     plan = oracle(preq)["result"]
     out = page.get_by_test_id("plan-result")
@@ -335,7 +340,7 @@ def test_charts_follow_the_core_curves(py_page):
     set_form_like_the_run(page, e)
     paste(page, e["excerpt"])
     set_form(page, max_model_len=65536)
-    base = settle(page)
+    base = settle(page, max_model_len=65536)
     assert "measured_reserve_gib" in base
     r = oracle({**base, "curves": True})["result"]
     cv = r["curves"]
