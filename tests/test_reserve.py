@@ -164,3 +164,16 @@ def test_vision_profile_enters_the_activation_term_on_the_first_stage_only():
     assert on.activation[0] - off.activation[0] == pytest.approx(peak - forward_bytes(cfg, 8192, 1, 2), abs=2)
     assert later.activation[0] < on.activation[0]
     assert "vision tower" in on.basis and "vision tower" not in off.basis
+
+
+def test_releases_whose_sampler_depends_on_the_install_say_so():
+    """v0.10–v0.11.0 pick FlashInfer's sampler whenever flashinfer is installed: the estimate
+    names the assumption until the user sets VLLM_USE_FLASHINFER_SAMPLER; later releases and
+    other platforms have one default and no note."""
+    from factories import calc  # noqa: PLC0415
+
+    def noted(**kw):
+        return any(getattr(n, "key", None) == "note.sampler_install" for n in calc("Qwen/Qwen3-8B", **kw).notes)
+    assert noted(vllm_version="0.11.0") and noted(vllm_version="0.10.1")
+    assert not noted(vllm_version="0.11.0", flashinfer_sampler=True)
+    assert not noted(vllm_version="0.11.1") and not noted(vllm_version="0.25.0")

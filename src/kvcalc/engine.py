@@ -22,7 +22,7 @@ from .servecmd import serve_command
 from .settings import Resolved, Settings, resolve, spec_family
 from .specs import SizingContext
 from .units import GIB
-from .versions import Rule, Version, applies
+from .versions import Rule, Version, applies, flashinfer_sampler_default
 
 _FLOAT_EPS = 1e-9
 
@@ -126,6 +126,13 @@ def _draft_layers(arch: ModelArch, s: Settings) -> tuple[tuple[AttentionLayer, .
     if template is None:
         return (), []
     return (template,), [Text("note.draft_assumed"), Text("note.draft_weights")]
+
+
+def _sampler_depends_on_install(s: Settings, version: Version, gpu: Gpu, mrv2: bool) -> bool:
+    """Before v0.11.1 the V1 runner sampled with FlashInfer whenever flashinfer was installed
+    (versions.flashinfer_sampler_default): a GiB-sized difference the flags do not show."""
+    return s.flashinfer_sampler is None and gpu.platform == "cuda" and not mrv2 and \
+        flashinfer_sampler_default(version) is None
 
 
 def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolResult:
@@ -299,6 +306,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
             estimated = _pool(parts, budget.stage_available)
             est_low = _pool(parts, budget.stage_low)
             est_high = _pool(parts, budget.stage_high)
+            if measured_reserve_bytes is None and _sampler_depends_on_install(s, version, gpu, mrv2):
+                notes.append(Text("note.sampler_install"))
 
     from_log = low = high = None
     if available_kv_gib is not None:

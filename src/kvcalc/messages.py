@@ -207,6 +207,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "note.mtp_layers": (
         "MTP adds {layers} draft layer(s) with their own cache",
         "MTP 增加了 {layers} 个草稿层，各自有 KV cache"),
+    "note.sampler_install": (
+        "this release samples its warm-up with FlashInfer when the flashinfer package is installed "
+        "(the vllm/vllm-openai images) and by sorting the logits otherwise (pip installs): the "
+        "estimate assumes the sort, the larger peak; set VLLM_USE_FLASHINFER_SAMPLER to 1 for the image",
+        "该版本在装有 flashinfer 包时（vllm/vllm-openai 镜像）用 FlashInfer 做预热采样，否则（pip 安装）对 logits "
+        "排序：估算按峰值更大的排序方式计算；使用该镜像时请把 VLLM_USE_FLASHINFER_SAMPLER 设为 1"),
     "note.draft_weights": (
         "the draft model's own weights (hundreds of MiB to a few GiB) are not in the weights term: "
         "the fully estimated pool is high by that much",
