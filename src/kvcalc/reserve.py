@@ -4,11 +4,13 @@ and the CUDA-graph estimate, per GPU, each with a band.
 vLLM measures these (vllm/v1/worker/gpu_worker.py ``determine_available_memory``); kvcalc
 models them from the quantities that drive them:
 
-* **Activation peak** of ``profile_run`` (gpu_model_runner.py): one forward pass of
+* **Activation peak** of ``profile_run`` (gpu_model_runner.py): for multimodal models first
+  the vision tower over the largest images the encoder budget allows, then one forward pass of
   ``max_num_batched_tokens`` tokens, then the sampler over one dummy request per sequence
-  slot (``min(max_num_seqs, max_num_batched_tokens)`` rows × the vocabulary in float32, with
-  sort/top-p buffers). The sampler term scales with rows × vocabulary; the forward term with
-  tokens × the widest MLP/MoE intermediate on one GPU.
+  slot (``min(max_num_seqs, max_num_batched_tokens)`` rows × the vocabulary in float32; what
+  each entry costs depends on the sampler: ``sampler_path``). The sampler term scales with rows ×
+  vocabulary; the forward term with tokens × the widest MLP/MoE intermediate on one GPU; the
+  vision term with patches × the tower's widths.
 * **Non-torch memory**: allocator and library workspaces, plus NCCL and custom all-reduce
   buffers when GPUs talk to each other (TP or PP > 1).
 * **CUDA graphs**: the estimate vLLM subtracts from v0.21 (see ``budget.cuda_graph_deducted``).
@@ -83,7 +85,8 @@ def sampler_path(version: Version, model_runner_v2: bool, platform: str,
     (sort-based). ``flashinfer_sampler`` is the user's
     ``VLLM_USE_FLASHINFER_SAMPLER`` (None: unset). FlashInfer's sampler runs on CUDA only. Where the
     release's default depends on the install (before v0.11.1), the sort-based path is taken, the
-    larger peak: an estimate that errs should err low, and the band's upper end covers FlashInfer.
+    larger peak: an estimate that errs should err low, and the band's optimistic end (the smaller
+    reserve) covers FlashInfer.
     From v0.28 the V2 logs show a peak of the sort-based size again (RTX 5090, L4, L40S with
     Qwen3-14B); whether that is the sampler or a CUDA-graph estimate folded into "peak activation"
     is not settled, so the measured sort-based cost stands in for it unless FlashInfer is chosen."""
