@@ -165,7 +165,7 @@ function buildRequest() {
       vllm_version: $("vllm-version").value,
       weights: $("weights").value,
       avg_tokens: value("avg-tokens"),
-      ...samplerSetting(),
+      ...profileSettings(),
       ...(state.log?.result?.settings?.speculative ? { speculative: state.log.result.settings.speculative } : {}),
     },
     available_kv_gib: value("available-kv-gib"),
@@ -175,7 +175,7 @@ function buildRequest() {
 
 // VLLM_USE_FLASHINFER_SAMPLER and --skip-mm-profiling: sent only when the user (or a pasted
 // log) set them.
-function samplerSetting() {
+function profileSettings() {
   const v = $("flashinfer-sampler").value;
   return {
     ...(v === "" ? {} : { flashinfer_sampler: v === "1" }),
