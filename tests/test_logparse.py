@@ -85,6 +85,17 @@ def test_a_log_that_turns_the_vision_profile_off(args, want):
     assert log.settings().get("skip_mm_profiling") is want
 
 
+def test_prefix_caching_from_the_args_or_the_engine_line():
+    """It decides how many state blocks a hybrid model's request holds, so a log that states it
+    pins it: the non-default args, else the engine line's enable_prefix_caching=…"""
+    args = parse_log("INFO 01-01 00:00:00 [utils.py:1] non-default args: {'model': 'x', 'enable_prefix_caching': True}")
+    assert args.settings()["enable_prefix_caching"] is True
+    engine = parse_log("INFO 01-01 00:00:00 [core.py:1] Initializing a V1 LLM engine (v0.19.0) with config: "
+                       "model='x', enable_prefix_caching=False, chunked_prefill_enabled=True")
+    assert engine.settings()["enable_prefix_caching"] is False
+    assert "enable_prefix_caching" not in parse_log("INFO Using max model len 4096").settings()
+
+
 def test_not_enough_memory_error():
     p = parse_log("ValueError: To serve at least one request with the model's max seq len (196608), (23.25 GiB KV "
                   "cache is needed, which is larger than the available KV cache memory (22.5 GiB). Based on the "

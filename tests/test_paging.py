@@ -215,3 +215,26 @@ def test_a_separate_draft_model_says_its_weights_are_not_counted():
     for c in (eagle, gemma):
         assert any(getattr(n, "key", None) == "note.draft_weights" for n in c.notes), c.notes
     assert not any(getattr(n, "key", None) == "note.draft_weights" for n in mtp.notes)
+
+
+@pytest.mark.parametrize("release,caching,state_blocks", [
+    ("0.19.0", None, 1),      # hybrids kept prefix caching opt-in (#23716) ...
+    ("0.19.0", True, 2),      # ... unless asked: 'align' keeps 2 state blocks per group
+    ("0.28.0", None, 2),      # #50991: on by default
+    ("0.28.0", False, 1),
+])
+def test_hybrid_prefix_caching_default_by_release(release, caching, state_blocks):
+    """Qwen3-Next at 32,768 tokens: 61 attention blocks of 544 tokens plus the state blocks of its
+    3 GDN groups; a v0.19.0 Qwen3.5 log without the flag shows 1 per group (12.90x, not 12.78x)."""
+    kw = {} if caching is None else {"enable_prefix_caching": caching}
+    c = calc("Qwen/Qwen3-Next-80B-A3B-Instruct", max_model_len=32768, vllm_version=release, **kw)
+    assert c.estimated.blocks_per_request == 61 + 3 * state_blocks
+
+
+def test_the_serve_command_spells_out_prefix_caching_only_against_the_default():
+    def cmd(release, caching, model="Qwen/Qwen3-Next-80B-A3B-Instruct"):
+        return calc(model, max_model_len=32768, vllm_version=release, enable_prefix_caching=caching).serve_command
+    assert cmd("0.19.0", True).endswith("--enable-prefix-caching")
+    assert "prefix-caching" not in cmd("0.28.0", True)
+    assert cmd("0.28.0", False).endswith("--no-enable-prefix-caching")
+    assert cmd("0.19.0", False, model="Qwen/Qwen3-8B").endswith("--no-enable-prefix-caching")

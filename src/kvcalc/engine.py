@@ -128,6 +128,14 @@ def _draft_layers(arch: ModelArch, s: Settings) -> tuple[tuple[AttentionLayer, .
     return (template,), [Text("note.draft_assumed"), Text("note.draft_weights")]
 
 
+def prefix_caching_default(arch: ModelArch, version: Version) -> bool:
+    """vLLM's default for --enable-prefix-caching: on, except for hybrid models (layers with a
+    Mamba-style state) before #50991 (Rule.HYBRID_PREFIX_CACHING_DEFAULT), which kept it opt-in
+    (vllm/engine/arg_utils.py ``_set_default_chunked_prefill_and_prefix_caching_args``)."""
+    hybrid = arch.mamba is not None or any(l.kind == "mamba" for l in arch.layers)
+    return not hybrid or applies(Rule.HYBRID_PREFIX_CACHING_DEFAULT, version)
+
+
 def _sampler_depends_on_install(s: Settings, version: Version, gpu: Gpu, mrv2: bool) -> bool:
     """Before v0.11.1 the V1 runner sampled with FlashInfer whenever flashinfer was installed
     (versions.flashinfer_sampler_default): a GiB-sized difference the flags do not show."""
@@ -273,7 +281,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     async_on = _async_scheduling(s, version)
     draft, notes = _draft_layers(arch, s)
     num_spec = (s.speculative.num_speculative_tokens or 1) if (s.speculative and draft) else 0
-    prefix_caching = s.enable_prefix_caching if s.enable_prefix_caching is not None else True
+    prefix_caching = s.enable_prefix_caching if s.enable_prefix_caching is not None else \
+        prefix_caching_default(arch, version)
     mamba_mode = "align" if (prefix_caching and applies(Rule.MAMBA_ALIGN_MODE, version)) else "none"
     hybrid_manager = None if s.disable_hybrid_kv_cache_manager is None else not s.disable_hybrid_kv_cache_manager
     layout = build_layout(arch, LayoutRequest(
@@ -319,7 +328,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         # The log rounds to 0.01 GiB: the true value lies within ±0.005 GiB.
         low = _pool(parts, math.ceil((available_kv_gib - 0.005) * GIB - _FLOAT_EPS))
         high = _pool(parts, math.floor((available_kv_gib + 0.005) * GIB + _FLOAT_EPS))
-    cmd = serve_command(model_id or arch.architecture, resolved, kv_name=s.kv_cache_dtype)
+    cmd = serve_command(model_id or arch.architecture, resolved, kv_name=s.kv_cache_dtype,
+                        prefix_caching_default=prefix_caching_default(arch, version))
     return Calculation(
         model_id=model_id, arch=arch, gpu=gpu, resolved=resolved, kv=kv, model_dtype=model_dtype,
         layout=layout, grouping=grouping, ctx=ctx, model_runner_v2=mrv2, async_scheduling=async_on,

@@ -107,6 +107,10 @@ class ParsedLog:
         pick("max_num_batched_tokens", a.get("max_num_batched_tokens"))
         pick("max_num_seqs", a.get("max_num_seqs"))
         pick("block_size", a.get("block_size"))
+        caching = a.get("enable_prefix_caching")
+        if not isinstance(caching, bool):
+            caching = {"True": True, "False": False}.get(e.get("enable_prefix_caching", ""))
+        pick("enable_prefix_caching", caching)
         if a.get("enforce_eager") or e.get("enforce_eager") == "True":
             out["enforce_eager"] = True
         pick("vllm_version", self.release())

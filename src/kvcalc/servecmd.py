@@ -10,7 +10,9 @@ from .settings import Resolved
 from .versions import default_gpu_memory_utilization, flashinfer_sampler_default
 
 
-def serve_command(model: str, r: Resolved, kv_name: str = "auto") -> str:
+def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching_default: bool = True) -> str:
+    """``prefix_caching_default``: whether this model and release turn prefix caching on unasked
+    (engine.prefix_caching_default), so only a change from it is spelled out."""
     s = r.settings
     parts = ["vllm", "serve", shlex.quote(model) if model else "MODEL"]
 
@@ -39,8 +41,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto") -> str:
         flag("--block-size", s.block_size)
     if s.enforce_eager:
         flag("--enforce-eager")
-    if s.enable_prefix_caching is False:
-        flag("--no-enable-prefix-caching")
+    if s.enable_prefix_caching is not None and s.enable_prefix_caching != prefix_caching_default:
+        flag("--enable-prefix-caching" if s.enable_prefix_caching else "--no-enable-prefix-caching")
     if s.disable_hybrid_kv_cache_manager:
         flag("--disable-hybrid-kv-cache-manager")
     if s.skip_mm_profiling:

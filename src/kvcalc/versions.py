@@ -98,9 +98,14 @@ class Rule(Enum):
         "confirmed: v0.14.0 release notes")
     MAMBA_ALIGN_MODE = RuleInfo(
         _v("0.15.0"), "#30877", "vllm/model_executor/models/config.py MambaModelConfig",
-        "prefix caching on for hybrids: Mamba cache mode 'align' keeps 2 state blocks per request "
-        "(1 before)",
+        "prefix caching works for hybrids: with it on, Mamba cache mode 'align' keeps 2 state blocks "
+        "per request (1 without; on by default only from #50991)",
         "inferred: merged 2026-01-23")
+    HYBRID_PREFIX_CACHING_DEFAULT = RuleInfo(
+        _v("0.28.0"), "#50991", "vllm/engine/arg_utils.py _set_default_chunked_prefill_and_prefix_caching_args",
+        "prefix caching on by default for hybrid models (Mamba, GDN, linear-attention layers), so each "
+        "state group keeps 2 blocks per request ('align'); before, it was opt-in for them (#23716)",
+        "inferred: merged 2026-08-04; a v0.19.0 Qwen3.5 log without the flag shows 1 state block per group")
     FIT_CHECK_GROUP0 = RuleInfo(
         _v("0.14.0"), "#29431", "vllm/v1/core/kv_cache_utils.py _max_memory_usage_bytes_from_groups",
         "the max_model_len fit check needs group_size × page × blocks of group 0 (a per-layer "
@@ -258,8 +263,13 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "ASYNC_SCHEDULING_DEFAULT": (
         "默认开启异步调度（同时有两个批次在途）", "已确认：v0.14.0 发行说明"),
     "MAMBA_ALIGN_MODE": (
-        "混合模型开启前缀缓存：Mamba 缓存模式 'align' 为每个请求保留 2 个状态块（此前为 1 个）",
+        "混合模型支持前缀缓存：开启时 Mamba 缓存模式 'align' 为每个请求保留 2 个状态块（不开启为 1 个；"
+        "直到 #50991 才默认开启）",
         "推断：2026-01-23 合并"),
+    "HYBRID_PREFIX_CACHING_DEFAULT": (
+        "混合模型（Mamba、GDN、线性注意力层）默认开启前缀缓存，每个状态组每个请求占 2 块（'align'）；"
+        "此前对它们需要手动开启（#23716）",
+        "推断：2026-08-04 合并；一条未加该参数的 v0.19.0 Qwen3.5 日志显示每组只有 1 个状态块"),
     "FIT_CHECK_GROUP0": (
         "max_model_len 装载检查按第 0 组计算：group_size × 页大小 × 块数（此前为所有层逐层求和）",
         "推断：2025-12-24 合并"),
