@@ -92,15 +92,20 @@ def main() -> int:
             print(f"  group {g}: fixed activation {base:.2f} GiB")
         print("Put these into reserve.py (ERAS) to use them; then run with --check.\n")
     rows = [evaluate_entry(e) for e in logs]
-    summarize([r for r in rows if r["id"] in fit_ids], "fitted rows")
-    summarize([r for r in rows if r["id"] not in fit_ids], "held-out rows")
+    fitted = fit_ids if not args.check else set(reserve.FIT_ROWS)
+    summarize([r for r in rows if r["id"] in fitted], "fitted rows")
+    summarize([r for r in rows if r["id"] not in fitted], "held-out rows")
     for r in sorted(rows, key=lambda r: r["id"]):
         if r.get("estimated"):
-            tag = "fit " if r["id"] in fit_ids else "held"
+            tag = "fit " if r["id"] in fitted else "held"
             print(f"  {tag} {r['id']:<48} {r['estimated']['error_pct']:+7.2f}%")
-    if sorted(fit_ids) != sorted(reserve.FIT_ROWS):
-        print("\nreserve.FIT_ROWS differs from the rows with breakdowns; set it to:")
-        print("FIT_ROWS = frozenset({" + ", ".join(repr(i) for i in sorted(fit_ids)) + "})")
+    newer = sorted(fit_ids - reserve.FIT_ROWS)
+    if newer:
+        print("\nrows with breakdowns added since reserve.py was last refitted (held out until the "
+              "coefficients are refitted with them and FIT_ROWS lists them): " + ", ".join(newer))
+    stale = sorted(reserve.FIT_ROWS - fit_ids)
+    if stale:
+        print("\nreserve.FIT_ROWS names rows that no longer qualify: " + ", ".join(stale))
     return 0
 
 
