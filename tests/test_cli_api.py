@@ -38,7 +38,9 @@ def test_flashinfer_sampler_flag_changes_the_activation_term(capsys):
                            "--vllm-version", "0.15.0", "--json", *extra)
         assert code == 0
         r = json.loads(out)
-        return next(t for t in r["budget"]["terms"] if t["name"] == "activation peak"), r["serve_command"]
+        term = next(t for t in r["budget"]["terms"] if t["name"] == "activation peak")
+        assert r["settings"]["sampler"] in term["basis"]   # the sampler the estimate assumed, named
+        return term, r["serve_command"]
     (off, cmd_off), (on, cmd_on) = activation(), activation("--flashinfer-sampler", "on")
     assert on["gib"] < off["gib"] - 4 and "FlashInfer" in on["basis"] and "PyTorch" in off["basis"]
     assert cmd_off.startswith("vllm serve") and cmd_on.startswith("VLLM_USE_FLASHINFER_SAMPLER=1 vllm serve")

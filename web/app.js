@@ -417,6 +417,8 @@ function renderSettingsUsed(r) {
     [S("used_block"), `${F.int(s.block_size)} (${C(s.block_size_reason)})`],
     [S("used_defaults"), s.defaults_used.join(", ") || "–"],
     [S("used_formula"), r.layout.token_formula],
+    [S("used_sampler"), C(s.sampler)],
+    [S("used_prefix"), S(s.enable_prefix_caching ? "used_on" : "used_off")],
   ];
   renderPairs($("settings-used"), rows);
 }

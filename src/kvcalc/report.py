@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .engine import Calculation, PoolResult
+from .engine import Calculation, PoolResult, prefix_caching_default
+from .reserve import SAMPLER_NAMES, sampler_path
 from .units import GIB
 from .versions import Rule, applies
 
@@ -71,6 +72,12 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "max_num_seqs": r.max_num_seqs, "block_size": c.layout.block_size,
             "block_size_reason": c.layout.block_size_reason, "enforce_eager": s.enforce_eager,
             "entrypoint": s.entrypoint, "avg_tokens": s.avg_tokens,
+            "flashinfer_sampler": s.flashinfer_sampler,
+            "sampler": SAMPLER_NAMES[sampler_path(r.version, c.model_runner_v2, c.gpu.platform,
+                                                  s.flashinfer_sampler)],
+            "enable_prefix_caching": s.enable_prefix_caching if s.enable_prefix_caching is not None
+            else prefix_caching_default(c.arch, r.version),
+            "skip_mm_profiling": bool(s.skip_mm_profiling),
             "defaults_used": sorted(r.defaults_used), "batch_defaults_row": r.batch_defaults.memory_class,
         },
         "layout": {
