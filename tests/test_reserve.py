@@ -177,3 +177,12 @@ def test_releases_whose_sampler_depends_on_the_install_say_so():
     assert noted(vllm_version="0.11.0") and noted(vllm_version="0.10.1")
     assert not noted(vllm_version="0.11.0", flashinfer_sampler=True)
     assert not noted(vllm_version="0.11.1") and not noted(vllm_version="0.25.0")
+
+
+@pytest.mark.parametrize("release,deducted", [("0.19.1", False), ("0.20.0", True), ("0.21.0", True)])
+def test_cuda_graph_estimate_subtracted_from_v020(release, deducted):
+    """Two logs with the 0.20.0 banner subtract the estimate (their line says "default since
+    v0.21.0"); 0.19 logs print the estimate and say it will be subtracted later."""
+    from kvcalc.budget import cuda_graph_deducted  # noqa: PLC0415
+    assert cuda_graph_deducted(parse_version(release), False, False) is deducted
+    assert cuda_graph_deducted(parse_version(release), True, False) is False

@@ -57,7 +57,7 @@ def test_each_reserve_term_is_checked_against_the_logged_breakdown():
     assert llmd["activation"]["logged_gib"] == 4.76
     assert abs(llmd["activation"]["estimated_gib"] - 4.76) < 0.3
     assert llmd["non_torch"] == {"logged_gib": 0.13, "estimated_gib": 0.13}
-    # From v0.21 vLLM's "peak activation" holds the CUDA-graph estimate it subtracted, so the
+    # From v0.20 vLLM's "peak activation" holds the CUDA-graph estimate it subtracted, so the
     # V1-runner row is compared with kvcalc's activation + CUDA-graph terms together.
     from kvcalc.validate import _calculate
     entry = next(e for e in LOGS if e["id"] == "rtxpro6000-qwen3-235b-fp8-tp4-v0.27")

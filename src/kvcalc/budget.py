@@ -38,7 +38,7 @@ def requested_bytes(total: int, util: float, version: Version) -> int:
 
 
 def cuda_graph_deducted(version: Version, enforce_eager: bool, model_runner_v2: bool) -> bool:
-    """Whether vLLM subtracts its CUDA-graph estimate: from v0.21 (#38284), never with
+    """Whether vLLM subtracts its CUDA-graph estimate: from v0.20 (#38284), never with
     --enforce-eager, and not on model runner V2 before v0.29 (it returns 0 there)."""
     if enforce_eager or not applies(Rule.CUDA_GRAPH_ESTIMATE_DEDUCTED, version):
         return False

@@ -13,7 +13,7 @@ models them from the quantities that drive them:
   vision term with patches × the tower's widths.
 * **Non-torch memory**: allocator and library workspaces, plus NCCL and custom all-reduce
   buffers when GPUs talk to each other (TP or PP > 1).
-* **CUDA graphs**: the estimate vLLM subtracts from v0.21 (see ``budget.cuda_graph_deducted``).
+* **CUDA graphs**: the estimate vLLM subtracts from v0.20 (see ``budget.cuda_graph_deducted``).
 
 The coefficients are fitted to public logs that print these terms (``data/vllm_logs.json``);
 ``FIT_ROWS`` lists the rows used, so ``kvcalc validate`` can report accuracy on the other

@@ -176,7 +176,7 @@ def _term_checks(logged: dict[str, Any], calc) -> dict[str, dict[str, float]]:
     vLLM's "peak activation" in its "Actual usage" line already holds the CUDA-graph estimate it
     subtracted (vllm/v1/worker/gpu_worker.py: ``peak_activation_memory = transient peak +
     cudagraph_memory_estimate_applied``), so it is set against kvcalc's activation and CUDA-graph
-    terms together; releases before v0.21 subtract no estimate and kvcalc's term is 0 there.
+    terms together; releases before v0.20 subtract no estimate and kvcalc's term is 0 there.
     Non-torch memory is the logged value, or "consumed" minus "Model loading took" when a log
     prints those two instead. Rows whose reserve was measured (a pasted log) are not checked."""
     b = calc.budget

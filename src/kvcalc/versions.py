@@ -131,9 +131,10 @@ class Rule(Enum):
         "default --gpu-memory-utilization 0.92 (0.9 before)",
         "confirmed: log text 'default since v0.21.0'")
     CUDA_GRAPH_ESTIMATE_DEDUCTED = RuleInfo(
-        _v("0.21.0"), "#38284", "vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
+        _v("0.20.0"), "#38284", "vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
         "the CUDA-graph memory estimate is subtracted from the KV budget (V1 model runner)",
-        "confirmed: log text 'default since v0.21.0'")
+        "confirmed: two logs with the 0.20.0 banner print 'CUDA graph memory profiling is enabled "
+        "(default since v0.21.0)' and subtract it; 0.19 logs say it will be enabled")
     FLASHINFER_SAMPLER_OPT_IN = RuleInfo(
         _v("0.11.1"), "#26859", "vllm/v1/sample/ops/topk_topp_sampler.py TopKTopPSampler",
         "FlashInfer's top-k/top-p sampler only with VLLM_USE_FLASHINFER_SAMPLER=1; before, the V1 "
@@ -284,7 +285,9 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "GPU_UTIL_DEFAULT_092": (
         "--gpu-memory-utilization 默认值改为 0.92（此前为 0.9）", "已确认：日志文字 'default since v0.21.0'"),
     "CUDA_GRAPH_ESTIMATE_DEDUCTED": (
-        "CUDA graph 显存估算值从 KV 预算中扣除（V1 model runner）", "已确认：日志文字 'default since v0.21.0'"),
+        "CUDA graph 显存估算值从 KV 预算中扣除（V1 model runner）",
+        "已确认：两条带 0.20.0 横幅的日志打印 'CUDA graph memory profiling is enabled (default since v0.21.0)' "
+        "并扣除了估算值；0.19 的日志说它将会默认开启"),
     "FLASHINFER_SAMPLER_OPT_IN": (
         "只有设置 VLLM_USE_FLASHINFER_SAMPLER=1 才用 FlashInfer 的 top-k/top-p 采样器；此前只要装了 flashinfer"
         "（Docker 镜像自带；pip 安装从 v0.11.1 起才带，#26443），V1 runner 就会用它，所以 profile 峰值取决于安装方式",
