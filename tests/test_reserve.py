@@ -17,8 +17,8 @@ from kvcalc.versions import flashinfer_sampler_default, parse_version
 # (release, model runner V2, platform) -> bytes per dummy request × vocabulary entry
 SAMPLER_PATHS = [
     ("0.11.0", False, "cuda", SAMPLER_BYTES_PER_ENTRY),    # PyTorch sort-based top-k/top-p
-    ("0.17.1", False, "cuda", SAMPLER_BYTES_PER_ENTRY),
-    ("0.18.0", False, "cuda", SAMPLER_BYTES_TRITON),       # #33538: Triton kernels for 8+ rows
+    ("0.15.1", False, "cuda", SAMPLER_BYTES_PER_ENTRY),
+    ("0.17.0", False, "cuda", SAMPLER_BYTES_TRITON),       # #33538: Triton kernels for 8+ rows
     ("0.20.1", False, "rocm", SAMPLER_BYTES_TRITON),
     ("0.21.0", False, "cuda", SAMPLER_BYTES_FLASHINFER),   # #40376: FlashInfer by default
     ("0.21.0", False, "rocm", SAMPLER_BYTES_TRITON),       # FlashInfer's sampler is CUDA-only
@@ -112,7 +112,7 @@ def test_triton_band_keeps_the_sort_as_its_upper_end():
     """Two v0.19.1 logs fix the Triton cost, one A10G log of the same release needed the sort's:
     the typical value is the Triton cost and the band's top the sort's."""
     tri = reserve("Qwen/Qwen3-8B", "0.19.1", mnbt=2048, max_num_seqs=256).activation
-    sort = reserve("Qwen/Qwen3-8B", "0.17.1", mnbt=2048, max_num_seqs=256).activation
+    sort = reserve("Qwen/Qwen3-8B", "0.15.1", mnbt=2048, max_num_seqs=256).activation
     entries = 256 * 151_936
     assert tri[0] == pytest.approx(0.05 * GIB + entries * SAMPLER_BYTES_TRITON, rel=0.01)
     assert tri[2] == sort[2] and tri[0] < sort[0]

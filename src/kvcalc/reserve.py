@@ -87,7 +87,7 @@ SAMPLER_LOW_BYTES = 5.0
 def sampler_path(version: Version, model_runner_v2: bool, platform: str,
                  flashinfer_sampler: bool | None = None) -> str:
     """Which sampler the profile run's dummy sampling takes: "greedy" (model runner V2 before
-    v0.28), "flashinfer", "triton" (vLLM's own top-k/top-p kernels, from v0.18) or "pytorch"
+    v0.28), "flashinfer", "triton" (vLLM's own top-k/top-p kernels, from v0.17) or "pytorch"
     (sort-based). ``flashinfer_sampler`` is the user's
     ``VLLM_USE_FLASHINFER_SAMPLER`` (None: unset). FlashInfer's sampler runs on CUDA only. Where the
     release's default depends on the install (before v0.11.1), the sort-based path is taken, the

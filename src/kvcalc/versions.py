@@ -142,11 +142,11 @@ class Rule(Enum):
         "v0.11.1, #26443), so the profile peak depended on the install",
         "confirmed: #26859 merged 2025-10-15, after v0.11.0; #40376 quotes it")
     TRITON_TOP_K_TOP_P = RuleInfo(
-        _v("0.18.0"), "#33538", "vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p",
+        _v("0.17.0"), "#33538", "vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p",
         "top-k/top-p over 8 rows or more run as Triton kernels (topk_topp_triton.py) instead of "
         "sorting the logits, so the warm-up's sampler peak is less than half the sort's",
-        "inferred: #33538 opened 2026-02-02; topk_topp_triton is in the v0.18.0 API docs; three "
-        "v0.18–v0.19 logs show the smaller peak, one does not")
+        "inferred: #33538 opened 2026-02-02; topk_topp_triton is in the v0.18.0 API docs; four "
+        "v0.17.1–v0.19.1 logs show the smaller peak, one does not; v0.14.1 and v0.15.1 logs show the sort's")
     FLASHINFER_SAMPLER_DEFAULT = RuleInfo(
         _v("0.21.0"), "#40376", "vllm/envs.py VLLM_USE_FLASHINFER_SAMPLER",
         "the V1 runner samples with FlashInfer's top-k/top-p kernels on CUDA by default, which keeps "
@@ -296,7 +296,7 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "8 行及以上的 top-k/top-p 改用 Triton 内核（topk_topp_triton.py），不再对 logits 排序，"
         "预热时采样器的峰值不到排序方式的一半",
         "推断：#33538 于 2026-02-02 提交；v0.18.0 的 API 文档里已有 topk_topp_triton；"
-        "三条 v0.18–v0.19 日志显示峰值变小，一条没有"),
+        "四条 v0.17.1–v0.19.1 日志显示峰值变小，一条没有；v0.14.1 与 v0.15.1 的日志显示的是排序方式的峰值"),
     "FLASHINFER_SAMPLER_DEFAULT": (
         "V1 runner 在 CUDA 上默认用 FlashInfer 的 top-k/top-p 内核采样，不再保留 logits 的排序副本"
         "（profile 峰值小得多）",
