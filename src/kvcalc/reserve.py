@@ -129,8 +129,12 @@ MULTI_GPU_NON_TORCH_GIB = 0.45
 """Added to that for NCCL and custom all-reduce buffers when TP × PP > 1: measured 0.55 GiB of non-torch memory
 at TP 2 against 0.13 GiB at TP 1 on H100 (llm-d/llm-d-benchmark
 config_explorer/empirical-vllm-memory-results.md, Llama-3.3-70B-FP8 vs Llama-3.1-8B)."""
-CUDA_GRAPH_GIB = (0.3, 0.1, 1.0)
-"""Typical, low and high CUDA-graph estimate when vLLM subtracts it (public logs: 0.16–0.48 GiB)."""
+CUDA_GRAPH_GIB = (0.3, 0.1, 2.5)
+"""Typical, low and high CUDA-graph estimate when vLLM subtracts it. Logs that subtract it print
+0.15–0.43 GiB (vllm#58580 at v0.28, and runs whose --max-num-seqs or capture sizes are small);
+the estimator sums a per-graph cost over every capture size (51 per mode up to 512), and logs
+that print it with the default sizes show 1.29–2.35 GiB (v0.18–v0.19, where it was not yet
+subtracted), so the band reaches 2.5 GiB."""
 SAMPLER_ROWS: frozenset[str] = frozenset({"a100-40g-qwen3-8b-v0.19.1", "h100-qwen2.5-coder-14b-default-v0.19.1"})
 """Rows without a printed breakdown that fixed a sampler constant (SAMPLER_BYTES_TRITON)."""
 FIT_ROWS: frozenset[str] = SAMPLER_ROWS | frozenset({
