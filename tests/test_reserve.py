@@ -186,3 +186,16 @@ def test_cuda_graph_estimate_subtracted_from_v020(release, deducted):
     from kvcalc.budget import cuda_graph_deducted  # noqa: PLC0415
     assert cuda_graph_deducted(parse_version(release), False, False) is deducted
     assert cuda_graph_deducted(parse_version(release), True, False) is False
+
+
+def test_towers_kvcalc_does_not_size_are_named():
+    """Gemma 4 profiles a vision tower kvcalc does not size: the estimate says so, unless the
+    profile is skipped; Qwen3.5 (sized) and text-only models get no such note."""
+    from factories import calc  # noqa: PLC0415
+
+    def noted(model, **kw):
+        return any(getattr(n, "key", None) == "note.mm_profile_unmodelled"
+                   for n in calc(model, max_model_len=8192, **kw).notes)
+    assert noted("google/gemma-4-26B-A4B-it")
+    assert not noted("google/gemma-4-26B-A4B-it", skip_mm_profiling=True)
+    assert not noted("Qwen/Qwen3.5-27B") and not noted("Qwen/Qwen3-8B")

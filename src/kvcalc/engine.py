@@ -136,6 +136,14 @@ def prefix_caching_default(arch: ModelArch, version: Version) -> bool:
     return not hybrid or applies(Rule.HYBRID_PREFIX_CACHING_DEFAULT, version)
 
 
+def _tower_not_modelled(config: dict[str, Any], s: Settings) -> bool:
+    """A vision or audio tower vLLM profiles at startup whose pass kvcalc does not size
+    (reserve.vision_profile covers the Qwen3-VL family only)."""
+    from .reserve import QWEN_VL_MODEL_TYPES  # noqa: PLC0415
+    towers = any(isinstance(config.get(k), dict) for k in ("vision_config", "audio_config"))
+    return towers and not s.skip_mm_profiling and str(config.get("model_type")) not in QWEN_VL_MODEL_TYPES
+
+
 def _sampler_depends_on_install(s: Settings, version: Version, gpu: Gpu, mrv2: bool) -> bool:
     """Before v0.11.1 the V1 runner sampled with FlashInfer whenever flashinfer was installed
     (versions.flashinfer_sampler_default): a GiB-sized difference the flags do not show."""
@@ -317,6 +325,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
             est_high = _pool(parts, budget.stage_high)
             if measured_reserve_bytes is None and _sampler_depends_on_install(s, version, gpu, mrv2):
                 notes.append(Text("note.sampler_install"))
+            if measured_reserve_bytes is None and _tower_not_modelled(config, s):
+                notes.append(Text("note.mm_profile_unmodelled"))
 
     from_log = low = high = None
     if available_kv_gib is not None:

@@ -213,6 +213,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "estimate assumes the sort, the larger peak; set VLLM_USE_FLASHINFER_SAMPLER to 1 for the image",
         "该版本在装有 flashinfer 包时（vllm/vllm-openai 镜像）用 FlashInfer 做预热采样，否则（pip 安装）对 logits "
         "排序：估算按峰值更大的排序方式计算；使用该镜像时请把 VLLM_USE_FLASHINFER_SAMPLER 设为 1"),
+    "note.mm_profile_unmodelled": (
+        "vLLM also runs this model's vision/audio tower over its largest inputs at startup; kvcalc "
+        "does not size that pass for this model family, so the activation peak may be higher "
+        "(--skip-mm-profiling, or limits of 0 per modality, leave it out)",
+        "vLLM 启动时还会用最大的输入跑一遍该模型的视觉/音频塔；kvcalc 尚未为这类模型估算这一步，"
+        "因此激活值峰值可能更高（--skip-mm-profiling 或把各模态上限设为 0 可省去）"),
     "note.draft_weights": (
         "the draft model's own weights (hundreds of MiB to a few GiB) are not in the weights term: "
         "the fully estimated pool is high by that much",
