@@ -65,6 +65,12 @@ def test_each_reserve_term_is_checked_against_the_logged_breakdown():
     assert terms["CUDA graphs"] > 0
     want = round((terms["activation peak"] + terms["CUDA graphs"]) / (1 << 30), 2)
     assert rows[entry["id"]]["terms"]["activation"]["estimated_gib"] == want
+    # The older form of the line leaves the estimate out of "peak activation": a v0.26.0 B300 log
+    # balances 246.27 − 58.99 − 3.9 − 0.25 − 0.76 (the estimate) = 182.37 GiB, its pool.
+    b300 = next(e for e in LOGS if e["id"] == "b300-gemma-4-31b-it-v1runner-maxlen16k-v0.26.0")
+    terms = {t.name: t.bytes for t in _calculate(b300)[1].budget.terms}
+    assert terms["CUDA graphs"] > 0 and "consumed_gib" not in b300["logged"]
+    assert rows[b300["id"]]["terms"]["activation"]["estimated_gib"] == round(terms["activation peak"] / (1 << 30), 2)
     # "consumed (weights + non-torch)" minus "Model loading took" gives non-torch memory.
     wsl = rows["rtx4090-wsl-qwen2.5-0.5b-v0.27.1-a"]["terms"]["non_torch"]
     assert wsl["logged_gib"] == round(1.49 - 0.93, 2)

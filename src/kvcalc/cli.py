@@ -249,7 +249,7 @@ def print_validation(result: dict[str, Any], out=None) -> None:
     if s["weights_checked"]:
         w(f"weights vs 'Model loading took': median |error| {s['weights_median_abs_error_pct']}%, "
           f"max {s['weights_max_abs_error_pct']}% over {s['weights_checked']} rows\n")
-    for term, label in (("activation", "activation peak (+ vLLM's CUDA-graph estimate)"),
+    for term, label in (("activation", "activation peak (+ the CUDA-graph estimate where the log counts it there)"),
                         ("non_torch", "non-torch memory")):
         if s[f"{term}_checked"]:
             w(f"{label} vs the logged breakdown: median |error| {s[f'{term}_median_abs_error_gib']} GiB, "

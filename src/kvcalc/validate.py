@@ -173,10 +173,15 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
 def _term_checks(logged: dict[str, Any], calc) -> dict[str, dict[str, float]]:
     """kvcalc's reserve terms next to the log's own breakdown, in GiB (2^30 bytes).
 
-    vLLM's "peak activation" in its "Actual usage" line already holds the CUDA-graph estimate it
-    subtracted (vllm/v1/worker/gpu_worker.py: ``peak_activation_memory = transient peak +
-    cudagraph_memory_estimate_applied``), so it is set against kvcalc's activation and CUDA-graph
-    terms together; releases before v0.20 subtract no estimate and kvcalc's term is 0 there.
+    The "Actual usage" line comes in two forms. The newer one ("… for consumed memory (weights +
+    non-torch), … for peak activation", v0.27.1 and later in public logs) counts the CUDA-graph
+    estimate vLLM subtracted in "peak activation" (vllm/v1/worker/gpu_worker.py:
+    ``peak_activation_memory = transient peak + cudagraph_memory_estimate_applied``; 85.51 − 56.89
+    − 0.76 = 27.85 GiB, the pool, in the RTX PRO 6000 log), so it is set against kvcalc's activation
+    and CUDA-graph terms together. The older one ("… for weight, … peak activation, … non-torch
+    memory, … CUDAGraph memory") leaves the estimate out (246.27 − 58.99 − 3.9 − 0.25 − 0.76 =
+    182.37 GiB in a v0.26.0 B300 log), so kvcalc's activation term stands alone. Releases before
+    v0.20 subtract no estimate and kvcalc's term is 0 there.
     Non-torch memory is the logged value, or "consumed" minus "Model loading took" when a log
     prints those two instead. Rows whose reserve was measured (a pasted log) are not checked."""
     b = calc.budget
@@ -185,7 +190,8 @@ def _term_checks(logged: dict[str, Any], calc) -> dict[str, dict[str, float]]:
     gib = 1 << 30
     out: dict[str, dict[str, float]] = {}
     if logged.get("activation_peak_gib") is not None:
-        ours = (b.terms[1].bytes + b.terms[3].bytes) / gib
+        with_graphs = logged.get("consumed_gib") is not None     # the newer "Actual usage" form
+        ours = (b.terms[1].bytes + (b.terms[3].bytes if with_graphs else 0)) / gib
         out["activation"] = {"logged_gib": logged["activation_peak_gib"], "estimated_gib": round(ours, 2)}
     non_torch = logged.get("non_torch_gib")
     if non_torch is None and logged.get("consumed_gib") is not None and logged.get("model_loading_gib"):
