@@ -79,6 +79,7 @@ def test_which_sampler_the_log_names_becomes_a_setting(line, want):
     ("{'model': 'x', 'skip_mm_profiling': True}", True),
     ("{'model': 'x', 'limit_mm_per_prompt': {'image': 0, 'video': 0}}", True),
     ("{'model': 'x', 'limit_mm_per_prompt': {'image': 2, 'audio': 0}}", None),
+    ("{'model': 'x', 'limit_mm_per_prompt': {'image': 0, 'audio': 0}}", None),   # video still profiled
 ])
 def test_a_log_that_turns_the_vision_profile_off(args, want):
     log = parse_log(f"INFO 01-01 00:00:00 [utils.py:1] non-default args: {args}")

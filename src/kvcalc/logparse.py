@@ -122,8 +122,11 @@ class ParsedLog:
             out["speculative"] = a["speculative_config"]
         if self.flashinfer_sampler is not None:
             out["flashinfer_sampler"] = self.flashinfer_sampler
+        # Limits of 0 skip a modality's profile, but one left out keeps its default: only image and
+        # video both at 0 (and nothing else above 0) leave no tower pass to profile.
         limits = a.get("limit_mm_per_prompt")
-        no_media = isinstance(limits, dict) and limits and all(v == 0 for v in limits.values())
+        no_media = isinstance(limits, dict) and {"image", "video"} <= set(limits) and \
+            all(v == 0 for v in limits.values())
         if a.get("skip_mm_profiling") is True or no_media or e.get("skip_mm_profiling") == "True":
             out["skip_mm_profiling"] = True
         return {k: v for k, v in out.items() if v is not None}
