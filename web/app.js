@@ -120,6 +120,7 @@ const FIELDS = [
   ["mns", "max-num-seqs", ""],
   ["bs", "block-size", ""],
   ["eager", "enforce-eager", false],
+  ["pc", "prefix-caching", ""],
   ["fis", "flashinfer-sampler", ""],
   ["smp", "skip-mm-profiling", false],
   ["ep", "entrypoint", "serve"],
@@ -131,7 +132,8 @@ const FIELD_MSG = {
   "--gpu-memory-utilization": "util", "--kv-cache-dtype": "kv-dtype", weights: "weights",
   "--max-model-len": "max-model-len", "--avg-tokens": "avg-tokens",
   "--max-num-batched-tokens": "mnbt", "--max-num-seqs": "max-num-seqs", "--block-size": "block-size",
-  VLLM_USE_FLASHINFER_SAMPLER: "flashinfer-sampler", available_kv_gib: "available-kv-gib",
+  VLLM_USE_FLASHINFER_SAMPLER: "flashinfer-sampler", "--enable-prefix-caching": "prefix-caching",
+  available_kv_gib: "available-kv-gib",
 };
 
 // A typed value as the core should see it: empty → null (vLLM's default), a plain decimal
@@ -173,11 +175,13 @@ function buildRequest() {
   };
 }
 
-// VLLM_USE_FLASHINFER_SAMPLER and --skip-mm-profiling: sent only when the user (or a pasted
-// log) set them.
+// --enable-prefix-caching, VLLM_USE_FLASHINFER_SAMPLER and --skip-mm-profiling: sent only when
+// the user (or a pasted log) set them.
 function profileSettings() {
   const v = $("flashinfer-sampler").value;
+  const pc = $("prefix-caching").value;
   return {
+    ...(pc === "" ? {} : { enable_prefix_caching: pc === "1" }),
     ...(v === "" ? {} : { flashinfer_sampler: v === "1" }),
     ...($("skip-mm-profiling").checked ? { skip_mm_profiling: true } : {}),
   };
@@ -864,6 +868,7 @@ const LOG_FIELDS = [
   ["max_num_seqs", "max-num-seqs", ""],
   ["block_size", "block-size", ""],
   ["enforce_eager", "enforce-eager", false],
+  ["enable_prefix_caching", "prefix-caching", ""],
   ["flashinfer_sampler", "flashinfer-sampler", ""],
   ["skip_mm_profiling", "skip-mm-profiling", false],
   ["vllm_version", "vllm-version", CAT.newest_version],
@@ -875,7 +880,7 @@ const SETTING_FLAG = {
   max_model_len: "--max-model-len", max_num_batched_tokens: "--max-num-batched-tokens",
   max_num_seqs: "--max-num-seqs", block_size: "--block-size", enforce_eager: "--enforce-eager",
   speculative: "--speculative-config", flashinfer_sampler: "VLLM_USE_FLASHINFER_SAMPLER",
-  skip_mm_profiling: "--skip-mm-profiling",
+  skip_mm_profiling: "--skip-mm-profiling", enable_prefix_caching: "--enable-prefix-caching",
 };
 function settingName(k) {
   if (k === "vllm_version") return S("name_version");
@@ -888,6 +893,7 @@ function settingText(k, v) {
   if (k === "vllm_version") return `vLLM ${v}`;
   if (k === "enforce_eager" || k === "skip_mm_profiling") return v ? SETTING_FLAG[k] : "";
   if (k === "flashinfer_sampler") return `VLLM_USE_FLASHINFER_SAMPLER=${v ? 1 : 0}`;
+  if (k === "enable_prefix_caching") return v ? "--enable-prefix-caching" : "--no-enable-prefix-caching";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;
   return `${SETTING_FLAG[k] || k} ${v}`;
 }

@@ -105,7 +105,7 @@ def expected_estimate(res: dict[str, Any], **override: Any) -> dict[str, Any]:
     logged = {k: res["settings"][k] for k, _, _ in FIELDS if res["settings"].get(k) is not None}
     req = page_request(res["model"], res["gpu"], **{"max_model_len": None, **logged, **override})
     # settings without a field in page_request's defaults ride along only when the log set them
-    for key in ("speculative", "flashinfer_sampler", "skip_mm_profiling"):
+    for key in ("speculative", "enable_prefix_caching", "flashinfer_sampler", "skip_mm_profiling"):
         if res["settings"].get(key) is not None:
             req["settings"][key] = res["settings"][key]
     if res["measured_reserve_gib"] is not None and res["measured_reserve_gib"] >= 0:

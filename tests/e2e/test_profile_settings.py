@@ -1,4 +1,5 @@
-"""The profile-pass settings on the page (VLLM_USE_FLASHINFER_SAMPLER, --skip-mm-profiling): each
+"""The profile-pass and cache settings on the page (VLLM_USE_FLASHINFER_SAMPLER,
+--skip-mm-profiling, --enable-prefix-caching): each
 control reaches the core, moves the activation term by what the core says, and lands in the
 link, the serve command and both languages."""
 
@@ -107,4 +108,29 @@ def test_skip_mm_profiling_drops_the_vision_tower_pass(py_page):
     assert "vision tower" in activation(profiled)["basis"]
     expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"--skip-mm-profiling$"))
     expect(page).to_have_url(re.compile(r"[?&]smp=1(&|$)"))
+    fresh_form(page)
+
+
+def test_prefix_caching_select_sets_the_state_blocks_of_a_hybrid(py_page):
+    """Qwen3-Next on v0.19: prefix caching was opt-in for hybrids, so each of its 3 state groups
+    keeps 1 block per request; choosing "on" adds one per group (the 'align' mode), and the
+    serve command spells the flag out."""
+    page = py_page
+    fresh_form(page)
+    page.get_by_test_id("model-select").select_option("Qwen/Qwen3-Next-80B-A3B-Instruct")
+    open_advanced(page)
+    page.get_by_test_id("vllm-version").select_option("0.19.0")
+    base = page_request(model="Qwen/Qwen3-Next-80B-A3B-Instruct", vllm_version="0.19.0")
+    wait_request(page, base)
+    page.get_by_test_id("prefix-caching").select_option("1")
+    want = page_request(model="Qwen/Qwen3-Next-80B-A3B-Instruct", vllm_version="0.19.0")
+    want["settings"]["enable_prefix_caching"] = True
+    wait_request(page, want)
+    on, default = oracle(want)["result"], oracle(base)["result"]
+    assert_numbers_match(page, on)
+    assert on["estimated"]["blocks_per_request"] == default["estimated"]["blocks_per_request"] + 3
+    assert on["settings"]["enable_prefix_caching"] and not default["settings"]["enable_prefix_caching"]
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--enable-prefix-caching")
+    expect(page.get_by_test_id("settings-used")).to_contain_text("on")
+    expect(page).to_have_url(re.compile(r"[?&]pc=1(&|$)"))
     fresh_form(page)
