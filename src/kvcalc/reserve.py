@@ -50,9 +50,11 @@ ERAS: dict[str, Era] = {
 """Fixed parts fitted by scripts/calibrate.py. The v1-from-0.21 value is the least settled: it
 absorbs non-torch memory the model does not explain (1.17 GiB on one H200 for vllm#58580, 1.70 at
 TP 4 on RTX PRO 6000s), while the A100 Qwen3-Coder-30B-A3B breakdown of v0.26 shows 0.33 GiB and a
-0.23 GiB activation peak. With that row in the fit a median objective moves the value to 1.30 GiB
-and a summed one to 0.00: the group's three breakdowns disagree by about 1 GiB, so 0.95 (the fit
-before that row) stays, and the group's ±0.7 GiB spread carries the disagreement."""
+0.23 GiB activation peak. With that row in the fit a median objective moves the value to 1.2–1.3
+GiB and a summed one to 0.00: the group's breakdowns disagree by about 1 GiB, so 0.95 (the fit
+before that row) stays, and the group's ±0.7 GiB spread carries the disagreement. Held-out rows
+split the same way: two RTX 5090 Qwen3.6, an L4 Gemma 4 and an L40S Qwen2.5-7B run need the value,
+three v0.23 runs on a 12 GB RTX 4080 Laptop do not (their v0.20 twin reserves only 0.09 GiB less)."""
 SAMPLER_BYTES_PER_ENTRY = 38.5
 """Peak activation per (dummy request × vocabulary entry) of the PyTorch top-k/top-p sampler path,
 which sorts the float32 logits (values + int64 indices, softmax, cumulative sum),
