@@ -54,7 +54,7 @@ TP 4 on RTX PRO 6000s), while the A100 Qwen3-Coder-30B-A3B breakdown of v0.26 sh
 GiB and a summed one to 0.00: the group's breakdowns disagree by about 1 GiB, so 0.95 (the fit
 before that row) stays, and the group's ±0.7 GiB spread carries the disagreement. Held-out rows
 split the same way: two RTX 5090 Qwen3.6, an L4 Gemma 4 and an L40S Qwen2.5-7B run need the value,
-three v0.23 runs on a 12 GB RTX 4080 Laptop do not (their v0.20 twin reserves only 0.09 GiB less)."""
+eleven v0.23 runs on a 12 GB RTX 4080 Laptop do not (their v0.20 twin reserves only 0.09 GiB less)."""
 SAMPLER_BYTES_PER_ENTRY = 38.5
 """Peak activation per (dummy request × vocabulary entry) of the PyTorch top-k/top-p sampler path,
 which sorts the float32 logits (values + int64 indices, softmax, cumulative sum),
