@@ -36,7 +36,10 @@ def test_paste_fills_and_from_log_pool_matches(entry):
     pool = rows["GPU KV cache size"]
     logged = int(pool["logged"].split()[0].replace(",", ""))
     ours = int(pool["from_log"].split()[0].replace(",", ""))
-    assert abs(ours - logged) / logged < 0.001
+    # Within 0.1%, or, for a pool so small that the log's 0.01 GiB rounding is wider than that
+    # (0.27 GiB on a 12 GB laptop), inside the interval that rounding allows.
+    fl = r["result"]["calculation"]["from_log"]
+    assert abs(ours - logged) / logged < 0.001 or fl["tokens_low"] <= logged <= fl["tokens_high"]
     assert pool["cause"] is None          # inside the rounding interval
 
 
