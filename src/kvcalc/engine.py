@@ -69,6 +69,8 @@ class Calculation:
     from_log_high: PoolResult | None
     serve_command: str
     notes: tuple[str, ...]
+    prefix_caching: bool = True     # --enable-prefix-caching as vLLM resolves it for this model
+    sampler: str = "pytorch"        # the warm-up's sampler path (reserve.sampler_path)
 
 
 def uses_model_runner_v2(arch: ModelArch, version: Version) -> bool:
@@ -289,8 +291,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     async_on = _async_scheduling(s, version)
     draft, notes = _draft_layers(arch, s)
     num_spec = (s.speculative.num_speculative_tokens or 1) if (s.speculative and draft) else 0
-    prefix_caching = s.enable_prefix_caching if s.enable_prefix_caching is not None else \
-        prefix_caching_default(arch, version)
+    caching_default = prefix_caching_default(arch, version)
+    prefix_caching = s.enable_prefix_caching if s.enable_prefix_caching is not None else caching_default
     mamba_mode = "align" if (prefix_caching and applies(Rule.MAMBA_ALIGN_MODE, version)) else "none"
     hybrid_manager = None if s.disable_hybrid_kv_cache_manager is None else not s.disable_hybrid_kv_cache_manager
     layout = build_layout(arch, LayoutRequest(
@@ -339,10 +341,13 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         low = _pool(parts, math.ceil((available_kv_gib - 0.005) * GIB - _FLOAT_EPS))
         high = _pool(parts, math.floor((available_kv_gib + 0.005) * GIB + _FLOAT_EPS))
     cmd = serve_command(model_id or arch.architecture, resolved, kv_name=s.kv_cache_dtype,
-                        prefix_caching_default=prefix_caching_default(arch, version))
+                        prefix_caching_default=caching_default)
+    from .reserve import sampler_path  # noqa: PLC0415
+    sampler = sampler_path(version, mrv2, gpu.platform, s.flashinfer_sampler)
     return Calculation(
         model_id=model_id, arch=arch, gpu=gpu, resolved=resolved, kv=kv, model_dtype=model_dtype,
         layout=layout, grouping=grouping, ctx=ctx, model_runner_v2=mrv2, async_scheduling=async_on,
         in_flight_tokens=ift, kv_bytes_per_token=kv_per_token, budget=budget, budget_note=budget_note,
         estimated=estimated, estimated_low=est_low, estimated_high=est_high, from_log=from_log, from_log_low=low, from_log_high=high,
-        serve_command=cmd, notes=tuple(notes) + layout.notes)
+        serve_command=cmd, notes=tuple(notes) + layout.notes, prefix_caching=prefix_caching,
+        sampler=sampler)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .engine import Calculation, PoolResult, prefix_caching_default
-from .reserve import SAMPLER_NAMES, sampler_path
+from .engine import Calculation, PoolResult
+from .reserve import SAMPLER_NAMES
 from .units import GIB
 from .versions import Rule, applies
 
@@ -73,10 +73,8 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "block_size_reason": c.layout.block_size_reason, "enforce_eager": s.enforce_eager,
             "entrypoint": s.entrypoint, "avg_tokens": s.avg_tokens,
             "flashinfer_sampler": s.flashinfer_sampler,
-            "sampler": SAMPLER_NAMES[sampler_path(r.version, c.model_runner_v2, c.gpu.platform,
-                                                  s.flashinfer_sampler)],
-            "enable_prefix_caching": s.enable_prefix_caching if s.enable_prefix_caching is not None
-            else prefix_caching_default(c.arch, r.version),
+            "sampler": SAMPLER_NAMES[c.sampler],
+            "enable_prefix_caching": c.prefix_caching,
             "skip_mm_profiling": bool(s.skip_mm_profiling),
             "defaults_used": sorted(r.defaults_used), "batch_defaults_row": r.batch_defaults.memory_class,
         },
