@@ -42,7 +42,8 @@ def test_the_sampler_select_changes_the_estimate(py_page):
     # H100, 1,024 sequences × 151,936 entries: FlashInfer's kernels need GiBs less than the sort
     assert activation(chosen)["gib"] < activation(unset)["gib"] - 4
     assert chosen["estimated"]["tokens"] > unset["estimated"]["tokens"]
-    expect(page.get_by_test_id("settings-used")).to_contain_text("FlashInfer top-k/top-p kernels")
+    sampler = page.get_by_test_id("settings-used").locator("div").filter(has_text="sampler of the warm-up")
+    expect(sampler.locator("dd")).to_have_text("FlashInfer top-k/top-p kernels")
     expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"^VLLM_USE_FLASHINFER_SAMPLER=1 vllm serve"))
     expect(page).to_have_url(re.compile(r"[?&]fis=1(&|$)"))
     # the link restores it
