@@ -14,7 +14,8 @@ other row with a logged pool is held out and only checked. Rows whose entry carr
 The sampler cost per (request × vocabulary) entry and the multi-GPU non-torch term are
 measured directly (reserve.py says where); the fit searches the fixed activation of each group
 of releases (model runner × era). The objective is the median
-relative error of the KV memory on the fitting rows.
+relative error of the KV memory on the fitting rows, where a reserve that is too small (the pool
+estimated high) counts three times (``HIGH_ESTIMATE_WEIGHT``).
 """
 
 from __future__ import annotations
@@ -59,6 +60,16 @@ def sampler(f: dict) -> float:
     return f["sampler_bytes"]
 
 
+HIGH_ESTIMATE_WEIGHT = 3.0
+"""How much more a reserve that is too small (a pool estimated high) costs than one too large:
+a user who trusts a high pool meets a startup error or a smaller batch than planned."""
+
+
+def loss(reserve_error_gib: float) -> float:
+    """Reserve error in GiB (predicted − observed) → weighted size; negative means too small."""
+    return -reserve_error_gib * HIGH_ESTIMATE_WEIGHT if reserve_error_gib < 0 else reserve_error_gib
+
+
 def fit(features: list[dict], multi: float) -> dict:
     """Per group of releases: the fixed activation that minimises the median
     relative error of the KV memory (the reserve error divided by the logged KV memory, so a
@@ -69,7 +80,7 @@ def fit(features: list[dict], multi: float) -> dict:
         rows = [f for f in features if f["group"] == g]
         cands = []
         for base in [x / 20 for x in range(0, 41)]:
-            e = [abs(predict(f, sampler(f), base, multi) - f["observed_gib"]) / f["kv_gib"] for f in rows]
+            e = [loss(predict(f, sampler(f), base, multi) - f["observed_gib"]) / f["kv_gib"] for f in rows]
             cands.append((statistics.median(e), sum(e), base, e))
         _, _, base, e = min(cands)
         choice[g] = (None, base)
@@ -82,11 +93,17 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="evaluate only, do not fit")
     args = parser.parse_args()
     logs = [e for e in load_logs() if not e.get("estimate_skip_reason") and not e.get("skip_reason")]
-    fit_ids = {e["id"] for e in logs if is_fit_row(e)} | set(reserve.SAMPLER_ROWS)
+    observed = [f for f in (observed_reserve(e) for e in logs if is_fit_row(e)) if f]
+    # A multimodal tower kvcalc does not model would be absorbed into the fixed part.
+    features = [f for f in observed if not f["tower_unmodelled"]]
+    left_out = sorted(f["id"] for f in observed if f["tower_unmodelled"])
+    fit_ids = {f["id"] for f in features} | set(reserve.SAMPLER_ROWS)
+    if left_out:
+        print("breakdown rows left out of the fit (their vision/audio tower's profile is not modelled): "
+              + ", ".join(left_out))
     if not args.check:
-        features = [f for f in (observed_reserve(e) for e in logs if is_fit_row(e)) if f]
         best = fit(features, reserve.MULTI_GPU_NON_TORCH_GIB)
-        print(f"fitted on {len(features)} rows: median |KV memory error| {best['score']:.2f}%; "
+        print(f"fitted on {len(features)} rows: median weighted |KV memory error| {best['score']:.2f}%; "
               f"multi-GPU non-torch {best['multi']:.2f} GiB")
         for g, (_, base) in best["groups"].items():
             print(f"  group {g}: fixed activation {base:.2f} GiB")

@@ -655,6 +655,7 @@ function renderValidation() {
     an: F.int(s.activation_checked), amed: show(s.activation_median_abs_error_gib, "gib"),
     ahigh: show(s.activation_share_high, "share"),
     nn: F.int(s.non_torch_checked), nmed: show(s.non_torch_median_abs_error_gib, "gib"),
+    cn: F.int(s.cuda_graphs_checked), cmed: show(s.cuda_graphs_median_abs_error_gib, "gib"),
   }) : "");
   $("val-status").textContent = state.validationLive ? fill(S("val_live"), { n: F.int(s.entries) }) : S("val_pending");
   $("validation-table").dataset.state = state.validationLive ? "live" : "prerendered";

@@ -96,7 +96,7 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
         Term("non-torch memory", r.non_torch[0], r.non_torch[1], r.non_torch[2],
              Text("basis.non_torch")),
         Term("CUDA graphs", r.cuda_graphs[0], r.cuda_graphs[1], r.cuda_graphs[2],
-             Text("basis.cuda_graphs") if r.cuda_graphs[0] else Text("basis.cuda_graphs_none")),
+             r.cuda_graph_basis or Text("basis.cuda_graphs_none")),
     )
     return Budget(total, requested, terms, tuple(typical), tuple(low), tuple(high), limiting_stage,
                   weights.total_bytes)

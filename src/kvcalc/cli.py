@@ -145,6 +145,8 @@ def print_estimate(r: dict[str, Any], out=None) -> None:
         w(f"  {'total × util':<26}{b['requested_gib']:8.2f} GiB\n")
         for t in b["terms"]:
             w(f"  − {t['name']:<24}{t['gib']:8.2f} GiB  ({t['low_gib']:.2f}–{t['high_gib']:.2f})\n")
+            if t.get("basis"):
+                w(f"      {t['basis']}\n")
         w(f"  {'= KV cache':<26}{b['available_gib']:8.2f} GiB  "
           f"({b['available_low_gib']:.2f}–{b['available_high_gib']:.2f})\n")
         if r.get("budget_note"):
@@ -250,7 +252,8 @@ def print_validation(result: dict[str, Any], out=None) -> None:
         w(f"weights vs 'Model loading took': median |error| {s['weights_median_abs_error_pct']}%, "
           f"max {s['weights_max_abs_error_pct']}% over {s['weights_checked']} rows\n")
     for term, label in (("activation", "activation peak (+ the CUDA-graph estimate where the log counts it there)"),
-                        ("non_torch", "non-torch memory")):
+                        ("non_torch", "non-torch memory"),
+                        ("cuda_graphs", "CUDA-graph estimate")):
         if s[f"{term}_checked"]:
             w(f"{label} vs the logged breakdown: median |error| {s[f'{term}_median_abs_error_gib']} GiB, "
               f"max {s[f'{term}_max_abs_error_gib']} GiB, estimated high on {s[f'{term}_share_high']:.0%} "

@@ -219,7 +219,7 @@ def _limiting_stage(parts: dict[str, Any], stage_available: tuple[int, ...]) -> 
 
 def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, model_dtype: str,
               weights_bytes: int | None, mrv2: bool, parts: dict[str, Any],
-              measured_reserve: int | None = None) -> tuple[Budget | None, str | None]:
+              measured_reserve: int | None = None, num_spec: int = 0) -> tuple[Budget | None, str | None]:
     """The fully estimated budget, or why there is none."""
     from .reserve import ReserveEstimate, estimate_reserve  # noqa: PLC0415
     from .weights import estimate_weights  # noqa: PLC0415
@@ -242,7 +242,9 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       vocab=vocab, dtype_bytes=dtype_bytes, cuda_graphs=cg,
                                       model_runner_v2=mrv2, last_stage=(i == pp - 1), first_stage=(i == 0),
                                       platform=gpu.platform, flashinfer_sampler=s.flashinfer_sampler,
-                                      max_model_len=r.max_model_len, mm_profiling=not s.skip_mm_profiling)
+                                      max_model_len=r.max_model_len, mm_profiling=not s.skip_mm_profiling,
+                                      decode_query_len=1 + num_spec, capability_major=gpu.target.major,
+                                      hybrid=arch.mamba is not None)
                      for i in range(pp))
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))
@@ -320,7 +322,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         budget_note = Text("note.kv_cache_memory_bytes")
     else:
         budget, budget_note = _estimate(config, arch, gpu, resolved, model_dtype, weights_bytes,
-                                        mrv2, parts, measured_reserve_bytes)
+                                        mrv2, parts, measured_reserve_bytes,
+                                        s.speculative.num_speculative_tokens or 1 if s.speculative else 0)
         if budget is not None:
             estimated = _pool(parts, budget.stage_available)
             est_low = _pool(parts, budget.stage_low)

@@ -272,8 +272,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "allocator and library workspaces; NCCL buffers with several GPUs",
         "分配器与各类库的工作区；多卡时还有 NCCL 缓冲区"),
     "basis.cuda_graphs": (
-        "vLLM's estimate, subtracted in this setting",
-        "vLLM 的估算值，在此设置下会被扣除"),
+        "vLLM's estimate, subtracted in this setting: {piecewise} piecewise + {full} full graphs "
+        "(capture sizes up to {largest}) × {per:g} MiB",
+        "vLLM 的估算值，在此设置下会被扣除：{piecewise} 个 piecewise + {full} 个 full graph"
+        "（capture size 最大 {largest}）× {per:g} MiB"),
+    "basis.cuda_graphs_hybrid": (
+        "vLLM's estimate, subtracted in this setting: {piecewise} piecewise + {full} full graphs "
+        "(capture sizes up to {largest}) × {per:g} MiB + {first:.2f} GiB for the Mamba/GDN layers' first capture",
+        "vLLM 的估算值，在此设置下会被扣除：{piecewise} 个 piecewise + {full} 个 full graph"
+        "（capture size 最大 {largest}）× {per:g} MiB，再加 Mamba/GDN 层首次捕获的 {first:.2f} GiB"),
     "basis.cuda_graphs_none": (
         "not subtracted in this setting",
         "在此设置下不扣除"),

@@ -13,7 +13,8 @@ models them from the quantities that drive them:
   vision term with patches × the tower's widths.
 * **Non-torch memory**: allocator and library workspaces, plus NCCL and custom all-reduce
   buffers when GPUs talk to each other (TP or PP > 1).
-* **CUDA graphs**: the estimate vLLM subtracts from v0.20 (see ``budget.cuda_graph_deducted``).
+* **CUDA graphs**: the estimate vLLM subtracts from v0.20 (see ``budget.cuda_graph_deducted``):
+  a per-graph cost times the graphs the default capture sizes give (``cudagraph_capture_sizes``).
 
 The coefficients are fitted to public logs that print these terms (``data/vllm_logs.json``);
 ``FIT_ROWS`` lists the rows used, so ``kvcalc validate`` can report accuracy on the other
@@ -42,19 +43,21 @@ class Era:
 
 
 ERAS: dict[str, Era] = {
-    "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.05, 0.5),
-    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.95, 0.7),
-    "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.00, 0.5),
-    "from-0.29": Era(Text("era.from_0_29"), 0.10, 0.7),
+    "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.10, 0.5),
+    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 1.10, 0.7),
+    "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.20, 0.5),
+    "from-0.29": Era(Text("era.from_0_29"), 0.05, 0.7),
 }
-"""Fixed parts fitted by scripts/calibrate.py. The v1-from-0.21 value is the least settled: it
-absorbs non-torch memory the model does not explain (1.17 GiB on one H200 for vllm#58580, 1.70 at
-TP 4 on RTX PRO 6000s), while the A100 Qwen3-Coder-30B-A3B breakdown of v0.26 shows 0.33 GiB and a
-0.23 GiB activation peak. With that row in the fit a median objective moves the value to 1.2–1.3
-GiB and a summed one to 0.00: the group's breakdowns disagree by about 1 GiB, so 0.95 (the fit
-before that row) stays, and the group's ±0.7 GiB spread carries the disagreement. Held-out rows
-split the same way: two RTX 5090 Qwen3.6, an L4 Gemma 4 and an L40S Qwen2.5-7B run need the value,
-eleven v0.23 runs on a 12 GB RTX 4080 Laptop do not (their v0.20 twin reserves only 0.09 GiB less)."""
+"""Fixed parts fitted by scripts/calibrate.py, which weighs a reserve that is too small three times
+as heavily as one too large (a pool estimated high is the costlier mistake). The v1-from-0.21 value
+is the least settled. Its two fitting rows disagree: the A100 Qwen3-Coder-30B-A3B breakdown of
+v0.26 leaves about 0.2 GiB beyond the modelled terms, the RTX PRO 6000 TP 4 run 1.1 GiB (1.70 GiB of
+non-torch memory on four PCIe cards); the weighting settles on the larger. Held-out rows split
+too: an L40S Qwen2.5-7B, two RTX 5090 Qwen3.6 runs and an RTX 4080 Laptop Qwen2.5-7B-AWQ run
+need 0.8–0.9 GiB, eleven RTX 4080 Laptop Qwen2.5-1.5B v0.23 runs about 0.4 (their v0.20 twin 0.2).
+Before v0.21 the sort-based or Triton sampler's peak hid the forward pass; with FlashInfer's
+smaller sampler the forward pass sets the peak, and its cost per token is the likely missing
+term (the model's 3 × intermediate values per token fall short on the dense 7B runs)."""
 SAMPLER_BYTES_PER_ENTRY = 38.5
 """Peak activation per (dummy request × vocabulary entry) of the PyTorch top-k/top-p sampler path,
 which sorts the float32 logits (values + int64 indices, softmax, cumulative sum),
@@ -131,12 +134,19 @@ MULTI_GPU_NON_TORCH_GIB = 0.45
 """Added to that for NCCL and custom all-reduce buffers when TP × PP > 1: measured 0.55 GiB of non-torch memory
 at TP 2 against 0.13 GiB at TP 1 on H100 (llm-d/llm-d-benchmark
 config_explorer/empirical-vllm-memory-results.md, Llama-3.3-70B-FP8 vs Llama-3.1-8B)."""
-CUDA_GRAPH_GIB = (0.3, 0.1, 2.5)
-"""Typical, low and high CUDA-graph estimate when vLLM subtracts it. Logs that subtract it print
-0.15–0.43 GiB (vllm#58580 at v0.28, and runs whose --max-num-seqs or capture sizes are small);
-the estimator sums a per-graph cost over every capture size (51 per mode up to 512), and logs
-that print it with the default sizes show 1.29–2.35 GiB (v0.18–v0.19, where it was not yet
-subtracted), so the band reaches 2.5 GiB."""
+CUDA_GRAPH_MIB_PER_GRAPH = {"v1": (7.0, 4.0, 16.0), "v2": (4.0, 2.0, 8.0)}
+"""Typical, low and high MiB of vLLM's CUDA-graph estimate per captured graph. The estimator
+(vllm/v1/worker/gpu_model_runner.py ``profile_cudagraph_memory``) captures the two largest graphs
+of each mode and extrapolates: first capture + (graphs − 1) × the second capture's cost. On the
+V1 runner, logs that print the graph counts give 6.5–7.6 MiB per graph for dense models of 28 to
+60 layers (RTX 4080 Laptop 0.19 GiB for 30 graphs, L40S 0.37 GiB for 54, B300 Gemma 4 0.76 GiB for
+102, 0.08 GiB for 12) and 12.8 MiB for Qwen3-30B-A3B (0.15 GiB for 12 graphs), the band's upper
+end. Model runner V2 graphs measured 2.7–4.8 MiB each when captured (A100 Llama-3.1-8B v0.31,
+RTX 4090 and RTX 4080 v0.26–v0.27)."""
+HYBRID_FIRST_CAPTURE_GIB = (0.25, 0.10, 0.45)
+"""Added for models with Mamba/GDN layers: their first capture also allocates the state kernels'
+workspaces. Qwen3.6-35B-A3B prints 0.36 and 0.43 GiB for 3 graphs (v0.20, RTX 5090 and GB10) and
+0.19 GiB for 8 graphs with MTP (v0.22, GB10)."""
 SAMPLER_ROWS: frozenset[str] = frozenset({"a100-40g-qwen3-8b-v0.19.1", "h100-qwen2.5-coder-14b-default-v0.19.1"})
 """Rows without a printed breakdown that fixed a sampler constant (SAMPLER_BYTES_TRITON)."""
 FIT_ROWS: frozenset[str] = SAMPLER_ROWS | frozenset({
@@ -144,9 +154,11 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | frozenset({
     "h200-qwen3-next-80b-tp2-v0.10.2", "llmd-h100-gpt-oss-120b", "llmd-h100-gpt-oss-20b",
     "llmd-h100-llama31-8b", "llmd-h100-llama33-70b-fp8-tp2", "llmd-h100-qwen3-0.6b", "llmd-h100-qwen3-32b",
     "rtx4090-wsl-qwen2.5-0.5b-default-util-v0.27.1", "rtx4090-wsl-qwen2.5-0.5b-v0.27.1-a",
-    "rtx4090-wsl-qwen2.5-0.5b-v0.27.1-b", "rtxpro6000-qwen3-235b-fp8-tp4-v0.27", "vllm#58580"})
+    "rtx4090-wsl-qwen2.5-0.5b-v0.27.1-b", "rtxpro6000-qwen3-235b-fp8-tp4-v0.27",
+    "a100-80g-qwen3-coder-30b-a3b-seqs16-v0.26.1rc1-dev"})
 """Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
-(scripts/calibrate.py)."""
+(scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile
+(Gemma 4: vllm#58580, the B300 v0.26 run) stay out: the fixed part would absorb the tower."""
 
 
 def group_for(version: Version, model_runner_v2: bool) -> str:
@@ -219,6 +231,44 @@ def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_mod
     return patches * (2 * hidden + 2 * cdiv(inter, tp)) * dtype_bytes, kept
 
 
+def cudagraph_capture_sizes(version: Version, max_num_seqs: int, mnbt: int, decode_query_len: int = 1,
+                            capability_major: int = 0, model_runner_v2: bool = False) -> tuple[int, ...]:
+    """The default capture sizes (vllm/config/vllm.py ``_set_cudagraph_sizes``): 1, 2, 4, then
+    steps of 8 below 256 and of 16 from 256, up to min(max_num_seqs × decode query length × 2,
+    512, max_num_batched_tokens); the ceiling is 1,024 on data-centre Blackwell (compute
+    capability 10.x) from Rule.BLACKWELL_CAPTURE_1024. max_num_batched_tokens is added when it
+    lies below the top. With speculative decoding the V1 runner rounds every size up to a multiple
+    of the decode query length (vllm/config/compilation.py ``adjust_cudagraph_sizes_for_spec_decode``).
+    Not modelled: v0.20 capped the sizes of Mamba/GDN models at max_num_seqs (a public
+    Qwen3.6 log with one sequence captures one size, not two; vllm#34094 later removed the cap)."""
+    ceiling = 1024 if capability_major == 10 and applies(Rule.BLACKWELL_CAPTURE_1024, version) else 512
+    top = min(max_num_seqs * decode_query_len * 2, ceiling, mnbt)
+    sizes = {i for i in (1, 2, 4) if i <= top}
+    sizes.update(range(8, min(top + 1, 256), 8))
+    sizes.update(range(256, top + 1, 16))
+    if mnbt <= top:
+        sizes.add(mnbt)
+    q = decode_query_len
+    if q > 1 and not model_runner_v2:
+        sizes = {cdiv(x, q) * q for x in sizes if cdiv(x, q) * q <= top} or ({q} if q <= top else set())
+    return tuple(sorted(sizes))
+
+
+def cuda_graph_count(sizes: tuple[int, ...], max_num_seqs: int, decode_query_len: int = 1) -> tuple[int, int]:
+    """(PIECEWISE, FULL) graphs of the default FULL_AND_PIECEWISE mode: a piecewise graph per
+    capture size, a full decode graph per size from the decode query length up to max_num_seqs ×
+    that length (vllm/v1/cudagraph_dispatcher.py ``initialize_cudagraph_keys``)."""
+    full = [x for x in sizes if decode_query_len <= x <= decode_query_len * max_num_seqs]
+    return len(sizes), len(full)
+
+
+def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool) -> tuple[int, int, int]:
+    """Typical, low and high bytes of the CUDA-graph estimate for ``graphs`` captured graphs."""
+    per = CUDA_GRAPH_MIB_PER_GRAPH["v2" if model_runner_v2 else "v1"]
+    first = HYBRID_FIRST_CAPTURE_GIB if hybrid else (0.0, 0.0, 0.0)
+    return tuple(int(graphs * p * (1 << 20) + f * GIB) for p, f in zip(per, first))  # type: ignore[return-value]
+
+
 @dataclass(frozen=True)
 class ReserveEstimate:
     activation: tuple[int, int, int]    # typical, low, high (bytes)
@@ -226,13 +276,15 @@ class ReserveEstimate:
     cuda_graphs: tuple[int, int, int]
     basis: str
     measured: bool = False              # one number a user's log measured, not three estimates
+    cuda_graph_basis: str = ""
 
 
 def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: int, mnbt: int,
                      max_num_seqs: int, vocab: int, dtype_bytes: int, cuda_graphs: bool,
                      model_runner_v2: bool = False, last_stage: bool = True, first_stage: bool = True,
                      platform: str = "cuda", flashinfer_sampler: bool | None = None,
-                     max_model_len: int = 0, mm_profiling: bool = True) -> ReserveEstimate:
+                     max_model_len: int = 0, mm_profiling: bool = True, decode_query_len: int = 1,
+                     capability_major: int = 0, hybrid: bool = False) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -256,11 +308,20 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     act_high = int(base + max(entries * high_per_entry, fwd))
     spread = int(era.spread_gib * GIB)
     nt = int((SINGLE_GPU_NON_TORCH_GIB + (MULTI_GPU_NON_TORCH_GIB if tp * pp > 1 else 0.0)) * GIB)
-    cg = tuple(int(x * GIB) for x in CUDA_GRAPH_GIB) if cuda_graphs else (0, 0, 0)
+    cg, cg_basis = (0, 0, 0), Text("basis.cuda_graphs_none")
+    if cuda_graphs:
+        sizes = cudagraph_capture_sizes(version, max_num_seqs, mnbt, decode_query_len, capability_major,
+                                        model_runner_v2)
+        piecewise, full = cuda_graph_count(sizes, max_num_seqs, decode_query_len)
+        cg = cuda_graph_estimate(piecewise + full, model_runner_v2, hybrid)
+        per = CUDA_GRAPH_MIB_PER_GRAPH["v2" if model_runner_v2 else "v1"][0]
+        cg_basis = Text("basis.cuda_graphs_hybrid" if hybrid else "basis.cuda_graphs", piecewise=piecewise,
+                        full=full, largest=sizes[-1] if sizes else 0, per=per, first=HYBRID_FIRST_CAPTURE_GIB[0])
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt,
                  base=era.activation_base_gib, era=era.name)
     if vision:
         basis = join_texts([basis, Text("basis.vision", gib=vision / GIB)])
     return ReserveEstimate((act, act_low, act_high + spread),
-                           (nt, max(0, nt - spread // 2), nt + spread // 2), cg, basis)
+                           (nt, max(0, nt - spread // 2), nt + spread // 2), cg, basis,
+                           cuda_graph_basis=cg_basis)

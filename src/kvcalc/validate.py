@@ -108,6 +108,7 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
                                                  s.flashinfer_sampler),
         "multi_gpu": s.tensor_parallel_size * s.pipeline_parallel_size > 1,
         "cuda_graph_gib": cg,
+        "tower_unmodelled": any(getattr(n, "key", "") == "note.mm_profile_unmodelled" for n in calc.notes),
     }
 
 
@@ -183,7 +184,8 @@ def _term_checks(logged: dict[str, Any], calc) -> dict[str, dict[str, float]]:
     182.37 GiB in a v0.26.0 B300 log), so kvcalc's activation term stands alone. Releases before
     v0.20 subtract no estimate and kvcalc's term is 0 there.
     Non-torch memory is the logged value, or "consumed" minus "Model loading took" when a log
-    prints those two instead. Rows whose reserve was measured (a pasted log) are not checked."""
+    prints those two instead. The CUDA-graph term is set against "Estimated CUDA graph memory"
+    where kvcalc subtracts one (releases that print it without subtracting it are left out). Rows whose reserve was measured (a pasted log) are not checked."""
     b = calc.budget
     if b is None or b.terms[1].name != "activation peak":
         return {}
@@ -198,6 +200,8 @@ def _term_checks(logged: dict[str, Any], calc) -> dict[str, dict[str, float]]:
         non_torch = round(logged["consumed_gib"] - logged["model_loading_gib"], 2)
     if non_torch is not None:
         out["non_torch"] = {"logged_gib": non_torch, "estimated_gib": round(b.terms[2].bytes / gib, 2)}
+    if logged.get("cuda_graph_gib") is not None and b.terms[3].bytes:
+        out["cuda_graphs"] = {"logged_gib": logged["cuda_graph_gib"], "estimated_gib": round(b.terms[3].bytes / gib, 2)}
     return out
 
 
@@ -253,5 +257,6 @@ def validate_logs(logs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         "estimated_inside_band": sum(1 for r in rows if r["estimated"] and r["estimated"]["inside_band"]),
         **_term_stats(rows, "activation"),
         **_term_stats(rows, "non_torch"),
+        **_term_stats(rows, "cuda_graphs"),
     }
     return {"rows": rows, "summary": summary}

@@ -135,6 +135,11 @@ class Rule(Enum):
         "the CUDA-graph memory estimate is subtracted from the KV budget (V1 model runner)",
         "confirmed: two logs with the 0.20.0 banner print 'CUDA graph memory profiling is enabled "
         "(default since v0.21.0)' and subtract it; 0.19 logs say it will be enabled")
+    BLACKWELL_CAPTURE_1024 = RuleInfo(
+        _v("0.27.0"), "#49390", "vllm/config/vllm.py _set_cudagraph_sizes",
+        "on data-centre Blackwell (compute capability 10.x) CUDA graphs are captured up to 1,024 "
+        "tokens by default (512 before and elsewhere), still bounded by max_num_seqs × decode query length × 2",
+        "inferred: merged 2026-07-22; a v0.26.0 B300 log with 1,024 sequences captures up to 512")
     FLASHINFER_SAMPLER_OPT_IN = RuleInfo(
         _v("0.11.1"), "#26859", "vllm/v1/sample/ops/topk_topp_sampler.py TopKTopPSampler",
         "FlashInfer's top-k/top-p sampler only with VLLM_USE_FLASHINFER_SAMPLER=1; before, the V1 "
@@ -288,6 +293,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "CUDA graph 显存估算值从 KV 预算中扣除（V1 model runner）",
         "已确认：两条带 0.20.0 横幅的日志打印 'CUDA graph memory profiling is enabled (default since v0.21.0)' "
         "并扣除了估算值；0.19 的日志说它将会默认开启"),
+    "BLACKWELL_CAPTURE_1024": (
+        "数据中心 Blackwell（compute capability 10.x）上 CUDA graph 默认捕获到 1,024 个 token"
+        "（此前及其他 GPU 为 512），仍受 max_num_seqs × decode 查询长度 × 2 限制",
+        "推断：2026-07-22 合并；一条 v0.26.0 B300 日志在 1,024 个序列下捕获到 512"),
     "FLASHINFER_SAMPLER_OPT_IN": (
         "只有设置 VLLM_USE_FLASHINFER_SAMPLER=1 才用 FlashInfer 的 top-k/top-p 采样器；此前只要装了 flashinfer"
         "（Docker 镜像自带；pip 安装从 v0.11.1 起才带，#26443），V1 runner 就会用它，所以 profile 峰值取决于安装方式",
