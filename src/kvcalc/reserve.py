@@ -315,8 +315,10 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         piecewise, full = cuda_graph_count(sizes, max_num_seqs, decode_query_len)
         cg = cuda_graph_estimate(piecewise + full, model_runner_v2, hybrid)
         per = CUDA_GRAPH_MIB_PER_GRAPH["v2" if model_runner_v2 else "v1"][0]
-        cg_basis = Text("basis.cuda_graphs_hybrid" if hybrid else "basis.cuda_graphs", piecewise=piecewise,
-                        full=full, largest=sizes[-1] if sizes else 0, per=per, first=HYBRID_FIRST_CAPTURE_GIB[0])
+        largest = sizes[-1] if sizes else 0
+        cg_basis = Text("basis.cuda_graphs_hybrid", piecewise=piecewise, full=full, largest=largest, per=per,
+                        first=HYBRID_FIRST_CAPTURE_GIB[0]) if hybrid else \
+            Text("basis.cuda_graphs", piecewise=piecewise, full=full, largest=largest, per=per)
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt,
                  base=era.activation_base_gib, era=era.name)
