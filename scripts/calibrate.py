@@ -3,8 +3,10 @@
 separately on the rows used to fit and on the rows held out.
 
 Rows that print a breakdown of vLLM's budget ("Actual usage is …", "Memory profiling takes …",
-"peak activation", "non-torch") are the fitting rows: they measure the terms directly; so are the
-rows that measured a sampler constant (``reserve.SAMPLER_ROWS``). Every
+"peak activation", "non-torch") are the fitting rows: they measure the terms directly; so are rows
+from v0.20 on that print "Model loading took" and the "Estimated CUDA graph memory" vLLM subtracted
+(activation plus non-torch memory is what is left), and the rows that measured a sampler constant
+(``reserve.SAMPLER_ROWS``). Every
 other row with a logged pool is held out and only checked. Rows whose entry carries an
 ``estimate_skip_reason`` take part in neither.
 
@@ -30,14 +32,23 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from kvcalc import reserve  # noqa: E402
+from kvcalc.versions import parse_version  # noqa: E402
 from kvcalc.validate import evaluate_entry, load_logs, observed_reserve  # noqa: E402
 
 BREAKDOWN_KEYS = ("activation_peak_gib", "torch_peak_increase_gib", "consumed_gib", "non_torch_gib")
 
 
 def is_fit_row(entry: dict) -> bool:
+    """A row that measures the reserve's terms: it prints a breakdown, or (from v0.20, where vLLM
+    subtracts a CUDA-graph estimate it prints) the weights and that estimate, which leave activation
+    plus non-torch memory as one measured number."""
     logged = entry.get("logged") or {}
-    return entry.get("vllm_version") is not None and any(logged.get(k) is not None for k in BREAKDOWN_KEYS)
+    if entry.get("vllm_version") is None:
+        return False
+    if any(logged.get(k) is not None for k in BREAKDOWN_KEYS):
+        return True
+    return (logged.get("model_loading_gib") is not None and logged.get("cuda_graph_gib") is not None
+            and parse_version(entry["vllm_version"]) >= reserve.Rule.CUDA_GRAPH_ESTIMATE_DEDUCTED.value.since)
 
 
 def summarize(rows: list[dict], label: str) -> None:
@@ -52,7 +63,7 @@ def summarize(rows: list[dict], label: str) -> None:
 
 def predict(f: dict, s: float, base: float, multi: float) -> float:
     return base + max(s * f["entries"] / 2**30, f["forward_gib"]) + f["non_torch_gib"] + \
-        (multi if f["multi_gpu"] else 0.0) + f["cuda_graph_gib"]
+        multi * f["gpu_peers"] + f["cuda_graph_gib"]
 
 
 def sampler(f: dict) -> float:

@@ -43,21 +43,21 @@ class Era:
 
 
 ERAS: dict[str, Era] = {
-    "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.10, 0.5),
-    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 1.10, 0.7),
+    "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.25, 0.5),
+    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.45, 0.7),
     "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.20, 0.5),
     "from-0.29": Era(Text("era.from_0_29"), 0.05, 0.7),
 }
 """Fixed parts fitted by scripts/calibrate.py, which weighs a reserve that is too small three times
-as heavily as one too large (a pool estimated high is the costlier mistake). The v1-from-0.21 value
-is the least settled. Its two fitting rows disagree: the A100 Qwen3-Coder-30B-A3B breakdown of
-v0.26 leaves about 0.2 GiB beyond the modelled terms, the RTX PRO 6000 TP 4 run 1.1 GiB (1.70 GiB of
-non-torch memory on four PCIe cards); the weighting settles on the larger. Held-out rows split
-too: an L40S Qwen2.5-7B, two RTX 5090 Qwen3.6 runs and an RTX 4080 Laptop Qwen2.5-7B-AWQ run
-need 0.8–0.9 GiB, eleven RTX 4080 Laptop Qwen2.5-1.5B v0.23 runs about 0.4 (their v0.20 twin 0.2).
-Before v0.21 the sort-based or Triton sampler's peak hid the forward pass; with FlashInfer's
-smaller sampler the forward pass sets the peak, and its cost per token is the likely missing
-term (the model's 3 × intermediate values per token fall short on the dense 7B runs)."""
+as heavily as one too large (a pool estimated high is the costlier mistake), so each value sits
+near the upper quarter of what its fitting rows leave unexplained. In the v1-from-0.21 group those
+rows leave 0.1 (A100 Qwen3-Coder-30B-A3B, v0.26 breakdown) to 0.9 GiB (L40S Qwen2.5-7B, v0.22)
+beyond the modelled terms, and held-out rows spread the same way: 0.1 on an RTX 4090 with
+Qwen2.5-0.5B, 0.35 on a 12 GB RTX 4080 Laptop with Qwen2.5-1.5B (eleven v0.23 runs), 0.8 with
+Qwen2.5-7B-AWQ on the same laptop and with two RTX 5090 Qwen3.6 runs. Before v0.21 the sort-based
+or Triton sampler's peak hid the forward pass; with FlashInfer's smaller sampler the forward pass
+and non-torch memory set the reserve, and what they cost beyond the modelled terms varies by
+machine as much as by model. The spread carries that into the band."""
 SAMPLER_BYTES_PER_ENTRY = 38.5
 """Peak activation per (dummy request × vocabulary entry) of the PyTorch top-k/top-p sampler path,
 which sorts the float32 logits (values + int64 indices, softmax, cumulative sum),
@@ -131,9 +131,33 @@ on H100 with v0.11 in five llm-d breakdowns (llm-d/llm-d-benchmark
 config_explorer/empirical-vllm-memory-results.md), the median of the 13 single-GPU values in
 data/vllm_logs.json (0.02 to 1.17 GiB)."""
 MULTI_GPU_NON_TORCH_GIB = 0.45
-"""Added to that for NCCL and custom all-reduce buffers when TP × PP > 1: measured 0.55 GiB of non-torch memory
-at TP 2 against 0.13 GiB at TP 1 on H100 (llm-d/llm-d-benchmark
-config_explorer/empirical-vllm-memory-results.md, Llama-3.3-70B-FP8 vs Llama-3.1-8B)."""
+"""Added to that per peer a GPU talks to (NCCL's point-to-point buffers and custom all-reduce
+are set up per peer): measured 0.55 GiB of non-torch memory at TP 2 against 0.13 GiB at TP 1 on
+H100 (llm-d/llm-d-benchmark config_explorer/empirical-vllm-memory-results.md, Llama-3.3-70B-FP8 vs
+Llama-3.1-8B); at TP 4 a v0.27 log on RTX PRO 6000s prints 1.70 GiB (consumed minus weights), near
+the 1.48 GiB three peers give. See ``gpu_peers``."""
+MAX_TP_PEERS = 3
+"""TP peers counted at most: the public logs go up to TP 4; beyond it the band's top carries the rest."""
+
+
+def gpu_peers(tp: int, pp: int) -> int:
+    """GPUs one GPU exchanges data with: the other members of its TP group (at most
+    ``MAX_TP_PEERS``), plus one for the neighbouring pipeline stage when PP > 1."""
+    return min(tp - 1, MAX_TP_PEERS) + (1 if pp > 1 else 0)
+
+
+def non_torch_estimate(tp: int, pp: int, spread_gib: float) -> tuple[int, int, int]:
+    """Typical, low and high non-torch bytes on one GPU. The low end counts one peer only: a TP 4
+    run of gpt-oss-120b on A100s (one GPU per Ray node) left 0.86 GiB for activation and non-torch
+    memory together."""
+    peers = gpu_peers(tp, pp)
+    nt = SINGLE_GPU_NON_TORCH_GIB + MULTI_GPU_NON_TORCH_GIB * peers
+    low = SINGLE_GPU_NON_TORCH_GIB + MULTI_GPU_NON_TORCH_GIB * min(peers, 1)
+    extra = MULTI_GPU_NON_TORCH_GIB * max(0, tp - 1 - MAX_TP_PEERS)
+    return (int(nt * GIB), int(max(0.0, low - spread_gib / 2) * GIB),
+            int((nt + spread_gib / 2 + extra) * GIB))
+
+
 CUDA_GRAPH_MIB_PER_GRAPH = {"v1": (7.0, 4.0, 16.0), "v2": (4.0, 2.0, 8.0)}
 """Typical, low and high MiB of vLLM's CUDA-graph estimate per captured graph. The estimator
 (vllm/v1/worker/gpu_model_runner.py ``profile_cudagraph_memory``) captures the two largest graphs
@@ -155,7 +179,8 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | frozenset({
     "llmd-h100-llama31-8b", "llmd-h100-llama33-70b-fp8-tp2", "llmd-h100-qwen3-0.6b", "llmd-h100-qwen3-32b",
     "rtx4090-wsl-qwen2.5-0.5b-default-util-v0.27.1", "rtx4090-wsl-qwen2.5-0.5b-v0.27.1-a",
     "rtx4090-wsl-qwen2.5-0.5b-v0.27.1-b", "rtxpro6000-qwen3-235b-fp8-tp4-v0.27",
-    "a100-80g-qwen3-coder-30b-a3b-seqs16-v0.26.1rc1-dev"})
+    "a100-80g-qwen3-coder-30b-a3b-seqs16-v0.26.1rc1-dev", "l40s-qwen2.5-7b-util0.95-maxlen4k-asyncengine-v0.22.0",
+    "rtx4080-laptop-wsl-qwen2.5-1.5b-seqs64-v0.20.0", "rtx4090-qwen2.5-7b-util0.85-maxlen2k-v0.24.0"})
 """Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
 (scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile
 (Gemma 4: vllm#58580, the B300 v0.26 run) stay out: the fixed part would absorb the tower."""
@@ -307,7 +332,6 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     act_low = int(max(0.0, base - era.spread_gib * GIB) + max(entries * low_per_entry, fwd))
     act_high = int(base + max(entries * high_per_entry, fwd))
     spread = int(era.spread_gib * GIB)
-    nt = int((SINGLE_GPU_NON_TORCH_GIB + (MULTI_GPU_NON_TORCH_GIB if tp * pp > 1 else 0.0)) * GIB)
     cg, cg_basis = (0, 0, 0), Text("basis.cuda_graphs_none")
     if cuda_graphs:
         sizes = cudagraph_capture_sizes(version, max_num_seqs, mnbt, decode_query_len, capability_major,
@@ -325,5 +349,5 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     if vision:
         basis = join_texts([basis, Text("basis.vision", gib=vision / GIB)])
     return ReserveEstimate((act, act_low, act_high + spread),
-                           (nt, max(0, nt - spread // 2), nt + spread // 2), cg, basis,
+                           non_torch_estimate(tp, pp, era.spread_gib), cg, basis,
                            cuda_graph_basis=cg_basis)

@@ -72,7 +72,7 @@ def _calculate(entry: dict[str, Any]):
 def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
     """For calibration: what the log says vLLM subtracted besides the weights, next to the
     quantities kvcalc's reserve model uses. None when the entry cannot be evaluated."""
-    from .reserve import (SINGLE_GPU_NON_TORCH_GIB, forward_bytes, group_for,  # noqa: PLC0415
+    from .reserve import (SINGLE_GPU_NON_TORCH_GIB, forward_bytes, gpu_peers, group_for,  # noqa: PLC0415
                           sampler_bytes_per_entry, sampler_rows)
     from .units import cdiv  # noqa: PLC0415
 
@@ -95,6 +95,8 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
     vocab = cdiv(text.get("vocab_size", 32000), 64) * 64
     s = r.settings
     cg = calc.budget.terms[3].bytes / gib
+    if cg and logged.get("cuda_graph_gib") is not None:
+        cg = logged["cuda_graph_gib"]                    # what vLLM printed and subtracted
     return {
         "id": entry["id"], "group": group_for(r.version, calc.model_runner_v2),
         "observed_gib": requested - logged["available_kv_cache_gib"] - weights,
@@ -106,7 +108,7 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
         "non_torch_gib": SINGLE_GPU_NON_TORCH_GIB,
         "sampler_bytes": sampler_bytes_per_entry(r.version, calc.model_runner_v2, calc.gpu.platform,
                                                  s.flashinfer_sampler),
-        "multi_gpu": s.tensor_parallel_size * s.pipeline_parallel_size > 1,
+        "gpu_peers": gpu_peers(s.tensor_parallel_size, s.pipeline_parallel_size),
         "cuda_graph_gib": cg,
         "tower_unmodelled": any(getattr(n, "key", "") == "note.mm_profile_unmodelled" for n in calc.notes),
     }
