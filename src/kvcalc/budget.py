@@ -94,7 +94,7 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
         Term("measured reserve" if r.measured else "activation peak",
              r.activation[0], r.activation[1], r.activation[2], r.basis),
         Term("non-torch memory", r.non_torch[0], r.non_torch[1], r.non_torch[2],
-             Text("basis.non_torch")),
+             r.non_torch_basis or Text("basis.non_torch")),
         Term("CUDA graphs", r.cuda_graphs[0], r.cuda_graphs[1], r.cuda_graphs[2],
              r.cuda_graph_basis or Text("basis.cuda_graphs_none")),
     )

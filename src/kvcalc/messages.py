@@ -269,8 +269,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(--skip-mm-profiling leaves it out)",
         "视觉塔对最大尺寸图像的 profile 前向：{gib:.2f} GiB（--skip-mm-profiling 可省去）"),
     "basis.non_torch": (
-        "allocator and library workspaces; NCCL buffers with several GPUs",
-        "分配器与各类库的工作区；多卡时还有 NCCL 缓冲区"),
+        "allocator and library workspaces",
+        "分配器与各类库的工作区"),
+    "basis.non_torch_peers": (
+        "allocator and library workspaces, plus NCCL and all-reduce buffers for {peers} peer GPU(s) × "
+        "{per_peer:.2f} GiB",
+        "分配器与各类库的工作区，再加与 {peers} 张对端 GPU 通信的 NCCL 与 all-reduce 缓冲区，每张 {per_peer:.2f} GiB"),
     "basis.cuda_graphs": (
         "vLLM's estimate, subtracted in this setting: {piecewise} piecewise + {full} full graphs "
         "(capture sizes up to {largest}) × {per:g} MiB",

@@ -158,6 +158,13 @@ def non_torch_estimate(tp: int, pp: int, spread_gib: float) -> tuple[int, int, i
             int((nt + spread_gib / 2 + extra) * GIB))
 
 
+def non_torch_basis(tp: int, pp: int) -> Text:
+    peers = gpu_peers(tp, pp)
+    if not peers:
+        return Text("basis.non_torch")
+    return Text("basis.non_torch_peers", peers=peers, per_peer=MULTI_GPU_NON_TORCH_GIB)
+
+
 CUDA_GRAPH_MIB_PER_GRAPH = {"v1": (7.0, 4.0, 16.0), "v2": (4.0, 2.0, 8.0)}
 """Typical, low and high MiB of vLLM's CUDA-graph estimate per captured graph. The estimator
 (vllm/v1/worker/gpu_model_runner.py ``profile_cudagraph_memory``) captures the two largest graphs
@@ -302,6 +309,7 @@ class ReserveEstimate:
     basis: str
     measured: bool = False              # one number a user's log measured, not three estimates
     cuda_graph_basis: str = ""
+    non_torch_basis: str = ""
 
 
 def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: int, mnbt: int,
@@ -350,4 +358,4 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         basis = join_texts([basis, Text("basis.vision", gib=vision / GIB)])
     return ReserveEstimate((act, act_low, act_high + spread),
                            non_torch_estimate(tp, pp, era.spread_gib), cg, basis,
-                           cuda_graph_basis=cg_basis)
+                           cuda_graph_basis=cg_basis, non_torch_basis=non_torch_basis(tp, pp))
