@@ -99,15 +99,24 @@ def fit(features: list[dict], multi: float) -> dict:
     return {"score": statistics.median(errs) * 100, "multi": multi, "groups": choice}
 
 
+def fitting_features(logs: list[dict]) -> tuple[list[dict], list[str]]:
+    """The fitting rows' features, and the breakdown rows left out because a multimodal tower
+    kvcalc does not model would be absorbed into the fixed part."""
+    observed = [f for f in (observed_reserve(e) for e in logs if is_fit_row(e)) if f]
+    features = [f for f in observed if not f["tower_unmodelled"]]
+    return features, sorted(f["id"] for f in observed if f["tower_unmodelled"])
+
+
+def usable_logs() -> list[dict]:
+    return [e for e in load_logs() if not e.get("estimate_skip_reason") and not e.get("skip_reason")]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="evaluate only, do not fit")
     args = parser.parse_args()
-    logs = [e for e in load_logs() if not e.get("estimate_skip_reason") and not e.get("skip_reason")]
-    observed = [f for f in (observed_reserve(e) for e in logs if is_fit_row(e)) if f]
-    # A multimodal tower kvcalc does not model would be absorbed into the fixed part.
-    features = [f for f in observed if not f["tower_unmodelled"]]
-    left_out = sorted(f["id"] for f in observed if f["tower_unmodelled"])
+    logs = usable_logs()
+    features, left_out = fitting_features(logs)
     fit_ids = {f["id"] for f in features} | set(reserve.SAMPLER_ROWS)
     if left_out:
         print("breakdown rows left out of the fit (their vision/audio tower's profile is not modelled): "
