@@ -43,7 +43,7 @@ class Era:
 
 
 ERAS: dict[str, Era] = {
-    "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.25, 0.5),
+    "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.10, 0.5),
     "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.45, 0.7),
     "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.20, 0.5),
     "from-0.29": Era(Text("era.from_0_29"), 0.05, 0.7),
@@ -184,6 +184,7 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | frozenset({
     "16g-qwen2.5-0.5b-v0.26.0-v2runner", "24g-qwen3-8b-fp8-v0.10.2-debug", "a100-llama31-8b-v0.31.0",
     "h200-qwen3-next-80b-tp2-v0.10.2", "llmd-h100-gpt-oss-120b", "llmd-h100-gpt-oss-20b",
     "llmd-h100-llama31-8b", "llmd-h100-llama33-70b-fp8-tp2", "llmd-h100-qwen3-0.6b", "llmd-h100-qwen3-32b",
+    "llmd-h100-qwen3-32b-tp2",
     "rtx4090-wsl-qwen2.5-0.5b-default-util-v0.27.1", "rtx4090-wsl-qwen2.5-0.5b-v0.27.1-a",
     "rtx4090-wsl-qwen2.5-0.5b-v0.27.1-b", "rtxpro6000-qwen3-235b-fp8-tp4-v0.27",
     "a100-80g-qwen3-coder-30b-a3b-seqs16-v0.26.1rc1-dev", "l40s-qwen2.5-7b-util0.95-maxlen4k-asyncengine-v0.22.0",
