@@ -220,7 +220,8 @@ def _limiting_stage(parts: dict[str, Any], stage_available: tuple[int, ...]) -> 
 def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, model_dtype: str,
               weights_bytes: int | None, mrv2: bool, parts: dict[str, Any],
               measured_reserve: int | None = None, num_spec: int = 0) -> tuple[Budget | None, str | None]:
-    """The fully estimated budget, or why there is none."""
+    """The fully estimated budget, or why there is none. ``num_spec`` is the speculative tokens per
+    step (any method, n-gram included): it sets the decode query length the CUDA-graph sizes follow."""
     from .reserve import ReserveEstimate, estimate_reserve  # noqa: PLC0415
     from .weights import estimate_weights  # noqa: PLC0415
 
@@ -323,7 +324,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     else:
         budget, budget_note = _estimate(config, arch, gpu, resolved, model_dtype, weights_bytes,
                                         mrv2, parts, measured_reserve_bytes,
-                                        s.speculative.num_speculative_tokens or 1 if s.speculative else 0)
+                                        (s.speculative.num_speculative_tokens or 1) if s.speculative else 0)
         if budget is not None:
             estimated = _pool(parts, budget.stage_available)
             est_low = _pool(parts, budget.stage_low)
