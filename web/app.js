@@ -350,7 +350,12 @@ function renderResult(r, source) {
   $("reserve-list").replaceChildren(...reserve.map((t) => {
     const e = li(`${termName(t.name)}: ` + (t.low_gib === t.high_gib ? `${F.gib(t.gib)} GiB` : fill(S("term_range"), {
       gib: F.gib(t.gib) + " GiB", low: F.gib(t.low_gib), high: F.gib(t.high_gib) + " GiB" })));
-    e.title = C(t.basis);
+    if (t.basis) {
+      const why = coreLang(document.createElement("small"), t.basis);
+      why.className = "basis";
+      why.textContent = C(t.basis);
+      e.append(why);
+    }
     return e;
   }));
   setNum("kv-gib-per-gpu", pool ? pool.available_gib : null, "gib");

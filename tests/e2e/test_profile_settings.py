@@ -135,3 +135,21 @@ def test_prefix_caching_select_sets_the_state_blocks_of_a_hybrid(py_page):
     expect(page.get_by_test_id("settings-used")).to_contain_text("on")
     expect(page).to_have_url(re.compile(r"[?&]pc=1(&|$)"))
     fresh_form(page)
+
+
+def test_each_reserve_term_says_what_it_rests_on(py_page):
+    """Under each reserve term the page prints the core's basis: the CUDA-graph line counts the
+    graphs the default capture sizes give (51 piecewise + 51 full at 1,024 sequences on an H100),
+    in Chinese too."""
+    page = py_page
+    fresh_form(page)
+    result = oracle(page_request())["result"]
+    graphs = next(t for t in result["budget"]["terms"] if t["name"] == "CUDA graphs")
+    assert "51 piecewise + 51 full graphs" in graphs["basis"]
+    items = page.get_by_test_id("reserve-list").locator("li")
+    expect(items).to_have_count(3)
+    expect(items.nth(2).locator("small.basis")).to_have_text(graphs["basis"])
+    page.get_by_test_id("lang-toggle").click()
+    expect(items.nth(2).locator("small.basis")).to_contain_text("51 个 piecewise + 51 个 full graph")
+    page.get_by_test_id("lang-toggle").click()
+    expect(items.nth(2).locator("small.basis")).to_have_text(graphs["basis"])
