@@ -14,7 +14,7 @@ other row with a logged pool is held out and only checked. Rows whose entry carr
     python scripts/calibrate.py --check  # evaluate the coefficients in reserve.py only
 
 The sampler cost per (request × vocabulary) entry and the multi-GPU non-torch term are
-measured directly (reserve.py says where); the fit searches the fixed activation of each group
+measured directly (reserve.py says where); the fit searches the fixed part of each group
 of releases (model runner × era). The objective is the median
 relative error of the KV memory on the fitting rows, where a reserve that is too small (the pool
 estimated high) counts three times (``HIGH_ESTIMATE_WEIGHT``).
@@ -82,7 +82,7 @@ def loss(reserve_error_gib: float) -> float:
 
 
 def fit(features: list[dict], multi: float) -> dict:
-    """Per group of releases: the fixed activation that minimises the median
+    """Per group of releases: the fixed part that minimises the median
     relative error of the KV memory (the reserve error divided by the logged KV memory, so a
     small GPU counts as much as a large one). The multi-GPU term is measured, not fitted."""
     groups = sorted({f["group"] for f in features})
@@ -126,7 +126,7 @@ def main() -> int:
         print(f"fitted on {len(features)} rows: median weighted |KV memory error| {best['score']:.2f}%; "
               f"multi-GPU non-torch {best['multi']:.2f} GiB")
         for g, (_, base) in best["groups"].items():
-            print(f"  group {g}: fixed activation {base:.2f} GiB")
+            print(f"  group {g}: fixed part {base:.2f} GiB (carried by non-torch memory)")
         print("Put these into reserve.py (ERAS) to use them; then run with --check.\n")
     rows = [evaluate_entry(e) for e in logs]
     fitted = fit_ids if not args.check else set(reserve.FIT_ROWS)

@@ -36,7 +36,7 @@ def test_fixed_parts_are_the_fitted_values(calibrate, features):
     best = calibrate.fit(features[0], reserve.MULTI_GPU_NON_TORCH_GIB)
     assert set(best["groups"]) == set(reserve.ERAS)
     for group, (_, base) in best["groups"].items():
-        assert reserve.ERAS[group].activation_base_gib == pytest.approx(base), group
+        assert reserve.ERAS[group].fixed_gib == pytest.approx(base), group
 
 
 def test_the_fit_weighs_a_too_small_reserve_three_times(calibrate):

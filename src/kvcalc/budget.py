@@ -94,9 +94,9 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
         Term("measured reserve" if r.measured else "activation peak",
              r.activation[0], r.activation[1], r.activation[2], r.basis),
         Term("non-torch memory", r.non_torch[0], r.non_torch[1], r.non_torch[2],
-             r.non_torch_basis or Text("basis.non_torch")),
+             Text("basis.in_measured_reserve") if r.measured else r.non_torch_basis),
         Term("CUDA graphs", r.cuda_graphs[0], r.cuda_graphs[1], r.cuda_graphs[2],
-             r.cuda_graph_basis or Text("basis.cuda_graphs_none")),
+             Text("basis.in_measured_reserve") if r.measured else r.cuda_graph_basis),
     )
     return Budget(total, requested, terms, tuple(typical), tuple(low), tuple(high), limiting_stage,
                   weights.total_bytes)

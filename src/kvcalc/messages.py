@@ -257,9 +257,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{billions:.2f} B 参数，{label} 权重，按 TP/PP 切分"),
     "basis.activation": (
         "max(sampler ({sampler}): {rows:,} rows × {vocab:,} vocabulary × {per_entry:g} B, "
-        "forward: {mnbt:,} tokens) + {base:.2f} GiB ({era})",
+        "forward: {mnbt:,} tokens)",
         "max(采样器（{sampler}）：{rows:,} 行 × {vocab:,} 词表 × {per_entry:g} B，"
-        "前向：{mnbt:,} tokens) + {base:.2f} GiB（{era}）"),
+        "前向：{mnbt:,} tokens)"),
     "sampler.pytorch": ("PyTorch, sorts the logits", "PyTorch，对 logits 排序"),
     "sampler.flashinfer": ("FlashInfer top-k/top-p kernels", "FlashInfer 的 top-k/top-p 内核"),
     "sampler.triton": ("vLLM's Triton top-k/top-p kernels", "vLLM 的 Triton top-k/top-p 内核"),
@@ -268,13 +268,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the vision tower's profile pass over the largest images: {gib:.2f} GiB "
         "(--skip-mm-profiling leaves it out)",
         "视觉塔对最大尺寸图像的 profile 前向：{gib:.2f} GiB（--skip-mm-profiling 可省去）"),
+    "basis.in_measured_reserve": (
+        "counted in the reserve your log measured",
+        "已计入你的日志实测的预留中"),
     "basis.non_torch": (
-        "allocator and library workspaces",
-        "分配器与各类库的工作区"),
+        "allocator and library workspaces, plus {fixed:.2f} GiB the public logs of {era} leave "
+        "beyond the modelled terms",
+        "分配器与各类库的工作区，再加 {era} 的公开日志在已建模各项之外多出的 {fixed:.2f} GiB"),
     "basis.non_torch_peers": (
         "allocator and library workspaces, plus NCCL and all-reduce buffers for {peers} peer GPU(s) × "
-        "{per_peer:.2f} GiB",
-        "分配器与各类库的工作区，再加与 {peers} 张对端 GPU 通信的 NCCL 与 all-reduce 缓冲区，每张 {per_peer:.2f} GiB"),
+        "{per_peer:.2f} GiB, plus {fixed:.2f} GiB the public logs of {era} leave beyond the modelled terms",
+        "分配器与各类库的工作区，再加与 {peers} 张对端 GPU 通信的 NCCL 与 all-reduce 缓冲区，每张 {per_peer:.2f} GiB，"
+        "再加 {era} 的公开日志在已建模各项之外多出的 {fixed:.2f} GiB"),
     "basis.cuda_graphs": (
         "vLLM's estimate, subtracted in this setting: {piecewise} piecewise + {full} full graphs "
         "(capture sizes up to {largest}) × {per:g} MiB",

@@ -38,7 +38,7 @@ class Era:
     profiler changed between them)."""
 
     name: str
-    activation_base_gib: float       # fixed part of the activation peak
+    fixed_gib: float                 # what the modelled terms leave over, carried by non-torch memory
     spread_gib: float                # ± band beyond the sampler's own range
 
 
@@ -146,23 +146,26 @@ def gpu_peers(tp: int, pp: int) -> int:
     return min(tp - 1, MAX_TP_PEERS) + (1 if pp > 1 else 0)
 
 
-def non_torch_estimate(tp: int, pp: int, spread_gib: float) -> tuple[int, int, int]:
-    """Typical, low and high non-torch bytes on one GPU. The low end counts one peer only: a TP 4
-    run of gpt-oss-120b on A100s (one GPU per Ray node) left 0.86 GiB for activation and non-torch
-    memory together."""
+def non_torch_estimate(tp: int, pp: int, spread_gib: float, fixed_gib: float = 0.0) -> tuple[int, int, int]:
+    """Typical, low and high non-torch bytes on one GPU, the era's fixed part included (it is at
+    least ``spread_gib`` uncertain, so the low end drops it first). The low end counts one peer
+    only: a TP 4 run of gpt-oss-120b on A100s (one GPU per Ray node) left 0.86 GiB for activation
+    and non-torch memory together."""
     peers = gpu_peers(tp, pp)
     nt = SINGLE_GPU_NON_TORCH_GIB + MULTI_GPU_NON_TORCH_GIB * peers
     low = SINGLE_GPU_NON_TORCH_GIB + MULTI_GPU_NON_TORCH_GIB * min(peers, 1)
     extra = MULTI_GPU_NON_TORCH_GIB * max(0, tp - 1 - MAX_TP_PEERS)
-    return (int(nt * GIB), int(max(0.0, low - spread_gib / 2) * GIB),
-            int((nt + spread_gib / 2 + extra) * GIB))
+    return (int((nt + fixed_gib) * GIB),
+            int((max(0.0, low - spread_gib / 2) + max(0.0, fixed_gib - spread_gib)) * GIB),
+            int((nt + fixed_gib + spread_gib / 2 + extra) * GIB))
 
 
-def non_torch_basis(tp: int, pp: int) -> Text:
+def non_torch_basis(tp: int, pp: int, era: Era) -> Text:
     peers = gpu_peers(tp, pp)
     if not peers:
-        return Text("basis.non_torch")
-    return Text("basis.non_torch_peers", peers=peers, per_peer=MULTI_GPU_NON_TORCH_GIB)
+        return Text("basis.non_torch", fixed=era.fixed_gib, era=era.name)
+    return Text("basis.non_torch_peers", peers=peers, per_peer=MULTI_GPU_NON_TORCH_GIB, fixed=era.fixed_gib,
+                era=era.name)
 
 
 CUDA_GRAPH_MIB_PER_GRAPH = {"v1": (7.0, 4.0, 16.0), "v2": (4.0, 2.0, 8.0)}
@@ -309,7 +312,7 @@ class ReserveEstimate:
     cuda_graphs: tuple[int, int, int]
     basis: str
     measured: bool = False              # one number a user's log measured, not three estimates
-    cuda_graph_basis: str = ""
+    cuda_graph_basis: str = ""          # Text; empty only for a measured reserve
     non_torch_basis: str = ""
 
 
@@ -331,15 +334,14 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     vision, kept = vision_profile(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes) \
         if first_stage and mm_profiling else (0, 0)
     fwd = max(fwd + kept, vision)
-    base = era.activation_base_gib * GIB
     path = sampler_path(version, model_runner_v2, platform, flashinfer_sampler)
     per_entry = SAMPLER_BYTES[path]
     low_per_entry = per_entry if flashinfer_sampler is not None else min(per_entry, SAMPLER_LOW_BYTES)
     # The Triton cost rests on two logs against one that needed the sort's: the band's top keeps it.
     high_per_entry = SAMPLER_BYTES_PER_ENTRY if path == "triton" else per_entry
-    act = int(base + max(entries * per_entry, fwd))
-    act_low = int(max(0.0, base - era.spread_gib * GIB) + max(entries * low_per_entry, fwd))
-    act_high = int(base + max(entries * high_per_entry, fwd))
+    act = int(max(entries * per_entry, fwd))
+    act_low = int(max(entries * low_per_entry, fwd))
+    act_high = int(max(entries * high_per_entry, fwd))
     spread = int(era.spread_gib * GIB)
     cg, cg_basis = (0, 0, 0), Text("basis.cuda_graphs_none")
     if cuda_graphs:
@@ -353,10 +355,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                         first=HYBRID_FIRST_CAPTURE_GIB[0]) if hybrid else \
             Text("basis.cuda_graphs", piecewise=piecewise, full=full, largest=largest, per=per)
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
-                 per_entry=per_entry, mnbt=mnbt,
-                 base=era.activation_base_gib, era=era.name)
+                 per_entry=per_entry, mnbt=mnbt)
     if vision:
         basis = join_texts([basis, Text("basis.vision", gib=vision / GIB)])
     return ReserveEstimate((act, act_low, act_high + spread),
-                           non_torch_estimate(tp, pp, era.spread_gib), cg, basis,
-                           cuda_graph_basis=cg_basis, non_torch_basis=non_torch_basis(tp, pp))
+                           non_torch_estimate(tp, pp, era.spread_gib, era.fixed_gib), cg, basis,
+                           cuda_graph_basis=cg_basis, non_torch_basis=non_torch_basis(tp, pp, era))
