@@ -158,10 +158,12 @@ class Rule(Enum):
         "no sorted copy of the logits (a much smaller profile peak)",
         "inferred: merged 2026-04-29; public v0.21–v0.28 logs show the smaller peak")
     TOKENS_FROM_CONCURRENCY = RuleInfo(
-        _v("0.21.0"), "#41069", "vllm/v1/core/kv_cache_utils.py get_kv_cache_capacity",
+        _v("0.20.2"), "#41069", "vllm/v1/core/kv_cache_utils.py get_kv_cache_capacity",
         "'GPU KV cache size' = int(max_concurrency × max_model_len); before: "
         "num_blocks // num_groups × block_size",
-        "confirmed: issue #43308 compares v0.20.0 and v0.21.0")
+        "confirmed: issue #43308 compares v0.20.0 and v0.21.0; a v0.20.2 log already prints "
+        "286,007 tokens = int(1.1172 × 256,000), so the 0.20 branch took it in a patch release "
+        "(v0.20.1 not seen)")
     NEW_FIT_ERROR_TEXT = RuleInfo(
         _v("0.22.0"), "#42479", "vllm/v1/core/kv_cache_utils.py _check_enough_kv_cache_memory",
         "the 'To serve at least one request' error prints GiB with format_gib and mentions the CPU backend",
@@ -312,7 +314,8 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "推断：2026-04-29 合并；v0.21–v0.28 的公开日志显示峰值变小"),
     "TOKENS_FROM_CONCURRENCY": (
         "'GPU KV cache size' = int(max_concurrency × max_model_len)；此前为 num_blocks // num_groups × block_size",
-        "已确认：issue #43308 对比了 v0.20.0 与 v0.21.0"),
+        "已确认：issue #43308 对比了 v0.20.0 与 v0.21.0；一条 v0.20.2 日志已打印 286,007 tokens = "
+        "int(1.1172 × 256,000)，说明 0.20 分支在补丁版本中已引入（v0.20.1 未见日志）"),
     "NEW_FIT_ERROR_TEXT": (
         "'To serve at least one request' 报错改用 format_gib 打印 GiB，并提到 CPU 后端", "推断：2026-05-15 合并"),
     "MRV2_QWEN3_DENSE": (
