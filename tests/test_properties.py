@@ -90,3 +90,27 @@ def test_estimated_budget_is_consistent(cfg, s, util):
     b = c.budget
     assert b.available_low <= b.available_bytes <= b.available_high
     assert b.requested_bytes <= b.total_bytes
+
+
+@settings(max_examples=300, deadline=None)
+@given(seqs=st.integers(1, 4096), mnbt=st.integers(1, 131072), spec=st.integers(0, 8),
+       major=st.sampled_from([8, 9, 10, 12]), v2=st.booleans(),
+       release=st.sampled_from(["0.20.0", "0.26.0", "0.27.0", "0.33.0"]))
+def test_capture_sizes_stay_on_vllms_grid(seqs, mnbt, spec, major, v2, release):
+    """Whatever the flags, the default capture sizes are distinct, ascending, within the ceiling
+    (2 × max_num_seqs × decode query length, 512 or 1,024, max_num_batched_tokens), and each full
+    decode graph has a piecewise twin; more graphs never cost less."""
+    from kvcalc.reserve import cuda_graph_count, cuda_graph_estimate, cudagraph_capture_sizes
+    from kvcalc.versions import parse_version
+
+    q = 1 + spec
+    sizes = cudagraph_capture_sizes(parse_version(release), seqs, mnbt, q, major, v2)
+    assert list(sizes) == sorted(set(sizes))
+    assert all(1 <= s <= min(seqs * q * 2, 1024, mnbt) for s in sizes)
+    if q > 1 and not v2:
+        assert all(s % q == 0 for s in sizes)
+    piecewise, full = cuda_graph_count(sizes, seqs, q)
+    assert 0 <= full <= piecewise == len(sizes)
+    low, typ, high = (cuda_graph_estimate(piecewise + full, v2, False)[i] for i in (1, 0, 2))
+    assert low <= typ <= high
+    assert cuda_graph_estimate(piecewise + full + 1, v2, False)[0] >= typ
