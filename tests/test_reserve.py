@@ -151,8 +151,21 @@ def test_vision_tower_profile_of_qwen3_vl_style_models():
     assert kept == 16384 * 2048 * 2
     assert vision_profile(cfg, 32768, 256, 131072, 1, 2)[0] == 2 * peak
     assert vision_profile(cfg, 8192, 256, 131072, 2, 2)[0] == 65536 * (2 * 1152 + 2 * 2152) * 2
-    assert vision_profile(config("google/gemma-4-26B-A4B-it"), 8192, 256, 131072, 1, 2) == (0, 0)
     assert vision_profile(config("Qwen/Qwen3-8B"), 8192, 256, 131072, 1, 2) == (0, 0)
+
+
+def test_gemma4_profiles_videos_of_32_frames():
+    """Gemma 4's largest item is a video: 2,496 tokens, 32 frames × 630 patches. A budget of 8,192
+    tokens encodes three (the B300 and Kaggle logs print 'profiled with 3 video items'), 2,048 one;
+    the tower is not split across TP. About 0.41 GiB per item, what an RTX 5090 sweep leaves."""
+    cfg = config("google/gemma-4-26B-A4B-it")
+    per_item = 32 * 630 * (2 * 1152 + 2 * 4304) * 2
+    text_hidden = cfg["text_config"]["hidden_size"]
+    assert vision_profile(cfg, 8192, 256, 131072, 1, 2) == (3 * per_item, 3 * 2496 * text_hidden * 2)
+    assert vision_profile(cfg, 2048, 256, 131072, 1, 2)[0] == per_item
+    assert vision_profile(cfg, 16384, 2, 256000, 1, 2)[0] == 6 * per_item
+    assert vision_profile(cfg, 8192, 256, 131072, 4, 2)[0] == 3 * per_item
+    assert 0.38 < per_item / GIB < 0.46
 
 
 def test_vision_profile_enters_the_activation_term_on_the_first_stage_only():
@@ -192,15 +205,19 @@ def test_cuda_graph_estimate_subtracted_from_v020(release, deducted):
 
 
 def test_towers_kvcalc_does_not_size_are_named():
-    """Gemma 4 profiles a vision tower kvcalc does not size: the estimate says so, unless the
-    profile is skipped; Qwen3.5 (sized) and text-only models get no such note."""
+    """A Gemma 4 with an audio tower (E2B/E4B) profiles an encoder kvcalc does not size: the
+    estimate says so, unless the profile is skipped; Gemma 4 and Qwen3.5 vision towers (sized)
+    and text-only models get no such note."""
     from factories import calc  # noqa: PLC0415
 
     def noted(model, **kw):
         return any(getattr(n, "key", None) == "note.mm_profile_unmodelled"
                    for n in calc(model, max_model_len=8192, **kw).notes)
-    assert noted("google/gemma-4-26B-A4B-it")
-    assert not noted("google/gemma-4-26B-A4B-it", skip_mm_profiling=True)
+    with_audio = {**config("google/gemma-4-26B-A4B-it"),
+                  "audio_config": {"model_type": "gemma4_audio", "hidden_size": 1024, "num_hidden_layers": 12}}
+    assert noted(with_audio)
+    assert not noted(with_audio, skip_mm_profiling=True)
+    assert not noted("google/gemma-4-26B-A4B-it")
     assert not noted("Qwen/Qwen3.5-27B") and not noted("Qwen/Qwen3-8B")
 
 

@@ -140,10 +140,10 @@ def prefix_caching_default(arch: ModelArch, version: Version) -> bool:
 
 def _tower_not_modelled(config: dict[str, Any], s: Settings) -> bool:
     """A vision or audio tower vLLM profiles at startup whose pass kvcalc does not size
-    (reserve.vision_profile covers the Qwen3-VL family only)."""
-    from .reserve import QWEN_VL_MODEL_TYPES  # noqa: PLC0415
+    (reserve.tower_profile_modelled)."""
+    from .reserve import tower_profile_modelled  # noqa: PLC0415
     towers = any(isinstance(config.get(k), dict) for k in ("vision_config", "audio_config"))
-    return towers and not s.skip_mm_profiling and str(config.get("model_type")) not in QWEN_VL_MODEL_TYPES
+    return towers and not s.skip_mm_profiling and not tower_profile_modelled(config)
 
 
 def _sampler_depends_on_install(s: Settings, version: Version, gpu: Gpu, mrv2: bool) -> bool:

@@ -44,7 +44,7 @@ class Era:
 
 ERAS: dict[str, Era] = {
     "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.10, 0.5),
-    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.45, 0.7),
+    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.40, 0.7),
     "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.20, 0.5),
     "from-0.29": Era(Text("era.from_0_29"), 0.05, 0.7),
 }
@@ -191,10 +191,12 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | frozenset({
     "rtx4090-wsl-qwen2.5-0.5b-default-util-v0.27.1", "rtx4090-wsl-qwen2.5-0.5b-v0.27.1-a",
     "rtx4090-wsl-qwen2.5-0.5b-v0.27.1-b", "rtxpro6000-qwen3-235b-fp8-tp4-v0.27",
     "a100-80g-qwen3-coder-30b-a3b-seqs16-v0.26.1rc1-dev", "l40s-qwen2.5-7b-util0.95-maxlen4k-asyncengine-v0.22.0",
-    "rtx4080-laptop-wsl-qwen2.5-1.5b-seqs64-v0.20.0", "rtx4090-qwen2.5-7b-util0.85-maxlen2k-v0.24.0"})
+    "rtx4080-laptop-wsl-qwen2.5-1.5b-seqs64-v0.20.0", "rtx4090-qwen2.5-7b-util0.85-maxlen2k-v0.24.0",
+    "b300-gemma-4-31b-it-v1runner-maxlen16k-v0.26.0", "kaggle-gemma-4-31b-it-seqs20-maxlen32k-v0.23.0",
+    "vllm#58580"})
 """Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
 (scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile
-(Gemma 4: vllm#58580, the B300 v0.26 run) stay out: the fixed part would absorb the tower."""
+(Gemma 4 E4B's audio tower) stay out: the fixed part would absorb the tower."""
 
 
 def group_for(version: Version, model_runner_v2: bool) -> str:
@@ -238,33 +240,58 @@ QWEN_VL_MAX_IMAGE_TOKENS = 16384
 12,288 tokens), so vLLM profiles images (vllm/model_executor/models/qwen2_vl.py
 ``get_max_image_tokens``, qwen3_vl.py ``get_max_video_tokens``)."""
 QWEN_VL_MODEL_TYPES = ("qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe")
+GEMMA4_VIDEO_FRAMES = 32
+GEMMA4_VIDEO_TOKENS_PER_FRAME = 70 + 2 + 6
+"""Gemma 4's largest multimodal item is a video: 32 sampled frames of 70 soft tokens, each
+framed by 8 marker tokens (vllm/model_executor/models/gemma4_mm.py ``get_mm_max_tokens_per_item``:
+2,496 tokens). Every frame runs through the vision tower as 70 × pooling_kernel_size² patches
+(630). A public RTX 5090 sweep of Gemma-4-26B-A4B (v0.19, 1, 3 and 6 video items) leaves about
+0.46 GiB per item beyond the language model's pass, what the per-patch cost below gives
+(20,160 patches × 21.8 KB)."""
+
+
+def tower_profile_modelled(config: dict[str, Any]) -> bool:
+    """Whether ``vision_profile`` sizes every tower this model profiles at startup: the Qwen3-VL
+    family, and Gemma 4 without an audio tower (the E2B/E4B audio encoder is not modelled)."""
+    mt = str(config.get("model_type"))
+    return mt in QWEN_VL_MODEL_TYPES or (mt == "gemma4" and isinstance(config.get("vision_config"), dict)
+                                         and not isinstance(config.get("audio_config"), dict))
 
 
 def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_len: int, tp: int,
                    dtype_bytes: int) -> tuple[int, int]:
     """The vision tower's part of ``profile_run`` (vllm/v1/worker/gpu_model_runner.py): it encodes
-    the most images of the largest size the encoder budget allows (max(max_num_batched_tokens,
-    tokens per image) // tokens per image, at least 1; vllm/multimodal/encoder_budget.py) and keeps
+    the most items of the largest size the encoder budget allows (max(max_num_batched_tokens,
+    tokens per item) // tokens per item, at least 1; vllm/multimodal/encoder_budget.py) and keeps
     their embeddings in the encoder cache through the language model's dummy pass. Returns (peak of
     the tower's pass, bytes of the kept embeddings). The pass holds about two hidden-size and two
     MLP-size values per patch in a block (the residual stream, its input, the MLP's up projection
-    and activation), the MLP split across TP. Modelled for the Qwen3-VL / Qwen3.5 towers, whose
-    largest image is fixed by their processors; (0, 0) for other models."""
+    and activation). Modelled for the Qwen3-VL / Qwen3.5 towers (largest item: an image; the MLP
+    split across TP) and Gemma 4's (largest item: a video, ``GEMMA4_VIDEO_FRAMES``; the tower is
+    not split); (0, 0) for other models."""
     v = config.get("vision_config")
-    if str(config.get("model_type")) not in QWEN_VL_MODEL_TYPES or not isinstance(v, dict):
+    mt = str(config.get("model_type"))
+    if not isinstance(v, dict) or mt not in (*QWEN_VL_MODEL_TYPES, "gemma4"):
         return 0, 0
-    merge = _n(v, "spatial_merge_size") or 2
     hidden, inter = _n(v, "hidden_size"), _n(v, "intermediate_size")
-    out = _n(v, "out_hidden_size") or hidden
     if not hidden or not inter:
         return 0, 0
-    tokens = QWEN_VL_MAX_IMAGE_TOKENS
+    if mt == "gemma4":
+        t = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+        tokens = GEMMA4_VIDEO_FRAMES * GEMMA4_VIDEO_TOKENS_PER_FRAME
+        patches_per_item = GEMMA4_VIDEO_FRAMES * 70 * (_n(v, "pooling_kernel_size") or 3) ** 2
+        out, tower_tp, stacks = _n(t, "hidden_size") or hidden, 1, 1
+    else:
+        merge = _n(v, "spatial_merge_size") or 2
+        tokens = QWEN_VL_MAX_IMAGE_TOKENS
+        patches_per_item = tokens * merge * merge
+        out, tower_tp = _n(v, "out_hidden_size") or hidden, tp
+        deepstack = v.get("deepstack_visual_indexes")
+        stacks = 1 + (len(deepstack) if isinstance(deepstack, list) else 0)
     per_prompt = max(1, max_model_len // tokens)
     items = max(1, min(max(mnbt, tokens) // tokens, max_num_seqs * per_prompt))
-    patches = items * tokens * merge * merge
-    deepstack = v.get("deepstack_visual_indexes")
-    kept = items * tokens * out * dtype_bytes * (1 + (len(deepstack) if isinstance(deepstack, list) else 0))
-    return patches * (2 * hidden + 2 * cdiv(inter, tp)) * dtype_bytes, kept
+    kept = items * tokens * out * dtype_bytes * stacks
+    return items * patches_per_item * (2 * hidden + 2 * cdiv(inter, tower_tp)) * dtype_bytes, kept
 
 
 def cudagraph_capture_sizes(version: Version, max_num_seqs: int, mnbt: int, decode_query_len: int = 1,
