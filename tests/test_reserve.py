@@ -166,6 +166,8 @@ def test_gemma4_profiles_videos_of_32_frames():
     assert vision_profile(cfg, 16384, 2, 256000, 1, 2)[0] == 6 * per_item
     assert vision_profile(cfg, 8192, 256, 131072, 4, 2)[0] == 3 * per_item
     assert 0.38 < per_item / GIB < 0.46
+    basis = reserve(cfg, "0.26.0", mnbt=8192, max_num_seqs=16, max_model_len=131072).basis
+    assert "3 video(s) of 32 frames" in basis
 
 
 def test_vision_profile_enters_the_activation_term_on_the_first_stage_only():

@@ -268,6 +268,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the vision tower's profile pass over the largest images: {gib:.2f} GiB "
         "(--skip-mm-profiling leaves it out)",
         "视觉塔对最大尺寸图像的 profile 前向：{gib:.2f} GiB（--skip-mm-profiling 可省去）"),
+    "basis.vision_video": (
+        "the vision tower's profile pass over {items} video(s) of 32 frames: {gib:.2f} GiB "
+        "(--skip-mm-profiling leaves it out)",
+        "视觉塔对 {items} 段 32 帧视频的 profile 前向：{gib:.2f} GiB（--skip-mm-profiling 可省去）"),
     "basis.in_measured_reserve": (
         "counted in the reserve your log measured",
         "已计入你的日志实测的预留中"),

@@ -250,6 +250,18 @@ framed by 8 marker tokens (vllm/model_executor/models/gemma4_mm.py ``get_mm_max_
 (20,160 patches × 21.8 KB)."""
 
 
+def _gemma4_video_patches(vision_config: dict[str, Any]) -> int:
+    return GEMMA4_VIDEO_FRAMES * 70 * (_n(vision_config, "pooling_kernel_size") or 3) ** 2
+
+
+def gemma4_video_bytes(config: dict[str, Any], dtype_bytes: int) -> int:
+    """Peak bytes of Gemma 4's vision tower per profiled video (see ``vision_profile``)."""
+    v = config.get("vision_config")
+    if not isinstance(v, dict):
+        return 0
+    return _gemma4_video_patches(v) * (2 * _n(v, "hidden_size") + 2 * _n(v, "intermediate_size")) * dtype_bytes
+
+
 def tower_profile_modelled(config: dict[str, Any]) -> bool:
     """Whether ``vision_profile`` sizes every tower this model profiles at startup: the Qwen3-VL
     family, and Gemma 4 without an audio tower (the E2B/E4B audio encoder is not modelled)."""
@@ -279,7 +291,7 @@ def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_mod
     if mt == "gemma4":
         t = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
         tokens = GEMMA4_VIDEO_FRAMES * GEMMA4_VIDEO_TOKENS_PER_FRAME
-        patches_per_item = GEMMA4_VIDEO_FRAMES * 70 * (_n(v, "pooling_kernel_size") or 3) ** 2
+        patches_per_item = _gemma4_video_patches(v)
         out, tower_tp, stacks = _n(t, "hidden_size") or hidden, 1, 1
     else:
         merge = _n(v, "spatial_merge_size") or 2
@@ -384,7 +396,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt)
     if vision:
-        basis = join_texts([basis, Text("basis.vision", gib=vision / GIB)])
+        videos = vision // gemma4_video_bytes(config, dtype_bytes) if str(config.get("model_type")) == "gemma4" else 0
+        basis = join_texts([basis, Text("basis.vision_video", items=videos, gib=vision / GIB) if videos
+                            else Text("basis.vision", gib=vision / GIB)])
     return ReserveEstimate((act, act_low, act_high + spread),
                            non_torch_estimate(tp, pp, era.spread_gib, era.fixed_gib), cg, basis,
                            cuda_graph_basis=cg_basis, non_torch_basis=non_torch_basis(tp, pp, era))
