@@ -223,6 +223,18 @@ def test_towers_kvcalc_does_not_size_are_named():
     assert not noted("Qwen/Qwen3.5-27B") and not noted("Qwen/Qwen3-8B")
 
 
+def test_a_gemma4_config_without_its_towers_says_so():
+    """The catalog's Gemma 4 E2B config is trimmed to its text model: the estimate says the
+    towers' weights and warm-up are left out; a config with its vision tower does not."""
+    from factories import calc  # noqa: PLC0415
+
+    def keys(model):
+        return {getattr(n, "key", None) for n in calc(model, max_model_len=8192).notes}
+    assert "note.towers_missing" in keys("google/gemma-4-E2B-it")
+    assert "note.towers_missing" not in keys("google/gemma-4-26B-A4B-it")
+    assert "note.towers_missing" not in keys("Qwen/Qwen3-8B")
+
+
 @pytest.mark.parametrize(("release", "seqs", "mnbt", "major", "printed"), [
     # (PIECEWISE, FULL, largest) as 'Profiling CUDA graph memory' printed them
     ("0.20.0", 64, 2048, 8, (19, 11, 128)),      # RTX 4080 Laptop, Qwen2.5-1.5B

@@ -146,6 +146,12 @@ def _tower_not_modelled(config: dict[str, Any], s: Settings) -> bool:
     return towers and not s.skip_mm_profiling and not tower_profile_modelled(config)
 
 
+def _towers_missing(config: dict[str, Any]) -> bool:
+    """A Gemma 4 multimodal wrapper config (model_type "gemma4") without its vision tower: a
+    trimmed config (the catalog's E2B entries) that leaves the towers' weights and warm-up out."""
+    return str(config.get("model_type")) == "gemma4" and not isinstance(config.get("vision_config"), dict)
+
+
 def _sampler_depends_on_install(s: Settings, version: Version, gpu: Gpu, mrv2: bool) -> bool:
     """Before v0.11.1 the V1 runner sampled with FlashInfer whenever flashinfer was installed
     (versions.flashinfer_sampler_default): a GiB-sized difference the flags do not show."""
@@ -333,6 +339,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                 notes.append(Text("note.sampler_install"))
             if measured_reserve_bytes is None and _tower_not_modelled(config, s):
                 notes.append(Text("note.mm_profile_unmodelled"))
+            if _towers_missing(config):
+                notes.append(Text("note.towers_missing"))
 
     from_log = low = high = None
     if available_kv_gib is not None:

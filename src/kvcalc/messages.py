@@ -219,6 +219,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(--skip-mm-profiling, or limits of 0 per modality, leave it out)",
         "vLLM 启动时还会用最大的输入跑一遍该模型的视觉/音频塔；kvcalc 尚未为这类模型估算这一步，"
         "因此激活值峰值可能更高（--skip-mm-profiling 或把各模态上限设为 0 可省去）"),
+    "note.towers_missing": (
+        "this config lists no vision or audio tower, though the model's checkpoints carry them: their "
+        "weights and vLLM's startup pass over them are not counted, so the estimated pool may come out "
+        "high (the model's own config.json from Hugging Face includes them)",
+        "这份 config 没有列出视觉或音频塔，但该模型的检查点带有它们：它们的权重以及 vLLM 启动时对它们的试运行都未计入，"
+        "因此估算的缓存池可能偏大（Hugging Face 上该模型自己的 config.json 包含这些塔）"),
     "note.draft_weights": (
         "the draft model's own weights (hundreds of MiB to a few GiB) are not in the weights term: "
         "the fully estimated pool is high by that much",
