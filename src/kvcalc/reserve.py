@@ -5,14 +5,15 @@ vLLM measures these (vllm/v1/worker/gpu_worker.py ``determine_available_memory``
 models them from the quantities that drive them:
 
 * **Activation peak** of ``profile_run`` (gpu_model_runner.py): for multimodal models first
-  the vision tower over the largest images the encoder budget allows, then one forward pass of
+  the vision tower over the largest items the encoder budget allows, then one forward pass of
   ``max_num_batched_tokens`` tokens, then the sampler over one dummy request per sequence
   slot (``min(max_num_seqs, max_num_batched_tokens)`` rows × the vocabulary in float32; what
   each entry costs depends on the sampler: ``sampler_path``). The sampler term scales with rows ×
   vocabulary; the forward term with tokens × the widest MLP/MoE intermediate on one GPU; the
   vision term with patches × the tower's widths.
 * **Non-torch memory**: allocator and library workspaces, plus NCCL and custom all-reduce
-  buffers when GPUs talk to each other (TP or PP > 1).
+  buffers per peer GPU (TP or PP > 1), plus a fixed part per group of releases (``ERAS``) for
+  what the public logs leave beyond the modelled terms.
 * **CUDA graphs**: the estimate vLLM subtracts from v0.20 (see ``budget.cuda_graph_deducted``):
   a per-graph cost times the graphs the default capture sizes give (``cudagraph_capture_sizes``).
 
