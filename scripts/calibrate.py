@@ -61,9 +61,10 @@ def summarize(rows: list[dict], label: str) -> None:
           f"max |error| {max(abs(e) for e in errs):.2f}%, estimated high on {high}/{len(errs)}")
 
 
-def predict(f: dict, s: float, base: float, multi: float) -> float:
-    return base + max(s * f["entries"] / 2**30, f["forward_gib"]) + f["non_torch_gib"] + \
-        multi * f["gpu_peers"] + f["cuda_graph_gib"]
+def predict(f: dict, s: float, base: float) -> float:
+    """Reserve in GiB: the fixed part, the larger of sampler and forward pass, non-torch memory
+    (reserve.non_torch_estimate, peers included) and the CUDA-graph estimate."""
+    return base + max(s * f["entries"] / 2**30, f["forward_gib"]) + f["non_torch_gib"] + f["cuda_graph_gib"]
 
 
 def sampler(f: dict) -> float:
@@ -81,7 +82,7 @@ def loss(reserve_error_gib: float) -> float:
     return -reserve_error_gib * HIGH_ESTIMATE_WEIGHT if reserve_error_gib < 0 else reserve_error_gib
 
 
-def fit(features: list[dict], multi: float) -> dict:
+def fit(features: list[dict]) -> dict:
     """Per group of releases: the fixed part that minimises the median
     relative error of the KV memory (the reserve error divided by the logged KV memory, so a
     small GPU counts as much as a large one). The multi-GPU term is measured, not fitted."""
@@ -91,12 +92,12 @@ def fit(features: list[dict], multi: float) -> dict:
         rows = [f for f in features if f["group"] == g]
         cands = []
         for base in [x / 20 for x in range(0, 41)]:
-            e = [loss(predict(f, sampler(f), base, multi) - f["observed_gib"]) / f["kv_gib"] for f in rows]
+            e = [loss(predict(f, sampler(f), base) - f["observed_gib"]) / f["kv_gib"] for f in rows]
             cands.append((statistics.median(e), sum(e), base, e))
         _, _, base, e = min(cands)
         choice[g] = (None, base)
         errs += e
-    return {"score": statistics.median(errs) * 100, "multi": multi, "groups": choice}
+    return {"score": statistics.median(errs) * 100, "groups": choice}
 
 
 def fitting_features(logs: list[dict]) -> tuple[list[dict], list[str]]:
@@ -122,9 +123,9 @@ def main() -> int:
         print("breakdown rows left out of the fit (their vision/audio tower's profile is not modelled): "
               + ", ".join(left_out))
     if not args.check:
-        best = fit(features, reserve.MULTI_GPU_NON_TORCH_GIB)
+        best = fit(features)
         print(f"fitted on {len(features)} rows: median weighted |KV memory error| {best['score']:.2f}%; "
-              f"multi-GPU non-torch {best['multi']:.2f} GiB")
+              f"non-torch {reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per peer GPU (measured)")
         for g, (_, base) in best["groups"].items():
             print(f"  group {g}: fixed part {base:.2f} GiB (carried by non-torch memory)")
         print("Put these into reserve.py (ERAS) to use them; then run with --check.\n")

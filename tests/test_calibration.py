@@ -34,7 +34,7 @@ def test_fit_rows_are_the_rows_the_script_fits_on(calibrate, features):
 
 
 def test_fixed_parts_are_the_fitted_values(calibrate, features):
-    best = calibrate.fit(features[0], reserve.MULTI_GPU_NON_TORCH_GIB)
+    best = calibrate.fit(features[0])
     assert set(best["groups"]) == set(reserve.ERAS)
     for group, (_, base) in best["groups"].items():
         assert reserve.ERAS[group].fixed_gib == pytest.approx(base), group

@@ -134,8 +134,12 @@ def prefix_caching_default(arch: ModelArch, version: Version) -> bool:
     """vLLM's default for --enable-prefix-caching: on, except for hybrid models (layers with a
     Mamba-style state) before #50991 (Rule.HYBRID_PREFIX_CACHING_DEFAULT), which kept it opt-in
     (vllm/engine/arg_utils.py ``_set_default_chunked_prefill_and_prefix_caching_args``)."""
-    hybrid = arch.mamba is not None or any(l.kind == "mamba" for l in arch.layers)
-    return not hybrid or applies(Rule.HYBRID_PREFIX_CACHING_DEFAULT, version)
+    return not _has_state_layers(arch) or applies(Rule.HYBRID_PREFIX_CACHING_DEFAULT, version)
+
+
+def _has_state_layers(arch: ModelArch) -> bool:
+    """A hybrid: layers with a Mamba-style recurrent state (Mamba, GDN, linear attention)."""
+    return arch.mamba is not None or any(l.kind == "mamba" for l in arch.layers)
 
 
 def _tower_not_modelled(config: dict[str, Any], s: Settings) -> bool:
@@ -251,7 +255,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       platform=gpu.platform, flashinfer_sampler=s.flashinfer_sampler,
                                       max_model_len=r.max_model_len, mm_profiling=not s.skip_mm_profiling,
                                       decode_query_len=1 + num_spec, capability_major=gpu.target.major,
-                                      hybrid=arch.mamba is not None)
+                                      hybrid=_has_state_layers(arch))
                      for i in range(pp))
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))
@@ -299,7 +303,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     mrv2 = uses_model_runner_v2(arch, version)
     async_on = _async_scheduling(s, version)
     draft, notes = _draft_layers(arch, s)
-    num_spec = (s.speculative.num_speculative_tokens or 1) if (s.speculative and draft) else 0
+    spec_tokens = (s.speculative.num_speculative_tokens or 1) if s.speculative else 0
+    num_spec = spec_tokens if draft else 0      # draft layers that keep a KV cache of their own
     caching_default = prefix_caching_default(arch, version)
     prefix_caching = s.enable_prefix_caching if s.enable_prefix_caching is not None else caching_default
     mamba_mode = "align" if (prefix_caching and applies(Rule.MAMBA_ALIGN_MODE, version)) else "none"
@@ -329,8 +334,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         budget_note = Text("note.kv_cache_memory_bytes")
     else:
         budget, budget_note = _estimate(config, arch, gpu, resolved, model_dtype, weights_bytes,
-                                        mrv2, parts, measured_reserve_bytes,
-                                        (s.speculative.num_speculative_tokens or 1) if s.speculative else 0)
+                                        mrv2, parts, measured_reserve_bytes, spec_tokens)
         if budget is not None:
             estimated = _pool(parts, budget.stage_available)
             est_low = _pool(parts, budget.stage_low)

@@ -255,12 +255,12 @@ def _gemma4_video_patches(vision_config: dict[str, Any]) -> int:
     return GEMMA4_VIDEO_FRAMES * 70 * (_n(vision_config, "pooling_kernel_size") or 3) ** 2
 
 
-def gemma4_video_bytes(config: dict[str, Any], dtype_bytes: int) -> int:
-    """Peak bytes of Gemma 4's vision tower per profiled video (see ``vision_profile``)."""
-    v = config.get("vision_config")
-    if not isinstance(v, dict):
-        return 0
-    return _gemma4_video_patches(v) * (2 * _n(v, "hidden_size") + 2 * _n(v, "intermediate_size")) * dtype_bytes
+def encoder_items(tokens_per_item: int, mnbt: int, max_num_seqs: int, max_model_len: int) -> int:
+    """Items of the largest size the warm-up encodes: the encoder budget (max(max_num_batched_tokens,
+    tokens per item)) over tokens per item, at most as many as max_num_seqs prompts hold, at least 1
+    (vllm/multimodal/encoder_budget.py)."""
+    per_prompt = max(1, max_model_len // tokens_per_item)
+    return max(1, min(max(mnbt, tokens_per_item) // tokens_per_item, max_num_seqs * per_prompt))
 
 
 def tower_profile_modelled(config: dict[str, Any]) -> bool:
@@ -301,8 +301,7 @@ def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_mod
         out, tower_tp = _n(v, "out_hidden_size") or hidden, tp
         deepstack = v.get("deepstack_visual_indexes")
         stacks = 1 + (len(deepstack) if isinstance(deepstack, list) else 0)
-    per_prompt = max(1, max_model_len // tokens)
-    items = max(1, min(max(mnbt, tokens) // tokens, max_num_seqs * per_prompt))
+    items = encoder_items(tokens, mnbt, max_num_seqs, max_model_len)
     kept = items * tokens * out * dtype_bytes * stacks
     return items * patches_per_item * (2 * hidden + 2 * cdiv(inter, tower_tp)) * dtype_bytes, kept
 
@@ -397,7 +396,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt)
     if vision:
-        videos = vision // gemma4_video_bytes(config, dtype_bytes) if str(config.get("model_type")) == "gemma4" else 0
+        videos = encoder_items(GEMMA4_VIDEO_FRAMES * GEMMA4_VIDEO_TOKENS_PER_FRAME, mnbt, max_num_seqs, max_model_len) \
+            if str(config.get("model_type")) == "gemma4" else 0
         basis = join_texts([basis, Text("basis.vision_video", items=videos, gib=vision / GIB) if videos
                             else Text("basis.vision", gib=vision / GIB)])
     return ReserveEstimate((act, act_low, act_high + spread),

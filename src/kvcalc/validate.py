@@ -72,7 +72,7 @@ def _calculate(entry: dict[str, Any]):
 def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
     """For calibration: what the log says vLLM subtracted besides the weights, next to the
     quantities kvcalc's reserve model uses. None when the entry cannot be evaluated."""
-    from .reserve import (SINGLE_GPU_NON_TORCH_GIB, forward_bytes, gpu_peers, group_for,  # noqa: PLC0415
+    from .reserve import (forward_bytes, group_for, non_torch_estimate,  # noqa: PLC0415
                           sampler_bytes_per_entry, sampler_rows)
     from .units import cdiv  # noqa: PLC0415
 
@@ -105,10 +105,9 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
         if stage == s.pipeline_parallel_size - 1 else 0,
         "forward_gib": forward_bytes(config, r.max_num_batched_tokens, s.tensor_parallel_size,
                                      2) / gib,
-        "non_torch_gib": SINGLE_GPU_NON_TORCH_GIB,
+        "non_torch_gib": non_torch_estimate(s.tensor_parallel_size, s.pipeline_parallel_size, 0.0)[0] / gib,
         "sampler_bytes": sampler_bytes_per_entry(r.version, calc.model_runner_v2, calc.gpu.platform,
                                                  s.flashinfer_sampler),
-        "gpu_peers": gpu_peers(s.tensor_parallel_size, s.pipeline_parallel_size),
         "cuda_graph_gib": cg,
         "tower_unmodelled": any(getattr(n, "key", "") == "note.mm_profile_unmodelled" for n in calc.notes),
     }
