@@ -207,18 +207,22 @@ def test_cuda_graph_estimate_subtracted_from_v020(release, deducted):
 
 
 def test_towers_kvcalc_does_not_size_are_named():
-    """A Gemma 4 with an audio tower (E2B/E4B) profiles an encoder kvcalc does not size: the
-    estimate says so, unless the profile is skipped; Gemma 4 and Qwen3.5 vision towers (sized)
-    and text-only models get no such note."""
+    """A vision tower whose profile pass kvcalc does not size (Qwen2.5-VL's) is named in the
+    estimate, unless the profile is skipped. Gemma 4 with an audio tower (E2B/E4B) is sized: vLLM
+    warms up its video, not its audio; Qwen3.5 towers are sized; text-only models need no note."""
     from factories import calc  # noqa: PLC0415
 
     def noted(model, **kw):
         return any(getattr(n, "key", None) == "note.mm_profile_unmodelled"
                    for n in calc(model, max_model_len=8192, **kw).notes)
+    vl = {**config("Qwen/Qwen2.5-7B-Instruct"), "model_type": "qwen2_5_vl",
+          "vision_config": {"depth": 32, "hidden_size": 1280, "intermediate_size": 3420,
+                            "out_hidden_size": 3584, "patch_size": 14, "spatial_merge_size": 2}}
+    assert noted(vl)
+    assert not noted(vl, skip_mm_profiling=True)
     with_audio = {**config("google/gemma-4-26B-A4B-it"),
                   "audio_config": {"model_type": "gemma4_audio", "hidden_size": 1024, "num_hidden_layers": 12}}
-    assert noted(with_audio)
-    assert not noted(with_audio, skip_mm_profiling=True)
+    assert not noted(with_audio)
     assert not noted("google/gemma-4-26B-A4B-it")
     assert not noted("Qwen/Qwen3.5-27B") and not noted("Qwen/Qwen3-8B")
 

@@ -94,3 +94,38 @@ def test_modelopt_single_algorithm_formats_are_unchanged():
                                                      "quantization": {"quant_algo": "FP8"}}})
     assert (fp4.name, fp4.bytes_per_param, fp4.expert_bytes_per_param) == ("nvfp4", 0.5 + 1 / 16, None)
     assert (fp8.name, fp8.bytes_per_param) == ("fp8", 1.0)
+
+
+def _logged_config(log_id):
+    from kvcalc.validate import load_logs
+    return next(e for e in load_logs() if e["id"] == log_id)["config"]
+
+
+def test_gemma4_e4b_checkpoint_and_loading_match_its_log():
+    """The RTX 3090 Ti log prints 'Checkpoint size: 14.89 GiB' and 'Model loading took 15.18 GiB'
+    for google/gemma-4-E4B-it: text model, per-layer inputs, a 169M vision tower and a 305M audio
+    conformer; loading adds two RoPE caches (131,072 × (256 + 512) × 2 B) and the per-layer input
+    buffer (2,048 × 42 × 256 × 2 B)."""
+    cfg = _logged_config("rtx3090ti-gemma-4-e4b-it-maxlen32k-v0.22.1")
+    w = estimate_weights(cfg, None, "auto", 2, 1, 1, max_len=131072, mnbt=2048)
+    assert abs(w.total_bytes / GIB / 14.89 - 1) < 0.003
+    assert w.per_stage_bytes[0] - w.total_bytes == 131072 * 768 * 2 + 2048 * 42 * 256 * 2
+    assert abs(w.per_stage_bytes[0] / GIB / 15.18 - 1) < 0.005
+
+
+def test_gemma4_towers_match_their_published_sizes():
+    """The 31B's vision encoder alone is 569.6M parameters (a public standalone extraction), and
+    E2B/E4B's USM audio encoder 304.8M; ``embed_vision``/``embed_audio`` project to the text width."""
+    from kvcalc.params import _tower
+
+    vision = config("google/gemma-4-31B-it")["vision_config"]
+    assert abs(_tower(vision, 5376) - 1152 * 5376 - 569.6e6) < 0.1e6
+    audio = _logged_config("rtx3090ti-gemma-4-e4b-it-maxlen32k-v0.22.1")["audio_config"]
+    assert abs(_tower(audio, 2560) - 1536 * 2560 - 304.8e6) < 0.3e6
+
+
+def test_k_eq_v_layers_hold_a_v_slot_the_checkpoint_lacks():
+    """Gemma 4 31B's full layers store K alone (attention_k_eq_v) but vLLM allocates V and loads
+    K into both: the GPU holds 10 layers × 4 heads × 512 × 5,376 × 2 B more than the checkpoint."""
+    w = estimate_weights(config("google/gemma-4-31B-it"), None, "bf16", 2, 1, 1)
+    assert w.per_stage_bytes[0] - w.total_bytes == 10 * 4 * 512 * 5376 * 2

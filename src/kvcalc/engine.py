@@ -241,7 +241,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     w = estimate_weights(config, weights_bytes, s.weights, dtype_bytes, s.tensor_parallel_size,
                          s.pipeline_parallel_size, native_mxfp4=native_mxfp4,
                          max_len=arch.derived_max_model_len or r.max_model_len,
-                         mtp_layers=len(arch.mtp_layers) if s.speculative else 0)
+                         mtp_layers=len(arch.mtp_layers) if s.speculative else 0,
+                         mnbt=r.max_num_batched_tokens)
     if w is None:
         return None, Text("note.weights_unknown")
     text = config.get("text_config") if isinstance(config.get("text_config"), dict) else config

@@ -64,8 +64,10 @@ def _attention(t: dict, i: int, tp: int, kind: str, heads: int, kv: int, hd: int
     bias = bool(t.get("attention_bias")) or t.get("model_type") in ("qwen2", "qwen2_moe")
     q = H * heads * hd * (2 if out_gate else 1)
     kv_one = H * hd
+    # k_eq_v: the checkpoint stores K alone, but vLLM's QKVParallelLinear still allocates the V
+    # slot and loads K into both (gemma4.py Gemma4Attention), so one GPU holds K and V.
     kv_total = kv * kv_one * (1 if k_eq_v else 2)
-    kv_rank = (max(1, kv // tp) * kv_one) * (1 if k_eq_v else 2)
+    kv_rank = max(1, kv // tp) * kv_one * 2
     o = heads * hd * H
     parts = [Part("attention", q + o, None, True, layer=i),
              Part("attention", kv_total, kv_rank, True, layer=i)]
@@ -153,11 +155,48 @@ def _mamba2(t: dict, i: int, H: int, heads: int, hd: int, state: int, groups: in
             Part("mamba", conv * kernel + conv + 3 * heads + inner, None, False, layer=i)]
 
 
+GEMMA4_POSITION_TABLE = 10240
+"""Rows of Gemma 4's learned 2-D position table per axis (``position_embedding_size``), so the
+31B tower counts 27 × (4·1152² + 3·1152·4304) + 2 × 10,240 × 1,152 + 16²·3·1,152 = 569.6M."""
+
+
+def _gemma4_vision(cfg: dict, text_hidden: int) -> int:
+    """Gemma 4's ViT: gated (GeGLU) MLP blocks, a learned 2-D position table and a patch
+    projection, then ``embed_vision`` to the text width (gemma4_mm.py ``Gemma4MultimodalEmbedder``).
+    E2B/E4B: 16 × 768 → 169M."""
+    h, L = _n(cfg, "hidden_size"), _n(cfg, "num_hidden_layers")
+    inter = _n(cfg, "intermediate_size") or 4 * h
+    patch = _n(cfg, "patch_size", 16)
+    table = _n(cfg, "position_embedding_size", GEMMA4_POSITION_TABLE)
+    return L * (4 * h * h + 3 * h * inter + 6 * h) + 2 * table * h + 3 * patch * patch * h + h * text_hidden
+
+
+def _gemma4_audio(cfg: dict, text_hidden: int) -> int:
+    """Gemma 4's USM conformer (E2B/E4B): per block two macaron feed-forwards (2 × 8h²),
+    attention with a relative-position key projection (5h²) and a light convolution module
+    (GLU in 2h², depthwise, out h²); a 4× subsampling stem, ``output_proj_dims`` and
+    ``embed_audio`` to the text width. 12 × 1024 → 304.8M + 3.9M (E4B)."""
+    h, L = _n(cfg, "hidden_size"), _n(cfg, "num_hidden_layers")
+    kernel = _n(cfg, "conv_kernel_size", 5)
+    channels = cfg.get("subsampling_conv_channels")
+    c1, c2 = (channels if isinstance(channels, list) and len(channels) == 2
+              and all(isinstance(c, int) for c in channels) else (128, 32))
+    mel = _n(cfg, "input_feat_size", 128)
+    out = _n(cfg, "output_proj_dims") or h
+    stem = 9 * c1 + 9 * c1 * c2 + c2 * (mel // 4) * h
+    block = 24 * h * h + kernel * h + 10 * h
+    return L * block + stem + h * out + out + out * text_hidden
+
+
 def _tower(cfg: Any, text_hidden: int) -> int:
     """A vision/audio encoder, from its dimensions: blocks of attention + MLP, a patch embedding
     and a projection to the language model's width."""
     if not isinstance(cfg, dict):
         return 0
+    if cfg.get("model_type") == "gemma4_vision" and _n(cfg, "hidden_size") and _n(cfg, "num_hidden_layers"):
+        return _gemma4_vision(cfg, text_hidden)
+    if cfg.get("model_type") == "gemma4_audio" and _n(cfg, "hidden_size") and _n(cfg, "num_hidden_layers"):
+        return _gemma4_audio(cfg, text_hidden)
     h = _n(cfg, "hidden_size") or _n(cfg, "embed_dim") or _n(cfg, "width") or _n(cfg, "d_model")
     L = _n(cfg, "num_hidden_layers") or _n(cfg, "depth") or _n(cfg, "num_layers")
     if not (h and L):
@@ -198,8 +237,13 @@ def inventory(config: dict[str, Any], tp: int) -> list[Part]:
     mla = bool(t.get("kv_lora_rank"))
     n_layers = len(pattern) if pattern else L
     shared_kv = _n(t, "num_kv_shared_layers")
+    per_layer_input = _n(t, "hidden_size_per_layer_input") if _n(t, "vocab_size_per_layer_input") else 0
     for i in range(n_layers):
         parts.append(Part("norms", 2 * H, 2 * H, False, layer=i))
+        if per_layer_input:
+            # Gemma 3n/4 per-layer inputs: a replicated gate (H → p) and projection (p → H)
+            # in every decoder layer (gemma4.py ``per_layer_input_gate``/``per_layer_projection``).
+            parts.append(Part("mlp", 2 * H * per_layer_input, 2 * H * per_layer_input, True, layer=i))
         lt = layer_types[i] if layer_types and i < len(layer_types) else None
         if pattern:
             c = pattern[i]

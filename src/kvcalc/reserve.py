@@ -194,10 +194,11 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | frozenset({
     "a100-80g-qwen3-coder-30b-a3b-seqs16-v0.26.1rc1-dev", "l40s-qwen2.5-7b-util0.95-maxlen4k-asyncengine-v0.22.0",
     "rtx4080-laptop-wsl-qwen2.5-1.5b-seqs64-v0.20.0", "rtx4090-qwen2.5-7b-util0.85-maxlen2k-v0.24.0",
     "b300-gemma-4-31b-it-v1runner-maxlen16k-v0.26.0", "kaggle-gemma-4-31b-it-seqs20-maxlen32k-v0.23.0",
-    "vllm#58580", "rtx5060ti-wsl-typhoon2.5-qwen3-4b-util0.70-xinference-v0.30.0"})
+    "vllm#58580", "rtx5060ti-wsl-typhoon2.5-qwen3-4b-util0.70-xinference-v0.30.0",
+    "rtx3090ti-gemma-4-e4b-it-maxlen32k-v0.22.1"})
 """Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
 (scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile
-(Gemma 4 E4B's audio tower) stay out: the fixed part would absorb the tower."""
+stay out: the fixed part would absorb the tower."""
 
 
 def group_for(version: Version, model_runner_v2: bool) -> str:
@@ -264,11 +265,13 @@ def encoder_items(tokens_per_item: int, mnbt: int, max_num_seqs: int, max_model_
 
 
 def tower_profile_modelled(config: dict[str, Any]) -> bool:
-    """Whether ``vision_profile`` sizes every tower this model profiles at startup: the Qwen3-VL
-    family, and Gemma 4 without an audio tower (the E2B/E4B audio encoder is not modelled)."""
+    """Whether ``vision_profile`` sizes the tower this model profiles at startup: the Qwen3-VL
+    family, and Gemma 4 with its vision tower. vLLM warms up only the modality with the most tokens
+    per item (gpu_model_runner.py ``get_modality_with_max_tokens``): for Gemma 4 a video (2,496)
+    outweighs an audio clip (``audio_seq_length`` 750), so the E2B/E4B audio encoder adds weights
+    but no profile pass."""
     mt = str(config.get("model_type"))
-    return mt in QWEN_VL_MODEL_TYPES or (mt == "gemma4" and isinstance(config.get("vision_config"), dict)
-                                         and not isinstance(config.get("audio_config"), dict))
+    return mt in QWEN_VL_MODEL_TYPES or (mt == "gemma4" and isinstance(config.get("vision_config"), dict))
 
 
 def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_len: int, tp: int,

@@ -158,9 +158,25 @@ def mxfp4_expert_padding(config: dict[str, Any], tp: int, native_mxfp4: bool) ->
     return (cdiv(hidden, 256) * 256 * cdiv(per_gpu, align) * align) / (hidden * per_gpu)
 
 
+def _rope_dims(t: dict[str, Any], dim: int) -> list[int]:
+    """The rotary dim of each distinct rotary embedding: ``get_rope`` caches one per parameter
+    set, and models that give sliding and full layers their own RoPE hold two (gemma3.py,
+    gemma4.py). Gemma 4's full layers rotate ``global_head_dim`` whole: its proportional RoPE pads
+    the unrotated part instead of narrowing the cache (rotary_embedding/gemma4_rope.py)."""
+    types = t.get("layer_types")
+    if not (isinstance(types, list) and "sliding_attention" in types and "full_attention" in types):
+        return [dim]
+    params = t.get("rope_parameters")
+    if isinstance(params, dict) and "full_attention" in params and "sliding_attention" in params:
+        full = t.get("global_head_dim") if str(t.get("model_type", "")).startswith("gemma4") else None
+        return [dim, full if isinstance(full, int) and full > 0 else dim]
+    return [dim, dim] if t.get("rope_local_base_freq") else [dim]
+
+
 def rope_cache_bytes(config: dict[str, Any], max_len: int | None, dtype_bytes: int) -> int:
-    """The rotary cos/sin cache: max positions × rotary dim in the model dtype, on every GPU
-    (rotary_embedding/base.py). Llama-3.1: 131,072 × 128 × 2 B = 32 MiB."""
+    """The rotary cos/sin caches: max positions × rotary dim in the model dtype, on every GPU
+    (rotary_embedding/base.py). Llama-3.1: 131,072 × 128 × 2 B = 32 MiB; Gemma 4 E4B: 131,072 ×
+    (256 + 512) × 2 B = 192 MiB."""
     t = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
     heads = t.get("num_attention_heads") or 0
     hidden = t.get("hidden_size") or 0
@@ -172,7 +188,21 @@ def rope_cache_bytes(config: dict[str, Any], max_len: int | None, dtype_bytes: i
         hd = t.get("head_dim") if isinstance(t.get("head_dim"), int) else hidden // heads
         factor = t.get("partial_rotary_factor", 1.0)
         dim = int(hd * (factor if isinstance(factor, (int, float)) else 1.0))
-    return max_len * dim * dtype_bytes
+    return max_len * sum(_rope_dims(t, dim)) * dtype_bytes
+
+
+def per_layer_input_buffer_bytes(config: dict[str, Any], mnbt: int, dtype_bytes: int) -> int:
+    """Gemma 4's multimodal wrapper pre-allocates its per-layer embeddings for CUDA graphs while
+    the model loads: max_num_batched_tokens × layers × ``hidden_size_per_layer_input`` in the
+    model dtype (gemma4_mm.py ``self.per_layer_embeddings``, since #38826, v0.19). E4B at 2,048
+    tokens: 2,048 × 42 × 256 × 2 B = 42 MiB."""
+    t = config.get("text_config")
+    if config.get("model_type") != "gemma4" or not isinstance(t, dict):
+        return 0
+    layers, per_layer = t.get("num_hidden_layers"), t.get("hidden_size_per_layer_input")
+    if not (isinstance(layers, int) and isinstance(per_layer, int) and layers > 0 and per_layer > 0):
+        return 0
+    return mnbt * layers * per_layer * dtype_bytes
 
 
 @dataclass(frozen=True)
@@ -198,11 +228,13 @@ def pp_stage_of(layer: int, sizes: list[int]) -> int:
 
 def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_format: str,
                      model_dtype_bytes: int, tp: int, pp: int, *, native_mxfp4: bool = True,
-                     max_len: int | None = None, mtp_layers: int = 0) -> WeightsEstimate | None:
+                     max_len: int | None = None, mtp_layers: int = 0,
+                     mnbt: int = 0) -> WeightsEstimate | None:
     """Per-GPU weights for each PP stage, or None when the config has no sizeable layers.
 
     ``mtp_layers``: MTP draft layers loaded with the model (``ModelArch.mtp_layers``, already
-    validated and capped by ``read_model``); 0 when MTP decoding is off."""
+    validated and capped by ``read_model``); 0 when MTP decoding is off. ``mnbt``: the token
+    budget, which sizes buffers some models allocate while they load."""
     from .kvspecs import pp_partition  # noqa: PLC0415 - avoid a cycle at import time
 
     name = (weight_format or "auto").lower()
@@ -232,6 +264,7 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     else:
         label = fmt.name if fmt else f"{model_dtype_bytes * 8}-bit"
         basis = Text("basis.weights_params", billions=sum(p.params for p in parts) / 1e9, label=label)
-    rope = rope_cache_bytes(config, max_len, model_dtype_bytes)
-    per_stage = tuple(int(b * scale) + rope for b in stage)
+    buffers = rope_cache_bytes(config, max_len, model_dtype_bytes)
+    first = per_layer_input_buffer_bytes(config, mnbt, model_dtype_bytes)
+    per_stage = tuple(int(b * scale) + buffers + (first if i == 0 else 0) for i, b in enumerate(stage))
     return WeightsEstimate(int(weights_bytes if exact else total), per_stage, basis, exact)
