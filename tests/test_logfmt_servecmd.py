@@ -77,6 +77,11 @@ def test_serve_command_skip_mm_profiling():
         "--max-model-len 8192 --skip-mm-profiling")
 
 
+def test_serve_command_language_model_only():
+    assert calc("Qwen/Qwen3.5-27B", max_model_len=8192, language_model_only=True).serve_command.endswith(
+        "--max-model-len 8192 --language-model-only")
+
+
 def test_serve_command_speculative_config_is_quoted_json():
     cmd = calc("deepseek-ai/DeepSeek-V3", tensor_parallel_size=8, max_model_len=8192,
                speculative={"method": "mtp", "num_speculative_tokens": 2}).serve_command

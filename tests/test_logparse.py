@@ -86,6 +86,14 @@ def test_a_log_that_turns_the_vision_profile_off(args, want):
     assert log.settings().get("skip_mm_profiling") is want
 
 
+def test_a_log_served_as_a_language_model_only():
+    log = parse_log("INFO 01-01 00:00:00 [utils.py:1] non-default args: "
+                    "{'model': 'google/gemma-4-E2B', 'language_model_only': True}")
+    assert log.settings().get("language_model_only") is True
+    assert "language_model_only" not in parse_log(
+        "INFO 01-01 00:00:00 [utils.py:1] non-default args: {'model': 'x'}").settings()
+
+
 def test_prefix_caching_from_the_args_or_the_engine_line():
     """It decides how many state blocks a hybrid model's request holds, so a log that states it
     pins it: the non-default args, else the engine line's enable_prefix_caching=…"""

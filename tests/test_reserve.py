@@ -227,6 +227,24 @@ def test_towers_kvcalc_does_not_size_are_named():
     assert not noted("Qwen/Qwen3.5-27B") and not noted("Qwen/Qwen3-8B")
 
 
+def test_language_model_only_neither_loads_nor_profiles_the_towers():
+    """Qwen3.5-27B with 8 sequences: the vision tower's pass sets the activation peak (above the
+    language model's 8,192-token pass) and the tower sits in the weights; --language-model-only
+    removes both, and a trimmed Gemma 4 config no longer needs its 'towers missing' note."""
+    from factories import calc  # noqa: PLC0415
+
+    full = calc("Qwen/Qwen3.5-27B", max_model_len=8192, max_num_seqs=8)
+    text = calc("Qwen/Qwen3.5-27B", max_model_len=8192, max_num_seqs=8, language_model_only=True)
+    full_terms, text_terms = ({t.name: t.bytes for t in c.budget.terms} for c in (full, text))
+    assert full_terms["weights"] - text_terms["weights"] > 0.5 * GIB
+    assert full_terms["activation peak"] - text_terms["activation peak"] > 0.2 * GIB
+    assert "vision tower" in str(full.budget.terms[1].basis)
+    assert "vision tower" not in str(text.budget.terms[1].basis)
+    keys = {getattr(n, "key", None) for n in calc("google/gemma-4-E2B-it", max_model_len=8192,
+                                                   language_model_only=True).notes}
+    assert "note.towers_missing" not in keys
+
+
 def test_a_gemma4_config_without_its_towers_says_so():
     """The catalog's Gemma 4 E2B config is trimmed to its text model: the estimate says the
     towers' weights and warm-up are left out; a config with its vision tower does not."""

@@ -171,7 +171,8 @@ def test_batched_tokens_not_below_max_seqs():
                                       ("--disable-hybrid-kv-cache-manager", "disable_hybrid_kv_cache_manager"),
                                       ("--async-scheduling", "async_scheduling"),
                                       ("VLLM_USE_FLASHINFER_SAMPLER", "flashinfer_sampler"),
-                                      ("--skip-mm-profiling", "skip_mm_profiling")])
+                                      ("--skip-mm-profiling", "skip_mm_profiling"),
+                                      ("--language-model-only", "language_model_only")])
 def test_boolean_flags_refuse_truthy_strings(flag, key):
     # "false" used to be truthy: enforce_eager="false" computed an eager-mode pool.
     for value in ("false", "true", 0, 1, [True]):
@@ -275,3 +276,11 @@ def test_cli_gpu_memory_gib_infinite(capsys):
 def test_cli_available_kv_gib_huge(capsys):
     code, _, err = run(capsys, "--available-kv-gib", "1e300")
     assert code == 2
+
+
+def test_language_model_only_needs_its_release():
+    """--language-model-only arrived in v0.16.0 (#34120): an older release is named with the way out."""
+    msg = problems(language_model_only=True, vllm_version="0.15.1")["--language-model-only"]
+    assert "0.16.0" in msg and "#34120" in msg and "--skip-mm-profiling" in msg
+    assert ok(language_model_only=True, vllm_version="0.16.0")
+    assert ok(language_model_only=False, vllm_version="0.15.1")

@@ -129,3 +129,15 @@ def test_k_eq_v_layers_hold_a_v_slot_the_checkpoint_lacks():
     K into both: the GPU holds 10 layers × 4 heads × 512 × 5,376 × 2 B more than the checkpoint."""
     w = estimate_weights(config("google/gemma-4-31B-it"), None, "bf16", 2, 1, 1)
     assert w.per_stage_bytes[0] - w.total_bytes == 10 * 4 * 512 * 5376 * 2
+
+
+def test_language_model_only_leaves_the_towers_in_the_checkpoint_but_off_the_gpu():
+    """--language-model-only: Gemma 4 E4B's checkpoint still counts its 169M + 308M tower
+    parameters, the GPU holds none of them."""
+    cfg = _logged_config("rtx3090ti-gemma-4-e4b-it-maxlen32k-v0.22.1")
+    full = estimate_weights(cfg, None, "auto", 2, 1, 1)
+    text = estimate_weights(cfg, None, "auto", 2, 1, 1, towers_loaded=False)
+    assert text.total_bytes == full.total_bytes
+    towers = full.per_stage_bytes[0] - text.per_stage_bytes[0]
+    assert abs(towers / 2 - 477e6) < 2e6
+    assert "7.52 B parameters" in str(text.basis)

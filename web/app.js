@@ -123,6 +123,7 @@ const FIELDS = [
   ["pc", "prefix-caching", ""],
   ["fis", "flashinfer-sampler", ""],
   ["smp", "skip-mm-profiling", false],
+  ["lmo", "language-model-only", false],
   ["ep", "entrypoint", "serve"],
   ["avail", "available-kv-gib", ""],
 ];
@@ -133,7 +134,7 @@ const FIELD_MSG = {
   "--max-model-len": "max-model-len", "--avg-tokens": "avg-tokens",
   "--max-num-batched-tokens": "mnbt", "--max-num-seqs": "max-num-seqs", "--block-size": "block-size",
   VLLM_USE_FLASHINFER_SAMPLER: "flashinfer-sampler", "--enable-prefix-caching": "prefix-caching",
-  available_kv_gib: "available-kv-gib",
+  "--language-model-only": "language-model-only", available_kv_gib: "available-kv-gib",
 };
 
 // A typed value as the core should see it: empty → null (vLLM's default), a plain decimal
@@ -175,8 +176,8 @@ function buildRequest() {
   };
 }
 
-// --enable-prefix-caching, VLLM_USE_FLASHINFER_SAMPLER and --skip-mm-profiling: sent only when
-// the user (or a pasted log) set them.
+// --enable-prefix-caching, VLLM_USE_FLASHINFER_SAMPLER, --skip-mm-profiling and
+// --language-model-only: sent only when the user (or a pasted log) set them.
 function profileSettings() {
   const v = $("flashinfer-sampler").value;
   const pc = $("prefix-caching").value;
@@ -184,6 +185,7 @@ function profileSettings() {
     ...(pc === "" ? {} : { enable_prefix_caching: pc === "1" }),
     ...(v === "" ? {} : { flashinfer_sampler: v === "1" }),
     ...($("skip-mm-profiling").checked ? { skip_mm_profiling: true } : {}),
+    ...($("language-model-only").checked ? { language_model_only: true } : {}),
   };
 }
 
@@ -877,6 +879,7 @@ const LOG_FIELDS = [
   ["enable_prefix_caching", "prefix-caching", ""],
   ["flashinfer_sampler", "flashinfer-sampler", ""],
   ["skip_mm_profiling", "skip-mm-profiling", false],
+  ["language_model_only", "language-model-only", false],
   ["vllm_version", "vllm-version", CAT.newest_version],
   ["weights", "weights", "auto"],
 ];
@@ -887,6 +890,7 @@ const SETTING_FLAG = {
   max_num_seqs: "--max-num-seqs", block_size: "--block-size", enforce_eager: "--enforce-eager",
   speculative: "--speculative-config", flashinfer_sampler: "VLLM_USE_FLASHINFER_SAMPLER",
   skip_mm_profiling: "--skip-mm-profiling", enable_prefix_caching: "--enable-prefix-caching",
+  language_model_only: "--language-model-only",
 };
 function settingName(k) {
   if (k === "vllm_version") return S("name_version");
@@ -897,7 +901,9 @@ function settingName(k) {
 }
 function settingText(k, v) {
   if (k === "vllm_version") return `vLLM ${v}`;
-  if (k === "enforce_eager" || k === "skip_mm_profiling") return v ? SETTING_FLAG[k] : "";
+  if (k === "enforce_eager" || k === "skip_mm_profiling" || k === "language_model_only") {
+    return v ? SETTING_FLAG[k] : "";
+  }
   if (k === "flashinfer_sampler") return `VLLM_USE_FLASHINFER_SAMPLER=${v ? 1 : 0}`;
   if (k === "enable_prefix_caching") return v ? "--enable-prefix-caching" : "--no-enable-prefix-caching";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;

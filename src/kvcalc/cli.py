@@ -75,6 +75,9 @@ def _model_flags(p: Any) -> None:
     p.add_argument("--kv-cache-memory-bytes", type=int)
     p.add_argument("--skip-mm-profiling", action="store_true", default=None,
                    help="vLLM's flag: no profile pass of a multimodal model's vision tower")
+    p.add_argument("--language-model-only", action="store_true", default=None,
+                   help="vLLM's flag (v0.16+): serve a multimodal model as text only; its vision/audio "
+                        "towers are neither loaded nor profiled")
     p.add_argument("--flashinfer-sampler", type=_flag_bool, metavar="on|off",
                    help="VLLM_USE_FLASHINFER_SAMPLER=1/0: which sampler the startup profile runs "
                         "(default: the release's own default)")
@@ -89,7 +92,7 @@ SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "kv_cache_dtype", "max_model_len", "avg_tokens", "max_num_batched_tokens",
                 "max_num_seqs", "block_size", "enforce_eager", "entrypoint", "vllm_version",
                 "weights", "enable_prefix_caching", "disable_hybrid_kv_cache_manager",
-                "kv_cache_memory_bytes", "flashinfer_sampler", "skip_mm_profiling")
+                "kv_cache_memory_bytes", "flashinfer_sampler", "skip_mm_profiling", "language_model_only")
 
 
 def build_request(args: argparse.Namespace) -> dict[str, Any]:

@@ -147,7 +147,12 @@ def _tower_not_modelled(config: dict[str, Any], s: Settings) -> bool:
     (reserve.tower_profile_modelled)."""
     from .reserve import tower_profile_modelled  # noqa: PLC0415
     towers = any(isinstance(config.get(k), dict) for k in ("vision_config", "audio_config"))
-    return towers and not s.skip_mm_profiling and not tower_profile_modelled(config)
+    return towers and not _towers_skipped(s) and not tower_profile_modelled(config)
+
+
+def _towers_skipped(s: Settings) -> bool:
+    """No tower warm-up: ``--skip-mm-profiling``, or ``--language-model-only`` (no towers at all)."""
+    return bool(s.skip_mm_profiling or s.language_model_only)
 
 
 def _towers_missing(config: dict[str, Any]) -> bool:
@@ -242,7 +247,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                          s.pipeline_parallel_size, native_mxfp4=native_mxfp4,
                          max_len=arch.derived_max_model_len or r.max_model_len,
                          mtp_layers=len(arch.mtp_layers) if s.speculative else 0,
-                         mnbt=r.max_num_batched_tokens)
+                         mnbt=r.max_num_batched_tokens, towers_loaded=not s.language_model_only)
     if w is None:
         return None, Text("note.weights_unknown")
     text = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
@@ -254,7 +259,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       vocab=vocab, dtype_bytes=dtype_bytes, cuda_graphs=cg,
                                       model_runner_v2=mrv2, last_stage=(i == pp - 1), first_stage=(i == 0),
                                       platform=gpu.platform, flashinfer_sampler=s.flashinfer_sampler,
-                                      max_model_len=r.max_model_len, mm_profiling=not s.skip_mm_profiling,
+                                      max_model_len=r.max_model_len, mm_profiling=not _towers_skipped(s),
                                       decode_query_len=1 + num_spec, capability_major=gpu.target.major,
                                       hybrid=_has_state_layers(arch))
                      for i in range(pp))
@@ -344,7 +349,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                 notes.append(Text("note.sampler_install"))
             if measured_reserve_bytes is None and _tower_not_modelled(config, s):
                 notes.append(Text("note.mm_profile_unmodelled"))
-            if _towers_missing(config):
+            if _towers_missing(config) and not s.language_model_only:
                 notes.append(Text("note.towers_missing"))
 
     from_log = low = high = None

@@ -129,6 +129,8 @@ class ParsedLog:
             all(v == 0 for v in limits.values())
         if a.get("skip_mm_profiling") is True or no_media or e.get("skip_mm_profiling") == "True":
             out["skip_mm_profiling"] = True
+        if a.get("language_model_only") is True:
+            out["language_model_only"] = True
         return {k: v for k, v in out.items() if v is not None}
 
     def release(self) -> str | None:

@@ -59,6 +59,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.bool": (
         "must be true or false, got {value}",
         "须为 true 或 false，收到的是 {value}"),
+    "settings.needs_release": (
+        "needs vLLM {since} or newer ({pr}); you chose {version}. Choose a newer release, or use "
+        "--skip-mm-profiling, which leaves out the towers' warm-up but not their weights",
+        "需要 vLLM {since} 或更高版本（{pr}）；当前选择的是 {version}。请选择更新的版本，"
+        "或改用 --skip-mm-profiling：它省去视觉/音频塔的预热，但不省去其权重"),
     "settings.entrypoint": (
         "must be 'serve' (vllm serve) or 'llm' (the LLM class), got {value}",
         "须为 'serve'（vllm serve）或 'llm'（LLM 类），收到的是 {value}"),

@@ -208,8 +208,9 @@ def _tower(cfg: Any, text_hidden: int) -> int:
     return L * per_block + 3 * patch * patch * h * 2 + h * out + out * out
 
 
-def inventory(config: dict[str, Any], tp: int) -> list[Part]:
-    """Every component of the checkpoint, with what one TP rank holds."""
+def inventory(config: dict[str, Any], tp: int, towers_loaded: bool = True) -> list[Part]:
+    """Every component of the checkpoint, with what one TP rank holds. ``towers_loaded`` False
+    (``--language-model-only``): the vision/audio towers stay in the checkpoint but no GPU holds them."""
     t = _text(config)
     H = _n(t, "hidden_size")
     L = _n(t, "num_hidden_layers")
@@ -296,7 +297,7 @@ def inventory(config: dict[str, Any], tp: int) -> list[Part]:
                 parts.append(_mlp(i, H, dense_inter, t.get("hidden_act") != "relu2"))
     towers = sum(_tower(config.get(k), H) for k in ("vision_config", "audio_config"))
     if towers:
-        parts.append(Part("vision", towers, towers, False, where="first"))
+        parts.append(Part("vision", towers, towers if towers_loaded else 0, False, where="first"))
     return parts
 
 

@@ -76,6 +76,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "sampler": SAMPLER_NAMES[c.sampler],
             "enable_prefix_caching": c.prefix_caching,
             "skip_mm_profiling": bool(s.skip_mm_profiling),
+            "language_model_only": bool(s.language_model_only),
             "defaults_used": sorted(r.defaults_used), "batch_defaults_row": r.batch_defaults.memory_class,
         },
         "layout": {

@@ -47,6 +47,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--disable-hybrid-kv-cache-manager")
     if s.skip_mm_profiling:
         flag("--skip-mm-profiling")
+    if s.language_model_only:
+        flag("--language-model-only")
     if s.kv_cache_memory_bytes:
         flag("--kv-cache-memory-bytes", s.kv_cache_memory_bytes)
     if s.mamba_ssm_cache_dtype not in (None, "auto"):

@@ -15,7 +15,7 @@ from .dtypes import KV_CACHE_DTYPE_CHOICES
 from .errors import SettingsError, VersionError
 from .messages import Text
 from .hf_config import show
-from .versions import (BatchDefaults, Version, default_batch_limits,
+from .versions import (BatchDefaults, Rule, Version, applies, default_batch_limits,
                        default_gpu_memory_utilization, parse_version)
 
 VALID_BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)
@@ -28,7 +28,8 @@ _BOOL_FLAGS = (("enforce_eager", "--enforce-eager"), ("enable_prefix_caching", "
                ("disable_hybrid_kv_cache_manager", "--disable-hybrid-kv-cache-manager"),
                ("async_scheduling", "--async-scheduling"),
                ("flashinfer_sampler", "VLLM_USE_FLASHINFER_SAMPLER"),
-               ("skip_mm_profiling", "--skip-mm-profiling"))
+               ("skip_mm_profiling", "--skip-mm-profiling"),
+               ("language_model_only", "--language-model-only"))
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ class Settings:
     async_scheduling: bool | None = None
     flashinfer_sampler: bool | None = None  # VLLM_USE_FLASHINFER_SAMPLER=1/0; None: unset
     skip_mm_profiling: bool | None = None
+    language_model_only: bool | None = None   # no vision/audio towers loaded or profiled
     mamba_ssm_cache_dtype: str | None = None
     weights: str = "auto"
     avg_tokens: int | None = None
@@ -179,6 +181,10 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
             _is_int(s.max_model_len) and s.max_model_len > derived_max_len:
         problems["--max-model-len"] = Text("settings.max_len_over", value=s.max_model_len,
                                            limit=derived_max_len)
+    if s.language_model_only is True and version is not None and not applies(Rule.LANGUAGE_MODEL_ONLY, version):
+        rule = Rule.LANGUAGE_MODEL_ONLY.value
+        problems["--language-model-only"] = Text("settings.needs_release", since=str(rule.since), pr=rule.pr,
+                                                 version=str(version))
     if problems or version is None:
         raise SettingsError(problems)
     defaults = default_batch_limits(version, device_total_bytes, device_name, s.entrypoint,

@@ -198,6 +198,11 @@ class Rule(Enum):
         "dummy sampler run sampled greedily (about 4 bytes per request × vocabulary entry)",
         "inferred: v0.28.0 logs (RTX 5090, L4, L40S) against v0.27.1 logs (RTX 4090, RTX PRO 6000); "
         "cause not confirmed in code")
+    LANGUAGE_MODEL_ONLY = RuleInfo(
+        _v("0.16.0"), "#34120", "vllm/config/multimodal.py MultiModalConfig.language_model_only",
+        "--language-model-only sets every modality's limit to 0, so a multimodal model's towers are "
+        "neither built (interfaces.py _mark_tower_model, #32605) nor warmed up",
+        "inferred: merged 2026-02-09, after v0.15.0 (2026-01-29)")
     FIT_CHECK_RESERVES_NULL_BLOCK = RuleInfo(
         _v("0.28.0"), "#47272", "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs",
         "the fit check leaves out one block (the null block)",
@@ -340,6 +345,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "原因尚未在代码中确认"),
     "FIT_CHECK_RESERVES_NULL_BLOCK": (
         "装载检查扣掉一个块（null block）", "推断：2026-08-20 合并"),
+    "LANGUAGE_MODEL_ONLY": (
+        "--language-model-only 把每种模态的上限设为 0，多模态模型的视觉/音频塔既不构建"
+        "（interfaces.py _mark_tower_model，#32605）也不预热",
+        "推断：2026-02-09 合并，晚于 v0.15.0（2026-01-29）"),
     "MRV2_ALL_MODELS_CG_PROFILED": (
         "所有模型改用 model runner V2，且它现在会 profile CUDA graph 显存", "发行说明摘要；未在代码中确认"),
 }

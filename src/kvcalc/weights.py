@@ -229,19 +229,20 @@ def pp_stage_of(layer: int, sizes: list[int]) -> int:
 def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_format: str,
                      model_dtype_bytes: int, tp: int, pp: int, *, native_mxfp4: bool = True,
                      max_len: int | None = None, mtp_layers: int = 0,
-                     mnbt: int = 0) -> WeightsEstimate | None:
+                     mnbt: int = 0, towers_loaded: bool = True) -> WeightsEstimate | None:
     """Per-GPU weights for each PP stage, or None when the config has no sizeable layers.
 
     ``mtp_layers``: MTP draft layers loaded with the model (``ModelArch.mtp_layers``, already
     validated and capped by ``read_model``); 0 when MTP decoding is off. ``mnbt``: the token
-    budget, which sizes buffers some models allocate while they load."""
+    budget, which sizes buffers some models allocate while they load. ``towers_loaded`` False:
+    ``--language-model-only`` (the checkpoint keeps its towers; the GPUs do not load them)."""
     from .kvspecs import pp_partition  # noqa: PLC0415 - avoid a cycle at import time
 
     name = (weight_format or "auto").lower()
     if name not in WEIGHT_FORMATS:
         raise SettingsError({"weights": Text("settings.weights_format", value=repr(weight_format[:40]),
                                              allowed=", ".join(WEIGHT_FORMATS))})
-    parts = inventory(config, tp)
+    parts = inventory(config, tp, towers_loaded)
     if not parts:
         return None
     if mtp_layers:
@@ -263,7 +264,8 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
         basis = Text("basis.weights_checkpoint")
     else:
         label = fmt.name if fmt else f"{model_dtype_bytes * 8}-bit"
-        basis = Text("basis.weights_params", billions=sum(p.params for p in parts) / 1e9, label=label)
+        loaded = sum(p.params for p in parts if p.per_rank != 0)
+        basis = Text("basis.weights_params", billions=loaded / 1e9, label=label)
     buffers = rope_cache_bytes(config, max_len, model_dtype_bytes)
     first = per_layer_input_buffer_bytes(config, mnbt, model_dtype_bytes)
     per_stage = tuple(int(b * scale) + buffers + (first if i == 0 else 0) for i, b in enumerate(stage))

@@ -1,5 +1,5 @@
 """The profile-pass and cache settings on the page (VLLM_USE_FLASHINFER_SAMPLER,
---skip-mm-profiling, --enable-prefix-caching): each
+--skip-mm-profiling, --language-model-only, --enable-prefix-caching): each
 control reaches the core, moves the activation term by what the core says, and lands in the
 link, the serve command and both languages."""
 
@@ -109,6 +109,39 @@ def test_skip_mm_profiling_drops_the_vision_tower_pass(py_page):
     assert "vision tower" in activation(profiled)["basis"]
     expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"--skip-mm-profiling$"))
     expect(page).to_have_url(re.compile(r"[?&]smp=1(&|$)"))
+    fresh_form(page)
+
+
+def weights(result) -> dict:
+    return next(t for t in result["budget"]["terms"] if t["name"] == "weights")
+
+
+def test_language_model_only_drops_the_towers_weights_and_pass(py_page):
+    """--language-model-only on Qwen3.5-27B: the vision tower is neither loaded (the weights term
+    falls by the tower) nor profiled (the activation term falls back to the language model's); on
+    a release before 0.16 the checkbox gets the core's message beside it, in both languages."""
+    page = py_page
+    fresh_form(page)
+    page.get_by_test_id("model-select").select_option("Qwen/Qwen3.5-27B")
+    open_advanced(page)
+    page.get_by_test_id("max-num-seqs").fill("8")
+    base = page_request(model="Qwen/Qwen3.5-27B", max_num_seqs=8)
+    wait_request(page, base)
+    page.get_by_test_id("language-model-only").check()
+    want = page_request(model="Qwen/Qwen3.5-27B", max_num_seqs=8)
+    want["settings"]["language_model_only"] = True
+    wait_request(page, want)
+    text_only, full = oracle(want)["result"], oracle(base)["result"]
+    assert_numbers_match(page, text_only)
+    assert weights(full)["gib"] > weights(text_only)["gib"] + 0.5
+    assert activation(full)["gib"] > activation(text_only)["gib"] + 0.1
+    expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"--language-model-only$"))
+    expect(page).to_have_url(re.compile(r"[?&]lmo=1(&|$)"))
+    page.get_by_test_id("vllm-version").select_option("0.15.0")
+    expect(page.locator("#language-model-only-msg")).to_contain_text("0.16.0")
+    page.get_by_test_id("lang-toggle").click()
+    expect(page.locator("#language-model-only-msg")).to_contain_text("需要 vLLM 0.16.0")
+    page.get_by_test_id("lang-toggle").click()
     fresh_form(page)
 
 
