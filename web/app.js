@@ -650,6 +650,8 @@ function renderValidation() {
     maxerr: s.from_log_max_abs_error_pct != null ? F.dec2(s.from_log_max_abs_error_pct) + "%" : "–",
     med: s.estimated_median_abs_error_pct != null ? F.dec2(s.estimated_median_abs_error_pct) + "%" : "–",
     max: s.estimated_max_abs_error_pct != null ? F.dec2(s.estimated_max_abs_error_pct) + "%" : "–",
+    gmed: show(s.estimated_kv_median_abs_error_gib, "gib"),
+    gmax: show(s.estimated_kv_max_abs_error_gib, "gib"),
     skipped: F.int(s.skipped), n: F.int(s.entries),
     hmed: s.held_out_rows && s.held_out_rows.estimated_median_abs_error_pct != null
       ? F.dec2(s.held_out_rows.estimated_median_abs_error_pct) + "%" : "–",

@@ -160,9 +160,13 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
                                    "error_pct": _pct_f(kv, row["logged_available_gib"])}
     elif calc.estimated is not None and target and calc.budget is not None:
         low, high = calc.estimated_low, calc.estimated_high
+        kv = calc.estimated.available_bytes / (1 << 30)
         row["estimated"] = {"tokens": calc.estimated.tokens,
-                            "kv_gib": round(calc.estimated.available_bytes / (1 << 30), 2),
+                            "kv_gib": round(kv, 2),
                             "error_pct": _pct(calc.estimated.tokens, target),
+                            # the same miss in memory: on a small pool a few hundred MiB is many %
+                            "error_gib": round(kv - row["logged_available_gib"], 3)
+                            if row["logged_available_gib"] else None,
                             "fits": calc.estimated.fits,
                             "tokens_low": low.tokens if low else None,
                             "tokens_high": high.tokens if high else None,
@@ -254,6 +258,9 @@ def validate_logs(logs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
                                      if r["estimated"] and r["used_for_fit"]], "estimated"),
         "held_out_rows": _error_stats([r["estimated"]["error_pct"] for r in rows
                                        if r["estimated"] and not r["used_for_fit"]], "estimated"),
+        **_error_stats([r["estimated"]["error_gib"] for r in rows
+                        if r["estimated"] and r["estimated"]["error_gib"] is not None],
+                       "estimated_kv", unit="gib", digits=2),
         **_error_stats(weights, "weights"),
         "estimated_inside_band": sum(1 for r in rows if r["estimated"] and r["estimated"]["inside_band"]),
         **_term_stats(rows, "activation"),
