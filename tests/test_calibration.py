@@ -33,6 +33,18 @@ def test_fit_rows_are_the_rows_the_script_fits_on(calibrate, features):
     assert "vllm#58580" in reserve.FIT_ROWS                              # its video profile is sized
     # Gemma 4 E4B's audio tower adds weights but no profile pass (a video outweighs an audio clip)
     assert "rtx3090ti-gemma-4-e4b-it-maxlen32k-v0.22.1" in reserve.FIT_ROWS
+    # a text-only config for a run that loaded Gemma 4 E2B's towers; a 65,536-token pass with
+    # four images that leaves 7.3 GiB beyond kvcalc's terms
+    assert {"mi300x-vf-rocm-gemma-4-e2b-it-img4-audio0-v0.29.1rc1",
+            "gb10-qwen3.6-27b-nvfp4-fp8kv-mnbt64k-4img-v0.23.1rc1"} <= set(left_out)
+
+
+def test_a_miss_beyond_any_fixed_part_stays_out(calibrate):
+    """The fixed part is searched from 0 to 2 GiB; a row whose reserve kvcalc misses by more than
+    -2 or +4 GiB measures something else and would drag every row of its releases."""
+    row = {"observed_gib": 0.0, "activation_gib": 1.0, "non_torch_gib": 0.13, "cuda_graph_gib": 0.3}
+    for observed, beyond in ((1.43, False), (5.43, False), (5.44, True), (-0.56, False), (-0.58, True)):
+        assert calibrate.beyond_any_fixed_part({**row, "observed_gib": observed}) is beyond, observed
 
 
 def test_a_row_whose_tower_kvcalc_does_not_profile_stays_out(calibrate):

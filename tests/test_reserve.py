@@ -143,14 +143,17 @@ def test_terms_each_setting_adds():
 
 def test_vision_tower_profile_of_qwen3_vl_style_models():
     """Qwen3.6-35B-A3B: the largest image is 16,384 tokens = 65,536 16-pixel patches; with a
-    budget of max(8,192, 16,384) tokens one image is encoded: 65,536 × (2 × 1,152 + 2 × 4,304) × 2 B
-    = 1.33 GiB, its 16,384 × 2,048 embeddings kept. 32,768 batched tokens encode two."""
+    budget of max(8,192, 16,384) tokens one image is encoded. Per patch the attention holds
+    2 + 10 hidden-size values (1,152 wide; the 10 split across TP), the MLP 3 hidden + 2
+    intermediate (4,304, split), and the patch's 3 × 2 × 16² pixels and its position embedding stay
+    referenced: 65,536 × (12 × 1,152 + 1,536 + 1,152) × 2 B = 2.02 GiB, its 16,384 × 2,048
+    embeddings kept. 32,768 batched tokens encode two; at TP 2 the attention still sets the peak."""
     cfg = config("nvidia/Qwen3.6-35B-A3B-NVFP4")
     peak, kept = vision_profile(cfg, 8192, 256, 131072, 1, 2)
-    assert peak == 65536 * (2 * 1152 + 2 * 4304) * 2 and round(peak / GIB, 2) == 1.33
+    assert peak == 65536 * (12 * 1152 + 1536 + 1152) * 2 and round(peak / GIB, 2) == 2.02
     assert kept == 16384 * 2048 * 2
     assert vision_profile(cfg, 32768, 256, 131072, 1, 2)[0] == 2 * peak
-    assert vision_profile(cfg, 8192, 256, 131072, 2, 2)[0] == 65536 * (2 * 1152 + 2 * 2152) * 2
+    assert vision_profile(cfg, 8192, 256, 131072, 2, 2)[0] == 65536 * (2 * 1152 + 10 * 576 + 2688) * 2
     assert vision_profile(config("Qwen/Qwen3-8B"), 8192, 256, 131072, 1, 2) == (0, 0)
 
 

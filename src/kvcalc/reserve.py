@@ -178,15 +178,17 @@ V1 runner, logs that print the graph counts give 6.5–7.6 MiB per graph for den
 102, 0.08 GiB for 12) and 12.8 MiB for Qwen3-30B-A3B (0.15 GiB for 12 graphs), the band's upper
 end. Model runner V2 graphs measured 2.7–4.8 MiB each when captured (A100 Llama-3.1-8B v0.31,
 RTX 4090 and RTX 4080 v0.26–v0.27)."""
-HYBRID_FIRST_CAPTURE_GIB = (0.25, 0.10, 0.45)
+HYBRID_FIRST_CAPTURE_GIB = (0.25, 0.10, 0.50)
 """Added for models with Mamba/GDN layers: their first capture also allocates the state kernels'
 workspaces. Qwen3.6-35B-A3B prints 0.36 and 0.43 GiB for 3 graphs (v0.20, RTX 5090 and GB10) and
-0.19 GiB for 8 graphs with MTP (v0.22, GB10)."""
+0.19 GiB for 8 graphs with MTP (v0.22, GB10); Qwen3.6-27B 0.61 GiB for 9 graphs at 65,536 batched
+tokens (v0.23, GB10: the first full graph is captured over max_num_batched_tokens / size
+sequences), which sets the band's top."""
 SAMPLER_ROWS: frozenset[str] = frozenset({"a100-40g-qwen3-8b-v0.19.1", "h100-qwen2.5-coder-14b-default-v0.19.1"})
 """Rows without a printed breakdown that fixed a sampler constant (SAMPLER_BYTES_TRITON)."""
 FIT_ROWS: frozenset[str] = SAMPLER_ROWS | frozenset({
     "16g-qwen2.5-0.5b-v0.26.0-v2runner", "24g-qwen3-8b-fp8-v0.10.2-debug", "a100-llama31-8b-v0.31.0",
-    "h200-qwen3-next-80b-tp2-v0.10.2", "llmd-h100-gpt-oss-120b", "llmd-h100-gpt-oss-20b",
+    "h200-qwen3-next-80b-tp2-v0.10.2", "llmd-h100-gpt-oss-20b",
     "llmd-h100-llama31-8b", "llmd-h100-llama33-70b-fp8-tp2", "llmd-h100-qwen3-0.6b", "llmd-h100-qwen3-32b",
     "llmd-h100-qwen3-32b-tp2",
     "rtx4090-wsl-qwen2.5-0.5b-default-util-v0.27.1", "rtx4090-wsl-qwen2.5-0.5b-v0.27.1-a",
@@ -197,8 +199,9 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | frozenset({
     "vllm#58580", "rtx5060ti-wsl-typhoon2.5-qwen3-4b-util0.70-xinference-v0.30.0",
     "rtx3090ti-gemma-4-e4b-it-maxlen32k-v0.22.1"})
 """Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
-(scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile
-stay out: the fixed part would absorb the tower."""
+(scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile,
+and rows that miss by more than any fixed part could explain, stay out: the fixed part would
+absorb what they measure."""
 
 
 def group_for(version: Version, model_runner_v2: bool) -> str:
@@ -280,11 +283,11 @@ def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_mod
     the most items of the largest size the encoder budget allows (max(max_num_batched_tokens,
     tokens per item) // tokens per item, at least 1; vllm/multimodal/encoder_budget.py) and keeps
     their embeddings in the encoder cache through the language model's dummy pass. Returns (peak of
-    the tower's pass, bytes of the kept embeddings). The pass holds about two hidden-size and two
-    MLP-size values per patch in a block (the residual stream, its input, the MLP's up projection
-    and activation). Modelled for the Qwen3-VL / Qwen3.5 towers (largest item: an image; the MLP
-    split across TP) and Gemma 4's (largest item: a video, ``GEMMA4_VIDEO_FRAMES``; the tower is
-    not split); (0, 0) for other models."""
+    the tower's pass, bytes of the kept embeddings). Per patch, the Qwen3-VL / Qwen3.5 towers
+    (largest item: an image) hold what ``qwen_vl_patch_values`` counts; Gemma 4's (largest item: a
+    video, ``GEMMA4_VIDEO_FRAMES``; the tower is not split across TP) about two hidden-size and two
+    MLP-size values (the residual stream, its input, the MLP's up projection and activation), which
+    a public RTX 5090 sweep of 1, 3 and 6 videos supports. (0, 0) for other models."""
     v = config.get("vision_config")
     mt = str(config.get("model_type"))
     if not isinstance(v, dict) or mt not in (*QWEN_VL_MODEL_TYPES, "gemma4"):
@@ -296,17 +299,39 @@ def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_mod
         t = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
         tokens = GEMMA4_VIDEO_FRAMES * GEMMA4_VIDEO_TOKENS_PER_FRAME
         patches_per_item = _gemma4_video_patches(v)
-        out, tower_tp, stacks = _n(t, "hidden_size") or hidden, 1, 1
+        out, stacks = _n(t, "hidden_size") or hidden, 1
+        per_patch = 2 * hidden + 2 * inter        # the tower is not split across TP
     else:
         merge = _n(v, "spatial_merge_size") or 2
         tokens = QWEN_VL_MAX_IMAGE_TOKENS
         patches_per_item = tokens * merge * merge
-        out, tower_tp = _n(v, "out_hidden_size") or hidden, tp
+        out = _n(v, "out_hidden_size") or hidden
         deepstack = v.get("deepstack_visual_indexes")
         stacks = 1 + (len(deepstack) if isinstance(deepstack, list) else 0)
+        per_patch = qwen_vl_patch_values(v, tp)
     items = encoder_items(tokens, mnbt, max_num_seqs, max_model_len)
     kept = items * tokens * out * dtype_bytes * stacks
-    return items * patches_per_item * (2 * hidden + 2 * cdiv(inter, tower_tp)) * dtype_bytes, kept
+    return items * patches_per_item * per_patch * dtype_bytes, kept
+
+
+def qwen_vl_patch_values(vision_config: dict[str, Any], tp: int) -> int:
+    """Values one GPU holds per patch at the peak of a Qwen3-VL / Qwen3.5 tower block
+    (vllm/model_executor/models/qwen3_vl.py, qwen2_5_vl.py ``Qwen2_5_VisionAttention``). In the
+    attention: the residual and the normed input (whole) plus, split across TP, the fused QKV
+    output (3 × hidden), the contiguous query/key copy and its rotated result (2 + 2), the value
+    made contiguous, the attention output and its re-laid-out copy (1 + 1 + 1); in the MLP: the
+    residual, the normed input, the output, and the up projection with its activation (2 ×
+    intermediate / TP). Through the whole pass the patch pixels (channels × temporal patch ×
+    patch², converted to the model dtype when processed) and the learned position embeddings
+    (hidden) stay referenced. Qwen3.5-9B's tower (1152 / 4304, 16-pixel patches): 16,512 values
+    a patch, 2.02 GiB for a 16,384-token image; single-GPU logs of Qwen3.5/3.6
+    leave 0.45-0.85 GiB more than the MLP-only count (1.33 GiB) gave."""
+    hidden, inter = _n(vision_config, "hidden_size"), _n(vision_config, "intermediate_size")
+    patch = _n(vision_config, "patch_size") or 16
+    pixels = (_n(vision_config, "in_channels") or 3) * (_n(vision_config, "temporal_patch_size") or 2) * patch * patch
+    attention = 2 * hidden + 10 * cdiv(hidden, tp)
+    mlp = 3 * hidden + 2 * cdiv(inter, tp)
+    return max(attention, mlp) + pixels + hidden
 
 
 def cudagraph_capture_sizes(version: Version, max_num_seqs: int, mnbt: int, decode_query_len: int = 1,

@@ -70,46 +70,41 @@ def _calculate(entry: dict[str, Any]):
 
 
 def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
-    """For calibration: what the log says vLLM subtracted besides the weights, next to the
-    quantities kvcalc's reserve model uses. None when the entry cannot be evaluated."""
-    from .reserve import (forward_bytes, group_for, non_torch_estimate,  # noqa: PLC0415
-                          sampler_bytes_per_entry, sampler_rows)
-    from .units import cdiv  # noqa: PLC0415
+    """For calibration: what the log says vLLM subtracted besides the weights, next to the terms
+    kvcalc's estimate puts there apart from the fitted fixed part (the activation peak as the
+    engine computes it, the sampler, forward pass and tower warm-up included; non-torch memory
+    without the fixed part; the CUDA-graph estimate the log printed, or kvcalc's). None when the
+    entry cannot be evaluated."""
+    from .reserve import group_for, non_torch_estimate  # noqa: PLC0415
 
     logged = entry.get("logged") or {}
     if entry.get("vllm_version") is None or logged.get("available_kv_cache_gib") is None:
         return None
     try:
-        config, calc = _calculate(entry)
+        _, calc = _calculate(entry)
     except KvcalcError:
         return None
     if calc.budget is None:
         return None
     gib = 1 << 30
     r = calc.resolved
-    stage = calc.budget.limiting_stage
+    s = r.settings
     weights = logged.get("model_loading_gib") or calc.budget.weights.bytes / gib
     total = logged.get("total_gib") or calc.gpu.total_bytes / gib
-    requested = total * r.gpu_memory_utilization
-    text = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
-    vocab = cdiv(text.get("vocab_size", 32000), 64) * 64
-    s = r.settings
-    cg = calc.budget.terms[3].bytes / gib
+    terms = {t.name: t.bytes / gib for t in calc.budget.terms}
+    cg = terms["CUDA graphs"]
     if cg and logged.get("cuda_graph_gib") is not None:
         cg = logged["cuda_graph_gib"]                    # what vLLM printed and subtracted
+    notes = {getattr(n, "key", "") for n in calc.notes}
     return {
         "id": entry["id"], "group": group_for(r.version, calc.model_runner_v2),
-        "observed_gib": requested - logged["available_kv_cache_gib"] - weights,
+        "observed_gib": total * r.gpu_memory_utilization - logged["available_kv_cache_gib"] - weights,
         "kv_gib": logged["available_kv_cache_gib"],
-        "entries": sampler_rows(r.max_num_seqs, r.max_num_batched_tokens) * vocab
-        if stage == s.pipeline_parallel_size - 1 else 0,
-        "forward_gib": forward_bytes(config, r.max_num_batched_tokens, s.tensor_parallel_size,
-                                     2) / gib,
+        "activation_gib": terms["activation peak"],
         "non_torch_gib": non_torch_estimate(s.tensor_parallel_size, s.pipeline_parallel_size, 0.0)[0] / gib,
-        "sampler_bytes": sampler_bytes_per_entry(r.version, calc.model_runner_v2, calc.gpu.platform,
-                                                 s.flashinfer_sampler),
         "cuda_graph_gib": cg,
-        "tower_unmodelled": any(getattr(n, "key", "") == "note.mm_profile_unmodelled" for n in calc.notes),
+        # the config does not describe what the GPU holds or warms up: the fixed part would absorb it
+        "tower_unmodelled": bool(notes & {"note.mm_profile_unmodelled", "note.towers_missing"}),
     }
 
 

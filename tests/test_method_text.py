@@ -1,0 +1,74 @@
+"""The page's method section and the README state the reserve model's numbers in prose; each is
+checked here against the constant or the computation it describes, so a refit or a new term
+cannot leave the text behind (the Chinese text must keep every number of the English)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from factories import config
+from kvcalc import reserve
+from kvcalc.units import GIB
+from kvcalc.validate import validate_logs
+from test_page_text import strings
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _g(x: float) -> str:
+    return f"{x:g}"
+
+
+def method_claims() -> list[str]:
+    """Phrases the English method text must contain, each built from the core."""
+    fixed = sorted(e.fixed_gib for e in reserve.ERAS.values())
+    mib = reserve.CUDA_GRAPH_MIB_PER_GRAPH
+    image = reserve.vision_profile(config("Qwen/Qwen3.5-27B"), 8192, 256, 262144, 1, 2)[0] / GIB
+    video = reserve.vision_profile(config("google/gemma-4-26B-A4B-it"), 2048, 256, 262144, 1, 2)[0] / GIB
+    return [
+        f"{_g(reserve.SAMPLER_BYTES_PER_ENTRY)} bytes on the PyTorch path",
+        f"{_g(reserve.SAMPLER_BYTES_FLASHINFER)} bytes with FlashInfer's kernels",
+        f"{_g(reserve.SAMPLER_BYTES_TRITON)} bytes with vLLM's own Triton kernels",
+        f"{_g(reserve.SAMPLER_BYTES_MRV2_GREEDY)} bytes on model runner V2",
+        f"about {image:.1f} GiB for one",
+        f"about {video:.2f} GiB each",
+        f"{reserve.SINGLE_GPU_NON_TORCH_GIB:.2f} GiB on one GPU",
+        f"plus {reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per GPU",
+        f"({fixed[0]:.2f} to {fixed[-1]:.2f} GiB)",
+        f"about {_g(mib['v1'][0])} MiB per captured graph ({_g(mib['v2'][0])} MiB on model runner V2)",
+        f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for models with Mamba or GDN layers",
+    ]
+
+
+@pytest.mark.parametrize("claim", method_claims())
+def test_the_page_states_the_model_as_the_core_has_it(claim):
+    assert claim in strings("en")["m_reserve"]
+
+
+def test_the_weights_accuracy_claim_holds():
+    stated = re.search(r"within ([\d.]+)% \(median\)", strings("en")["m_reserve"])
+    median = validate_logs()["summary"]["weights_median_abs_error_pct"]
+    assert stated and median <= float(stated.group(1)), (stated, median)
+
+
+def test_the_chinese_method_text_keeps_every_number():
+    en, zh = strings("en")["m_reserve"], strings("zh")["m_reserve"]
+    missing = set(NUMBER.findall(en)) - set(NUMBER.findall(zh))
+    assert not missing, sorted(missing)
+
+
+@pytest.mark.parametrize("claim", [
+    lambda: f"({min(e.fixed_gib for e in reserve.ERAS.values()):.2f} to "
+            f"{max(e.fixed_gib for e in reserve.ERAS.values()):.2f} GiB)",
+    lambda: f"{reserve.SINGLE_GPU_NON_TORCH_GIB:.2f} GiB on one GPU",
+    lambda: f"plus {reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per GPU",
+    lambda: f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for Mamba/GDN models",
+    lambda: f"(about {reserve.vision_profile(config('Qwen/Qwen3.5-27B'), 8192, 256, 262144, 1, 2)[0] / GIB:.1f} "
+            f"GiB for one",
+], ids=["fixed part", "one GPU", "per peer", "hybrid graphs", "Qwen image"])
+def test_the_readme_states_the_model_as_the_core_has_it(claim):
+    assert re.sub(r"\s+", " ", claim()) in re.sub(r"\s+", " ", README)
