@@ -140,7 +140,8 @@ def main() -> int:
     if not args.check:
         best = fit(features)
         print(f"fitted on {len(features)} rows: median weighted |KV memory error| {best['score']:.2f}%; "
-              f"non-torch {reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per peer GPU (measured)")
+              f"non-torch {reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per peer GPU, "
+              f"{reserve.NO_P2P_NON_TORCH_GIB:.2f} without peer-to-peer (measured)")
         for g, (_, base) in best["groups"].items():
             print(f"  group {g}: fixed part {base:.2f} GiB (carried by non-torch memory)")
         print("Put these into reserve.py (ERAS) to use them; then run with --check.\n")

@@ -38,6 +38,7 @@ def method_claims() -> list[str]:
         f"about {video:.2f} GiB each",
         f"{reserve.SINGLE_GPU_NON_TORCH_GIB:.2f} GiB on one GPU",
         f"plus {reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per GPU",
+        f"{reserve.NO_P2P_NON_TORCH_GIB:.2f} GiB where they cannot",
         f"({fixed[0]:.2f} to {fixed[-1]:.2f} GiB)",
         f"about {_g(mib['v1'][0])} MiB per captured graph ({_g(mib['v2'][0])} MiB on model runner V2)",
         f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for models with Mamba or GDN layers",
@@ -66,9 +67,10 @@ def test_the_chinese_method_text_keeps_every_number():
             f"{max(e.fixed_gib for e in reserve.ERAS.values()):.2f} GiB)",
     lambda: f"{reserve.SINGLE_GPU_NON_TORCH_GIB:.2f} GiB on one GPU",
     lambda: f"plus {reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per GPU",
+    lambda: f"and {reserve.NO_P2P_NON_TORCH_GIB:.2f} GiB per peer where they cannot",
     lambda: f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for Mamba/GDN models",
     lambda: f"(about {reserve.vision_profile(config('Qwen/Qwen3.5-27B'), 8192, 256, 262144, 1, 2)[0] / GIB:.1f} "
             f"GiB for one",
-], ids=["fixed part", "one GPU", "per peer", "hybrid graphs", "Qwen image"])
+], ids=["fixed part", "one GPU", "per peer", "per peer without P2P", "hybrid graphs", "Qwen image"])
 def test_the_readme_states_the_model_as_the_core_has_it(claim):
     assert re.sub(r"\s+", " ", claim()) in re.sub(r"\s+", " ", README)

@@ -34,6 +34,7 @@ class Gpu:
     vendor: str
     unified_memory: bool
     source: tuple[str, ...]
+    peer_to_peer: bool = True   # NCCL's per-peer buffers in GPU memory (reserve.non_torch_estimate)
 
     @property
     def target(self) -> GpuTarget:
@@ -65,7 +66,7 @@ def parse_gpus(data: Any) -> tuple[Gpu, ...]:
             Gpu(g["key"], g["name"], int(g["total_bytes"]), tuple(g.get("cuda_names") or ()),
                 tuple(g.get("aliases") or ()), g.get("arch", ""), str(g.get("compute_capability", "")),
                 g.get("platform", "cuda"), g.get("vendor", ""), bool(g.get("unified_memory")),
-                tuple(g.get("source") or ()))
+                tuple(g.get("source") or ()), bool(g.get("peer_to_peer", True)))
             for g in data["gpus"])
     except (KeyError, TypeError, ValueError) as exc:
         raise CatalogError(Text("catalog.gpus_malformed", error=repr(exc))) from exc

@@ -261,7 +261,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       platform=gpu.platform, flashinfer_sampler=s.flashinfer_sampler,
                                       max_model_len=r.max_model_len, mm_profiling=not _towers_skipped(s),
                                       decode_query_len=1 + num_spec, capability_major=gpu.target.major,
-                                      hybrid=_has_state_layers(arch))
+                                      hybrid=_has_state_layers(arch), peer_to_peer=gpu.peer_to_peer)
                      for i in range(pp))
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))

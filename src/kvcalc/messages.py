@@ -295,6 +295,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{per_peer:.2f} GiB, plus {fixed:.2f} GiB the public logs of {era} leave beyond the modelled terms",
         "分配器与各类库的工作区，再加与 {peers} 张对端 GPU 通信的 NCCL 与 all-reduce 缓冲区，每张 {per_peer:.2f} GiB，"
         "再加 {era} 的公开日志在已建模各项之外多出的 {fixed:.2f} GiB"),
+    "basis.non_torch_peers_no_p2p": (
+        "allocator and library workspaces, plus NCCL buffers for {peers} peer GPU(s) × {per_peer:.2f} GiB "
+        "(this GPU usually has no direct peer-to-peer path, so NCCL stages through host memory), plus "
+        "{fixed:.2f} GiB the public logs of {era} leave beyond the modelled terms",
+        "分配器与各类库的工作区，再加与 {peers} 张对端 GPU 通信的 NCCL 缓冲区，每张 {per_peer:.2f} GiB"
+        "（这种 GPU 通常没有直接的点对点通路，NCCL 经主机内存中转），"
+        "再加 {era} 的公开日志在已建模各项之外多出的 {fixed:.2f} GiB"),
     "basis.cuda_graphs": (
         "vLLM's estimate, subtracted in this setting: {piecewise} piecewise + {full} full graphs "
         "(capture sizes up to {largest}) × {per:g} MiB",

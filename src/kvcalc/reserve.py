@@ -132,11 +132,19 @@ on H100 with v0.11 in five llm-d breakdowns (llm-d/llm-d-benchmark
 config_explorer/empirical-vllm-memory-results.md), the median of the 13 single-GPU values in
 data/vllm_logs.json (0.02 to 1.17 GiB)."""
 MULTI_GPU_NON_TORCH_GIB = 0.45
-"""Added to that per peer a GPU talks to (NCCL's point-to-point buffers and custom all-reduce
-are set up per peer): measured 0.55 GiB of non-torch memory at TP 2 against 0.13 GiB at TP 1 on
-H100 (llm-d/llm-d-benchmark config_explorer/empirical-vllm-memory-results.md, Llama-3.3-70B-FP8 vs
+"""Added to that per peer a GPU talks to when the GPUs reach each other directly (NVLink, or
+peer-to-peer over PCIe): NCCL's point-to-point buffers and custom all-reduce are set up per peer
+in GPU memory. Measured 0.55 GiB of non-torch memory at TP 2 against 0.13 GiB at TP 1 on H100
+(llm-d/llm-d-benchmark config_explorer/empirical-vllm-memory-results.md, Llama-3.3-70B-FP8 vs
 Llama-3.1-8B); at TP 4 a v0.27 log on RTX PRO 6000s prints 1.70 GiB (consumed minus weights), near
 the 1.48 GiB three peers give. See ``gpu_peers``."""
+NO_P2P_NON_TORCH_GIB = 0.15
+"""Per peer where the GPUs cannot reach each other directly (GeForce cards, whose driver allows
+no peer-to-peer; cloud PCIe cards such as the L4 and L40S; ``Gpu.peer_to_peer``): NCCL then
+stages through host memory. Two same-node A100 TP 2 runs without P2P leave 0.12-0.14 GiB per GPU
+more than their TP 1 twins (dennislee22/vLLM-benchmarking, v0.10.1.1); twelve such multi-GPU logs
+(L4, L40S, RTX 5090, W6800, A100s across Ray nodes) leave -0.8 to +0.2 GiB per peer beyond the
+other terms, 0.13 at their upper quarter, where a too-small reserve weighs three times."""
 MAX_TP_PEERS = 3
 """TP peers counted at most: the public logs go up to TP 4; beyond it the band's top carries the rest."""
 
@@ -147,26 +155,32 @@ def gpu_peers(tp: int, pp: int) -> int:
     return min(tp - 1, MAX_TP_PEERS) + (1 if pp > 1 else 0)
 
 
-def non_torch_estimate(tp: int, pp: int, spread_gib: float, fixed_gib: float = 0.0) -> tuple[int, int, int]:
+def per_peer_gib(peer_to_peer: bool) -> float:
+    return MULTI_GPU_NON_TORCH_GIB if peer_to_peer else NO_P2P_NON_TORCH_GIB
+
+
+def non_torch_estimate(tp: int, pp: int, spread_gib: float, fixed_gib: float = 0.0,
+                       peer_to_peer: bool = True) -> tuple[int, int, int]:
     """Typical, low and high non-torch bytes on one GPU, the era's fixed part included (it is at
-    least ``spread_gib`` uncertain, so the low end drops it first). The low end counts one peer
-    only: a TP 4 run of gpt-oss-120b on A100s (one GPU per Ray node) left 0.86 GiB for activation
-    and non-torch memory together."""
+    least ``spread_gib`` uncertain, so the low end drops it first). The low end assumes the GPUs
+    do not reach each other directly (a platform can refuse peer-to-peer: two A100 TP 2 runs in
+    pods, a TP 4 run of gpt-oss-120b with one A100 per Ray node); the high end assumes they do
+    (a card ``peer_to_peer`` False can still sit on a host that allows it)."""
     peers = gpu_peers(tp, pp)
-    nt = SINGLE_GPU_NON_TORCH_GIB + MULTI_GPU_NON_TORCH_GIB * peers
-    low = SINGLE_GPU_NON_TORCH_GIB + MULTI_GPU_NON_TORCH_GIB * min(peers, 1)
-    extra = MULTI_GPU_NON_TORCH_GIB * max(0, tp - 1 - MAX_TP_PEERS)
+    nt = SINGLE_GPU_NON_TORCH_GIB + per_peer_gib(peer_to_peer) * peers
+    low = SINGLE_GPU_NON_TORCH_GIB + NO_P2P_NON_TORCH_GIB * peers
+    high = SINGLE_GPU_NON_TORCH_GIB + MULTI_GPU_NON_TORCH_GIB * (peers + max(0, tp - 1 - MAX_TP_PEERS))
     return (int((nt + fixed_gib) * GIB),
             int((max(0.0, low - spread_gib / 2) + max(0.0, fixed_gib - spread_gib)) * GIB),
-            int((nt + fixed_gib + spread_gib / 2 + extra) * GIB))
+            int((max(high, nt) + fixed_gib + spread_gib / 2) * GIB))
 
 
-def non_torch_basis(tp: int, pp: int, era: Era) -> Text:
+def non_torch_basis(tp: int, pp: int, era: Era, peer_to_peer: bool = True) -> Text:
     peers = gpu_peers(tp, pp)
     if not peers:
         return Text("basis.non_torch", fixed=era.fixed_gib, era=era.name)
-    return Text("basis.non_torch_peers", peers=peers, per_peer=MULTI_GPU_NON_TORCH_GIB, fixed=era.fixed_gib,
-                era=era.name)
+    return Text("basis.non_torch_peers" if peer_to_peer else "basis.non_torch_peers_no_p2p",
+                peers=peers, per_peer=per_peer_gib(peer_to_peer), fixed=era.fixed_gib, era=era.name)
 
 
 CUDA_GRAPH_MIB_PER_GRAPH = {"v1": (7.0, 4.0, 16.0), "v2": (4.0, 2.0, 8.0)}
@@ -388,7 +402,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      model_runner_v2: bool = False, last_stage: bool = True, first_stage: bool = True,
                      platform: str = "cuda", flashinfer_sampler: bool | None = None,
                      max_model_len: int = 0, mm_profiling: bool = True, decode_query_len: int = 1,
-                     capability_major: int = 0, hybrid: bool = False) -> ReserveEstimate:
+                     capability_major: int = 0, hybrid: bool = False,
+                     peer_to_peer: bool = True) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -429,5 +444,5 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         basis = join_texts([basis, Text("basis.vision_video", items=videos, gib=vision / GIB) if videos
                             else Text("basis.vision", gib=vision / GIB)])
     return ReserveEstimate((act, act_low, act_high + spread),
-                           non_torch_estimate(tp, pp, era.spread_gib, era.fixed_gib), cg, basis,
-                           cuda_graph_basis=cg_basis, non_torch_basis=non_torch_basis(tp, pp, era))
+                           non_torch_estimate(tp, pp, era.spread_gib, era.fixed_gib, peer_to_peer), cg, basis,
+                           cuda_graph_basis=cg_basis, non_torch_basis=non_torch_basis(tp, pp, era, peer_to_peer))

@@ -101,7 +101,8 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
         "observed_gib": total * r.gpu_memory_utilization - logged["available_kv_cache_gib"] - weights,
         "kv_gib": logged["available_kv_cache_gib"],
         "activation_gib": terms["activation peak"],
-        "non_torch_gib": non_torch_estimate(s.tensor_parallel_size, s.pipeline_parallel_size, 0.0)[0] / gib,
+        "non_torch_gib": non_torch_estimate(s.tensor_parallel_size, s.pipeline_parallel_size, 0.0,
+                                            peer_to_peer=calc.gpu.peer_to_peer)[0] / gib,
         "cuda_graph_gib": cg,
         # the config does not describe what the GPU holds or warms up: the fixed part would absorb it
         "tower_unmodelled": bool(notes & {"note.mm_profile_unmodelled", "note.towers_missing"}),
