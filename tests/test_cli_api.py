@@ -130,3 +130,7 @@ def test_python_m_kvcalc_works():
     r = subprocess.run([sys.executable, "-m", "kvcalc", "gpus"], capture_output=True, text=True,
                        env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin"})
     assert r.returncode == 0 and "h100-sxm" in r.stdout
+    # the listing says which cards have no direct peer-to-peer path (non-torch memory per peer)
+    l40s = next(line for line in r.stdout.splitlines() if line.startswith("l40s "))
+    h100 = next(line for line in r.stdout.splitlines() if line.startswith("h100-sxm "))
+    assert "no direct peer-to-peer" in l40s and "peer-to-peer" not in h100

@@ -335,7 +335,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "gpus":
             for g in load_gpus():
-                print(f"{g.key:<18}{g.total_bytes / 2**30:8.2f} GiB  {g.name}")
+                p2p = "" if g.peer_to_peer else "  (no direct peer-to-peer: NCCL via host memory)"
+                print(f"{g.key:<18}{g.total_bytes / 2**30:8.2f} GiB  {g.name}{p2p}")
             return 0
         if args.command == "models":
             for m in load_models():
