@@ -88,25 +88,31 @@ def test_a_pasted_log_that_names_its_sampler_sets_the_select(py_page):
     page.get_by_test_id("log-paste").fill("")
 
 
-def test_skip_mm_profiling_drops_the_vision_tower_pass(py_page):
-    """Qwen3.5-27B with 8 sequences (a small sampler warm-up) profiles its vision tower on the
-    largest image (1.33 GiB, above its 8,192-token pass); the checkbox sends --skip-mm-profiling
-    and the activation term falls back to the language model's."""
-    page = py_page
+def tick_tower_checkbox(page, testid: str, key: str) -> tuple[dict, dict]:
+    """Qwen3.5-27B with 8 sequences (a small sampler warm-up, so the vision tower's pass over the
+    largest image sets the activation peak, above the 8,192-token pass), then the checkbox:
+    (result with it, result without it), the page showing the first."""
     fresh_form(page)
     page.get_by_test_id("model-select").select_option("Qwen/Qwen3.5-27B")
     open_advanced(page)
     page.get_by_test_id("max-num-seqs").fill("8")
     base = page_request(model="Qwen/Qwen3.5-27B", max_num_seqs=8)
     wait_request(page, base)
-    page.get_by_test_id("skip-mm-profiling").check()
+    page.get_by_test_id(testid).check()
     want = page_request(model="Qwen/Qwen3.5-27B", max_num_seqs=8)
-    want["settings"]["skip_mm_profiling"] = True
+    want["settings"][key] = True
     wait_request(page, want)
-    skipped, profiled = oracle(want)["result"], oracle(base)["result"]
-    assert_numbers_match(page, skipped)
-    assert activation(profiled)["gib"] > activation(skipped)["gib"] + 0.1
-    assert "vision tower" in activation(profiled)["basis"]
+    ticked, plain = oracle(want)["result"], oracle(base)["result"]
+    assert_numbers_match(page, ticked)
+    assert activation(plain)["gib"] > activation(ticked)["gib"] + 0.1
+    assert "vision tower" in activation(plain)["basis"]
+    return ticked, plain
+
+
+def test_skip_mm_profiling_drops_the_vision_tower_pass(py_page):
+    """--skip-mm-profiling: the activation term falls back to the language model's."""
+    page = py_page
+    tick_tower_checkbox(page, "skip-mm-profiling", "skip_mm_profiling")
     expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"--skip-mm-profiling$"))
     expect(page).to_have_url(re.compile(r"[?&]smp=1(&|$)"))
     fresh_form(page)
@@ -117,24 +123,12 @@ def weights(result) -> dict:
 
 
 def test_language_model_only_drops_the_towers_weights_and_pass(py_page):
-    """--language-model-only on Qwen3.5-27B: the vision tower is neither loaded (the weights term
-    falls by the tower) nor profiled (the activation term falls back to the language model's); on
-    a release before 0.16 the checkbox gets the core's message beside it, in both languages."""
+    """--language-model-only: the vision tower is neither loaded (the weights term falls by the
+    tower) nor profiled (the activation term falls back to the language model's); on a release
+    before 0.16 the checkbox gets the core's message beside it, in both languages."""
     page = py_page
-    fresh_form(page)
-    page.get_by_test_id("model-select").select_option("Qwen/Qwen3.5-27B")
-    open_advanced(page)
-    page.get_by_test_id("max-num-seqs").fill("8")
-    base = page_request(model="Qwen/Qwen3.5-27B", max_num_seqs=8)
-    wait_request(page, base)
-    page.get_by_test_id("language-model-only").check()
-    want = page_request(model="Qwen/Qwen3.5-27B", max_num_seqs=8)
-    want["settings"]["language_model_only"] = True
-    wait_request(page, want)
-    text_only, full = oracle(want)["result"], oracle(base)["result"]
-    assert_numbers_match(page, text_only)
+    text_only, full = tick_tower_checkbox(page, "language-model-only", "language_model_only")
     assert weights(full)["gib"] > weights(text_only)["gib"] + 0.5
-    assert activation(full)["gib"] > activation(text_only)["gib"] + 0.1
     expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"--language-model-only$"))
     expect(page).to_have_url(re.compile(r"[?&]lmo=1(&|$)"))
     page.get_by_test_id("vllm-version").select_option("0.15.0")
