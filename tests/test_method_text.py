@@ -13,6 +13,7 @@ from factories import config
 from kvcalc import reserve
 from kvcalc.units import GIB
 from kvcalc.validate import validate_logs
+from kvcalc.versions import parse_version
 from test_page_text import strings
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
@@ -40,6 +41,8 @@ def method_claims() -> list[str]:
         f"plus {reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per GPU",
         f"{reserve.NO_P2P_NON_TORCH_GIB:.2f} GiB where they cannot",
         f"({fixed[0]:.2f} to {fixed[-1]:.2f} GiB)",
+        f"{reserve.penalty_buffer_bytes(parse_version('0.31.0'), True, 1024, 128256) / GIB:.2f} GiB for 1,024 "
+        f"sequences of Llama 3",
         f"about {_g(mib['v1'][0])} MiB per captured graph ({_g(mib['v2'][0])} MiB on model runner V2)",
         f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for models with Mamba or GDN layers",
     ]

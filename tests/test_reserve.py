@@ -355,3 +355,20 @@ def test_gpus_without_peer_to_peer_count_less_per_peer():
     nt = next(t for t in calc("Qwen/Qwen3-8B", gpu="l40s", tensor_parallel_size=2,
                               max_model_len=8192).budget.terms if t.name == "non-torch memory")
     assert "host memory" in nt.basis and "0.15 GiB" in nt.basis
+
+
+def test_model_runner_v2_counts_its_sampler_buffers_from_v0_29():
+    """PenaltiesState keeps an int32 count and a packed bit per (request slot × vocabulary entry)
+    on the last stage: 1,024 × 128,256 × 4.125 B (0.50 GiB; 0.49 for the 992 slots a v0.31 H200 pair of 1,024
+    and 32 sequences shows); not on the V1 runner, not before v0.29, not on earlier PP stages."""
+    from kvcalc.reserve import penalty_buffer_bytes  # noqa: PLC0415
+
+    assert penalty_buffer_bytes(parse_version("0.31.0"), True, 1024, 128256) == 1024 * (128256 * 4 + 4008 * 4)
+    assert penalty_buffer_bytes(parse_version("0.31.0"), False, 1024, 128256) == 0
+    assert penalty_buffer_bytes(parse_version("0.28.0"), True, 1024, 128256) == 0
+    cfg = config("meta-llama/Llama-3.2-1B-Instruct")
+    last = reserve(cfg, "0.31.0", model_runner_v2=True, max_num_seqs=1024)
+    first = reserve(cfg, "0.31.0", model_runner_v2=True, max_num_seqs=1024, pp=2, last_stage=False)
+    plain = reserve(cfg, "0.31.0", model_runner_v2=True, max_num_seqs=32)
+    assert last.non_torch[0] - plain.non_torch[0] == 992 * (128256 * 4 + 4008 * 4)
+    assert "sampler counts" in str(last.non_torch_basis) and "sampler counts" not in str(first.non_torch_basis)

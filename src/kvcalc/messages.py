@@ -302,6 +302,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "分配器与各类库的工作区，再加与 {peers} 张对端 GPU 通信的 NCCL 缓冲区，每张 {per_peer:.2f} GiB"
         "（这种 GPU 通常没有直接的点对点通路，NCCL 经主机内存中转），"
         "再加 {era} 的公开日志在已建模各项之外多出的 {fixed:.2f} GiB"),
+    "basis.penalty_buffer": (
+        "plus model runner V2's sampler counts: {seqs:,} request slots × {vocab:,} vocabulary × 4.1 B = {gib:.2f} GiB",
+        "再加 model runner V2 采样器的计数缓冲区：{seqs:,} 个请求槽位 × {vocab:,} 词表 × 4.1 B = {gib:.2f} GiB"),
     "basis.cuda_graphs": (
         "vLLM's estimate, subtracted in this setting: {piecewise} piecewise + {full} full graphs "
         "(capture sizes up to {largest}) × {per:g} MiB",

@@ -175,6 +175,17 @@ def non_torch_estimate(tp: int, pp: int, spread_gib: float, fixed_gib: float = 0
             int((max(high, nt) + fixed_gib + spread_gib / 2) * GIB))
 
 
+def penalty_buffer_bytes(version: Version, model_runner_v2: bool, max_num_seqs: int, vocab: int) -> int:
+    """Model runner V2's sampler keeps an int32 output-token count per (request slot × vocabulary
+    entry) and a packed prompt bit mask (``PenaltiesState.output_bin_counts`` and
+    ``prompt_bin_mask``, vllm/v1/worker/gpu/sample/penalties.py), allocated with the sampler on the
+    last pipeline stage before the profile run: 1,024 × 128,256 × 4.125 B = 0.50 GiB. Counted from
+    v0.29 (Rule.MRV2_PENALTY_BUFFER)."""
+    if not (model_runner_v2 and applies(Rule.MRV2_PENALTY_BUFFER, version)):
+        return 0
+    return max_num_seqs * (vocab * 4 + cdiv(vocab, 32) * 4)
+
+
 def non_torch_basis(tp: int, pp: int, era: Era, peer_to_peer: bool = True) -> Text:
     peers = gpu_peers(tp, pp)
     if not peers:
@@ -211,7 +222,9 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | frozenset({
     "rtx4080-laptop-wsl-qwen2.5-1.5b-seqs64-v0.20.0", "rtx4090-qwen2.5-7b-util0.85-maxlen2k-v0.24.0",
     "b300-gemma-4-31b-it-v1runner-maxlen16k-v0.26.0", "kaggle-gemma-4-31b-it-seqs20-maxlen32k-v0.23.0",
     "vllm#58580", "rtx5060ti-wsl-typhoon2.5-qwen3-4b-util0.70-xinference-v0.30.0",
-    "rtx3090ti-gemma-4-e4b-it-maxlen32k-v0.22.1", "h100-qwen3-30b-a3b-2507-maxlen4k-v0.10.2"})
+    "rtx3090ti-gemma-4-e4b-it-maxlen32k-v0.22.1", "h100-qwen3-30b-a3b-2507-maxlen4k-v0.10.2",
+    "h200-llama32-1b-fp16-seqs1024-v0.31.0", "h200-llama32-1b-fp16-seqs32-v0.31.0",
+    "h200-llama32-1b-fp16-seqs1024-eager-v0.31.0", "h200-llama32-1b-fp16-seqs1024-nograph-v0.31.0"})
 """Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
 (scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile,
 and rows that miss by more than any fixed part could explain, stay out: the fixed part would
@@ -443,6 +456,12 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
             if str(config.get("model_type")) == "gemma4" else 0
         basis = join_texts([basis, Text("basis.vision_video", items=videos, gib=vision / GIB) if videos
                             else Text("basis.vision", gib=vision / GIB)])
-    return ReserveEstimate((act, act_low, act_high + spread),
-                           non_torch_estimate(tp, pp, era.spread_gib, era.fixed_gib, peer_to_peer), cg, basis,
-                           cuda_graph_basis=cg_basis, non_torch_basis=non_torch_basis(tp, pp, era, peer_to_peer))
+    nt = non_torch_estimate(tp, pp, era.spread_gib, era.fixed_gib, peer_to_peer)
+    nt_basis = non_torch_basis(tp, pp, era, peer_to_peer)
+    penalties = penalty_buffer_bytes(version, model_runner_v2, max_num_seqs, vocab) if last_stage else 0
+    if penalties:
+        nt = tuple(b + penalties for b in nt)
+        nt_basis = join_texts([nt_basis, Text("basis.penalty_buffer", seqs=max_num_seqs, vocab=vocab,
+                                              gib=penalties / GIB)])
+    return ReserveEstimate((act, act_low, act_high + spread), nt, cg, basis,
+                           cuda_graph_basis=cg_basis, non_torch_basis=nt_basis)

@@ -71,11 +71,11 @@ def _calculate(entry: dict[str, Any]):
 
 def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
     """For calibration: what the log says vLLM subtracted besides the weights, next to the terms
-    kvcalc's estimate puts there apart from the fitted fixed part (the activation peak as the
-    engine computes it, the sampler, forward pass and tower warm-up included; non-torch memory
-    without the fixed part; the CUDA-graph estimate the log printed, or kvcalc's). None when the
-    entry cannot be evaluated."""
-    from .reserve import group_for, non_torch_estimate  # noqa: PLC0415
+    kvcalc's estimate puts there apart from the fitted fixed part: the engine's own terms (the
+    activation peak with the sampler, forward pass and tower warm-up; non-torch memory less the
+    fixed part; the CUDA-graph estimate the log printed, or kvcalc's). None when the entry cannot
+    be evaluated."""
+    from .reserve import era_for, group_for  # noqa: PLC0415
 
     logged = entry.get("logged") or {}
     if entry.get("vllm_version") is None or logged.get("available_kv_cache_gib") is None:
@@ -101,8 +101,7 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
         "observed_gib": total * r.gpu_memory_utilization - logged["available_kv_cache_gib"] - weights,
         "kv_gib": logged["available_kv_cache_gib"],
         "activation_gib": terms["activation peak"],
-        "non_torch_gib": non_torch_estimate(s.tensor_parallel_size, s.pipeline_parallel_size, 0.0,
-                                            peer_to_peer=calc.gpu.peer_to_peer)[0] / gib,
+        "non_torch_gib": terms["non-torch memory"] - era_for(r.version, calc.model_runner_v2).fixed_gib,
         "cuda_graph_gib": cg,
         # the config does not describe what the GPU holds or warms up: the fixed part would absorb it
         "tower_unmodelled": bool(notes & {"note.mm_profile_unmodelled", "note.towers_missing"}),

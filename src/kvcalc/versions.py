@@ -203,6 +203,13 @@ class Rule(Enum):
         "--language-model-only sets every modality's limit to 0, so a multimodal model's towers are "
         "neither built (interfaces.py _mark_tower_model, #32605) nor warmed up",
         "inferred: merged 2026-02-09, after v0.15.0 (2026-01-29)")
+    MRV2_PENALTY_BUFFER = RuleInfo(
+        _v("0.29.0"), "#29720", "vllm/v1/worker/gpu/sample/penalties.py PenaltiesState",
+        "model runner V2's sampler holds an int32 count per (max_num_seqs × vocabulary entry) plus a "
+        "packed bit per entry, allocated at start-up (about 4.1 bytes per entry, outside the profile peak)",
+        "inferred: the buffers date from 2025-11 (#29720, #29756); a v0.31 H200 pair (1,024 vs 32 "
+        "sequences) differs by the 0.49 GiB they predict, while v0.27 logs of dense models on V2 leave "
+        "no room for them")
     FIT_CHECK_RESERVES_NULL_BLOCK = RuleInfo(
         _v("0.28.0"), "#47272", "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs",
         "the fit check leaves out one block (the null block)",
@@ -349,6 +356,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "--language-model-only 把每种模态的上限设为 0，多模态模型的视觉/音频塔既不构建"
         "（interfaces.py _mark_tower_model，#32605）也不预热",
         "推断：2026-02-09 合并，晚于 v0.15.0（2026-01-29）"),
+    "MRV2_PENALTY_BUFFER": (
+        "model runner V2 的采样器在启动时为每个 (max_num_seqs × 词表条目) 分配一个 int32 计数和一个打包比特"
+        "（每个条目约 4.1 字节，不在 profile 峰值之内）",
+        "推断：这些缓冲区始于 2025-11（#29720、#29756）；一组 v0.31 H200 对比（1,024 与 32 个序列）正好相差"
+        "它们所预测的 0.49 GiB，而 v0.27 稠密模型在 V2 上的日志没有为它们留出空间"),
     "MRV2_ALL_MODELS_CG_PROFILED": (
         "所有模型改用 model runner V2，且它现在会 profile CUDA graph 显存", "发行说明摘要；未在代码中确认"),
 }
