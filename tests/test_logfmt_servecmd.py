@@ -82,6 +82,13 @@ def test_serve_command_language_model_only():
         "--max-model-len 8192 --language-model-only")
 
 
+def test_serve_command_capture_size_flags():
+    cmd = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.24.0", max_cudagraph_capture_size=64).serve_command
+    assert cmd.endswith("--max-model-len 8192 --max-cudagraph-capture-size 64")
+    cmd = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.24.0", cudagraph_capture_sizes="8 4 2 1").serve_command
+    assert cmd.endswith("--cudagraph-capture-sizes 1 2 4 8")
+
+
 def test_serve_command_speculative_config_is_quoted_json():
     cmd = calc("deepseek-ai/DeepSeek-V3", tensor_parallel_size=8, max_model_len=8192,
                speculative={"method": "mtp", "num_speculative_tokens": 2}).serve_command

@@ -94,6 +94,13 @@ def test_a_log_served_as_a_language_model_only():
         "INFO 01-01 00:00:00 [utils.py:1] non-default args: {'model': 'x'}").settings()
 
 
+def test_capture_size_flags_from_the_args():
+    log = parse_log("INFO 01-01 00:00:00 [utils.py:1] non-default args: "
+                    "{'model': 'x', 'cudagraph_capture_sizes': [1, 2, 4, 8], 'max_cudagraph_capture_size': 8}")
+    assert log.settings()["cudagraph_capture_sizes"] == [1, 2, 4, 8]
+    assert log.settings()["max_cudagraph_capture_size"] == 8
+
+
 def test_prefix_caching_from_the_args_or_the_engine_line():
     """It decides how many state blocks a hybrid model's request holds, so a log that states it
     pins it: the non-default args, else the engine line's enable_prefix_caching=…"""

@@ -372,3 +372,17 @@ def test_model_runner_v2_counts_its_sampler_buffers_from_v0_29():
     plain = reserve(cfg, "0.31.0", model_runner_v2=True, max_num_seqs=32)
     assert last.non_torch[0] - plain.non_torch[0] == 992 * (128256 * 4 + 4008 * 4)
     assert "sampler counts" in str(last.non_torch_basis) and "sampler counts" not in str(first.non_torch_basis)
+
+
+def test_capture_size_flags_set_the_graph_count():
+    """--max-cudagraph-capture-size caps the default list; --cudagraph-capture-sizes replaces it
+    (sizes above max_num_batched_tokens dropped); no graph, no estimate (a hybrid's first capture
+    included) - vllm/config/vllm.py _set_cudagraph_sizes, gpu_model_runner.py profile_cudagraph_memory."""
+    v = parse_version("0.24.0")
+    assert cudagraph_capture_sizes(v, 256, 8192, max_size=64) == (1, 2, 4, 8, 16, 24, 32, 40, 48, 56, 64)
+    assert cudagraph_capture_sizes(v, 256, 8192, max_size=4) == (1, 2, 4)
+    assert cudagraph_capture_sizes(v, 256, 2048, listed=(8, 1, 4096, 2)) == (1, 2, 8)
+    hybrid = config("Qwen/Qwen3.5-27B")
+    none = reserve(hybrid, "0.24.0", cuda_graphs=True, hybrid=True, capture_sizes=(16384,), mnbt=8192)
+    one = reserve(hybrid, "0.24.0", cuda_graphs=True, hybrid=True, capture_sizes=(1,), mnbt=8192)
+    assert none.cuda_graphs == (0, 0, 0) and one.cuda_graphs[0] > 0.25 * GIB

@@ -284,3 +284,17 @@ def test_language_model_only_needs_its_release():
     assert "0.16.0" in msg and "#34120" in msg and "--skip-mm-profiling" in msg
     assert ok(language_model_only=True, vllm_version="0.16.0")
     assert ok(language_model_only=False, vllm_version="0.15.1")
+
+
+def test_capture_size_flags_are_checked_as_vllm_does():
+    """Whole numbers from 1; a list as text or numbers; both flags given must agree on the largest
+    size max_num_batched_tokens leaves; both need v0.11.1 (#26016)."""
+    bad = problems(cudagraph_capture_sizes="1 2 x", vllm_version="0.24.0")["--cudagraph-capture-sizes"]
+    assert "whole numbers" in bad and "'1 2 x'" in bad
+    assert "whole numbers" in problems(cudagraph_capture_sizes=[0, 4])["--cudagraph-capture-sizes"]
+    assert "between 1" in problems(max_cudagraph_capture_size=0)["--max-cudagraph-capture-size"]
+    mismatch = problems(cudagraph_capture_sizes="1 2 4 8", max_cudagraph_capture_size=16)
+    assert "largest of --cudagraph-capture-sizes (8)" in mismatch["--max-cudagraph-capture-size"]
+    assert ok(cudagraph_capture_sizes="1, 2, 4, 8", max_cudagraph_capture_size=8)
+    assert "0.11.1" in problems(cudagraph_capture_sizes=[1, 2], vllm_version="0.11.0")["--cudagraph-capture-sizes"]
+    assert "0.11.1" in problems(max_cudagraph_capture_size=8, vllm_version="0.11.0")["--max-cudagraph-capture-size"]

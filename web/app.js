@@ -118,6 +118,8 @@ const FIELDS = [
   ["ver", "vllm-version", CAT.newest_version],
   ["mnbt", "mnbt", ""],
   ["mns", "max-num-seqs", ""],
+  ["mcg", "max-cg-size", ""],
+  ["cgs", "cg-sizes", ""],
   ["bs", "block-size", ""],
   ["eager", "enforce-eager", false],
   ["pc", "prefix-caching", ""],
@@ -133,6 +135,7 @@ const FIELD_MSG = {
   "--gpu-memory-utilization": "util", "--kv-cache-dtype": "kv-dtype", weights: "weights",
   "--max-model-len": "max-model-len", "--avg-tokens": "avg-tokens",
   "--max-num-batched-tokens": "mnbt", "--max-num-seqs": "max-num-seqs", "--block-size": "block-size",
+  "--max-cudagraph-capture-size": "max-cg-size", "--cudagraph-capture-sizes": "cg-sizes",
   VLLM_USE_FLASHINFER_SAMPLER: "flashinfer-sampler", "--enable-prefix-caching": "prefix-caching",
   "--language-model-only": "language-model-only", available_kv_gib: "available-kv-gib",
 };
@@ -162,6 +165,9 @@ function buildRequest() {
       max_model_len: value("max-model-len"),
       max_num_batched_tokens: value("mnbt"),
       max_num_seqs: value("max-num-seqs"),
+      max_cudagraph_capture_size: value("max-cg-size"),
+      // the core reads the list from the text ("1 2 4 8") and names what is wrong with it
+      cudagraph_capture_sizes: $("cg-sizes").value.trim() || null,
       block_size: value("block-size"),
       enforce_eager: $("enforce-eager").checked,
       entrypoint: $("entrypoint").value,
@@ -876,6 +882,8 @@ const LOG_FIELDS = [
   ["max_model_len", "max-model-len", ""],
   ["max_num_batched_tokens", "mnbt", ""],
   ["max_num_seqs", "max-num-seqs", ""],
+  ["max_cudagraph_capture_size", "max-cg-size", ""],
+  ["cudagraph_capture_sizes", "cg-sizes", ""],
   ["block_size", "block-size", ""],
   ["enforce_eager", "enforce-eager", false],
   ["enable_prefix_caching", "prefix-caching", ""],
@@ -893,6 +901,7 @@ const SETTING_FLAG = {
   speculative: "--speculative-config", flashinfer_sampler: "VLLM_USE_FLASHINFER_SAMPLER",
   skip_mm_profiling: "--skip-mm-profiling", enable_prefix_caching: "--enable-prefix-caching",
   language_model_only: "--language-model-only",
+  max_cudagraph_capture_size: "--max-cudagraph-capture-size", cudagraph_capture_sizes: "--cudagraph-capture-sizes",
 };
 function settingName(k) {
   if (k === "vllm_version") return S("name_version");
@@ -909,6 +918,7 @@ function settingText(k, v) {
   if (k === "flashinfer_sampler") return `VLLM_USE_FLASHINFER_SAMPLER=${v ? 1 : 0}`;
   if (k === "enable_prefix_caching") return v ? "--enable-prefix-caching" : "--no-enable-prefix-caching";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;
+  if (Array.isArray(v)) return `${SETTING_FLAG[k] || k} ${v.join(" ")}`;
   return `${SETTING_FLAG[k] || k} ${v}`;
 }
 
@@ -926,7 +936,8 @@ function fillFormFromLog(res) {
   const s = res.settings || {};
   for (const [k, id, d] of LOG_FIELDS) {
     const v = s[k];
-    setField(id, v === undefined || v === null ? d : (typeof v === "boolean" ? v : String(v)));
+    setField(id, v === undefined || v === null ? d
+      : typeof v === "boolean" ? v : Array.isArray(v) ? v.join(" ") : String(v));
   }
   setField("available-kv-gib", ""); // the baseline replaces it
   if (!res.filled_from_form.includes("model") && [...$("model-select").options].some((o) => o.value === res.model)) {

@@ -75,6 +75,10 @@ def _model_flags(p: Any) -> None:
     p.add_argument("--kv-cache-memory-bytes", type=int)
     p.add_argument("--skip-mm-profiling", action="store_true", default=None,
                    help="vLLM's flag: no profile pass of a multimodal model's vision tower")
+    p.add_argument("--max-cudagraph-capture-size", type=int,
+                   help="vLLM's flag: the largest CUDA-graph capture size (sets the graph count)")
+    p.add_argument("--cudagraph-capture-sizes", type=int, nargs="+", metavar="N",
+                   help="vLLM's flag: the CUDA-graph capture sizes, e.g. 1 2 4 8 16")
     p.add_argument("--language-model-only", action="store_true", default=None,
                    help="vLLM's flag (v0.16+): serve a multimodal model as text only; its vision/audio "
                         "towers are neither loaded nor profiled")
@@ -92,7 +96,8 @@ SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "kv_cache_dtype", "max_model_len", "avg_tokens", "max_num_batched_tokens",
                 "max_num_seqs", "block_size", "enforce_eager", "entrypoint", "vllm_version",
                 "weights", "enable_prefix_caching", "disable_hybrid_kv_cache_manager",
-                "kv_cache_memory_bytes", "flashinfer_sampler", "skip_mm_profiling", "language_model_only")
+                "kv_cache_memory_bytes", "flashinfer_sampler", "skip_mm_profiling", "language_model_only",
+                "max_cudagraph_capture_size", "cudagraph_capture_sizes")
 
 
 def build_request(args: argparse.Namespace) -> dict[str, Any]:

@@ -131,6 +131,9 @@ class ParsedLog:
             out["skip_mm_profiling"] = True
         if a.get("language_model_only") is True:
             out["language_model_only"] = True
+        for key in ("max_cudagraph_capture_size", "cudagraph_capture_sizes"):
+            if a.get(key) is not None:
+                out[key] = a[key]
         return {k: v for k, v in out.items() if v is not None}
 
     def release(self) -> str | None:

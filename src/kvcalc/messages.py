@@ -64,6 +64,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--skip-mm-profiling, which leaves out the towers' warm-up but not their weights",
         "需要 vLLM {since} 或更高版本（{pr}）；当前选择的是 {version}。请选择更新的版本，"
         "或改用 --skip-mm-profiling：它省去视觉/音频塔的预热，但不省去其权重"),
+    "settings.flag_needs_release": (
+        "needs vLLM {since} or newer ({pr}); you chose {version}",
+        "需要 vLLM {since} 或更高版本（{pr}）；当前选择的是 {version}"),
+    "settings.capture_sizes": (
+        "must be a list of whole numbers from 1 up (e.g. 1 2 4 8 16), got {value}",
+        "须为从 1 起的整数列表（例如 1 2 4 8 16），收到的是 {value}"),
+    "settings.capture_max_mismatch": (
+        "{value} must equal the largest of --cudagraph-capture-sizes ({largest}), as vLLM requires when both are given",
+        "{value} 须等于 --cudagraph-capture-sizes 中的最大值（{largest}）：两者同时给出时 vLLM 要求一致"),
     "settings.entrypoint": (
         "must be 'serve' (vllm serve) or 'llm' (the LLM class), got {value}",
         "须为 'serve'（vllm serve）或 'llm'（LLM 类），收到的是 {value}"),

@@ -9,6 +9,7 @@ from typing import Any
 from .engine import Calculation, PoolResult
 from .reserve import SAMPLER_NAMES
 from .units import GIB
+from .settings import capture_sizes_of
 from .versions import Rule, applies
 
 
@@ -77,6 +78,9 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "enable_prefix_caching": c.prefix_caching,
             "skip_mm_profiling": bool(s.skip_mm_profiling),
             "language_model_only": bool(s.language_model_only),
+            "max_cudagraph_capture_size": s.max_cudagraph_capture_size,
+            "cudagraph_capture_sizes": list(capture_sizes_of(s.cudagraph_capture_sizes) or ())
+            if s.cudagraph_capture_sizes is not None else None,
             "defaults_used": sorted(r.defaults_used), "batch_defaults_row": r.batch_defaults.memory_class,
         },
         "layout": {

@@ -362,22 +362,32 @@ def qwen_vl_patch_values(vision_config: dict[str, Any], tp: int) -> int:
 
 
 def cudagraph_capture_sizes(version: Version, max_num_seqs: int, mnbt: int, decode_query_len: int = 1,
-                            capability_major: int = 0, model_runner_v2: bool = False) -> tuple[int, ...]:
-    """The default capture sizes (vllm/config/vllm.py ``_set_cudagraph_sizes``): 1, 2, 4, then
-    steps of 8 below 256 and of 16 from 256, up to min(max_num_seqs × decode query length × 2,
-    512, max_num_batched_tokens); the ceiling is 1,024 on data-centre Blackwell (compute
-    capability 10.x) from Rule.BLACKWELL_CAPTURE_1024. max_num_batched_tokens is added when it
-    lies below the top. With speculative decoding the V1 runner rounds every size up to a multiple
-    of the decode query length (vllm/config/compilation.py ``adjust_cudagraph_sizes_for_spec_decode``).
+                            capability_major: int = 0, model_runner_v2: bool = False,
+                            max_size: int | None = None,
+                            listed: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """The capture sizes (vllm/config/vllm.py ``_set_cudagraph_sizes``). ``listed``
+    (``--cudagraph-capture-sizes``): those up to max_num_batched_tokens. Otherwise the defaults:
+    1, 2, 4, then steps of 8 below 256 and of 16 from 256, up to min(``max_size``
+    (``--max-cudagraph-capture-size``) or else max_num_seqs × decode query length × 2 and 512,
+    max_num_batched_tokens); the 512 is 1,024 on data-centre Blackwell (compute capability 10.x)
+    from Rule.BLACKWELL_CAPTURE_1024. max_num_batched_tokens is added when it lies below the top.
+    With speculative decoding the V1 runner rounds every size up to a multiple of the decode query
+    length (vllm/config/compilation.py ``adjust_cudagraph_sizes_for_spec_decode``).
     Not modelled: v0.20 capped the sizes of Mamba/GDN models at max_num_seqs (a public
     Qwen3.6 log with one sequence captures one size, not two; vllm#34094 later removed the cap)."""
-    ceiling = 1024 if capability_major == 10 and applies(Rule.BLACKWELL_CAPTURE_1024, version) else 512
-    top = min(max_num_seqs * decode_query_len * 2, ceiling, mnbt)
-    sizes = {i for i in (1, 2, 4) if i <= top}
-    sizes.update(range(8, min(top + 1, 256), 8))
-    sizes.update(range(256, top + 1, 16))
-    if mnbt <= top:
-        sizes.add(mnbt)
+    if listed:
+        sizes = {x for x in listed if x <= mnbt}
+        top = max(sizes, default=0)
+    else:
+        if max_size is None:
+            ceiling = 1024 if capability_major == 10 and applies(Rule.BLACKWELL_CAPTURE_1024, version) else 512
+            max_size = min(max_num_seqs * decode_query_len * 2, ceiling)
+        top = min(max_size, mnbt)
+        sizes = {i for i in (1, 2, 4) if i <= top}
+        sizes.update(range(8, min(top + 1, 256), 8))
+        sizes.update(range(256, top + 1, 16))
+        if mnbt <= top:
+            sizes.add(mnbt)
     q = decode_query_len
     if q > 1 and not model_runner_v2:
         sizes = {cdiv(x, q) * q for x in sizes if cdiv(x, q) * q <= top} or ({q} if q <= top else set())
@@ -416,7 +426,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      platform: str = "cuda", flashinfer_sampler: bool | None = None,
                      max_model_len: int = 0, mm_profiling: bool = True, decode_query_len: int = 1,
                      capability_major: int = 0, hybrid: bool = False,
-                     peer_to_peer: bool = True) -> ReserveEstimate:
+                     peer_to_peer: bool = True, max_capture_size: int | None = None,
+                     capture_sizes: tuple[int, ...] | None = None) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -441,9 +452,10 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     cg, cg_basis = (0, 0, 0), Text("basis.cuda_graphs_none")
     if cuda_graphs:
         sizes = cudagraph_capture_sizes(version, max_num_seqs, mnbt, decode_query_len, capability_major,
-                                        model_runner_v2)
+                                        model_runner_v2, max_capture_size, capture_sizes)
         piecewise, full = cuda_graph_count(sizes, max_num_seqs, decode_query_len)
-        cg = cuda_graph_estimate(piecewise + full, model_runner_v2, hybrid)
+        # no graph to capture, nothing estimated (gpu_model_runner.py profile_cudagraph_memory)
+        cg = cuda_graph_estimate(piecewise + full, model_runner_v2, hybrid) if piecewise + full else (0, 0, 0)
         per = CUDA_GRAPH_MIB_PER_GRAPH["v2" if model_runner_v2 else "v1"][0]
         largest = sizes[-1] if sizes else 0
         cg_basis = Text("basis.cuda_graphs_hybrid", piecewise=piecewise, full=full, largest=largest, per=per,

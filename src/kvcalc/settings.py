@@ -79,6 +79,8 @@ class Settings:
     flashinfer_sampler: bool | None = None  # VLLM_USE_FLASHINFER_SAMPLER=1/0; None: unset
     skip_mm_profiling: bool | None = None
     language_model_only: bool | None = None   # no vision/audio towers loaded or profiled
+    max_cudagraph_capture_size: int | None = None
+    cudagraph_capture_sizes: Any = None         # list of ints, or "1 2 4 8" / "1,2,4,8"
     mamba_ssm_cache_dtype: str | None = None
     weights: str = "auto"
     avg_tokens: int | None = None
@@ -101,6 +103,27 @@ class Resolved:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+MAX_CAPTURE_SIZES = 1024
+"""More capture sizes than any default list (at most 67) by far; longer lists are refused."""
+
+
+def capture_sizes_of(value: Any) -> tuple[int, ...] | None:
+    """``--cudagraph-capture-sizes`` as sorted distinct positive ints, from a list of ints or a text
+    of numbers separated by spaces or commas ("1 2 4 8"); None when it is not that."""
+    if isinstance(value, str):
+        parts = [p for p in value.replace(",", " ").split() if p]
+        if not parts or len(parts) > MAX_CAPTURE_SIZES or not all(p.isdigit() and len(p) <= 7 for p in parts):
+            return None
+        items: list[Any] = [int(p) for p in parts]
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        return None
+    if not items or len(items) > MAX_CAPTURE_SIZES or not all(_is_int(i) and 1 <= i <= 1_000_000 for i in items):
+        return None
+    return tuple(sorted(set(items)))
 
 
 def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_len: int | None,
@@ -181,6 +204,20 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
             _is_int(s.max_model_len) and s.max_model_len > derived_max_len:
         problems["--max-model-len"] = Text("settings.max_len_over", value=s.max_model_len,
                                            limit=derived_max_len)
+    need_int("--max-cudagraph-capture-size", s.max_cudagraph_capture_size, 1, 1_000_000)
+    sizes = None
+    if s.cudagraph_capture_sizes is not None:
+        sizes = capture_sizes_of(s.cudagraph_capture_sizes)
+        if sizes is None:
+            problems["--cudagraph-capture-sizes"] = Text("settings.capture_sizes",
+                                                         value=show(s.cudagraph_capture_sizes))
+    cg_flags = [f for f, v in (("--max-cudagraph-capture-size", s.max_cudagraph_capture_size),
+                               ("--cudagraph-capture-sizes", s.cudagraph_capture_sizes)) if v is not None]
+    if version is not None and cg_flags and not applies(Rule.CUDAGRAPH_SIZE_FLAGS, version):
+        rule = Rule.CUDAGRAPH_SIZE_FLAGS.value
+        for f in cg_flags:
+            problems.setdefault(f, Text("settings.flag_needs_release", since=str(rule.since), pr=rule.pr,
+                                        version=str(version)))
     if s.language_model_only is True and version is not None and not applies(Rule.LANGUAGE_MODEL_ONLY, version):
         rule = Rule.LANGUAGE_MODEL_ONLY.value
         problems["--language-model-only"] = Text("settings.needs_release", since=str(rule.since), pr=rule.pr,
@@ -205,6 +242,13 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         used.add("--max-model-len")
     if s.max_num_seqs is None and s.max_num_batched_tokens is None:
         seqs = min(seqs, mnbt)
+    if sizes and s.max_cudagraph_capture_size is not None:
+        # vllm/config/vllm.py _set_cudagraph_sizes: both given, the maximum must be the largest
+        # listed size that max_num_batched_tokens leaves
+        largest = max((x for x in sizes if x <= mnbt), default=0)
+        if s.max_cudagraph_capture_size != largest:
+            raise SettingsError({"--max-cudagraph-capture-size": Text(
+                "settings.capture_max_mismatch", value=s.max_cudagraph_capture_size, largest=largest)})
     return Resolved(
         settings=s, version=version,
         gpu_memory_utilization=float(util) if util is not None else default_gpu_memory_utilization(version),

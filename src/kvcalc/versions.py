@@ -198,6 +198,11 @@ class Rule(Enum):
         "dummy sampler run sampled greedily (about 4 bytes per request × vocabulary entry)",
         "inferred: v0.28.0 logs (RTX 5090, L4, L40S) against v0.27.1 logs (RTX 4090, RTX PRO 6000); "
         "cause not confirmed in code")
+    CUDAGRAPH_SIZE_FLAGS = RuleInfo(
+        _v("0.11.1"), "#26016", "vllm/engine/arg_utils.py",
+        "--cudagraph-capture-sizes and --max-cudagraph-capture-size as serve flags (the CUDA-graph "
+        "capture sizes, which set the graph count of vLLM's CUDA-graph estimate)",
+        "inferred: merged 2025-10-24, after v0.11.0")
     LANGUAGE_MODEL_ONLY = RuleInfo(
         _v("0.16.0"), "#34120", "vllm/config/multimodal.py MultiModalConfig.language_model_only",
         "--language-model-only sets every modality's limit to 0, so a multimodal model's towers are "
@@ -352,6 +357,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "原因尚未在代码中确认"),
     "FIT_CHECK_RESERVES_NULL_BLOCK": (
         "装载检查扣掉一个块（null block）", "推断：2026-08-20 合并"),
+    "CUDAGRAPH_SIZE_FLAGS": (
+        "--cudagraph-capture-sizes 与 --max-cudagraph-capture-size 成为 serve 参数（CUDA graph 的捕获尺寸，"
+        "决定 vLLM 的 CUDA graph 显存估算中的 graph 数）",
+        "推断：2025-10-24 合并，晚于 v0.11.0"),
     "LANGUAGE_MODEL_ONLY": (
         "--language-model-only 把每种模态的上限设为 0，多模态模型的视觉/音频塔既不构建"
         "（interfaces.py _mark_tower_model，#32605）也不预热",

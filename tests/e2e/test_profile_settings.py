@@ -180,3 +180,26 @@ def test_each_reserve_term_says_what_it_rests_on(py_page):
     expect(items.nth(2).locator("small.basis")).to_contain_text("51 个 piecewise + 51 个 full graph")
     page.get_by_test_id("lang-toggle").click()
     expect(items.nth(2).locator("small.basis")).to_have_text(graphs["basis"])
+
+
+def test_capture_sizes_set_the_cuda_graph_term(py_page):
+    """--cudagraph-capture-sizes typed as text reaches the core, which counts 4 piecewise + 4 full
+    graphs instead of the default list; a malformed list gets the core's message beside the field,
+    and the last numbers stay."""
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    page.get_by_test_id("cg-sizes").fill("8 4 2 1")
+    want = page_request(cudagraph_capture_sizes="8 4 2 1")
+    wait_request(page, want)
+    result = oracle(want)["result"]
+    assert_numbers_match(page, result)
+    graphs = next(t for t in result["budget"]["terms"] if t["name"] == "CUDA graphs")
+    assert "4 piecewise + 4 full graphs (capture sizes up to 8)" in graphs["basis"]
+    expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"--cudagraph-capture-sizes 1 2 4 8$"))
+    expect(page).to_have_url(re.compile(r"[?&]cgs=8\+4\+2\+1(&|$)"))
+    page.get_by_test_id("cg-sizes").fill("1 x")
+    expect(page.locator("#cg-sizes-msg")).to_contain_text("whole numbers")
+    expect(page.get_by_test_id("error")).to_contain_text("last good result stays")
+    expect(page.get_by_test_id("serve-command")).to_have_text(result["serve_command"])
+    fresh_form(page)
