@@ -436,6 +436,11 @@ function renderSettingsUsed(r) {
     [S("used_formula"), r.layout.token_formula],
     [S("used_sampler"), C(s.sampler)],
     [S("used_prefix"), S(s.enable_prefix_caching ? "used_on" : "used_off")],
+    // flags that only apply when set
+    ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
+    ...(s.cudagraph_capture_sizes ? [["--cudagraph-capture-sizes", s.cudagraph_capture_sizes.join(" ")]] : []),
+    ...(s.max_cudagraph_capture_size != null
+      ? [["--max-cudagraph-capture-size", F.int(s.max_cudagraph_capture_size)]] : []),
   ];
   renderPairs($("settings-used"), rows);
 }

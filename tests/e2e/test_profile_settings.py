@@ -197,6 +197,7 @@ def test_capture_sizes_set_the_cuda_graph_term(py_page):
     graphs = next(t for t in result["budget"]["terms"] if t["name"] == "CUDA graphs")
     assert "4 piecewise + 4 full graphs (capture sizes up to 8)" in graphs["basis"]
     expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"--cudagraph-capture-sizes 1 2 4 8$"))
+    expect(page.locator("#settings-used")).to_contain_text("--cudagraph-capture-sizes1 2 4 8")
     expect(page).to_have_url(re.compile(r"[?&]cgs=8\+4\+2\+1(&|$)"))
     page.get_by_test_id("cg-sizes").fill("1 x")
     expect(page.locator("#cg-sizes-msg")).to_contain_text("whole numbers")
