@@ -25,7 +25,7 @@ SAMPLER_PATHS = [
     ("0.22.0", True, "cuda", SAMPLER_BYTES_MRV2_GREEDY),   # V2 warm-up samples greedily
     ("0.27.1", True, "cuda", SAMPLER_BYTES_MRV2_GREEDY),
     ("0.28.0", True, "cuda", SAMPLER_BYTES_PER_ENTRY),     # MRV2_LARGER_PROFILE_PEAK
-    ("0.31.0", True, "cuda", SAMPLER_BYTES_PER_ENTRY),
+    ("0.31.0", True, "cuda", SAMPLER_BYTES_FLASHINFER),     # MRV2_FLASHINFER_SAMPLER
 ]
 
 
@@ -386,3 +386,15 @@ def test_capture_size_flags_set_the_graph_count():
     none = reserve(hybrid, "0.24.0", cuda_graphs=True, hybrid=True, capture_sizes=(16384,), mnbt=8192)
     one = reserve(hybrid, "0.24.0", cuda_graphs=True, hybrid=True, capture_sizes=(1,), mnbt=8192)
     assert none.cuda_graphs == (0, 0, 0) and one.cuda_graphs[0] > 0.25 * GIB
+
+
+def test_v2_flashinfer_default_keeps_the_sort_in_the_band_when_unstated():
+    """From v0.29 V2 logs print that FlashInfer samples, so it sets the typical activation; a
+    v0.30 laptop log leaves room for more, so unless the user states the sampler the band's
+    reserve end keeps the sort-based cost."""
+    cfg = config("Qwen/Qwen3-8B")
+    unstated = reserve(cfg, "0.31.0", model_runner_v2=True, max_num_seqs=1024)
+    stated = reserve(cfg, "0.31.0", model_runner_v2=True, max_num_seqs=1024, flashinfer_sampler=True)
+    entries = 1024 * 151936
+    assert unstated.activation[0] == stated.activation[0] == int(entries * SAMPLER_BYTES_FLASHINFER)
+    assert unstated.activation[2] > int(entries * SAMPLER_BYTES_PER_ENTRY) > stated.activation[2]

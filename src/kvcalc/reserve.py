@@ -101,12 +101,14 @@ def sampler_path(version: Version, model_runner_v2: bool, platform: str,
     reserve) covers FlashInfer.
     From v0.28 the V2 logs show a peak of the sort-based size again (RTX 5090, L4, L40S with
     Qwen3-14B); whether that is the sampler or a CUDA-graph estimate folded into "peak activation"
-    is not settled, so the measured sort-based cost stands in for it unless FlashInfer is chosen."""
+    is not settled, so the measured sort-based cost stands in for it unless FlashInfer is chosen.
+    From v0.29 V2 logs print that FlashInfer samples (Rule.MRV2_FLASHINFER_SAMPLER)."""
     if model_runner_v2 and not applies(Rule.MRV2_LARGER_PROFILE_PEAK, version):
         return "greedy"
     on = flashinfer_sampler
     if on is None:
-        on = bool(flashinfer_sampler_default(version)) and not model_runner_v2
+        on = bool(flashinfer_sampler_default(version)) and \
+            (not model_runner_v2 or applies(Rule.MRV2_FLASHINFER_SAMPLER, version))
     if on and platform == "cuda":
         return "flashinfer"
     if not model_runner_v2 and platform in ("cuda", "rocm") and applies(Rule.TRITON_TOP_K_TOP_P, version):
@@ -444,7 +446,10 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     per_entry = SAMPLER_BYTES[path]
     low_per_entry = per_entry if flashinfer_sampler is not None else min(per_entry, SAMPLER_LOW_BYTES)
     # The Triton cost rests on two logs against one that needed the sort's: the band's top keeps it.
-    high_per_entry = SAMPLER_BYTES_PER_ENTRY if path == "triton" else per_entry
+    # So does V2's FlashInfer default when the sampler is not stated: a v0.30 laptop log leaves room
+    # for 31 B per entry where the v0.29-v0.31 logs that name FlashInfer show none.
+    unstated_v2 = path == "flashinfer" and model_runner_v2 and flashinfer_sampler is None
+    high_per_entry = SAMPLER_BYTES_PER_ENTRY if path == "triton" or unstated_v2 else per_entry
     act = int(max(entries * per_entry, fwd))
     act_low = int(max(entries * low_per_entry, fwd))
     act_high = int(max(entries * high_per_entry, fwd))

@@ -208,6 +208,12 @@ class Rule(Enum):
         "--language-model-only sets every modality's limit to 0, so a multimodal model's towers are "
         "neither built (interfaces.py _mark_tower_model, #32605) nor warmed up",
         "inferred: merged 2026-02-09, after v0.15.0 (2026-01-29)")
+    MRV2_FLASHINFER_SAMPLER = RuleInfo(
+        _v("0.29.0"), "v0.29.0 notes", "vllm/v1/worker/gpu/sample/sampler.py",
+        "model runner V2 samples with FlashInfer's top-k/top-p kernels on CUDA by default, as the V1 "
+        "runner does from v0.21",
+        "inferred: V2 logs of v0.29, v0.30 and v0.31 (RTX 5060 Ti, H200) print 'Using FlashInfer for top-p "
+        "& top-k sampling' without VLLM_USE_FLASHINFER_SAMPLER; v0.28 V2 logs need the sort-based peak")
     MRV2_PENALTY_BUFFER = RuleInfo(
         _v("0.29.0"), "#29720", "vllm/v1/worker/gpu/sample/penalties.py PenaltiesState",
         "model runner V2's sampler holds an int32 count per (max_num_seqs × vocabulary entry) plus a "
@@ -365,6 +371,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "--language-model-only 把每种模态的上限设为 0，多模态模型的视觉/音频塔既不构建"
         "（interfaces.py _mark_tower_model，#32605）也不预热",
         "推断：2026-02-09 合并，晚于 v0.15.0（2026-01-29）"),
+    "MRV2_FLASHINFER_SAMPLER": (
+        "model runner V2 在 CUDA 上默认用 FlashInfer 的 top-k/top-p 内核采样，与 V1 runner 自 v0.21 起相同",
+        "推断：v0.29、v0.30 与 v0.31 的 V2 日志（RTX 5060 Ti、H200）在未设置 VLLM_USE_FLASHINFER_SAMPLER 时打印 "
+        "'Using FlashInfer for top-p & top-k sampling'；v0.28 的 V2 日志需要排序方式的峰值"),
     "MRV2_PENALTY_BUFFER": (
         "model runner V2 的采样器在启动时为每个 (max_num_seqs × 词表条目) 分配一个 int32 计数和一个打包比特"
         "（每个条目约 4.1 字节，不在 profile 峰值之内）",
