@@ -47,7 +47,7 @@ ERAS: dict[str, Era] = {
     "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.10, 0.5),
     "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.40, 0.7),
     "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.20, 0.5),
-    "from-0.29": Era(Text("era.from_0_29"), 0.05, 0.7),
+    "from-0.29": Era(Text("era.from_0_29"), 0.15, 0.7),
 }
 """Fixed parts fitted by scripts/calibrate.py, which weighs a reserve that is too small three times
 as heavily as one too large (a pool estimated high is the costlier mistake), so each value sits
@@ -79,39 +79,37 @@ everything besides weights and KV cache) and 17.7 B on an A100 40GB (Qwen3-8B, 2
 entries, 0.82 GiB). An A10G log of the same release leaves room for 34 B, so the band keeps the
 sort-based cost as its upper end there."""
 SAMPLER_BYTES_MRV2_GREEDY = 4.0
-"""Model runner V2 before v0.28 (Rule.MRV2_LARGER_PROFILE_PEAK): its dummy sampler run meets
-sampling states left at their defaults (top_k = vocabulary, top_p = 1), so it skips top-k/top-p
-and draws with the Gumbel kernel; the peak is about one fp32 copy of the logits
-(vllm/v1/worker/gpu/model_runner.py ``_dummy_sampler_run`` and gpu/sample/states.py as of
-2026-08-13). Public v0.27.1 logs agree:
-RTX 4090 0.08-0.31 GiB of peak activation over 256 × 151,936 entries; RTX PRO 6000 TP 2 with
-1,024 sequences left 1.66 GiB for everything besides weights and KV cache."""
+"""Model runner V2, every release: its dummy sampler run meets sampling states left at their
+defaults (top_k = vocabulary, top_p = 1), so neither FlashInfer's kernels nor a sort run whatever
+sampler is configured; it draws with the Gumbel kernel and the peak is about one fp32 copy of the
+logits (vllm/v1/worker/gpu/model_runner.py ``_dummy_sampler_run`` and gpu/sample/states.py in the
+v0.28.0 and v0.32.0 wheels and on 2026-08-13). Public logs agree: RTX 4090 v0.27.1 0.08-0.31 GiB
+of peak activation over 256 × 151,936 entries; an RTX 3090 v0.28.0 run with FlashInfer's sampler
+off peaks at 0.20 GiB over 256 × 128,256; a Quadro RTX 6000 v0.28 run (no FlashInfer) at its
+forward pass; an H200 v0.31 pair of 1,024 and 32 sequences at the same 0.48 GiB. Some v0.28 logs
+(L4, L40S, RTX 5090 with Qwen3-14B) leave room for a sort-sized peak (a cold torch.compile cache
+adds 0.5-0.8 GiB in public warm/cold pairs), so the band's reserve end keeps the sort's cost."""
 SAMPLER_LOW_BYTES = 5.0
 """Per-entry cost at the optimistic end of the band when the sampler path is not known."""
 
 
 def sampler_path(version: Version, model_runner_v2: bool, platform: str,
                  flashinfer_sampler: bool | None = None) -> str:
-    """Which sampler the profile run's dummy sampling takes: "greedy" (model runner V2 before
-    v0.28), "flashinfer", "triton" (vLLM's own top-k/top-p kernels, from v0.17) or "pytorch"
-    (sort-based). ``flashinfer_sampler`` is the user's
-    ``VLLM_USE_FLASHINFER_SAMPLER`` (None: unset). FlashInfer's sampler runs on CUDA only. Where the
-    release's default depends on the install (before v0.11.1), the sort-based path is taken, the
-    larger peak: an estimate that errs should err low, and the band's optimistic end (the smaller
-    reserve) covers FlashInfer.
-    From v0.28 the V2 logs show a peak of the sort-based size again (RTX 5090, L4, L40S with
-    Qwen3-14B); whether that is the sampler or a CUDA-graph estimate folded into "peak activation"
-    is not settled, so the measured sort-based cost stands in for it unless FlashInfer is chosen.
-    From v0.29 V2 logs print that FlashInfer samples (Rule.MRV2_FLASHINFER_SAMPLER)."""
-    if model_runner_v2 and not applies(Rule.MRV2_LARGER_PROFILE_PEAK, version):
+    """Which sampler the profile run's dummy sampling takes: "greedy" (model runner V2, whose
+    warm-up never runs top-k/top-p: ``SAMPLER_BYTES_MRV2_GREEDY``), "flashinfer", "triton" (vLLM's
+    own top-k/top-p kernels, from v0.17) or "pytorch" (sort-based). ``flashinfer_sampler`` is the
+    user's ``VLLM_USE_FLASHINFER_SAMPLER`` (None: unset). FlashInfer's sampler runs on CUDA only.
+    Where the release's default depends on the install (before v0.11.1), the sort-based path is
+    taken, the larger peak: an estimate that errs should err low, and the band's optimistic end
+    (the smaller reserve) covers FlashInfer."""
+    if model_runner_v2:
         return "greedy"
     on = flashinfer_sampler
     if on is None:
-        on = bool(flashinfer_sampler_default(version)) and \
-            (not model_runner_v2 or applies(Rule.MRV2_FLASHINFER_SAMPLER, version))
+        on = bool(flashinfer_sampler_default(version))
     if on and platform == "cuda":
         return "flashinfer"
-    if not model_runner_v2 and platform in ("cuda", "rocm") and applies(Rule.TRITON_TOP_K_TOP_P, version):
+    if platform in ("cuda", "rocm") and applies(Rule.TRITON_TOP_K_TOP_P, version):
         return "triton"
     return "pytorch"
 
@@ -226,7 +224,9 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | frozenset({
     "vllm#58580", "rtx5060ti-wsl-typhoon2.5-qwen3-4b-util0.70-xinference-v0.30.0",
     "rtx3090ti-gemma-4-e4b-it-maxlen32k-v0.22.1", "h100-qwen3-30b-a3b-2507-maxlen4k-v0.10.2",
     "h200-llama32-1b-fp16-seqs1024-v0.31.0", "h200-llama32-1b-fp16-seqs32-v0.31.0",
-    "h200-llama32-1b-fp16-seqs1024-eager-v0.31.0", "h200-llama32-1b-fp16-seqs1024-nograph-v0.31.0"})
+    "h200-llama32-1b-fp16-seqs1024-eager-v0.31.0", "h200-llama32-1b-fp16-seqs1024-nograph-v0.31.0",
+    "rtx3090-llama31-8b-awq-seqs256-nofisampler-v2runner-v0.28.0",
+    "quadrortx6000-qwen2.5-1.5b-eager-llm-nofisampler-v2runner-v0.28.1rc1-dev"})
 """Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
 (scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile,
 and rows that miss by more than any fixed part could explain, stay out: the fixed part would
@@ -445,11 +445,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     path = sampler_path(version, model_runner_v2, platform, flashinfer_sampler)
     per_entry = SAMPLER_BYTES[path]
     low_per_entry = per_entry if flashinfer_sampler is not None else min(per_entry, SAMPLER_LOW_BYTES)
-    # The Triton cost rests on two logs against one that needed the sort's: the band's top keeps it.
-    # So does V2's FlashInfer default when the sampler is not stated: a v0.30 laptop log leaves room
-    # for 31 B per entry where the v0.29-v0.31 logs that name FlashInfer show none.
-    unstated_v2 = path == "flashinfer" and model_runner_v2 and flashinfer_sampler is None
-    high_per_entry = SAMPLER_BYTES_PER_ENTRY if path == "triton" or unstated_v2 else per_entry
+    # The Triton cost rests on two logs against one that needed the sort's, and some V2 logs leave
+    # room for a sort-sized peak (SAMPLER_BYTES_MRV2_GREEDY): the band's top keeps the sort's cost.
+    high_per_entry = SAMPLER_BYTES_PER_ENTRY if path in ("triton", "greedy") else per_entry
     act = int(max(entries * per_entry, fwd))
     act_low = int(max(entries * low_per_entry, fwd))
     act_high = int(max(entries * high_per_entry, fwd))

@@ -192,12 +192,6 @@ class Rule(Enum):
         _v("0.28.0"), "#51726", "vllm/engine/arg_utils.py get_batch_defaults",
         "devices with ≥ 160 GiB use max_num_batched_tokens 16384 for `vllm serve` too",
         "inferred: merged 2026-08-11; seen on MI300X logs of v0.29.1")
-    MRV2_LARGER_PROFILE_PEAK = RuleInfo(
-        _v("0.28.0"), "not identified", "vllm/v1/worker/gpu/model_runner.py profile_run",
-        "model runner V2's warm-up peak grows to the size of the sort-based sampler's; before, its "
-        "dummy sampler run sampled greedily (about 4 bytes per request × vocabulary entry)",
-        "inferred: v0.28.0 logs (RTX 5090, L4, L40S) against v0.27.1 logs (RTX 4090, RTX PRO 6000); "
-        "cause not confirmed in code")
     CUDAGRAPH_SIZE_FLAGS = RuleInfo(
         _v("0.11.1"), "#26016", "vllm/engine/arg_utils.py",
         "--cudagraph-capture-sizes and --max-cudagraph-capture-size as serve flags (the CUDA-graph "
@@ -208,12 +202,6 @@ class Rule(Enum):
         "--language-model-only sets every modality's limit to 0, so a multimodal model's towers are "
         "neither built (interfaces.py _mark_tower_model, #32605) nor warmed up",
         "inferred: merged 2026-02-09, after v0.15.0 (2026-01-29)")
-    MRV2_FLASHINFER_SAMPLER = RuleInfo(
-        _v("0.29.0"), "v0.29.0 notes", "vllm/v1/worker/gpu/sample/sampler.py",
-        "model runner V2 samples with FlashInfer's top-k/top-p kernels on CUDA by default, as the V1 "
-        "runner does from v0.21",
-        "inferred: V2 logs of v0.29, v0.30 and v0.31 (RTX 5060 Ti, H200) print 'Using FlashInfer for top-p "
-        "& top-k sampling' without VLLM_USE_FLASHINFER_SAMPLER; v0.28 V2 logs need the sort-based peak")
     MRV2_PENALTY_BUFFER = RuleInfo(
         _v("0.29.0"), "#29720", "vllm/v1/worker/gpu/sample/penalties.py PenaltiesState",
         "model runner V2's sampler holds an int32 count per (max_num_seqs × vocabulary entry) plus a "
@@ -356,11 +344,6 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "SERVER_MNBT_16K_ON_160GIB": (
         "显存 ≥ 160 GiB 的设备上，`vllm serve` 也使用 max_num_batched_tokens 16384",
         "推断：2026-08-11 合并；v0.29.1 的 MI300X 日志可见"),
-    "MRV2_LARGER_PROFILE_PEAK": (
-        "model runner V2 的预热峰值增大到与基于排序的采样器相当；此前它的虚拟采样是贪心采样"
-        "（每个请求 × 词表条目约 4 字节）",
-        "推断：对比 v0.28.0 日志（RTX 5090、L4、L40S）与 v0.27.1 日志（RTX 4090、RTX PRO 6000）；"
-        "原因尚未在代码中确认"),
     "FIT_CHECK_RESERVES_NULL_BLOCK": (
         "装载检查扣掉一个块（null block）", "推断：2026-08-20 合并"),
     "CUDAGRAPH_SIZE_FLAGS": (
@@ -371,10 +354,6 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "--language-model-only 把每种模态的上限设为 0，多模态模型的视觉/音频塔既不构建"
         "（interfaces.py _mark_tower_model，#32605）也不预热",
         "推断：2026-02-09 合并，晚于 v0.15.0（2026-01-29）"),
-    "MRV2_FLASHINFER_SAMPLER": (
-        "model runner V2 在 CUDA 上默认用 FlashInfer 的 top-k/top-p 内核采样，与 V1 runner 自 v0.21 起相同",
-        "推断：v0.29、v0.30 与 v0.31 的 V2 日志（RTX 5060 Ti、H200）在未设置 VLLM_USE_FLASHINFER_SAMPLER 时打印 "
-        "'Using FlashInfer for top-p & top-k sampling'；v0.28 的 V2 日志需要排序方式的峰值"),
     "MRV2_PENALTY_BUFFER": (
         "model runner V2 的采样器在启动时为每个 (max_num_seqs × 词表条目) 分配一个 int32 计数和一个打包比特"
         "（每个条目约 4.1 字节，不在 profile 峰值之内）",
