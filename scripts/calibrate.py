@@ -101,7 +101,7 @@ FIXED_PART_CANDIDATES = [x / 20 for x in range(0, 41)]
 
 def unexplained_gib(f: dict) -> float:
     """The fixed part that would make this row's reserve exact."""
-    return f["observed_gib"] - f["activation_gib"] - f["non_torch_gib"] - f["cuda_graph_gib"]
+    return f["observed_gib"] - predict(f, 0.0)
 
 
 def beyond_any_fixed_part(f: dict) -> bool:

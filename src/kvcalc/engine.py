@@ -19,7 +19,7 @@ from .hf_config import AttentionLayer, ModelArch, read_model
 from .kvspecs import Layout, LayoutRequest, build_layout
 from .messages import Text
 from .servecmd import serve_command
-from .settings import Resolved, Settings, capture_sizes_of, resolve, spec_family
+from .settings import Resolved, Settings, resolve, spec_family
 from .specs import SizingContext
 from .units import GIB
 from .versions import Rule, Version, applies, flashinfer_sampler_default
@@ -263,8 +263,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       decode_query_len=1 + num_spec, capability_major=gpu.target.major,
                                       hybrid=_has_state_layers(arch), peer_to_peer=gpu.peer_to_peer,
                                       max_capture_size=s.max_cudagraph_capture_size,
-                                      capture_sizes=capture_sizes_of(s.cudagraph_capture_sizes)
-                                      if s.cudagraph_capture_sizes is not None else None)
+                                      capture_sizes=r.capture_sizes)
                      for i in range(pp))
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))

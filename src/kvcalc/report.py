@@ -9,7 +9,6 @@ from typing import Any
 from .engine import Calculation, PoolResult
 from .reserve import SAMPLER_NAMES
 from .units import GIB
-from .settings import capture_sizes_of
 from .versions import Rule, applies
 
 
@@ -79,8 +78,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "skip_mm_profiling": bool(s.skip_mm_profiling),
             "language_model_only": bool(s.language_model_only),
             "max_cudagraph_capture_size": s.max_cudagraph_capture_size,
-            "cudagraph_capture_sizes": list(capture_sizes_of(s.cudagraph_capture_sizes) or ())
-            if s.cudagraph_capture_sizes is not None else None,
+            "cudagraph_capture_sizes": list(r.capture_sizes) if r.capture_sizes is not None else None,
             "defaults_used": sorted(r.defaults_used), "batch_defaults_row": r.batch_defaults.memory_class,
         },
         "layout": {

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import shlex
 
-from .settings import Resolved, capture_sizes_of
+from .settings import Resolved
 from .versions import default_gpu_memory_utilization, flashinfer_sampler_default
 
 
@@ -51,9 +51,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--language-model-only")
     if s.max_cudagraph_capture_size is not None:
         flag("--max-cudagraph-capture-size", s.max_cudagraph_capture_size)
-    if s.cudagraph_capture_sizes is not None:
-        parts.append(" ".join(["--cudagraph-capture-sizes",
-                               *map(str, capture_sizes_of(s.cudagraph_capture_sizes) or ())]))
+    if r.capture_sizes:
+        parts.append(" ".join(["--cudagraph-capture-sizes", *map(str, r.capture_sizes)]))
     if s.kv_cache_memory_bytes:
         flag("--kv-cache-memory-bytes", s.kv_cache_memory_bytes)
     if s.mamba_ssm_cache_dtype not in (None, "auto"):

@@ -99,6 +99,7 @@ class Resolved:
     max_num_seqs: int
     batch_defaults: BatchDefaults
     defaults_used: frozenset[str] = field(default_factory=frozenset)
+    capture_sizes: tuple[int, ...] | None = None   # --cudagraph-capture-sizes, parsed once
 
 
 def _is_int(value: Any) -> bool:
@@ -253,4 +254,4 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         settings=s, version=version,
         gpu_memory_utilization=float(util) if util is not None else default_gpu_memory_utilization(version),
         max_model_len=int(max_len), max_num_batched_tokens=int(mnbt), max_num_seqs=int(seqs),
-        batch_defaults=defaults, defaults_used=frozenset(used))
+        batch_defaults=defaults, defaults_used=frozenset(used), capture_sizes=sizes)
