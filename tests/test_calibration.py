@@ -49,15 +49,16 @@ def test_a_miss_beyond_any_fixed_part_stays_out(calibrate):
 
 def test_a_row_whose_tower_kvcalc_does_not_profile_stays_out(calibrate):
     """A breakdown row of a vision model kvcalc does not profile would teach the fixed part the
-    tower's pass: the same log with a Qwen2.5-VL tower attached is left out."""
+    tower's pass: the same log with a SigLIP tower (Gemma 3's) attached is left out."""
     from kvcalc.catalog import find_model
 
     row = copy.deepcopy(next(e for e in calibrate.usable_logs()
                              if e["id"] == "rtx4090-qwen2.5-7b-util0.85-maxlen2k-v0.24.0"))
     config = copy.deepcopy(find_model(row["model"]).config)
-    config.update(model_type="qwen2_5_vl", architectures=["Qwen2_5_VLForConditionalGeneration"],
-                  vision_config={"depth": 32, "hidden_size": 1280, "intermediate_size": 3420,
-                                 "out_hidden_size": 3584, "patch_size": 14, "spatial_merge_size": 2})
+    config.update(architectures=["Qwen2_5_VLForConditionalGeneration"],
+                  vision_config={"model_type": "siglip_vision_model", "hidden_size": 1152,
+                                 "intermediate_size": 4304, "num_hidden_layers": 27, "patch_size": 14,
+                                 "image_size": 896})
     row["config"] = config
     fitted, left_out = calibrate.fitting_features([row])
     assert (fitted, left_out) == ([], [row["id"]])

@@ -13,7 +13,7 @@ from factories import config
 from kvcalc import reserve
 from kvcalc.units import GIB
 from kvcalc.validate import validate_logs
-from kvcalc.versions import parse_version
+from kvcalc.versions import NEWEST, parse_version
 from test_page_text import strings
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
@@ -30,12 +30,16 @@ def method_claims() -> list[str]:
     mib = reserve.CUDA_GRAPH_MIB_PER_GRAPH
     image = reserve.vision_profile(config("Qwen/Qwen3.5-27B"), 8192, 256, 262144, 1, 2)[0] / GIB
     video = reserve.vision_profile(config("google/gemma-4-26B-A4B-it"), 2048, 256, 262144, 1, 2)[0] / GIB
+    qwen25 = config("Qwen/Qwen2.5-VL-7B-Instruct")
+    clip = reserve.largest_tower_item(qwen25, NEWEST, 128000)
     return [
         f"{_g(reserve.SAMPLER_BYTES_PER_ENTRY)} bytes on the PyTorch path",
         f"{_g(reserve.SAMPLER_BYTES_FLASHINFER)} bytes with FlashInfer's kernels",
         f"{_g(reserve.SAMPLER_BYTES_TRITON)} bytes with vLLM's own Triton kernels",
         f"{_g(reserve.SAMPLER_BYTES_MRV2_GREEDY)} bytes on model runner V2",
         f"about {image:.1f} GiB for one",
+        f"{clip.budget_tokens:,} tokens and about "
+        f"{reserve.vision_profile(qwen25, 2048, 256, 128000, 1, 2)[0] / GIB:.1f} GiB for the 7B at its default 128,000",
         f"about {video:.2f} GiB each",
         f"{reserve.SINGLE_GPU_NON_TORCH_GIB:.2f} GiB on one GPU",
         f"plus {reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per GPU",

@@ -147,11 +147,13 @@ def test_vision_tower_profile_of_qwen3_vl_style_models():
     2 + 10 hidden-size values (1,152 wide; the 10 split across TP), the MLP 3 hidden + 2
     intermediate (4,304, split), and the patch's 3 × 2 × 16² pixels and its position embedding stay
     referenced: 65,536 × (12 × 1,152 + 1,536 + 1,152) × 2 B = 2.02 GiB, its 16,384 × 2,048
-    embeddings kept. 32,768 batched tokens encode two; at TP 2 the attention still sets the peak."""
+    embeddings and its pixel values kept through the language model's pass. 32,768 batched tokens
+    encode two; at TP 2 the attention still sets the peak."""
     cfg = config("nvidia/Qwen3.6-35B-A3B-NVFP4")
     peak, kept = vision_profile(cfg, 8192, 256, 131072, 1, 2)
     assert peak == 65536 * (12 * 1152 + 1536 + 1152) * 2 and round(peak / GIB, 2) == 2.02
-    assert kept == 16384 * 2048 * 2
+    assert kept == (16384 * 2048 + 65536 * 1536) * 2
+    assert vision_profile(cfg, 32768, 256, 131072, 1, 2)[1] == 2 * kept
     assert vision_profile(cfg, 32768, 256, 131072, 1, 2)[0] == 2 * peak
     assert vision_profile(cfg, 8192, 256, 131072, 2, 2)[0] == 65536 * (2 * 1152 + 10 * 576 + 2688) * 2
     assert vision_profile(config("Qwen/Qwen3-8B"), 8192, 256, 131072, 1, 2) == (0, 0)
@@ -164,13 +166,15 @@ def test_gemma4_profiles_videos_of_32_frames():
     cfg = config("google/gemma-4-26B-A4B-it")
     per_item = 32 * 630 * (2 * 1152 + 2 * 4304) * 2
     text_hidden = cfg["text_config"]["hidden_size"]
-    assert vision_profile(cfg, 8192, 256, 131072, 1, 2) == (3 * per_item, 3 * 2496 * text_hidden * 2)
+    patch = cfg["vision_config"]["patch_size"]
+    kept = 3 * (2496 * text_hidden + 32 * 630 * 3 * patch * patch) * 2     # embeddings and pixels
+    assert vision_profile(cfg, 8192, 256, 131072, 1, 2) == (3 * per_item, kept)
     assert vision_profile(cfg, 2048, 256, 131072, 1, 2)[0] == per_item
     assert vision_profile(cfg, 16384, 2, 256000, 1, 2)[0] == 6 * per_item
     assert vision_profile(cfg, 8192, 256, 131072, 4, 2)[0] == 3 * per_item
     assert 0.38 < per_item / GIB < 0.46
     basis = reserve(cfg, "0.26.0", mnbt=8192, max_num_seqs=16, max_model_len=131072).basis
-    assert "3 video(s) of 32 frames" in basis
+    assert "3 video(s) of 2,496 tokens" in basis
 
 
 def test_vision_profile_enters_the_activation_term_on_the_first_stage_only():
@@ -180,8 +184,8 @@ def test_vision_profile_enters_the_activation_term_on_the_first_stage_only():
     off = reserve(cfg, "0.24.0", mm_profiling=False, **args)
     later = reserve(cfg, "0.24.0", pp=2, first_stage=False, **args)
     peak = vision_profile(cfg, 8192, 1, 131072, 1, 2)[0]
-    # the tower's pass outweighs the language model's 8,192-token pass plus the kept embeddings
-    assert peak > forward_bytes(cfg, 8192, 1, 2) + 16384 * 2048 * 2
+    # the tower's pass outweighs the language model's 8,192-token pass plus what it keeps
+    assert peak > forward_bytes(cfg, 8192, 1, 2) + vision_profile(cfg, 8192, 1, 131072, 1, 2)[1]
     assert on.activation[0] - off.activation[0] == pytest.approx(peak - forward_bytes(cfg, 8192, 1, 2), abs=2)
     assert later.activation[0] < on.activation[0]
     assert "vision tower" in on.basis and "vision tower" not in off.basis
@@ -210,9 +214,10 @@ def test_cuda_graph_estimate_subtracted_from_v020(release, deducted):
 
 
 def test_towers_kvcalc_does_not_size_are_named():
-    """A vision tower whose profile pass kvcalc does not size (Qwen2.5-VL's) is named in the
+    """A vision tower whose profile pass kvcalc does not size (Gemma 3's SigLIP) is named in the
     estimate, unless the profile is skipped. Gemma 4 with an audio tower (E2B/E4B) is sized: vLLM
-    warms up its video, not its audio; Qwen3.5 towers are sized; text-only models need no note."""
+    warms up its video, not its audio; Qwen2.5-VL and Qwen3.5 towers are sized; text-only models
+    need no note."""
     from factories import calc  # noqa: PLC0415
 
     def noted(model, **kw):
@@ -221,8 +226,9 @@ def test_towers_kvcalc_does_not_size_are_named():
     vl = {**config("Qwen/Qwen2.5-7B-Instruct"), "model_type": "qwen2_5_vl",
           "vision_config": {"depth": 32, "hidden_size": 1280, "intermediate_size": 3420,
                             "out_hidden_size": 3584, "patch_size": 14, "spatial_merge_size": 2}}
-    assert noted(vl)
-    assert not noted(vl, skip_mm_profiling=True)
+    assert not noted(vl)
+    assert noted("google/gemma-3-27b-it")
+    assert not noted("google/gemma-3-27b-it", skip_mm_profiling=True)
     with_audio = {**config("google/gemma-4-26B-A4B-it"),
                   "audio_config": {"model_type": "gemma4_audio", "hidden_size": 1024, "num_hidden_layers": 12}}
     assert not noted(with_audio)

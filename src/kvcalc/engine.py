@@ -263,7 +263,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       decode_query_len=1 + num_spec, capability_major=gpu.target.major,
                                       hybrid=_has_state_layers(arch), peer_to_peer=gpu.peer_to_peer,
                                       max_capture_size=s.max_cudagraph_capture_size,
-                                      capture_sizes=r.capture_sizes)
+                                      capture_sizes=r.capture_sizes, compiled=not s.enforce_eager)
                      for i in range(pp))
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))

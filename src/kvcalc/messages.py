@@ -284,14 +284,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "sampler.flashinfer": ("FlashInfer top-k/top-p kernels", "FlashInfer 的 top-k/top-p 内核"),
     "sampler.triton": ("vLLM's Triton top-k/top-p kernels", "vLLM 的 Triton top-k/top-p 内核"),
     "sampler.greedy": ("greedy warm-up of model runner V2", "model runner V2 的贪心预热"),
-    "basis.vision": (
-        "the vision tower's profile pass over the largest images: {gib:.2f} GiB "
+    "basis.vision_image": (
+        "the vision tower's profile pass over {items} image(s) of {tokens:,} tokens: {gib:.2f} GiB "
         "(--skip-mm-profiling leaves it out)",
-        "视觉塔对最大尺寸图像的 profile 前向：{gib:.2f} GiB（--skip-mm-profiling 可省去）"),
+        "视觉塔对 {items} 张 {tokens:,} token 的最大图像的 profile 前向：{gib:.2f} GiB（--skip-mm-profiling 可省去）"),
     "basis.vision_video": (
-        "the vision tower's profile pass over {items} video(s) of 32 frames: {gib:.2f} GiB "
+        "the vision tower's profile pass over {items} video(s) of {tokens:,} tokens: {gib:.2f} GiB "
         "(--skip-mm-profiling leaves it out)",
-        "视觉塔对 {items} 段 32 帧视频的 profile 前向：{gib:.2f} GiB（--skip-mm-profiling 可省去）"),
+        "视觉塔对 {items} 段 {tokens:,} token 的最大视频的 profile 前向：{gib:.2f} GiB（--skip-mm-profiling 可省去）"),
     "basis.in_measured_reserve": (
         "counted in the reserve your log measured",
         "已计入你的日志实测的预留中"),

@@ -188,6 +188,43 @@ def _gemma4_audio(cfg: dict, text_hidden: int) -> int:
     return L * block + stem + h * out + out + out * text_hidden
 
 
+QWEN_VL_TOWER_TYPES = ("qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe")
+
+
+def _qwen_vl_tower(cfg: dict, model_type: str, text_hidden: int, tp: int) -> tuple[int, int]:
+    """The Qwen-VL vision transformer (vllm/model_executor/models/qwen2_vl.py, qwen2_5_vl.py,
+    qwen3_vl.py), as (parameters, what one TP rank holds): a Conv3d patch embedding (channels ×
+    temporal patch × patch² × hidden), blocks of QKV + output projection (4h²) and an MLP (2 ×
+    h × intermediate; Qwen2.5-VL's is gated, 3 ×), and the patch merger (a norm, 4h → 4h, 4h → the
+    language model's width) — Qwen3-VL adds one merger per deepstack layer and a learned position
+    table. The blocks' and mergers' linear layers are split across TP (QKVParallelLinear,
+    Column/RowParallelLinear); the embeddings, norms and position table are not. Qwen2.5-VL-3B:
+    668.8M. Qwen2-VL names its width ``embed_dim`` and its MLP ``mlp_ratio``."""
+    qwen2, gated = model_type == "qwen2_vl", model_type == "qwen2_5_vl"
+    h = _n(cfg, "embed_dim") if qwen2 else _n(cfg, "hidden_size")
+    L = _n(cfg, "depth") or _n(cfg, "num_hidden_layers")
+    ratio = cfg.get("mlp_ratio", 4)
+    ratio = ratio if isinstance(ratio, (int, float)) and not isinstance(ratio, bool) and 0 < ratio <= 64 else 4
+    inter = int(h * ratio) if qwen2 else _n(cfg, "intermediate_size")
+    if not (h and L and inter):
+        return 0, 0
+    out = (_n(cfg, "hidden_size") if qwen2 else _n(cfg, "out_hidden_size")) or text_hidden
+    patch = _n(cfg, "patch_size", 14)
+    channels = _n(cfg, "in_channels") or _n(cfg, "in_chans") or 3
+    embed = channels * (_n(cfg, "temporal_patch_size") or 2) * patch * patch * h + h
+    position = 0 if model_type in ("qwen2_vl", "qwen2_5_vl") else _n(cfg, "num_position_embeddings") * h
+    block_linear = 4 * h * h + (3 if gated else 2) * h * inter
+    block_small = 10 * h + 2 * inter          # biases and the two norms
+    deepstack = cfg.get("deepstack_visual_indexes")
+    mergers = 1 + (len(deepstack) if isinstance(deepstack, list) else 0)
+    merger_linear = 16 * h * h + 4 * h * out
+    merger_small = 8 * h + 4 * h + out
+    total = L * (block_linear + block_small) + mergers * (merger_linear + merger_small) + embed + position
+    per_rank = (L * (cdiv(block_linear, tp) + block_small) + mergers * (cdiv(merger_linear, tp) + merger_small)
+                + embed + position)
+    return total, per_rank
+
+
 def _tower(cfg: Any, text_hidden: int) -> int:
     """A vision/audio encoder, from its dimensions: blocks of attention + MLP, a patch embedding
     and a projection to the language model's width."""
@@ -295,9 +332,13 @@ def inventory(config: dict[str, Any], tp: int, towers_loaded: bool = True) -> li
                 dense_inter *= 2
             if dense_inter:
                 parts.append(_mlp(i, H, dense_inter, t.get("hidden_act") != "relu2"))
-    towers = sum(_tower(config.get(k), H) for k in ("vision_config", "audio_config"))
+    top = str(config.get("model_type") or "")
+    if top in QWEN_VL_TOWER_TYPES and isinstance(config.get("vision_config"), dict):
+        towers, towers_rank = _qwen_vl_tower(config["vision_config"], top, H, tp)
+    else:
+        towers = towers_rank = sum(_tower(config.get(k), H) for k in ("vision_config", "audio_config"))
     if towers:
-        parts.append(Part("vision", towers, towers if towers_loaded else 0, False, where="first"))
+        parts.append(Part("vision", towers, towers_rank if towers_loaded else 0, False, where="first"))
     return parts
 
 

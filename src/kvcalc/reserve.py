@@ -30,7 +30,7 @@ from typing import Any
 from .messages import Text, join_texts
 from .params import config_int as _n
 from .units import GIB, cdiv
-from .versions import Rule, Version, applies, flashinfer_sampler_default
+from .versions import NEWEST, Rule, Version, applies, flashinfer_sampler_default
 
 
 @dataclass(frozen=True)
@@ -268,12 +268,19 @@ def forward_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes: int) 
 
 
 QWEN_VL_MAX_IMAGE_TOKENS = 16384
-"""Tokens of the largest image the Qwen3-VL / Qwen3.5 processors accept: ``size.longest_edge``
-16,777,216 pixels (preprocessor_config.json of Qwen3-VL, Qwen3.5 and Qwen3.6) in 32 × 32 pixel units
-(16-pixel patches merged 2 × 2); larger than their video item (two frames of 12,582,912 pixels,
-12,288 tokens), so vLLM profiles images (vllm/model_executor/models/qwen2_vl.py
-``get_max_image_tokens``, qwen3_vl.py ``get_max_video_tokens``)."""
-QWEN_VL_MODEL_TYPES = ("qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe")
+"""Tokens of the largest image the Qwen-VL processors accept: ``size.longest_edge`` 16,777,216
+pixels in 32 × 32 units for Qwen3-VL / Qwen3.5 / Qwen3.6 (16-pixel patches merged 2 × 2), and
+``max_pixels`` 12,845,056 in 28 × 28 units for Qwen2-VL / Qwen2.5-VL (14-pixel patches)
+(preprocessor_config.json; vllm/model_executor/models/qwen2_vl.py ``get_max_image_tokens``)."""
+QWEN3_VL_VIDEO_TOKENS = 12288
+"""Embeddings of Qwen3-VL's largest video: 25,165,824 pixels over all frames (the video
+processor's ``longest_edge``), in 2 × 32 × 32 units (qwen3_vl.py ``get_max_video_tokens``)."""
+QWEN3_VL_FORMATTED_VIDEO_TOKENS = QWEN3_VL_VIDEO_TOKENS * 25 // 2
+"""153,600: what the encoder budget counted for that video between #25557 and #30475 (12.5 prompt
+tokens per video token, for the timestamps; Rule.QWEN3_VL_FORMATTED_VIDEO)."""
+QWEN2_VL_MODEL_TYPES = ("qwen2_vl", "qwen2_5_vl")
+QWEN3_VL_MODEL_TYPES = ("qwen3_vl", "qwen3_vl_moe")
+QWEN_VL_MODEL_TYPES = (*QWEN2_VL_MODEL_TYPES, *QWEN3_VL_MODEL_TYPES, "qwen3_5", "qwen3_5_moe")
 GEMMA4_VIDEO_FRAMES = 32
 GEMMA4_VIDEO_TOKENS_PER_FRAME = 70 + 2 + 6
 """Gemma 4's largest multimodal item is a video: 32 sampled frames of 70 soft tokens, each
@@ -297,70 +304,171 @@ def encoder_items(tokens_per_item: int, mnbt: int, max_num_seqs: int, max_model_
 
 
 def tower_profile_modelled(config: dict[str, Any]) -> bool:
-    """Whether ``vision_profile`` sizes the tower this model profiles at startup: the Qwen3-VL
-    family, and Gemma 4 with its vision tower. vLLM warms up only the modality with the most tokens
-    per item (gpu_model_runner.py ``get_modality_with_max_tokens``): for Gemma 4 a video (2,496)
-    outweighs an audio clip (``audio_seq_length`` 750), so the E2B/E4B audio encoder adds weights
-    but no profile pass."""
+    """Whether ``vision_profile`` sizes the tower this model profiles at startup: the Qwen-VL
+    family (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, Qwen3.5/3.6), and Gemma 4 with its vision tower. vLLM
+    warms up only the modality with the most tokens per item (gpu_model_runner.py
+    ``get_modality_with_max_tokens``): for Gemma 4 a video (2,496) outweighs an audio clip
+    (``audio_seq_length`` 750), so the E2B/E4B audio encoder adds weights but no profile pass."""
     mt = str(config.get("model_type"))
     return mt in QWEN_VL_MODEL_TYPES or (mt == "gemma4" and isinstance(config.get("vision_config"), dict))
 
 
-def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_len: int, tp: int,
-                   dtype_bytes: int) -> tuple[int, int]:
-    """The vision tower's part of ``profile_run`` (vllm/v1/worker/gpu_model_runner.py): it encodes
-    the most items of the largest size the encoder budget allows (max(max_num_batched_tokens,
-    tokens per item) // tokens per item, at least 1; vllm/multimodal/encoder_budget.py) and keeps
-    their embeddings in the encoder cache through the language model's dummy pass. Returns (peak of
-    the tower's pass, bytes of the kept embeddings). Per patch, the Qwen3-VL / Qwen3.5 towers
-    (largest item: an image) hold what ``qwen_vl_patch_values`` counts; Gemma 4's (largest item: a
-    video, ``GEMMA4_VIDEO_FRAMES``; the tower is not split across TP) about two hidden-size and two
-    MLP-size values (the residual stream, its input, the MLP's up projection and activation), which
-    a public RTX 5090 sweep of 1, 3 and 6 videos supports. (0, 0) for other models."""
+@dataclass(frozen=True)
+class TowerItem:
+    """The largest item of the modality vLLM's warm-up encodes (``get_modality_with_max_tokens``)."""
+
+    modality: str       # "image" or "video"
+    budget_tokens: int  # tokens per item as the encoder budget counts them
+    embeddings: int     # embeddings the tower hands the language model per item
+    patches: int        # patches through the tower per item
+
+
+def qwen2_vl_video_frames(version: Version, max_model_len: int) -> int:
+    """Frames of Qwen2-VL / Qwen2.5-VL's largest dummy video (qwen2_vl.py
+    ``get_num_frames_with_most_features``): as many full-size frames as ``max_model_len`` holds
+    (every two frames make one temporal patch of ``QWEN_VL_MAX_IMAGE_TOKENS`` tokens; at least
+    one frame), at most 14 from v0.11 (Rule.QWEN2_VL_VIDEO_14_FRAMES), 16 before."""
+    cap = 14 if applies(Rule.QWEN2_VL_VIDEO_14_FRAMES, version) else 16
+    return max(1, min(2 * (max_model_len // QWEN_VL_MAX_IMAGE_TOKENS), cap))
+
+
+def qwen_vl_largest_item(config: dict[str, Any], version: Version, max_model_len: int) -> TowerItem:
+    """What a Qwen-VL model's warm-up encodes. Images: ``QWEN_VL_MAX_IMAGE_TOKENS``. Qwen2-VL and
+    Qwen2.5-VL count a video by full-size frames (``qwen2_vl_video_frames``), so with a long
+    ``max_model_len`` the video outweighs the image: 14 frames, 114,688 tokens at 128,000 (a public
+    v0.23 A100 log: 'budget of 114688 tokens, and profiled with 1 video items'). Qwen3-VL counted
+    its video at 12.5 tokens per embedding between #25557 and #30475 (153,600 > 16,384: one video of
+    12,288 embeddings); since then, and for Qwen3.5/3.6, the image is larger. A tie goes to the
+    image before #34533 and to the video after (Rule.MM_MODALITY_TIE_BY_NAME); both are the same
+    size."""
+    v = config["vision_config"]
+    mt = str(config.get("model_type"))
+    unit = (_n(v, "spatial_merge_size") or 2) ** 2
+    image = TowerItem("image", QWEN_VL_MAX_IMAGE_TOKENS, QWEN_VL_MAX_IMAGE_TOKENS, QWEN_VL_MAX_IMAGE_TOKENS * unit)
+    if mt in QWEN2_VL_MODEL_TYPES:
+        tokens = cdiv(qwen2_vl_video_frames(version, max_model_len), 2) * QWEN_VL_MAX_IMAGE_TOKENS
+        if tokens > image.budget_tokens or applies(Rule.MM_MODALITY_TIE_BY_NAME, version):
+            return TowerItem("video", tokens, tokens, tokens * unit)
+    if mt in QWEN3_VL_MODEL_TYPES and applies(Rule.QWEN3_VL_FORMATTED_VIDEO, version) \
+            and not applies(Rule.QWEN3_VL_PLAIN_VIDEO, version):
+        return TowerItem("video", QWEN3_VL_FORMATTED_VIDEO_TOKENS, QWEN3_VL_VIDEO_TOKENS,
+                         QWEN3_VL_VIDEO_TOKENS * unit)
+    return image
+
+
+def _gemma4_item(vision_config: dict[str, Any]) -> TowerItem:
+    tokens = GEMMA4_VIDEO_FRAMES * GEMMA4_VIDEO_TOKENS_PER_FRAME
+    return TowerItem("video", tokens, tokens, _gemma4_video_patches(vision_config))
+
+
+def largest_tower_item(config: dict[str, Any], version: Version, max_model_len: int) -> TowerItem | None:
+    """The item ``vision_profile`` sizes, or None when kvcalc does not model this model's tower."""
     v = config.get("vision_config")
     mt = str(config.get("model_type"))
-    if not isinstance(v, dict) or mt not in (*QWEN_VL_MODEL_TYPES, "gemma4"):
+    if not isinstance(v, dict) or not _tower_widths(v, mt)[0]:
+        return None
+    if mt == "gemma4":
+        return _gemma4_item(v)
+    return qwen_vl_largest_item(config, version, max_model_len) if mt in QWEN_VL_MODEL_TYPES else None
+
+
+def _tower_widths(vision_config: dict[str, Any], model_type: str) -> tuple[int, int]:
+    """(hidden, MLP intermediate) of a vision tower block. Qwen2-VL names them ``embed_dim`` and
+    ``mlp_ratio`` (its ``hidden_size`` is the language model's width, the tower's output)."""
+    if model_type == "qwen2_vl":
+        embed = _n(vision_config, "embed_dim")
+        ratio = vision_config.get("mlp_ratio", 4)
+        return embed, int(embed * ratio) if isinstance(ratio, (int, float)) and not isinstance(ratio, bool) else 0
+    return _n(vision_config, "hidden_size"), _n(vision_config, "intermediate_size")
+
+
+def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_len: int, tp: int,
+                   dtype_bytes: int, version: Version = NEWEST, compiled: bool = True) -> tuple[int, int]:
+    """The vision tower's part of ``profile_run`` (vllm/v1/worker/gpu_model_runner.py): it encodes
+    the most items of the largest size (``largest_tower_item``) the encoder budget allows
+    (max(max_num_batched_tokens, tokens per item) // tokens per item, at least 1;
+    vllm/multimodal/encoder_budget.py) and keeps their embeddings in the encoder cache through the
+    language model's dummy pass, and with them the batch's pixel values (``profile_run`` holds
+    ``batched_dummy_mm_inputs`` to its end; the processor's output is cast to the model dtype,
+    vllm/multimodal/processing/context.py ``_postprocess_output``). Returns (peak of the tower's
+    pass, bytes kept through the language model's pass). Per patch, the Qwen-VL towers hold what
+    ``qwen_vl_patch_values`` counts; Gemma 4's (the tower is not split across TP) about two
+    hidden-size and two MLP-size values (the residual stream, its input, the MLP's up projection
+    and activation), which a public RTX 5090 sweep of 1, 3 and 6 videos supports. (0, 0) for other
+    models."""
+    item = largest_tower_item(config, version, max_model_len)
+    if item is None:
         return 0, 0
-    hidden, inter = _n(v, "hidden_size"), _n(v, "intermediate_size")
-    if not hidden or not inter:
+    v = config["vision_config"]
+    mt = str(config.get("model_type"))
+    hidden, inter = _tower_widths(v, mt)
+    if not inter:
         return 0, 0
     if mt == "gemma4":
         t = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
-        tokens = GEMMA4_VIDEO_FRAMES * GEMMA4_VIDEO_TOKENS_PER_FRAME
-        patches_per_item = _gemma4_video_patches(v)
         out, stacks = _n(t, "hidden_size") or hidden, 1
         per_patch = 2 * hidden + 2 * inter        # the tower is not split across TP
+        pixels = 3 * (_n(v, "patch_size") or 16) ** 2
     else:
-        merge = _n(v, "spatial_merge_size") or 2
-        tokens = QWEN_VL_MAX_IMAGE_TOKENS
-        patches_per_item = tokens * merge * merge
-        out = _n(v, "out_hidden_size") or hidden
+        # Qwen2-VL's tower hands out the language model's width (its vision ``hidden_size``)
+        out = _n(v, "hidden_size") if mt == "qwen2_vl" else (_n(v, "out_hidden_size") or hidden)
         deepstack = v.get("deepstack_visual_indexes")
         stacks = 1 + (len(deepstack) if isinstance(deepstack, list) else 0)
-        per_patch = qwen_vl_patch_values(v, tp)
-    items = encoder_items(tokens, mnbt, max_num_seqs, max_model_len)
-    kept = items * tokens * out * dtype_bytes * stacks
-    return items * patches_per_item * per_patch * dtype_bytes, kept
+        per_patch = qwen_vl_patch_values(v, tp, mt, version, compiled)
+        pixels = qwen_vl_patch_pixels(v)
+    items = encoder_items(item.budget_tokens, mnbt, max_num_seqs, max_model_len)
+    kept = items * (item.embeddings * out * stacks + item.patches * pixels) * dtype_bytes
+    return items * item.patches * per_patch * dtype_bytes, kept
 
 
-def qwen_vl_patch_values(vision_config: dict[str, Any], tp: int) -> int:
-    """Values one GPU holds per patch at the peak of a Qwen3-VL / Qwen3.5 tower block
-    (vllm/model_executor/models/qwen3_vl.py, qwen2_5_vl.py ``Qwen2_5_VisionAttention``). In the
-    attention: the residual and the normed input (whole) plus, split across TP, the fused QKV
-    output (3 × hidden), the contiguous query/key copy and its rotated result (2 + 2), the value
-    made contiguous, the attention output and its re-laid-out copy (1 + 1 + 1); in the MLP: the
-    residual, the normed input, the output, and the up projection with its activation (2 ×
-    intermediate / TP). Through the whole pass the patch pixels (channels × temporal patch ×
-    patch², converted to the model dtype when processed) and the learned position embeddings
-    (hidden) stay referenced. Qwen3.5-9B's tower (1152 / 4304, 16-pixel patches): 16,512 values
-    a patch, 2.02 GiB for a 16,384-token image; single-GPU logs of Qwen3.5/3.6
-    leave 0.45-0.85 GiB more than the MLP-only count (1.33 GiB) gave."""
-    hidden, inter = _n(vision_config, "hidden_size"), _n(vision_config, "intermediate_size")
+def qwen_vl_patch_pixels(vision_config: dict[str, Any]) -> int:
+    """Pixel values of one Qwen-VL patch: channels × temporal patch × patch²."""
     patch = _n(vision_config, "patch_size") or 16
-    pixels = (_n(vision_config, "in_channels") or 3) * (_n(vision_config, "temporal_patch_size") or 2) * patch * patch
-    attention = 2 * hidden + 10 * cdiv(hidden, tp)
-    mlp = 3 * hidden + 2 * cdiv(inter, tp)
-    return max(attention, mlp) + pixels + hidden
+    channels = _n(vision_config, "in_channels") or _n(vision_config, "in_chans") or 3
+    return channels * (_n(vision_config, "temporal_patch_size") or 2) * patch * patch
+
+
+def qwen_vl_patch_values(vision_config: dict[str, Any], tp: int, model_type: str = "qwen3_vl",
+                         version: Version = NEWEST, compiled: bool = True) -> int:
+    """Values one GPU holds per patch at the peak of a Qwen-VL tower block
+    (vllm/model_executor/models/qwen2_5_vl.py ``Qwen2_5_VisionAttention``, shared by Qwen3-VL and
+    Qwen3.5; qwen2_vl.py ``Qwen2VisionAttention`` has the same pattern). Hidden-size units, the
+    residual and the normed input whole, the rest split across TP:
+
+    * attention, from v0.12 (Rule.QWEN_VL_VISION_ATTENTION_SLIMMED): the fused QKV output (3), the
+      contiguous query/key copy and its rotated result (2 + 2), the value made contiguous, the
+      attention output and its re-laid-out copy (1 + 1 + 1): 2 + 10/TP;
+    * attention before: QKV (3), contiguous q, k, v copies (3), their concatenation (2), and the
+      rotation done in float32 (an input copy 4, its output 4, cast back 2): 2 + 18/TP; with TP > 1
+      the QKV was also gathered from every rank (3 whole, 6 while gathering);
+    * MLP: the residual, the normed input and the output (3) plus, for Qwen3-VL and Qwen2-VL, the
+      up projection and its activation (2 × intermediate); Qwen2.5-VL's gated MLP holds 3 ×
+      intermediate and, since #22184 (Rule.QWEN25_VL_FUSED_NORM), its block keeps the input and the
+      attention output beside the fused norm's two results when the norm runs as PyTorch code (a
+      compiled model turns vLLM's custom ops off): 5 hidden-size values (3 with --enforce-eager,
+      whose CUDA kernel normalises in place).
+
+    Through the whole pass the patch pixels (``qwen_vl_patch_pixels``, in the model dtype) and, for
+    the Qwen3 towers, the learned position embeddings (hidden) stay referenced. Qwen3.5-9B's tower
+    (1152 / 4304, 16-pixel patches): 16,512 values a patch, 2.02 GiB for a 16,384-token image.
+    Qwen2.5-VL-7B (1280 / 3420, 14-pixel patches) on v0.23: 17,836 values, 15.2 GiB for its
+    114,688-token video, against the 15.5 GiB of activation and non-torch memory a public A100 log
+    leaves; Qwen2.5-VL-3B on v0.11 (same tower, one image): 26,776 values, 3.3 GiB against 3.3."""
+    hidden, inter = _tower_widths(vision_config, model_type)
+    per_rank = cdiv(hidden, tp)
+    if applies(Rule.QWEN_VL_VISION_ATTENTION_SLIMMED, version):
+        attention = 2 * hidden + 10 * per_rank
+    else:
+        gathered = 3 * hidden if tp > 1 else 0
+        attention = max(2 * hidden + 18 * per_rank + gathered,
+                        2 * hidden + 3 * per_rank + 2 * gathered)
+    if model_type == "qwen2_5_vl":
+        kept = 5 if compiled and applies(Rule.QWEN25_VL_FUSED_NORM, version) else 3
+        mlp = kept * hidden + 3 * cdiv(inter, tp)
+    else:
+        mlp = 3 * hidden + 2 * cdiv(inter, tp)
+    position = 0 if model_type in QWEN2_VL_MODEL_TYPES else hidden
+    return max(attention, mlp) + qwen_vl_patch_pixels(vision_config) + position
 
 
 def cudagraph_capture_sizes(version: Version, max_num_seqs: int, mnbt: int, decode_query_len: int = 1,
@@ -429,17 +537,17 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      max_model_len: int = 0, mm_profiling: bool = True, decode_query_len: int = 1,
                      capability_major: int = 0, hybrid: bool = False,
                      peer_to_peer: bool = True, max_capture_size: int | None = None,
-                     capture_sizes: tuple[int, ...] | None = None) -> ReserveEstimate:
+                     capture_sizes: tuple[int, ...] | None = None, compiled: bool = True) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
-    (``--skip-mm-profiling``)."""
+    (``--skip-mm-profiling``); ``compiled`` is false with --enforce-eager (vLLM's custom ops on)."""
     era = era_for(version, model_runner_v2)
     rows = sampler_rows(max_num_seqs, mnbt)
     vocab_padded = cdiv(vocab, 64) * 64
     entries = rows * vocab_padded if last_stage else 0
     fwd = forward_bytes(config, mnbt, tp, dtype_bytes)
-    vision, kept = vision_profile(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes) \
+    vision, kept = vision_profile(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes, version, compiled) \
         if first_stage and mm_profiling else (0, 0)
     fwd = max(fwd + kept, vision)
     path = sampler_path(version, model_runner_v2, platform, flashinfer_sampler)
@@ -466,11 +574,13 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
             Text("basis.cuda_graphs", piecewise=piecewise, full=full, largest=largest, per=per)
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt)
-    if vision:
-        videos = encoder_items(GEMMA4_VIDEO_FRAMES * GEMMA4_VIDEO_TOKENS_PER_FRAME, mnbt, max_num_seqs, max_model_len) \
-            if str(config.get("model_type")) == "gemma4" else 0
-        basis = join_texts([basis, Text("basis.vision_video", items=videos, gib=vision / GIB) if videos
-                            else Text("basis.vision", gib=vision / GIB)])
+    item = largest_tower_item(config, version, max_model_len) if vision else None
+    if item is not None:
+        items = encoder_items(item.budget_tokens, mnbt, max_num_seqs, max_model_len)
+        tower = Text("basis.vision_video", items=items, tokens=item.budget_tokens, gib=vision / GIB) \
+            if item.modality == "video" else \
+            Text("basis.vision_image", items=items, tokens=item.budget_tokens, gib=vision / GIB)
+        basis = join_texts([basis, tower])
     nt = non_torch_estimate(tp, pp, era.spread_gib, era.fixed_gib, peer_to_peer)
     nt_basis = non_torch_basis(tp, pp, era, peer_to_peer)
     penalties = penalty_buffer_bytes(version, model_runner_v2, max_num_seqs, vocab) if last_stage else 0

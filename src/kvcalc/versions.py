@@ -192,6 +192,38 @@ class Rule(Enum):
         _v("0.28.0"), "#51726", "vllm/engine/arg_utils.py get_batch_defaults",
         "devices with ≥ 160 GiB use max_num_batched_tokens 16384 for `vllm serve` too",
         "inferred: merged 2026-08-11; seen on MI300X logs of v0.29.1")
+    QWEN25_VL_FUSED_NORM = RuleInfo(
+        _v("0.10.1"), "#22184", "vllm/model_executor/models/qwen2_5_vl.py Qwen2_5_VisionBlock",
+        "Qwen2.5-VL's vision block normalises with a fused residual add, keeping its input and the "
+        "attention output beside the norm's two results through the MLP (when the norm runs as PyTorch "
+        "code, as in a compiled model): 2 more hidden-size values per patch in the warm-up",
+        "inferred: merged 2025-08-07, after v0.10.0 (2025-07-24)")
+    QWEN2_VL_VIDEO_14_FRAMES = RuleInfo(
+        _v("0.11.0"), "#25557", "vllm/model_executor/models/qwen2_vl.py _MAX_FRAMES_PER_VIDEO",
+        "Qwen2-VL / Qwen2.5-VL's largest dummy video has at most 14 frames (16 before), each full size",
+        "confirmed: a v0.23 log profiles one 114,688-token video (7 × 16,384) at max_model_len 128,000")
+    QWEN3_VL_FORMATTED_VIDEO = RuleInfo(
+        _v("0.11.0"), "#25557", "vllm/model_executor/models/qwen3_vl.py get_max_video_tokens",
+        "Qwen3-VL's encoder budget counts its largest video at 12.5 tokens per embedding (timestamps): "
+        "153,600 tokens, more than an image, so the warm-up encodes one video of 12,288 embeddings",
+        "confirmed: a v0.11.0 log prints 'budget of 153600 tokens, and profiled with 1 video items'")
+    QWEN_VL_VISION_ATTENTION_SLIMMED = RuleInfo(
+        _v("0.12.0"), "#28271", "vllm/model_executor/models/qwen2_5_vl.py Qwen2_5_VisionAttention",
+        "the Qwen-VL vision attention no longer gathers QKV across TP (#28271), copies q, k, v "
+        "contiguously (#28769) or rotates them in float32 (#28798): its peak falls from 2 + 18/TP "
+        "(+ 3 with TP > 1) to 2 + 10/TP hidden-size values per patch",
+        "inferred: merged 2025-11-12 to 11-18, the week v0.11.1 and v0.11.2 came out, so v0.12.0 is "
+        "taken; a v0.11.0 Qwen2.5-VL-3B log on an L4 leaves room for the larger peak")
+    QWEN3_VL_PLAIN_VIDEO = RuleInfo(
+        _v("0.14.0"), "#30475", "vllm/model_executor/models/qwen3_vl.py get_max_video_tokens",
+        "Qwen3-VL's encoder budget counts a video by its embeddings (12,288), less than an image "
+        "(16,384), so the warm-up encodes images again",
+        "inferred: merged 2025-12-16, about when v0.13.0 was cut, so v0.14.0 is taken")
+    MM_MODALITY_TIE_BY_NAME = RuleInfo(
+        _v("0.16.0"), "#34533", "vllm/multimodal/encoder_budget.py get_modality_with_max_tokens",
+        "when two modalities tie on tokens per item, the warm-up picks the later name ('video' over "
+        "'image'); before, the first listed",
+        "inferred: merged 2026-02-13, after v0.15.0 (2026-01-29)")
     CUDAGRAPH_SIZE_FLAGS = RuleInfo(
         _v("0.11.1"), "#26016", "vllm/engine/arg_utils.py",
         "--cudagraph-capture-sizes and --max-cudagraph-capture-size as serve flags (the CUDA-graph "
@@ -346,6 +378,28 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "推断：2026-08-11 合并；v0.29.1 的 MI300X 日志可见"),
     "FIT_CHECK_RESERVES_NULL_BLOCK": (
         "装载检查扣掉一个块（null block）", "推断：2026-08-20 合并"),
+    "QWEN25_VL_FUSED_NORM": (
+        "Qwen2.5-VL 的视觉块用融合残差加法做归一化，MLP 期间除归一化的两个结果外还保留块输入和注意力输出"
+        "（归一化以 PyTorch 代码运行时，即编译后的模型）：预热时每个 patch 多 2 个隐藏维度的值",
+        "推断：2025-08-07 合并，晚于 v0.10.0（2025-07-24）"),
+    "QWEN2_VL_VIDEO_14_FRAMES": (
+        "Qwen2-VL / Qwen2.5-VL 最大的虚拟视频最多 14 帧（此前 16 帧），每帧都是最大尺寸",
+        "已确认：一条 v0.23 日志在 max_model_len 128,000 下 profile 了一段 114,688 token（7 × 16,384）的视频"),
+    "QWEN3_VL_FORMATTED_VIDEO": (
+        "Qwen3-VL 的编码器预算按每个嵌入 12.5 个 token（时间戳）计算最大视频：153,600 个 token，多于图像，"
+        "所以预热编码一段 12,288 个嵌入的视频",
+        "已确认：一条 v0.11.0 日志打印 'budget of 153600 tokens, and profiled with 1 video items'"),
+    "QWEN_VL_VISION_ATTENTION_SLIMMED": (
+        "Qwen-VL 视觉注意力不再跨 TP 收集 QKV（#28271）、不再连续复制 q、k、v（#28769）、也不再以 float32 "
+        "做旋转（#28798）：每个 patch 的峰值从 2 + 18/TP（TP > 1 时再加 3）降到 2 + 10/TP 个隐藏维度的值",
+        "推断：2025-11-12 至 11-18 合并，正是 v0.11.1 和 v0.11.2 发布的那一周，因此取 v0.12.0；"
+        "一条 v0.11.0 的 Qwen2.5-VL-3B L4 日志为更大的峰值留出了空间"),
+    "QWEN3_VL_PLAIN_VIDEO": (
+        "Qwen3-VL 的编码器预算按嵌入数（12,288）计算视频，少于图像（16,384），所以预热重新编码图像",
+        "推断：2025-12-16 合并，约在 v0.13.0 切分支之时，因此取 v0.14.0"),
+    "MM_MODALITY_TIE_BY_NAME": (
+        "两种模态每项 token 数相同时，预热选名称靠后的（'video' 而非 'image'）；此前选先列出的",
+        "推断：2026-02-13 合并，晚于 v0.15.0（2026-01-29）"),
     "CUDAGRAPH_SIZE_FLAGS": (
         "--cudagraph-capture-sizes 与 --max-cudagraph-capture-size 成为 serve 参数（CUDA graph 的捕获尺寸，"
         "决定 vLLM 的 CUDA graph 显存估算中的 graph 数）",
