@@ -75,15 +75,19 @@ def test_which_sampler_the_log_names_becomes_a_setting(line, want):
     assert parse_log("INFO Using max model len 4096").settings().get("flashinfer_sampler") is None
 
 
-@pytest.mark.parametrize("args,want", [
-    ("{'model': 'x', 'skip_mm_profiling': True}", True),
-    ("{'model': 'x', 'limit_mm_per_prompt': {'image': 0, 'video': 0}}", True),
-    ("{'model': 'x', 'limit_mm_per_prompt': {'image': 2, 'audio': 0}}", None),
-    ("{'model': 'x', 'limit_mm_per_prompt': {'image': 0, 'audio': 0}}", None),   # video still profiled
+@pytest.mark.parametrize("args,skip,limits", [
+    ("{'model': 'x', 'skip_mm_profiling': True}", True, None),
+    ("{'model': 'x', 'limit_mm_per_prompt': {'image': 0, 'video': 0}}", None, {"image": 0, "video": 0}),
+    ("{'model': 'x', 'limit_mm_per_prompt': {'image': 2, 'audio': 0}}", None, {"image": 2, "audio": 0}),
+    ("{'model': 'x', 'limit_mm_per_prompt': {'image': 0, 'audio': 0}}", None, {"image": 0, "audio": 0}),
+    ("{'model': 'x', 'limit_mm_per_prompt': {'vision': 1}}", None, None),    # not a modality vLLM counts
 ])
-def test_a_log_that_turns_the_vision_profile_off(args, want):
+def test_a_log_that_limits_or_skips_the_vision_profile(args, skip, limits):
+    """--skip-mm-profiling pins the setting; --limit-mm-per-prompt travels as it is, and the core
+    decides what it leaves to warm up (a modality at 0 is not profiled)."""
     log = parse_log(f"INFO 01-01 00:00:00 [utils.py:1] non-default args: {args}")
-    assert log.settings().get("skip_mm_profiling") is want
+    assert log.settings().get("skip_mm_profiling") is skip
+    assert log.settings().get("limit_mm_per_prompt") == limits
 
 
 def test_a_log_served_as_a_language_model_only():

@@ -120,6 +120,7 @@ const FIELDS = [
   ["mns", "max-num-seqs", ""],
   ["mcg", "max-cg-size", ""],
   ["cgs", "cg-sizes", ""],
+  ["mmlim", "mm-limits", ""],
   ["bs", "block-size", ""],
   ["eager", "enforce-eager", false],
   ["pc", "prefix-caching", ""],
@@ -136,6 +137,7 @@ const FIELD_MSG = {
   "--max-model-len": "max-model-len", "--avg-tokens": "avg-tokens",
   "--max-num-batched-tokens": "mnbt", "--max-num-seqs": "max-num-seqs", "--block-size": "block-size",
   "--max-cudagraph-capture-size": "max-cg-size", "--cudagraph-capture-sizes": "cg-sizes",
+  "--limit-mm-per-prompt": "mm-limits",
   VLLM_USE_FLASHINFER_SAMPLER: "flashinfer-sampler", "--enable-prefix-caching": "prefix-caching",
   "--language-model-only": "language-model-only", available_kv_gib: "available-kv-gib",
 };
@@ -168,6 +170,8 @@ function buildRequest() {
       max_cudagraph_capture_size: value("max-cg-size"),
       // the core reads the list from the text ("1 2 4 8") and names what is wrong with it
       cudagraph_capture_sizes: $("cg-sizes").value.trim() || null,
+      // the core reads the limits from the text (JSON or image=2,video=0) and names what is wrong
+      limit_mm_per_prompt: $("mm-limits").value.trim() || null,
       block_size: value("block-size"),
       enforce_eager: $("enforce-eager").checked,
       entrypoint: $("entrypoint").value,
@@ -439,6 +443,7 @@ function renderSettingsUsed(r) {
     // flags that only apply when set
     ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
     ...(s.cudagraph_capture_sizes ? [["--cudagraph-capture-sizes", s.cudagraph_capture_sizes.join(" ")]] : []),
+    ...(s.limit_mm_per_prompt ? [["--limit-mm-per-prompt", JSON.stringify(s.limit_mm_per_prompt)]] : []),
     ...(s.max_cudagraph_capture_size != null
       ? [["--max-cudagraph-capture-size", F.int(s.max_cudagraph_capture_size)]] : []),
   ];
@@ -889,6 +894,7 @@ const LOG_FIELDS = [
   ["max_num_seqs", "max-num-seqs", ""],
   ["max_cudagraph_capture_size", "max-cg-size", ""],
   ["cudagraph_capture_sizes", "cg-sizes", ""],
+  ["limit_mm_per_prompt", "mm-limits", ""],
   ["block_size", "block-size", ""],
   ["enforce_eager", "enforce-eager", false],
   ["enable_prefix_caching", "prefix-caching", ""],
@@ -907,6 +913,7 @@ const SETTING_FLAG = {
   skip_mm_profiling: "--skip-mm-profiling", enable_prefix_caching: "--enable-prefix-caching",
   language_model_only: "--language-model-only",
   max_cudagraph_capture_size: "--max-cudagraph-capture-size", cudagraph_capture_sizes: "--cudagraph-capture-sizes",
+  limit_mm_per_prompt: "--limit-mm-per-prompt",
 };
 function settingName(k) {
   if (k === "vllm_version") return S("name_version");
@@ -942,7 +949,8 @@ function fillFormFromLog(res) {
   for (const [k, id, d] of LOG_FIELDS) {
     const v = s[k];
     setField(id, v === undefined || v === null ? d
-      : typeof v === "boolean" ? v : Array.isArray(v) ? v.join(" ") : String(v));
+      : typeof v === "boolean" ? v : Array.isArray(v) ? v.join(" ")
+        : typeof v === "object" ? JSON.stringify(v) : String(v));
   }
   setField("available-kv-gib", ""); // the baseline replaces it
   if (!res.filled_from_form.includes("model") && [...$("model-select").options].some((o) => o.value === res.model)) {

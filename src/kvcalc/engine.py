@@ -142,17 +142,43 @@ def _has_state_layers(arch: ModelArch) -> bool:
     return arch.mamba is not None or any(l.kind == "mamba" for l in arch.layers)
 
 
-def _tower_not_modelled(config: dict[str, Any], s: Settings) -> bool:
+def _tower_not_modelled(config: dict[str, Any], r: Resolved) -> bool:
     """A vision or audio tower vLLM profiles at startup whose pass kvcalc does not size
     (reserve.tower_profile_modelled)."""
     from .reserve import tower_profile_modelled  # noqa: PLC0415
-    towers = any(isinstance(config.get(k), dict) for k in ("vision_config", "audio_config"))
-    return towers and not _towers_skipped(s) and not tower_profile_modelled(config)
+    return not _profile_off(config, r) and \
+        not tower_profile_modelled(config, r.version, r.max_model_len, r.mm_limits)
 
 
-def _towers_skipped(s: Settings) -> bool:
-    """No tower warm-up: ``--skip-mm-profiling``, or ``--language-model-only`` (no towers at all)."""
-    return bool(s.skip_mm_profiling or s.language_model_only)
+def _profile_off(config: dict[str, Any], r: Resolved) -> bool:
+    """No tower warm-up: no tower, ``--skip-mm-profiling``, ``--language-model-only`` (no towers
+    at all), or --limit-mm-per-prompt at 0 for every modality the towers serve."""
+    from .reserve import tower_modalities  # noqa: PLC0415
+    s, mods = r.settings, tower_modalities(config)
+    limits = r.mm_limits
+    return not mods or bool(s.skip_mm_profiling or s.language_model_only) or \
+        (limits is not None and all(limits.off(m) for m in mods))
+
+
+def _towers_off(config: dict[str, Any], r: Resolved) -> frozenset[str]:
+    """Towers vLLM does not build: both with ``--language-model-only``; from #32605
+    (Rule.TOWER_SKIPPED_AT_ZERO_LIMIT) each tower whose modalities --limit-mm-per-prompt all sets
+    to 0 (interfaces.py ``_mark_tower_model``: the vision tower serves images and videos, the audio
+    tower audio)."""
+    from .reserve import tower_modalities  # noqa: PLC0415
+    if r.settings.language_model_only:
+        return frozenset(("vision", "audio"))
+    limits = r.mm_limits
+    if limits is None or not applies(Rule.TOWER_SKIPPED_AT_ZERO_LIMIT, r.version):
+        return frozenset()
+    mods = tower_modalities(config)
+    vision = [m for m in mods if m in ("image", "video")]
+    off = set()
+    if vision and all(limits.off(m) for m in vision):
+        off.add("vision")
+    if "audio" in mods and limits.off("audio"):
+        off.add("audio")
+    return frozenset(off)
 
 
 def _towers_missing(config: dict[str, Any]) -> bool:
@@ -247,7 +273,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                          s.pipeline_parallel_size, native_mxfp4=native_mxfp4,
                          max_len=arch.derived_max_model_len or r.max_model_len,
                          mtp_layers=len(arch.mtp_layers) if s.speculative else 0,
-                         mnbt=r.max_num_batched_tokens, towers_loaded=not s.language_model_only)
+                         mnbt=r.max_num_batched_tokens, towers_off=_towers_off(config, r))
     if w is None:
         return None, Text("note.weights_unknown")
     text = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
@@ -259,11 +285,12 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       vocab=vocab, dtype_bytes=dtype_bytes, cuda_graphs=cg,
                                       model_runner_v2=mrv2, last_stage=(i == pp - 1), first_stage=(i == 0),
                                       platform=gpu.platform, flashinfer_sampler=s.flashinfer_sampler,
-                                      max_model_len=r.max_model_len, mm_profiling=not _towers_skipped(s),
+                                      max_model_len=r.max_model_len, mm_profiling=not _profile_off(config, r),
                                       decode_query_len=1 + num_spec, capability_major=gpu.target.major,
                                       hybrid=_has_state_layers(arch), peer_to_peer=gpu.peer_to_peer,
                                       max_capture_size=s.max_cudagraph_capture_size,
-                                      capture_sizes=r.capture_sizes, compiled=not s.enforce_eager)
+                                      capture_sizes=r.capture_sizes, compiled=not s.enforce_eager,
+                                      mm_limits=r.mm_limits)
                      for i in range(pp))
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))
@@ -349,8 +376,11 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
             est_high = _pool(parts, budget.stage_high)
             if measured_reserve_bytes is None and _sampler_depends_on_install(s, version, gpu, mrv2):
                 notes.append(Text("note.sampler_install"))
-            if measured_reserve_bytes is None and _tower_not_modelled(config, s):
+            if measured_reserve_bytes is None and _tower_not_modelled(config, resolved):
                 notes.append(Text("note.mm_profile_unmodelled"))
+            elif measured_reserve_bytes is None and resolved.mm_limits is not None and \
+                    resolved.mm_limits.dummy_options and not _profile_off(config, resolved):
+                notes.append(Text("note.mm_dummy_options"))
             if _towers_missing(config) and not s.language_model_only:
                 notes.append(Text("note.towers_missing"))
 

@@ -19,6 +19,8 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+from .settings import mm_limits_of
+
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _PREFIX = re.compile(
     r"^\s*(?:\((?P<proc>[A-Za-z_][\w\-]*(?: rank=\d+)?) pid=\d+\)\s*)?"
@@ -122,12 +124,10 @@ class ParsedLog:
             out["speculative"] = a["speculative_config"]
         if self.flashinfer_sampler is not None:
             out["flashinfer_sampler"] = self.flashinfer_sampler
-        # Limits of 0 skip a modality's profile, but one left out keeps its default: only image and
-        # video both at 0 (and nothing else above 0) leave no tower pass to profile.
         limits = a.get("limit_mm_per_prompt")
-        no_media = isinstance(limits, dict) and {"image", "video"} <= set(limits) and \
-            all(v == 0 for v in limits.values())
-        if a.get("skip_mm_profiling") is True or no_media or e.get("skip_mm_profiling") == "True":
+        if isinstance(limits, dict) and mm_limits_of(limits) is not None:
+            out["limit_mm_per_prompt"] = limits
+        if a.get("skip_mm_profiling") is True or e.get("skip_mm_profiling") == "True":
             out["skip_mm_profiling"] = True
         if a.get("language_model_only") is True:
             out["language_model_only"] = True

@@ -70,6 +70,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.capture_sizes": (
         "must be a list of whole numbers from 1 up (e.g. 1 2 4 8 16), got {value}",
         "须为从 1 起的整数列表（例如 1 2 4 8 16），收到的是 {value}"),
+    "settings.mm_limits": (
+        "must give items per prompt for {modalities}, as JSON ('{{\"image\": 2, \"video\": 0}}') or "
+        "image=2,video=0, each a whole number from 0 (or an object with a \"count\"), got {value}",
+        "须按模态（{modalities}）给出每个提示的条数，写成 JSON（'{{\"image\": 2, \"video\": 0}}'）或 "
+        "image=2,video=0，每项为从 0 起的整数（或带 \"count\" 的对象），收到的是 {value}"),
     "settings.capture_max_mismatch": (
         "{value} must equal the largest of --cudagraph-capture-sizes ({largest}), as vLLM requires when both are given",
         "{value} 须等于 --cudagraph-capture-sizes 中的最大值（{largest}）：两者同时给出时 vLLM 要求一致"),
@@ -233,6 +238,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(--skip-mm-profiling, or limits of 0 per modality, leave it out)",
         "vLLM 启动时还会用最大的输入跑一遍该模型的视觉/音频塔；kvcalc 尚未为这类模型估算这一步，"
         "因此激活值峰值可能更高（--skip-mm-profiling 或把各模态上限设为 0 可省去）"),
+    "note.mm_dummy_options": (
+        "--limit-mm-per-prompt also shapes the warm-up's dummy item (num_frames, width, height or length); "
+        "kvcalc sizes the largest item of that modality, so its reserve may be high",
+        "--limit-mm-per-prompt 还设置了预热虚拟输入的形状（num_frames、width、height 或 length）；kvcalc 按该模态的"
+        "最大输入计算，因此预留可能偏高"),
     "note.towers_missing": (
         "this config lists no vision or audio tower, though the model's checkpoints carry them: their "
         "weights and vLLM's startup pass over them are not counted, so the estimated pool may come out "

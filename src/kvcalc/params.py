@@ -245,9 +245,9 @@ def _tower(cfg: Any, text_hidden: int) -> int:
     return L * per_block + 3 * patch * patch * h * 2 + h * out + out * out
 
 
-def inventory(config: dict[str, Any], tp: int, towers_loaded: bool = True) -> list[Part]:
-    """Every component of the checkpoint, with what one TP rank holds. ``towers_loaded`` False
-    (``--language-model-only``): the vision/audio towers stay in the checkpoint but no GPU holds them."""
+def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = frozenset()) -> list[Part]:
+    """Every component of the checkpoint, with what one TP rank holds. ``towers_off`` ("vision",
+    "audio"): towers that stay in the checkpoint but that no GPU holds."""
     t = _text(config)
     H = _n(t, "hidden_size")
     L = _n(t, "num_hidden_layers")
@@ -334,11 +334,13 @@ def inventory(config: dict[str, Any], tp: int, towers_loaded: bool = True) -> li
                 parts.append(_mlp(i, H, dense_inter, t.get("hidden_act") != "relu2"))
     top = str(config.get("model_type") or "")
     if top in QWEN_VL_TOWER_TYPES and isinstance(config.get("vision_config"), dict):
-        towers, towers_rank = _qwen_vl_tower(config["vision_config"], top, H, tp)
+        vision, vision_rank = _qwen_vl_tower(config["vision_config"], top, H, tp)
     else:
-        towers = towers_rank = sum(_tower(config.get(k), H) for k in ("vision_config", "audio_config"))
-    if towers:
-        parts.append(Part("vision", towers, towers_rank if towers_loaded else 0, False, where="first"))
+        vision = vision_rank = _tower(config.get("vision_config"), H)
+    audio = _tower(config.get("audio_config"), H)
+    for name, total, rank in (("vision", vision, vision_rank), ("audio", audio, audio)):
+        if total:
+            parts.append(Part(name, total, 0 if name in towers_off else rank, False, where="first"))
     return parts
 
 

@@ -3,6 +3,8 @@ page's worker returns. Bytes stay integers; GiB values are floats rounded to 4 p
 
 from __future__ import annotations
 
+import json
+
 from collections import Counter
 from typing import Any
 
@@ -79,6 +81,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "language_model_only": bool(s.language_model_only),
             "max_cudagraph_capture_size": s.max_cudagraph_capture_size,
             "cudagraph_capture_sizes": list(r.capture_sizes) if r.capture_sizes is not None else None,
+            "limit_mm_per_prompt": json.loads(r.mm_limits.spelled) if r.mm_limits is not None else None,
             "defaults_used": sorted(r.defaults_used), "batch_defaults_row": r.batch_defaults.memory_class,
         },
         "layout": {

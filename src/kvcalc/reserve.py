@@ -30,6 +30,7 @@ from typing import Any
 from .messages import Text, join_texts
 from .params import config_int as _n
 from .units import GIB, cdiv
+from .settings import MmLimits
 from .versions import NEWEST, Rule, Version, applies, flashinfer_sampler_default
 
 
@@ -295,22 +296,40 @@ def _gemma4_video_patches(vision_config: dict[str, Any]) -> int:
     return GEMMA4_VIDEO_FRAMES * 70 * (_n(vision_config, "pooling_kernel_size") or 3) ** 2
 
 
-def encoder_items(tokens_per_item: int, mnbt: int, max_num_seqs: int, max_model_len: int) -> int:
+def encoder_items(tokens_per_item: int, mnbt: int, max_num_seqs: int, max_model_len: int,
+                  limit: int | None = None) -> int:
     """Items of the largest size the warm-up encodes: the encoder budget (max(max_num_batched_tokens,
-    tokens per item)) over tokens per item, at most as many as max_num_seqs prompts hold, at least 1
-    (vllm/multimodal/encoder_budget.py)."""
-    per_prompt = max(1, max_model_len // tokens_per_item)
+    tokens per item)) over tokens per item, at most as many as max_num_seqs prompts hold (a prompt
+    holds max_model_len // tokens per item, at most ``limit``, the modality's
+    --limit-mm-per-prompt, at least 1), at least 1 (vllm/multimodal/encoder_budget.py
+    ``_get_max_items``)."""
+    per_prompt = max_model_len // tokens_per_item
+    per_prompt = max(1, per_prompt if limit is None else min(limit, per_prompt))
     return max(1, min(max(mnbt, tokens_per_item) // tokens_per_item, max_num_seqs * per_prompt))
 
 
-def tower_profile_modelled(config: dict[str, Any]) -> bool:
-    """Whether ``vision_profile`` sizes the tower this model profiles at startup: the Qwen-VL
-    family (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, Qwen3.5/3.6), and Gemma 4 with its vision tower. vLLM
-    warms up only the modality with the most tokens per item (gpu_model_runner.py
+def tower_modalities(config: dict[str, Any]) -> tuple[str, ...]:
+    """The modalities a model's towers serve: images (and videos, for the Qwen-VL family and Gemma
+    4) through its vision tower, audio through its audio tower."""
+    mods: list[str] = []
+    if isinstance(config.get("vision_config"), dict):
+        mods.append("image")
+        if str(config.get("model_type")) in (*QWEN_VL_MODEL_TYPES, "gemma4"):
+            mods.append("video")
+    if isinstance(config.get("audio_config"), dict):
+        mods.append("audio")
+    return tuple(mods)
+
+
+def tower_profile_modelled(config: dict[str, Any], version: Version = NEWEST, max_model_len: int = 0,
+                           limits: MmLimits | None = None) -> bool:
+    """Whether ``vision_profile`` sizes the pass this model's warm-up runs: the Qwen-VL family
+    (Qwen2-VL to Qwen3.6) and Gemma 4's videos. vLLM warms up only the modality with the most
+    tokens per item among those --limit-mm-per-prompt leaves on (gpu_model_runner.py
     ``get_modality_with_max_tokens``): for Gemma 4 a video (2,496) outweighs an audio clip
-    (``audio_seq_length`` 750), so the E2B/E4B audio encoder adds weights but no profile pass."""
-    mt = str(config.get("model_type"))
-    return mt in QWEN_VL_MODEL_TYPES or (mt == "gemma4" and isinstance(config.get("vision_config"), dict))
+    (``audio_seq_length`` 750), so the E2B/E4B audio encoder adds weights but no profile pass —
+    unless videos are limited to 0."""
+    return largest_tower_item(config, version, max_model_len, limits) is not None
 
 
 @dataclass(frozen=True)
@@ -332,7 +351,8 @@ def qwen2_vl_video_frames(version: Version, max_model_len: int) -> int:
     return max(1, min(2 * (max_model_len // QWEN_VL_MAX_IMAGE_TOKENS), cap))
 
 
-def qwen_vl_largest_item(config: dict[str, Any], version: Version, max_model_len: int) -> TowerItem:
+def qwen_vl_largest_item(config: dict[str, Any], version: Version, max_model_len: int,
+                         limits: MmLimits | None = None) -> TowerItem | None:
     """What a Qwen-VL model's warm-up encodes. Images: ``QWEN_VL_MAX_IMAGE_TOKENS``. Qwen2-VL and
     Qwen2.5-VL count a video by full-size frames (``qwen2_vl_video_frames``), so with a long
     ``max_model_len`` the video outweighs the image: 14 frames, 114,688 tokens at 128,000 (a public
@@ -340,20 +360,27 @@ def qwen_vl_largest_item(config: dict[str, Any], version: Version, max_model_len
     its video at 12.5 tokens per embedding between #25557 and #30475 (153,600 > 16,384: one video of
     12,288 embeddings); since then, and for Qwen3.5/3.6, the image is larger. A tie goes to the
     image before #34533 and to the video after (Rule.MM_MODALITY_TIE_BY_NAME); both are the same
-    size."""
+    size. A modality --limit-mm-per-prompt sets to 0 is never chosen; None when both are."""
     v = config["vision_config"]
     mt = str(config.get("model_type"))
+    image_on = limits is None or not limits.off("image")
+    video_on = limits is None or not limits.off("video")
     unit = (_n(v, "spatial_merge_size") or 2) ** 2
     image = TowerItem("image", QWEN_VL_MAX_IMAGE_TOKENS, QWEN_VL_MAX_IMAGE_TOKENS, QWEN_VL_MAX_IMAGE_TOKENS * unit)
     if mt in QWEN2_VL_MODEL_TYPES:
         tokens = cdiv(qwen2_vl_video_frames(version, max_model_len), 2) * QWEN_VL_MAX_IMAGE_TOKENS
-        if tokens > image.budget_tokens or applies(Rule.MM_MODALITY_TIE_BY_NAME, version):
-            return TowerItem("video", tokens, tokens, tokens * unit)
-    if mt in QWEN3_VL_MODEL_TYPES and applies(Rule.QWEN3_VL_FORMATTED_VIDEO, version) \
+        video = TowerItem("video", tokens, tokens, tokens * unit)
+        wins = tokens > image.budget_tokens or applies(Rule.MM_MODALITY_TIE_BY_NAME, version)
+    elif mt in QWEN3_VL_MODEL_TYPES and applies(Rule.QWEN3_VL_FORMATTED_VIDEO, version) \
             and not applies(Rule.QWEN3_VL_PLAIN_VIDEO, version):
-        return TowerItem("video", QWEN3_VL_FORMATTED_VIDEO_TOKENS, QWEN3_VL_VIDEO_TOKENS,
-                         QWEN3_VL_VIDEO_TOKENS * unit)
-    return image
+        video = TowerItem("video", QWEN3_VL_FORMATTED_VIDEO_TOKENS, QWEN3_VL_VIDEO_TOKENS, QWEN3_VL_VIDEO_TOKENS * unit)
+        wins = True
+    else:
+        video = TowerItem("video", QWEN3_VL_VIDEO_TOKENS, QWEN3_VL_VIDEO_TOKENS, QWEN3_VL_VIDEO_TOKENS * unit)
+        wins = False
+    if video_on and (wins or not image_on):
+        return video
+    return image if image_on else None
 
 
 def _gemma4_item(vision_config: dict[str, Any]) -> TowerItem:
@@ -361,15 +388,17 @@ def _gemma4_item(vision_config: dict[str, Any]) -> TowerItem:
     return TowerItem("video", tokens, tokens, _gemma4_video_patches(vision_config))
 
 
-def largest_tower_item(config: dict[str, Any], version: Version, max_model_len: int) -> TowerItem | None:
-    """The item ``vision_profile`` sizes, or None when kvcalc does not model this model's tower."""
+def largest_tower_item(config: dict[str, Any], version: Version, max_model_len: int,
+                       limits: MmLimits | None = None) -> TowerItem | None:
+    """The item ``vision_profile`` sizes, or None when kvcalc does not model this model's warm-up
+    (no modelled tower, or the modality left on is one kvcalc does not size)."""
     v = config.get("vision_config")
     mt = str(config.get("model_type"))
     if not isinstance(v, dict) or not _tower_widths(v, mt)[0]:
         return None
     if mt == "gemma4":
-        return _gemma4_item(v)
-    return qwen_vl_largest_item(config, version, max_model_len) if mt in QWEN_VL_MODEL_TYPES else None
+        return _gemma4_item(v) if limits is None or not limits.off("video") else None
+    return qwen_vl_largest_item(config, version, max_model_len, limits) if mt in QWEN_VL_MODEL_TYPES else None
 
 
 def _tower_widths(vision_config: dict[str, Any], model_type: str) -> tuple[int, int]:
@@ -383,7 +412,8 @@ def _tower_widths(vision_config: dict[str, Any], model_type: str) -> tuple[int, 
 
 
 def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_len: int, tp: int,
-                   dtype_bytes: int, version: Version = NEWEST, compiled: bool = True) -> tuple[int, int]:
+                   dtype_bytes: int, version: Version = NEWEST, compiled: bool = True,
+                   limits: MmLimits | None = None) -> tuple[int, int]:
     """The vision tower's part of ``profile_run`` (vllm/v1/worker/gpu_model_runner.py): it encodes
     the most items of the largest size (``largest_tower_item``) the encoder budget allows
     (max(max_num_batched_tokens, tokens per item) // tokens per item, at least 1;
@@ -396,7 +426,7 @@ def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_mod
     hidden-size and two MLP-size values (the residual stream, its input, the MLP's up projection
     and activation), which a public RTX 5090 sweep of 1, 3 and 6 videos supports. (0, 0) for other
     models."""
-    item = largest_tower_item(config, version, max_model_len)
+    item = largest_tower_item(config, version, max_model_len, limits)
     if item is None:
         return 0, 0
     v = config["vision_config"]
@@ -416,7 +446,8 @@ def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_mod
         stacks = 1 + (len(deepstack) if isinstance(deepstack, list) else 0)
         per_patch = qwen_vl_patch_values(v, tp, mt, version, compiled)
         pixels = qwen_vl_patch_pixels(v)
-    items = encoder_items(item.budget_tokens, mnbt, max_num_seqs, max_model_len)
+    items = encoder_items(item.budget_tokens, mnbt, max_num_seqs, max_model_len,
+                          limits.of(item.modality) if limits else None)
     kept = items * (item.embeddings * out * stacks + item.patches * pixels) * dtype_bytes
     return items * item.patches * per_patch * dtype_bytes, kept
 
@@ -537,7 +568,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      max_model_len: int = 0, mm_profiling: bool = True, decode_query_len: int = 1,
                      capability_major: int = 0, hybrid: bool = False,
                      peer_to_peer: bool = True, max_capture_size: int | None = None,
-                     capture_sizes: tuple[int, ...] | None = None, compiled: bool = True) -> ReserveEstimate:
+                     capture_sizes: tuple[int, ...] | None = None, compiled: bool = True,
+                     mm_limits: MmLimits | None = None) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -547,8 +579,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     vocab_padded = cdiv(vocab, 64) * 64
     entries = rows * vocab_padded if last_stage else 0
     fwd = forward_bytes(config, mnbt, tp, dtype_bytes)
-    vision, kept = vision_profile(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes, version, compiled) \
-        if first_stage and mm_profiling else (0, 0)
+    vision, kept = vision_profile(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes, version, compiled,
+                                  mm_limits) if first_stage and mm_profiling else (0, 0)
     fwd = max(fwd + kept, vision)
     path = sampler_path(version, model_runner_v2, platform, flashinfer_sampler)
     per_entry = SAMPLER_BYTES[path]
@@ -574,9 +606,10 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
             Text("basis.cuda_graphs", piecewise=piecewise, full=full, largest=largest, per=per)
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt)
-    item = largest_tower_item(config, version, max_model_len) if vision else None
+    item = largest_tower_item(config, version, max_model_len, mm_limits) if vision else None
     if item is not None:
-        items = encoder_items(item.budget_tokens, mnbt, max_num_seqs, max_model_len)
+        items = encoder_items(item.budget_tokens, mnbt, max_num_seqs, max_model_len,
+                              mm_limits.of(item.modality) if mm_limits else None)
         tower = Text("basis.vision_video", items=items, tokens=item.budget_tokens, gib=vision / GIB) \
             if item.modality == "video" else \
             Text("basis.vision_image", items=items, tokens=item.budget_tokens, gib=vision / GIB)

@@ -49,6 +49,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--skip-mm-profiling")
     if s.language_model_only:
         flag("--language-model-only")
+    if r.mm_limits is not None:
+        flag("--limit-mm-per-prompt", r.mm_limits.spelled)
     if s.max_cudagraph_capture_size is not None:
         flag("--max-cudagraph-capture-size", s.max_cudagraph_capture_size)
     if r.capture_sizes:

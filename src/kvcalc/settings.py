@@ -7,6 +7,7 @@ bad fields at once.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -81,6 +82,7 @@ class Settings:
     language_model_only: bool | None = None   # no vision/audio towers loaded or profiled
     max_cudagraph_capture_size: int | None = None
     cudagraph_capture_sizes: Any = None         # list of ints, or "1 2 4 8" / "1,2,4,8"
+    limit_mm_per_prompt: Any = None             # {"image": 2, "video": 0}, its JSON, or "image=2,video=0"
     mamba_ssm_cache_dtype: str | None = None
     weights: str = "auto"
     avg_tokens: int | None = None
@@ -100,6 +102,7 @@ class Resolved:
     batch_defaults: BatchDefaults
     defaults_used: frozenset[str] = field(default_factory=frozenset)
     capture_sizes: tuple[int, ...] | None = None   # --cudagraph-capture-sizes, parsed once
+    mm_limits: MmLimits | None = None              # --limit-mm-per-prompt, parsed once
 
 
 def _is_int(value: Any) -> bool:
@@ -125,6 +128,74 @@ def capture_sizes_of(value: Any) -> tuple[int, ...] | None:
     if not items or len(items) > MAX_CAPTURE_SIZES or not all(_is_int(i) and 1 <= i <= 1_000_000 for i in items):
         return None
     return tuple(sorted(set(items)))
+
+
+MM_MODALITIES = ("image", "video", "audio")
+"""The modalities ``--limit-mm-per-prompt`` counts for the towers kvcalc knows."""
+MAX_MM_LIMIT = 1_000_000
+MM_DUMMY_OPTIONS = ("count", "num_frames", "width", "height", "length")
+"""Keys of a per-modality object (vllm/config/multimodal.py ``BaseDummyOptions`` and its video,
+image and audio forms): ``count`` is the limit; the rest shape the warm-up's dummy item."""
+
+
+@dataclass(frozen=True)
+class MmLimits:
+    """``--limit-mm-per-prompt``: items of each modality one prompt may carry (vLLM's default for
+    a modality not named: 999), and whether dummy-item options beyond the count were given
+    (they shrink the warm-up's item; kvcalc sizes the largest one and says so)."""
+
+    counts: tuple[tuple[str, int], ...]
+    dummy_options: bool = False
+    spelled: str = ""          # the flag's value as vLLM reads it (JSON), options included
+
+    def of(self, modality: str) -> int | None:
+        return dict(self.counts).get(modality)
+
+    def off(self, modality: str) -> bool:
+        return self.of(modality) == 0
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.counts)
+
+
+def mm_limits_of(value: Any) -> MmLimits | None:
+    """``--limit-mm-per-prompt`` from a dict, its JSON text ('{"image": 2, "video": 0}') or
+    ``image=2,video=0``; a modality's value is a count or an object with a ``count``. None when it
+    is none of these, names a modality outside ``MM_MODALITIES`` or an unknown option."""
+    if isinstance(value, str):
+        text = value.strip()
+        if not text or len(text) > 1000:
+            return None
+        if text.startswith("{"):
+            try:
+                value = json.loads(text)
+            except ValueError:
+                return None
+        else:
+            value = {}
+            for part in text.split(","):
+                key, eq, num = part.partition("=")
+                if not eq or not num.strip().isdigit() or len(num.strip()) > 7:
+                    return None
+                value[key.strip()] = int(num.strip())
+    if not isinstance(value, dict) or not value or len(value) > len(MM_MODALITIES):
+        return None
+    counts: dict[str, int] = {}
+    options = False
+    given = value
+    for key, item in value.items():
+        if key not in MM_MODALITIES:
+            return None
+        if isinstance(item, dict):
+            if not set(item) <= set(MM_DUMMY_OPTIONS) or "count" not in item or \
+                    not all(_is_int(x) and 0 <= x <= MAX_MM_LIMIT for x in item.values()):
+                return None
+            options = options or len(item) > 1
+            item = item["count"]
+        if not _is_int(item) or not 0 <= item <= MAX_MM_LIMIT:
+            return None
+        counts[key] = item
+    return MmLimits(tuple(sorted(counts.items())), options, json.dumps(given, separators=(",", ":")))
 
 
 def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_len: int | None,
@@ -219,6 +290,12 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         for f in cg_flags:
             problems.setdefault(f, Text("settings.flag_needs_release", since=str(rule.since), pr=rule.pr,
                                         version=str(version)))
+    mm_limits = None
+    if s.limit_mm_per_prompt is not None:
+        mm_limits = mm_limits_of(s.limit_mm_per_prompt)
+        if mm_limits is None:
+            problems["--limit-mm-per-prompt"] = Text("settings.mm_limits", value=show(s.limit_mm_per_prompt),
+                                                     modalities=", ".join(MM_MODALITIES))
     if s.language_model_only is True and version is not None and not applies(Rule.LANGUAGE_MODEL_ONLY, version):
         rule = Rule.LANGUAGE_MODEL_ONLY.value
         problems["--language-model-only"] = Text("settings.needs_release", since=str(rule.since), pr=rule.pr,
@@ -254,4 +331,4 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         settings=s, version=version,
         gpu_memory_utilization=float(util) if util is not None else default_gpu_memory_utilization(version),
         max_model_len=int(max_len), max_num_batched_tokens=int(mnbt), max_num_seqs=int(seqs),
-        batch_defaults=defaults, defaults_used=frozenset(used), capture_sizes=sizes)
+        batch_defaults=defaults, defaults_used=frozenset(used), capture_sizes=sizes, mm_limits=mm_limits)

@@ -229,6 +229,11 @@ class Rule(Enum):
         "--cudagraph-capture-sizes and --max-cudagraph-capture-size as serve flags (the CUDA-graph "
         "capture sizes, which set the graph count of vLLM's CUDA-graph estimate)",
         "inferred: merged 2025-10-24, after v0.11.0")
+    TOWER_SKIPPED_AT_ZERO_LIMIT = RuleInfo(
+        _v("0.15.0"), "#32605", "vllm/model_executor/models/interfaces.py _mark_tower_model",
+        "a vision or audio tower is not built when --limit-mm-per-prompt sets every modality it serves "
+        "to 0 (before, it was loaded, only its warm-up skipped)",
+        "inferred: merged 2026-01-20, nine days before v0.15.0 (2026-01-29)")
     LANGUAGE_MODEL_ONLY = RuleInfo(
         _v("0.16.0"), "#34120", "vllm/config/multimodal.py MultiModalConfig.language_model_only",
         "--language-model-only sets every modality's limit to 0, so a multimodal model's towers are "
@@ -404,6 +409,9 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "--cudagraph-capture-sizes 与 --max-cudagraph-capture-size 成为 serve 参数（CUDA graph 的捕获尺寸，"
         "决定 vLLM 的 CUDA graph 显存估算中的 graph 数）",
         "推断：2025-10-24 合并，晚于 v0.11.0"),
+    "TOWER_SKIPPED_AT_ZERO_LIMIT": (
+        "当 --limit-mm-per-prompt 把某个视觉或音频塔所服务的每种模态都设为 0 时，不再构建该塔（此前仍会加载，只是跳过预热）",
+        "推断：2026-01-20 合并，比 v0.15.0（2026-01-29）早九天"),
     "LANGUAGE_MODEL_ONLY": (
         "--language-model-only 把每种模态的上限设为 0，多模态模型的视觉/音频塔既不构建"
         "（interfaces.py _mark_tower_model，#32605）也不预热",

@@ -229,20 +229,21 @@ def pp_stage_of(layer: int, sizes: list[int]) -> int:
 def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_format: str,
                      model_dtype_bytes: int, tp: int, pp: int, *, native_mxfp4: bool = True,
                      max_len: int | None = None, mtp_layers: int = 0,
-                     mnbt: int = 0, towers_loaded: bool = True) -> WeightsEstimate | None:
+                     mnbt: int = 0, towers_off: frozenset[str] = frozenset()) -> WeightsEstimate | None:
     """Per-GPU weights for each PP stage, or None when the config has no sizeable layers.
 
     ``mtp_layers``: MTP draft layers loaded with the model (``ModelArch.mtp_layers``, already
     validated and capped by ``read_model``); 0 when MTP decoding is off. ``mnbt``: the token
-    budget, which sizes buffers some models allocate while they load. ``towers_loaded`` False:
-    ``--language-model-only`` (the checkpoint keeps its towers; the GPUs do not load them)."""
+    budget, which sizes buffers some models allocate while they load. ``towers_off``: the towers
+    ("vision", "audio") vLLM does not build (``--language-model-only``, or --limit-mm-per-prompt at
+    0 for their modalities): the checkpoint keeps them; the GPUs do not load them."""
     from .kvspecs import pp_partition  # noqa: PLC0415 - avoid a cycle at import time
 
     name = (weight_format or "auto").lower()
     if name not in WEIGHT_FORMATS:
         raise SettingsError({"weights": Text("settings.weights_format", value=repr(weight_format[:40]),
                                              allowed=", ".join(WEIGHT_FORMATS))})
-    parts = inventory(config, tp, towers_loaded)
+    parts = inventory(config, tp, towers_off)
     if not parts:
         return None
     if mtp_layers:

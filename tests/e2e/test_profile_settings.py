@@ -204,3 +204,39 @@ def test_capture_sizes_set_the_cuda_graph_term(py_page):
     expect(page.get_by_test_id("error")).to_contain_text("last good result stays")
     expect(page.get_by_test_id("serve-command")).to_have_text(result["serve_command"])
     fresh_form(page)
+
+
+def test_limit_mm_per_prompt_chooses_what_the_tower_warms_up(py_page):
+    """--limit-mm-per-prompt typed as JSON reaches the core: Qwen2.5-VL-7B at 32,768 tokens of
+    context warms up a 4-frame video; with videos at 0 one image, and the pool grows. The flag
+    lands in the serve command, the settings used and the link; a modality vLLM does not count
+    gets the core's message beside the field in both languages, and the last numbers stay."""
+    page = py_page
+    fresh_form(page)
+    page.get_by_test_id("model-select").select_option("Qwen/Qwen2.5-VL-7B-Instruct")
+    wait_request(page, page_request(model="Qwen/Qwen2.5-VL-7B-Instruct"))
+    video = oracle(page_request(model="Qwen/Qwen2.5-VL-7B-Instruct"))["result"]
+    assert "1 video(s) of 32,768 tokens" in activation(video)["basis"]
+    open_advanced(page)
+    page.get_by_test_id("mm-limits").fill('{"video": 0}')
+    want = page_request(model="Qwen/Qwen2.5-VL-7B-Instruct", limit_mm_per_prompt='{"video": 0}')
+    wait_request(page, want)
+    image = oracle(want)["result"]
+    assert_numbers_match(page, image)
+    assert "1 image(s) of 16,384 tokens" in activation(image)["basis"]
+    assert image["estimated"]["tokens"] > video["estimated"]["tokens"]
+    expect(page.get_by_test_id("serve-command")).to_have_text(
+        re.compile(r"""--limit-mm-per-prompt '\{"video":0\}'$"""))
+    expect(page.locator("#settings-used")).to_contain_text('--limit-mm-per-prompt{"video":0}')
+    expect(page).to_have_url(re.compile(r"[?&]mmlim=%7B%22video%22%3A(\+|%20)?0%7D(&|$)"))
+    page.goto(page.url)
+    expect(page.get_by_test_id("mm-limits")).to_have_value('{"video": 0}')
+    wait_request(page, want)
+    open_advanced(page)
+    page.get_by_test_id("mm-limits").fill("vision=1")
+    expect(page.locator("#mm-limits-msg")).to_contain_text("image=2,video=0")
+    expect(page.get_by_test_id("error")).to_contain_text("last good result stays")
+    page.get_by_test_id("lang-toggle").click()
+    expect(page.locator("#mm-limits-msg")).to_contain_text("每个提示的条数")
+    page.get_by_test_id("lang-toggle").click()
+    fresh_form(page)

@@ -1,0 +1,112 @@
+"""--limit-mm-per-prompt: how vLLM reads it (vllm/config/multimodal.py), what it leaves to warm up
+(vllm/multimodal/encoder_budget.py) and which towers it leaves unbuilt (interfaces.py
+``_mark_tower_model``), through the core, the serve command and the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from factories import calc
+from kvcalc.cli import main
+from kvcalc.errors import SettingsError
+from kvcalc.settings import MmLimits, mm_limits_of
+from kvcalc.units import GIB
+
+QWEN25_VL_7B = "Qwen/Qwen2.5-VL-7B-Instruct"
+
+
+@pytest.mark.parametrize("value,counts,options", [
+    ({"image": 2, "video": 0}, {"image": 2, "video": 0}, False),
+    ('{"video": 0}', {"video": 0}, False),
+    ("image=2, video=0", {"image": 2, "video": 0}, False),
+    ({"video": {"count": 1, "num_frames": 16}}, {"video": 1}, True),
+    ({"audio": {"count": 0}}, {"audio": 0}, False),
+])
+def test_the_flag_is_read_as_vllm_reads_it(value, counts, options):
+    limits = mm_limits_of(value)
+    assert limits is not None and limits.as_dict() == counts and limits.dummy_options is options
+
+
+@pytest.mark.parametrize("value", [
+    "", "video", "video=-1", "video=a", "{not json}", {"vision": 1}, {"image": -1}, {"image": 1.5},
+    {"image": True}, {"video": {"num_frames": 8}}, {"video": {"count": 1, "fps": 2}}, [1, 2], 3, {},
+    "image=1," * 400,
+])
+def test_anything_else_is_refused_with_the_accepted_forms(value):
+    with pytest.raises(SettingsError) as err:
+        calc(QWEN25_VL_7B, max_model_len=8192, limit_mm_per_prompt=value)
+    text = str(err.value.problems["--limit-mm-per-prompt"])
+    assert "image=2,video=0" in text and "image, video, audio" in text
+
+
+def activation(c) -> tuple[float, str]:
+    term = next(t for t in c.budget.terms if t.name == "activation peak")
+    return term.bytes / GIB, str(term.basis)
+
+
+def test_video_off_brings_qwen25_vl_back_to_one_image():
+    """At 32,768 tokens of context Qwen2.5-VL-7B warms up a 4-frame video (32,768 tokens, 4.35
+    GiB); with videos limited to 0 one 16,384-token image (2.18 GiB), as the public olmOCR v0.11
+    log ('profiled with 1 image items') shows."""
+    video = calc(QWEN25_VL_7B, "rtx-4090", max_model_len=32768)
+    image = calc(QWEN25_VL_7B, "rtx-4090", max_model_len=32768, limit_mm_per_prompt={"video": 0})
+    assert "1 video(s) of 32,768 tokens" in activation(video)[1]
+    assert "1 image(s) of 16,384 tokens" in activation(image)[1]
+    assert activation(video)[0] == pytest.approx(2 * activation(image)[0], rel=0.01)
+    assert image.estimated.tokens > video.estimated.tokens
+    assert image.serve_command.endswith("""--max-model-len 32768 --limit-mm-per-prompt '{"video":0}'""")
+
+
+def test_images_off_leaves_the_video_and_both_off_leave_no_tower():
+    """Qwen3.5 with images off warms up its largest video (12,288 embeddings, two full-size frames);
+    with both off there is no warm-up, and from v0.15 (#32605) the tower is not even built."""
+    on = calc("Qwen/Qwen3.5-27B", max_model_len=32768)
+    no_image = calc("Qwen/Qwen3.5-27B", max_model_len=32768, limit_mm_per_prompt={"image": 0})
+    assert "1 video(s) of 12,288 tokens" in activation(no_image)[1]
+    assert activation(no_image)[0] < activation(on)[0]
+    none = calc("Qwen/Qwen3.5-27B", max_model_len=32768, limit_mm_per_prompt="image=0,video=0")
+    assert "vision tower" not in activation(none)[1]
+    lmo = calc("Qwen/Qwen3.5-27B", max_model_len=32768, language_model_only=True)
+    assert none.budget.weights.bytes == lmo.budget.weights.bytes < on.budget.weights.bytes
+    old = calc("Qwen/Qwen3.5-27B", max_model_len=32768, limit_mm_per_prompt="image=0,video=0",
+               vllm_version="0.14.0")
+    assert old.budget.weights.bytes == on.budget.weights.bytes
+    assert "vision tower" not in activation(old)[1]
+
+
+def test_a_per_prompt_limit_caps_the_items_warmed_up():
+    """65,536 batched tokens hold four 16,384-token images; one sequence slot with at most two
+    images per prompt encodes two (_get_max_items: min(budget items, slots × per prompt))."""
+    four = calc("Qwen/Qwen3.5-27B", max_model_len=131072, max_num_batched_tokens=65536, max_num_seqs=1)
+    two = calc("Qwen/Qwen3.5-27B", max_model_len=131072, max_num_batched_tokens=65536, max_num_seqs=1,
+               limit_mm_per_prompt={"image": 2})
+    assert "4 image(s)" in activation(four)[1] and "2 image(s)" in activation(two)[1]
+
+
+def test_gemma4_without_videos_is_a_warm_up_kvcalc_does_not_size():
+    """Gemma 4 warms up videos; with videos off it would warm up audio or images, which kvcalc
+    does not size: the estimate says so instead of passing a number off as modelled."""
+    def notes(**kw):
+        return {getattr(n, "key", None) for n in calc("google/gemma-4-26B-A4B-it", max_model_len=8192, **kw).notes}
+    assert "note.mm_profile_unmodelled" not in notes()
+    assert "note.mm_profile_unmodelled" in notes(limit_mm_per_prompt={"video": 0})
+    assert "note.mm_profile_unmodelled" not in notes(limit_mm_per_prompt={"image": 0, "video": 0})
+    assert "note.mm_dummy_options" in notes(limit_mm_per_prompt={"video": {"count": 1, "num_frames": 8}})
+
+
+def test_the_serve_command_keeps_the_dummy_options_as_given():
+    c = calc(QWEN25_VL_7B, max_model_len=32768, limit_mm_per_prompt={"video": {"count": 1, "num_frames": 16}})
+    assert c.serve_command.endswith("""--limit-mm-per-prompt '{"video":{"count":1,"num_frames":16}}'""")
+    assert c.resolved.mm_limits == MmLimits((("video", 1),), True, '{"video":{"count":1,"num_frames":16}}')
+
+
+def test_the_cli_takes_the_flag_and_reports_it(capsys):
+    code = main(["estimate", "--model", QWEN25_VL_7B, "--gpu", "rtx-4090", "--max-model-len", "32768",
+                 "--limit-mm-per-prompt", "video=0", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["settings"]["limit_mm_per_prompt"] == {"video": 0}
+    code = main(["estimate", "--model", QWEN25_VL_7B, "--limit-mm-per-prompt", "video"])
+    err = capsys.readouterr().err
+    assert code != 0 and "--limit-mm-per-prompt" in err and "Traceback" not in err
