@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from factories import calc
+from factories import calc, config
 from kvcalc.cli import main
 from kvcalc.errors import SettingsError
 from kvcalc.settings import MmLimits, mm_limits_of
@@ -85,15 +85,26 @@ def test_a_per_prompt_limit_caps_the_items_warmed_up():
     assert "4 image(s)" in activation(four)[1] and "2 image(s)" in activation(two)[1]
 
 
-def test_gemma4_without_videos_is_a_warm_up_kvcalc_does_not_size():
-    """Gemma 4 warms up videos; with videos off it would warm up audio or images, which kvcalc
-    does not size: the estimate says so instead of passing a number off as modelled."""
-    def notes(**kw):
-        return {getattr(n, "key", None) for n in calc("google/gemma-4-26B-A4B-it", max_model_len=8192, **kw).notes}
-    assert "note.mm_profile_unmodelled" not in notes()
-    assert "note.mm_profile_unmodelled" in notes(limit_mm_per_prompt={"video": 0})
-    assert "note.mm_profile_unmodelled" not in notes(limit_mm_per_prompt={"image": 0, "video": 0})
-    assert "note.mm_dummy_options" in notes(limit_mm_per_prompt={"video": {"count": 1, "num_frames": 8}})
+def test_gemma4_without_videos_warms_up_images_or_audio():
+    """Gemma 4 warms up videos; with videos off, images of 280 soft tokens (2,520 patches: 29 of
+    them in an 8,192-token budget, as a public v0.20 log prints), unless an audio tower's clips
+    (750 tokens) are larger, a pass kvcalc does not size: the estimate says so instead of passing a
+    number off as modelled."""
+    def run(model="google/gemma-4-26B-A4B-it", **kw):
+        return calc(model, max_model_len=8192, max_num_batched_tokens=8192, **kw)
+
+    def notes(c):
+        return {getattr(n, "key", None) for n in c.notes}
+    videos, images = run(), run(limit_mm_per_prompt={"video": 0})
+    assert "3 video(s) of 2,496 tokens" in activation(videos)[1]
+    assert "29 image(s) of 280 tokens" in activation(images)[1]
+    assert "note.mm_profile_unmodelled" not in notes(videos) | notes(images)
+    assert "note.mm_profile_unmodelled" not in notes(run(limit_mm_per_prompt={"image": 0, "video": 0}))
+    with_audio = {**config("google/gemma-4-26B-A4B-it"),
+                  "audio_config": {"model_type": "gemma4_audio", "hidden_size": 1024, "num_hidden_layers": 12}}
+    assert "note.mm_profile_unmodelled" in notes(run(with_audio, limit_mm_per_prompt={"video": 0}))
+    assert "note.mm_profile_unmodelled" not in notes(run(with_audio, limit_mm_per_prompt={"video": 0, "audio": 0}))
+    assert "note.mm_dummy_options" in notes(run(limit_mm_per_prompt={"video": {"count": 1, "num_frames": 8}}))
 
 
 def test_the_serve_command_keeps_the_dummy_options_as_given():

@@ -282,6 +282,8 @@ tokens per video token, for the timestamps; Rule.QWEN3_VL_FORMATTED_VIDEO)."""
 QWEN2_VL_MODEL_TYPES = ("qwen2_vl", "qwen2_5_vl")
 QWEN3_VL_MODEL_TYPES = ("qwen3_vl", "qwen3_vl_moe")
 QWEN_VL_MODEL_TYPES = (*QWEN2_VL_MODEL_TYPES, *QWEN3_VL_MODEL_TYPES, "qwen3_5", "qwen3_5_moe")
+GEMMA4_IMAGE_TOKENS = 280
+"""Gemma 4's soft tokens per image when the vision config does not say (``default_output_length``)."""
 GEMMA4_VIDEO_FRAMES = 32
 GEMMA4_VIDEO_TOKENS_PER_FRAME = 70 + 2 + 6
 """Gemma 4's largest multimodal item is a video: 32 sampled frames of 70 soft tokens, each
@@ -383,9 +385,23 @@ def qwen_vl_largest_item(config: dict[str, Any], version: Version, max_model_len
     return image if image_on else None
 
 
-def _gemma4_item(vision_config: dict[str, Any]) -> TowerItem:
-    tokens = GEMMA4_VIDEO_FRAMES * GEMMA4_VIDEO_TOKENS_PER_FRAME
-    return TowerItem("video", tokens, tokens, _gemma4_video_patches(vision_config))
+def _gemma4_item(config: dict[str, Any], limits: MmLimits | None) -> TowerItem | None:
+    """Gemma 4's largest item (gemma4_mm.py ``get_mm_max_tokens_per_item``): a video of 32 frames
+    (2,496 tokens), else an audio clip (``audio_seq_length`` 750, not sized here: None), else an
+    image of ``default_output_length`` soft tokens (280), padded to that many × pooling² patches
+    (2,520); a public v0.20 log with videos off profiles 29 images in an 8,192-token budget."""
+    v = config["vision_config"]
+    def on(m: str) -> bool:
+        return limits is None or not limits.off(m)
+    if on("video"):
+        tokens = GEMMA4_VIDEO_FRAMES * GEMMA4_VIDEO_TOKENS_PER_FRAME
+        return TowerItem("video", tokens, tokens, _gemma4_video_patches(v))
+    if isinstance(config.get("audio_config"), dict) and on("audio"):
+        return None
+    if not on("image"):
+        return None
+    tokens = _n(v, "default_output_length") or GEMMA4_IMAGE_TOKENS
+    return TowerItem("image", tokens, tokens, tokens * (_n(v, "pooling_kernel_size") or 3) ** 2)
 
 
 def largest_tower_item(config: dict[str, Any], version: Version, max_model_len: int,
@@ -397,7 +413,7 @@ def largest_tower_item(config: dict[str, Any], version: Version, max_model_len: 
     if not isinstance(v, dict) or not _tower_widths(v, mt)[0]:
         return None
     if mt == "gemma4":
-        return _gemma4_item(v) if limits is None or not limits.off("video") else None
+        return _gemma4_item(config, limits)
     return qwen_vl_largest_item(config, version, max_model_len, limits) if mt in QWEN_VL_MODEL_TYPES else None
 
 
