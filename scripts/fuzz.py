@@ -220,13 +220,16 @@ SETTING_KEYS = ["tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "enable_prefix_caching", "disable_hybrid_kv_cache_manager", "async_scheduling",
                 "mamba_ssm_cache_dtype", "weights", "avg_tokens", "kv_cache_memory_bytes", "flashinfer_sampler",
                 "skip_mm_profiling", "language_model_only", "max_cudagraph_capture_size",
-                "cudagraph_capture_sizes", "limit_mm_per_prompt", "speculative"]
+                "cudagraph_capture_sizes", "limit_mm_per_prompt", "mm_processor_kwargs", "speculative"]
 
 
 def settings_case(rng: random.Random, models) -> dict:
     settings = {}
     for key in rng.sample(SETTING_KEYS, k=rng.randint(1, 5)):
-        if key == "limit_mm_per_prompt" and rng.random() < 0.6:
+        if key == "mm_processor_kwargs" and rng.random() < 0.6:
+            settings[key] = {k: rng.choice([1003520, 1, 0, 560, 281, hostile(rng), {"longest_edge": hostile(rng)}])
+                             for k in rng.sample(["max_pixels", "size", "max_soft_tokens", "fps"], k=rng.randint(1, 3))}
+        elif key == "limit_mm_per_prompt" and rng.random() < 0.6:
             settings[key] = {m: rng.choice([0, 1, 2, 999, hostile(rng), {"count": rng.randint(0, 3),
                                                                           "num_frames": rng.randint(1, 64)}])
                              for m in rng.sample(["image", "video", "audio", "vision"], k=rng.randint(1, 3))}

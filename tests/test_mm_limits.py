@@ -11,7 +11,7 @@ import pytest
 from factories import calc, config
 from kvcalc.cli import main
 from kvcalc.errors import SettingsError
-from kvcalc.settings import MmLimits, mm_limits_of
+from kvcalc.settings import MmLimits, mm_limits_of, mm_processor_of
 from kvcalc.units import GIB
 
 QWEN25_VL_7B = "Qwen/Qwen2.5-VL-7B-Instruct"
@@ -121,3 +121,58 @@ def test_the_cli_takes_the_flag_and_reports_it(capsys):
     code = main(["estimate", "--model", QWEN25_VL_7B, "--limit-mm-per-prompt", "video"])
     err = capsys.readouterr().err
     assert code != 0 and "--limit-mm-per-prompt" in err and "Traceback" not in err
+
+
+# --mm-processor-kwargs: the processor options that size the largest image
+
+@pytest.mark.parametrize("value,pixels,soft,unmodelled", [
+    ({"max_pixels": 1003520}, 1003520, None, ()),
+    ('{"size": {"longest_edge": 1003520}}', 1003520, None, ()),
+    ({"max_pixels": 1003520, "fps": 2, "min_pixels": 3136}, 1003520, None, ("fps", "min_pixels")),
+    ({"max_soft_tokens": 560}, None, 560, ()),
+    ({"max_soft_tokens": 300}, None, None, ("max_soft_tokens",)),    # vLLM's warm-up ignores it
+])
+def test_processor_options_are_read_as_vllm_reads_them(value, pixels, soft, unmodelled):
+    p = mm_processor_of(value)
+    assert p is not None and (p.max_pixels, p.max_soft_tokens, p.unmodelled) == (pixels, soft, unmodelled)
+
+
+@pytest.mark.parametrize("value", ["oops", "[1]", {}, {"max_pixels": -1}, {"max_pixels": "big"},
+                                   {"max_pixels": 1.5}, {"max_soft_tokens": "x"}, "{" + "1" * 3000])
+def test_bad_processor_options_get_the_expected_form(value):
+    with pytest.raises(SettingsError) as err:
+        calc(QWEN25_VL_7B, max_model_len=8192, mm_processor_kwargs=value)
+    assert "max_pixels" in str(err.value.problems["--mm-processor-kwargs"])
+
+
+def test_max_pixels_shrinks_the_qwen25_vl_image_and_its_video_frames():
+    """max_pixels 1,003,520 = 1,280 × 28²: one image is 1,280 tokens (v0.13+: the patch count's
+    factor pair), 35² = 1,225 before (a square under max_pixels); at 32,768 tokens of context the
+    video keeps 14 frames of that size: 7 × 1,280 = 8,960 tokens, a quarter of the default pass."""
+    from kvcalc.reserve import largest_tower_item
+    from kvcalc.settings import MmProcessor
+    from kvcalc.versions import parse_version
+    small = MmProcessor(max_pixels=1003520)
+    cfg = config(QWEN25_VL_7B)
+    assert largest_tower_item(cfg, parse_version("0.23.0"), 32768, None, small).budget_tokens == 8960
+    assert largest_tower_item(cfg, parse_version("0.11.0"), 32768, None, small).budget_tokens == 7 * 1225
+    limits = mm_limits_of({"video": 0})
+    assert largest_tower_item(cfg, parse_version("0.23.0"), 32768, limits, small).budget_tokens == 1280
+    full = calc(QWEN25_VL_7B, "rtx-4090", max_model_len=32768)
+    cut = calc(QWEN25_VL_7B, "rtx-4090", max_model_len=32768, mm_processor_kwargs={"max_pixels": 1003520})
+    assert "1 video(s) of 8,960 tokens" in activation(cut)[1]
+    assert activation(cut)[0] < activation(full)[0] / 3
+    assert cut.serve_command.endswith("""--mm-processor-kwargs '{"max_pixels":1003520}'""")
+
+
+def test_a_smaller_qwen3_image_leaves_the_video_as_the_largest_item():
+    """Qwen3-VL's video is sized by its video processor (12,288 embeddings), so an image cut to
+    1,024 tokens by max_pixels makes the warm-up encode the video instead."""
+    c = calc("Qwen/Qwen3.5-27B", max_model_len=32768, mm_processor_kwargs={"max_pixels": 1024 * 32 * 32})
+    assert "1 video(s) of 12,288 tokens" in activation(c)[1]
+
+
+def test_gemma4_max_soft_tokens_sizes_its_images():
+    c = calc("google/gemma-4-26B-A4B-it", max_model_len=8192, max_num_batched_tokens=8192,
+             limit_mm_per_prompt={"video": 0}, mm_processor_kwargs={"max_soft_tokens": 560})
+    assert "14 image(s) of 560 tokens" in activation(c)[1]

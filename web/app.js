@@ -121,6 +121,7 @@ const FIELDS = [
   ["mcg", "max-cg-size", ""],
   ["cgs", "cg-sizes", ""],
   ["mmlim", "mm-limits", ""],
+  ["mmp", "mm-proc", ""],
   ["bs", "block-size", ""],
   ["eager", "enforce-eager", false],
   ["pc", "prefix-caching", ""],
@@ -137,7 +138,7 @@ const FIELD_MSG = {
   "--max-model-len": "max-model-len", "--avg-tokens": "avg-tokens",
   "--max-num-batched-tokens": "mnbt", "--max-num-seqs": "max-num-seqs", "--block-size": "block-size",
   "--max-cudagraph-capture-size": "max-cg-size", "--cudagraph-capture-sizes": "cg-sizes",
-  "--limit-mm-per-prompt": "mm-limits",
+  "--limit-mm-per-prompt": "mm-limits", "--mm-processor-kwargs": "mm-proc",
   VLLM_USE_FLASHINFER_SAMPLER: "flashinfer-sampler", "--enable-prefix-caching": "prefix-caching",
   "--language-model-only": "language-model-only", available_kv_gib: "available-kv-gib",
 };
@@ -172,6 +173,7 @@ function buildRequest() {
       cudagraph_capture_sizes: $("cg-sizes").value.trim() || null,
       // the core reads the limits from the text (JSON or image=2,video=0) and names what is wrong
       limit_mm_per_prompt: $("mm-limits").value.trim() || null,
+      mm_processor_kwargs: $("mm-proc").value.trim() || null,
       block_size: value("block-size"),
       enforce_eager: $("enforce-eager").checked,
       entrypoint: $("entrypoint").value,
@@ -444,6 +446,7 @@ function renderSettingsUsed(r) {
     ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
     ...(s.cudagraph_capture_sizes ? [["--cudagraph-capture-sizes", s.cudagraph_capture_sizes.join(" ")]] : []),
     ...(s.limit_mm_per_prompt ? [["--limit-mm-per-prompt", JSON.stringify(s.limit_mm_per_prompt)]] : []),
+    ...(s.mm_processor_kwargs ? [["--mm-processor-kwargs", JSON.stringify(s.mm_processor_kwargs)]] : []),
     ...(s.max_cudagraph_capture_size != null
       ? [["--max-cudagraph-capture-size", F.int(s.max_cudagraph_capture_size)]] : []),
   ];
@@ -895,6 +898,7 @@ const LOG_FIELDS = [
   ["max_cudagraph_capture_size", "max-cg-size", ""],
   ["cudagraph_capture_sizes", "cg-sizes", ""],
   ["limit_mm_per_prompt", "mm-limits", ""],
+  ["mm_processor_kwargs", "mm-proc", ""],
   ["block_size", "block-size", ""],
   ["enforce_eager", "enforce-eager", false],
   ["enable_prefix_caching", "prefix-caching", ""],
@@ -913,7 +917,7 @@ const SETTING_FLAG = {
   skip_mm_profiling: "--skip-mm-profiling", enable_prefix_caching: "--enable-prefix-caching",
   language_model_only: "--language-model-only",
   max_cudagraph_capture_size: "--max-cudagraph-capture-size", cudagraph_capture_sizes: "--cudagraph-capture-sizes",
-  limit_mm_per_prompt: "--limit-mm-per-prompt",
+  limit_mm_per_prompt: "--limit-mm-per-prompt", mm_processor_kwargs: "--mm-processor-kwargs",
 };
 function settingName(k) {
   if (k === "vllm_version") return S("name_version");

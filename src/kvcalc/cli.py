@@ -82,6 +82,9 @@ def _model_flags(p: Any) -> None:
     p.add_argument("--language-model-only", action="store_true", default=None,
                    help="vLLM's flag (v0.16+): serve a multimodal model as text only; its vision/audio "
                         "towers are neither loaded nor profiled")
+    p.add_argument("--mm-processor-kwargs", metavar="JSON",
+                   help='the processor\'s options, e.g. \'{"max_pixels": 1003520}\' (max_pixels sizes the '
+                        'Qwen-VL warm-up\'s largest image, max_soft_tokens Gemma 4\'s)')
     p.add_argument("--limit-mm-per-prompt", metavar="LIMITS",
                    help='items per prompt by modality, as JSON (\'{"image": 2, "video": 0}\') or image=2,video=0; '
                         'a modality at 0 is not warmed up')
@@ -100,7 +103,8 @@ SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "max_num_seqs", "block_size", "enforce_eager", "entrypoint", "vllm_version",
                 "weights", "enable_prefix_caching", "disable_hybrid_kv_cache_manager",
                 "kv_cache_memory_bytes", "flashinfer_sampler", "skip_mm_profiling", "language_model_only",
-                "max_cudagraph_capture_size", "cudagraph_capture_sizes", "limit_mm_per_prompt")
+                "max_cudagraph_capture_size", "cudagraph_capture_sizes", "limit_mm_per_prompt",
+                "mm_processor_kwargs")
 
 
 def build_request(args: argparse.Namespace) -> dict[str, Any]:

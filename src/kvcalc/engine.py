@@ -147,7 +147,7 @@ def _tower_not_modelled(config: dict[str, Any], r: Resolved) -> bool:
     (reserve.tower_profile_modelled)."""
     from .reserve import tower_profile_modelled  # noqa: PLC0415
     return not _profile_off(config, r) and \
-        not tower_profile_modelled(config, r.version, r.max_model_len, r.mm_limits)
+        not tower_profile_modelled(config, r.version, r.max_model_len, r.mm_limits, r.mm_processor)
 
 
 def _profile_off(config: dict[str, Any], r: Resolved) -> bool:
@@ -290,7 +290,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       hybrid=_has_state_layers(arch), peer_to_peer=gpu.peer_to_peer,
                                       max_capture_size=s.max_cudagraph_capture_size,
                                       capture_sizes=r.capture_sizes, compiled=not s.enforce_eager,
-                                      mm_limits=r.mm_limits)
+                                      mm_limits=r.mm_limits, mm_processor=r.mm_processor)
                      for i in range(pp))
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))
@@ -381,6 +381,10 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
             elif measured_reserve_bytes is None and resolved.mm_limits is not None and \
                     resolved.mm_limits.dummy_options and not _profile_off(config, resolved):
                 notes.append(Text("note.mm_dummy_options"))
+            proc = resolved.mm_processor
+            if measured_reserve_bytes is None and proc is not None and proc.unmodelled and \
+                    not _profile_off(config, resolved):
+                notes.append(Text("note.mm_processor_unmodelled", keys=", ".join(proc.unmodelled)))
             if _towers_missing(config) and not s.language_model_only:
                 notes.append(Text("note.towers_missing"))
 

@@ -19,7 +19,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from .settings import mm_limits_of
+from .settings import mm_limits_of, mm_processor_of
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _PREFIX = re.compile(
@@ -127,6 +127,9 @@ class ParsedLog:
         limits = a.get("limit_mm_per_prompt")
         if isinstance(limits, dict) and mm_limits_of(limits) is not None:
             out["limit_mm_per_prompt"] = limits
+        kwargs = a.get("mm_processor_kwargs")
+        if isinstance(kwargs, dict) and mm_processor_of(kwargs) is not None:
+            out["mm_processor_kwargs"] = kwargs
         if a.get("skip_mm_profiling") is True or e.get("skip_mm_profiling") == "True":
             out["skip_mm_profiling"] = True
         if a.get("language_model_only") is True:

@@ -75,6 +75,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "image=2,video=0, each a whole number from 0 (or an object with a \"count\"), got {value}",
         "须按模态（{modalities}）给出每个提示的条数，写成 JSON（'{{\"image\": 2, \"video\": 0}}'）或 "
         "image=2,video=0，每项为从 0 起的整数（或带 \"count\" 的对象），收到的是 {value}"),
+    "settings.mm_processor": (
+        "must be a JSON object of the processor's options, e.g. '{{\"max_pixels\": 1003520}}', with "
+        "max_pixels (or size.longest_edge) a whole number of pixels, got {value}",
+        "须为处理器选项的 JSON 对象，例如 '{{\"max_pixels\": 1003520}}'，其中 max_pixels（或 size.longest_edge）"
+        "为整数像素数，收到的是 {value}"),
     "settings.capture_max_mismatch": (
         "{value} must equal the largest of --cudagraph-capture-sizes ({largest}), as vLLM requires when both are given",
         "{value} 须等于 --cudagraph-capture-sizes 中的最大值（{largest}）：两者同时给出时 vLLM 要求一致"),
@@ -243,6 +248,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "kvcalc sizes the largest item of that modality, so its reserve may be high",
         "--limit-mm-per-prompt 还设置了预热虚拟输入的形状（num_frames、width、height 或 length）；kvcalc 按该模态的"
         "最大输入计算，因此预留可能偏高"),
+    "note.mm_processor_unmodelled": (
+        "--mm-processor-kwargs: kvcalc sizes the warm-up from max_pixels / max_soft_tokens only; it passes "
+        "{keys} on to vLLM but does not model them",
+        "--mm-processor-kwargs：kvcalc 只按 max_pixels / max_soft_tokens 计算预热；{keys} 会照传给 vLLM，但未计入"),
     "note.towers_missing": (
         "this config lists no vision or audio tower, though the model's checkpoints carry them: their "
         "weights and vLLM's startup pass over them are not counted, so the estimated pool may come out "

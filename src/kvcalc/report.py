@@ -82,6 +82,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "max_cudagraph_capture_size": s.max_cudagraph_capture_size,
             "cudagraph_capture_sizes": list(r.capture_sizes) if r.capture_sizes is not None else None,
             "limit_mm_per_prompt": json.loads(r.mm_limits.spelled) if r.mm_limits is not None else None,
+            "mm_processor_kwargs": json.loads(r.mm_processor.spelled) if r.mm_processor is not None else None,
             "defaults_used": sorted(r.defaults_used), "batch_defaults_row": r.batch_defaults.memory_class,
         },
         "layout": {

@@ -24,13 +24,14 @@ rows separately. Run ``python scripts/calibrate.py`` to refit and print both.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 from .messages import Text, join_texts
 from .params import config_int as _n
 from .units import GIB, cdiv
-from .settings import MmLimits
+from .settings import MmLimits, MmProcessor
 from .versions import NEWEST, Rule, Version, applies, flashinfer_sampler_default
 
 
@@ -324,14 +325,14 @@ def tower_modalities(config: dict[str, Any]) -> tuple[str, ...]:
 
 
 def tower_profile_modelled(config: dict[str, Any], version: Version = NEWEST, max_model_len: int = 0,
-                           limits: MmLimits | None = None) -> bool:
+                           limits: MmLimits | None = None, processor: MmProcessor | None = None) -> bool:
     """Whether ``vision_profile`` sizes the pass this model's warm-up runs: the Qwen-VL family
     (Qwen2-VL to Qwen3.6) and Gemma 4's videos. vLLM warms up only the modality with the most
     tokens per item among those --limit-mm-per-prompt leaves on (gpu_model_runner.py
     ``get_modality_with_max_tokens``): for Gemma 4 a video (2,496) outweighs an audio clip
     (``audio_seq_length`` 750), so the E2B/E4B audio encoder adds weights but no profile pass —
     unless videos are limited to 0."""
-    return largest_tower_item(config, version, max_model_len, limits) is not None
+    return largest_tower_item(config, version, max_model_len, limits, processor) is not None
 
 
 @dataclass(frozen=True)
@@ -344,17 +345,35 @@ class TowerItem:
     patches: int        # patches through the tower per item
 
 
-def qwen2_vl_video_frames(version: Version, max_model_len: int) -> int:
+def qwen2_vl_video_frames(version: Version, max_model_len: int, image_tokens: int = QWEN_VL_MAX_IMAGE_TOKENS) -> int:
     """Frames of Qwen2-VL / Qwen2.5-VL's largest dummy video (qwen2_vl.py
     ``get_num_frames_with_most_features``): as many full-size frames as ``max_model_len`` holds
-    (every two frames make one temporal patch of ``QWEN_VL_MAX_IMAGE_TOKENS`` tokens; at least
-    one frame), at most 14 from v0.11 (Rule.QWEN2_VL_VIDEO_14_FRAMES), 16 before."""
+    (every two frames make one temporal patch of ``image_tokens`` tokens; at least one frame), at
+    most 14 from v0.11 (Rule.QWEN2_VL_VIDEO_14_FRAMES), 16 before."""
     cap = 14 if applies(Rule.QWEN2_VL_VIDEO_14_FRAMES, version) else 16
-    return max(1, min(2 * (max_model_len // QWEN_VL_MAX_IMAGE_TOKENS), cap))
+    return max(1, min(2 * (max_model_len // image_tokens), cap))
+
+
+def qwen_vl_image_tokens(vision_config: dict[str, Any], version: Version, max_pixels: int | None) -> int:
+    """Tokens of the largest image a Qwen-VL processor makes: ``QWEN_VL_MAX_IMAGE_TOKENS`` with the
+    checkpoints' own processors; with ``max_pixels`` from --mm-processor-kwargs, max_pixels over
+    (patch × merge)² — from #29692 (Rule.QWEN_VL_IMAGE_SIZE_FACTORED) the largest count whose
+    closest factor pair keeps an aspect ratio of at most 200 (qwen2_vl.py
+    ``get_image_size_with_most_features``), before it a square image resized under max_pixels."""
+    if max_pixels is None:
+        return QWEN_VL_MAX_IMAGE_TOKENS
+    unit = (_n(vision_config, "patch_size") or 16) * (_n(vision_config, "spatial_merge_size") or 2)
+    if not applies(Rule.QWEN_VL_IMAGE_SIZE_FACTORED, version):
+        return max(1, math.isqrt(max_pixels) // unit) ** 2
+    for n in range(max_pixels // (unit * unit), 0, -1):
+        short = next(d for d in range(math.isqrt(n), 0, -1) if n % d == 0)
+        if n // short <= 200 * short:
+            return n
+    return 1
 
 
 def qwen_vl_largest_item(config: dict[str, Any], version: Version, max_model_len: int,
-                         limits: MmLimits | None = None) -> TowerItem | None:
+                         limits: MmLimits | None = None, processor: MmProcessor | None = None) -> TowerItem | None:
     """What a Qwen-VL model's warm-up encodes. Images: ``QWEN_VL_MAX_IMAGE_TOKENS``. Qwen2-VL and
     Qwen2.5-VL count a video by full-size frames (``qwen2_vl_video_frames``), so with a long
     ``max_model_len`` the video outweighs the image: 14 frames, 114,688 tokens at 128,000 (a public
@@ -362,34 +381,41 @@ def qwen_vl_largest_item(config: dict[str, Any], version: Version, max_model_len
     its video at 12.5 tokens per embedding between #25557 and #30475 (153,600 > 16,384: one video of
     12,288 embeddings); since then, and for Qwen3.5/3.6, the image is larger. A tie goes to the
     image before #34533 and to the video after (Rule.MM_MODALITY_TIE_BY_NAME); both are the same
-    size. A modality --limit-mm-per-prompt sets to 0 is never chosen; None when both are."""
+    size. A modality --limit-mm-per-prompt sets to 0 is never chosen; None when both are.
+    --mm-processor-kwargs ``max_pixels`` resizes the image (``qwen_vl_image_tokens``) and, for
+    Qwen2-VL / Qwen2.5-VL, the video's frames; Qwen3-VL sizes its video by its video processor."""
     v = config["vision_config"]
     mt = str(config.get("model_type"))
     image_on = limits is None or not limits.off("image")
     video_on = limits is None or not limits.off("video")
     unit = (_n(v, "spatial_merge_size") or 2) ** 2
-    image = TowerItem("image", QWEN_VL_MAX_IMAGE_TOKENS, QWEN_VL_MAX_IMAGE_TOKENS, QWEN_VL_MAX_IMAGE_TOKENS * unit)
+    per_image = qwen_vl_image_tokens(v, version, processor.max_pixels if processor else None)
+    image = TowerItem("image", per_image, per_image, per_image * unit)
     if mt in QWEN2_VL_MODEL_TYPES:
-        tokens = cdiv(qwen2_vl_video_frames(version, max_model_len), 2) * QWEN_VL_MAX_IMAGE_TOKENS
+        tokens = cdiv(qwen2_vl_video_frames(version, max_model_len, per_image), 2) * per_image
         video = TowerItem("video", tokens, tokens, tokens * unit)
-        wins = tokens > image.budget_tokens or applies(Rule.MM_MODALITY_TIE_BY_NAME, version)
+        wins = tokens > image.budget_tokens or (tokens == image.budget_tokens and
+                                                applies(Rule.MM_MODALITY_TIE_BY_NAME, version))
     elif mt in QWEN3_VL_MODEL_TYPES and applies(Rule.QWEN3_VL_FORMATTED_VIDEO, version) \
             and not applies(Rule.QWEN3_VL_PLAIN_VIDEO, version):
         video = TowerItem("video", QWEN3_VL_FORMATTED_VIDEO_TOKENS, QWEN3_VL_VIDEO_TOKENS, QWEN3_VL_VIDEO_TOKENS * unit)
         wins = True
     else:
         video = TowerItem("video", QWEN3_VL_VIDEO_TOKENS, QWEN3_VL_VIDEO_TOKENS, QWEN3_VL_VIDEO_TOKENS * unit)
-        wins = False
+        wins = video.budget_tokens > image.budget_tokens or (video.budget_tokens == image.budget_tokens and
+                                                             applies(Rule.MM_MODALITY_TIE_BY_NAME, version))
     if video_on and (wins or not image_on):
         return video
     return image if image_on else None
 
 
-def _gemma4_item(config: dict[str, Any], limits: MmLimits | None) -> TowerItem | None:
+def _gemma4_item(config: dict[str, Any], limits: MmLimits | None,
+                 processor: MmProcessor | None = None) -> TowerItem | None:
     """Gemma 4's largest item (gemma4_mm.py ``get_mm_max_tokens_per_item``): a video of 32 frames
     (2,496 tokens), else an audio clip (``audio_seq_length`` 750, not sized here: None), else an
-    image of ``default_output_length`` soft tokens (280), padded to that many × pooling² patches
-    (2,520); a public v0.20 log with videos off profiles 29 images in an 8,192-token budget."""
+    image of ``default_output_length`` soft tokens (280; --mm-processor-kwargs ``max_soft_tokens``
+    sets it), padded to that many × pooling² patches (2,520); a public v0.20 log with videos off
+    profiles 29 images in an 8,192-token budget."""
     v = config["vision_config"]
     def on(m: str) -> bool:
         return limits is None or not limits.off(m)
@@ -400,12 +426,13 @@ def _gemma4_item(config: dict[str, Any], limits: MmLimits | None) -> TowerItem |
         return None
     if not on("image"):
         return None
-    tokens = _n(v, "default_output_length") or GEMMA4_IMAGE_TOKENS
+    tokens = (processor.max_soft_tokens if processor and processor.max_soft_tokens else None) or \
+        _n(v, "default_output_length") or GEMMA4_IMAGE_TOKENS
     return TowerItem("image", tokens, tokens, tokens * (_n(v, "pooling_kernel_size") or 3) ** 2)
 
 
 def largest_tower_item(config: dict[str, Any], version: Version, max_model_len: int,
-                       limits: MmLimits | None = None) -> TowerItem | None:
+                       limits: MmLimits | None = None, processor: MmProcessor | None = None) -> TowerItem | None:
     """The item ``vision_profile`` sizes, or None when kvcalc does not model this model's warm-up
     (no modelled tower, or the modality left on is one kvcalc does not size)."""
     v = config.get("vision_config")
@@ -413,8 +440,9 @@ def largest_tower_item(config: dict[str, Any], version: Version, max_model_len: 
     if not isinstance(v, dict) or not _tower_widths(v, mt)[0]:
         return None
     if mt == "gemma4":
-        return _gemma4_item(config, limits)
-    return qwen_vl_largest_item(config, version, max_model_len, limits) if mt in QWEN_VL_MODEL_TYPES else None
+        return _gemma4_item(config, limits, processor)
+    return qwen_vl_largest_item(config, version, max_model_len, limits, processor) \
+        if mt in QWEN_VL_MODEL_TYPES else None
 
 
 def _tower_widths(vision_config: dict[str, Any], model_type: str) -> tuple[int, int]:
@@ -429,7 +457,7 @@ def _tower_widths(vision_config: dict[str, Any], model_type: str) -> tuple[int, 
 
 def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_len: int, tp: int,
                    dtype_bytes: int, version: Version = NEWEST, compiled: bool = True,
-                   limits: MmLimits | None = None) -> tuple[int, int]:
+                   limits: MmLimits | None = None, processor: MmProcessor | None = None) -> tuple[int, int]:
     """The vision tower's part of ``profile_run`` (vllm/v1/worker/gpu_model_runner.py): it encodes
     the most items of the largest size (``largest_tower_item``) the encoder budget allows
     (max(max_num_batched_tokens, tokens per item) // tokens per item, at least 1;
@@ -442,7 +470,7 @@ def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_mod
     hidden-size and two MLP-size values (the residual stream, its input, the MLP's up projection
     and activation), which a public RTX 5090 sweep of 1, 3 and 6 videos supports. (0, 0) for other
     models."""
-    item = largest_tower_item(config, version, max_model_len, limits)
+    item = largest_tower_item(config, version, max_model_len, limits, processor)
     if item is None:
         return 0, 0
     v = config["vision_config"]
@@ -585,7 +613,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      capability_major: int = 0, hybrid: bool = False,
                      peer_to_peer: bool = True, max_capture_size: int | None = None,
                      capture_sizes: tuple[int, ...] | None = None, compiled: bool = True,
-                     mm_limits: MmLimits | None = None) -> ReserveEstimate:
+                     mm_limits: MmLimits | None = None, mm_processor: MmProcessor | None = None) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -596,7 +624,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     entries = rows * vocab_padded if last_stage else 0
     fwd = forward_bytes(config, mnbt, tp, dtype_bytes)
     vision, kept = vision_profile(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes, version, compiled,
-                                  mm_limits) if first_stage and mm_profiling else (0, 0)
+                                  mm_limits, mm_processor) if first_stage and mm_profiling else (0, 0)
     fwd = max(fwd + kept, vision)
     path = sampler_path(version, model_runner_v2, platform, flashinfer_sampler)
     per_entry = SAMPLER_BYTES[path]
@@ -622,7 +650,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
             Text("basis.cuda_graphs", piecewise=piecewise, full=full, largest=largest, per=per)
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt)
-    item = largest_tower_item(config, version, max_model_len, mm_limits) if vision else None
+    item = largest_tower_item(config, version, max_model_len, mm_limits, mm_processor) if vision else None
     if item is not None:
         items = encoder_items(item.budget_tokens, mnbt, max_num_seqs, max_model_len,
                               mm_limits.of(item.modality) if mm_limits else None)

@@ -51,6 +51,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--language-model-only")
     if r.mm_limits is not None:
         flag("--limit-mm-per-prompt", r.mm_limits.spelled)
+    if r.mm_processor is not None:
+        flag("--mm-processor-kwargs", r.mm_processor.spelled)
     if s.max_cudagraph_capture_size is not None:
         flag("--max-cudagraph-capture-size", s.max_cudagraph_capture_size)
     if r.capture_sizes:

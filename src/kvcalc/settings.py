@@ -83,6 +83,7 @@ class Settings:
     max_cudagraph_capture_size: int | None = None
     cudagraph_capture_sizes: Any = None         # list of ints, or "1 2 4 8" / "1,2,4,8"
     limit_mm_per_prompt: Any = None             # {"image": 2, "video": 0}, its JSON, or "image=2,video=0"
+    mm_processor_kwargs: Any = None             # {"max_pixels": 1003520} or its JSON
     mamba_ssm_cache_dtype: str | None = None
     weights: str = "auto"
     avg_tokens: int | None = None
@@ -103,6 +104,7 @@ class Resolved:
     defaults_used: frozenset[str] = field(default_factory=frozenset)
     capture_sizes: tuple[int, ...] | None = None   # --cudagraph-capture-sizes, parsed once
     mm_limits: MmLimits | None = None              # --limit-mm-per-prompt, parsed once
+    mm_processor: MmProcessor | None = None        # --mm-processor-kwargs, parsed once
 
 
 def _is_int(value: Any) -> bool:
@@ -196,6 +198,56 @@ def mm_limits_of(value: Any) -> MmLimits | None:
             return None
         counts[key] = item
     return MmLimits(tuple(sorted(counts.items())), options, json.dumps(given, separators=(",", ":")))
+
+
+GEMMA4_SOFT_TOKENS = (70, 140, 280, 560, 1120)
+"""``max_soft_tokens`` values Gemma 4's processor takes (vllm/model_executor/models/gemma4_mm.py
+``_SUPPORTED_SOFT_TOKENS``); vLLM's warm-up ignores any other."""
+MAX_PROCESSOR_PIXELS = 1 << 30
+
+
+@dataclass(frozen=True)
+class MmProcessor:
+    """``--mm-processor-kwargs``: the keys that size the warm-up's largest image — ``max_pixels``
+    (or ``size.longest_edge``) for the Qwen-VL processors, ``max_soft_tokens`` for Gemma 4 — and
+    the other keys given, which kvcalc passes on but does not model."""
+
+    max_pixels: int | None = None
+    max_soft_tokens: int | None = None
+    unmodelled: tuple[str, ...] = ()
+    spelled: str = ""
+
+
+def mm_processor_of(value: Any) -> MmProcessor | None:
+    """``--mm-processor-kwargs`` from a dict or its JSON text; None when it is not a JSON object or
+    a size key is not a whole number in range."""
+    if isinstance(value, str):
+        if not value.strip() or len(value) > 2000:
+            return None
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return None
+    if not isinstance(value, dict) or not value or len(value) > 32 or not all(isinstance(k, str) for k in value):
+        return None
+    pixels = value.get("max_pixels")
+    size = value.get("size")
+    if pixels is None and isinstance(size, dict) and "longest_edge" in size:
+        pixels = size["longest_edge"]
+    if pixels is not None and not (_is_int(pixels) and 1 <= pixels <= MAX_PROCESSOR_PIXELS):
+        return None
+    soft = value.get("max_soft_tokens")
+    if soft is not None and not _is_int(soft):
+        return None
+    known = {"max_pixels", "max_soft_tokens"} | ({"size"} if pixels is not None and "max_pixels" not in value else set())
+    others = tuple(sorted(k for k in value if k not in known))
+    if soft is not None and soft not in GEMMA4_SOFT_TOKENS:
+        others, soft = tuple(sorted((*others, "max_soft_tokens"))), None
+    try:
+        spelled = json.dumps(value, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
+    return MmProcessor(pixels, soft, others, spelled)
 
 
 def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_len: int | None,
@@ -296,6 +348,11 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         if mm_limits is None:
             problems["--limit-mm-per-prompt"] = Text("settings.mm_limits", value=show(s.limit_mm_per_prompt),
                                                      modalities=", ".join(MM_MODALITIES))
+    mm_processor = None
+    if s.mm_processor_kwargs is not None:
+        mm_processor = mm_processor_of(s.mm_processor_kwargs)
+        if mm_processor is None:
+            problems["--mm-processor-kwargs"] = Text("settings.mm_processor", value=show(s.mm_processor_kwargs))
     if s.language_model_only is True and version is not None and not applies(Rule.LANGUAGE_MODEL_ONLY, version):
         rule = Rule.LANGUAGE_MODEL_ONLY.value
         problems["--language-model-only"] = Text("settings.needs_release", since=str(rule.since), pr=rule.pr,
@@ -331,4 +388,5 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         settings=s, version=version,
         gpu_memory_utilization=float(util) if util is not None else default_gpu_memory_utilization(version),
         max_model_len=int(max_len), max_num_batched_tokens=int(mnbt), max_num_seqs=int(seqs),
-        batch_defaults=defaults, defaults_used=frozenset(used), capture_sizes=sizes, mm_limits=mm_limits)
+        batch_defaults=defaults, defaults_used=frozenset(used), capture_sizes=sizes, mm_limits=mm_limits,
+        mm_processor=mm_processor)

@@ -24,7 +24,8 @@ _SETTING_FIELDS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_con
                    "kv_cache_dtype", "max_model_len", "max_num_batched_tokens", "max_num_seqs",
                    "block_size", "enforce_eager", "entrypoint", "vllm_version", "flashinfer_sampler",
                    "enable_prefix_caching", "skip_mm_profiling", "language_model_only",
-                   "max_cudagraph_capture_size", "cudagraph_capture_sizes", "limit_mm_per_prompt")
+                   "max_cudagraph_capture_size", "cudagraph_capture_sizes", "limit_mm_per_prompt",
+                   "mm_processor_kwargs")
 
 
 def load_logs(path: str | Path | None = None) -> list[dict[str, Any]]:

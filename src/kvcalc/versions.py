@@ -214,6 +214,12 @@ class Rule(Enum):
         "(+ 3 with TP > 1) to 2 + 10/TP hidden-size values per patch",
         "inferred: merged 2025-11-12 to 11-18, the week v0.11.1 and v0.11.2 came out, so v0.12.0 is "
         "taken; a v0.11.0 Qwen2.5-VL-3B log on an L4 leaves room for the larger peak")
+    QWEN_VL_IMAGE_SIZE_FACTORED = RuleInfo(
+        _v("0.13.0"), "#29692", "vllm/model_executor/models/qwen2_vl.py get_image_size_with_most_features",
+        "the Qwen-VL warm-up's largest image fills max_pixels exactly (the patch count's closest factor "
+        "pair, aspect at most 200); before, a square image resized under max_pixels (fewer tokens when "
+        "--mm-processor-kwargs sets a max_pixels that is not a square number of patches)",
+        "inferred: merged 2025-12-12, about a week before v0.13.0")
     QWEN3_VL_PLAIN_VIDEO = RuleInfo(
         _v("0.14.0"), "#30475", "vllm/model_executor/models/qwen3_vl.py get_max_video_tokens",
         "Qwen3-VL's encoder budget counts a video by its embeddings (12,288), less than an image "
@@ -399,6 +405,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "做旋转（#28798）：每个 patch 的峰值从 2 + 18/TP（TP > 1 时再加 3）降到 2 + 10/TP 个隐藏维度的值",
         "推断：2025-11-12 至 11-18 合并，正是 v0.11.1 和 v0.11.2 发布的那一周，因此取 v0.12.0；"
         "一条 v0.11.0 的 Qwen2.5-VL-3B L4 日志为更大的峰值留出了空间"),
+    "QWEN_VL_IMAGE_SIZE_FACTORED": (
+        "Qwen-VL 预热用的最大图像正好占满 max_pixels（patch 数最接近的因数对，长宽比不超过 200）；此前是在 max_pixels "
+        "之内缩放的正方形图像（当 --mm-processor-kwargs 设的 max_pixels 不是 patch 数的平方时 token 更少）",
+        "推断：2025-12-12 合并，约比 v0.13.0 早一周"),
     "QWEN3_VL_PLAIN_VIDEO": (
         "Qwen3-VL 的编码器预算按嵌入数（12,288）计算视频，少于图像（16,384），所以预热重新编码图像",
         "推断：2025-12-16 合并，约在 v0.13.0 切分支之时，因此取 v0.14.0"),

@@ -57,7 +57,7 @@ def page_request(model: str = "Qwen/Qwen3-8B", gpu: str = "h100-sxm", config=Non
     s = {"tensor_parallel_size": 1, "pipeline_parallel_size": 1, "gpu_memory_utilization": None,
          "kv_cache_dtype": "auto", "max_model_len": 32768, "max_num_batched_tokens": None,
          "max_num_seqs": None, "max_cudagraph_capture_size": None, "cudagraph_capture_sizes": None,
-         "limit_mm_per_prompt": None, "block_size": None, "enforce_eager": False, "entrypoint": "serve",
+         "limit_mm_per_prompt": None, "mm_processor_kwargs": None, "block_size": None, "enforce_eager": False, "entrypoint": "serve",
          "vllm_version": newest_version(), "weights": "auto", "avg_tokens": 4096}
     unknown = set(settings) - set(s)
     assert not unknown, unknown
