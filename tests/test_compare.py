@@ -28,7 +28,8 @@ def test_paste_fills_and_from_log_pool_matches(entry):
            "config": entry.get("config"), "gpu": gpu, "gpu_total_gib": entry.get("gpu_total_gib"),
            "settings": {k: entry[k] for k in ("tensor_parallel_size", "pipeline_parallel_size",
                                                "max_model_len", "kv_cache_dtype", "vllm_version",
-                                               "decode_context_parallel_size")
+                                               "decode_context_parallel_size", "block_size",
+                                               "language_model_only")
                         if entry.get(k) is not None}}
     r = api.handle(req)
     assert r["ok"], r

@@ -49,7 +49,7 @@ ERAS: dict[str, Era] = {
     "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.10, 0.5),
     "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.40, 0.7),
     "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.20, 0.5),
-    "from-0.29": Era(Text("era.from_0_29"), 0.15, 0.7),
+    "from-0.29": Era(Text("era.from_0_29"), 0.05, 0.7),
 }
 """Fixed parts fitted by scripts/calibrate.py, which weighs a reserve that is too small three times
 as heavily as one too large (a pool estimated high is the costlier mistake), so each value sits
@@ -228,7 +228,10 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | frozenset({
     "h200-llama32-1b-fp16-seqs1024-v0.31.0", "h200-llama32-1b-fp16-seqs32-v0.31.0",
     "h200-llama32-1b-fp16-seqs1024-eager-v0.31.0", "h200-llama32-1b-fp16-seqs1024-nograph-v0.31.0",
     "rtx3090-llama31-8b-awq-seqs256-nofisampler-v2runner-v0.28.0",
-    "quadrortx6000-qwen2.5-1.5b-eager-llm-nofisampler-v2runner-v0.28.1rc1-dev"})
+    "quadrortx6000-qwen2.5-1.5b-eager-llm-nofisampler-v2runner-v0.28.1rc1-dev",
+    "a40-qwen2.5-7b-bf16-seqs128-nofisampler-v0.31.0", "a40-qwen2.5-7b-awq-seqs128-nofisampler-v0.31.0",
+    "a40-qwen2.5-7b-gptq-int8-seqs128-nofisampler-v0.31.0",
+    "rtx5090-wsl-qwen3.6-35b-a3b-nvfp4-marlin-lmonly-bs128-v0.29.0"})
 """Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
 (scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile,
 and rows that miss by more than any fixed part could explain, stay out: the fixed part would
