@@ -176,3 +176,26 @@ def test_gemma4_max_soft_tokens_sizes_its_images():
     c = calc("google/gemma-4-26B-A4B-it", max_model_len=8192, max_num_batched_tokens=8192,
              limit_mm_per_prompt={"video": 0}, mm_processor_kwargs={"max_soft_tokens": 560})
     assert "14 image(s) of 560 tokens" in activation(c)[1]
+
+
+def test_the_checkpoints_own_processor_limit_sizes_the_image():
+    """A fine-tune whose preprocessor_config.json lowers max_pixels (the page and the CLI attach the
+    file as ``preprocessor_config``) warms up smaller images; --mm-processor-kwargs still wins; the
+    Qwen checkpoints' own limit (12,845,056 pixels) gives the usual 16,384 tokens; a malformed file
+    is ignored."""
+    from kvcalc.reserve import largest_tower_item
+    from kvcalc.versions import parse_version
+    v23 = parse_version("0.23.0")
+    base = config(QWEN25_VL_7B)
+    tuned = {**base, "preprocessor_config": {"max_pixels": 11113200, "min_pixels": 3136}}
+    off = mm_limits_of({"video": 0})
+    assert largest_tower_item(tuned, v23, 8192, off).budget_tokens == 14175
+    assert largest_tower_item({**base, "preprocessor_config": {"max_pixels": 12845056}}, v23, 8192, off) \
+        .budget_tokens == 16384
+    assert largest_tower_item({**base, "preprocessor_config": {"max_pixels": "x"}}, v23, 8192, off) \
+        .budget_tokens == 16384
+    from kvcalc.settings import MmProcessor
+    assert largest_tower_item(tuned, v23, 8192, off, MmProcessor(max_pixels=1003520)).budget_tokens == 1280
+    c = calc(tuned, max_model_len=8192, limit_mm_per_prompt={"video": 0})
+    assert "1 image(s) of 14,175 tokens" in activation(c)[1]
+    assert "--mm-processor-kwargs" not in c.serve_command      # the checkpoint's default, not a flag

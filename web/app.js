@@ -835,6 +835,15 @@ async function weightsFromHub(id, headers, signal) {
   return null;
 }
 
+async function preprocessorFromHub(id, headers, signal) {
+  try {
+    const r = await hfFetch(id, "preprocessor_config.json", headers, { signal });
+    if (!r.ok) return null;
+    const pre = JSON.parse(await r.text());
+    return pre && typeof pre === "object" && !Array.isArray(pre) ? pre : null;
+  } catch { return null; } // optional: without it the processor's default applies
+}
+
 let hfSeq = 0;
 let hfAbort = null; // the load in flight; a newer load cancels it
 async function loadHf(rawId) {
@@ -875,6 +884,11 @@ async function loadHf(rawId) {
     return;
   }
   const weights = await weightsFromHub(id, headers, ctl.signal);
+  // a vision model's image limit sizes vLLM's warm-up: the core reads it from the config
+  if (config.vision_config && typeof config.vision_config === "object") {
+    const pre = await preprocessorFromHub(id, headers, ctl.signal);
+    if (pre) config.preprocessor_config = pre;
+  }
   done();
   if (mine !== hfSeq) return;
   if (!$("model-select").value.startsWith("hf:")) state.prevModel = $("model-select").value;

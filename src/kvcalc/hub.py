@@ -1,4 +1,4 @@
-"""Fetch a model's config.json and weight size from Hugging Face (CLI only; the page fetches
+"""Fetch a model's config.json (with a vision model's preprocessor_config.json) and weight size from Hugging Face (CLI only; the page fetches
 in the browser). Uses ``huggingface_hub`` when installed, honouring ``HF_TOKEN``.
 Every failure becomes a :class:`HubError` with a message a person can act on."""
 
@@ -43,7 +43,23 @@ def fetch_model(model_id: str, token: str | None = None) -> tuple[dict[str, Any]
     except (OSError, ValueError) as exc:
         raise HubError(Text("hub.fetch_failed", model=model_id, error_type=type(exc).__name__,
                             error=str(exc))) from exc
+    if isinstance(config, dict) and isinstance(config.get("vision_config"), dict):
+        processor = _preprocessor_config(hub, model_id, token)
+        if processor is not None:
+            config = {**config, "preprocessor_config": processor}
     return config, _weights_bytes(hub, model_id, token)
+
+
+def _preprocessor_config(hub: Any, model_id: str, token: str | None) -> dict[str, Any] | None:
+    """A vision model's preprocessor_config.json (its image size limit sizes vLLM's warm-up,
+    reserve.checkpoint_max_pixels); None when the checkpoint has none or it cannot be read."""
+    try:
+        path = hub.hf_hub_download(model_id, "preprocessor_config.json", token=token)
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+        return data if isinstance(data, dict) else None
+    except Exception:  # noqa: BLE001 - optional file: the processor's default applies
+        return None
 
 
 def _weights_bytes(hub: Any, model_id: str, token: str | None) -> int | None:

@@ -357,6 +357,22 @@ def qwen2_vl_video_frames(version: Version, max_model_len: int, image_tokens: in
     return max(1, min(2 * (max_model_len // image_tokens), cap))
 
 
+def checkpoint_max_pixels(config: dict[str, Any]) -> int | None:
+    """The checkpoint's own image limit: ``max_pixels`` (or ``size.longest_edge``) of its
+    preprocessor_config.json, which vLLM's processor reads by default. The page and the CLI attach
+    that file to the config as ``preprocessor_config`` when they fetch a model from Hugging Face;
+    None when it is absent or not a whole number of pixels."""
+    pre = config.get("preprocessor_config")
+    if not isinstance(pre, dict):
+        return None
+    pixels = pre.get("max_pixels")
+    size = pre.get("size")
+    if pixels is None and isinstance(size, dict):
+        pixels = size.get("longest_edge")
+    ok = isinstance(pixels, int) and not isinstance(pixels, bool) and 1 <= pixels <= 1 << 30
+    return pixels if ok else None
+
+
 def qwen_vl_image_tokens(vision_config: dict[str, Any], version: Version, max_pixels: int | None) -> int:
     """Tokens of the largest image a Qwen-VL processor makes: ``QWEN_VL_MAX_IMAGE_TOKENS`` with the
     checkpoints' own processors; with ``max_pixels`` from --mm-processor-kwargs, max_pixels over
@@ -385,14 +401,16 @@ def qwen_vl_largest_item(config: dict[str, Any], version: Version, max_model_len
     12,288 embeddings); since then, and for Qwen3.5/3.6, the image is larger. A tie goes to the
     image before #34533 and to the video after (Rule.MM_MODALITY_TIE_BY_NAME); both are the same
     size. A modality --limit-mm-per-prompt sets to 0 is never chosen; None when both are.
-    --mm-processor-kwargs ``max_pixels`` resizes the image (``qwen_vl_image_tokens``) and, for
-    Qwen2-VL / Qwen2.5-VL, the video's frames; Qwen3-VL sizes its video by its video processor."""
+    --mm-processor-kwargs ``max_pixels`` (else the checkpoint's own, ``checkpoint_max_pixels``)
+    resizes the image (``qwen_vl_image_tokens``) and, for Qwen2-VL / Qwen2.5-VL, the video's
+    frames; Qwen3-VL sizes its video by its video processor."""
     v = config["vision_config"]
     mt = str(config.get("model_type"))
     image_on = limits is None or not limits.off("image")
     video_on = limits is None or not limits.off("video")
     unit = (_n(v, "spatial_merge_size") or 2) ** 2
-    per_image = qwen_vl_image_tokens(v, version, processor.max_pixels if processor else None)
+    pixels = processor.max_pixels if processor and processor.max_pixels else checkpoint_max_pixels(config)
+    per_image = qwen_vl_image_tokens(v, version, pixels)
     image = TowerItem("image", per_image, per_image, per_image * unit)
     if mt in QWEN2_VL_MODEL_TYPES:
         tokens = cdiv(qwen2_vl_video_frames(version, max_model_len, per_image), 2) * per_image

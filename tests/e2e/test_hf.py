@@ -124,3 +124,29 @@ def test_bad_id_and_bad_json(py_page):
     load(page, "acme/broken")
     expect(page.get_by_test_id("model-id-msg")).to_have_attribute("data-kind", "hf_bad_json")
     h.close()
+
+
+def test_a_vision_model_brings_its_processor_limit(py_page, hub):
+    """A Qwen2.5-VL fine-tune whose preprocessor_config.json lowers max_pixels to 1,003,520: the
+    page fetches the file beside config.json, hands it to the core inside the config, and the
+    warm-up's video is 14 frames of 1,280 tokens (8,960) instead of 32,768 tokens; the serve
+    command gains no flag (it is the checkpoint's own default). A text model's load never asks."""
+    from kvcalc.catalog import find_model
+    page = py_page
+    cfg = find_model("Qwen/Qwen2.5-VL-7B-Instruct").config
+    pre = {"image_processor_type": "Qwen2VLImageProcessor", "max_pixels": 1003520, "min_pixels": 3136,
+           "merge_size": 2, "patch_size": 14, "temporal_patch_size": 2}
+    hub.add("acme/vl-ocr", "config.json", body=cfg)
+    hub.add("acme/vl-ocr", "preprocessor_config.json", body=pre)
+    load(page, "acme/vl-ocr")
+    want = page_request(model="acme/vl-ocr", config={**cfg, "preprocessor_config": pre})
+    wait_request(page, want)
+    r = oracle(want)["result"]
+    assert_numbers_match(page, r)
+    act = next(t for t in r["budget"]["terms"] if t["name"] == "activation peak")
+    assert "1 video(s) of 8,960 tokens" in act["basis"]
+    expect(page.get_by_test_id("serve-command")).not_to_contain_text("--mm-processor-kwargs")
+    hub.add("acme/qwen3-8b-copy", "config.json", body=QWEN8_CONFIG)
+    load(page, "acme/qwen3-8b-copy")
+    wait_request(page, page_request(model="acme/qwen3-8b-copy", config=QWEN8_CONFIG))
+    assert not [u for u, _ in hub.seen if "qwen3-8b-copy/resolve/main/preprocessor_config.json" in u]
