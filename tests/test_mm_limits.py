@@ -199,3 +199,23 @@ def test_the_checkpoints_own_processor_limit_sizes_the_image():
     c = calc(tuned, max_model_len=8192, limit_mm_per_prompt={"video": 0})
     assert "1 image(s) of 14,175 tokens" in activation(c)[1]
     assert "--mm-processor-kwargs" not in c.serve_command      # the checkpoint's default, not a flag
+
+
+def test_levers_offer_videos_off_and_text_only_for_a_video_warm_up():
+    """Qwen2.5-VL-7B on an A100 at 128,000 tokens warms up a 15 GiB video: 'videos off' and 'text
+    only' are offered with the flag to use and rank by what they free; a text model gets neither,
+    and text only needs v0.16."""
+    from kvcalc.catalog import find_gpu
+    from kvcalc.plan import levers
+    from kvcalc.settings import Settings
+    out = levers(config(QWEN25_VL_7B), find_gpu("a100-80g-sxm"), Settings())
+    by_key = {lv["key"]: lv for lv in out["levers"]}
+    assert by_key["mm_video_off"]["flag"] == """--limit-mm-per-prompt '{"video":0}'"""
+    assert by_key["language_model_only"]["flag"] == "--language-model-only"
+    assert by_key["language_model_only"]["gain"] > by_key["mm_video_off"]["gain"] > 1.2
+    kept = levers(config(QWEN25_VL_7B), find_gpu("a100-80g-sxm"), Settings(limit_mm_per_prompt={"image": 2}))
+    assert {lv["key"]: lv for lv in kept["levers"]}["mm_video_off"]["flag"].endswith("""'{"image":2,"video":0}'""")
+    old = levers(config(QWEN25_VL_7B), find_gpu("a100-80g-sxm"), Settings(vllm_version="0.15.0"))
+    assert "language_model_only" not in {lv["key"] for lv in old["levers"]}
+    text = levers(config("Qwen/Qwen3-8B"), find_gpu("a100-80g-sxm"), Settings(max_model_len=8192))
+    assert not {"mm_video_off", "language_model_only"} & {lv["key"] for lv in text["levers"]}

@@ -8,6 +8,7 @@ The pool vLLM makes does not depend on ``--max-model-len`` (the budget is measur
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from typing import Any, Iterable
 
@@ -115,7 +116,8 @@ def smallest_setups(config: dict[str, Any], settings: Settings, gpus: Iterable[G
 
 @dataclass(frozen=True)
 class Lever:
-    key: str                 # stable id for translations: kv_fp8, weights_fp8, weights_int4, tp, max_model_len, util, version
+    key: str                 # stable id for translations: kv_fp8, weights_fp8, weights_int4, tp, max_model_len,
+                             # util, mm_video_off, language_model_only, version
     value: str               # the lever's value (the TP size, the length, the release …)
     name: str
     flag: str
@@ -126,6 +128,29 @@ class Lever:
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+
+def _tower_options(config: dict[str, Any], base: Calculation) -> list[tuple[str, str, str, str, Settings, str]]:
+    """For a model whose warm-up encodes a video: videos off (``--limit-mm-per-prompt`` video 0,
+    the current limits kept), then images profiled instead; for any model whose towers are warmed
+    up: text only (``--language-model-only``, from v0.16), which also frees the towers' weights."""
+    from .reserve import largest_tower_item  # noqa: PLC0415
+    r, s = base.resolved, base.resolved.settings
+    if s.skip_mm_profiling or s.language_model_only:
+        return []
+    item = largest_tower_item(config, r.version, r.max_model_len, r.mm_limits, r.mm_processor)
+    if item is None:
+        return []
+    out = []
+    if item.modality == "video":
+        limits = {**(r.mm_limits.as_dict() if r.mm_limits else {}), "video": 0}
+        spelled = json.dumps(limits, separators=(",", ":"))
+        out.append(("mm_video_off", spelled, "videos off", f"--limit-mm-per-prompt '{spelled}'",
+                    replace(s, limit_mm_per_prompt=limits), "prompts with a video are then refused"))
+    if applies(Rule.LANGUAGE_MODEL_ONLY, r.version):
+        out.append(("language_model_only", "", "text only", "--language-model-only",
+                    replace(s, language_model_only=True), "images, videos and audio are then refused"))
+    return out
 
 
 def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_bytes: int | None = None,
@@ -159,6 +184,7 @@ def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_byte
     if r.gpu_memory_utilization < 0.95:
         options.append(("util", "0.95", "utilization 0.95", "--gpu-memory-utilization 0.95",
                         replace(s, gpu_memory_utilization=0.95), "leave room for other processes"))
+    options += _tower_options(config, base)
     if r.version < NEWEST:
         options.append(("version", str(NEWEST), f"vLLM {NEWEST}", f"vLLM {NEWEST}",
                         replace(s, vllm_version=str(NEWEST)), "defaults and accounting of the newest release"))
