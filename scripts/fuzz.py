@@ -202,7 +202,8 @@ def config_case(rng: random.Random, models) -> dict:
     target = cfg["text_config"] if isinstance(cfg.get("text_config"), dict) and rng.random() < 0.8 else cfg
     keys = list(target) + ["head_dim", "sliding_window", "layer_types", "rope_scaling", "quantization_config",
                            "vision_config", "llm_config", "num_kv_shared_layers", "attention_chunk_size",
-                           "hybrid_override_pattern", "block_configs", "num_nextn_predict_layers"]
+                           "hybrid_override_pattern", "block_configs", "num_nextn_predict_layers",
+                           "preprocessor_config"]
     for key in rng.sample(keys, k=min(len(keys), rng.randint(1, 5))):
         if rng.random() < 0.25:
             target.pop(key, None)
