@@ -21,7 +21,8 @@ QWEN25_VL_7B = "Qwen/Qwen2.5-VL-7B-Instruct"
     ({"image": 2, "video": 0}, {"image": 2, "video": 0}, False),
     ('{"video": 0}', {"video": 0}, False),
     ("image=2, video=0", {"image": 2, "video": 0}, False),
-    ({"video": {"count": 1, "num_frames": 16}}, {"video": 1}, True),
+    ({"video": {"count": 1, "num_frames": 16}}, {"video": 1}, False),    # num_frames is modelled
+    ({"video": {"count": 1, "width": 640}}, {"video": 1}, True),
     ({"audio": {"count": 0}}, {"audio": 0}, False),
 ])
 def test_the_flag_is_read_as_vllm_reads_it(value, counts, options):
@@ -104,13 +105,14 @@ def test_gemma4_without_videos_warms_up_images_or_audio():
                   "audio_config": {"model_type": "gemma4_audio", "hidden_size": 1024, "num_hidden_layers": 12}}
     assert "note.mm_profile_unmodelled" in notes(run(with_audio, limit_mm_per_prompt={"video": 0}))
     assert "note.mm_profile_unmodelled" not in notes(run(with_audio, limit_mm_per_prompt={"video": 0, "audio": 0}))
-    assert "note.mm_dummy_options" in notes(run(limit_mm_per_prompt={"video": {"count": 1, "num_frames": 8}}))
+    assert "note.mm_dummy_options" in notes(run(limit_mm_per_prompt={"video": {"count": 1, "width": 320}}))
+    assert "note.mm_dummy_options" not in notes(run(limit_mm_per_prompt={"video": {"count": 1, "num_frames": 8}}))
 
 
 def test_the_serve_command_keeps_the_dummy_options_as_given():
     c = calc(QWEN25_VL_7B, max_model_len=32768, limit_mm_per_prompt={"video": {"count": 1, "num_frames": 16}})
     assert c.serve_command.endswith("""--limit-mm-per-prompt '{"video":{"count":1,"num_frames":16}}'""")
-    assert c.resolved.mm_limits == MmLimits((("video", 1),), True, '{"video":{"count":1,"num_frames":16}}')
+    assert c.resolved.mm_limits == MmLimits((("video", 1),), False, '{"video":{"count":1,"num_frames":16}}', 16)
 
 
 def test_the_cli_takes_the_flag_and_reports_it(capsys):
@@ -219,3 +221,28 @@ def test_levers_offer_videos_off_and_text_only_for_a_video_warm_up():
     assert "language_model_only" not in {lv["key"] for lv in old["levers"]}
     text = levers(config("Qwen/Qwen3-8B"), find_gpu("a100-80g-sxm"), Settings(max_model_len=8192))
     assert not {"mm_video_off", "language_model_only"} & {lv["key"] for lv in text["levers"]}
+
+
+def test_the_video_num_frames_option_caps_the_dummy_video():
+    """vLLM encodes a dummy video of at most num_frames frames (dummy_inputs.py
+    ``_get_dummy_videos``): Qwen2.5-VL-7B at 32,768 tokens of context keeps its 32,768-token budget
+    but encodes 2 frames (16,384 tokens, half the pass); Gemma 4 counts the cap in its budget too
+    (8 frames × 78 = 624 tokens, so 13 videos fit 8,192). Qwen3-VL's dummy video spreads one pixel
+    budget over its frames, so there the option gets the note instead."""
+    from kvcalc.reserve import largest_tower_item
+    from kvcalc.versions import parse_version
+    v23 = parse_version("0.23.0")
+    two = mm_limits_of({"video": {"count": 1, "num_frames": 2}})
+    item = largest_tower_item(config(QWEN25_VL_7B), v23, 32768, two)
+    assert (item.budget_tokens, item.embeddings, item.patches) == (32768, 16384, 65536)
+    full = calc(QWEN25_VL_7B, "rtx-4090", max_model_len=32768)
+    capped = calc(QWEN25_VL_7B, "rtx-4090", max_model_len=32768, limit_mm_per_prompt=two.spelled)
+    assert activation(capped)[0] == pytest.approx(activation(full)[0] / 2, rel=0.01)
+    gemma = largest_tower_item(config("google/gemma-4-26B-A4B-it"), v23, 8192,
+                               mm_limits_of({"video": {"count": 1, "num_frames": 8}}))
+    assert (gemma.budget_tokens, gemma.patches) == (8 * 78, 8 * 630)
+    c = calc("google/gemma-4-26B-A4B-it", max_model_len=8192, max_num_batched_tokens=8192,
+             limit_mm_per_prompt={"video": {"count": 1, "num_frames": 8}})
+    assert "13 video(s) of 624 tokens" in activation(c)[1]
+    q3 = calc("Qwen/Qwen3.5-27B", max_model_len=32768, limit_mm_per_prompt={"video": {"count": 1, "num_frames": 8}})
+    assert "note.mm_dummy_options" in {getattr(n, "key", None) for n in q3.notes}

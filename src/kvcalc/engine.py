@@ -160,6 +160,15 @@ def _profile_off(config: dict[str, Any], r: Resolved) -> bool:
         (limits is not None and all(limits.off(m) for m in mods))
 
 
+def _dummy_options_unmodelled(config: dict[str, Any], r: Resolved) -> bool:
+    """--limit-mm-per-prompt options that shape the warm-up's dummy item in a way kvcalc does not
+    size (width, height, length; num_frames where frames do not set the size)."""
+    from .reserve import video_frames_modelled  # noqa: PLC0415
+    limits = r.mm_limits
+    return limits is not None and (limits.dummy_options or
+                                   (limits.video_frames is not None and not video_frames_modelled(config)))
+
+
 def _towers_off(config: dict[str, Any], r: Resolved) -> frozenset[str]:
     """Towers vLLM does not build: both with ``--language-model-only``; from #32605
     (Rule.TOWER_SKIPPED_AT_ZERO_LIMIT) each tower whose modalities --limit-mm-per-prompt all sets
@@ -379,7 +388,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
             if measured_reserve_bytes is None and _tower_not_modelled(config, resolved):
                 notes.append(Text("note.mm_profile_unmodelled"))
             elif measured_reserve_bytes is None and resolved.mm_limits is not None and \
-                    resolved.mm_limits.dummy_options and not _profile_off(config, resolved):
+                    _dummy_options_unmodelled(config, resolved) and not _profile_off(config, resolved):
                 notes.append(Text("note.mm_dummy_options"))
             proc = resolved.mm_processor
             if measured_reserve_bytes is None and proc is not None and proc.unmodelled and \

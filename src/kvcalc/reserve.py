@@ -413,8 +413,12 @@ def qwen_vl_largest_item(config: dict[str, Any], version: Version, max_model_len
     per_image = qwen_vl_image_tokens(v, version, pixels)
     image = TowerItem("image", per_image, per_image, per_image * unit)
     if mt in QWEN2_VL_MODEL_TYPES:
-        tokens = cdiv(qwen2_vl_video_frames(version, max_model_len, per_image), 2) * per_image
-        video = TowerItem("video", tokens, tokens, tokens * unit)
+        frames = qwen2_vl_video_frames(version, max_model_len, per_image)
+        tokens = cdiv(frames, 2) * per_image
+        # the --limit-mm-per-prompt video num_frames option caps the dummy video the tower encodes;
+        # the encoder budget still counts the full one
+        encoded = cdiv(min(frames, limits.video_frames), 2) * per_image if limits and limits.video_frames else tokens
+        video = TowerItem("video", tokens, encoded, encoded * unit)
         wins = tokens > image.budget_tokens or (tokens == image.budget_tokens and
                                                 applies(Rule.MM_MODALITY_TIE_BY_NAME, version))
     elif mt in QWEN3_VL_MODEL_TYPES and applies(Rule.QWEN3_VL_FORMATTED_VIDEO, version) \
@@ -441,8 +445,10 @@ def _gemma4_item(config: dict[str, Any], limits: MmLimits | None,
     def on(m: str) -> bool:
         return limits is None or not limits.off(m)
     if on("video"):
-        tokens = GEMMA4_VIDEO_FRAMES * GEMMA4_VIDEO_TOKENS_PER_FRAME
-        return TowerItem("video", tokens, tokens, _gemma4_video_patches(v))
+        # the num_frames option caps the frames, in the budget too (get_mm_max_tokens_per_item)
+        frames = min(GEMMA4_VIDEO_FRAMES, limits.video_frames) if limits and limits.video_frames else GEMMA4_VIDEO_FRAMES
+        tokens = frames * GEMMA4_VIDEO_TOKENS_PER_FRAME
+        return TowerItem("video", tokens, tokens, _gemma4_video_patches(v) * frames // GEMMA4_VIDEO_FRAMES)
     if isinstance(config.get("audio_config"), dict) and on("audio"):
         return None
     if not on("image"):
@@ -450,6 +456,13 @@ def _gemma4_item(config: dict[str, Any], limits: MmLimits | None,
     tokens = (processor.max_soft_tokens if processor and processor.max_soft_tokens else None) or \
         _n(v, "default_output_length") or GEMMA4_IMAGE_TOKENS
     return TowerItem("image", tokens, tokens, tokens * (_n(v, "pooling_kernel_size") or 3) ** 2)
+
+
+def video_frames_modelled(config: dict[str, Any]) -> bool:
+    """Whether the video ``num_frames`` option changes what kvcalc sizes: Qwen2-VL / Qwen2.5-VL
+    (frames of a fixed size) and Gemma 4 (32 frames); Qwen3-VL's dummy video spreads one pixel
+    budget over however many frames it has."""
+    return str(config.get("model_type")) in (*QWEN2_VL_MODEL_TYPES, "gemma4")
 
 
 def largest_tower_item(config: dict[str, Any], version: Version, max_model_len: int,

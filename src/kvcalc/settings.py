@@ -143,12 +143,15 @@ image and audio forms): ``count`` is the limit; the rest shape the warm-up's dum
 @dataclass(frozen=True)
 class MmLimits:
     """``--limit-mm-per-prompt``: items of each modality one prompt may carry (vLLM's default for
-    a modality not named: 999), and whether dummy-item options beyond the count were given
-    (they shrink the warm-up's item; kvcalc sizes the largest one and says so)."""
+    a modality not named: 999), the video's ``num_frames`` option (it caps the warm-up's dummy
+    video, vllm/multimodal/processing/dummy_inputs.py ``_get_dummy_videos``), and whether other
+    dummy-item options were given (width, height, length: they shrink the item too; kvcalc sizes
+    the largest one and says so)."""
 
     counts: tuple[tuple[str, int], ...]
-    dummy_options: bool = False
+    dummy_options: bool = False   # options beyond the counts and the video's num_frames
     spelled: str = ""          # the flag's value as vLLM reads it (JSON), options included
+    video_frames: int | None = None   # the video object's num_frames: the dummy video's frame cap
 
     def of(self, modality: str) -> int | None:
         return dict(self.counts).get(modality)
@@ -184,6 +187,7 @@ def mm_limits_of(value: Any) -> MmLimits | None:
         return None
     counts: dict[str, int] = {}
     options = False
+    frames = None
     given = value
     for key, item in value.items():
         if key not in MM_MODALITIES:
@@ -192,12 +196,16 @@ def mm_limits_of(value: Any) -> MmLimits | None:
             if not set(item) <= set(MM_DUMMY_OPTIONS) or "count" not in item or \
                     not all(_is_int(x) and 0 <= x <= MAX_MM_LIMIT for x in item.values()):
                 return None
-            options = options or len(item) > 1
+            extra = set(item) - {"count"}
+            if key == "video" and "num_frames" in item:
+                frames = item["num_frames"] or None
+                extra.discard("num_frames")
+            options = options or bool(extra)
             item = item["count"]
         if not _is_int(item) or not 0 <= item <= MAX_MM_LIMIT:
             return None
         counts[key] = item
-    return MmLimits(tuple(sorted(counts.items())), options, json.dumps(given, separators=(",", ":")))
+    return MmLimits(tuple(sorted(counts.items())), options, json.dumps(given, separators=(",", ":")), frames)
 
 
 GEMMA4_SOFT_TOKENS = (70, 140, 280, 560, 1120)
