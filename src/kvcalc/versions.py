@@ -201,7 +201,8 @@ class Rule(Enum):
     QWEN2_VL_VIDEO_14_FRAMES = RuleInfo(
         _v("0.11.0"), "#25557", "vllm/model_executor/models/qwen2_vl.py _MAX_FRAMES_PER_VIDEO",
         "Qwen2-VL / Qwen2.5-VL's largest dummy video has at most 14 frames (16 before), each full size",
-        "confirmed: a v0.23 log profiles one 114,688-token video (7 × 16,384) at max_model_len 128,000")
+        "confirmed: the same PR's Qwen3-VL budget (153,600) is in a v0.11.0 log; a v0.23 log profiles one "
+        "114,688-token video (7 × 16,384) at max_model_len 128,000")
     QWEN3_VL_FORMATTED_VIDEO = RuleInfo(
         _v("0.11.0"), "#25557", "vllm/model_executor/models/qwen3_vl.py get_max_video_tokens",
         "Qwen3-VL's encoder budget counts its largest video at 12.5 tokens per embedding (timestamps): "
@@ -395,7 +396,8 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "推断：2025-08-07 合并，晚于 v0.10.0（2025-07-24）"),
     "QWEN2_VL_VIDEO_14_FRAMES": (
         "Qwen2-VL / Qwen2.5-VL 最大的虚拟视频最多 14 帧（此前 16 帧），每帧都是最大尺寸",
-        "已确认：一条 v0.23 日志在 max_model_len 128,000 下 profile 了一段 114,688 token（7 × 16,384）的视频"),
+        "已确认：同一 PR 的 Qwen3-VL 预算（153,600）出现在一条 v0.11.0 日志中；一条 v0.23 日志在 max_model_len 128,000 下 "
+        "profile 了一段 114,688 token（7 × 16,384）的视频"),
     "QWEN3_VL_FORMATTED_VIDEO": (
         "Qwen3-VL 的编码器预算按每个嵌入 12.5 个 token（时间戳）计算最大视频：153,600 个 token，多于图像，"
         "所以预热编码一段 12,288 个嵌入的视频",
