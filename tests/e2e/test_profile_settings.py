@@ -262,3 +262,29 @@ def test_mm_processor_kwargs_resize_the_largest_image(py_page):
     page.get_by_test_id("mm-proc").fill("max_pixels=1")
     expect(page.locator("#mm-proc-msg")).to_contain_text("JSON object")
     fresh_form(page)
+
+
+def test_a_pasted_log_with_multimodal_limits_fills_both_fields(py_page):
+    """A log whose non-default args carry limit_mm_per_prompt and mm_processor_kwargs: pasting it
+    fills the two fields with their JSON, and the comparison is computed with them."""
+    page = py_page
+    fresh_form(page)
+    text = "\n".join([
+        "(APIServer pid=1) INFO 10-06 16:59:50 [utils.py:233] non-default args: {'model': "
+        "'Qwen/Qwen2.5-VL-7B-Instruct', 'max_model_len': 32768, 'limit_mm_per_prompt': {'video': 0}, "
+        "'mm_processor_kwargs': {'max_pixels': 1003520}}",
+        "(EngineCore_DP0 pid=300) INFO 10-06 17:00:40 [gpu_worker.py:298] Available KV cache memory: 4.5 GiB",
+    ])
+    n = int(page.evaluate("() => document.body.dataset.compared || '0'"))
+    page.get_by_test_id("log-paste").fill(text)
+    page.get_by_test_id("log-compare").click()
+    page.wait_for_selector(f'body[data-compared="{n + 1}"]', state="attached", timeout=60_000)
+    reply = page.evaluate("() => window.__kvcalc.lastCompare")["reply"]
+    assert reply["ok"], reply
+    settings = reply["result"]["settings"]
+    assert settings["limit_mm_per_prompt"] == {"video": 0}
+    assert settings["mm_processor_kwargs"] == {"max_pixels": 1003520}
+    expect(page.get_by_test_id("mm-limits")).to_have_value('{"video":0}')
+    expect(page.get_by_test_id("mm-proc")).to_have_value('{"max_pixels":1003520}')
+    page.get_by_test_id("reset").click()
+    page.get_by_test_id("log-paste").fill("")
