@@ -88,9 +88,9 @@ def test_a_per_prompt_limit_caps_the_items_warmed_up():
 
 def test_gemma4_without_videos_warms_up_images_or_audio():
     """Gemma 4 warms up videos; with videos off, images of 280 soft tokens (2,520 patches: 29 of
-    them in an 8,192-token budget, as a public v0.20 log prints), unless an audio tower's clips
-    (750 tokens) are larger, a pass kvcalc does not size: the estimate says so instead of passing a
-    number off as modelled."""
+    them in an 8,192-token budget, as a public v0.29 log quoted in a course write-up prints),
+    unless an audio tower's clips (750 tokens) are larger, a pass kvcalc does not size: the
+    estimate says so instead of passing a number off as modelled."""
     def run(model="google/gemma-4-26B-A4B-it", **kw):
         return calc(model, max_model_len=8192, max_num_batched_tokens=8192, **kw)
 

@@ -439,8 +439,8 @@ def _gemma4_item(config: dict[str, Any], limits: MmLimits | None,
     """Gemma 4's largest item (gemma4_mm.py ``get_mm_max_tokens_per_item``): a video of 32 frames
     (2,496 tokens), else an audio clip (``audio_seq_length`` 750, not sized here: None), else an
     image of ``default_output_length`` soft tokens (280; --mm-processor-kwargs ``max_soft_tokens``
-    sets it), padded to that many × pooling² patches (2,520); a public v0.20 log with videos off
-    profiles 29 images in an 8,192-token budget."""
+    sets it), padded to that many × pooling² patches (2,520); with videos off vLLM
+    profiles 29 images in an 8,192-token budget (a v0.29 H100 course write-up quotes the log)."""
     v = config["vision_config"]
     def on(m: str) -> bool:
         return limits is None or not limits.off(m)
