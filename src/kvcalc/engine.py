@@ -146,11 +146,11 @@ def _tower_not_modelled(config: dict[str, Any], r: Resolved) -> bool:
     """A vision or audio tower vLLM profiles at startup whose pass kvcalc does not size
     (reserve.tower_profile_modelled)."""
     from .reserve import tower_profile_modelled  # noqa: PLC0415
-    return not _profile_off(config, r) and \
+    return not profile_off(config, r) and \
         not tower_profile_modelled(config, r.version, r.max_model_len, r.mm_limits, r.mm_processor)
 
 
-def _profile_off(config: dict[str, Any], r: Resolved) -> bool:
+def profile_off(config: dict[str, Any], r: Resolved) -> bool:
     """No tower warm-up: no tower, ``--skip-mm-profiling``, ``--language-model-only`` (no towers
     at all), or --limit-mm-per-prompt at 0 for every modality the towers serve."""
     from .reserve import tower_modalities  # noqa: PLC0415
@@ -294,7 +294,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       vocab=vocab, dtype_bytes=dtype_bytes, cuda_graphs=cg,
                                       model_runner_v2=mrv2, last_stage=(i == pp - 1), first_stage=(i == 0),
                                       platform=gpu.platform, flashinfer_sampler=s.flashinfer_sampler,
-                                      max_model_len=r.max_model_len, mm_profiling=not _profile_off(config, r),
+                                      max_model_len=r.max_model_len, mm_profiling=not profile_off(config, r),
                                       decode_query_len=1 + num_spec, capability_major=gpu.target.major,
                                       hybrid=_has_state_layers(arch), peer_to_peer=gpu.peer_to_peer,
                                       max_capture_size=s.max_cudagraph_capture_size,
@@ -387,12 +387,12 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                 notes.append(Text("note.sampler_install"))
             if measured_reserve_bytes is None and _tower_not_modelled(config, resolved):
                 notes.append(Text("note.mm_profile_unmodelled"))
-            elif measured_reserve_bytes is None and resolved.mm_limits is not None and \
-                    _dummy_options_unmodelled(config, resolved) and not _profile_off(config, resolved):
+            elif measured_reserve_bytes is None and _dummy_options_unmodelled(config, resolved) and \
+                    not profile_off(config, resolved):
                 notes.append(Text("note.mm_dummy_options"))
             proc = resolved.mm_processor
             if measured_reserve_bytes is None and proc is not None and proc.unmodelled and \
-                    not _profile_off(config, resolved):
+                    not profile_off(config, resolved):
                 notes.append(Text("note.mm_processor_unmodelled", keys=", ".join(proc.unmodelled)))
             if _towers_missing(config) and not s.language_model_only:
                 notes.append(Text("note.towers_missing"))

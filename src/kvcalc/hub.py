@@ -1,6 +1,7 @@
-"""Fetch a model's config.json (with a vision model's preprocessor_config.json) and weight size from Hugging Face (CLI only; the page fetches
-in the browser). Uses ``huggingface_hub`` when installed, honouring ``HF_TOKEN``.
-Every failure becomes a :class:`HubError` with a message a person can act on."""
+"""Fetch a model's config.json (with a vision model's preprocessor_config.json) and weight size
+from Hugging Face (CLI only; the page fetches in the browser). Uses ``huggingface_hub`` when
+installed, honouring ``HF_TOKEN``. Every failure becomes a :class:`HubError` with a message a
+person can act on."""
 
 from __future__ import annotations
 

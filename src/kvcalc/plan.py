@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from . import paging
 from .catalog import Gpu
-from .engine import Calculation, calculate
+from .engine import Calculation, calculate, profile_off
 from .errors import KvcalcError, SettingsError
 from .messages import Text
 from .kvspecs import _tp_ok
@@ -136,9 +136,8 @@ def _tower_options(config: dict[str, Any], base: Calculation) -> list[tuple[str,
     up: text only (``--language-model-only``, from v0.16), which also frees the towers' weights."""
     from .reserve import largest_tower_item  # noqa: PLC0415
     r, s = base.resolved, base.resolved.settings
-    if s.skip_mm_profiling or s.language_model_only:
-        return []
-    item = largest_tower_item(config, r.version, r.max_model_len, r.mm_limits, r.mm_processor)
+    item = None if profile_off(config, r) else \
+        largest_tower_item(config, r.version, r.max_model_len, r.mm_limits, r.mm_processor)
     if item is None:
         return []
     out = []

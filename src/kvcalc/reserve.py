@@ -31,7 +31,7 @@ from typing import Any
 from .messages import Text, join_texts
 from .params import config_int as _n
 from .units import GIB, cdiv
-from .settings import MmLimits, MmProcessor
+from .settings import MmLimits, MmProcessor, max_pixels_ok, processor_max_pixels
 from .versions import NEWEST, Rule, Version, applies, flashinfer_sampler_default
 
 
@@ -363,14 +363,8 @@ def checkpoint_max_pixels(config: dict[str, Any]) -> int | None:
     that file to the config as ``preprocessor_config`` when they fetch a model from Hugging Face;
     None when it is absent or not a whole number of pixels."""
     pre = config.get("preprocessor_config")
-    if not isinstance(pre, dict):
-        return None
-    pixels = pre.get("max_pixels")
-    size = pre.get("size")
-    if pixels is None and isinstance(size, dict):
-        pixels = size.get("longest_edge")
-    ok = isinstance(pixels, int) and not isinstance(pixels, bool) and 1 <= pixels <= 1 << 30
-    return pixels if ok else None
+    pixels = processor_max_pixels(pre) if isinstance(pre, dict) else None
+    return pixels if max_pixels_ok(pixels) else None
 
 
 def qwen_vl_image_tokens(vision_config: dict[str, Any], version: Version, max_pixels: int | None) -> int:
@@ -489,9 +483,29 @@ def _tower_widths(vision_config: dict[str, Any], model_type: str) -> tuple[int, 
     return _n(vision_config, "hidden_size"), _n(vision_config, "intermediate_size")
 
 
+@dataclass(frozen=True)
+class TowerPass:
+    """The tower's warm-up as ``tower_pass`` sizes it: what it encodes and what it costs (bytes)."""
+
+    item: TowerItem
+    items: int          # items of that size encoded together
+    peak: int           # the tower's own peak
+    kept: int           # embeddings and pixel values kept through the language model's pass
+
+
 def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_len: int, tp: int,
                    dtype_bytes: int, version: Version = NEWEST, compiled: bool = True,
                    limits: MmLimits | None = None, processor: MmProcessor | None = None) -> tuple[int, int]:
+    """(peak of the tower's pass, bytes kept through the language model's pass) of ``tower_pass``;
+    (0, 0) when kvcalc does not size this model's warm-up."""
+    p = tower_pass(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes, version, compiled, limits,
+                   processor)
+    return (p.peak, p.kept) if p else (0, 0)
+
+
+def tower_pass(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_len: int, tp: int,
+               dtype_bytes: int, version: Version = NEWEST, compiled: bool = True,
+               limits: MmLimits | None = None, processor: MmProcessor | None = None) -> TowerPass | None:
     """The vision tower's part of ``profile_run`` (vllm/v1/worker/gpu_model_runner.py): it encodes
     the most items of the largest size (``largest_tower_item``) the encoder budget allows
     (max(max_num_batched_tokens, tokens per item) // tokens per item, at least 1;
@@ -502,16 +516,16 @@ def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_mod
     pass, bytes kept through the language model's pass). Per patch, the Qwen-VL towers hold what
     ``qwen_vl_patch_values`` counts; Gemma 4's (the tower is not split across TP) about two
     hidden-size and two MLP-size values (the residual stream, its input, the MLP's up projection
-    and activation), which a public RTX 5090 sweep of 1, 3 and 6 videos supports. (0, 0) for other
+    and activation), which a public RTX 5090 sweep of 1, 3 and 6 videos supports. None for other
     models."""
     item = largest_tower_item(config, version, max_model_len, limits, processor)
     if item is None:
-        return 0, 0
+        return None
     v = config["vision_config"]
     mt = str(config.get("model_type"))
     hidden, inter = _tower_widths(v, mt)
     if not inter:
-        return 0, 0
+        return None
     if mt == "gemma4":
         t = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
         out, stacks = _n(t, "hidden_size") or hidden, 1
@@ -527,7 +541,7 @@ def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_mod
     items = encoder_items(item.budget_tokens, mnbt, max_num_seqs, max_model_len,
                           limits.of(item.modality) if limits else None)
     kept = items * (item.embeddings * out * stacks + item.patches * pixels) * dtype_bytes
-    return items * item.patches * per_patch * dtype_bytes, kept
+    return TowerPass(item, items, items * item.patches * per_patch * dtype_bytes, kept)
 
 
 def qwen_vl_patch_pixels(vision_config: dict[str, Any]) -> int:
@@ -657,8 +671,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     vocab_padded = cdiv(vocab, 64) * 64
     entries = rows * vocab_padded if last_stage else 0
     fwd = forward_bytes(config, mnbt, tp, dtype_bytes)
-    vision, kept = vision_profile(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes, version, compiled,
-                                  mm_limits, mm_processor) if first_stage and mm_profiling else (0, 0)
+    warm_up = tower_pass(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes, version, compiled,
+                         mm_limits, mm_processor) if first_stage and mm_profiling else None
+    vision, kept = (warm_up.peak, warm_up.kept) if warm_up else (0, 0)
     fwd = max(fwd + kept, vision)
     path = sampler_path(version, model_runner_v2, platform, flashinfer_sampler)
     per_entry = SAMPLER_BYTES[path]
@@ -684,13 +699,11 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
             Text("basis.cuda_graphs", piecewise=piecewise, full=full, largest=largest, per=per)
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt)
-    item = largest_tower_item(config, version, max_model_len, mm_limits, mm_processor) if vision else None
-    if item is not None:
-        items = encoder_items(item.budget_tokens, mnbt, max_num_seqs, max_model_len,
-                              mm_limits.of(item.modality) if mm_limits else None)
-        tower = Text("basis.vision_video", items=items, tokens=item.budget_tokens, gib=vision / GIB) \
-            if item.modality == "video" else \
-            Text("basis.vision_image", items=items, tokens=item.budget_tokens, gib=vision / GIB)
+    if warm_up is not None and vision:
+        items, tokens = warm_up.items, warm_up.item.budget_tokens
+        tower = Text("basis.vision_video", items=items, tokens=tokens, gib=vision / GIB) \
+            if warm_up.item.modality == "video" else \
+            Text("basis.vision_image", items=items, tokens=tokens, gib=vision / GIB)
         basis = join_texts([basis, tower])
     nt = non_torch_estimate(tp, pp, era.spread_gib, era.fixed_gib, peer_to_peer)
     nt_basis = non_torch_basis(tp, pp, era, peer_to_peer)

@@ -226,6 +226,20 @@ class MmProcessor:
     spelled: str = ""
 
 
+def processor_max_pixels(options: dict[str, Any]) -> Any:
+    """The image size limit in a processor's options, as the Qwen-VL processors read it:
+    ``max_pixels``, else ``size.longest_edge`` (the raw value; ``max_pixels_ok`` checks it)."""
+    pixels = options.get("max_pixels")
+    size = options.get("size")
+    if pixels is None and isinstance(size, dict):
+        pixels = size.get("longest_edge")
+    return pixels
+
+
+def max_pixels_ok(pixels: Any) -> bool:
+    return _is_int(pixels) and 1 <= pixels <= MAX_PROCESSOR_PIXELS
+
+
 def mm_processor_of(value: Any) -> MmProcessor | None:
     """``--mm-processor-kwargs`` from a dict or its JSON text; None when it is not a JSON object or
     a size key is not a whole number in range."""
@@ -238,16 +252,15 @@ def mm_processor_of(value: Any) -> MmProcessor | None:
             return None
     if not isinstance(value, dict) or not value or len(value) > 32 or not all(isinstance(k, str) for k in value):
         return None
-    pixels = value.get("max_pixels")
-    size = value.get("size")
-    if pixels is None and isinstance(size, dict) and "longest_edge" in size:
-        pixels = size["longest_edge"]
-    if pixels is not None and not (_is_int(pixels) and 1 <= pixels <= MAX_PROCESSOR_PIXELS):
+    pixels = processor_max_pixels(value)
+    if pixels is not None and not max_pixels_ok(pixels):
         return None
     soft = value.get("max_soft_tokens")
     if soft is not None and not _is_int(soft):
         return None
-    known = {"max_pixels", "max_soft_tokens"} | ({"size"} if pixels is not None and "max_pixels" not in value else set())
+    known = {"max_pixels", "max_soft_tokens"}
+    if "max_pixels" not in value and pixels is not None:
+        known.add("size")                       # its longest_edge is the limit
     others = tuple(sorted(k for k in value if k not in known))
     if soft is not None and soft not in GEMMA4_SOFT_TOKENS:
         others, soft = tuple(sorted((*others, "max_soft_tokens"))), None
