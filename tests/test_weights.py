@@ -141,3 +141,35 @@ def test_language_model_only_leaves_the_towers_in_the_checkpoint_but_off_the_gpu
     towers = full.per_stage_bytes[0] - text.per_stage_bytes[0]
     assert abs(towers / 2 - 477e6) < 2e6
     assert "7.52 B parameters" in str(text.basis)
+
+
+def test_gemma3_hub_config_without_vocab_size_takes_the_transformers_default():
+    """google/gemma-3-27b-it's text_config has no vocab_size; Gemma3TextConfig fills in 262,208,
+    so vLLM builds (and the MI300X log loads) a 262,208 × 5,376 embedding: 27.46 B parameters,
+    not the 26.05 B a missing field would leave."""
+    cfg = config("google/gemma-3-27b-it")
+    assert "vocab_size" not in cfg["text_config"]
+    w = estimate_weights(cfg, None, "auto", 2, 1, 1)
+    with_vocab = {**cfg, "text_config": {**cfg["text_config"], "vocab_size": 262208}}
+    assert w.total_bytes == estimate_weights(with_vocab, None, "auto", 2, 1, 1).total_bytes
+    assert "27.46 B parameters" in str(w.basis)
+    # the sampler's warm-up sorts logits over the whole vocabulary
+    terms = {t.name: t for t in calc("google/gemma-3-27b-it", "mi300x", max_model_len=4096,
+                                     vllm_version="0.11.0").budget.terms}
+    assert "262,208 vocabulary" in str(terms["activation peak"].basis)
+
+
+def test_a_config_without_vocab_size_of_an_unknown_class_gets_no_guessed_pool():
+    """No vocab_size and no known class default: the embedding and the logits cannot be sized,
+    so there is no fully estimated pool (rather than one built on a guessed vocabulary)."""
+    from factories import llama_like
+
+    cfg = llama_like(model_type="somenewmodel", architectures=["SomeNewModelForCausalLM"])
+    del cfg["vocab_size"]
+    result = calc(cfg, "h100")
+    assert result.budget is None
+    assert result.budget_note is not None and result.budget_note.key == "note.vocab_unknown"
+    # a Llama config without the field falls back to LlamaConfig's 32,000, as transformers does
+    llama = llama_like()
+    del llama["vocab_size"]
+    assert calc(llama, "h100").budget is not None

@@ -18,6 +18,7 @@ from .errors import SettingsError
 from .hf_config import AttentionLayer, ModelArch, read_model
 from .kvspecs import Layout, LayoutRequest, build_layout
 from .messages import Text
+from .params import text_part
 from .servecmd import serve_command
 from .settings import Resolved, Settings, resolve, spec_family
 from .specs import SizingContext
@@ -285,8 +286,9 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                          mnbt=r.max_num_batched_tokens, towers_off=_towers_off(config, r))
     if w is None:
         return None, Text("note.weights_unknown")
-    text = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
-    vocab = text.get("vocab_size") if isinstance(text.get("vocab_size"), int) else 32000
+    vocab = text_part(config).get("vocab_size")
+    if not isinstance(vocab, int):
+        return None, Text("note.vocab_unknown")
     cg = cuda_graph_deducted(r.version, s.enforce_eager, mrv2)
     pp = s.pipeline_parallel_size
     reserves = tuple(estimate_reserve(config, r.version, tp=s.tensor_parallel_size, pp=pp,

@@ -269,6 +269,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "note.weights_unknown": (
         "the weight size is unknown for this config; give it (safetensors total) to estimate the pool",
         "无法从该 config 得出权重大小；请提供（safetensors 总大小）以估算 KV 池"),
+    "note.vocab_unknown": (
+        "the config gives no vocab_size and kvcalc does not know its model class's default: the "
+        "embedding and the sampler's logits cannot be sized. Add vocab_size to the config to "
+        "estimate the pool",
+        "该 config 没有 vocab_size，kvcalc 也不知道其模型类的默认值：无法估算词嵌入和采样器的 logits。"
+        "请在 config 中补上 vocab_size 以估算 KV 池"),
     "note.weights_over_total": (
         "the weights need {weights:.2f} GiB per GPU, more than the GPU's {total:.2f} GiB: vLLM would "
         "fail with CUDA out of memory while loading. Use more GPUs (--tensor-parallel-size) or a "

@@ -46,9 +46,39 @@ def config_int(d: dict, key: str, default: float = 0) -> int:
 _n = config_int
 
 
-def _text(config: dict[str, Any]) -> dict[str, Any]:
+TRANSFORMERS_TEXT_DEFAULTS: dict[str, dict[str, int]] = {
+    "gemma3_text": {"vocab_size": 262_208},
+    "gemma3n_text": {"vocab_size": 262_400, "vocab_size_per_layer_input": 262_144,
+                     "hidden_size_per_layer_input": 256},
+    "gemma": {"vocab_size": 256_000},
+    "gemma2": {"vocab_size": 256_000},
+    "llama": {"vocab_size": 32_000},
+    "mistral": {"vocab_size": 32_000},
+    "mixtral": {"vocab_size": 32_000},
+    "qwen2": {"vocab_size": 151_936},
+    "qwen2_moe": {"vocab_size": 151_936},
+    "qwen3": {"vocab_size": 151_936},
+    "qwen3_moe": {"vocab_size": 151_936},
+}
+"""transformers' class defaults (``configuration_<model>.py``) for the size fields a hub
+config.json may leave out; vLLM reads the config through these classes, so the default is what
+it builds. The one that matters in practice: google/gemma-3-*-it ship a ``text_config`` without
+``vocab_size``, and Gemma3TextConfig fills in 262,208 (1.41 B embedding parameters on the 27B)."""
+
+_TEXT_MODEL_TYPE = {"gemma3": "gemma3_text", "gemma3n": "gemma3n_text"}
+"""The language model's class when a multimodal config's ``text_config`` does not name it."""
+
+
+def text_part(config: dict[str, Any]) -> dict[str, Any]:
+    """The language model's part of a config (``text_config`` of a multimodal model), with
+    transformers' defaults for the size fields it leaves out (TRANSFORMERS_TEXT_DEFAULTS)."""
     t = config.get("text_config")
-    return t if isinstance(t, dict) else config
+    t = t if isinstance(t, dict) else config
+    model_type = t.get("model_type") or _TEXT_MODEL_TYPE.get(str(config.get("model_type")))
+    defaults = TRANSFORMERS_TEXT_DEFAULTS.get(str(model_type), {})
+    missing = {k: v for k, v in defaults.items() if t.get(k) is None}
+    return {**t, **missing} if missing else t
+
 
 
 def _tied(config: dict[str, Any], t: dict[str, Any]) -> bool:
@@ -248,7 +278,7 @@ def _tower(cfg: Any, text_hidden: int) -> int:
 def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = frozenset()) -> list[Part]:
     """Every component of the checkpoint, with what one TP rank holds. ``towers_off`` ("vision",
     "audio"): towers that stay in the checkpoint but that no GPU holds."""
-    t = _text(config)
+    t = text_part(config)
     H = _n(t, "hidden_size")
     L = _n(t, "num_hidden_layers")
     heads = _n(t, "num_attention_heads")
@@ -348,7 +378,7 @@ def mtp_parts(config: dict[str, Any], tp: int, n: int) -> list[Part]:
     """The ``n`` draft layers an MTP checkpoint adds (DeepSeek ``num_nextn_predict_layers``: each
     one decoder layer plus ``eh_proj`` 2H × H and norms), placed on the last stage. ``n`` comes
     from ``read_model``, which validates and caps it; the raw config value is never a loop bound."""
-    t = _text(config)
+    t = text_part(config)
     if n <= 0:
         return []
     H = _n(t, "hidden_size")

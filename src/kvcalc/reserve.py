@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .messages import Text, join_texts
-from .params import config_int as _n
+from .params import config_int as _n, text_part
 from .units import GIB, cdiv
 from .settings import MmLimits, MmProcessor, max_pixels_ok, processor_max_pixels
 from .versions import NEWEST, Rule, Version, applies, flashinfer_sampler_default
@@ -259,7 +259,7 @@ def forward_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes: int) 
     """The widest intermediate one GPU holds during the profile forward pass: the gated MLP's
     gate/up output and activation (3 × intermediate / TP per token), or the fused-MoE caches
     (top-k × (3 × expert intermediate / TP + hidden) per token)."""
-    t = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+    t = text_part(config)
     H = _n(t, "hidden_size")
     inter = max(_n(t, "intermediate_size"), _n(t, "intermediate_size_mlp"))
     dense = 3 * cdiv(inter, tp) + 4 * H
@@ -527,7 +527,7 @@ def tower_pass(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_l
     if not inter:
         return None
     if mt == "gemma4":
-        t = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+        t = text_part(config)
         out, stacks = _n(t, "hidden_size") or hidden, 1
         per_patch = 2 * hidden + 2 * inter        # the tower is not split across TP
         pixels = 3 * (_n(v, "patch_size") or 16) ** 2

@@ -17,7 +17,7 @@ from typing import Any
 
 from .errors import SettingsError
 from .messages import Text
-from .params import Part, inventory, mtp_parts
+from .params import Part, inventory, mtp_parts, text_part
 from .units import cdiv
 
 WEIGHT_FORMATS: tuple[str, ...] = ("auto", "bf16", "fp16", "fp8", "int8", "awq", "gptq", "int4",
@@ -148,7 +148,7 @@ def mxfp4_expert_padding(config: dict[str, Any], tp: int, native_mxfp4: bool) ->
     multiple of 256 and each GPU's share of the expert intermediate size to 128 (Marlin on
     GPUs without native MXFP4) or 64 (``mxfp4_round_up_hidden_size_and_intermediate_size``,
     fused_moe/oracle/mxfp4.py). gpt-oss: 2,880 -> 3,072 hidden, +6.7%."""
-    t = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+    t = text_part(config)
     hidden = t.get("hidden_size")
     inter = t.get("intermediate_size")
     if not (isinstance(hidden, int) and isinstance(inter, int) and hidden > 0 and inter > 0):
@@ -177,7 +177,7 @@ def rope_cache_bytes(config: dict[str, Any], max_len: int | None, dtype_bytes: i
     """The rotary cos/sin caches: max positions × rotary dim in the model dtype, on every GPU
     (rotary_embedding/base.py). Llama-3.1: 131,072 × 128 × 2 B = 32 MiB; Gemma 4 E4B: 131,072 ×
     (256 + 512) × 2 B = 192 MiB."""
-    t = config.get("text_config") if isinstance(config.get("text_config"), dict) else config
+    t = text_part(config)
     heads = t.get("num_attention_heads") or 0
     hidden = t.get("hidden_size") or 0
     if not (isinstance(heads, int) and isinstance(hidden, int) and heads > 0 and max_len):
