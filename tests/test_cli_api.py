@@ -134,3 +134,23 @@ def test_python_m_kvcalc_works():
     l40s = next(line for line in r.stdout.splitlines() if line.startswith("l40s "))
     h100 = next(line for line in r.stdout.splitlines() if line.startswith("h100-sxm "))
     assert "no direct peer-to-peer" in l40s and "peer-to-peer" not in h100
+
+
+def test_compile_cache_flag_drops_the_first_start_term(capsys):
+    """--compile-cache warm (a restart that reuses ~/.cache/vllm) leaves out the first-start
+    compile term the default (a first start) subtracts, and the pool gains exactly that term."""
+    def budget(*extra):
+        code, out, _ = run(capsys, "estimate", "--model", "Qwen/Qwen3-8B", "--gpu", "l4",
+                           "--vllm-version", "0.28.0", "--max-model-len", "16384", "--json", *extra)
+        assert code == 0
+        return json.loads(out)
+    first, cold, warm = budget(), budget("--compile-cache", "cold"), budget("--compile-cache", "warm")
+    term = next(t for t in first["budget"]["terms"] if t["name"] == "first-start compile")
+    assert "assumed a first start" in term["basis"]
+    assert [t["bytes"] for t in cold["budget"]["terms"]] == [t["bytes"] for t in first["budget"]["terms"]]
+    assert all(t["name"] != "first-start compile" for t in warm["budget"]["terms"])
+    assert warm["budget"]["available_bytes"] - first["budget"]["available_bytes"] == term["bytes"]
+    assert (first["settings"]["compile_cache"], warm["settings"]["compile_cache"]) == (None, "warm")
+    with pytest.raises(SystemExit) as info:
+        main(["estimate", "--model", "Qwen/Qwen3-8B", "--compile-cache", "hot"])
+    assert info.value.code == 2 and "--compile-cache" in capsys.readouterr().err

@@ -129,3 +129,26 @@ def test_not_enough_memory_error():
 def test_junk_is_ignored(junk):
     p = parse_log(junk)
     assert p.gpu_kv_cache_tokens is None and not p.non_default_args
+
+
+@pytest.mark.parametrize("lines,want", [
+    (["(EngineCore pid=1214629) INFO 10-09 23:51:46 [backends.py:391] Compiling a graph for compile "
+      "range (1, 8192) takes 6.40 s"], "cold"),
+    (["INFO 04-18 08:26:15 [backends.py:120] Compiling a graph for dynamic shape takes 31.2 s"], "cold"),
+    (["(EngineCore pid=662741) INFO 10-09 23:12:19 [decorators.py:312] Directly load AOT compilation "
+      "from path .../torch_aot_compile/69c96d44/rank_0_0/model"], "warm"),
+    (["INFO 04-18 08:26:15 [backends.py:120] Directly load the compiled graph(s) for shape None from "
+      "the cache, took 4.190 s"], "warm"),
+    # one graph loaded, another compiled: the start still paid for a compile
+    (["INFO [backends.py:120] Directly load the compiled graph(s) for compile range (1, 2048) from the cache",
+      "INFO [backends.py:391] Compiling a graph for compile range (2049, 8192) takes 3.10 s"], "cold"),
+    (["INFO [backends.py:391] Compiling a graph for compile range (1, 8192) takes 6.40 s",
+      "INFO [decorators.py:312] Directly load AOT compilation from path x"], "cold"),
+], ids=["range", "dynamic-shape", "aot", "graphs", "load-then-compile", "compile-then-load"])
+def test_whether_the_log_compiled_becomes_the_compile_cache_state(lines, want):
+    """vLLM prints 'Compiling a graph' on a first start (empty torch.compile cache) and 'Directly
+    load' on a restart (vllm/compilation/backends.py, decorators.py); from v0.27 that moves the pool."""
+    log = parse_log("\n".join(lines))
+    assert log.compile_cache == want
+    assert log.settings()["compile_cache"] == want
+    assert "compile_cache" not in parse_log("INFO Using max model len 4096").settings()

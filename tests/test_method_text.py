@@ -49,6 +49,10 @@ def method_claims() -> list[str]:
         f"sequences of Llama 3",
         f"about {_g(mib['v1'][0])} MiB per captured graph ({_g(mib['v2'][0])} MiB on model runner V2)",
         f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for models with Mamba or GDN layers",
+        f"from v{reserve.Rule.COLD_COMPILE_RESERVE.value.since.major}.{reserve.Rule.COLD_COMPILE_RESERVE.value.since.minor} "
+        f"(torch 2.13)",
+        f"subtracts {reserve.COLD_COMPILE_GIB[0]:.2f} GiB for it",
+        f"differ by {_g(reserve.COLD_COMPILE_GIB[1])} to {_g(reserve.COLD_COMPILE_GIB[2])} GiB",
     ]
 
 

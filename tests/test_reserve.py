@@ -406,3 +406,33 @@ def test_v2_warm_up_is_greedy_and_the_band_keeps_the_sort():
             assert r.activation[0] == max(int(1024 * 151936 * SAMPLER_BYTES_MRV2_GREEDY),
                                           forward_bytes(cfg, 8192, 1, 2))
             assert r.activation[2] > int(1024 * 151936 * SAMPLER_BYTES_PER_ENTRY)
+
+
+@pytest.mark.parametrize("version,compiled,state,applies", [
+    ("0.26.0", True, None, False),     # before torch 2.13 (v0.27): first starts reserve no more
+    ("0.27.0", True, None, True),      # not known: a first start is assumed
+    ("0.31.0", True, "cold", True),
+    ("0.31.0", True, "warm", False),   # a restart loads the compiled graphs
+    ("0.33.0", False, "cold", False),  # --enforce-eager compiles nothing
+])
+def test_first_start_compile_reserve(version, compiled, state, applies):
+    from kvcalc.reserve import COLD_COMPILE_GIB, cold_compile_reserve
+    got = cold_compile_reserve(parse_version(version), compiled, state)
+    want = tuple(int(g * GIB) for g in COLD_COMPILE_GIB) if applies else (0, 0, 0)
+    assert got == want
+    assert got[1] <= got[0] <= got[2]
+
+
+def test_a_warm_row_and_its_cold_twin_differ_by_the_first_start_term():
+    """The L4 Qwen3-14B-AWQ pair of v0.28 (identical flags; 9.10 GiB first, 10.33 GiB on the later
+    start): the data records the first as cold and the later as warm, and kvcalc's pools for the
+    two differ by exactly the first-start compile term."""
+    from kvcalc.reserve import COLD_COMPILE_GIB
+    from kvcalc.validate import _calculate
+    rows = {e["id"]: e for e in load_logs()}
+    single, replica = rows["l4-qwen3-14b-awq-single-v0.28.0"], rows["l4-qwen3-14b-awq-replica-v0.28.0"]
+    assert (single["compile_cache"], replica["compile_cache"]) == ("cold", "warm")
+    cold, warm = (_calculate(e)[1].budget for e in (single, replica))
+    assert warm.available_bytes - cold.available_bytes == int(COLD_COMPILE_GIB[0] * GIB)
+    assert [t.name for t in cold.terms][-1] == "first-start compile"
+    assert "first-start compile" not in [t.name for t in warm.terms]

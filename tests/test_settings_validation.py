@@ -298,3 +298,15 @@ def test_capture_size_flags_are_checked_as_vllm_does():
     assert ok(cudagraph_capture_sizes="1, 2, 4, 8", max_cudagraph_capture_size=8)
     assert "0.11.1" in problems(cudagraph_capture_sizes=[1, 2], vllm_version="0.11.0")["--cudagraph-capture-sizes"]
     assert "0.11.1" in problems(max_cudagraph_capture_size=8, vllm_version="0.11.0")["--max-cudagraph-capture-size"]
+
+
+@pytest.mark.parametrize("bad", ["lukewarm", "COLD", "", 1, True, ["warm"]], ids=repr)
+def test_compile_cache_is_cold_or_warm(bad):
+    """The compile cache's state is not a vLLM flag: the message says what the two states mean."""
+    fields = problems(compile_cache=bad)
+    assert "cold (a first start" in fields["compile cache"] and "warm (a restart" in fields["compile cache"]
+
+
+@pytest.mark.parametrize("state", ["cold", "warm"])
+def test_compile_cache_states_are_accepted(state):
+    assert ok(compile_cache=state)["settings"]["compile_cache"] == state

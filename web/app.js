@@ -126,6 +126,7 @@ const FIELDS = [
   ["eager", "enforce-eager", false],
   ["pc", "prefix-caching", ""],
   ["fis", "flashinfer-sampler", ""],
+  ["cc", "compile-cache", ""],
   ["smp", "skip-mm-profiling", false],
   ["lmo", "language-model-only", false],
   ["ep", "entrypoint", "serve"],
@@ -140,6 +141,7 @@ const FIELD_MSG = {
   "--max-cudagraph-capture-size": "max-cg-size", "--cudagraph-capture-sizes": "cg-sizes",
   "--limit-mm-per-prompt": "mm-limits", "--mm-processor-kwargs": "mm-proc",
   VLLM_USE_FLASHINFER_SAMPLER: "flashinfer-sampler", "--enable-prefix-caching": "prefix-caching",
+  "compile cache": "compile-cache",
   "--language-model-only": "language-model-only", available_kv_gib: "available-kv-gib",
 };
 
@@ -193,9 +195,11 @@ function buildRequest() {
 function profileSettings() {
   const v = $("flashinfer-sampler").value;
   const pc = $("prefix-caching").value;
+  const cc = $("compile-cache").value;
   return {
     ...(pc === "" ? {} : { enable_prefix_caching: pc === "1" }),
     ...(v === "" ? {} : { flashinfer_sampler: v === "1" }),
+    ...(cc === "" ? {} : { compile_cache: cc }),
     ...($("skip-mm-profiling").checked ? { skip_mm_profiling: true } : {}),
     ...($("language-model-only").checked ? { language_model_only: true } : {}),
   };
@@ -442,6 +446,7 @@ function renderSettingsUsed(r) {
     [S("used_formula"), r.layout.token_formula],
     [S("used_sampler"), C(s.sampler)],
     [S("used_prefix"), S(s.enable_prefix_caching ? "used_on" : "used_off")],
+    [S("cc_label"), S(s.compile_cache === "warm" ? "cc_warm" : s.compile_cache === "cold" ? "cc_cold" : "cc_unset")],
     // flags that only apply when set
     ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
     ...(s.cudagraph_capture_sizes ? [["--cudagraph-capture-sizes", s.cudagraph_capture_sizes.join(" ")]] : []),
@@ -917,6 +922,7 @@ const LOG_FIELDS = [
   ["enforce_eager", "enforce-eager", false],
   ["enable_prefix_caching", "prefix-caching", ""],
   ["flashinfer_sampler", "flashinfer-sampler", ""],
+  ["compile_cache", "compile-cache", ""],
   ["skip_mm_profiling", "skip-mm-profiling", false],
   ["language_model_only", "language-model-only", false],
   ["vllm_version", "vllm-version", CAT.newest_version],
@@ -937,6 +943,7 @@ function settingName(k) {
   if (k === "vllm_version") return S("name_version");
   if (k === "weights") return S("name_weights");
   if (k === "model") return S("name_model");
+  if (k === "compile_cache") return S("name_compile_cache");
   if (k === "gpu") return S("name_gpu");
   return SETTING_FLAG[k] || k;
 }
@@ -946,6 +953,7 @@ function settingText(k, v) {
     return v ? SETTING_FLAG[k] : "";
   }
   if (k === "flashinfer_sampler") return `VLLM_USE_FLASHINFER_SAMPLER=${v ? 1 : 0}`;
+  if (k === "compile_cache") return S(v === "warm" ? "cc_warm" : "cc_cold");
   if (k === "enable_prefix_caching") return v ? "--enable-prefix-caching" : "--no-enable-prefix-caching";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;
   if (Array.isArray(v)) return `${SETTING_FLAG[k] || k} ${v.join(" ")}`;

@@ -83,10 +83,12 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
     band = 0.0 if weights.exact_total else 0.03
     typical, low, high = [], [], []
     for w, r in zip(weights.per_stage_bytes, reserves):
-        terms = (w, *r.activation[:1], r.non_torch[0], r.cuda_graphs[0])
+        terms = (w, *r.activation[:1], r.non_torch[0], r.cuda_graphs[0], r.cold_compile[0])
         typical.append(requested - sum(terms))
-        low.append(requested - int(w * (1 + band)) - r.activation[2] - r.non_torch[2] - r.cuda_graphs[2])
-        high.append(requested - int(w * (1 - band)) - r.activation[1] - r.non_torch[1] - r.cuda_graphs[1])
+        low.append(requested - int(w * (1 + band)) - r.activation[2] - r.non_torch[2] - r.cuda_graphs[2]
+                   - r.cold_compile[2])
+        high.append(requested - int(w * (1 - band)) - r.activation[1] - r.non_torch[1] - r.cuda_graphs[1]
+                    - r.cold_compile[1])
     w = weights.per_stage_bytes[limiting_stage]
     r = reserves[limiting_stage]
     terms = (
@@ -98,5 +100,7 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
         Term("CUDA graphs", r.cuda_graphs[0], r.cuda_graphs[1], r.cuda_graphs[2],
              Text("basis.in_measured_reserve") if r.measured else r.cuda_graph_basis),
     )
+    if r.cold_compile[2]:   # listed only where a first start can reserve more (cold_compile_reserve)
+        terms += (Term("first-start compile", *r.cold_compile, r.cold_compile_basis),)
     return Budget(total, requested, terms, tuple(typical), tuple(low), tuple(high), limiting_stage,
                   weights.total_bytes)

@@ -301,7 +301,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       hybrid=_has_state_layers(arch), peer_to_peer=gpu.peer_to_peer,
                                       max_capture_size=s.max_cudagraph_capture_size,
                                       capture_sizes=r.capture_sizes, compiled=not s.enforce_eager,
-                                      mm_limits=r.mm_limits, mm_processor=r.mm_processor)
+                                      mm_limits=r.mm_limits, mm_processor=r.mm_processor,
+                                      compile_cache=s.compile_cache)
                      for i in range(pp))
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))

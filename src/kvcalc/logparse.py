@@ -76,6 +76,7 @@ class ParsedLog:
     backend: str | None = None
     dcp_multiplier: int | None = None
     flashinfer_sampler: bool | None = None
+    compile_cache: str | None = None    # "cold" when the log compiles the model, "warm" when it loads it
     error: str | None = None
     error_needed_gib: float | None = None
     error_available_gib: float | None = None
@@ -124,6 +125,8 @@ class ParsedLog:
             out["speculative"] = a["speculative_config"]
         if self.flashinfer_sampler is not None:
             out["flashinfer_sampler"] = self.flashinfer_sampler
+        if self.compile_cache is not None:
+            out["compile_cache"] = self.compile_cache
         limits = a.get("limit_mm_per_prompt")
         if isinstance(limits, dict) and mm_limits_of(limits) is not None:
             out["limit_mm_per_prompt"] = limits
@@ -206,6 +209,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("FlashInfer is available", re.compile(r"FlashInfer is available, but it is not enabled"), "sampler_off"),
     ("FlashInfer top-p/top-k sampling", re.compile(r"FlashInfer top-p/top-k sampling (?:disabled|unavailable)"),
      "sampler_off"),
+    # vllm/compilation/backends.py and decorators.py: whether torch.compile found its cache
+    ("Compiling a graph for", re.compile(r"Compiling a graph for (?:dynamic shape|compile range)"), "compile_cold"),
+    ("Directly load", re.compile(r"Directly load (?:the compiled graph|AOT compilation)"), "compile_warm"),
 ]
 
 _USAGE = re.compile(r"(?<![0-9.])([0-9.]{1,20}) GiB for ([a-zA-Z \-+()]{1,80}?)(?:,|\.| and)")
@@ -372,4 +378,7 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         log.error = m.group(0)
     elif kind in ("sampler_on", "sampler_off"):
         log.flashinfer_sampler = kind == "sampler_on"
+    elif kind in ("compile_cold", "compile_warm"):
+        # a compile anywhere in the start makes it a first start, whatever else was loaded
+        log.compile_cache = "cold" if kind == "compile_cold" or log.compile_cache == "cold" else "warm"
     return True

@@ -47,6 +47,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.not_accepted": (
         "{value} is not accepted; vLLM takes {allowed}",
         "不接受 {value}；vLLM 可用的取值：{allowed}"),
+    "settings.compile_cache": (
+        "must be cold (a first start: the torch.compile cache is empty) or warm (a restart that "
+        "loads the compiled graphs), got {value}",
+        "须为 cold（首次启动：torch.compile 缓存为空）或 warm（重启并加载已编译的图），收到的是 {value}"),
     "settings.kv_dtype": (
         "{value} is not a vLLM KV cache dtype; choose one of {allowed}",
         "{value} 不是 vLLM 的 KV cache 数据类型；可选：{allowed}"),
@@ -349,6 +353,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(capture sizes up to {largest}) × {per:g} MiB + {first:.2f} GiB for the Mamba/GDN layers' first capture",
         "vLLM 的估算值，在此设置下会被扣除：{piecewise} 个 piecewise + {full} 个 full graph"
         "（capture size 最大 {largest}）× {per:g} MiB，再加 Mamba/GDN 层首次捕获的 {first:.2f} GiB"),
+    "basis.cold_compile": (
+        "a first start compiles the model inside vLLM's profiling and keeps what that costs: "
+        "{gib:.2f} GiB typical, up to 1.2 GiB (public first/restart pairs); a restart that finds "
+        "the compile cache (~/.cache/vllm) has none of it",
+        "首次启动时模型在 vLLM 的 profiling 期间编译，其开销会被一并扣除：典型 {gib:.2f} GiB，最多 1.2 GiB"
+        "（公开的首次启动/重启成对日志）；找到编译缓存（~/.cache/vllm）的重启没有这部分"),
+    "basis.cold_compile_assumed": (
+        "assumed a first start: the model compiles inside vLLM's profiling, {gib:.2f} GiB typical, up "
+        "to 1.2 GiB (public first/restart pairs); a restart that finds the compile cache "
+        "(~/.cache/vllm) has none of it: set the compile cache to warm for that",
+        "按首次启动估算：模型在 vLLM 的 profiling 期间编译，典型 {gib:.2f} GiB，最多 1.2 GiB（公开的首次启动/重启"
+        "成对日志）；找到编译缓存（~/.cache/vllm）的重启没有这部分：那种情况请把编译缓存设为 warm"),
     "basis.cuda_graphs_none": (
         "not subtracted in this setting",
         "在此设置下不扣除"),

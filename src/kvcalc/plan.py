@@ -117,7 +117,7 @@ def smallest_setups(config: dict[str, Any], settings: Settings, gpus: Iterable[G
 @dataclass(frozen=True)
 class Lever:
     key: str                 # stable id for translations: kv_fp8, weights_fp8, weights_int4, tp, max_model_len,
-                             # util, mm_video_off, language_model_only, version
+                             # util, mm_video_off, language_model_only, compile_cache, version
     value: str               # the lever's value (the TP size, the length, the release …)
     name: str
     flag: str
@@ -184,6 +184,10 @@ def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_byte
         options.append(("util", "0.95", "utilization 0.95", "--gpu-memory-utilization 0.95",
                         replace(s, gpu_memory_utilization=0.95), "leave room for other processes"))
     options += _tower_options(config, base)
+    if base.budget is not None and any(t.name == "first-start compile" for t in base.budget.terms):
+        options.append(("compile_cache", "warm", "restarts that reuse the compile cache",
+                        "VLLM_CACHE_ROOT on a volume", replace(s, compile_cache="warm"),
+                        "the first start still compiles; later starts load ~/.cache/vllm"))
     if r.version < NEWEST:
         options.append(("version", str(NEWEST), f"vLLM {NEWEST}", f"vLLM {NEWEST}",
                         replace(s, vllm_version=str(NEWEST)), "defaults and accounting of the newest release"))

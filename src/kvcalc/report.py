@@ -83,6 +83,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "cudagraph_capture_sizes": list(r.capture_sizes) if r.capture_sizes is not None else None,
             "limit_mm_per_prompt": json.loads(r.mm_limits.spelled) if r.mm_limits is not None else None,
             "mm_processor_kwargs": json.loads(r.mm_processor.spelled) if r.mm_processor is not None else None,
+            "compile_cache": s.compile_cache,
             "defaults_used": sorted(r.defaults_used), "batch_defaults_row": r.batch_defaults.memory_class,
         },
         "layout": {

@@ -48,7 +48,7 @@ class Era:
 ERAS: dict[str, Era] = {
     "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.10, 0.5),
     "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.40, 0.7),
-    "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.20, 0.5),
+    "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.15, 0.5),
     "from-0.29": Era(Text("era.from_0_29"), 0.05, 0.7),
 }
 """Fixed parts fitted by scripts/calibrate.py, which weighs a reserve that is too small three times
@@ -642,6 +642,31 @@ def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool) -> tup
     return tuple(int(graphs * p * (1 << 20) + f * GIB) for p, f in zip(per, first))  # type: ignore[return-value]
 
 
+COLD_COMPILE_GIB = (0.40, 0.0, 1.2)
+"""Typical, low and high GiB per GPU that a first start (empty torch.compile cache) reserves
+beyond a restart, from v0.27 (Rule.COLD_COMPILE_RESERVE). vLLM profiles the KV budget on the first
+forward pass, which is also where torch.compile compiles, autotunes and (torch >= 2.10) exports the
+AOT artifact; their temporaries raise the peak it subtracts, and the kernels they load raise
+non-torch memory (vllm#54383, #54209, #54479; unmerged through v0.33). A restart that finds
+~/.cache/vllm loads the compiled graphs and skips all of it. Public pairs of identical starts:
++1.23 GiB (L4, Qwen3-14B-AWQ, v0.28), +0.98 (RTX 4050 Laptop, Qwen2.5-3B-AWQ, v0.29: 0.45 peak +
+0.53 non-torch), +0.8 (RTX 3090, Llama-3.1-8B-AWQ, v0.28), +0.47 (2 × RTX 4090, Qwen3-32B-AWQ,
+v0.28, #54383), +0.9 (RTX 3090/4090, a 27B hybrid, v0.27-v0.29), 0.04 (H200, Llama-3.2-1B, v0.31);
+a large forward pass can hide the compile's peak under its own. The typical value is fitted by
+scripts/calibrate.py with the per-release fixed parts, on the breakdown rows whose log shows the
+cache state (``compile_cache`` in data/vllm_logs.json)."""
+
+
+def cold_compile_reserve(version: Version, compiled: bool, state: str | None) -> tuple[int, int, int]:
+    """Typical, low and high bytes a first start adds (``COLD_COMPILE_GIB``): none with
+    --enforce-eager (nothing is compiled), on a restart (``state`` "warm") or before v0.27. When the
+    state is not known (None) a first start is assumed: it is what a new deployment meets, and the
+    smaller pool."""
+    if not compiled or state == "warm" or not applies(Rule.COLD_COMPILE_RESERVE, version):
+        return (0, 0, 0)
+    return tuple(int(g * GIB) for g in COLD_COMPILE_GIB)  # type: ignore[return-value]
+
+
 @dataclass(frozen=True)
 class ReserveEstimate:
     activation: tuple[int, int, int]    # typical, low, high (bytes)
@@ -651,6 +676,8 @@ class ReserveEstimate:
     measured: bool = False              # one number a user's log measured, not three estimates
     cuda_graph_basis: str = ""          # Text; empty only for a measured reserve
     non_torch_basis: str = ""
+    cold_compile: tuple[int, int, int] = (0, 0, 0)   # a first start's extra (cold_compile_reserve)
+    cold_compile_basis: str = ""
 
 
 def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: int, mnbt: int,
@@ -661,7 +688,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      capability_major: int = 0, hybrid: bool = False,
                      peer_to_peer: bool = True, max_capture_size: int | None = None,
                      capture_sizes: tuple[int, ...] | None = None, compiled: bool = True,
-                     mm_limits: MmLimits | None = None, mm_processor: MmProcessor | None = None) -> ReserveEstimate:
+                     mm_limits: MmLimits | None = None, mm_processor: MmProcessor | None = None,
+                     compile_cache: str | None = None) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -712,5 +740,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         nt = tuple(b + penalties for b in nt)
         nt_basis = join_texts([nt_basis, Text("basis.penalty_buffer", seqs=max_num_seqs, vocab=vocab,
                                               gib=penalties / GIB)])
+    cold = cold_compile_reserve(version, compiled, compile_cache)
+    cold_basis = Text("basis.cold_compile" if compile_cache == "cold" else "basis.cold_compile_assumed",
+                      gib=cold[0] / GIB) if cold[2] else ""
     return ReserveEstimate((act, act_low, act_high + spread), nt, cg, basis,
-                           cuda_graph_basis=cg_basis, non_torch_basis=nt_basis)
+                           cuda_graph_basis=cg_basis, non_torch_basis=nt_basis,
+                           cold_compile=cold, cold_compile_basis=cold_basis)

@@ -25,6 +25,11 @@ VALID_BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)
 MAMBA_SSM_CACHE_DTYPES = ("auto", "float32", "float16")
 """``MambaDType`` choices of ``--mamba-ssm-cache-dtype`` (vllm/config/cache.py)."""
 
+COMPILE_CACHE_STATES = ("cold", "warm")
+"""What the torch.compile cache (~/.cache/vllm, VLLM_CACHE_ROOT) holds when vLLM starts: "cold"
+on a first start of these settings (or in a fresh container without that directory on a volume),
+"warm" on a restart that loads the compiled graphs. Not a vLLM flag; unset: not known."""
+
 _BOOL_FLAGS = (("enforce_eager", "--enforce-eager"), ("enable_prefix_caching", "--enable-prefix-caching"),
                ("disable_hybrid_kv_cache_manager", "--disable-hybrid-kv-cache-manager"),
                ("async_scheduling", "--async-scheduling"),
@@ -85,6 +90,7 @@ class Settings:
     limit_mm_per_prompt: Any = None             # {"image": 2, "video": 0}, its JSON, or "image=2,video=0"
     mm_processor_kwargs: Any = None             # {"max_pixels": 1003520} or its JSON
     mamba_ssm_cache_dtype: str | None = None
+    compile_cache: str | None = None            # "cold" (first start) or "warm" (restart); None: not known
     weights: str = "auto"
     avg_tokens: int | None = None
     kv_cache_memory_bytes: int | None = None
@@ -327,6 +333,8 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
     if ssm is not None and ssm not in MAMBA_SSM_CACHE_DTYPES:
         problems["--mamba-ssm-cache-dtype"] = Text("settings.not_accepted", value=show(ssm),
                                                    allowed=", ".join(MAMBA_SSM_CACHE_DTYPES))
+    if s.compile_cache is not None and s.compile_cache not in COMPILE_CACHE_STATES:
+        problems["compile cache"] = Text("settings.compile_cache", value=show(s.compile_cache))
     if s.weights is not None and not isinstance(s.weights, str):
         problems["weights"] = Text("settings.weights_name", value=show(s.weights))
     for attr, flag in _BOOL_FLAGS:

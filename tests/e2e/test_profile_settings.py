@@ -167,17 +167,21 @@ def test_prefix_caching_select_sets_the_state_blocks_of_a_hybrid(py_page):
 def test_each_reserve_term_says_what_it_rests_on(py_page):
     """Under each reserve term the page prints the core's basis: the CUDA-graph line counts the
     graphs the default capture sizes give (51 piecewise + 51 full at 1,024 sequences on an H100),
-    in Chinese too."""
+    in Chinese too; the first-start compile line says a first start was assumed."""
     page = py_page
     fresh_form(page)
     result = oracle(page_request())["result"]
     graphs = next(t for t in result["budget"]["terms"] if t["name"] == "CUDA graphs")
     assert "51 piecewise + 51 full graphs" in graphs["basis"]
     items = page.get_by_test_id("reserve-list").locator("li")
-    expect(items).to_have_count(3)
+    cold = next(t for t in result["budget"]["terms"] if t["name"] == "first-start compile")
+    expect(items).to_have_count(4)
     expect(items.nth(2).locator("small.basis")).to_have_text(graphs["basis"])
+    expect(items.nth(3).locator("small.basis")).to_have_text(cold["basis"])
+    expect(items.nth(3).locator("small.basis")).to_contain_text("assumed a first start")
     page.get_by_test_id("lang-toggle").click()
     expect(items.nth(2).locator("small.basis")).to_contain_text("51 个 piecewise + 51 个 full graph")
+    expect(items.nth(3).locator("small.basis")).to_contain_text("按首次启动估算")
     page.get_by_test_id("lang-toggle").click()
     expect(items.nth(2).locator("small.basis")).to_have_text(graphs["basis"])
 
@@ -286,5 +290,53 @@ def test_a_pasted_log_with_multimodal_limits_fills_both_fields(py_page):
     assert settings["mm_processor_kwargs"] == {"max_pixels": 1003520}
     expect(page.get_by_test_id("mm-limits")).to_have_value('{"video":0}')
     expect(page.get_by_test_id("mm-proc")).to_have_value('{"max_pixels":1003520}')
+    page.get_by_test_id("reset").click()
+    page.get_by_test_id("log-paste").fill("")
+
+
+def test_the_compile_cache_select_moves_the_first_start_term(py_page):
+    """Unset, the page assumes a first start (v0.27+): a 'first-start compile' term is subtracted.
+    'warm' (a restart that reuses ~/.cache/vllm) drops it, and the pool grows by exactly that term;
+    the choice lands in the link and in the settings used, and the link restores it."""
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    unset = oracle(page_request())["result"]
+    cold_term = next(t for t in unset["budget"]["terms"] if t["name"] == "first-start compile")
+    assert cold_term["gib"] > 0 and cold_term["low_gib"] == 0
+    expect(page.get_by_test_id("reserve-list")).to_contain_text("first-start compile")
+    page.get_by_test_id("compile-cache").select_option("warm")
+    want = page_request()
+    want["settings"]["compile_cache"] = "warm"
+    wait_request(page, want)
+    warm = oracle(want)["result"]
+    assert_numbers_match(page, warm)
+    assert all(t["name"] != "first-start compile" for t in warm["budget"]["terms"])
+    assert warm["budget"]["available_bytes"] - unset["budget"]["available_bytes"] == cold_term["bytes"]
+    assert warm["estimated"]["tokens"] > unset["estimated"]["tokens"]
+    used = page.get_by_test_id("settings-used").locator("div").filter(has_text="torch.compile cache")
+    expect(used.locator("dd")).to_have_text("warm: restart that reuses ~/.cache/vllm")
+    expect(page).to_have_url(re.compile(r"[?&]cc=warm(&|$)"))
+    page.goto(page.url)
+    expect(page.get_by_test_id("compile-cache")).to_have_value("warm")
+    wait_request(page, want)
+    fresh_form(page)
+
+
+def test_a_pasted_log_that_compiles_sets_the_compile_cache_to_cold(py_page):
+    """The H200 v0.31 log that prints 'Compiling a graph for compile range (1, 8192)' is a first
+    start: pasting it sets the select to cold and the comparison keeps the first-start term."""
+    from kvcalc.validate import load_logs  # noqa: PLC0415
+    page = py_page
+    fresh_form(page)
+    entry = next(e for e in load_logs() if e["id"] == "h200-llama32-1b-fp16-seqs32-v0.31.0")
+    assert "Compiling a graph for compile range" in entry["excerpt"]
+    n = int(page.evaluate("() => document.body.dataset.compared || '0'"))
+    page.get_by_test_id("log-paste").fill(entry["excerpt"])
+    page.get_by_test_id("log-compare").click()
+    page.wait_for_selector(f'body[data-compared="{n + 1}"]', state="attached", timeout=60_000)
+    reply = page.evaluate("() => window.__kvcalc.lastCompare")["reply"]
+    assert reply["ok"] and reply["result"]["settings"]["compile_cache"] == "cold"
+    expect(page.get_by_test_id("compile-cache")).to_have_value("cold")
     page.get_by_test_id("reset").click()
     page.get_by_test_id("log-paste").fill("")
