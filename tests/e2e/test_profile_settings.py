@@ -69,23 +69,35 @@ def test_the_sampler_select_speaks_chinese(py_page):
         "unset (the release's default)")
 
 
-def test_a_pasted_log_that_names_its_sampler_sets_the_select(py_page):
-    """The A100 gpt-oss-120b log prints 'Using FlashInfer for top-p & top-k sampling': pasting it
-    sets the select to 1 and the comparison is computed with FlashInfer's sampler."""
+def paste_stored_log(page, log_id: str, shows: str) -> dict:
+    """Paste a stored public log's excerpt (which must contain ``shows``) and compare it: the reply."""
     from kvcalc.validate import load_logs  # noqa: PLC0415
-    page = py_page
     fresh_form(page)
-    entry = next(e for e in load_logs() if e["id"] == "a100-80g-gpt-oss-120b-tp4-raynodes-v0.10.1.1")
-    assert "Using FlashInfer for top-p & top-k sampling" in entry["excerpt"]
+    entry = next(e for e in load_logs() if e["id"] == log_id)
+    assert shows in entry["excerpt"]
     n = int(page.evaluate("() => document.body.dataset.compared || '0'"))
     page.get_by_test_id("log-paste").fill(entry["excerpt"])
     page.get_by_test_id("log-compare").click()
     page.wait_for_selector(f'body[data-compared="{n + 1}"]', state="attached", timeout=60_000)
     reply = page.evaluate("() => window.__kvcalc.lastCompare")["reply"]
-    assert reply["ok"] and reply["result"]["settings"]["flashinfer_sampler"] is True
-    expect(page.get_by_test_id("flashinfer-sampler")).to_have_value("1")
+    assert reply["ok"], reply
+    return reply
+
+
+def clear_pasted_log(page) -> None:
     page.get_by_test_id("reset").click()
     page.get_by_test_id("log-paste").fill("")
+
+
+def test_a_pasted_log_that_names_its_sampler_sets_the_select(py_page):
+    """The A100 gpt-oss-120b log prints 'Using FlashInfer for top-p & top-k sampling': pasting it
+    sets the select to 1 and the comparison is computed with FlashInfer's sampler."""
+    page = py_page
+    reply = paste_stored_log(page, "a100-80g-gpt-oss-120b-tp4-raynodes-v0.10.1.1",
+                             "Using FlashInfer for top-p & top-k sampling")
+    assert reply["result"]["settings"]["flashinfer_sampler"] is True
+    expect(page.get_by_test_id("flashinfer-sampler")).to_have_value("1")
+    clear_pasted_log(page)
 
 
 def tick_tower_checkbox(page, testid: str, key: str) -> tuple[dict, dict]:
@@ -325,18 +337,9 @@ def test_the_compile_cache_select_moves_the_first_start_term(py_page):
 
 def test_a_pasted_log_that_compiles_sets_the_compile_cache_to_cold(py_page):
     """The H200 v0.31 log that prints 'Compiling a graph for compile range (1, 8192)' is a first
-    start: pasting it sets the select to cold and the comparison keeps the first-start term."""
-    from kvcalc.validate import load_logs  # noqa: PLC0415
+    start: pasting it sets the select to cold."""
     page = py_page
-    fresh_form(page)
-    entry = next(e for e in load_logs() if e["id"] == "h200-llama32-1b-fp16-seqs32-v0.31.0")
-    assert "Compiling a graph for compile range" in entry["excerpt"]
-    n = int(page.evaluate("() => document.body.dataset.compared || '0'"))
-    page.get_by_test_id("log-paste").fill(entry["excerpt"])
-    page.get_by_test_id("log-compare").click()
-    page.wait_for_selector(f'body[data-compared="{n + 1}"]', state="attached", timeout=60_000)
-    reply = page.evaluate("() => window.__kvcalc.lastCompare")["reply"]
-    assert reply["ok"] and reply["result"]["settings"]["compile_cache"] == "cold"
+    reply = paste_stored_log(page, "h200-llama32-1b-fp16-seqs32-v0.31.0", "Compiling a graph for compile range")
+    assert reply["result"]["settings"]["compile_cache"] == "cold"
     expect(page.get_by_test_id("compile-cache")).to_have_value("cold")
-    page.get_by_test_id("reset").click()
-    page.get_by_test_id("log-paste").fill("")
+    clear_pasted_log(page)
