@@ -355,15 +355,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "（capture size 最大 {largest}）× {per:g} MiB，再加 Mamba/GDN 层首次捕获的 {first:.2f} GiB"),
     "basis.cold_compile": (
         "a first start compiles the model inside vLLM's profiling and keeps what that costs: "
-        "{gib:.2f} GiB typical, up to 1.2 GiB (public first/restart pairs); a restart that finds "
+        "{gib:.2f} GiB typical, up to {high:.1f} GiB (public first/restart pairs); a restart that finds "
         "the compile cache (~/.cache/vllm) has none of it",
-        "首次启动时模型在 vLLM 的 profiling 期间编译，其开销会被一并扣除：典型 {gib:.2f} GiB，最多 1.2 GiB"
+        "首次启动时模型在 vLLM 的 profiling 期间编译，其开销会被一并扣除：典型 {gib:.2f} GiB，最多 {high:.1f} GiB"
         "（公开的首次启动/重启成对日志）；找到编译缓存（~/.cache/vllm）的重启没有这部分"),
     "basis.cold_compile_assumed": (
         "assumed a first start: the model compiles inside vLLM's profiling, {gib:.2f} GiB typical, up "
-        "to 1.2 GiB (public first/restart pairs); a restart that finds the compile cache "
+        "to {high:.1f} GiB (public first/restart pairs); a restart that finds the compile cache "
         "(~/.cache/vllm) has none of it: set the compile cache to warm for that",
-        "按首次启动估算：模型在 vLLM 的 profiling 期间编译，典型 {gib:.2f} GiB，最多 1.2 GiB（公开的首次启动/重启"
+        "按首次启动估算：模型在 vLLM 的 profiling 期间编译，典型 {gib:.2f} GiB，最多 {high:.1f} GiB（公开的首次启动/重启"
         "成对日志）；找到编译缓存（~/.cache/vllm）的重启没有这部分：那种情况请把编译缓存设为 warm"),
     "basis.cuda_graphs_none": (
         "not subtracted in this setting",

@@ -1,5 +1,5 @@
-"""What vLLM's startup profile takes besides the weights: activation peak, non-torch memory
-and the CUDA-graph estimate, per GPU, each with a band.
+"""What vLLM's startup profile takes besides the weights: activation peak, non-torch memory,
+the CUDA-graph estimate and a first start's compile, per GPU, each with a band.
 
 vLLM measures these (vllm/v1/worker/gpu_worker.py ``determine_available_memory``); kvcalc
 models them from the quantities that drive them:
@@ -16,6 +16,8 @@ models them from the quantities that drive them:
   what the public logs leave beyond the modelled terms.
 * **CUDA graphs**: the estimate vLLM subtracts from v0.20 (see ``budget.cuda_graph_deducted``):
   a per-graph cost times the graphs the default capture sizes give (``cudagraph_capture_sizes``).
+* **First-start compile**: from v0.27, what compiling inside the profile leaves in it when the
+  torch.compile cache is empty (``cold_compile_reserve``); none on a restart.
 
 The coefficients are fitted to public logs that print these terms (``data/vllm_logs.json``);
 ``FIT_ROWS`` lists the rows used, so ``kvcalc validate`` can report accuracy on the other
@@ -742,7 +744,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                                               gib=penalties / GIB)])
     cold = cold_compile_reserve(version, compiled, compile_cache)
     cold_basis = Text("basis.cold_compile" if compile_cache == "cold" else "basis.cold_compile_assumed",
-                      gib=cold[0] / GIB) if cold[2] else ""
+                      gib=cold[0] / GIB, high=cold[2] / GIB) if cold[2] else ""
     return ReserveEstimate((act, act_low, act_high + spread), nt, cg, basis,
                            cuda_graph_basis=cg_basis, non_torch_basis=nt_basis,
                            cold_compile=cold, cold_compile_basis=cold_basis)
