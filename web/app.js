@@ -446,8 +446,10 @@ function renderSettingsUsed(r) {
     [S("used_formula"), r.layout.token_formula],
     [S("used_sampler"), C(s.sampler)],
     [S("used_prefix"), S(s.enable_prefix_caching ? "used_on" : "used_off")],
-    [S("cc_label"), S(s.compile_cache === "warm" ? "cc_warm" : s.compile_cache === "cold" ? "cc_cold" : "cc_unset")],
-    // flags that only apply when set
+    // flags that only apply when set (the compile cache: also where a first start costs more)
+    ...(s.compile_cache || (r.budget && r.budget.terms.some((t) => t.name === "first-start compile"))
+      ? [[S("cc_label"), S(s.compile_cache === "warm" ? "cc_warm" : s.compile_cache === "cold" ? "cc_cold" : "cc_unset")]]
+      : []),
     ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
     ...(s.cudagraph_capture_sizes ? [["--cudagraph-capture-sizes", s.cudagraph_capture_sizes.join(" ")]] : []),
     ...(s.limit_mm_per_prompt ? [["--limit-mm-per-prompt", JSON.stringify(s.limit_mm_per_prompt)]] : []),

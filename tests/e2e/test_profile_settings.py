@@ -332,6 +332,13 @@ def test_the_compile_cache_select_moves_the_first_start_term(py_page):
     page.goto(page.url)
     expect(page.get_by_test_id("compile-cache")).to_have_value("warm")
     wait_request(page, want)
+    # before v0.27 a first start costs nothing more: no term, and the settings used leave it out
+    fresh_form(page)
+    open_advanced(page)
+    page.get_by_test_id("vllm-version").select_option("0.26.0")
+    wait_request(page, page_request(vllm_version="0.26.0"))
+    expect(page.get_by_test_id("reserve-list")).not_to_contain_text("first-start compile")
+    expect(page.get_by_test_id("settings-used")).not_to_contain_text("torch.compile cache")
     fresh_form(page)
 
 
