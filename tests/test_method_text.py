@@ -53,6 +53,8 @@ def method_claims() -> list[str]:
         f"(torch 2.13)",
         f"subtracts {reserve.COLD_COMPILE_GIB[0]:.2f} GiB for it",
         f"differ by {_g(reserve.COLD_COMPILE_GIB[1])} to {_g(reserve.COLD_COMPILE_GIB[2])} GiB",
+        f"{reserve.cached_rows(reserve.TowerItem('video', 153600, 12288, 49152), 2048, parse_version('0.11.0')) * 2048 * 4 * 2 / GIB:.2f} "
+        f"GiB for Qwen3-VL's v0.11 video",
     ]
 
 

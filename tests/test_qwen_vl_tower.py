@@ -100,3 +100,38 @@ def test_qwen_vl_tower_weights_are_counted_and_split_across_tp():
     assert total == rank1 and abs(total - 668.8e6) < 0.1e6
     _, rank4 = _qwen_vl_tower(v, "qwen2_5_vl", 2048, 4)
     assert 0.25 * total < rank4 < 0.27 * total
+
+
+@pytest.mark.parametrize("release,item,mnbt,rows", [
+    # v0.10: outputs cached as they are
+    ("0.10.2", TowerItem("image", 1280, 1280, 5120), 8192, 1280),
+    # v0.11 (#25810): an output shorter than the encoder budget is copied into the whole budget
+    ("0.11.0", TowerItem("image", 1280, 1280, 5120), 8192, 8192),
+    ("0.11.0", TowerItem("image", 16384, 16384, 65536), 8192, 16384),      # fills max(8,192, 16,384)
+    ("0.11.0", TowerItem("video", 153600, 12288, 49152), 2048, 153600),    # Qwen3-VL's formatted video
+    # v0.12-v0.13 (#29386): only up to the item's own tokens
+    ("0.12.0", TowerItem("image", 1280, 1280, 5120), 8192, 1280),
+    ("0.13.0", TowerItem("video", 153600, 12288, 49152), 2048, 153600),
+    # #30475 (v0.14): never padded
+    ("0.14.0", TowerItem("video", 153600, 12288, 49152), 2048, 12288),
+])
+def test_the_warm_up_caches_padded_encoder_outputs_in_some_releases(release, item, mnbt, rows):
+    from kvcalc.reserve import cached_rows
+    assert cached_rows(item, mnbt, V(release)) == rows
+
+
+def test_the_four_rtx_3090_qwen3_vl_log_keeps_the_padded_video_through_the_sampler():
+    """v0.11.0, Qwen3-VL-30B-A3B on four RTX 3090s: the 12,288-embedding video is copied into
+    153,600 rows of 4 × 2,048 values (2.34 GiB on every GPU) and stays in the encoder cache through
+    the language model's pass and the sampler (1.39 GiB), with the pixels and the last unpadded
+    output: the log leaves 0.9 × 23.59 − 14.77 − 2.31 = 4.15 GiB for activation and non-torch
+    memory. Without the padding kvcalc reserved half of that (+99% pool)."""
+    entry = next(e for e in load_logs() if e["id"] == "rtx3090-qwen3-vl-30b-a3b-tp4-pcie-nocustomar-v0.11.0")
+    from kvcalc.validate import _calculate
+    terms = {t.name: t for t in _calculate(entry)[1].budget.terms}
+    padded = 153600 * 2048 * 4 * 2
+    assert padded / GIB == pytest.approx(2.344, abs=0.001)
+    activation = terms["activation peak"].bytes / GIB
+    assert 3.9 < activation < 4.2        # padded video + pixels + last output + the sampler's sort
+    reserve = activation + terms["non-torch memory"].bytes / GIB
+    assert abs(reserve - 4.15) < 0.75     # non-torch memory on four GeForce cards is the rest

@@ -321,6 +321,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the vision tower's profile pass over {items} video(s) of {tokens:,} tokens: {gib:.2f} GiB "
         "(--skip-mm-profiling leaves it out)",
         "视觉塔对 {items} 段 {tokens:,} token 的最大视频的 profile 前向：{gib:.2f} GiB（--skip-mm-profiling 可省去）"),
+    "basis.mm_kept": (
+        "its outputs and pixel values stay allocated through the language model's pass and the "
+        "sampler, on top of them: {gib:.2f} GiB",
+        "其输出和像素值在语言模型前向与采样器运行期间一直占用显存，叠加在它们之上：{gib:.2f} GiB"),
+    "basis.mm_kept_padded": (
+        "its outputs, padded to {rows:,} rows each in the encoder cache as this release does, and "
+        "the pixel values stay allocated through the language model's pass and the sampler, on top "
+        "of them: {gib:.2f} GiB",
+        "其输出（按此版本的做法，在编码器缓存中各补齐到 {rows:,} 行）与像素值在语言模型前向与采样器运行期间一直占用显存，"
+        "叠加在它们之上：{gib:.2f} GiB"),
     "basis.in_measured_reserve": (
         "counted in the reserve your log measured",
         "已计入你的日志实测的预留中"),

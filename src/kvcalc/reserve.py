@@ -492,7 +492,8 @@ class TowerPass:
     item: TowerItem
     items: int          # items of that size encoded together
     peak: int           # the tower's own peak
-    kept: int           # embeddings and pixel values kept through the language model's pass
+    kept: int           # embeddings and pixel values kept through the language model's pass and the sampler
+    rows: int = 0       # rows of each output in the encoder cache (cached_rows; more than the embeddings if padded)
 
 
 def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_len: int, tp: int,
@@ -542,8 +543,28 @@ def tower_pass(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_l
         pixels = qwen_vl_patch_pixels(v)
     items = encoder_items(item.budget_tokens, mnbt, max_num_seqs, max_model_len,
                           limits.of(item.modality) if limits else None)
-    kept = items * (item.embeddings * out * stacks + item.patches * pixels) * dtype_bytes
-    return TowerPass(item, items, items * item.patches * per_patch * dtype_bytes, kept)
+    rows = cached_rows(item, mnbt, version)
+    width = out * stacks * dtype_bytes
+    kept = items * (rows * width + item.patches * pixels * dtype_bytes)
+    if rows > item.embeddings:      # the last unpadded output stays referenced by profile_run's loop
+        kept += item.embeddings * width
+    return TowerPass(item, items, items * item.patches * per_patch * dtype_bytes, kept, rows)
+
+
+def cached_rows(item: TowerItem, mnbt: int, version: Version) -> int:
+    """Rows of each encoder output the warm-up keeps in its encoder cache: v0.11 copied an output
+    shorter than the encoder budget (max(max_num_batched_tokens, tokens per item)) into zeros of the
+    whole budget (#25810, Rule.MM_PROFILE_PAD_TO_BUDGET), v0.12 and v0.13 into zeros of the item's
+    own tokens (#29386), from #30475 nothing is padded. Qwen3-VL's v0.11 video: 153,600 rows of
+    4 × 2,048 values (the embedding and three deepstack features) for its 12,288 embeddings,
+    2.34 GiB on every GPU, which a public 4 × RTX 3090 log leaves room for."""
+    if applies(Rule.MM_PROFILE_UNPADDED, version):
+        return item.embeddings
+    if applies(Rule.MM_PROFILE_PAD_TO_ITEM, version):
+        return max(item.embeddings, item.budget_tokens)
+    if applies(Rule.MM_PROFILE_PAD_TO_BUDGET, version):
+        return max(item.embeddings, mnbt, item.budget_tokens)
+    return item.embeddings
 
 
 def qwen_vl_patch_pixels(vision_config: dict[str, Any]) -> int:
@@ -704,16 +725,18 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     warm_up = tower_pass(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes, version, compiled,
                          mm_limits, mm_processor) if first_stage and mm_profiling else None
     vision, kept = (warm_up.peak, warm_up.kept) if warm_up else (0, 0)
-    fwd = max(fwd + kept, vision)
     path = sampler_path(version, model_runner_v2, platform, flashinfer_sampler)
     per_entry = SAMPLER_BYTES[path]
     low_per_entry = per_entry if flashinfer_sampler is not None else min(per_entry, SAMPLER_LOW_BYTES)
     # The Triton cost rests on two logs against one that needed the sort's, and some V2 logs leave
     # room for a sort-sized peak (SAMPLER_BYTES_MRV2_GREEDY): the band's top keeps the sort's cost.
     high_per_entry = SAMPLER_BYTES_PER_ENTRY if path in ("triton", "greedy") else per_entry
-    act = int(max(entries * per_entry, fwd))
-    act_low = int(max(entries * low_per_entry, fwd))
-    act_high = int(max(entries * high_per_entry, fwd))
+
+    def peak(sampler_bytes: float) -> int:
+        # the encoder cache and the pixel values outlive the language model's pass and the
+        # sampler: profile_run clears the cache after both (both model runners)
+        return int(max(vision, kept + max(fwd, sampler_bytes)))
+    act, act_low, act_high = (peak(entries * b) for b in (per_entry, low_per_entry, high_per_entry))
     spread = int(era.spread_gib * GIB)
     cg, cg_basis = (0, 0, 0), Text("basis.cuda_graphs_none")
     if cuda_graphs:
@@ -734,7 +757,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         tower = Text("basis.vision_video", items=items, tokens=tokens, gib=vision / GIB) \
             if warm_up.item.modality == "video" else \
             Text("basis.vision_image", items=items, tokens=tokens, gib=vision / GIB)
-        basis = join_texts([basis, tower])
+        held = Text("basis.mm_kept_padded", rows=warm_up.rows, gib=kept / GIB) \
+            if warm_up.rows > warm_up.item.embeddings else Text("basis.mm_kept", gib=kept / GIB)
+        basis = join_texts([basis, tower, held])
     nt = non_torch_estimate(tp, pp, era.spread_gib, era.fixed_gib, peer_to_peer)
     nt_basis = non_torch_basis(tp, pp, era, peer_to_peer)
     penalties = penalty_buffer_bytes(version, model_runner_v2, max_num_seqs, vocab) if last_stage else 0

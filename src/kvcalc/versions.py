@@ -226,6 +226,21 @@ class Rule(Enum):
         "Qwen3-VL's encoder budget counts a video by its embeddings (12,288), less than an image "
         "(16,384), so the warm-up encodes images again",
         "inferred: merged 2025-12-16, about when v0.13.0 was cut, so v0.14.0 is taken")
+    MM_PROFILE_PAD_TO_BUDGET = RuleInfo(
+        _v("0.11.0"), "#25810", "vllm/v1/worker/gpu_model_runner.py profile_run",
+        "the warm-up's encoder outputs, when shorter than the encoder budget, are copied into zero "
+        "tensors of the whole budget (one per item) and kept in the encoder cache through the "
+        "language model's pass and the sampler",
+        "confirmed: the code of the v0.11.0 wheel; merged 2025-09-27")
+    MM_PROFILE_PAD_TO_ITEM = RuleInfo(
+        _v("0.12.0"), "#29386", "vllm/v1/worker/gpu_model_runner.py profile_run",
+        "the warm-up pads each encoder output only to its item's token count (Qwen3-VL's formatted "
+        "video: 153,600 rows for 12,288 embeddings); an item whose output fills its tokens is not padded",
+        "confirmed: the code of the v0.12.0 wheel; merged 2025-11-25")
+    MM_PROFILE_UNPADDED = RuleInfo(
+        _v("0.14.0"), "#30475", "vllm/v1/worker/gpu_model_runner.py profile_run",
+        "the warm-up caches the encoder outputs as they are (the encoder cache holds embeddings only)",
+        "inferred: merged 2025-12-16, about when v0.13.0 was cut, so v0.14.0 is taken")
     MM_MODALITY_TIE_BY_NAME = RuleInfo(
         _v("0.16.0"), "#34533", "vllm/multimodal/encoder_budget.py get_modality_with_max_tokens",
         "when two modalities tie on tokens per item, the warm-up picks the later name ('video' over "
@@ -421,6 +436,16 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "推断：2025-12-12 合并，约比 v0.13.0 早一周"),
     "QWEN3_VL_PLAIN_VIDEO": (
         "Qwen3-VL 的编码器预算按嵌入数（12,288）计算视频，少于图像（16,384），所以预热重新编码图像",
+        "推断：2025-12-16 合并，约在 v0.13.0 切分支之时，因此取 v0.14.0"),
+    "MM_PROFILE_PAD_TO_BUDGET": (
+        "预热时编码器输出短于编码器预算的，会被复制进整个预算大小的零张量（每项一个），并在语言模型前向与采样器运行期间一直留在编码器缓存中",
+        "已确认：v0.11.0 wheel 中的代码；2025-09-27 合并"),
+    "MM_PROFILE_PAD_TO_ITEM": (
+        "预热时每个编码器输出只补齐到该项的 token 数（Qwen3-VL 带格式的视频：12,288 个嵌入补齐到 153,600 行）；"
+        "输出已占满其 token 数的项不再补齐",
+        "已确认：v0.12.0 wheel 中的代码；2025-11-25 合并"),
+    "MM_PROFILE_UNPADDED": (
+        "预热时按原样缓存编码器输出（编码器缓存只存嵌入）",
         "推断：2025-12-16 合并，约在 v0.13.0 切分支之时，因此取 v0.14.0"),
     "MM_MODALITY_TIE_BY_NAME": (
         "两种模态每项 token 数相同时，预热选名称靠后的（'video' 而非 'image'）；此前选先列出的",
