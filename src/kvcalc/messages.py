@@ -335,20 +335,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "counted in the reserve your log measured",
         "已计入你的日志实测的预留中"),
     "basis.non_torch": (
-        "allocator and library workspaces, plus {fixed:.2f} GiB the public logs of {era} leave "
-        "beyond the modelled terms",
-        "分配器与各类库的工作区，再加 {era} 的公开日志在已建模各项之外多出的 {fixed:.2f} GiB"),
+        "allocator and library workspaces",
+        "分配器与各类库的工作区"),
     "basis.non_torch_peers": (
         "allocator and library workspaces, plus NCCL and all-reduce buffers for {peers} peer GPU(s) × "
-        "{per_peer:.2f} GiB, plus {fixed:.2f} GiB the public logs of {era} leave beyond the modelled terms",
-        "分配器与各类库的工作区，再加与 {peers} 张对端 GPU 通信的 NCCL 与 all-reduce 缓冲区，每张 {per_peer:.2f} GiB，"
-        "再加 {era} 的公开日志在已建模各项之外多出的 {fixed:.2f} GiB"),
+        "{per_peer:.2f} GiB",
+        "分配器与各类库的工作区，再加与 {peers} 张对端 GPU 通信的 NCCL 与 all-reduce 缓冲区，每张 {per_peer:.2f} GiB"),
     "basis.non_torch_peers_no_p2p": (
         "allocator and library workspaces, plus NCCL buffers for {peers} peer GPU(s) × {per_peer:.2f} GiB "
-        "(this GPU usually has no direct peer-to-peer path, so NCCL stages through host memory), plus "
-        "{fixed:.2f} GiB the public logs of {era} leave beyond the modelled terms",
+        "(this GPU usually has no direct peer-to-peer path, so NCCL stages through host memory)",
         "分配器与各类库的工作区，再加与 {peers} 张对端 GPU 通信的 NCCL 缓冲区，每张 {per_peer:.2f} GiB"
-        "（这种 GPU 通常没有直接的点对点通路，NCCL 经主机内存中转），"
+        "（这种 GPU 通常没有直接的点对点通路，NCCL 经主机内存中转）"),
+    "basis.non_torch_fixed": (
+        "plus {fixed:.2f} GiB the public logs of {era} leave beyond the modelled terms",
         "再加 {era} 的公开日志在已建模各项之外多出的 {fixed:.2f} GiB"),
     "basis.penalty_buffer": (
         "plus model runner V2's sampler counts: {seqs:,} request slots × {vocab:,} vocabulary × 4.1 B = {gib:.2f} GiB",

@@ -49,9 +49,9 @@ class Era:
 
 ERAS: dict[str, Era] = {
     "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.10, 0.5),
-    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.40, 0.7),
+    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.45, 0.7),
     "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.15, 0.5),
-    "from-0.29": Era(Text("era.from_0_29"), 0.05, 0.7),
+    "from-0.29": Era(Text("era.from_0_29"), 0.00, 0.7),
 }
 """Fixed parts fitted by scripts/calibrate.py, which weighs a reserve that is too small three times
 as heavily as one too large (a pool estimated high is the costlier mistake), so each value sits
@@ -192,10 +192,12 @@ def penalty_buffer_bytes(version: Version, model_runner_v2: bool, max_num_seqs: 
 
 def non_torch_basis(tp: int, pp: int, era: Era, peer_to_peer: bool = True) -> Text:
     peers = gpu_peers(tp, pp)
-    if not peers:
-        return Text("basis.non_torch", fixed=era.fixed_gib, era=era.name)
-    return Text("basis.non_torch_peers" if peer_to_peer else "basis.non_torch_peers_no_p2p",
-                peers=peers, per_peer=per_peer_gib(peer_to_peer), fixed=era.fixed_gib, era=era.name)
+    base = Text("basis.non_torch") if not peers else \
+        Text("basis.non_torch_peers" if peer_to_peer else "basis.non_torch_peers_no_p2p",
+             peers=peers, per_peer=per_peer_gib(peer_to_peer))
+    if not era.fixed_gib:
+        return base
+    return join_texts([base, Text("basis.non_torch_fixed", fixed=era.fixed_gib, era=era.name)])
 
 
 CUDA_GRAPH_MIB_PER_GRAPH = {"v1": (7.0, 4.0, 16.0), "v2": (4.0, 2.0, 8.0)}
@@ -230,6 +232,11 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | frozenset({
     "h200-llama32-1b-fp16-seqs1024-v0.31.0", "h200-llama32-1b-fp16-seqs32-v0.31.0",
     "h200-llama32-1b-fp16-seqs1024-eager-v0.31.0", "h200-llama32-1b-fp16-seqs1024-nograph-v0.31.0",
     "rtx3090-llama31-8b-awq-seqs256-nofisampler-v2runner-v0.28.0",
+    # first-start / restart pairs (compile_cache in the data)
+    "a40-qwen2.5-7b-bf16-seqs128-nofisampler-cold-v0.31.0", "a40-qwen2.5-7b-gptq-int8-seqs128-nofisampler-cold-v0.31.0",
+    "h200-llama32-1b-fp16-seqs1024-noasync-cold-v0.31.0", "h200-llama32-1b-fp16-seqs1024-pilot-cold-v0.31.0",
+    "rtx4090-runpod-qwen3-1.7b-maxlen2k-seqs256-cold-v0.27.1", "rtx4090-runpod-qwen3-1.7b-maxlen2k-seqs256-warm-v0.27.1",
+    "rtx4090-runpod-qwen3-8b-maxlen8k-cold-v0.27.1", "rtx4090-runpod-qwen3-8b-maxlen8k-warm-v0.27.1",
     "quadrortx6000-qwen2.5-1.5b-eager-llm-nofisampler-v2runner-v0.28.1rc1-dev",
     "a40-qwen2.5-7b-bf16-seqs128-nofisampler-v0.31.0", "a40-qwen2.5-7b-awq-seqs128-nofisampler-v0.31.0",
     "a40-qwen2.5-7b-gptq-int8-seqs128-nofisampler-v0.31.0",
@@ -665,7 +672,7 @@ def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool) -> tup
     return tuple(int(graphs * p * (1 << 20) + f * GIB) for p, f in zip(per, first))  # type: ignore[return-value]
 
 
-COLD_COMPILE_GIB = (0.40, 0.0, 1.2)
+COLD_COMPILE_GIB = (0.80, 0.0, 1.3)
 """Typical, low and high GiB per GPU that a first start (empty torch.compile cache) reserves
 beyond a restart, from v0.27 (Rule.COLD_COMPILE_RESERVE). vLLM profiles the KV budget on the first
 forward pass, which is also where torch.compile compiles, autotunes and (torch >= 2.10) exports the
@@ -674,8 +681,10 @@ non-torch memory (vllm#54383, #54209, #54479; unmerged through v0.33). A restart
 ~/.cache/vllm loads the compiled graphs and skips all of it. Public pairs of identical starts:
 +1.23 GiB (L4, Qwen3-14B-AWQ, v0.28), +0.98 (RTX 4050 Laptop, Qwen2.5-3B-AWQ, v0.29: 0.45 peak +
 0.53 non-torch), +0.8 (RTX 3090, Llama-3.1-8B-AWQ, v0.28), +0.47 (2 × RTX 4090, Qwen3-32B-AWQ,
-v0.28, #54383), +0.9 (RTX 3090/4090, a 27B hybrid, v0.27-v0.29), 0.04 (H200, Llama-3.2-1B, v0.31);
-a large forward pass can hide the compile's peak under its own. The typical value is fitted by
+v0.28, #54383), +0.9 (RTX 3090/4090, a 27B hybrid, v0.27-v0.29), +1.05 and +0.99 (RTX 4090,
+Qwen3-1.7B and Qwen3-8B, v0.27), +0.77 (A40, Qwen2.5-7B bf16 and int8, v0.31), 0.04 (H200,
+Llama-3.2-1B at 8,192 batched tokens, v0.31): a large forward pass can hide the compile's peak
+under its own (the cold peaks of the 7B/8B pairs are 1.2-1.3 GiB whatever the warm one was). The typical value is fitted by
 scripts/calibrate.py with the per-release fixed parts, on the breakdown rows whose log shows the
 cache state (``compile_cache`` in data/vllm_logs.json)."""
 
