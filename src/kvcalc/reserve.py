@@ -684,7 +684,9 @@ non-torch memory (vllm#54383, #54209, #54479; unmerged through v0.33). A restart
 v0.28, #54383), +0.9 (RTX 3090/4090, a 27B hybrid, v0.27-v0.29), +1.05 and +0.99 (RTX 4090,
 Qwen3-1.7B and Qwen3-8B, v0.27), +0.77 (A40, Qwen2.5-7B bf16 and int8, v0.31), 0.04 (H200,
 Llama-3.2-1B at 8,192 batched tokens, v0.31): a large forward pass can hide the compile's peak
-under its own (the cold peaks of the 7B/8B pairs are 1.2-1.3 GiB whatever the warm one was). The typical value is fitted by
+under its own (the cold peaks of the 7B/8B pairs are 1.2-1.3 GiB whatever the warm one was). The
+band runs from 0 (pairs whose forward pass hid it) to 1.3 GiB (the largest pairs, 1.23 GiB on an
+L4 and about 1.26 on an L40S, v0.28). The typical value is fitted by
 scripts/calibrate.py with the per-release fixed parts, on the breakdown rows whose log shows the
 cache state (``compile_cache`` in data/vllm_logs.json)."""
 

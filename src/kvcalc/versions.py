@@ -253,7 +253,7 @@ class Rule(Enum):
         "loads the compiled graphs (issue #54383; fixes #54209 and #54479 unmerged through v0.33)",
         "inferred: v0.27.0 moved to torch 2.13 (2.11 before); public first starts of v0.13–v0.26 "
         "reserve no more than restarts (a warm v0.26 log against cold ones), while cold/warm pairs of "
-        "v0.27–v0.31 and issue #54383 (v0.28) differ by up to 1.2 GiB")
+        "v0.27–v0.31 and issue #54383 (v0.28) differ by up to 1.3 GiB")
     CUDAGRAPH_SIZE_FLAGS = RuleInfo(
         _v("0.11.1"), "#26016", "vllm/engine/arg_utils.py",
         "--cudagraph-capture-sizes and --max-cudagraph-capture-size as serve flags (the CUDA-graph "
@@ -454,7 +454,7 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "首次启动（torch.compile 缓存为空）时，编译与自动调优发生在 profiling 窗口之内，vLLM 会把其峰值和非 torch "
         "显存增长一并扣除：缓存池小于加载已编译图的重启（issue #54383；修复 #54209 与 #54479 直到 v0.33 仍未合并）",
         "推断：v0.27.0 改用 torch 2.13（此前为 2.11）；v0.13–v0.26 的公开首次启动日志预留的显存不多于重启"
-        "（一条 v0.26 热启动日志对照多条冷启动日志），而 v0.27–v0.31 的冷/热成对日志与 issue #54383（v0.28）相差最多 1.2 GiB"),
+        "（一条 v0.26 热启动日志对照多条冷启动日志），而 v0.27–v0.31 的冷/热成对日志与 issue #54383（v0.28）相差最多 1.3 GiB"),
     "CUDAGRAPH_SIZE_FLAGS": (
         "--cudagraph-capture-sizes 与 --max-cudagraph-capture-size 成为 serve 参数（CUDA graph 的捕获尺寸，"
         "决定 vLLM 的 CUDA graph 显存估算中的 graph 数）",
