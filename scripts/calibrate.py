@@ -61,11 +61,16 @@ def summarize(rows: list[dict], label: str) -> None:
           f"max |error| {max(abs(e) for e in errs):.2f}%, estimated high on {high}/{len(errs)}")
 
 
-def predict(f: dict, base: float, cold: float = 0.0) -> float:
+def predict(f: dict, base: float, cold: tuple[float, float] = (0.0, 0.0)) -> float:
     """Reserve in GiB: the fixed part plus the terms kvcalc's estimate computes for the row (the
-    activation peak, non-torch memory with its peers, the CUDA-graph estimate), plus ``cold`` where
-    a first start's compile reserve applies (a row whose log shows a warm compile cache has none)."""
-    return base + f["activation_gib"] + f["non_torch_gib"] + f["cuda_graph_gib"] + (cold if f.get("cold_compile") else 0.0)
+    activation peak, non-torch memory with its peers, the CUDA-graph estimate), plus, where a first
+    start's compile reserve applies (a row whose log shows a warm compile cache has none), ``cold`` =
+    (GiB of compile peak per 1,000 hidden units on a GPU, GiB that stay): the peak beyond the
+    activation plus what stays (reserve.cold_compile_reserve)."""
+    per_1000, fixed = cold
+    extra = max(0.0, per_1000 * f.get("hidden_per_gpu", 0) / 1000 - f["activation_gib"]) + fixed \
+        if f.get("cold_compile") else 0.0
+    return base + f["activation_gib"] + f["non_torch_gib"] + f["cuda_graph_gib"] + extra
 
 
 HIGH_ESTIMATE_WEIGHT = 3.0
@@ -78,10 +83,10 @@ def loss(reserve_error_gib: float) -> float:
     return -reserve_error_gib * HIGH_ESTIMATE_WEIGHT if reserve_error_gib < 0 else reserve_error_gib
 
 
-def fit_groups(features: list[dict], cold: float) -> dict:
+def fit_groups(features: list[dict], cold: tuple[float, float]) -> dict:
     """Per group of releases: the fixed part that minimises the median
     relative error of the KV memory (the reserve error divided by the logged KV memory, so a
-    small GPU counts as much as a large one), with a first start's compile reserve of ``cold`` GiB.
+    small GPU counts as much as a large one), with a first start's compile reserve ``cold`` (predict).
     The multi-GPU term is measured, not fitted."""
     groups = sorted({f["group"] for f in features})
     choice, errs = {}, []
@@ -99,13 +104,16 @@ def fit_groups(features: list[dict], cold: float) -> dict:
 
 def fit(features: list[dict]) -> dict:
     """The fixed part of each group and one first-start compile reserve for all of them (the rows
-    of every group from v0.27 that show a cold or warm compile cache tell the two apart): the pair
-    with the smallest median error, then the smallest sum."""
-    return min((fit_groups(features, c) for c in COLD_COMPILE_CANDIDATES), key=lambda b: (b["score"], b["total"]))
+    of every group from v0.27 that show a cold or warm compile cache tell the two apart): the
+    coefficients with the smallest median error, then the smallest sum."""
+    return min((fit_groups(features, (a, n)) for a in COLD_PEAK_CANDIDATES for n in COLD_FIXED_CANDIDATES),
+               key=lambda b: (b["score"], b["total"]))
 
 
-COLD_COMPILE_CANDIDATES = [x / 20 for x in range(0, 25)]
-"""The first-start compile reserves the fit tries, GiB: 0 to 1.2 in steps of 0.05."""
+COLD_PEAK_CANDIDATES = [x / 20 for x in range(0, 13)]
+"""GiB of a first start's compile peak per 1,000 hidden units on a GPU the fit tries: 0 to 0.6."""
+COLD_FIXED_CANDIDATES = [x / 20 for x in range(0, 17)]
+"""GiB a first start keeps beyond its peak the fit tries: 0 to 0.8 in steps of 0.05."""
 
 
 FIXED_PART_CANDIDATES = [x / 20 for x in range(0, 41)]
@@ -157,8 +165,10 @@ def main() -> int:
               f"{reserve.NO_P2P_NON_TORCH_GIB:.2f} without peer-to-peer (measured)")
         for g, (_, base) in best["groups"].items():
             print(f"  group {g}: fixed part {base:.2f} GiB (carried by non-torch memory)")
-        print(f"  a first start's compile reserve (from v0.27, unless the log shows a warm cache): "
-              f"{best['cold']:.2f} GiB")
+        per_1000, fixed = best["cold"]
+        print(f"  a first start's compile (from v0.27, unless the log shows a warm cache): a peak of "
+              f"{per_1000:.2f} GiB per 1,000 hidden units on a GPU beyond the activation peak, plus "
+              f"{fixed:.2f} GiB")
         print("Put these into reserve.py (ERAS) to use them; then run with --check.\n")
     rows = [evaluate_entry(e) for e in logs]
     fitted = fit_ids if not args.check else set(reserve.FIT_ROWS)

@@ -51,8 +51,9 @@ def method_claims() -> list[str]:
         f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for models with Mamba or GDN layers",
         f"from v{reserve.Rule.COLD_COMPILE_RESERVE.value.since.major}.{reserve.Rule.COLD_COMPILE_RESERVE.value.since.minor} "
         f"(torch 2.13)",
-        f"subtracts {reserve.COLD_COMPILE_GIB[0]:.2f} GiB for it",
-        f"differ by {_g(reserve.COLD_COMPILE_GIB[1])} to {_g(reserve.COLD_COMPILE_GIB[2])} GiB",
+        f"({reserve.COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN:.2f} GiB per 1,000 hidden units on a GPU, fitted: "
+        f"about {reserve.COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN * 4.096:.1f} GiB for a 4,096-wide model)",
+        f"the kernels it loads stay ({reserve.COLD_COMPILE_FIXED_GIB:.2f} GiB)",
         f"{reserve.cached_rows(reserve.TowerItem('video', 153600, 12288, 49152), 2048, parse_version('0.11.0')) * 2048 * 4 * 2 / GIB:.2f} "
         f"GiB for Qwen3-VL's v0.11 video",
     ]
@@ -84,6 +85,10 @@ def test_the_chinese_method_text_keeps_every_number():
     lambda: f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for Mamba/GDN models",
     lambda: f"(about {reserve.vision_profile(config('Qwen/Qwen3.5-27B'), 8192, 256, 262144, 1, 2)[0] / GIB:.1f} "
             f"GiB for one",
-], ids=["fixed part", "one GPU", "per peer", "per peer without P2P", "hybrid graphs", "Qwen image"])
+    lambda: f"kvcalc models the first as {reserve.COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN:.2f} GiB per 1,000 hidden units",
+    lambda: f"and the second as {reserve.COLD_COMPILE_FIXED_GIB:.2f} GiB",
+    lambda: f"the band runs from 0 to {reserve.COLD_COMPILE_SPREAD_GIB:.1f} GiB above it",
+], ids=["fixed part", "one GPU", "per peer", "per peer without P2P", "hybrid graphs", "Qwen image",
+        "first-start peak", "first-start fixed", "first-start band"])
 def test_the_readme_states_the_model_as_the_core_has_it(claim):
     assert re.sub(r"\s+", " ", claim()) in re.sub(r"\s+", " ", README)

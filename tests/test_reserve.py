@@ -415,24 +415,40 @@ def test_v2_warm_up_is_greedy_and_the_band_keeps_the_sort():
     ("0.31.0", True, "warm", False),   # a restart loads the compiled graphs
     ("0.33.0", False, "cold", False),  # --enforce-eager compiles nothing
 ])
-def test_first_start_compile_reserve(version, compiled, state, applies):
-    from kvcalc.reserve import COLD_COMPILE_GIB, cold_compile_reserve
-    got = cold_compile_reserve(parse_version(version), compiled, state)
-    want = tuple(int(g * GIB) for g in COLD_COMPILE_GIB) if applies else (0, 0, 0)
-    assert got == want
+def test_first_start_compile_reserve_applies(version, compiled, state, applies):
+    from kvcalc.reserve import cold_compile_reserve
+    got = cold_compile_reserve(parse_version(version), compiled, state, 4096, int(0.2 * GIB))
+    assert (got != (0, 0, 0)) is applies
     assert got[1] <= got[0] <= got[2]
+
+
+def test_first_start_compile_counts_the_peak_beyond_the_warm_up_and_what_stays():
+    """The compile's temporaries (0.20 GiB per 1,000 hidden units a GPU holds) count only where they
+    exceed the warm-up's own peak; the kernels it loads (0.30 GiB) always stay. Qwen3-8B (4,096
+    wide) on an RTX 4090 with a 0.19 GiB warm peak: ~0.63 + 0.30; an H200 Llama-3.2-1B start whose
+    forward pass already peaks at 0.5 GiB: 0.30 only; TP 2 halves the width a GPU holds."""
+    from kvcalc.reserve import (COLD_COMPILE_FIXED_GIB, COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN,
+                                COLD_COMPILE_SPREAD_GIB, cold_compile_reserve)
+    v = parse_version("0.27.1")
+    peak = COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN * 4.096
+    typical, low, high = cold_compile_reserve(v, True, "cold", 4096, int(0.19 * GIB))
+    assert typical / GIB == pytest.approx(peak - 0.19 + COLD_COMPILE_FIXED_GIB, abs=1e-6)
+    assert (low, high - typical) == (0, int(COLD_COMPILE_SPREAD_GIB * GIB))
+    masked = cold_compile_reserve(v, True, None, 2048, int(0.5 * GIB))[0]
+    assert masked == int(COLD_COMPILE_FIXED_GIB * GIB)
+    assert cold_compile_reserve(v, True, None, 2048, 0)[0] < cold_compile_reserve(v, True, None, 4096, 0)[0]
 
 
 def test_a_warm_row_and_its_cold_twin_differ_by_the_first_start_term():
     """The L4 Qwen3-14B-AWQ pair of v0.28 (identical flags; 9.10 GiB first, 10.33 GiB on the later
     start): the data records the first as cold and the later as warm, and kvcalc's pools for the
     two differ by exactly the first-start compile term."""
-    from kvcalc.reserve import COLD_COMPILE_GIB
     from kvcalc.validate import _calculate
     rows = {e["id"]: e for e in load_logs()}
     single, replica = rows["l4-qwen3-14b-awq-single-v0.28.0"], rows["l4-qwen3-14b-awq-replica-v0.28.0"]
     assert (single["compile_cache"], replica["compile_cache"]) == ("cold", "warm")
     cold, warm = (_calculate(e)[1].budget for e in (single, replica))
-    assert warm.available_bytes - cold.available_bytes == int(COLD_COMPILE_GIB[0] * GIB)
+    term = cold.terms[-1]
+    assert warm.available_bytes - cold.available_bytes == term.bytes > 0.9 * GIB   # a 5,120-wide model
     assert [t.name for t in cold.terms][-1] == "first-start compile"
     assert "first-start compile" not in [t.name for t in warm.terms]

@@ -16,7 +16,6 @@ from typing import Any, Sequence
 from . import __version__, api
 from .catalog import find_model, load_gpus, load_models
 from .errors import KvcalcError
-from .reserve import COLD_COMPILE_GIB
 from .settings import COMPILE_CACHE_STATES
 from .validate import load_logs, validate_logs
 from .versions import rules_table
@@ -95,8 +94,8 @@ def _model_flags(p: Any) -> None:
                         "(default: the release's own default)")
     p.add_argument("--compile-cache", choices=COMPILE_CACHE_STATES,
                    help="cold: a first start (the torch.compile cache ~/.cache/vllm is empty, as in a "
-                        f"fresh container); warm: a restart that loads the compiled graphs and keeps up to "
-                        f"{COLD_COMPILE_GIB[2]:g} GiB more per GPU for the KV cache (v0.27+). Default: a first start")
+                        "fresh container); warm: a restart that loads the compiled graphs, whose pool is "
+                        "larger by the 'first-start compile' term (v0.27+). Default: a first start")
     p.add_argument("--available-kv-gib", type=float,
                    help="'Available KV cache memory' from your log: compute the pool from it")
     p.add_argument("--measured-reserve-gib", type=float,

@@ -363,17 +363,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "vLLM 的估算值，在此设置下会被扣除：{piecewise} 个 piecewise + {full} 个 full graph"
         "（capture size 最大 {largest}）× {per:g} MiB，再加 Mamba/GDN 层首次捕获的 {first:.2f} GiB"),
     "basis.cold_compile": (
-        "a first start compiles the model inside vLLM's profiling and keeps what that costs: "
-        "{gib:.2f} GiB typical, up to {high:.1f} GiB (public first/restart pairs); a restart that finds "
-        "the compile cache (~/.cache/vllm) has none of it",
-        "首次启动时模型在 vLLM 的 profiling 期间编译，其开销会被一并扣除：典型 {gib:.2f} GiB，最多 {high:.1f} GiB"
-        "（公开的首次启动/重启成对日志）；找到编译缓存（~/.cache/vllm）的重启没有这部分"),
+        "a first start compiles the model inside vLLM's profiling: its temporaries ({peak:.2f} GiB for "
+        "{hidden:,} hidden units per GPU) count where they exceed the warm-up's own peak, and the "
+        "kernels it loads stay ({fixed:.2f} GiB): {gib:.2f} GiB, up to {high:.2f}; a restart that "
+        "finds the compile cache (~/.cache/vllm) has none of it",
+        "首次启动时模型在 vLLM 的 profiling 期间编译：编译的临时张量（每张 GPU {hidden:,} 个隐藏单元对应 {peak:.2f} GiB）"
+        "超出预热自身峰值的部分会被计入，加载的内核则一直占用（{fixed:.2f} GiB）：共 {gib:.2f} GiB，最多 {high:.2f}；"
+        "找到编译缓存（~/.cache/vllm）的重启没有这部分"),
     "basis.cold_compile_assumed": (
-        "assumed a first start: the model compiles inside vLLM's profiling, {gib:.2f} GiB typical, up "
-        "to {high:.1f} GiB (public first/restart pairs); a restart that finds the compile cache "
-        "(~/.cache/vllm) has none of it: set the compile cache to warm for that",
-        "按首次启动估算：模型在 vLLM 的 profiling 期间编译，典型 {gib:.2f} GiB，最多 {high:.1f} GiB（公开的首次启动/重启"
-        "成对日志）；找到编译缓存（~/.cache/vllm）的重启没有这部分：那种情况请把编译缓存设为 warm"),
+        "assumed a first start, which compiles the model inside vLLM's profiling: its temporaries "
+        "({peak:.2f} GiB for {hidden:,} hidden units per GPU) count where they exceed the warm-up's own "
+        "peak, and the kernels it loads stay ({fixed:.2f} GiB): {gib:.2f} GiB, up to {high:.2f}; a "
+        "restart that finds the compile cache (~/.cache/vllm) has none of it: set the compile cache "
+        "to warm for that",
+        "按首次启动估算，首次启动时模型在 vLLM 的 profiling 期间编译：编译的临时张量（每张 GPU {hidden:,} 个隐藏单元对应 "
+        "{peak:.2f} GiB）超出预热自身峰值的部分会被计入，加载的内核则一直占用（{fixed:.2f} GiB）：共 {gib:.2f} GiB，"
+        "最多 {high:.2f}；找到编译缓存（~/.cache/vllm）的重启没有这部分：那种情况请把编译缓存设为 warm"),
     "basis.cuda_graphs_none": (
         "not subtracted in this setting",
         "在此设置下不扣除"),

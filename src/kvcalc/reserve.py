@@ -49,8 +49,8 @@ class Era:
 
 ERAS: dict[str, Era] = {
     "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.10, 0.5),
-    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.45, 0.7),
-    "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.15, 0.5),
+    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.40, 0.7),
+    "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.20, 0.5),
     "from-0.29": Era(Text("era.from_0_29"), 0.00, 0.7),
 }
 """Fixed parts fitted by scripts/calibrate.py, which weighs a reserve that is too small three times
@@ -672,33 +672,41 @@ def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool) -> tup
     return tuple(int(graphs * p * (1 << 20) + f * GIB) for p, f in zip(per, first))  # type: ignore[return-value]
 
 
-COLD_COMPILE_GIB = (0.80, 0.0, 1.3)
-"""Typical, low and high GiB per GPU that a first start (empty torch.compile cache) reserves
-beyond a restart, from v0.27 (Rule.COLD_COMPILE_RESERVE). vLLM profiles the KV budget on the first
-forward pass, which is also where torch.compile compiles, autotunes and (torch >= 2.10) exports the
-AOT artifact; their temporaries raise the peak it subtracts, and the kernels they load raise
-non-torch memory (vllm#54383, #54209, #54479; unmerged through v0.33). A restart that finds
-~/.cache/vllm loads the compiled graphs and skips all of it. Public pairs of identical starts:
-+1.23 GiB (L4, Qwen3-14B-AWQ, v0.28), +0.98 (RTX 4050 Laptop, Qwen2.5-3B-AWQ, v0.29: 0.45 peak +
-0.53 non-torch), +0.8 (RTX 3090, Llama-3.1-8B-AWQ, v0.28), +0.47 (2 × RTX 4090, Qwen3-32B-AWQ,
-v0.28, #54383), +0.9 (RTX 3090/4090, a 27B hybrid, v0.27-v0.29), +1.05 and +0.99 (RTX 4090,
-Qwen3-1.7B and Qwen3-8B, v0.27), +0.77 (A40, Qwen2.5-7B bf16 and int8, v0.31), 0.04 (H200,
-Llama-3.2-1B at 8,192 batched tokens, v0.31): a large forward pass can hide the compile's peak
-under its own (the cold peaks of the 7B/8B pairs are 1.2-1.3 GiB whatever the warm one was). The
-band runs from 0 (pairs whose forward pass hid it) to 1.3 GiB (the largest pairs, 1.23 GiB on an
-L4 and about 1.26 on an L40S, v0.28). The typical value is fitted by
-scripts/calibrate.py with the per-release fixed parts, on the breakdown rows whose log shows the
-cache state (``compile_cache`` in data/vllm_logs.json)."""
+COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN = 0.20
+COLD_COMPILE_FIXED_GIB = 0.30
+COLD_COMPILE_SPREAD_GIB = 0.50
+"""What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
+(Rule.COLD_COMPILE_RESERVE): max(0, 0.20 GiB per 1,000 hidden units one GPU holds − the warm-up's
+own activation peak) + 0.30 GiB; the band runs from 0 to that plus 0.50 GiB.
+
+vLLM profiles the KV budget on the first forward pass, which is also where torch.compile compiles,
+autotunes and (torch >= 2.10) exports the AOT artifact (vllm#54383, #54209, #54479; unmerged
+through v0.33); a restart that finds ~/.cache/vllm loads the compiled graphs and skips all of it.
+The compile's temporaries are freed before the forward pass, so they raise the peak vLLM
+subtracts only where they exceed the pass's own; the kernels it loads stay (non-torch memory).
+Public pairs of identical starts say the same: the first start's peak is 1.2–1.3 GiB for hidden
+sizes of 3,584–4,096 (A40 Qwen2.5-7B, RTX 4090 Qwen3-8B; +0.77 and +0.99 GiB against warm peaks of
+0.53 and 0.19), 0.6 for 2,048 (Qwen3-1.7B) and 0.25 for 896 (Qwen2.5-0.5B), while an H200 start of
+Llama-3.2-1B at 8,192 batched tokens, whose forward pass already peaks at 0.5 GiB, loses 0.04 and
+Qwen3-32B over two RTX PRO 6000s (TP 2, a 0.9 GiB forward pass) 0.05; without such a pass an L4
+start of Qwen3-14B loses 1.23 GiB. The two coefficients are fitted by scripts/calibrate.py with the
+per-release fixed parts on the breakdown rows whose log shows the cache state (``compile_cache``
+in data/vllm_logs.json); the spread covers the pairs they miss most (a pipeline-parallel first
+stage, +0.5)."""
 
 
-def cold_compile_reserve(version: Version, compiled: bool, state: str | None) -> tuple[int, int, int]:
-    """Typical, low and high bytes a first start adds (``COLD_COMPILE_GIB``): none with
-    --enforce-eager (nothing is compiled), on a restart (``state`` "warm") or before v0.27. When the
-    state is not known (None) a first start is assumed: it is what a new deployment meets, and the
-    smaller pool."""
+def cold_compile_reserve(version: Version, compiled: bool, state: str | None, hidden_per_gpu: int = 0,
+                         activation: int = 0) -> tuple[int, int, int]:
+    """Typical, low and high bytes a first start adds (``COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN``),
+    given the hidden units one GPU holds (hidden size / TP) and the warm-up's activation peak
+    (bytes): none with --enforce-eager (nothing is compiled), on a restart (``state`` "warm") or
+    before v0.27. When the state is not known (None) a first start is assumed: it is what a new
+    deployment meets, and the smaller pool."""
     if not compiled or state == "warm" or not applies(Rule.COLD_COMPILE_RESERVE, version):
         return (0, 0, 0)
-    return tuple(int(g * GIB) for g in COLD_COMPILE_GIB)  # type: ignore[return-value]
+    peak = COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN * hidden_per_gpu / 1000 * GIB
+    typical = int(max(0.0, peak - activation) + COLD_COMPILE_FIXED_GIB * GIB)
+    return typical, 0, typical + int(COLD_COMPILE_SPREAD_GIB * GIB)
 
 
 @dataclass(frozen=True)
@@ -778,9 +786,11 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         nt = tuple(b + penalties for b in nt)
         nt_basis = join_texts([nt_basis, Text("basis.penalty_buffer", seqs=max_num_seqs, vocab=vocab,
                                               gib=penalties / GIB)])
-    cold = cold_compile_reserve(version, compiled, compile_cache)
+    hidden = cdiv(_n(text_part(config), "hidden_size"), tp)
+    cold = cold_compile_reserve(version, compiled, compile_cache, hidden, act)
     cold_basis = Text("basis.cold_compile" if compile_cache == "cold" else "basis.cold_compile_assumed",
-                      gib=cold[0] / GIB, high=cold[2] / GIB) if cold[2] else ""
+                      peak=COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN * hidden / 1000, hidden=hidden,
+                      fixed=COLD_COMPILE_FIXED_GIB, gib=cold[0] / GIB, high=cold[2] / GIB) if cold[2] else ""
     return ReserveEstimate((act, act_low, act_high + spread), nt, cg, basis,
                            cuda_graph_basis=cg_basis, non_torch_basis=nt_basis,
                            cold_compile=cold, cold_compile_basis=cold_basis)

@@ -18,6 +18,8 @@ from .api import custom_gpu, settings_from_dict
 from .catalog import DATA_DIR, find_gpu, find_model
 from .engine import calculate
 from .errors import KvcalcError
+from .params import config_int, text_part
+from .units import cdiv
 
 _SETTING_FIELDS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_context_parallel_size",
                    "gpu_memory_utilization",
@@ -83,7 +85,7 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
     if entry.get("vllm_version") is None or logged.get("available_kv_cache_gib") is None:
         return None
     try:
-        _, calc = _calculate(entry)
+        config, calc = _calculate(entry)
     except KvcalcError:
         return None
     if calc.budget is None:
@@ -106,7 +108,9 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
         "non_torch_gib": terms["non-torch memory"] - era_for(r.version, calc.model_runner_v2).fixed_gib,
         "cuda_graph_gib": cg,
         # a first start's compile reserve applies (reserve.cold_compile_reserve); its size is fitted
+        # from the hidden units one GPU holds and the activation peak
         "cold_compile": "first-start compile" in terms,
+        "hidden_per_gpu": cdiv(config_int(text_part(config), "hidden_size"), s.tensor_parallel_size),
         # the config does not describe what the GPU holds or warms up: the fixed part would absorb it
         "tower_unmodelled": bool(notes & {"note.mm_profile_unmodelled", "note.towers_missing"}),
     }
