@@ -350,3 +350,16 @@ def test_a_pasted_log_that_compiles_sets_the_compile_cache_to_cold(py_page):
     assert reply["result"]["settings"]["compile_cache"] == "cold"
     expect(page.get_by_test_id("compile-cache")).to_have_value("cold")
     clear_pasted_log(page)
+
+
+def test_the_compile_cache_select_speaks_chinese(py_page):
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    page.get_by_test_id("lang-toggle").click()
+    options = page.get_by_test_id("compile-cache").locator("option").all_inner_texts()
+    assert any("首次启动" in o for o in options) and any("重启" in o for o in options)
+    expect(page.get_by_test_id("reserve-list")).to_contain_text("首次启动编译")
+    page.get_by_test_id("lang-toggle").click()
+    expect(page.get_by_test_id("compile-cache").locator("option").first).to_have_text(
+        "not known (a first start is assumed)")
