@@ -111,3 +111,21 @@ def test_curves_give_the_longest_length_one_request_fits():
     past = api.handle({"op": "estimate", "model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "rtx-4090",
                        "settings": {"max_model_len": one + 16}})["result"]["estimated"]
     assert at["fits"] and not past["fits"]
+
+
+def test_a_log_that_compiled_names_the_first_start_among_the_causes():
+    """The H200 v0.31 log prints 'Compiling a graph for compile range (1, 8192)': the comparison
+    says it was a first start and what a restart that reuses ~/.cache/vllm would keep; a log that
+    loaded its compiled graphs (the warm H200 start) says nothing of the kind."""
+    rows = {e["id"]: e for e in load_logs()}
+    def causes(log_id):
+        e = rows[log_id]
+        r = api.handle({"op": "compare_log", "text": e["excerpt"], "model": e["model"], "gpu": e["gpu"]})
+        assert r["ok"], r
+        return r["result"]
+    cold = causes("h200-llama32-1b-fp16-seqs32-v0.31.0")
+    assert cold["settings"]["compile_cache"] == "cold"
+    assert any("a first start, empty torch.compile cache" in str(c) for c in cold["causes"])
+    warm = causes("h200-llama32-1b-fp16-seqs1024-v0.31.0")
+    assert warm["settings"]["compile_cache"] == "warm"
+    assert not any("first start" in str(c) for c in warm["causes"])

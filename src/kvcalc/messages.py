@@ -209,6 +209,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cause.kv_dtype": (
         "your run used {kv} KV cache",
         "你的运行使用了 {kv} KV cache"),
+    "cause.first_start": (
+        "this log compiled the model (a first start, empty torch.compile cache): kvcalc counts "
+        "{gib:.2f} GiB for that (up to {high:.2f}); a restart that reuses ~/.cache/vllm keeps that "
+        "much more for the KV cache",
+        "该日志编译了模型（首次启动，torch.compile 缓存为空）：kvcalc 为此计入 {gib:.2f} GiB（最多 {high:.2f}）；"
+        "复用 ~/.cache/vllm 的重启会把这部分留给 KV cache"),
     "cause.gpu_total": (
         "your GPU reports {theirs:.2f} GiB in total, the selected one {ours:.2f} GiB",
         "你的 GPU 报告总显存 {theirs:.2f} GiB，所选 GPU 为 {ours:.2f} GiB"),
