@@ -54,6 +54,8 @@ def method_claims() -> list[str]:
         f"({reserve.COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN:.2f} GiB per 1,000 hidden units on a GPU, fitted: "
         f"about {reserve.COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN * 4.096:.1f} GiB for a 4,096-wide model)",
         f"the kernels it loads stay ({reserve.COLD_COMPILE_FIXED_GIB:.2f} GiB)",
+        f"32 at 8,192 batched tokens, about "
+        f"{reserve.vision_profile(config('google/gemma-3-27b-it'), 8192, 1024, 32768, 1, 2)[0] / GIB:.2f} GiB on one GPU",
         f"{reserve.cached_rows(reserve.TowerItem('video', 153600, 12288, 49152), 2048, parse_version('0.11.0')) * 2048 * 4 * 2 / GIB:.2f} "
         f"GiB for Qwen3-VL's v0.11 video",
     ]

@@ -214,11 +214,11 @@ def test_cuda_graph_estimate_subtracted_from_v020(release, deducted):
 
 
 def test_towers_kvcalc_does_not_size_are_named():
-    """A vision tower whose profile pass kvcalc does not size (Gemma 3's SigLIP) is named in the
-    estimate, unless the profile is skipped. Gemma 4 with an audio tower (E2B/E4B) is sized: vLLM
-    warms up its video, not its audio; Qwen2.5-VL and Qwen3.5 towers are sized; text-only models
-    need no note."""
-    from factories import calc  # noqa: PLC0415
+    """A vision tower whose profile pass kvcalc does not size (a LLaVA-style CLIP tower) is named in
+    the estimate, unless the profile is skipped. Gemma 4 with an audio tower (E2B/E4B) is sized: vLLM
+    warms up its video, not its audio; Qwen2.5-VL, Qwen3.5 and Gemma 3 towers are sized; text-only
+    models need no note."""
+    from factories import calc, llama_like  # noqa: PLC0415
 
     def noted(model, **kw):
         return any(getattr(n, "key", None) == "note.mm_profile_unmodelled"
@@ -227,8 +227,13 @@ def test_towers_kvcalc_does_not_size_are_named():
           "vision_config": {"depth": 32, "hidden_size": 1280, "intermediate_size": 3420,
                             "out_hidden_size": 3584, "patch_size": 14, "spatial_merge_size": 2}}
     assert not noted(vl)
-    assert noted("google/gemma-3-27b-it")
-    assert not noted("google/gemma-3-27b-it", skip_mm_profiling=True)
+    clip = {"model_type": "clip_vision_model", "hidden_size": 1024, "intermediate_size": 4096,
+            "num_hidden_layers": 24, "patch_size": 14, "image_size": 336}
+    llava = {"architectures": ["LlavaForConditionalGeneration"], "model_type": "llava",
+             "text_config": llama_like(max_position_embeddings=32768), "vision_config": clip}
+    assert noted(llava)
+    assert not noted(llava, skip_mm_profiling=True)
+    assert not noted("google/gemma-3-27b-it")
     with_audio = {**config("google/gemma-4-26B-A4B-it"),
                   "audio_config": {"model_type": "gemma4_audio", "hidden_size": 1024, "num_hidden_layers": 12}}
     assert not noted(with_audio)
@@ -452,3 +457,24 @@ def test_a_warm_row_and_its_cold_twin_differ_by_the_first_start_term():
     assert warm.available_bytes - cold.available_bytes == term.bytes > 0.9 * GIB   # a 5,120-wide model
     assert [t.name for t in cold.terms][-1] == "first-start compile"
     assert "first-start compile" not in [t.name for t in warm.terms]
+
+
+def test_gemma3_warms_up_its_siglip_tower_over_the_images_the_budget_holds():
+    """Gemma 3 encodes 896 × 896 images of 4,096 SigLIP patches pooled to 256 embeddings: 32 at
+    8,192 batched tokens from v0.14 (a v0.23 MI300X log: 'profiled with 32 image items'), 31 before,
+    when the budget counted the 4 tokens that frame each image (a v0.11 log: '31 image items'). Per
+    patch a block's MLP holds the residual, the normed input, fc1's output and its activation
+    (2 × 1,152 + 2 × 4,304 / TP values); v0.11 also padded each image's 256 embeddings to the whole
+    8,192-token budget in the encoder cache (2.5 GiB for the 27B)."""
+    from kvcalc.reserve import tower_pass
+    cfg = config("google/gemma-3-27b-it")
+    for release, items in (("0.11.0", 31), ("0.13.0", 31), ("0.14.0", 32), ("0.33.0", 32)):
+        p = tower_pass(cfg, 8192, 1024, 32768, 1, 2, parse_version(release))
+        assert (p.items, p.item.patches, p.item.embeddings) == (items, 4096, 256), release
+        assert p.peak == items * 4096 * (2 * 1152 + 2 * 4304) * 2
+    tp2 = tower_pass(cfg, 8192, 1024, 32768, 2, 2, parse_version("0.33.0"))
+    assert tp2.peak == 32 * 4096 * (2 * 1152 + 2 * 2152) * 2
+    padded = tower_pass(cfg, 8192, 1024, 32768, 1, 2, parse_version("0.11.0"))
+    assert padded.rows == 8192 and padded.kept > 31 * 8192 * 5376 * 2
+    assert tower_pass(cfg, 8192, 1024, 32768, 1, 2, parse_version("0.33.0"),
+                      limits=__import__("kvcalc.settings", fromlist=["mm_limits_of"]).mm_limits_of({"image": 0})) is None

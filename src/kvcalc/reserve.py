@@ -339,7 +339,7 @@ def tower_modalities(config: dict[str, Any]) -> tuple[str, ...]:
 def tower_profile_modelled(config: dict[str, Any], version: Version = NEWEST, max_model_len: int = 0,
                            limits: MmLimits | None = None, processor: MmProcessor | None = None) -> bool:
     """Whether ``vision_profile`` sizes the pass this model's warm-up runs: the Qwen-VL family
-    (Qwen2-VL to Qwen3.6) and Gemma 4's videos. vLLM warms up only the modality with the most
+    (Qwen2-VL to Qwen3.6), Gemma 3's images and Gemma 4's videos. vLLM warms up only the modality with the most
     tokens per item among those --limit-mm-per-prompt leaves on (gpu_model_runner.py
     ``get_modality_with_max_tokens``): for Gemma 4 a video (2,496) outweighs an audio clip
     (``audio_seq_length`` 750), so the E2B/E4B audio encoder adds weights but no profile pass —
@@ -437,6 +437,26 @@ def qwen_vl_largest_item(config: dict[str, Any], version: Version, max_model_len
     return image if image_on else None
 
 
+GEMMA3_FRAMING_TOKENS = 4
+"""Prompt tokens around a Gemma 3 image's embeddings ("\\n\\n", <start_of_image>, <end_of_image>,
+"\\n\\n": the processor's ``full_image_sequence``), which the encoder budget counted until #30475."""
+
+
+def _gemma3_item(config: dict[str, Any], version: Version, limits: MmLimits | None) -> TowerItem | None:
+    """Gemma 3's warm-up item (vllm/model_executor/models/gemma3_mm.py): one 896 × 896 image
+    (pan-and-scan is off by default), (896 / 14)² = 4,096 SigLIP patches pooled into
+    ``mm_tokens_per_image`` (256) embeddings; the budget counted 260 tokens per image before
+    Rule.ENCODER_BUDGET_EMBEDDINGS_ONLY (31 images at 8,192, as a v0.11 MI300X log prints), 256 after
+    (32, as a v0.23 one prints). None when --limit-mm-per-prompt sets images to 0."""
+    if limits is not None and limits.off("image"):
+        return None
+    v = config["vision_config"]
+    tokens = _n(config, "mm_tokens_per_image") or 256
+    side = (_n(v, "image_size") or 896) // (_n(v, "patch_size") or 14)
+    budget = tokens if applies(Rule.ENCODER_BUDGET_EMBEDDINGS_ONLY, version) else tokens + GEMMA3_FRAMING_TOKENS
+    return TowerItem("image", budget, tokens, side * side)
+
+
 def _gemma4_item(config: dict[str, Any], limits: MmLimits | None,
                  processor: MmProcessor | None = None) -> TowerItem | None:
     """Gemma 4's largest item (gemma4_mm.py ``get_mm_max_tokens_per_item``): a video of 32 frames
@@ -478,6 +498,8 @@ def largest_tower_item(config: dict[str, Any], version: Version, max_model_len: 
         return None
     if mt == "gemma4":
         return _gemma4_item(config, limits, processor)
+    if mt == "gemma3":
+        return _gemma3_item(config, version, limits)
     return qwen_vl_largest_item(config, version, max_model_len, limits, processor) \
         if mt in QWEN_VL_MODEL_TYPES else None
 
@@ -526,8 +548,9 @@ def tower_pass(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_l
     pass, bytes kept through the language model's pass). Per patch, the Qwen-VL towers hold what
     ``qwen_vl_patch_values`` counts; Gemma 4's (the tower is not split across TP) about two
     hidden-size and two MLP-size values (the residual stream, its input, the MLP's up projection
-    and activation), which a public RTX 5090 sweep of 1, 3 and 6 videos supports. None for other
-    models."""
+    and activation), which a public RTX 5090 sweep of 1, 3 and 6 videos supports; Gemma 3's SigLIP
+    the same, its MLP split across TP (read from the code; no public NVIDIA log checks it yet). None
+    for other models."""
     item = largest_tower_item(config, version, max_model_len, limits, processor)
     if item is None:
         return None
@@ -541,6 +564,12 @@ def tower_pass(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_l
         out, stacks = _n(t, "hidden_size") or hidden, 1
         per_patch = 2 * hidden + 2 * inter        # the tower is not split across TP
         pixels = 3 * (_n(v, "patch_size") or 16) ** 2
+    elif mt == "gemma3":
+        # SigLIP (vllm/model_executor/models/siglip.py): at a block's MLP the residual, the normed
+        # input, fc1's output and its activation; fc1/fc2 are split across TP, the stream is not
+        out, stacks = _n(text_part(config), "hidden_size") or hidden, 1
+        per_patch = 2 * hidden + 2 * cdiv(inter, tp)
+        pixels = 3 * (_n(v, "patch_size") or 14) ** 2
     else:
         # Qwen2-VL's tower hands out the language model's width (its vision ``hidden_size``)
         out = _n(v, "hidden_size") if mt == "qwen2_vl" else (_n(v, "out_hidden_size") or hidden)

@@ -241,6 +241,12 @@ class Rule(Enum):
         _v("0.14.0"), "#30475", "vllm/v1/worker/gpu_model_runner.py profile_run",
         "the warm-up caches the encoder outputs as they are (the encoder cache holds embeddings only)",
         "inferred: merged 2025-12-16, about when v0.13.0 was cut, so v0.14.0 is taken")
+    ENCODER_BUDGET_EMBEDDINGS_ONLY = RuleInfo(
+        _v("0.14.0"), "#30475", "vllm/multimodal/encoder_budget.py",
+        "the encoder budget counts an item by its embeddings alone, no longer with the prompt tokens "
+        "that frame them (Gemma 3: 256 per image, 260 before, so 32 images fill 8,192 tokens, not 31)",
+        "inferred: merged 2025-12-16, about when v0.13.0 was cut, so v0.14.0 is taken; a v0.11 log "
+        "profiles 31 Gemma 3 images at 8,192 tokens, a v0.23 one 32")
     MM_MODALITY_TIE_BY_NAME = RuleInfo(
         _v("0.16.0"), "#34533", "vllm/multimodal/encoder_budget.py get_modality_with_max_tokens",
         "when two modalities tie on tokens per item, the warm-up picks the later name ('video' over "
@@ -447,6 +453,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "MM_PROFILE_UNPADDED": (
         "预热时按原样缓存编码器输出（编码器缓存只存嵌入）",
         "推断：2025-12-16 合并，约在 v0.13.0 切分支之时，因此取 v0.14.0"),
+    "ENCODER_BUDGET_EMBEDDINGS_ONLY": (
+        "编码器预算只按嵌入数计算一项，不再计入包围它们的提示 token（Gemma 3：每张图 256 个，此前为 260 个，"
+        "因此 8,192 个 token 能容纳 32 张而不是 31 张）",
+        "推断：2025-12-16 合并，约在 v0.13.0 切分支之时，因此取 v0.14.0；一条 v0.11 日志在 8,192 个 token 下预热 31 张 "
+        "Gemma 3 图像，一条 v0.23 日志为 32 张"),
     "MM_MODALITY_TIE_BY_NAME": (
         "两种模态每项 token 数相同时，预热选名称靠后的（'video' 而非 'image'）；此前选先列出的",
         "推断：2026-02-13 合并，晚于 v0.15.0（2026-01-29）"),
