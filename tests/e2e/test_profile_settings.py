@@ -57,16 +57,22 @@ def test_the_sampler_select_changes_the_estimate(py_page):
     fresh_form(page)
 
 
-def test_the_sampler_select_speaks_chinese(py_page):
+@pytest.mark.parametrize("testid,chinese,first_english", [
+    ("flashinfer-sampler", ("排序", "默认"), "unset (the release's default)"),
+    ("compile-cache", ("首次启动", "重启"), "not known (a first start is assumed)"),
+])
+def test_the_profile_selects_speak_chinese(py_page, testid, chinese, first_english):
+    """The sampler and compile-cache selects switch language with the page (and the first-start
+    term in the reserve list with them)."""
     page = py_page
     fresh_form(page)
     open_advanced(page)
     page.get_by_test_id("lang-toggle").click()
-    options = page.get_by_test_id("flashinfer-sampler").locator("option").all_inner_texts()
-    assert any("排序" in o for o in options) and any("默认" in o for o in options)
+    options = page.get_by_test_id(testid).locator("option").all_inner_texts()
+    assert all(any(word in o for o in options) for word in chinese), options
+    expect(page.get_by_test_id("reserve-list")).to_contain_text("首次启动编译")
     page.get_by_test_id("lang-toggle").click()
-    expect(page.get_by_test_id("flashinfer-sampler").locator("option").first).to_have_text(
-        "unset (the release's default)")
+    expect(page.get_by_test_id(testid).locator("option").first).to_have_text(first_english)
 
 
 def paste_stored_log(page, log_id: str, shows: str) -> dict:
@@ -351,15 +357,3 @@ def test_a_pasted_log_that_compiles_sets_the_compile_cache_to_cold(py_page):
     expect(page.get_by_test_id("compile-cache")).to_have_value("cold")
     clear_pasted_log(page)
 
-
-def test_the_compile_cache_select_speaks_chinese(py_page):
-    page = py_page
-    fresh_form(page)
-    open_advanced(page)
-    page.get_by_test_id("lang-toggle").click()
-    options = page.get_by_test_id("compile-cache").locator("option").all_inner_texts()
-    assert any("首次启动" in o for o in options) and any("重启" in o for o in options)
-    expect(page.get_by_test_id("reserve-list")).to_contain_text("首次启动编译")
-    page.get_by_test_id("lang-toggle").click()
-    expect(page.get_by_test_id("compile-cache").locator("option").first).to_have_text(
-        "not known (a first start is assumed)")
