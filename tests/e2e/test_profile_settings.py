@@ -356,4 +356,3 @@ def test_a_pasted_log_that_compiles_sets_the_compile_cache_to_cold(py_page):
     assert reply["result"]["settings"]["compile_cache"] == "cold"
     expect(page.get_by_test_id("compile-cache")).to_have_value("cold")
     clear_pasted_log(page)
-
