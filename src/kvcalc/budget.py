@@ -74,6 +74,10 @@ class Budget:
     def weights(self) -> Term:
         return self.terms[0]
 
+    def term(self, name: str) -> Term | None:
+        """The term of that name, or None where this setting has none (a first start's compile)."""
+        return next((t for t in self.terms if t.name == name), None)
+
 
 def estimate_budget(total: int, util: float, version: Version, weights: WeightsEstimate,
                     reserves: tuple[ReserveEstimate, ...], limiting_stage: int) -> Budget:

@@ -70,7 +70,7 @@ def _causes(parsed: ParsedLog, calc: Calculation, form: dict[str, Any]) -> list[
     kv = form.get("kv_cache_dtype")
     if kv and kv != "auto" and calc.kv.name.startswith("fp8"):
         out.append(Text("cause.kv_dtype", kv=kv))
-    first_start = next((t for t in b.terms if t.name == "first-start compile"), None) if b is not None else None
+    first_start = b.term("first-start compile") if b is not None else None
     if parsed.compile_cache == "cold" and first_start is not None:
         out.append(Text("cause.first_start", gib=first_start.bytes / GIB, high=first_start.high / GIB))
     if parsed.total_memory_gib and abs(parsed.total_memory_gib - calc.gpu.total_bytes / GIB) > 0.05:

@@ -80,7 +80,6 @@ def text_part(config: dict[str, Any]) -> dict[str, Any]:
     return {**t, **missing} if missing else t
 
 
-
 def _tied(config: dict[str, Any], t: dict[str, Any]) -> bool:
     for d in (t, config):
         if isinstance(d.get("tie_word_embeddings"), bool):
@@ -218,7 +217,11 @@ def _gemma4_audio(cfg: dict, text_hidden: int) -> int:
     return L * block + stem + h * out + out + out * text_hidden
 
 
-QWEN_VL_TOWER_TYPES = ("qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe")
+QWEN2_VL_MODEL_TYPES = ("qwen2_vl", "qwen2_5_vl")
+QWEN3_VL_MODEL_TYPES = ("qwen3_vl", "qwen3_vl_moe")
+QWEN_VL_MODEL_TYPES = (*QWEN2_VL_MODEL_TYPES, *QWEN3_VL_MODEL_TYPES, "qwen3_5", "qwen3_5_moe")
+"""The Qwen-VL family's ``model_type`` values, whose towers kvcalc sizes (here) and warms up
+(reserve.py)."""
 
 
 def _qwen_vl_tower(cfg: dict, model_type: str, text_hidden: int, tp: int) -> tuple[int, int]:
@@ -242,7 +245,7 @@ def _qwen_vl_tower(cfg: dict, model_type: str, text_hidden: int, tp: int) -> tup
     patch = _n(cfg, "patch_size", 14)
     channels = _n(cfg, "in_channels") or _n(cfg, "in_chans") or 3
     embed = channels * (_n(cfg, "temporal_patch_size") or 2) * patch * patch * h + h
-    position = 0 if model_type in ("qwen2_vl", "qwen2_5_vl") else _n(cfg, "num_position_embeddings") * h
+    position = 0 if model_type in QWEN2_VL_MODEL_TYPES else _n(cfg, "num_position_embeddings") * h
     block_linear = 4 * h * h + (3 if gated else 2) * h * inter
     block_small = 10 * h + 2 * inter          # biases and the two norms
     deepstack = cfg.get("deepstack_visual_indexes")
@@ -363,7 +366,7 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
             if dense_inter:
                 parts.append(_mlp(i, H, dense_inter, t.get("hidden_act") != "relu2"))
     top = str(config.get("model_type") or "")
-    if top in QWEN_VL_TOWER_TYPES and isinstance(config.get("vision_config"), dict):
+    if top in QWEN_VL_MODEL_TYPES and isinstance(config.get("vision_config"), dict):
         vision, vision_rank = _qwen_vl_tower(config["vision_config"], top, H, tp)
     else:
         vision = vision_rank = _tower(config.get("vision_config"), H)

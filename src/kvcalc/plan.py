@@ -184,7 +184,7 @@ def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_byte
         options.append(("util", "0.95", "utilization 0.95", "--gpu-memory-utilization 0.95",
                         replace(s, gpu_memory_utilization=0.95), "leave room for other processes"))
     options += _tower_options(config, base)
-    if base.budget is not None and any(t.name == "first-start compile" for t in base.budget.terms):
+    if base.budget is not None and base.budget.term("first-start compile") is not None:
         options.append(("compile_cache", "warm", "restarts that reuse the compile cache",
                         "VLLM_CACHE_ROOT on a volume", replace(s, compile_cache="warm"),
                         "the first start still compiles; later starts load ~/.cache/vllm"))

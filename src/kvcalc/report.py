@@ -4,7 +4,6 @@ page's worker returns. Bytes stay integers; GiB values are floats rounded to 4 p
 from __future__ import annotations
 
 import json
-
 from collections import Counter
 from typing import Any
 

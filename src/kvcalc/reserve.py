@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .messages import Text, join_texts
-from .params import config_int as _n, text_part
+from .params import QWEN2_VL_MODEL_TYPES, QWEN3_VL_MODEL_TYPES, QWEN_VL_MODEL_TYPES, config_int as _n, text_part
 from .units import GIB, cdiv
 from .settings import MmLimits, MmProcessor, max_pixels_ok, processor_max_pixels
 from .versions import NEWEST, Rule, Version, applies, flashinfer_sampler_default
@@ -292,9 +292,6 @@ processor's ``longest_edge``), in 2 × 32 × 32 units (qwen3_vl.py ``get_max_vid
 QWEN3_VL_FORMATTED_VIDEO_TOKENS = QWEN3_VL_VIDEO_TOKENS * 25 // 2
 """153,600: what the encoder budget counted for that video between #25557 and #30475 (12.5 prompt
 tokens per video token, for the timestamps; Rule.QWEN3_VL_FORMATTED_VIDEO)."""
-QWEN2_VL_MODEL_TYPES = ("qwen2_vl", "qwen2_5_vl")
-QWEN3_VL_MODEL_TYPES = ("qwen3_vl", "qwen3_vl_moe")
-QWEN_VL_MODEL_TYPES = (*QWEN2_VL_MODEL_TYPES, *QWEN3_VL_MODEL_TYPES, "qwen3_5", "qwen3_5_moe")
 GEMMA4_IMAGE_TOKENS = 280
 """Gemma 4's soft tokens per image when the vision config does not say (``default_output_length``)."""
 GEMMA4_VIDEO_FRAMES = 32
@@ -724,6 +721,12 @@ in data/vllm_logs.json); the spread covers the pairs they miss most (a pipeline-
 stage, +0.5)."""
 
 
+def hidden_per_gpu(config: dict[str, Any], tp: int) -> int:
+    """Hidden units of the language model one GPU holds: hidden size / TP (what sizes a first
+    start's compile peak, ``cold_compile_reserve``)."""
+    return cdiv(_n(text_part(config), "hidden_size"), tp)
+
+
 def cold_compile_reserve(version: Version, compiled: bool, state: str | None, hidden_per_gpu: int = 0,
                          activation: int = 0) -> tuple[int, int, int]:
     """Typical, low and high bytes a first start adds (``COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN``),
@@ -815,7 +818,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         nt = tuple(b + penalties for b in nt)
         nt_basis = join_texts([nt_basis, Text("basis.penalty_buffer", seqs=max_num_seqs, vocab=vocab,
                                               gib=penalties / GIB)])
-    hidden = cdiv(_n(text_part(config), "hidden_size"), tp)
+    hidden = hidden_per_gpu(config, tp)
     cold = cold_compile_reserve(version, compiled, compile_cache, hidden, act)
     cold_basis = Text("basis.cold_compile" if compile_cache == "cold" else "basis.cold_compile_assumed",
                       peak=COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN * hidden / 1000, hidden=hidden,

@@ -18,8 +18,6 @@ from .api import custom_gpu, settings_from_dict
 from .catalog import DATA_DIR, find_gpu, find_model
 from .engine import calculate
 from .errors import KvcalcError
-from .params import config_int, text_part
-from .units import cdiv
 
 _SETTING_FIELDS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_context_parallel_size",
                    "gpu_memory_utilization",
@@ -79,7 +77,7 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
     activation peak with the sampler, forward pass and tower warm-up; non-torch memory less the
     fixed part; the CUDA-graph estimate the log printed, or kvcalc's). None when the entry cannot
     be evaluated."""
-    from .reserve import era_for, group_for  # noqa: PLC0415
+    from .reserve import era_for, group_for, hidden_per_gpu  # noqa: PLC0415
 
     logged = entry.get("logged") or {}
     if entry.get("vllm_version") is None or logged.get("available_kv_cache_gib") is None:
@@ -110,7 +108,7 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
         # a first start's compile reserve applies (reserve.cold_compile_reserve); its size is fitted
         # from the hidden units one GPU holds and the activation peak
         "cold_compile": "first-start compile" in terms,
-        "hidden_per_gpu": cdiv(config_int(text_part(config), "hidden_size"), s.tensor_parallel_size),
+        "hidden_per_gpu": hidden_per_gpu(config, s.tensor_parallel_size),
         # the config does not describe what the GPU holds or warms up: the fixed part would absorb it
         "tower_unmodelled": bool(notes & {"note.mm_profile_unmodelled", "note.towers_missing"}),
     }

@@ -189,6 +189,15 @@ def fresh_form(page) -> None:
     page.get_by_test_id("hf-token").fill("")
 
 
+def expect_in_both_languages(page, locator, english: str, chinese: str) -> None:
+    """The locator shows ``english``, then ``chinese`` once the page switches language, and the
+    page is switched back."""
+    expect(locator).to_contain_text(english)
+    page.get_by_test_id("lang-toggle").click()
+    expect(locator).to_contain_text(chinese)
+    page.get_by_test_id("lang-toggle").click()
+
+
 def shown(page, testid: str) -> str:
     return page.get_by_test_id(testid).inner_text()
 

@@ -10,8 +10,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import (assert_numbers_match, fresh_form, open_advanced, oracle, page_request,
-                     wait_request)
+from pagekit import (assert_numbers_match, expect_in_both_languages, fresh_form, open_advanced, oracle,
+                     page_request, wait_request)
 
 pytestmark = pytest.mark.browser
 
@@ -21,6 +21,17 @@ def sampler_request(chosen: bool, **settings):
     want = page_request(**settings)
     want["settings"]["flashinfer_sampler"] = chosen
     return want
+
+
+def type_and_compute(page, testid: str, text: str, **settings) -> tuple[dict, dict]:
+    """Type into a field; the page sends page_request(**settings) and shows the core's numbers:
+    (that request, its result)."""
+    page.get_by_test_id(testid).fill(text)
+    want = page_request(**settings)
+    wait_request(page, want)
+    result = oracle(want)["result"]
+    assert_numbers_match(page, result)
+    return want, result
 
 
 def activation(result) -> dict:
@@ -150,10 +161,7 @@ def test_language_model_only_drops_the_towers_weights_and_pass(py_page):
     expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"--language-model-only$"))
     expect(page).to_have_url(re.compile(r"[?&]lmo=1(&|$)"))
     page.get_by_test_id("vllm-version").select_option("0.15.0")
-    expect(page.locator("#language-model-only-msg")).to_contain_text("0.16.0")
-    page.get_by_test_id("lang-toggle").click()
-    expect(page.locator("#language-model-only-msg")).to_contain_text("需要 vLLM 0.16.0")
-    page.get_by_test_id("lang-toggle").click()
+    expect_in_both_languages(page, page.locator("#language-model-only-msg"), "0.16.0", "需要 vLLM 0.16.0")
     fresh_form(page)
 
 
@@ -240,11 +248,8 @@ def test_limit_mm_per_prompt_chooses_what_the_tower_warms_up(py_page):
     video = oracle(page_request(model="Qwen/Qwen2.5-VL-7B-Instruct"))["result"]
     assert "1 video(s) of 32,768 tokens" in activation(video)["basis"]
     open_advanced(page)
-    page.get_by_test_id("mm-limits").fill('{"video": 0}')
-    want = page_request(model="Qwen/Qwen2.5-VL-7B-Instruct", limit_mm_per_prompt='{"video": 0}')
-    wait_request(page, want)
-    image = oracle(want)["result"]
-    assert_numbers_match(page, image)
+    want, image = type_and_compute(page, "mm-limits", '{"video": 0}', model="Qwen/Qwen2.5-VL-7B-Instruct",
+                                   limit_mm_per_prompt='{"video": 0}')
     assert "1 image(s) of 16,384 tokens" in activation(image)["basis"]
     assert image["estimated"]["tokens"] > video["estimated"]["tokens"]
     expect(page.get_by_test_id("serve-command")).to_have_text(
@@ -256,11 +261,8 @@ def test_limit_mm_per_prompt_chooses_what_the_tower_warms_up(py_page):
     wait_request(page, want)
     open_advanced(page)
     page.get_by_test_id("mm-limits").fill("vision=1")
-    expect(page.locator("#mm-limits-msg")).to_contain_text("image=2,video=0")
     expect(page.get_by_test_id("error")).to_contain_text("last good result stays")
-    page.get_by_test_id("lang-toggle").click()
-    expect(page.locator("#mm-limits-msg")).to_contain_text("每个提示的条数")
-    page.get_by_test_id("lang-toggle").click()
+    expect_in_both_languages(page, page.locator("#mm-limits-msg"), "image=2,video=0", "每个提示的条数")
     fresh_form(page)
 
 
@@ -272,11 +274,9 @@ def test_mm_processor_kwargs_resize_the_largest_image(py_page):
     fresh_form(page)
     page.get_by_test_id("model-select").select_option("Qwen/Qwen2.5-VL-7B-Instruct")
     open_advanced(page)
-    page.get_by_test_id("mm-proc").fill('{"max_pixels": 1003520, "fps": 2}')
-    want = page_request(model="Qwen/Qwen2.5-VL-7B-Instruct", mm_processor_kwargs='{"max_pixels": 1003520, "fps": 2}')
-    wait_request(page, want)
-    result = oracle(want)["result"]
-    assert_numbers_match(page, result)
+    typed = '{"max_pixels": 1003520, "fps": 2}'
+    _, result = type_and_compute(page, "mm-proc", typed, model="Qwen/Qwen2.5-VL-7B-Instruct",
+                                 mm_processor_kwargs=typed)
     assert "1 video(s) of 8,960 tokens" in activation(result)["basis"]
     expect(page.get_by_test_id("serve-command")).to_have_text(
         re.compile(r"""--mm-processor-kwargs '\{"max_pixels":1003520,"fps":2\}'$"""))
