@@ -431,6 +431,11 @@ function renderPairs(dl, rows) {
   }));
 }
 
+// The compile cache's state as the select names it ("" / null: not known).
+function compileCacheText(v) {
+  return S(v === "warm" ? "cc_warm" : v === "cold" ? "cc_cold" : "cc_unset");
+}
+
 function renderSettingsUsed(r) {
   const s = r.settings;
   const rows = [
@@ -448,7 +453,7 @@ function renderSettingsUsed(r) {
     [S("used_prefix"), S(s.enable_prefix_caching ? "used_on" : "used_off")],
     // flags that only apply when set (the compile cache: also where a first start costs more)
     ...(s.compile_cache || (r.budget && r.budget.terms.some((t) => t.name === "first-start compile"))
-      ? [[S("cc_label"), S(s.compile_cache === "warm" ? "cc_warm" : s.compile_cache === "cold" ? "cc_cold" : "cc_unset")]]
+      ? [[S("cc_label"), compileCacheText(s.compile_cache)]]
       : []),
     ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
     ...(s.cudagraph_capture_sizes ? [["--cudagraph-capture-sizes", s.cudagraph_capture_sizes.join(" ")]] : []),
@@ -955,7 +960,7 @@ function settingText(k, v) {
     return v ? SETTING_FLAG[k] : "";
   }
   if (k === "flashinfer_sampler") return `VLLM_USE_FLASHINFER_SAMPLER=${v ? 1 : 0}`;
-  if (k === "compile_cache") return S(v === "warm" ? "cc_warm" : "cc_cold");
+  if (k === "compile_cache") return compileCacheText(v);
   if (k === "enable_prefix_caching") return v ? "--enable-prefix-caching" : "--no-enable-prefix-caching";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;
   if (Array.isArray(v)) return `${SETTING_FLAG[k] || k} ${v.join(" ")}`;
