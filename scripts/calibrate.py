@@ -6,7 +6,8 @@ Rows that print a breakdown of vLLM's budget ("Actual usage is …", "Memory pro
 "peak activation", "non-torch") are the fitting rows: they measure the terms directly; so are rows
 from v0.20 on that print "Model loading took" and the "Estimated CUDA graph memory" vLLM subtracted
 (activation plus non-torch memory is what is left), and the rows that measured a sampler constant
-(``reserve.SAMPLER_ROWS``). Every
+(``reserve.SAMPLER_ROWS``), and the unified-memory rows that set its host-memory term
+(``reserve.UMA_ROWS``). Every
 other row with a logged pool is held out and only checked. Rows whose entry carries an
 ``estimate_skip_reason`` take part in neither.
 
@@ -137,9 +138,13 @@ def beyond_any_fixed_part(f: dict) -> bool:
 def fitting_features(logs: list[dict]) -> tuple[list[dict], list[str]]:
     """The fitting rows' features, and the breakdown rows left out: a multimodal tower kvcalc does
     not model (or a config without the towers the run loaded) would be absorbed into the fixed
-    part, and so would a miss beyond any fixed part (``beyond_any_fixed_part``)."""
+    part, and so would a miss beyond any fixed part (``beyond_any_fixed_part``). Rows on a
+    unified-memory GPU are left out too: vLLM counts its processes' host memory there, a term
+    several times the fixed parts that varies between identical starts (``reserve.UMA_HOST_GIB``,
+    set from ``reserve.UMA_ROWS``), so they would set the fixed part of discrete GPUs."""
     observed = [f for f in (observed_reserve(e) for e in logs if is_fit_row(e)) if f]
-    left_out = [f for f in observed if f["tower_unmodelled"] or beyond_any_fixed_part(f)]
+    left_out = [f for f in observed
+                if f["tower_unmodelled"] or f["unified_memory"] or beyond_any_fixed_part(f)]
     return [f for f in observed if f not in left_out], sorted(f["id"] for f in left_out)
 
 
@@ -153,10 +158,10 @@ def main() -> int:
     args = parser.parse_args()
     logs = usable_logs()
     features, left_out = fitting_features(logs)
-    fit_ids = {f["id"] for f in features} | set(reserve.SAMPLER_ROWS)
+    fit_ids = {f["id"] for f in features} | set(reserve.SAMPLER_ROWS) | set(reserve.UMA_ROWS)
     if left_out:
-        print("breakdown rows left out of the fit (a vision/audio tower kvcalc does not size, or a "
-              "miss beyond any fixed part): "
+        print("breakdown rows left out of the fit (a vision/audio tower kvcalc does not size, a "
+              "unified-memory GPU, or a miss beyond any fixed part): "
               + ", ".join(left_out))
     if not args.check:
         best = fit(features)

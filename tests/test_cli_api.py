@@ -154,3 +154,24 @@ def test_compile_cache_flag_drops_the_first_start_term(capsys):
     with pytest.raises(SystemExit) as info:
         main(["estimate", "--model", "Qwen/Qwen3-8B", "--compile-cache", "hot"])
     assert info.value.code == 2 and "--compile-cache" in capsys.readouterr().err
+
+
+def test_a_dgx_spark_estimate_lists_the_host_memory_vllm_counts(capsys):
+    """On the GB10 (unified memory) the estimate subtracts the host memory vLLM counts there and
+    says how to avoid the measurement; before v0.11.1 the band's top also holds the checkpoint a
+    cold load leaves in page cache, which CUDA's free figure counted as used."""
+    code, out, _ = run(capsys, "estimate", "--model", "Qwen/Qwen3-8B", "--gpu", "gb10")
+    assert code == 0 and "− unified memory" in out and "--kv-cache-memory-bytes" in out
+
+    def term(version):
+        code, out, _ = run(capsys, "estimate", "--model", "Qwen/Qwen3-8B", "--gpu", "gb10",
+                           "--vllm-version", version, "--json")
+        assert code == 0
+        result = json.loads(out)
+        return next(t for t in result["budget"]["terms"] if t["name"] == "unified memory"), result
+    now, _ = term("0.12.0")
+    before, result = term("0.11.0")
+    weights = result["budget"]["terms"][0]
+    assert before["gib"] == now["gib"] == 2.0
+    assert before["high_gib"] == pytest.approx(now["high_gib"] + weights["gib"], abs=0.01)
+    assert "page cache" in before["basis"]

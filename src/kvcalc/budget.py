@@ -78,6 +78,13 @@ class Budget:
         """The term of that name, or None where this setting has none (a first start's compile)."""
         return next((t for t in self.terms if t.name == name), None)
 
+    @property
+    def non_torch_as_logged(self) -> int:
+        """Non-torch memory as vLLM's log counts it: on unified memory the host memory of its
+        processes joins it (reserve.unified_memory_reserve)."""
+        uma = self.term("unified memory")
+        return self.terms[2].bytes + (uma.bytes if uma else 0)
+
 
 def estimate_budget(total: int, util: float, version: Version, weights: WeightsEstimate,
                     reserves: tuple[ReserveEstimate, ...], limiting_stage: int) -> Budget:
@@ -87,12 +94,10 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
     band = 0.0 if weights.exact_total else 0.03
     typical, low, high = [], [], []
     for w, r in zip(weights.per_stage_bytes, reserves):
-        terms = (w, *r.activation[:1], r.non_torch[0], r.cuda_graphs[0], r.cold_compile[0])
-        typical.append(requested - sum(terms))
-        low.append(requested - int(w * (1 + band)) - r.activation[2] - r.non_torch[2] - r.cuda_graphs[2]
-                   - r.cold_compile[2])
-        high.append(requested - int(w * (1 - band)) - r.activation[1] - r.non_torch[1] - r.cuda_graphs[1]
-                    - r.cold_compile[1])
+        extras = (r.activation, r.non_torch, r.cuda_graphs, r.cold_compile, r.unified_memory)
+        typical.append(requested - w - sum(x[0] for x in extras))
+        low.append(requested - int(w * (1 + band)) - sum(x[2] for x in extras))
+        high.append(requested - int(w * (1 - band)) - sum(x[1] for x in extras))
     w = weights.per_stage_bytes[limiting_stage]
     r = reserves[limiting_stage]
     terms = (
@@ -106,5 +111,7 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
     )
     if r.cold_compile[2]:   # listed only where a first start can reserve more (cold_compile_reserve)
         terms += (Term("first-start compile", *r.cold_compile, r.cold_compile_basis),)
+    if r.unified_memory[2]:  # listed only on unified-memory GPUs (unified_memory_reserve)
+        terms += (Term("unified memory", *r.unified_memory, r.unified_memory_basis),)
     return Budget(total, requested, terms, tuple(typical), tuple(low), tuple(high), limiting_stage,
                   weights.total_bytes)

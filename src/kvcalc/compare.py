@@ -61,8 +61,8 @@ def _causes(parsed: ParsedLog, calc: Calculation, form: dict[str, Any]) -> list[
         if abs(diff) > 0.3:
             out.append(Text("cause.activation_higher" if diff > 0 else "cause.activation_lower",
                             diff=abs(diff)))
-    if b is not None and "non_torch" in usage and abs(usage["non_torch"] - b.terms[2].bytes / GIB) > 0.3:
-        out.append(Text("cause.non_torch", theirs=usage["non_torch"], ours=b.terms[2].bytes / GIB))
+    if b is not None and "non_torch" in usage and abs(usage["non_torch"] - b.non_torch_as_logged / GIB) > 0.3:
+        out.append(Text("cause.non_torch", theirs=usage["non_torch"], ours=b.non_torch_as_logged / GIB))
     if parsed.cuda_graph_estimate_gib is not None and b is not None:
         ours = b.terms[3].bytes / GIB
         if abs(parsed.cuda_graph_estimate_gib - ours) > 0.3:

@@ -302,7 +302,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       max_capture_size=s.max_cudagraph_capture_size,
                                       capture_sizes=r.capture_sizes, compiled=not s.enforce_eager,
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,
-                                      compile_cache=s.compile_cache)
+                                      compile_cache=s.compile_cache, unified_memory=gpu.unified_memory,
+                                      stage_weights=w.per_stage_bytes[i])
                      for i in range(pp))
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))

@@ -385,6 +385,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "按首次启动估算，首次启动时模型在 vLLM 的 profiling 期间编译：编译的临时张量（每张 GPU {hidden:,} 个隐藏单元对应 "
         "{peak:.2f} GiB）超出预热自身峰值的部分会被计入，加载的内核则一直占用（{fixed:.2f} GiB）：共 {gib:.2f} GiB，"
         "最多 {high:.2f}；找到编译缓存（~/.cache/vllm）的重启没有这部分：那种情况请把编译缓存设为 warm"),
+    "basis.unified_memory": (
+        "on a unified-memory GPU vLLM takes free memory from the OS, so the host memory its processes "
+        "use while loading and profiling (loader buffers, the compiler, Python objects) is counted too: "
+        "{gib:.2f} GiB in public DGX Spark logs, {low:.2f} to {high:.2f}; --kv-cache-memory-bytes sets "
+        "the pool without this measurement",
+        "在统一内存 GPU 上，vLLM 从操作系统读取空闲内存，因此其进程在加载和 profiling 期间占用的主机内存"
+        "（加载器缓冲、编译器、Python 对象）也会被计入：公开的 DGX Spark 日志中为 {gib:.2f} GiB，范围 {low:.2f} 至 "
+        "{high:.2f}；用 --kv-cache-memory-bytes 设定缓存池可绕过这次测量"),
+    "basis.unified_memory_page_cache": (
+        "on a unified-memory GPU vLLM takes free memory from CUDA, which counts page cache as used, so the "
+        "host memory its processes use while loading and profiling is counted ({gib:.2f} GiB in public "
+        "DGX Spark logs) and so may be a checkpoint read from disk (up to {high:.2f} GiB; from v0.11.1 "
+        "reclaimable cache counts as free); --kv-cache-memory-bytes sets the pool without this measurement",
+        "在统一内存 GPU 上，vLLM 从 CUDA 读取空闲内存，页缓存被算作已用，因此其进程在加载和 profiling 期间占用的主机内存"
+        "会被计入（公开的 DGX Spark 日志中为 {gib:.2f} GiB），从磁盘读入的检查点也可能被计入（最多 {high:.2f} GiB；"
+        "v0.11.1 起可回收的缓存算作空闲）；用 --kv-cache-memory-bytes 设定缓存池可绕过这次测量"),
     "basis.cuda_graphs_none": (
         "not subtracted in this setting",
         "在此设置下不扣除"),

@@ -217,7 +217,10 @@ tokens (v0.23, GB10: the first full graph is captured over max_num_batched_token
 sequences), which sets the band's top."""
 SAMPLER_ROWS: frozenset[str] = frozenset({"a100-40g-qwen3-8b-v0.19.1", "h100-qwen2.5-coder-14b-default-v0.19.1"})
 """Rows without a printed breakdown that fixed a sampler constant (SAMPLER_BYTES_TRITON)."""
-FIT_ROWS: frozenset[str] = SAMPLER_ROWS | frozenset({
+UMA_ROWS: frozenset[str] = frozenset({"gb10-qwen3-0.6b-util0.6-v0.27.1", "gb10-gpt-oss-20b-util0.25-ngc-v0.13.0",
+                                      "gb10-qwen3.6-35b-a3b-redhat-nvfp4-v0.20.0"})
+"""The DGX Spark rows that set the unified-memory host term (UMA_HOST_GIB)."""
+FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "16g-qwen2.5-0.5b-v0.26.0-v2runner", "24g-qwen3-8b-fp8-v0.10.2-debug", "a100-llama31-8b-v0.31.0",
     "h200-qwen3-next-80b-tp2-v0.10.2", "llmd-h100-gpt-oss-20b",
     "llmd-h100-llama31-8b", "llmd-h100-llama33-70b-fp8-tp2", "llmd-h100-qwen3-0.6b", "llmd-h100-qwen3-32b",
@@ -741,6 +744,32 @@ def cold_compile_reserve(version: Version, compiled: bool, state: str | None, hi
     return typical, 0, typical + int(COLD_COMPILE_SPREAD_GIB * GIB)
 
 
+UMA_HOST_GIB = (2.0, 1.0, 4.0)
+"""Typical, low and high GiB that a start on a unified-memory GPU (DGX Spark's GB10) reserves beyond
+the terms a discrete GPU has. There vLLM reads free memory from the OS
+(Rule.UMA_FREE_FROM_MEMAVAILABLE), so the host memory its processes take between the worker's
+first snapshot and the end of profiling (the loader's buffers, the compiler, Python objects)
+counts as non-torch memory (vllm/utils/mem_utils.py ``memory_profiling``: ``total_consumed`` is
+the drop in free memory). Public GB10 logs leave that much beyond kvcalc's other terms: 1.66 GiB
+(Qwen3-0.6B, v0.27.1), 1.94 (gpt-oss-20b, v0.13.0) and 1.72 for Qwen3.6-35B-A3B NVFP4 at 8,192
+batched tokens (v0.20.0, against the same model and release on an RTX 5090). Two starts of one
+command on one GB10 (v0.22, MTP) differ by 1.6 GiB, which sets the band's top. NVIDIA's own
+launchers pin --kv-cache-memory-bytes on DGX Spark for this reason (NVIDIA/xr-ai#462)."""
+
+
+def unified_memory_reserve(version: Version, unified: bool, weights_on_gpu: int = 0) -> tuple[int, int, int]:
+    """Typical, low and high bytes of host memory vLLM counts against the pool on a unified-memory
+    GPU (``UMA_HOST_GIB``); none on a discrete one. Before v0.11.1 free memory was CUDA's figure,
+    which counts page cache as used, so a checkpoint read from disk while loading may count as
+    well: the band's top adds this GPU's weights."""
+    if not unified:
+        return (0, 0, 0)
+    typical, low, high = (int(g * GIB) for g in UMA_HOST_GIB)
+    if not applies(Rule.UMA_FREE_FROM_MEMAVAILABLE, version):
+        high += weights_on_gpu
+    return typical, low, high
+
+
 @dataclass(frozen=True)
 class ReserveEstimate:
     activation: tuple[int, int, int]    # typical, low, high (bytes)
@@ -752,6 +781,8 @@ class ReserveEstimate:
     non_torch_basis: str = ""
     cold_compile: tuple[int, int, int] = (0, 0, 0)   # a first start's extra (cold_compile_reserve)
     cold_compile_basis: str = ""
+    unified_memory: tuple[int, int, int] = (0, 0, 0)  # host memory counted on unified memory
+    unified_memory_basis: str = ""
 
 
 def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: int, mnbt: int,
@@ -763,11 +794,13 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      peer_to_peer: bool = True, max_capture_size: int | None = None,
                      capture_sizes: tuple[int, ...] | None = None, compiled: bool = True,
                      mm_limits: MmLimits | None = None, mm_processor: MmProcessor | None = None,
-                     compile_cache: str | None = None) -> ReserveEstimate:
+                     compile_cache: str | None = None, unified_memory: bool = False,
+                     stage_weights: int = 0) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
-    (``--skip-mm-profiling``); ``compiled`` is false with --enforce-eager (vLLM's custom ops on)."""
+    (``--skip-mm-profiling``); ``compiled`` is false with --enforce-eager (vLLM's custom ops on).
+    ``unified_memory`` is the GPU's (DGX Spark), ``stage_weights`` the bytes of weights it holds."""
     era = era_for(version, model_runner_v2)
     rows = sampler_rows(max_num_seqs, mnbt)
     vocab_padded = cdiv(vocab, 64) * 64
@@ -823,6 +856,12 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     cold_basis = Text("basis.cold_compile" if compile_cache == "cold" else "basis.cold_compile_assumed",
                       peak=COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN * hidden / 1000, hidden=hidden,
                       fixed=COLD_COMPILE_FIXED_GIB, gib=cold[0] / GIB, high=cold[2] / GIB) if cold[2] else ""
+    uma = unified_memory_reserve(version, unified_memory, stage_weights)
+    uma_basis = "" if not uma[2] else \
+        Text("basis.unified_memory", gib=uma[0] / GIB, low=uma[1] / GIB, high=uma[2] / GIB) \
+        if applies(Rule.UMA_FREE_FROM_MEMAVAILABLE, version) else \
+        Text("basis.unified_memory_page_cache", gib=uma[0] / GIB, high=uma[2] / GIB)
     return ReserveEstimate((act, act_low, act_high + spread), nt, cg, basis,
                            cuda_graph_basis=cg_basis, non_torch_basis=nt_basis,
-                           cold_compile=cold, cold_compile_basis=cold_basis)
+                           cold_compile=cold, cold_compile_basis=cold_basis,
+                           unified_memory=uma, unified_memory_basis=uma_basis)

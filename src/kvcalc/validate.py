@@ -103,12 +103,16 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
         "observed_gib": total * r.gpu_memory_utilization - logged["available_kv_cache_gib"] - weights,
         "kv_gib": logged["available_kv_cache_gib"],
         "activation_gib": terms["activation peak"],
-        "non_torch_gib": terms["non-torch memory"] - era_for(r.version, calc.model_runner_v2).fixed_gib,
+        # on unified memory vLLM counts its processes' host memory as non-torch (unified_memory_reserve)
+        "non_torch_gib": terms["non-torch memory"] - era_for(r.version, calc.model_runner_v2).fixed_gib
+        + terms.get("unified memory", 0.0),
         "cuda_graph_gib": cg,
         # a first start's compile reserve applies (reserve.cold_compile_reserve); its size is fitted
         # from the hidden units one GPU holds and the activation peak
         "cold_compile": "first-start compile" in terms,
         "hidden_per_gpu": hidden_per_gpu(config, s.tensor_parallel_size),
+        # host memory counts on unified memory (reserve.UMA_HOST_GIB): its spread would set the fixed part
+        "unified_memory": calc.gpu.unified_memory,
         # the config does not describe what the GPU holds or warms up: the fixed part would absorb it
         "tower_unmodelled": bool(notes & {"note.mm_profile_unmodelled", "note.towers_missing"}),
     }
@@ -192,6 +196,7 @@ def _term_checks(logged: dict[str, Any], calc) -> dict[str, dict[str, float]]:
     Non-torch memory is the logged value, or "consumed" minus "Model loading took" when a log
     prints those two instead. The CUDA-graph term is set against "Estimated CUDA graph memory"
     where kvcalc subtracts one (releases that print it without subtracting it are left out). Rows whose reserve was measured (a pasted log) are not checked.
+    On a unified-memory GPU kvcalc's host-memory term joins its non-torch memory, where vLLM counts it.
     kvcalc's first-start compile term is in none of these: a log spreads it over its peak and its
     non-torch memory (0.45 and 0.53 GiB in the one public cold/warm pair that splits it)."""
     b = calc.budget
@@ -207,7 +212,7 @@ def _term_checks(logged: dict[str, Any], calc) -> dict[str, dict[str, float]]:
     if non_torch is None and logged.get("consumed_gib") is not None and logged.get("model_loading_gib"):
         non_torch = round(logged["consumed_gib"] - logged["model_loading_gib"], 2)
     if non_torch is not None:
-        out["non_torch"] = {"logged_gib": non_torch, "estimated_gib": round(b.terms[2].bytes / gib, 2)}
+        out["non_torch"] = {"logged_gib": non_torch, "estimated_gib": round(b.non_torch_as_logged / gib, 2)}
     if logged.get("cuda_graph_gib") is not None and b.terms[3].bytes:
         out["cuda_graphs"] = {"logged_gib": logged["cuda_graph_gib"], "estimated_gib": round(b.terms[3].bytes / gib, 2)}
     return out

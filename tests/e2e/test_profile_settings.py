@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from pagekit import (assert_numbers_match, expect_in_both_languages, fresh_form, open_advanced, oracle,
-                     page_request, wait_request)
+                     page_request, set_form, wait_request)
 
 pytestmark = pytest.mark.browser
 
@@ -356,3 +356,22 @@ def test_a_pasted_log_that_compiles_sets_the_compile_cache_to_cold(py_page):
     assert reply["result"]["settings"]["compile_cache"] == "cold"
     expect(page.get_by_test_id("compile-cache")).to_have_value("cold")
     clear_pasted_log(page)
+
+
+def test_a_unified_memory_gpu_lists_the_host_memory_vllm_counts(py_page):
+    """A DGX Spark (GB10) shares its memory with the host, and vLLM reads free memory from the OS
+    there: the page lists the 'unified memory' term the core subtracts, with its band and the
+    --kv-cache-memory-bytes way around it, in both languages; a discrete GPU has no such term."""
+    page = py_page
+    fresh_form(page)
+    want = set_form(page, gpu="gb10")
+    wait_request(page, want)
+    result = oracle(want)["result"]
+    assert_numbers_match(page, result)
+    term = next(t for t in result["budget"]["terms"] if t["name"] == "unified memory")
+    assert (term["low_gib"], term["gib"], term["high_gib"]) == (1.0, 2.0, 4.0)
+    reserves = page.get_by_test_id("reserve-list")
+    expect(reserves).to_contain_text("--kv-cache-memory-bytes")
+    expect_in_both_languages(page, reserves, "unified memory", "统一内存")
+    fresh_form(page)
+    expect(page.get_by_test_id("reserve-list")).not_to_contain_text("unified memory")
