@@ -4,6 +4,7 @@ import pytest
 
 from kvcalc import api
 from kvcalc.cli import main
+from kvcalc.reserve import UMA_HOST_GIB
 
 
 def run(capsys, *argv):
@@ -172,6 +173,6 @@ def test_a_dgx_spark_estimate_lists_the_host_memory_vllm_counts(capsys):
     now, _ = term("0.12.0")
     before, result = term("0.11.0")
     weights = result["budget"]["terms"][0]
-    assert before["gib"] == now["gib"] == 2.0
+    assert before["gib"] == now["gib"] == UMA_HOST_GIB[0]
     assert before["high_gib"] == pytest.approx(now["high_gib"] + weights["gib"], abs=0.01)
     assert "page cache" in before["basis"]

@@ -217,8 +217,10 @@ tokens (v0.23, GB10: the first full graph is captured over max_num_batched_token
 sequences), which sets the band's top."""
 SAMPLER_ROWS: frozenset[str] = frozenset({"a100-40g-qwen3-8b-v0.19.1", "h100-qwen2.5-coder-14b-default-v0.19.1"})
 """Rows without a printed breakdown that fixed a sampler constant (SAMPLER_BYTES_TRITON)."""
-UMA_ROWS: frozenset[str] = frozenset({"gb10-qwen3-0.6b-util0.6-v0.27.1", "gb10-gpt-oss-20b-util0.25-ngc-v0.13.0",
-                                      "gb10-qwen3.6-35b-a3b-redhat-nvfp4-v0.20.0"})
+UMA_ROWS: frozenset[str] = frozenset({
+    "gb10-qwen3-0.6b-util0.6-v0.27.1", "gb10-gpt-oss-20b-util0.25-ngc-v0.13.0",
+    "gb10-qwen3.6-35b-a3b-redhat-nvfp4-v0.20.0", "gb10-qwen3-30b-a3b-fp8-util0.3-fp8kv-cold-ngc-v0.13.0",
+    "gb10-qwen2.5-14b-fp8dyn-util0.4-fp8kv-warm-ngc-v0.13.0"})
 """The DGX Spark rows that set the unified-memory host term (UMA_HOST_GIB)."""
 FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "16g-qwen2.5-0.5b-v0.26.0-v2runner", "24g-qwen3-8b-fp8-v0.10.2-debug", "a100-llama31-8b-v0.31.0",
@@ -744,17 +746,21 @@ def cold_compile_reserve(version: Version, compiled: bool, state: str | None, hi
     return typical, 0, typical + int(COLD_COMPILE_SPREAD_GIB * GIB)
 
 
-UMA_HOST_GIB = (2.0, 1.0, 4.0)
+UMA_HOST_GIB = (1.8, 1.0, 4.0)
 """Typical, low and high GiB that a start on a unified-memory GPU (DGX Spark's GB10) reserves beyond
 the terms a discrete GPU has. There vLLM reads free memory from the OS
 (Rule.UMA_FREE_FROM_MEMAVAILABLE), so the host memory its processes take between the worker's
 first snapshot and the end of profiling (the loader's buffers, the compiler, Python objects)
 counts as non-torch memory (vllm/utils/mem_utils.py ``memory_profiling``: ``total_consumed`` is
-the drop in free memory). Public GB10 logs leave that much beyond kvcalc's other terms: 1.66 GiB
-(Qwen3-0.6B, v0.27.1), 1.94 (gpt-oss-20b, v0.13.0) and 1.72 for Qwen3.6-35B-A3B NVFP4 at 8,192
-batched tokens (v0.20.0, against the same model and release on an RTX 5090). Two starts of one
-command on one GB10 (v0.22, MTP) differ by 1.6 GiB, which sets the band's top. NVIDIA's own
-launchers pin --kv-cache-memory-bytes on DGX Spark for this reason (NVIDIA/xr-ai#462)."""
+the drop in free memory). Public GB10 logs (``UMA_ROWS``) leave that much beyond kvcalc's other
+terms: 1.66 GiB (Qwen3-0.6B, v0.27.1), 1.94 (gpt-oss-20b, v0.13.0), 1.78 (Qwen3-30B-A3B FP8,
+v0.13.0), 1.72 for Qwen3.6-35B-A3B NVFP4 at 8,192 batched tokens (v0.20.0, against the same model
+and release on an RTX 5090), all first starts, and 1.34 for a restart of Qwen2.5-14B FP8 that
+loaded its compiled graphs (v0.13.0): the typical value is their upper quarter, as for the fixed
+parts (a reserve too small weighs three times). Two first starts of one command on one GB10
+(v0.22, MTP) differ by 1.6 GiB, and a failed first start of that Qwen2.5-14B command right after
+its download left about 2.7, which sets the band's top. NVIDIA's own launchers pin
+--kv-cache-memory-bytes on DGX Spark for this reason (NVIDIA/xr-ai#462)."""
 
 
 def unified_memory_reserve(version: Version, unified: bool, weights_on_gpu: int = 0) -> tuple[int, int, int]:

@@ -10,6 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from kvcalc.reserve import UMA_HOST_GIB
 from pagekit import (assert_numbers_match, expect_in_both_languages, fresh_form, open_advanced, oracle,
                      page_request, set_form, wait_request)
 
@@ -369,7 +370,7 @@ def test_a_unified_memory_gpu_lists_the_host_memory_vllm_counts(py_page):
     result = oracle(want)["result"]
     assert_numbers_match(page, result)
     term = next(t for t in result["budget"]["terms"] if t["name"] == "unified memory")
-    assert (term["low_gib"], term["gib"], term["high_gib"]) == (1.0, 2.0, 4.0)
+    assert (term["gib"], term["low_gib"], term["high_gib"]) == UMA_HOST_GIB
     reserves = page.get_by_test_id("reserve-list")
     expect(reserves).to_contain_text("--kv-cache-memory-bytes")
     expect_in_both_languages(page, reserves, "unified memory", "统一内存")
