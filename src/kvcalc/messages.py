@@ -388,11 +388,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "basis.unified_memory": (
         "on a unified-memory GPU vLLM takes free memory from the OS, so the host memory its processes "
         "use while loading and profiling (loader buffers, the compiler, Python objects) is counted too: "
-        "{gib:.2f} GiB in public DGX Spark logs (mostly first starts), {low:.2f} to {high:.2f}; --kv-cache-memory-bytes sets "
-        "the pool without this measurement",
+        "{gib:.2f} GiB in public DGX Spark logs (mostly first starts), {low:.2f} to {high:.2f}; "
+        "--kv-cache-memory-bytes sets the pool without this measurement",
         "在统一内存 GPU 上，vLLM 从操作系统读取空闲内存，因此其进程在加载和 profiling 期间占用的主机内存"
-        "（加载器缓冲、编译器、Python 对象）也会被计入：公开的 DGX Spark 日志（多为首次启动）中为 {gib:.2f} GiB，范围 {low:.2f} 至 "
-        "{high:.2f}；用 --kv-cache-memory-bytes 设定缓存池可绕过这次测量"),
+        "（加载器缓冲、编译器、Python 对象）也会被计入：公开的 DGX Spark 日志（多为首次启动）中为 {gib:.2f} GiB，"
+        "范围 {low:.2f} 至 {high:.2f}；用 --kv-cache-memory-bytes 设定缓存池可绕过这次测量"),
     "basis.unified_memory_page_cache": (
         "on a unified-memory GPU vLLM takes free memory from CUDA, which counts page cache as used, so the "
         "host memory its processes use while loading and profiling is counted ({gib:.2f} GiB in public "

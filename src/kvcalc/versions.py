@@ -270,8 +270,8 @@ class Rule(Enum):
         "on unified-memory GPUs (Jetson Orin and Thor, DGX Spark; any integrated GPU from #35356) free "
         "memory is the OS's MemAvailable, which counts reclaimable page cache as free; before, CUDA's "
         "figure, which counts it as used, so a checkpoint read from disk while loading also shrank the pool",
-        "confirmed: the v0.11.0 wheel reads cudaMemGetInfo only, the v0.12.0 wheel psutil's available "
-        "memory on compute capabilities 8.7, 11.0 and 12.1; committed 2025-10-03 inside #26098, after v0.11.0")
+        "inferred: committed 2025-10-03 inside #26098, after v0.11.0; the v0.11.0 wheel reads cudaMemGetInfo "
+        "only, the v0.12.0 wheel psutil's available memory on compute capabilities 8.7, 11.0 and 12.1")
     TOWER_SKIPPED_AT_ZERO_LIMIT = RuleInfo(
         _v("0.15.0"), "#32605", "vllm/model_executor/models/interfaces.py _mark_tower_model",
         "a vision or audio tower is not built when --limit-mm-per-prompt sets every modality it serves "
@@ -480,8 +480,8 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "UMA_FREE_FROM_MEMAVAILABLE": (
         "在统一内存 GPU（Jetson Orin 与 Thor、DGX Spark；#35356 起为所有集成 GPU）上，空闲显存取操作系统的 "
         "MemAvailable，可回收的页缓存算作空闲；此前取 CUDA 的数值，页缓存算作已用，因此加载时从磁盘读入的检查点也会使缓存池变小",
-        "已确认：v0.11.0 的 wheel 只读 cudaMemGetInfo，v0.12.0 的 wheel 在计算能力 8.7、11.0 与 12.1 上读 psutil "
-        "的可用内存；2025-10-03 随 #26098 提交，晚于 v0.11.0"),
+        "推断：2025-10-03 随 #26098 提交，晚于 v0.11.0；v0.11.0 的 wheel 只读 cudaMemGetInfo，v0.12.0 的 wheel "
+        "在计算能力 8.7、11.0 与 12.1 上读 psutil 的可用内存"),
     "TOWER_SKIPPED_AT_ZERO_LIMIT": (
         "当 --limit-mm-per-prompt 把某个视觉或音频塔所服务的每种模态都设为 0 时，不再构建该塔（此前仍会加载，只是跳过预热）",
         "推断：2026-01-20 合并，比 v0.15.0（2026-01-29）早九天"),
