@@ -149,3 +149,27 @@ def test_not_a_config():
         read_model([1, 2])
     with pytest.raises(ConfigError, match="architectures"):
         read_model({"foo": 1})
+
+
+def test_a_speculators_format_drafter_is_read_as_vllm_reads_it():
+    """RedHatAI's speculators configs keep the EAGLE-3 layer's shape in transformer_layer_config
+    and its head's vocabulary at the top (draft_vocab_size); vLLM reads the layer config with
+    those fields moved in (vllm/transformers_utils/configs/speculators/algos.py update_eagle3), so
+    the drafter's KV layer has the layer config's heads, not the top level's (which has none)."""
+    from kvcalc.hf_config import speculators_view
+    drafter = {"architectures": ["Eagle3DraftModel"], "speculators_model_type": "eagle3",
+               "draft_vocab_size": 64000, "norm_before_fc": True,
+               "transformer_layer_config": {"model_type": "llama", "hidden_size": 2880,
+                                            "num_hidden_layers": 1, "num_attention_heads": 64,
+                                            "num_key_value_heads": 8, "head_dim": 64,
+                                            "intermediate_size": 2880, "vocab_size": 201088}}
+    view = speculators_view(drafter)
+    assert view["draft_vocab_size"] == 64000 and view["hidden_size"] == 2880
+    layers = [l for l in read_model(view).layers if l.kind != "none"]
+    assert len(layers) == 1 and (layers[0].num_kv_heads, layers[0].head_size) == (8, 64)
+    plain = {"model_type": "llama", "num_hidden_layers": 1}
+    assert speculators_view(plain) is plain
+    with pytest.raises(UnsupportedModelError):
+        speculators_view({**drafter, "speculators_model_type": "medusa"})
+    with pytest.raises(ConfigError):
+        speculators_view({**drafter, "transformer_layer_config": None})

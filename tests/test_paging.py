@@ -238,3 +238,21 @@ def test_the_serve_command_spells_out_prefix_caching_only_against_the_default():
     assert "prefix-caching" not in cmd("0.28.0", True)
     assert cmd("0.28.0", False).endswith("--no-enable-prefix-caching")
     assert cmd("0.19.0", False, model="Qwen/Qwen3-8B").endswith("--no-enable-prefix-caching")
+
+
+def test_a_speculators_drafter_config_gives_the_drafter_layers_shape():
+    """gpt-oss-20b with an EAGLE-3 drafter in the speculators format (64 heads of 64, 8 KV heads):
+    the drafter's one layer joins the full-attention layers with its own shape, as with an
+    assumed layer (13 full layers beside 12 sliding ones), and the layout reads its KV heads from
+    transformer_layer_config."""
+    drafter = {"speculators_model_type": "eagle3", "draft_vocab_size": 64000,
+               "transformer_layer_config": {"model_type": "llama", "hidden_size": 2880,
+                                            "num_hidden_layers": 1, "num_attention_heads": 64,
+                                            "num_key_value_heads": 8, "head_dim": 64,
+                                            "intermediate_size": 2880, "vocab_size": 201088}}
+    given = calc("openai/gpt-oss-20b", max_model_len=8192,
+                 speculative={"method": "eagle3", "draft_config": drafter})
+    assumed = calc("openai/gpt-oss-20b", max_model_len=8192, speculative={"method": "eagle3"})
+    assert given.grouping.group_size == assumed.grouping.group_size == 13
+    assert [n.params for n in given.notes if n.key == "note.draft_layers"] == [{"layers": 1}]
+    assert not [n for n in assumed.notes if n.key == "note.draft_layers"]

@@ -130,6 +130,9 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
         "the Mamba state the model class declares",
         "所有层都是注意力层，但 vLLM 仍会调大注意力块大小，以容纳模型类声明的 Mamba 状态"),
     # what ``model.unsupported`` cannot reproduce (hf_config._UNSUPPORTED)
+    "model.reason.speculators": (
+        "speculators-format drafters other than EAGLE-3 and PEagle",
+        "EAGLE-3 与 PEagle 以外的 speculators 格式草稿模型"),
     "model.reason.kimi_linear": (
         "Kimi Linear (KDA) state sizes",
         "Kimi Linear（KDA）的状态大小"),

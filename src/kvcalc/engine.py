@@ -15,7 +15,7 @@ from .budget import Budget, cuda_graph_deducted, estimate_budget
 from .catalog import Gpu
 from .dtypes import KvDtype, model_dtype_bytes, normalize_model_dtype, resolve_kv_dtype
 from .errors import SettingsError
-from .hf_config import AttentionLayer, ModelArch, read_model
+from .hf_config import AttentionLayer, ModelArch, read_model, speculators_view
 from .kvspecs import Layout, LayoutRequest, build_layout
 from .messages import Text
 from .params import text_part
@@ -117,7 +117,7 @@ def _draft_layers(arch: ModelArch, s: Settings) -> tuple[tuple[AttentionLayer, .
         # "-assistant" checkpoint) are loaded next to the model's.
         return (), [Text("note.gemma4_mtp"), Text("note.draft_weights")]
     if spec.draft_config is not None:
-        draft = read_model(spec.draft_config)
+        draft = read_model(speculators_view(spec.draft_config))
         return tuple(l for l in draft.layers if l.kind != "none"), \
             [Text("note.draft_layers", layers=sum(l.kind != "none" for l in draft.layers)),
              Text("note.draft_weights")]

@@ -717,6 +717,33 @@ def _check_quantization(config: dict[str, Any]) -> None:
                 w.int("group_size", minimum=1, maximum=10**9)
 
 
+SPECULATORS_EAGLE_TYPES = ("eagle3", "peagle")
+"""speculators_model_type values vLLM reads (vllm/transformers_utils/configs/speculators/algos.py)."""
+
+
+def speculators_view(config: dict[str, Any]) -> dict[str, Any]:
+    """A drafter config in the speculators format (RedHatAI/*speculator.eagle3: the layer's shape in
+    ``transformer_layer_config``, the head's vocabulary in ``draft_vocab_size``) as vLLM reads it:
+    the layer config with the EAGLE-3 fields moved in (vllm/transformers_utils/configs/speculators/
+    ``SpeculatorsConfig.extract_transformers_pre_trained_config`` and ``update_eagle3``). Any other
+    config is returned as it is."""
+    kind = config.get("speculators_model_type")
+    if kind is None:
+        return config
+    if kind not in SPECULATORS_EAGLE_TYPES:
+        raise UnsupportedModelError(Text("model.unsupported", what=Text("model.reason.speculators"),
+                                         model_type=repr(kind)))
+    layer = config.get("transformer_layer_config")
+    if not isinstance(layer, dict):
+        raise ConfigError("transformer_layer_config",
+                          Text("config.object_got", type=type(layer).__name__))
+    view = dict(layer)
+    for key in ("draft_vocab_size", "target_hidden_size"):
+        if config.get(key) is not None:
+            view[key] = config[key]
+    return view
+
+
 def read_model(config: dict[str, Any]) -> ModelArch:
     """Parse a config.json dict. Raises ConfigError / UnsupportedModelError."""
     f = _text_fields(config)
