@@ -53,3 +53,29 @@ def test_a_vision_model_brings_its_processor_limit(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "huggingface_hub", fake_hub(tmp_path, files))
     cfg, _ = fetch_model("someone/qwen25-vl-plain")
     assert "preprocessor_config" not in cfg
+
+
+def test_the_cli_fetches_the_drafter_a_speculative_config_names(tmp_path, monkeypatch, capsys):
+    """--speculative-config naming an EAGLE-3 drafter: the CLI fetches the drafter's config.json
+    (here in the speculators format), so the budget counts the drafter's weights and the serve
+    command keeps the drafter's id without the fetched config; offline, the assumed layer stays
+    and stderr says so."""
+    drafter = {"speculators_model_type": "eagle3", "draft_vocab_size": 32000,
+               "transformer_layer_config": {"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 1,
+                                            "num_attention_heads": 32, "num_key_value_heads": 8,
+                                            "head_dim": 128, "intermediate_size": 12288,
+                                            "vocab_size": 151936}}
+    spec = '{"method": "eagle3", "model": "someone/qwen3-8b-eagle3", "num_speculative_tokens": 3}'
+    argv = ["estimate", "--model", "Qwen/Qwen3-8B", "--gpu", "l4", "--max-model-len", "8192",
+            "--speculative-config", spec, "--json"]
+    monkeypatch.setitem(sys.modules, "huggingface_hub", fake_hub(tmp_path, {"config.json": drafter}))
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    term = next(t for t in out["budget"]["terms"] if t["name"] == "draft model")
+    assert 0.7 < term["gib"] < 0.8 and "eagle3" in term["basis"]
+    assert "someone/qwen3-8b-eagle3" in out["serve_command"] and "draft_config" not in out["serve_command"]
+    monkeypatch.setitem(sys.modules, "huggingface_hub", fake_hub(tmp_path, {}, raise_on=OSError("offline")))
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "drafter's config.json was not fetched" in captured.err
+    assert all(t["name"] != "draft model" for t in json.loads(captured.out)["budget"]["terms"])

@@ -173,3 +173,60 @@ def test_a_config_without_vocab_size_of_an_unknown_class_gets_no_guessed_pool():
     llama = llama_like()
     del llama["vocab_size"]
     assert calc(llama, "h100").budget is not None
+
+
+QWEN3_4B_EAGLE3 = {"architectures": ["LlamaForCausalLMEagle3"], "model_type": "llama", "hidden_size": 2560,
+                   "num_hidden_layers": 1, "num_attention_heads": 32, "num_key_value_heads": 8,
+                   "head_dim": 128, "intermediate_size": 9728, "vocab_size": 151936,
+                   "draft_vocab_size": 32000, "tie_word_embeddings": False}
+"""An EAGLE-3 head shaped like Qwen3-4B's layers with a 32,000-entry draft vocabulary, the shape of
+AngelSlim/Qwen3-4B_eagle3 (its config itself was not seen)."""
+
+
+def test_an_eagle3_drafter_adds_its_layer_fc_and_head_but_not_the_shared_embedding():
+    """A public RTX 4090 design note (ADR 0004 of a W1 load matrix, 2026-09) logs "Model loading
+    took" 7.56 GiB for Qwen3-4B and 7.97 GiB with AngelSlim/Qwen3-4B_eagle3: 0.41 GiB, what one
+    decoder layer with a 2 × 2,560-wide QKV input, fc (3 × 2,560 → 2,560) and a 32,000-entry LM
+    head weigh in bf16 when the model's embedding is shared (llama_eagle3.py,
+    spec_decode/eagle/utils.py ``_should_share``). A checkpoint with an embedding of its own that
+    differs keeps it: the high end adds 151,936 × 2,560 × 2 B."""
+    from kvcalc.weights import drafter_weights
+    target = config("Qwen/Qwen3-4B")
+    typical, low, high = drafter_weights(QWEN3_4B_EAGLE3, target, "eagle3", 1, 2)
+    assert typical / GIB == pytest.approx(0.41, abs=0.005) and low == typical
+    assert high - typical == 151936 * 2560 * 2
+    # TP 2 splits the layer and the head, not fc (ReplicatedLinear)
+    fc = 3 * 2560 * 2560 * 2
+    assert drafter_weights(QWEN3_4B_EAGLE3, target, "eagle3", 2, 2)[0] == pytest.approx((typical - fc) / 2 + fc, rel=0.01)
+
+
+def test_eagle_draft_model_and_unsized_methods():
+    """EAGLE-1 (llama_eagle.py) takes the model's embedding and LM head and maps 2 × hidden to
+    hidden in fc; a draft_model brings its whole checkpoint; dflash is not sized (None)."""
+    from kvcalc.weights import drafter_weights
+    eagle1 = {k: v for k, v in QWEN3_4B_EAGLE3.items() if k != "draft_vocab_size"}
+    e1 = drafter_weights(eagle1, {}, "eagle", 1, 2)[0]
+    e3 = drafter_weights(QWEN3_4B_EAGLE3, {}, "eagle3", 1, 2)[0]
+    H = 2560
+    assert e3 - e1 == (H * 32 * 128 + 2 * 8 * H * 128 + H + 3 * H * H + 32000 * H - 2 * H * H) * 2
+    whole = drafter_weights(eagle1, {}, "draft_model", 1, 2)[0]
+    assert whole == e1 - 2 * H * H * 2 + 2 * 151936 * H * 2      # its embedding and LM head, no fc
+    assert drafter_weights(QWEN3_4B_EAGLE3, {}, "dflash", 1, 2) is None
+
+
+def test_a_drafter_config_puts_the_drafters_weights_in_the_budget():
+    """With the drafter's config the budget lists a 'draft model' term (and 'Model loading took'
+    is set against weights + drafter); without it the layout assumes one layer like the model's,
+    and a note says the drafter's weights are not counted. Same KV layout here (8 KV heads × 128
+    both ways), so the pools differ by exactly the term."""
+    eagle3 = {**QWEN3_4B_EAGLE3, "hidden_size": 4096, "intermediate_size": 12288}
+    sized = calc("Qwen/Qwen3-8B", "l4", max_model_len=8192,
+                 speculative={"method": "eagle3", "num_speculative_tokens": 3, "draft_config": eagle3})
+    assumed = calc("Qwen/Qwen3-8B", "l4", max_model_len=8192,
+                   speculative={"method": "eagle3", "num_speculative_tokens": 3})
+    term = sized.budget.term("draft model")
+    assert term is not None and assumed.budget.term("draft model") is None
+    assert assumed.budget.available_bytes - sized.budget.available_bytes == term.bytes
+    assert sized.budget.weights_as_logged == sized.budget.weights.bytes + term.bytes
+    assert "note.draft_weights" not in [n.key for n in sized.notes]
+    assert "note.draft_weights" in [n.key for n in assumed.notes]

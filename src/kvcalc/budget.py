@@ -74,6 +74,12 @@ class Budget:
     def weights(self) -> Term:
         return self.terms[0]
 
+    @property
+    def weights_as_logged(self) -> int:
+        """What "Model loading took" counts: the model's weights and a drafter's, loaded with it."""
+        draft = self.term("draft model")
+        return self.weights.bytes + (draft.bytes if draft else 0)
+
     def term(self, name: str) -> Term | None:
         """The term of that name, or None where this setting has none (a first start's compile)."""
         return next((t for t in self.terms if t.name == name), None)
@@ -87,14 +93,18 @@ class Budget:
 
 
 def estimate_budget(total: int, util: float, version: Version, weights: WeightsEstimate,
-                    reserves: tuple[ReserveEstimate, ...], limiting_stage: int) -> Budget:
+                    reserves: tuple[ReserveEstimate, ...], limiting_stage: int,
+                    draft: tuple[int, int, int] = (0, 0, 0), draft_basis: str = "") -> Budget:
     """``reserves`` has one entry per PP stage; ``limiting_stage`` is the stage whose blocks are
-    fewest (the caller knows the layouts)."""
+    fewest (the caller knows the layouts). ``draft``: typical, low and high bytes of a speculative
+    drafter's weights (weights.drafter_weights), which vLLM loads on the last stage."""
     requested = requested_bytes(total, util, version)
     band = 0.0 if weights.exact_total else 0.03
     typical, low, high = [], [], []
-    for w, r in zip(weights.per_stage_bytes, reserves):
-        extras = (r.activation, r.non_torch, r.cuda_graphs, r.cold_compile, r.unified_memory)
+    last = len(reserves) - 1
+    for i, (w, r) in enumerate(zip(weights.per_stage_bytes, reserves)):
+        extras = (r.activation, r.non_torch, r.cuda_graphs, r.cold_compile, r.unified_memory,
+                  draft if i == last else (0, 0, 0))
         typical.append(requested - w - sum(x[0] for x in extras))
         low.append(requested - int(w * (1 + band)) - sum(x[2] for x in extras))
         high.append(requested - int(w * (1 - band)) - sum(x[1] for x in extras))
@@ -113,5 +123,7 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
         terms += (Term("first-start compile", *r.cold_compile, r.cold_compile_basis),)
     if r.unified_memory[2]:  # listed only on unified-memory GPUs (unified_memory_reserve)
         terms += (Term("unified memory", *r.unified_memory, r.unified_memory_basis),)
+    if draft[2] and limiting_stage == last:   # a drafter sized from its config
+        terms += (Term("draft model", *draft, draft_basis),)
     return Budget(total, requested, terms, tuple(typical), tuple(low), tuple(high), limiting_stage,
                   weights.total_bytes)

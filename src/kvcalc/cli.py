@@ -112,6 +112,25 @@ SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "mm_processor_kwargs", "compile_cache")
 
 
+DRAFTER_METHODS = ("eagle", "eagle3", "draft_model", "dflash")
+"""Speculative methods whose ``model`` is a drafter with a config.json of its own."""
+
+
+def _fetch_drafter(spec: Any) -> None:
+    """Fetch the config.json of the drafter a speculative config names (``model``) into its
+    ``draft_config``, so the core sizes the drafter's layers and weights instead of assuming one
+    layer like the model's. A drafter that cannot be fetched keeps that assumption, said on stderr."""
+    if not isinstance(spec, dict) or spec.get("draft_config") is not None or \
+            str(spec.get("method", "")).lower() not in DRAFTER_METHODS or not isinstance(spec.get("model"), str):
+        return
+    from .hub import HubError, fetch_model  # noqa: PLC0415 - network only when needed
+    try:
+        spec["draft_config"], _ = fetch_model(spec["model"][:200])
+    except HubError as exc:
+        print(f"kvcalc: the drafter's config.json was not fetched ({exc}); one draft layer shaped "
+              "like the model's is assumed", file=sys.stderr)
+
+
 def build_request(args: argparse.Namespace) -> dict[str, Any]:
     settings = {k: getattr(args, k) for k in SETTING_ARGS if getattr(args, k) is not None}
     if args.speculative_config:
@@ -119,6 +138,7 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
             settings["speculative"] = json.loads(args.speculative_config)
         except ValueError as exc:
             raise KvcalcError(f"--speculative-config is not valid JSON: {exc}") from exc
+        _fetch_drafter(settings["speculative"])
     req: dict[str, Any] = {"op": args.command, "gpu": args.gpu, "settings": settings,
                            "available_kv_gib": args.available_kv_gib,
                            "measured_reserve_gib": args.measured_reserve_gib,

@@ -42,7 +42,7 @@ def measured_reserve_gib(parsed: ParsedLog, calc: Calculation) -> float | None:
         return None
     total = (parsed.total_memory_gib * GIB) if parsed.total_memory_gib else calc.budget.total_bytes
     requested = total * calc.resolved.gpu_memory_utilization
-    weights = parsed.model_loading_gib[0] * GIB if parsed.model_loading_gib else calc.budget.weights.bytes
+    weights = parsed.model_loading_gib[0] * GIB if parsed.model_loading_gib else calc.budget.weights_as_logged
     return round((requested - min(parsed.available_kv_cache_gib) * GIB - weights) / GIB, 3)
 
 
@@ -50,7 +50,7 @@ def _causes(parsed: ParsedLog, calc: Calculation, form: dict[str, Any]) -> list[
     out = []
     b = calc.budget
     if b is not None and parsed.model_loading_gib:
-        ours = b.weights.bytes / GIB
+        ours = b.weights_as_logged / GIB
         theirs = parsed.model_loading_gib[0]
         if abs(ours - theirs) > max(0.2, 0.02 * theirs):
             out.append(Text("cause.weights", theirs=theirs, ours=ours))
@@ -109,7 +109,7 @@ def compare(parsed: ParsedLog, calc: Calculation) -> dict[str, Any]:
                         f"{est.max_concurrency:.2f}x" if est and est.fits else None,
                         _pct(est.max_concurrency, parsed.max_concurrency) if est and est.fits else None, None))
     if parsed.model_loading_gib and calc.budget is not None:
-        ours = calc.budget.weights.bytes / GIB
+        ours = calc.budget.weights_as_logged / GIB
         theirs = parsed.model_loading_gib[0]
         rows.append(Row("Model loading took", f"{theirs} GiB", None, f"{ours:.2f} GiB", _pct(ours, theirs), None))
     return {

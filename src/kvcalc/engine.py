@@ -24,6 +24,7 @@ from .settings import Resolved, Settings, resolve, spec_family
 from .specs import SizingContext
 from .units import GIB
 from .versions import Rule, Version, applies, flashinfer_sampler_default
+from .weights import DRAFTER_WEIGHT_METHODS, drafter_weights
 
 _FLOAT_EPS = 1e-9
 
@@ -118,9 +119,10 @@ def _draft_layers(arch: ModelArch, s: Settings) -> tuple[tuple[AttentionLayer, .
         return (), [Text("note.gemma4_mtp"), Text("note.draft_weights")]
     if spec.draft_config is not None:
         draft = read_model(speculators_view(spec.draft_config))
+        sized = spec.method.lower() in DRAFTER_WEIGHT_METHODS     # the budget counts its weights
         return tuple(l for l in draft.layers if l.kind != "none"), \
             [Text("note.draft_layers", layers=sum(l.kind != "none" for l in draft.layers)),
-             Text("note.draft_weights")]
+             *([] if sized else [Text("note.draft_weights")])]
     if family == "mtp":
         if not arch.mtp_layers:
             raise SettingsError({"--speculative-config": Text("settings.mtp_without_layers")})
@@ -311,10 +313,30 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                          Text("basis.measured_reserve"),
                                          measured=True)
                          for _ in range(pp))
-    draft = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, 0)
+    drafter, drafter_basis = _drafter(config, s, dtype_bytes, native_mxfp4)
+    draft = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, 0,
+                            drafter, drafter_basis)
     limiting = _limiting_stage(parts, draft.stage_available)
-    budget = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, limiting)
+    budget = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, limiting,
+                             drafter, drafter_basis)
     return budget, _weights_problem(budget, gpu.total_bytes)
+
+
+def _drafter(config: dict[str, Any], s: Settings, dtype_bytes: int,
+             native_mxfp4: bool) -> tuple[tuple[int, int, int], str]:
+    """A speculative drafter's weights on the last stage, from its config (weights.drafter_weights),
+    with the basis the budget shows; none without a drafter config or for a method not sized."""
+    spec = s.speculative
+    if spec is None or spec.draft_config is None or spec_family(spec.method) != "eagle":
+        return (0, 0, 0), ""
+    method = spec.method.lower()
+    sized = drafter_weights(speculators_view(spec.draft_config), config, method,
+                            s.tensor_parallel_size, dtype_bytes, native_mxfp4)
+    if sized is None:
+        return (0, 0, 0), ""
+    basis = Text("basis.draft_model", gib=sized[0] / GIB) if method == "draft_model" else \
+        Text("basis.draft_eagle", method=method, gib=sized[0] / GIB, high=sized[2] / GIB)
+    return sized, basis
 
 
 def _weights_problem(budget: Budget, total: int) -> str | None:

@@ -401,6 +401,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "在统一内存 GPU 上，vLLM 从 CUDA 读取空闲内存，页缓存被算作已用，因此其进程在加载和 profiling 期间占用的主机内存"
         "会被计入（公开的 DGX Spark 日志中为 {gib:.2f} GiB），从磁盘读入的检查点也可能被计入（最多 {high:.2f} GiB；"
         "v0.11.1 起可回收的缓存算作空闲）；用 --kv-cache-memory-bytes 设定缓存池可绕过这次测量"),
+    "basis.draft_eagle": (
+        "the {method} drafter from its config: its decoder layer(s), fc and LM head, {gib:.2f} GiB on "
+        "this GPU; up to {high:.2f} if its checkpoint carries an embedding of its own that differs from "
+        "the model's (vLLM shares the model's otherwise)",
+        "{method} 草稿模型，按其配置计算：解码层、fc 与 LM head，在这张 GPU 上为 {gib:.2f} GiB；"
+        "若其检查点自带且与主模型不同的嵌入层，最多 {high:.2f}（否则 vLLM 共用主模型的嵌入层）"),
+    "basis.draft_model": (
+        "the draft model's own weights, from its config: {gib:.2f} GiB on this GPU",
+        "草稿模型自身的权重，按其配置计算：在这张 GPU 上为 {gib:.2f} GiB"),
     "basis.cuda_graphs_none": (
         "not subtracted in this setting",
         "在此设置下不扣除"),

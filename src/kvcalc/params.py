@@ -397,3 +397,53 @@ def mtp_parts(config: dict[str, Any], tp: int, n: int) -> list[Part]:
         out += [Part("mtp", p.params, p.per_rank, False, False, None, "last") for p in heads]
         out.append(Part("mtp", 2 * H * H + 3 * H, None, True, where="last"))
     return out
+
+
+EAGLE3_AUX_STATES = 3
+"""Hidden states of the target an EAGLE-3 head reads when its config names none
+(vllm/model_executor/models/llama_eagle3.py ``num_aux_hidden_states``)."""
+
+
+def drafter_parts(draft: dict[str, Any], target: dict[str, Any], tp: int, method: str) -> tuple[list[Part], int]:
+    """What a speculative drafter adds to one GPU beside the target's weights (vLLM puts it on the
+    last stage), and the parameters one rank holds of the embedding it may keep on top of them.
+
+    - "eagle3" (llama_eagle3.py, qwen3_eagle3.py): its decoder layers, the first of which reads the
+      token's embedding and the hidden state side by side (a QKV input of 2 × hidden), an extra
+      norm, ``fc`` from the target's aux hidden states (3 × target hidden → hidden, replicated on
+      every GPU) and its own LM head over ``draft_vocab_size``. The embedding is the target's:
+      vllm/v1/worker/gpu/spec_decode/eagle/utils.py ``load_eagle_model`` shares it when the
+      checkpoint carries none or the same one, so it is the second value.
+    - "eagle" (llama_eagle.py): its layers and ``fc`` (2 × hidden → hidden); embedding and LM head
+      are the target's.
+    - "draft_model": the whole draft model, embedding and LM head included.
+    ``draft`` is the drafter's config as vLLM reads it (``hf_config.speculators_view``)."""
+    full = inventory(draft, tp)
+    if not full:
+        return [], 0
+    if method == "draft_model":
+        return [Part("draft", p.params, p.per_rank, p.quantizable, p.expert, None, "last") for p in full], 0
+    t = text_part(draft)
+    H = _n(t, "hidden_size")
+    heads = _n(t, "num_attention_heads")
+    kv = _n(t, "num_key_value_heads", heads) or heads
+    hd = _n(t, "head_dim") or H // heads
+    embedding = [p for p in full if p.name == "embedding" and p.where == "first"][:1]
+    body = [Part("draft", p.params, p.per_rank, p.quantizable, p.expert, None, "last")
+            for p in full if p.name not in ("embedding", "lm_head")]
+    own_embedding = embedding[0].per_rank if embedding else 0
+    if method == "eagle":
+        return body + [Part("draft", 2 * H * H, 2 * H * H, True, where="last")], own_embedding
+    aux = t.get("eagle_aux_hidden_state_layer_ids")
+    n_aux = len(aux) if isinstance(aux, list) and aux else EAGLE3_AUX_STATES
+    target_h = _n(t, "target_hidden_size") or _n(text_part(target), "hidden_size") or H
+    draft_vocab = _n(t, "draft_vocab_size") or _n(t, "vocab_size")
+    vocab_padded = cdiv(draft_vocab, 64) * 64
+    extra = [
+        Part("draft", H * heads * hd, None, True, where="last"),            # q over the 2H input
+        Part("draft", 2 * kv * H * hd, 2 * max(1, kv // tp) * H * hd, True, where="last"),  # k, v
+        Part("draft", H, H, False, where="last"),                           # hidden_norm
+        Part("draft", n_aux * target_h * H, n_aux * target_h * H, True, where="last"),   # fc
+        Part("draft", vocab_padded * H, cdiv(vocab_padded, tp) * H, False, where="last"),  # LM head
+    ]
+    return body + extra, own_embedding

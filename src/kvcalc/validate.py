@@ -91,7 +91,7 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
     gib = 1 << 30
     r = calc.resolved
     s = r.settings
-    weights = logged.get("model_loading_gib") or calc.budget.weights.bytes / gib
+    weights = logged.get("model_loading_gib") or calc.budget.weights_as_logged / gib
     total = logged.get("total_gib") or calc.gpu.total_bytes / gib
     terms = {t.name: t.bytes / gib for t in calc.budget.terms}
     cg = terms["CUDA graphs"]
@@ -137,7 +137,7 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
         return row
     loading = (entry.get("logged") or {}).get("model_loading_gib")
     if loading and calc.budget is not None:
-        row["weights_error_pct"] = _pct_f(calc.budget.weights.bytes / (1 << 30), loading)
+        row["weights_error_pct"] = _pct_f(calc.budget.weights_as_logged / (1 << 30), loading)
     terms = _term_checks(entry.get("logged") or {}, calc)
     if terms:
         row["terms"] = terms

@@ -17,7 +17,7 @@ from typing import Any
 
 from .errors import SettingsError
 from .messages import Text
-from .params import Part, inventory, mtp_parts, text_part
+from .params import Part, drafter_parts, inventory, mtp_parts, text_part
 from .units import cdiv
 
 WEIGHT_FORMATS: tuple[str, ...] = ("auto", "bf16", "fp16", "fp8", "int8", "awq", "gptq", "int4",
@@ -271,3 +271,25 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     first = per_layer_input_buffer_bytes(config, mnbt, model_dtype_bytes)
     per_stage = tuple(int(b * scale) + buffers + (first if i == 0 else 0) for i, b in enumerate(stage))
     return WeightsEstimate(int(weights_bytes if exact else total), per_stage, basis, exact)
+
+
+DRAFTER_WEIGHT_METHODS = ("eagle", "eagle3", "draft_model")
+"""Speculative methods whose drafter's weights kvcalc sizes from the drafter's config
+(``params.drafter_parts``); others (dflash) keep a note that they are not counted."""
+
+
+def drafter_weights(draft: dict[str, Any], target: dict[str, Any], method: str, tp: int,
+                    model_dtype_bytes: int, native_mxfp4: bool = True) -> tuple[int, int, int] | None:
+    """Typical, low and high bytes one GPU of the last stage holds for a speculative drafter, in
+    the drafter checkpoint's own format (vLLM loads it with the draft's quantization config,
+    llama_eagle3.py ``get_draft_quant_config``): the high end adds the embedding an EAGLE
+    checkpoint may carry of its own, which vLLM keeps only when it differs from the model's.
+    None for a method whose drafter kvcalc does not size."""
+    if method not in DRAFTER_WEIGHT_METHODS:
+        return None
+    parts, own_embedding = drafter_parts(draft, target, tp, method)
+    if not parts:
+        return None
+    fmt = checkpoint_format(draft, native_mxfp4)
+    typical = int(sum(_part_bytes(p, fmt, model_dtype_bytes, tp)[1] for p in parts))
+    return typical, typical, typical + own_embedding * model_dtype_bytes
