@@ -176,3 +176,30 @@ def test_a_dgx_spark_estimate_lists_the_host_memory_vllm_counts(capsys):
     assert before["gib"] == now["gib"] == UMA_HOST_GIB[0]
     assert before["high_gib"] == pytest.approx(now["high_gib"] + weights["gib"], abs=0.01)
     assert "page cache" in before["basis"]
+
+
+EAGLE3_8B = {"architectures": ["LlamaForCausalLMEagle3"], "model_type": "llama", "hidden_size": 4096,
+             "num_hidden_layers": 1, "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
+             "intermediate_size": 12288, "vocab_size": 151936, "draft_vocab_size": 32000}
+
+
+def test_the_speculative_config_as_typed_and_the_drafter_a_caller_fetched():
+    """The page sends --speculative-config as typed: the core reads the JSON (or names what is
+    wrong with it) and echoes it; a drafter config the caller fetched ({"id", "config"}) is used
+    only for the drafter the config names."""
+    def ask(spec, drafter=None):
+        return api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "l4",
+                           "settings": {"max_model_len": 8192, "speculative": spec}, "drafter": drafter})
+    bad = ask("{method: eagle3}")
+    assert not bad["ok"] and "--speculative-config" in bad["error"]["fields"]
+    assert "vLLM's JSON" in bad["error"]["fields"]["--speculative-config"]
+    spec = '{"method": "eagle3", "model": "someone/eagle3-head", "num_speculative_tokens": 3}'
+    assumed = ask(spec)["result"]
+    assert assumed["settings"]["speculative"] == {"method": "eagle3", "num_speculative_tokens": 3,
+                                                  "model": "someone/eagle3-head", "drafter_config": False}
+    other = ask(spec, {"id": "someone/other-head", "config": EAGLE3_8B})["result"]
+    assert other["settings"]["speculative"]["drafter_config"] is False
+    sized = ask(spec, {"id": "someone/eagle3-head", "config": EAGLE3_8B})["result"]
+    assert sized["settings"]["speculative"]["drafter_config"] is True
+    assert any(t["name"] == "draft model" for t in sized["budget"]["terms"])
+    assert ask("")["result"]["settings"]["speculative"] is None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from typing import Any
 
 from . import __version__
@@ -42,6 +43,12 @@ def settings_from_dict(d: dict[str, Any] | None) -> Settings:
     if unknown:
         raise SettingsError({k: Text("request.unknown_setting") for k in unknown})
     spec = d.pop("speculative", None)
+    if isinstance(spec, str):     # the page's field: vLLM's --speculative-config JSON as typed
+        try:
+            spec = json.loads(spec) if spec.strip() else None
+        except ValueError as exc:
+            raise SettingsError({"--speculative-config": Text("request.speculative_json",
+                                                              error=str(exc)[:80])}) from exc
     speculative = None
     if spec:
         if not isinstance(spec, dict) or not isinstance(spec.get("method"), str):
@@ -88,6 +95,17 @@ def resolve_model(req: dict[str, Any]) -> tuple[str, dict[str, Any], int | None]
     return model_id, config, weights
 
 
+def with_drafter(settings: Settings, drafter: Any) -> Settings:
+    """The drafter config a caller fetched (``{"id", "config"}``: the page reads the drafter's
+    config.json from Hugging Face, the CLI in hub.py) put into the speculative config that names
+    that drafter, unless it carries one already; anything else leaves the settings as they are."""
+    spec = settings.speculative
+    if spec is None or spec.draft_config is not None or not isinstance(drafter, dict) or \
+            not isinstance(drafter.get("config"), dict) or not spec.model or drafter.get("id") != spec.model:
+        return settings
+    return replace(settings, speculative=replace(spec, draft_config=drafter["config"]))
+
+
 def _inputs(req: dict[str, Any]) -> tuple[str, dict[str, Any], int | None, Gpu, Settings, int | None]:
     model_id, config, weights = resolve_model(req)
     gpu_key = req.get("gpu") or "h100-sxm"
@@ -101,7 +119,8 @@ def _inputs(req: dict[str, Any]) -> tuple[str, dict[str, Any], int | None, Gpu, 
                                 or not 0 <= reserve < 1e4):
         raise SettingsError({"measured_reserve_gib": Text("request.gib_number", value=repr(reserve))})
     reserve_bytes = int(reserve * (1 << 30)) if reserve is not None else None
-    return model_id, config, weights, gpu, settings_from_dict(req.get("settings")), reserve_bytes
+    settings = with_drafter(settings_from_dict(req.get("settings")), req.get("drafter"))
+    return model_id, config, weights, gpu, settings, reserve_bytes
 
 
 def estimate(req: dict[str, Any]) -> dict[str, Any]:
@@ -230,7 +249,8 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
     if not gpu_key and req.get("gpu_total_gib") is None:
         raise SettingsError({"gpu": Text("log.no_gpu")})
     inner = {"model": model, "config": req.get("config"), "weights_bytes": req.get("weights_bytes"),
-             "gpu": gpu_key, "gpu_total_gib": req.get("gpu_total_gib"), "settings": settings}
+             "gpu": gpu_key, "gpu_total_gib": req.get("gpu_total_gib"), "settings": settings,
+             "drafter": req.get("drafter")}
     model_id, config, weights, gpu, parsed_settings, _ = _inputs(inner)
     calc = calculate(config, gpu, parsed_settings, model_id=model_id, weights_bytes=weights,
                      available_kv_gib=min(parsed.available_kv_cache_gib))

@@ -116,6 +116,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "must be an object of vLLM flags, got {got}",
         "须为由 vLLM 参数组成的对象，收到的是 {got}"),
     "request.unknown_setting": ("is not a setting kvcalc knows", "不是 kvcalc 认识的设置项"),
+    "request.speculative_json": (
+        "must be vLLM's JSON, e.g. {{\"method\": \"eagle3\", \"model\": \"…\", \"num_speculative_tokens\": 3}} "
+        "({error})",
+        "须为 vLLM 的 JSON，例如 {{\"method\": \"eagle3\", \"model\": \"…\", \"num_speculative_tokens\": 3}}（{error}）"),
     "request.speculative_object": (
         "must be an object with a 'method' string",
         "须为带有 'method' 字符串的对象"),

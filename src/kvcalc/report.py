@@ -83,6 +83,10 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "limit_mm_per_prompt": json.loads(r.mm_limits.spelled) if r.mm_limits is not None else None,
             "mm_processor_kwargs": json.loads(r.mm_processor.spelled) if r.mm_processor is not None else None,
             "compile_cache": s.compile_cache,
+            # the speculative config as vLLM's flag spells it, and whether the drafter's config was given
+            "speculative": None if s.speculative is None else {
+                "method": s.speculative.method, "num_speculative_tokens": s.speculative.num_speculative_tokens,
+                "model": s.speculative.model, "drafter_config": s.speculative.draft_config is not None},
             "defaults_used": sorted(r.defaults_used), "batch_defaults_row": r.batch_defaults.memory_class,
         },
         "layout": {
