@@ -203,3 +203,15 @@ def test_the_speculative_config_as_typed_and_the_drafter_a_caller_fetched():
     assert sized["settings"]["speculative"]["drafter_config"] is True
     assert any(t["name"] == "draft model" for t in sized["budget"]["terms"])
     assert ask("")["result"]["settings"]["speculative"] is None
+
+
+def test_a_drafter_config_that_cannot_be_read_is_the_speculative_configs_fault():
+    """A drafter config without its layer count, or with an absurd head vocabulary, is reported
+    on --speculative-config (where the page shows it), not as the model's config error."""
+    spec = '{"method": "eagle3", "model": "someone/eagle3-head", "num_speculative_tokens": 3}'
+    for bad in ({**EAGLE3_8B, "num_hidden_layers": None}, {**EAGLE3_8B, "draft_vocab_size": 10**12}):
+        r = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "l4",
+                        "settings": {"max_model_len": 8192, "speculative": spec},
+                        "drafter": {"id": "someone/eagle3-head", "config": bad}})
+        assert not r["ok"] and list(r["error"]["fields"]) == ["--speculative-config"]
+        assert "drafter's config.json" in r["error"]["fields"]["--speculative-config"]

@@ -21,6 +21,8 @@ const state = {
   validationLive: false,
   runtime: null,
   timings: { navToScript: T0 },
+  drafter: null, // the drafter --speculative-config names: {id, config} | {id, pending} | {id, failed}
+  drafterMsg: null,
   log: null, // a pasted startup log: {text, request, result, use} (use: its measured reserve is the baseline)
   planWanted: false, // the planner runs once asked, then follows every change
   curves: null, // {request, result} of the newest estimate with curves
@@ -122,6 +124,7 @@ const FIELDS = [
   ["cgs", "cg-sizes", ""],
   ["mmlim", "mm-limits", ""],
   ["mmp", "mm-proc", ""],
+  ["spec", "spec-config", ""],
   ["bs", "block-size", ""],
   ["eager", "enforce-eager", false],
   ["pc", "prefix-caching", ""],
@@ -140,6 +143,7 @@ const FIELD_MSG = {
   "--max-num-batched-tokens": "mnbt", "--max-num-seqs": "max-num-seqs", "--block-size": "block-size",
   "--max-cudagraph-capture-size": "max-cg-size", "--cudagraph-capture-sizes": "cg-sizes",
   "--limit-mm-per-prompt": "mm-limits", "--mm-processor-kwargs": "mm-proc",
+  "--speculative-config": "spec-config",
   VLLM_USE_FLASHINFER_SAMPLER: "flashinfer-sampler", "--enable-prefix-caching": "prefix-caching",
   "compile cache": "compile-cache",
   "--language-model-only": "language-model-only", available_kv_gib: "available-kv-gib",
@@ -183,11 +187,30 @@ function buildRequest() {
       weights: $("weights").value,
       avg_tokens: value("avg-tokens"),
       ...profileSettings(),
-      ...(state.log?.result?.settings?.speculative ? { speculative: state.log.result.settings.speculative } : {}),
+      ...specSettings(),
     },
     available_kv_gib: value("available-kv-gib"),
     ...baselineFields(),
+    ...drafterField(),
   };
+}
+
+// --speculative-config as typed (the core reads the JSON and names what is wrong); sent only
+// when set, with the drafter's config.json once it has been read from Hugging Face.
+function specSettings() {
+  const t = $("spec-config").value.trim();
+  return t ? { speculative: t } : {};
+}
+const DRAFTER_METHODS = ["eagle", "eagle3", "draft_model", "dflash"];
+function drafterId() {
+  let spec;
+  try { spec = JSON.parse($("spec-config").value); } catch { return null; }
+  if (!spec || typeof spec !== "object" || !DRAFTER_METHODS.includes(String(spec.method).toLowerCase())) return null;
+  return typeof spec.model === "string" && /^[\w.-]+\/[\w.-]+$/.test(spec.model) ? spec.model : null;
+}
+function drafterField() {
+  const d = state.drafter;
+  return d && d.config && d.id === drafterId() ? { drafter: { id: d.id, config: d.config } } : {};
 }
 
 // --enable-prefix-caching, VLLM_USE_FLASHINFER_SAMPLER, --skip-mm-profiling and
@@ -205,8 +228,7 @@ function profileSettings() {
   };
 }
 
-// The reserve a pasted log measured replaces the estimated one while the baseline is on; the
-// speculative config a log showed (no form field) rides along while the log is loaded.
+// The reserve a pasted log measured replaces the estimated one while the baseline is on.
 function usableReserve() {
   const r = state.log?.result?.measured_reserve_gib;
   return r !== null && r !== undefined && r >= 0 ? r : null;
@@ -436,6 +458,13 @@ function compileCacheText(v) {
   return S(v === "warm" ? "cc_warm" : v === "cold" ? "cc_cold" : "cc_unset");
 }
 
+// The speculative config as the core read it, and whether the drafter's own config sized it.
+function specUsedText(spec) {
+  const flag = JSON.stringify({ method: spec.method, num_speculative_tokens: spec.num_speculative_tokens,
+    ...(spec.model ? { model: spec.model } : {}) });
+  return `${flag} · ${S(spec.drafter_config ? "spec_drafter_read" : "spec_drafter_assumed")}`;
+}
+
 function renderSettingsUsed(r) {
   const s = r.settings;
   const rows = [
@@ -459,6 +488,7 @@ function renderSettingsUsed(r) {
     ...(s.cudagraph_capture_sizes ? [["--cudagraph-capture-sizes", s.cudagraph_capture_sizes.join(" ")]] : []),
     ...(s.limit_mm_per_prompt ? [["--limit-mm-per-prompt", JSON.stringify(s.limit_mm_per_prompt)]] : []),
     ...(s.mm_processor_kwargs ? [["--mm-processor-kwargs", JSON.stringify(s.mm_processor_kwargs)]] : []),
+    ...(s.speculative ? [["--speculative-config", specUsedText(s.speculative)]] : []),
     ...(s.max_cudagraph_capture_size != null
       ? [["--max-cudagraph-capture-size", F.int(s.max_cudagraph_capture_size)]] : []),
   ];
@@ -576,6 +606,7 @@ function renderWorkerLost() {
 let latestEstimate = 0; // ids of the newest estimate request; older replies are dropped
 async function compute() {
   formToUrl();
+  ensureDrafter(); // a drafter named in --speculative-config: read its config.json, then again
   if (!state.ready) {
     state.computeWanted = true;
     $("stale-note").hidden = false;
@@ -770,6 +801,7 @@ async function renderAll() {
   renderBuildInfo();
   if (state.hfMsg) hfSet(state.hfMsg.key, state.hfMsg.args, state.hfMsg.bad);
   if (state.logMsg) logMsg(state.logMsg.key, state.logMsg.args, state.logMsg.bad);
+  renderDrafterMsg();
   renderBaseline();
   renderCompare();
   renderCharts();
@@ -911,6 +943,61 @@ async function loadHf(rawId) {
   else await compute();
 }
 
+// --- the drafter a speculative config names ---------------------------------------------------
+// Its config.json sizes the drafter's layers and weights (the core's "draft model" term); until
+// it is read, or when it cannot be, the core assumes one layer like the model's and says so.
+let drafterSeq = 0;
+function drafterMsg(key, args) {
+  state.drafterMsg = key ? { key, args } : null;
+  renderDrafterMsg();
+}
+function renderDrafterMsg() {
+  const m = $("spec-drafter-msg");
+  const d = state.drafterMsg;
+  if (!d) { m.textContent = ""; m.dataset.kind = ""; return; }
+  const args = d.args.reason ? { ...d.args, reason: fill(S(d.args.reason[0]), coreArgs(d.args.reason[1])) } : d.args;
+  m.textContent = fill(S(d.key), args);
+  m.dataset.kind = d.key;
+}
+async function ensureDrafter() {
+  const id = drafterId();
+  if (!id) {
+    drafterSeq++;
+    if (state.drafter || state.drafterMsg) { state.drafter = null; drafterMsg(null); }
+    return;
+  }
+  if (state.drafter?.id === id) return; // read, being read, or failed for this id
+  const mine = ++drafterSeq;
+  state.drafter = { id, pending: true };
+  drafterMsg("spec_drafter_loading", { id });
+  const token = $("hf-token").value.trim();
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  const ctl = new AbortController();
+  const limitS = (state.hfTimeoutMs ?? 30000) / 1000;
+  const limit = setTimeout(() => ctl.abort(), limitS * 1000);
+  let config = null;
+  let fail = null;
+  try {
+    const r = await hfFetch(id, "config.json", headers, { signal: ctl.signal });
+    if (!r.ok) fail = hfStatusMessage(r, id, !!token);
+    else {
+      try { config = JSON.parse(await r.text()); } catch { fail = ["hf_bad_json", { id }]; }
+      if (!fail && (!config || typeof config !== "object" || Array.isArray(config))) {
+        fail = ["hf_bad_shape", { id, kind: Array.isArray(config) ? "array" : config === null ? "null" : typeof config }];
+        config = null;
+      }
+    }
+  } catch {
+    fail = ctl.signal.aborted ? ["hf_timeout", { id, s: F.raw(limitS) }] : ["hf_offline", { id }];
+  }
+  clearTimeout(limit);
+  if (mine !== drafterSeq) return;
+  state.drafter = config ? { id, config } : { id, failed: true };
+  drafterMsg(config ? "spec_drafter_loaded" : "spec_drafter_failed", config ? { id } : { id, reason: fail });
+  if (state.log) await compareLog(true);
+  else await compute();
+}
+
 // --- your log: paste, compare, baseline ------------------------------------------------------
 // Settings a log can show, by form field (the core's Settings names).
 const LOG_FIELDS = [
@@ -925,6 +1012,7 @@ const LOG_FIELDS = [
   ["cudagraph_capture_sizes", "cg-sizes", ""],
   ["limit_mm_per_prompt", "mm-limits", ""],
   ["mm_processor_kwargs", "mm-proc", ""],
+  ["speculative", "spec-config", ""],
   ["block_size", "block-size", ""],
   ["enforce_eager", "enforce-eager", false],
   ["enable_prefix_caching", "prefix-caching", ""],
@@ -1008,7 +1096,7 @@ async function compareLog(explicit) {
     // the model, GPU or checkpoint format changed while a log is loaded: compare the same log
     // against what the form now says it ran on
     req = { ...state.log.request, model: form.model, config: form.config, weights_bytes: form.weights_bytes,
-      gpu: form.gpu, settings: { weights: form.settings.weights } };
+      gpu: form.gpu, settings: { weights: form.settings.weights }, ...drafterField() };
   } else {
     const { speculative, ...formSettings } = form.settings;
     req = { op: "compare_log", text: $("log-paste").value,

@@ -14,13 +14,13 @@ from . import logfmt, paging
 from .budget import Budget, cuda_graph_deducted, estimate_budget
 from .catalog import Gpu
 from .dtypes import KvDtype, model_dtype_bytes, normalize_model_dtype, resolve_kv_dtype
-from .errors import SettingsError
+from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, speculators_view
 from .kvspecs import Layout, LayoutRequest, build_layout
-from .messages import Text
+from .messages import Text, message_of
 from .params import text_part
 from .servecmd import serve_command
-from .settings import Resolved, Settings, resolve, spec_family
+from .settings import Resolved, Settings, Speculative, resolve, spec_family
 from .specs import SizingContext
 from .units import GIB
 from .versions import Rule, Version, applies, flashinfer_sampler_default
@@ -107,6 +107,19 @@ def _async_scheduling(s: Settings, version: Version) -> bool:
     return True
 
 
+def drafter_view(spec: Speculative) -> dict[str, Any]:
+    """The drafter's config as vLLM reads it (``hf_config.speculators_view``), checked the way a
+    model's is; what is wrong with it is the speculative config's fault, not the model's."""
+    try:
+        view = speculators_view(spec.draft_config)
+        read_model(view)
+    except (ConfigError, UnsupportedModelError) as exc:
+        problem = message_of(exc)  # Text: ConfigError and UnsupportedModelError are raised with one
+        raise SettingsError({"--speculative-config": Text("settings.draft_config_invalid",
+                                                          problem=problem)}) from exc
+    return view
+
+
 def _draft_layers(arch: ModelArch, s: Settings) -> tuple[tuple[AttentionLayer, ...], list[str]]:
     spec = s.speculative
     family = spec_family(spec.method) if spec is not None else None
@@ -118,7 +131,7 @@ def _draft_layers(arch: ModelArch, s: Settings) -> tuple[tuple[AttentionLayer, .
         # "-assistant" checkpoint) are loaded next to the model's.
         return (), [Text("note.gemma4_mtp"), Text("note.draft_weights")]
     if spec.draft_config is not None:
-        draft = read_model(speculators_view(spec.draft_config))
+        draft = read_model(drafter_view(spec))
         sized = spec.method.lower() in DRAFTER_WEIGHT_METHODS     # the budget counts its weights
         return tuple(l for l in draft.layers if l.kind != "none"), \
             [Text("note.draft_layers", layers=sum(l.kind != "none" for l in draft.layers)),
@@ -330,7 +343,7 @@ def _drafter(config: dict[str, Any], s: Settings, dtype_bytes: int,
     if spec is None or spec.draft_config is None or spec_family(spec.method) != "eagle":
         return (0, 0, 0), ""
     method = spec.method.lower()
-    sized = drafter_weights(speculators_view(spec.draft_config), config, method,
+    sized = drafter_weights(drafter_view(spec), config, method,
                             s.tensor_parallel_size, dtype_bytes, native_mxfp4)
     if sized is None:
         return (0, 0, 0), ""

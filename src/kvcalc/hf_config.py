@@ -729,7 +729,7 @@ def speculators_view(config: dict[str, Any]) -> dict[str, Any]:
     config is returned as it is."""
     kind = config.get("speculators_model_type")
     if kind is None:
-        return config
+        return _checked_drafter(config)
     if kind not in SPECULATORS_EAGLE_TYPES:
         raise UnsupportedModelError(Text("model.unsupported", what=Text("model.reason.speculators"),
                                          model_type=repr(kind)))
@@ -741,7 +741,17 @@ def speculators_view(config: dict[str, Any]) -> dict[str, Any]:
     for key in ("draft_vocab_size", "target_hidden_size"):
         if config.get(key) is not None:
             view[key] = config[key]
-    return view
+    return _checked_drafter(view)
+
+
+def _checked_drafter(config: dict[str, Any]) -> dict[str, Any]:
+    """The sizes only a drafter has (its head's vocabulary, the target width its fc reads, how many
+    of the target's hidden states it takes) are whole numbers in range, or a ConfigError names them."""
+    f = _Fields(config)
+    for key in ("draft_vocab_size", "target_hidden_size", "num_aux_hidden_states"):
+        if config.get(key) is not None:
+            f.int(key, minimum=1, maximum=10**9)
+    return config
 
 
 def read_model(config: dict[str, Any]) -> ModelArch:

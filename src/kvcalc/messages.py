@@ -95,6 +95,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "draft_model, ngram, ngram_gpu, suffix or medusa",
         "kvcalc 不支持 method {value}；请用 mtp（或模型专属的 *_mtp）、eagle、eagle3、draft_model、"
         "ngram、ngram_gpu、suffix 或 medusa"),
+    "settings.draft_config_invalid": (
+        "the drafter's config.json cannot be read: {problem}",
+        "无法读取草稿模型的 config.json：{problem}"),
     "settings.draft_config": (
         "draft_config must be the draft model's config.json object, got {got}",
         "draft_config 须为草稿模型的 config.json 对象，收到的是 {got}"),

@@ -434,8 +434,9 @@ def drafter_parts(draft: dict[str, Any], target: dict[str, Any], tp: int, method
     own_embedding = embedding[0].per_rank if embedding else 0
     if method == "eagle":
         return body + [Part("draft", 2 * H * H, 2 * H * H, True, where="last")], own_embedding
-    aux = t.get("eagle_aux_hidden_state_layer_ids")
-    n_aux = len(aux) if isinstance(aux, list) and aux else EAGLE3_AUX_STATES
+    eagle = t.get("eagle_config") if isinstance(t.get("eagle_config"), dict) else {}
+    aux = eagle.get("eagle_aux_hidden_state_layer_ids") or t.get("eagle_aux_hidden_state_layer_ids")
+    n_aux = _n(t, "num_aux_hidden_states") or (len(aux) if isinstance(aux, list) and aux else EAGLE3_AUX_STATES)
     target_h = _n(t, "target_hidden_size") or _n(text_part(target), "hidden_size") or H
     draft_vocab = _n(t, "draft_vocab_size") or _n(t, "vocab_size")
     vocab_padded = cdiv(draft_vocab, 64) * 64

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import struct
 
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import FIXTURES, HF_ROUTE, Hub, assert_numbers_match, load, oracle, page_request, wait_request
+from pagekit import (FIXTURES, HF_ROUTE, Hub, assert_numbers_match, expect_in_both_languages, fresh_form, load,
+                     open_advanced, oracle, page_request, wait_request)
 
 pytestmark = pytest.mark.browser
 
@@ -150,3 +152,67 @@ def test_a_vision_model_brings_its_processor_limit(py_page, hub):
     load(page, "acme/qwen3-8b-copy")
     wait_request(page, page_request(model="acme/qwen3-8b-copy", config=QWEN8_CONFIG))
     assert not [u for u, _ in hub.seen if "qwen3-8b-copy/resolve/main/preprocessor_config.json" in u]
+
+
+EAGLE3_LLAMA8B = json.loads((FIXTURES / "eagle3-llama3.1-8b" / "config.json").read_text())
+EAGLE3_SPEC = ('{"method": "eagle3", "model": "nm-testing/EAGLE3-LLaMA3.1-Instruct-8B-converted", '
+               '"num_speculative_tokens": 5}')
+
+
+def spec_request(spec: str, drafter: dict | None = None, **form) -> dict:
+    """The page's request with --speculative-config as typed and, once read, the drafter's config."""
+    want = page_request(model="meta-llama/Llama-3.1-8B-Instruct", **form)
+    want["settings"]["speculative"] = spec
+    if drafter is not None:
+        want["drafter"] = drafter
+    return want
+
+
+def test_a_speculative_config_reads_its_drafter_and_counts_its_weights(py_page, hub):
+    """--speculative-config naming an EAGLE-3 drafter: the page reads the drafter's config.json
+    (the speculators format here), sends it with the request, and shows the core's 'draft model'
+    term and the settings used, in both languages; the link keeps the flag."""
+    page = py_page
+    hub.add("nm-testing/EAGLE3-LLaMA3.1-Instruct-8B-converted", body=EAGLE3_LLAMA8B)
+    page.get_by_test_id("model-select").select_option("meta-llama/Llama-3.1-8B-Instruct")
+    open_advanced(page)
+    page.get_by_test_id("spec-config").fill(EAGLE3_SPEC)
+    want = spec_request(EAGLE3_SPEC, {"id": "nm-testing/EAGLE3-LLaMA3.1-Instruct-8B-converted",
+                                      "config": EAGLE3_LLAMA8B})
+    wait_request(page, want)
+    result = oracle(want)["result"]
+    assert_numbers_match(page, result)
+    term = next(t for t in result["budget"]["terms"] if t["name"] == "draft model")
+    assert 0.7 < term["gib"] < 1.0        # the layer, fc and a 32,000-entry head; the embedding shared
+    expect(page.get_by_test_id("spec-drafter-msg")).to_have_attribute("data-kind", "spec_drafter_loaded")
+    reserves = page.get_by_test_id("reserve-list")
+    expect_in_both_languages(page, reserves, "draft model", "草稿模型")
+    used = page.get_by_test_id("settings-used")
+    expect(used).to_contain_text("sized from the drafter's config")
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--speculative-config")
+    expect(page).to_have_url(re.compile(r"[?&]spec="))
+    page.get_by_test_id("spec-config").fill("")
+    fresh_form(page)
+
+
+def test_a_drafter_that_cannot_be_read_and_a_config_that_is_not_json(py_page, hub):
+    """A drafter Hugging Face does not have: the page says so beside the field and the core
+    assumes one layer like the model's (no 'draft model' term); text that is not JSON gets the
+    core's message under the field."""
+    page = py_page
+    page.get_by_test_id("model-select").select_option("meta-llama/Llama-3.1-8B-Instruct")
+    open_advanced(page)
+    spec = '{"method": "eagle3", "model": "acme/no-such-head", "num_speculative_tokens": 3}'
+    hub.add("acme/no-such-head", status=404, body="{}", headers={"x-error-code": "RepoNotFound"})
+    page.get_by_test_id("spec-config").fill(spec)
+    msg = page.get_by_test_id("spec-drafter-msg")
+    expect(msg).to_have_attribute("data-kind", "spec_drafter_failed")
+    expect(msg).to_contain_text("acme/no-such-head")
+    want = spec_request(spec)
+    wait_request(page, want)
+    assert all(t["name"] != "draft model" for t in oracle(want)["result"]["budget"]["terms"])
+    expect(page.get_by_test_id("settings-used")).to_contain_text("drafter assumed")
+    page.get_by_test_id("spec-config").fill("{method: eagle3}")
+    expect(page.locator("#spec-config-msg")).to_contain_text("vLLM's JSON")
+    page.get_by_test_id("spec-config").fill("")
+    fresh_form(page)

@@ -30,6 +30,7 @@ CASES = [
     "a100-40g-gce-llama31-8b-eager-v0.15.1",         # 0.15.1, --enforce-eager
     "l4-gemma-4-e2b",                                # 0.21, Gemma 4 sliding window + KV sharing
     "CodeEngine-granite-micro-l40s",                 # 0.11, engine config line only
+    "gb10-qwen3.6-35b-a3b-nvfp4-mtp2-v0.22.1rc1-a",  # 0.22, --speculative-config (MTP) fills its field
 ]
 
 # form field per setting the log can show, and its value when neither log nor user sets it
@@ -105,9 +106,13 @@ def expected_estimate(res: dict[str, Any], **override: Any) -> dict[str, Any]:
     logged = {k: res["settings"][k] for k, _, _ in FIELDS if res["settings"].get(k) is not None}
     req = page_request(res["model"], res["gpu"], **{"max_model_len": None, **logged, **override})
     # settings without a field in page_request's defaults ride along only when the log set them
-    for key in ("speculative", "enable_prefix_caching", "flashinfer_sampler", "skip_mm_profiling"):
+    for key in ("enable_prefix_caching", "flashinfer_sampler", "skip_mm_profiling"):
         if res["settings"].get(key) is not None:
             req["settings"][key] = res["settings"][key]
+    # --speculative-config fills its text field, which the page sends as typed (JSON.stringify)
+    if res["settings"].get("speculative") is not None:
+        req["settings"]["speculative"] = json.dumps(res["settings"]["speculative"], separators=(",", ":"),
+                                                    ensure_ascii=False)
     if res["measured_reserve_gib"] is not None and res["measured_reserve_gib"] >= 0:
         req["measured_reserve_gib"] = res["measured_reserve_gib"]
     return req
