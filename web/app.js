@@ -966,11 +966,12 @@ async function ensureDrafter() {
     if (state.drafter || state.drafterMsg) { state.drafter = null; drafterMsg(null); }
     return;
   }
-  if (state.drafter?.id === id) return; // read, being read, or failed for this id
+  const token = $("hf-token").value.trim();
+  // read, being read, or failed for this id (a failure is tried again with another token)
+  if (state.drafter?.id === id && !(state.drafter.failed && state.drafter.token !== token)) return;
   const mine = ++drafterSeq;
   state.drafter = { id, pending: true };
   drafterMsg("spec_drafter_loading", { id });
-  const token = $("hf-token").value.trim();
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
   const ctl = new AbortController();
   const limitS = (state.hfTimeoutMs ?? 30000) / 1000;
@@ -992,7 +993,7 @@ async function ensureDrafter() {
   }
   clearTimeout(limit);
   if (mine !== drafterSeq) return;
-  state.drafter = config ? { id, config } : { id, failed: true };
+  state.drafter = config ? { id, config } : { id, failed: true, token };
   drafterMsg(config ? "spec_drafter_loaded" : "spec_drafter_failed", config ? { id } : { id, reason: fail });
   if (state.log) await compareLog(true);
   else await compute();
@@ -1456,6 +1457,8 @@ function init() {
   const form = $("form");
   const onChange = (ev) => {
     const t = ev.target;
+    // a drafter that could not be read is tried again once a (new) token is entered
+    if (t.id === "hf-token" && ev.type === "change" && state.drafter?.failed) ensureDrafter();
     if (t.id === "model-id" || t.id === "hf-token") return; // loaded with the button / Enter
     if (t.id === "model-select" && !t.value.startsWith("hf:")) state.prevModel = t.value;
     if (state.log && ["model-select", "gpu-select", "weights"].includes(t.id)) {

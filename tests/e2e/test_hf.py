@@ -9,8 +9,8 @@ import struct
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import (FIXTURES, HF_ROUTE, Hub, assert_numbers_match, expect_in_both_languages, fresh_form, load,
-                     open_advanced, oracle, page_request, wait_request)
+from pagekit import (FIXTURES, HF, HF_ROUTE, Hub, assert_numbers_match, expect_in_both_languages, fresh_form,
+                     load, open_advanced, oracle, page_request, wait_request)
 
 pytestmark = pytest.mark.browser
 
@@ -214,5 +214,32 @@ def test_a_drafter_that_cannot_be_read_and_a_config_that_is_not_json(py_page, hu
     expect(page.get_by_test_id("settings-used")).to_contain_text("drafter assumed")
     page.get_by_test_id("spec-config").fill("{method: eagle3}")
     expect(page.locator("#spec-config-msg")).to_contain_text("vLLM's JSON")
+    page.get_by_test_id("spec-config").fill("")
+    fresh_form(page)
+
+
+def test_a_gated_drafter_is_read_once_a_token_is_entered(py_page, hub):
+    """The drafter's repository answers 401 without a token: the page says so, and entering a
+    token (the change of the token field) reads it again, with the token."""
+    page = py_page
+    repo = "acme/gated-eagle3-head"
+    body = json.dumps(EAGLE3_LLAMA8B).encode()
+
+    def gated(request):
+        if request.headers.get("authorization") == "Bearer hf_drafter_ok":
+            return 200, body, {}
+        return 401, b"{}", {"x-error-code": "GatedRepo"}
+    hub.files[f"{HF}/{repo}/resolve/main/config.json"] = gated
+    page.get_by_test_id("model-select").select_option("meta-llama/Llama-3.1-8B-Instruct")
+    open_advanced(page)
+    spec = '{"method": "eagle3", "model": "acme/gated-eagle3-head", "num_speculative_tokens": 5}'
+    page.get_by_test_id("spec-config").fill(spec)
+    msg = page.get_by_test_id("spec-drafter-msg")
+    expect(msg).to_have_attribute("data-kind", "spec_drafter_failed")
+    token = page.get_by_test_id("hf-token")
+    token.fill("hf_drafter_ok")
+    token.dispatch_event("change")
+    expect(msg).to_have_attribute("data-kind", "spec_drafter_loaded")
+    wait_request(page, spec_request(spec, {"id": repo, "config": EAGLE3_LLAMA8B}))
     page.get_by_test_id("spec-config").fill("")
     fresh_form(page)
