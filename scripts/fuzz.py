@@ -224,6 +224,26 @@ SETTING_KEYS = ["tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "cudagraph_capture_sizes", "limit_mm_per_prompt", "mm_processor_kwargs", "compile_cache", "speculative"]
 
 
+EAGLE3_HEAD = {"architectures": ["LlamaForCausalLMEagle3"], "model_type": "llama", "hidden_size": 4096,
+               "num_hidden_layers": 1, "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128,
+               "intermediate_size": 14336, "vocab_size": 128256, "draft_vocab_size": 32000}
+
+
+def hostile_drafter(rng: random.Random) -> object:
+    """An EAGLE-3 head's config, plain or in the speculators format, with some values made hostile."""
+    if rng.random() < 0.1:
+        return hostile(rng)
+    cfg = dict(EAGLE3_HEAD)
+    for key in rng.sample(sorted(cfg) + ["target_hidden_size", "num_aux_hidden_states", "eagle_config"],
+                          k=rng.randint(0, 3)):
+        cfg[key] = hostile(rng)
+    if rng.random() < 0.4:
+        return {"speculators_model_type": rng.choice(["eagle3", "peagle", hostile(rng)]),
+                "draft_vocab_size": cfg.pop("draft_vocab_size", None), "transformer_layer_config":
+                cfg if rng.random() < 0.9 else hostile(rng)}
+    return cfg
+
+
 def settings_case(rng: random.Random, models) -> dict:
     settings = {}
     for key in rng.sample(SETTING_KEYS, k=rng.randint(1, 5)):
@@ -235,11 +255,21 @@ def settings_case(rng: random.Random, models) -> dict:
                                                                           "num_frames": rng.randint(1, 64)}])
                              for m in rng.sample(["image", "video", "audio", "vision"], k=rng.randint(1, 3))}
         elif key == "speculative" and rng.random() < 0.7:
-            settings[key] = {"method": rng.choice(["mtp", "eagle", "ngram", hostile(rng)]),
-                             "num_speculative_tokens": hostile(rng)}
+            spec = {"method": rng.choice(["mtp", "eagle", "eagle3", "draft_model", "ngram", hostile(rng)]),
+                    "num_speculative_tokens": rng.choice([1, 3, hostile(rng)]), "model": "acme/head"}
+            if rng.random() < 0.5:
+                spec["draft_config"] = hostile_drafter(rng)
+            settings[key] = spec
+            if rng.random() < 0.3:     # the page sends it as typed
+                try:
+                    settings[key] = json.dumps(spec)
+                except (TypeError, ValueError, RecursionError):   # hostile values JSON cannot spell
+                    pass
         else:
             settings[key] = hostile(rng)
     req = {"op": "estimate", "model": rng.choice(models).id, "gpu": "h100", "settings": settings}
+    if rng.random() < 0.2:   # a drafter config the page fetched for the drafter the spec names
+        req["drafter"] = {"id": rng.choice(["acme/head", hostile(rng)]), "config": hostile_drafter(rng)}
     if rng.random() < 0.2:
         req[rng.choice(["available_kv_gib", "gpu_total_gib", "weights_bytes"])] = hostile(rng)
     return req
