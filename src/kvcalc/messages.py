@@ -243,7 +243,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the Gemma 4 MTP drafter reads the target model's cache and adds none",
         "Gemma 4 的 MTP 草稿模型直接读取目标模型的 KV cache，不额外占用"),
     "note.draft_layers": (
-        "draft model adds {layers} layers with their own cache",
+        "the draft model adds {layers} layer(s) with a cache of their own",
         "草稿模型增加了 {layers} 层，各自有 KV cache"),
     "note.mtp_layers": (
         "MTP adds {layers} draft layer(s) with their own cache",
