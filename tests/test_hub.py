@@ -79,3 +79,23 @@ def test_the_cli_fetches_the_drafter_a_speculative_config_names(tmp_path, monkey
     captured = capsys.readouterr()
     assert "drafter's config.json was not fetched" in captured.err
     assert all(t["name"] != "draft model" for t in json.loads(captured.out)["budget"]["terms"])
+
+
+def test_parse_log_compare_fetches_the_drafter_the_log_names(tmp_path, monkeypatch, capsys):
+    """A log whose non-default args carry an EAGLE-3 speculative config: `parse-log --compare`
+    reads the drafter's config.json, so kvcalc's side of the comparison counts the drafter."""
+    from pathlib import Path
+    drafter = json.loads((Path(__file__).parent / "fixtures" / "hf" / "eagle3-llama3.1-8b" / "config.json")
+                         .read_text())
+    log = tmp_path / "start.log"
+    log.write_text(
+        "(APIServer pid=1) INFO 10-06 12:00:00 [api_server.py:1880] vLLM API server version 0.31.0\n"
+        "(APIServer pid=1) INFO 10-06 12:00:00 [utils.py:233] non-default args: {'model': "
+        "'meta-llama/Llama-3.1-8B-Instruct', 'max_model_len': 8192, 'speculative_config': "
+        "{'method': 'eagle3', 'model': 'acme/llama-eagle3', 'num_speculative_tokens': 5}}\n"
+        "(EngineCore pid=2) INFO 10-06 12:00:30 [gpu_worker.py:563] Available KV cache memory: 50.5 GiB\n")
+    monkeypatch.setitem(sys.modules, "huggingface_hub", fake_hub(tmp_path, {"config.json": drafter}))
+    assert main(["parse-log", str(log), "--compare", "--gpu", "h100", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    terms = [t["name"] for t in out["calculation"]["budget"]["terms"]]
+    assert "draft model" in terms and out["calculation"]["settings"]["speculative"]["drafter_config"] is True

@@ -357,8 +357,14 @@ def _main(argv: Sequence[str] | None = None) -> int:
                 raise _Reported(f"cannot read {args.file}: {exc.strerror}") from exc
             parsed = parse_log(text)
             if args.compare:
-                return _answer({"op": "compare_log", "text": text, "model": args.model, "gpu": args.gpu},
-                               args.json, print_compare)
+                req: dict[str, Any] = {"op": "compare_log", "text": text, "model": args.model, "gpu": args.gpu}
+                spec = parsed.settings().get("speculative")
+                if isinstance(spec, dict):          # a drafter the log names: its config sizes it
+                    spec = dict(spec)
+                    _fetch_drafter(spec)
+                    if spec.get("draft_config") is not None:
+                        req["drafter"] = {"id": spec["model"], "config": spec["draft_config"]}
+                return _answer(req, args.json, print_compare)
             if not parsed.found_anything:
                 raise _Reported("nothing in this text looks like a vLLM startup log (no 'Available KV "
                                 "cache memory', 'GPU KV cache size' or similar line)")
