@@ -509,3 +509,17 @@ def test_dgx_spark_rows_are_estimated_with_the_host_memory_term():
     assert [t.name for t in budget.terms][-2:] == ["first-start compile", "unified memory"]
     discrete = _calculate(rows["rtx4090-runpod-qwen3-8b-maxlen8k-cold-v0.27.1"])[1].budget
     assert discrete.term("unified memory") is None
+
+
+def test_gh200_is_a_discrete_gpu_to_vllm_and_gb10_an_integrated_one():
+    """GH200's Grace memory is coherent over NVLink-C2C, but CUDA reports the GPU as not integrated
+    (deviceQuery: 'Integrated GPU sharing Host Memory: No') and NVML gives its HBM3 total: vLLM
+    reads free memory from CUDA and takes the ≥ 70 GiB batch defaults (8,192 tokens, 1,024
+    sequences). GB10 is integrated: NVML has no memory total (the small row) and free memory
+    comes from the OS (the 'unified memory' term)."""
+    from factories import calc
+    gh200 = calc("Qwen/Qwen3-8B", "gh200", max_model_len=8192)
+    gb10 = calc("Qwen/Qwen3-8B", "gb10", max_model_len=8192)
+    assert (gh200.resolved.max_num_batched_tokens, gh200.resolved.max_num_seqs) == (8192, 1024)
+    assert (gb10.resolved.max_num_batched_tokens, gb10.resolved.max_num_seqs) == (2048, 256)
+    assert gh200.budget.term("unified memory") is None and gb10.budget.term("unified memory") is not None

@@ -342,8 +342,9 @@ def default_batch_limits(
     Rows by ``torch.cuda`` total memory: ≥ 70 GiB and not an A100 -> LLM 16384 /
     serve 8192 tokens, 1024 sequences (#12369); otherwise LLM 8192 / serve 2048,
     256 sequences. From v0.28 (#51726) devices of ≥ 160 GiB use 16384 for serve too.
-    Unified-memory devices (GB10 / DGX Spark) print serve defaults of the small row in
-    public logs, so they get that row.
+    Unified-memory (integrated) devices (GB10 / DGX Spark, Jetson) get the small row: vLLM reads
+    the total from NVML (platforms/cuda.py ``get_device_total_memory``), which reports none there
+    (nvidia-smi shows memory as N/A), and public GB10 logs print the small row's serve defaults.
     """
     gib = device_total_bytes / (1 << 30)
     llm = entrypoint == "llm"
