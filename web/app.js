@@ -201,11 +201,11 @@ function specSettings() {
   const t = $("spec-config").value.trim();
   return t ? { speculative: t } : {};
 }
-const DRAFTER_METHODS = ["eagle", "eagle3", "draft_model", "dflash"];
 function drafterId() {
   let spec;
   try { spec = JSON.parse($("spec-config").value); } catch { return null; }
-  if (!spec || typeof spec !== "object" || !DRAFTER_METHODS.includes(String(spec.method).toLowerCase())) return null;
+  const method = spec && typeof spec === "object" ? String(spec.method).toLowerCase() : "";
+  if (!CAT.drafter_methods.includes(method)) return null; // the core's list (settings.DRAFTER_METHODS)
   return typeof spec.model === "string" && /^[\w.-]+\/[\w.-]+$/.test(spec.model) ? spec.model : null;
 }
 function drafterField() {
@@ -888,6 +888,17 @@ async function preprocessorFromHub(id, headers, signal) {
   } catch { return null; } // optional: without it the processor's default applies
 }
 
+// A fetched config.json: {config} when it is a JSON object, else {fail: [message key, args]}.
+function configFromText(text, id) {
+  let config;
+  try { config = JSON.parse(text); } catch { return { config: null, fail: ["hf_bad_json", { id }] }; }
+  if (!config || typeof config !== "object" || Array.isArray(config)) {
+    const kind = Array.isArray(config) ? "array" : config === null ? "null" : typeof config;
+    return { config: null, fail: ["hf_bad_shape", { id, kind }] };
+  }
+  return { config, fail: null };
+}
+
 let hfSeq = 0;
 let hfAbort = null; // the load in flight; a newer load cancels it
 async function loadHf(rawId) {
@@ -920,13 +931,8 @@ async function loadHf(rawId) {
   } catch { lost(); return; }
   if (mine !== hfSeq) { done(); return; }
   if (!resp.ok) { done(); const [k, a] = hfStatusMessage(resp, id, !!token); hfSet(k, a, true); return; }
-  let config;
-  try { config = JSON.parse(text); } catch { done(); hfSet("hf_bad_json", { id }, true); return; }
-  if (!config || typeof config !== "object" || Array.isArray(config)) {
-    done();
-    hfSet("hf_bad_shape", { id, kind: Array.isArray(config) ? "array" : config === null ? "null" : typeof config }, true);
-    return;
-  }
+  const { config, fail } = configFromText(text, id);
+  if (fail) { done(); hfSet(fail[0], fail[1], true); return; }
   const weights = await weightsFromHub(id, headers, ctl.signal);
   // a vision model's image limit sizes vLLM's warm-up: the core reads it from the config
   if (config.vision_config && typeof config.vision_config === "object") {
@@ -981,13 +987,7 @@ async function ensureDrafter() {
   try {
     const r = await hfFetch(id, "config.json", headers, { signal: ctl.signal });
     if (!r.ok) fail = hfStatusMessage(r, id, !!token);
-    else {
-      try { config = JSON.parse(await r.text()); } catch { fail = ["hf_bad_json", { id }]; }
-      if (!fail && (!config || typeof config !== "object" || Array.isArray(config))) {
-        fail = ["hf_bad_shape", { id, kind: Array.isArray(config) ? "array" : config === null ? "null" : typeof config }];
-        config = null;
-      }
-    }
+    else ({ config, fail } = configFromText(await r.text(), id));
   } catch {
     fail = ctl.signal.aborted ? ["hf_timeout", { id, s: F.raw(limitS) }] : ["hf_offline", { id }];
   }

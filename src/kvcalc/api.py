@@ -19,7 +19,7 @@ from .engine import calculate
 from .errors import CatalogError, ConfigError, KvcalcError, SettingsError
 from .messages import Text, message_of, translations
 from .report import calculation_dict
-from .settings import Settings, Speculative
+from .settings import DRAFTER_METHODS, Settings, Speculative
 from .versions import KNOWN_RELEASES, NEWEST, rules_table
 from .weights import WEIGHT_FORMATS
 
@@ -184,6 +184,7 @@ def catalog() -> dict[str, Any]:
         "models": [{"id": m.id, "name": m.name, "family": m.family} for m in load_models()],
         "vllm_versions": list(KNOWN_RELEASES), "newest_version": str(NEWEST),
         "kv_cache_dtypes": list(KV_CACHE_DTYPE_CHOICES), "weight_formats": list(WEIGHT_FORMATS),
+        "drafter_methods": list(DRAFTER_METHODS),
         "rules": rules_table(),
     }
 

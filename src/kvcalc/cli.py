@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from . import __version__, api
 from .catalog import find_model, load_gpus, load_models
 from .errors import KvcalcError
-from .settings import COMPILE_CACHE_STATES
+from .settings import COMPILE_CACHE_STATES, spec_family
 from .validate import load_logs, validate_logs
 from .versions import rules_table
 
@@ -112,16 +112,12 @@ SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "mm_processor_kwargs", "compile_cache")
 
 
-DRAFTER_METHODS = ("eagle", "eagle3", "draft_model", "dflash")
-"""Speculative methods whose ``model`` is a drafter with a config.json of its own."""
-
-
 def _fetch_drafter(spec: Any) -> None:
     """Fetch the config.json of the drafter a speculative config names (``model``) into its
     ``draft_config``, so the core sizes the drafter's layers and weights instead of assuming one
     layer like the model's. A drafter that cannot be fetched keeps that assumption, said on stderr."""
     if not isinstance(spec, dict) or spec.get("draft_config") is not None or \
-            str(spec.get("method", "")).lower() not in DRAFTER_METHODS or not isinstance(spec.get("model"), str):
+            spec_family(str(spec.get("method", ""))) != "eagle" or not isinstance(spec.get("model"), str):
         return
     from .hub import HubError, fetch_model  # noqa: PLC0415 - network only when needed
     try:

@@ -107,17 +107,15 @@ def _async_scheduling(s: Settings, version: Version) -> bool:
     return True
 
 
-def drafter_view(spec: Speculative) -> dict[str, Any]:
-    """The drafter's config as vLLM reads it (``hf_config.speculators_view``), checked the way a
-    model's is; what is wrong with it is the speculative config's fault, not the model's."""
+def read_drafter(spec: Speculative) -> ModelArch:
+    """The drafter's layers, read from its config as vLLM reads it (``hf_config.speculators_view``);
+    what is wrong with the config is the speculative config's fault, not the model's."""
     try:
-        view = speculators_view(spec.draft_config)
-        read_model(view)
+        return read_model(speculators_view(spec.draft_config))
     except (ConfigError, UnsupportedModelError) as exc:
         problem = message_of(exc)  # Text: ConfigError and UnsupportedModelError are raised with one
         raise SettingsError({"--speculative-config": Text("settings.draft_config_invalid",
                                                           problem=problem)}) from exc
-    return view
 
 
 def _draft_layers(arch: ModelArch, s: Settings) -> tuple[tuple[AttentionLayer, ...], list[str]]:
@@ -131,7 +129,7 @@ def _draft_layers(arch: ModelArch, s: Settings) -> tuple[tuple[AttentionLayer, .
         # "-assistant" checkpoint) are loaded next to the model's.
         return (), [Text("note.gemma4_mtp"), Text("note.draft_weights")]
     if spec.draft_config is not None:
-        draft = read_model(drafter_view(spec))
+        draft = read_drafter(spec)
         sized = spec.method.lower() in DRAFTER_WEIGHT_METHODS     # the budget counts its weights
         return tuple(l for l in draft.layers if l.kind != "none"), \
             [Text("note.draft_layers", layers=sum(l.kind != "none" for l in draft.layers)),
@@ -343,7 +341,8 @@ def _drafter(config: dict[str, Any], s: Settings, dtype_bytes: int,
     if spec is None or spec.draft_config is None or spec_family(spec.method) != "eagle":
         return (0, 0, 0), ""
     method = spec.method.lower()
-    sized = drafter_weights(drafter_view(spec), config, method,
+    # the config was read and checked with the layers (_draft_layers, read_drafter)
+    sized = drafter_weights(speculators_view(spec.draft_config), config, method,
                             s.tensor_parallel_size, dtype_bytes, native_mxfp4)
     if sized is None:
         return (0, 0, 0), ""

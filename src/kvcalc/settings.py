@@ -49,6 +49,11 @@ class Speculative:
     model: str | None = None
 
 
+DRAFTER_METHODS = ("eagle", "eagle3", "draft_model", "dflash")
+"""Speculative methods whose ``model`` is a drafter with a config.json of its own (and attention
+layers with a cache of their own): the "eagle" family of ``spec_family``."""
+
+
 def spec_family(method: str) -> str | None:
     """Group vLLM's ``SpeculativeMethod`` names (vllm/config/speculative.py) by how they use the
     KV cache: "mtp" (every *_mtp: the checkpoint's own draft layers), "eagle" (a draft model with
@@ -57,7 +62,7 @@ def spec_family(method: str) -> str | None:
     m = str(method).lower()
     if m == "mtp" or m.endswith("_mtp"):
         return "mtp"
-    if m in ("eagle", "eagle3", "draft_model", "dflash"):
+    if m in DRAFTER_METHODS:
         return "eagle"
     if m in ("ngram", "ngram_gpu", "suffix", "medusa", "mlp_speculator"):
         return "none"

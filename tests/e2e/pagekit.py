@@ -189,6 +189,15 @@ def fresh_form(page) -> None:
     page.get_by_test_id("hf-token").fill("")
 
 
+def link_restores(page, param: str, spelled: str, testid: str, value: str, want: dict[str, Any]) -> None:
+    """The link carries the setting (``?param=spelled``, a regex) and opening it restores the
+    field (``testid`` showing ``value``) and sends the same request."""
+    expect(page).to_have_url(re.compile(rf"[?&]{param}={spelled}(&|$)"))
+    page.goto(page.url)
+    expect(page.get_by_test_id(testid)).to_have_value(value)
+    wait_request(page, want)
+
+
 def expect_in_both_languages(page, locator, english: str, chinese: str) -> None:
     """The locator shows ``english``, then ``chinese`` once the page switches language, and the
     page is switched back."""

@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import expect
 
 from kvcalc.reserve import UMA_HOST_GIB
-from pagekit import (assert_numbers_match, expect_in_both_languages, fresh_form, open_advanced, oracle,
-                     page_request, set_form, wait_request)
+from pagekit import (assert_numbers_match, expect_in_both_languages, fresh_form, link_restores, open_advanced,
+                     oracle, page_request, set_form, wait_request)
 
 pytestmark = pytest.mark.browser
 
@@ -57,11 +57,7 @@ def test_the_sampler_select_changes_the_estimate(py_page):
     sampler = page.get_by_test_id("settings-used").locator("div").filter(has_text="sampler of the warm-up")
     expect(sampler.locator("dd")).to_have_text("FlashInfer top-k/top-p kernels")
     expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"^VLLM_USE_FLASHINFER_SAMPLER=1 vllm serve"))
-    expect(page).to_have_url(re.compile(r"[?&]fis=1(&|$)"))
-    # the link restores it
-    page.goto(page.url)
-    expect(page.get_by_test_id("flashinfer-sampler")).to_have_value("1")
-    wait_request(page, want)
+    link_restores(page, "fis", "1", "flashinfer-sampler", "1", want)
     # back to unset: the key leaves the request again
     open_advanced(page)
     page.get_by_test_id("flashinfer-sampler").select_option("")
@@ -256,10 +252,7 @@ def test_limit_mm_per_prompt_chooses_what_the_tower_warms_up(py_page):
     expect(page.get_by_test_id("serve-command")).to_have_text(
         re.compile(r"""--limit-mm-per-prompt '\{"video":0\}'$"""))
     expect(page.locator("#settings-used")).to_contain_text('--limit-mm-per-prompt{"video":0}')
-    expect(page).to_have_url(re.compile(r"[?&]mmlim=%7B%22video%22%3A(\+|%20)?0%7D(&|$)"))
-    page.goto(page.url)
-    expect(page.get_by_test_id("mm-limits")).to_have_value('{"video": 0}')
-    wait_request(page, want)
+    link_restores(page, "mmlim", r"%7B%22video%22%3A(\+|%20)?0%7D", "mm-limits", '{"video": 0}', want)
     open_advanced(page)
     page.get_by_test_id("mm-limits").fill("vision=1")
     expect(page.get_by_test_id("error")).to_contain_text("last good result stays")
@@ -335,10 +328,7 @@ def test_the_compile_cache_select_moves_the_first_start_term(py_page):
     assert warm["estimated"]["tokens"] > unset["estimated"]["tokens"]
     used = page.get_by_test_id("settings-used").locator("div").filter(has_text="torch.compile cache")
     expect(used.locator("dd")).to_have_text("warm: restart that reuses ~/.cache/vllm")
-    expect(page).to_have_url(re.compile(r"[?&]cc=warm(&|$)"))
-    page.goto(page.url)
-    expect(page.get_by_test_id("compile-cache")).to_have_value("warm")
-    wait_request(page, want)
+    link_restores(page, "cc", "warm", "compile-cache", "warm", want)
     # before v0.27 a first start costs nothing more: no term, and the settings used leave it out
     fresh_form(page)
     open_advanced(page)
