@@ -209,12 +209,13 @@ V1 runner, logs that print the graph counts give 6.5–7.6 MiB per graph for den
 102, 0.08 GiB for 12) and 12.8 MiB for Qwen3-30B-A3B (0.15 GiB for 12 graphs), the band's upper
 end. Model runner V2 graphs measured 2.7–4.8 MiB each when captured (A100 Llama-3.1-8B v0.31,
 RTX 4090 and RTX 4080 v0.26–v0.27)."""
-HYBRID_FIRST_CAPTURE_GIB = (0.25, 0.10, 0.50)
+HYBRID_FIRST_CAPTURE_GIB = (0.25, 0.05, 0.50)
 """Added for models with Mamba/GDN layers: their first capture also allocates the state kernels'
 workspaces. Qwen3.6-35B-A3B prints 0.36 and 0.43 GiB for 3 graphs (v0.20, RTX 5090 and GB10) and
 0.19 GiB for 8 graphs with MTP (v0.22, GB10); Qwen3.6-27B 0.61 GiB for 9 graphs at 65,536 batched
 tokens (v0.23, GB10: the first full graph is captured over max_num_batched_tokens / size
-sequences), which sets the band's top."""
+sequences), which sets the band's top, and 0.09 GiB for 5 graphs text-only with MTP at 16,384
+(v0.20, RTX 5090), which sets its bottom."""
 SAMPLER_ROWS: frozenset[str] = frozenset({"a100-40g-qwen3-8b-v0.19.1", "h100-qwen2.5-coder-14b-default-v0.19.1"})
 """Rows without a printed breakdown that fixed a sampler constant (SAMPLER_BYTES_TRITON)."""
 UMA_ROWS: frozenset[str] = frozenset({
