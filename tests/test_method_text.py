@@ -49,6 +49,8 @@ def method_claims() -> list[str]:
         f"sequences of Llama 3",
         f"about {_g(mib['v1'][0])} MiB per captured graph ({_g(mib['v2'][0])} MiB on model runner V2)",
         f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for models with Mamba or GDN layers",
+        f"{reserve.HYBRID_TOWER_EXCESS_GIB_PER_16K:.1f} GiB per {reserve.HYBRID_TOWER_EXCESS_MIN_TOKENS:,} batched "
+        f"tokens from {reserve.HYBRID_TOWER_EXCESS_MIN_TOKENS:,} on, up to {reserve.HYBRID_TOWER_EXCESS_GIB:.1f} GiB",
         f"from v{reserve.Rule.COLD_COMPILE_RESERVE.value.since.major}.{reserve.Rule.COLD_COMPILE_RESERVE.value.since.minor} "
         f"(torch 2.13)",
         f"({reserve.COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN:.2f} GiB per 1,000 hidden units on a GPU, fitted: "
@@ -92,7 +94,9 @@ def test_the_chinese_method_text_keeps_every_number():
     lambda: f"and the second as {reserve.COLD_COMPILE_FIXED_GIB:.2f} GiB",
     lambda: f"the band runs from 0 to {reserve.COLD_COMPILE_SPREAD_GIB:.1f} GiB above it",
     lambda: "kvcalc adds {:.1f} GiB ({:.1f} to {:.1f}) from public DGX Spark logs".format(*reserve.UMA_HOST_GIB),
+    lambda: f"{reserve.HYBRID_TOWER_EXCESS_GIB_PER_16K:.1f} GiB per {reserve.HYBRID_TOWER_EXCESS_MIN_TOKENS:,} "
+            f"batched tokens up to {reserve.HYBRID_TOWER_EXCESS_GIB:.1f} GiB",
 ], ids=["fixed part", "one GPU", "per peer", "per peer without P2P", "hybrid graphs", "Qwen image",
-        "first-start peak", "first-start fixed", "first-start band", "unified memory"])
+        "first-start peak", "first-start fixed", "first-start band", "unified memory", "hybrid tower band"])
 def test_the_readme_states_the_model_as_the_core_has_it(claim):
     assert re.sub(r"\s+", " ", claim()) in re.sub(r"\s+", " ", README)

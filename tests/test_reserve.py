@@ -527,3 +527,32 @@ def test_gh200_is_a_discrete_gpu_to_vllm_and_gb10_an_integrated_one():
     assert (gb10.resolved.max_num_batched_tokens, gb10.resolved.max_num_seqs) == (2048, 256)
     assert gh200.budget.term("unified memory") is None and gb10.budget.term("unified memory") is not None
 
+
+def test_hybrid_models_profiling_a_vision_tower_at_large_batches_widen_the_band():
+    """Public Qwen3.5/3.6 starts that profile the vision tower keep 2.5-4.7 GiB beyond kvcalc's
+    terms from 16,384 batched tokens on (cause not identified): the band's reserve end carries
+    2.5 GiB per 16,384 tokens up to 4.7 GiB and a note says so; the typical estimate is unchanged.
+    Text-only runs (--language-model-only), smaller batches and models without GDN layers keep
+    their band."""
+    from factories import calc
+    from kvcalc.reserve import hybrid_tower_excess
+
+    gib = 1 << 30
+    assert hybrid_tower_excess(True, True, 8192) == 0
+    assert hybrid_tower_excess(True, True, 16384) == int(2.5 * gib)
+    assert hybrid_tower_excess(True, True, 65536) == int(4.7 * gib)
+    assert hybrid_tower_excess(False, True, 65536) == hybrid_tower_excess(True, False, 65536) == 0
+
+    def run(model, **kw):
+        c = calc(model, "rtx-5090", max_model_len=32768, weights="nvfp4", vllm_version="0.20.0", **kw)
+        noted = any(getattr(n, "key", None) == "note.hybrid_tower_excess" for n in c.notes)
+        return c.budget.term("activation peak"), noted
+
+    big, big_noted = run("Qwen/Qwen3.5-27B", max_num_batched_tokens=16384)
+    text, text_noted = run("Qwen/Qwen3.5-27B", max_num_batched_tokens=16384, language_model_only=True)
+    small, small_noted = run("Qwen/Qwen3.5-27B", max_num_batched_tokens=8192)
+    assert big_noted and not text_noted and not small_noted
+    assert big.high - small.high >= int(2.5 * gib)            # the excess, plus the larger forward
+    assert text.high < big.high and big.bytes < big.high - int(2.4 * gib)
+    vl, vl_noted = run("Qwen/Qwen2.5-VL-7B-Instruct", max_num_batched_tokens=16384)
+    assert not vl_noted                                            # no GDN layers

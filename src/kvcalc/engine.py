@@ -204,6 +204,14 @@ def _towers_off(config: dict[str, Any], r: Resolved) -> frozenset[str]:
     return frozenset(off)
 
 
+def _hybrid_tower_excess(config: dict[str, Any], arch: ModelArch, r: Resolved) -> bool:
+    """The band carries reserve.HYBRID_TOWER_EXCESS_GIB (the same condition as estimate_reserve)."""
+    from .reserve import hybrid_tower_excess, tower_profile_modelled  # noqa: PLC0415
+    profiled = not profile_off(config, r) and \
+        tower_profile_modelled(config, r.version, r.max_model_len, r.mm_limits, r.mm_processor)
+    return bool(hybrid_tower_excess(_has_state_layers(arch), profiled, r.max_num_batched_tokens))
+
+
 def _towers_missing(config: dict[str, Any]) -> bool:
     """A Gemma 4 multimodal wrapper config (model_type "gemma4") without its vision tower: a
     trimmed config (the catalog's E2B entries) that leaves the towers' weights and warm-up out."""
@@ -434,6 +442,10 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                 notes.append(Text("note.mm_processor_unmodelled", keys=", ".join(proc.unmodelled)))
             if _towers_missing(config) and not s.language_model_only:
                 notes.append(Text("note.towers_missing"))
+            if measured_reserve_bytes is None and _hybrid_tower_excess(config, arch, resolved):
+                from .reserve import HYBRID_TOWER_EXCESS_GIB, HYBRID_TOWER_EXCESS_MIN_TOKENS  # noqa: PLC0415
+                notes.append(Text("note.hybrid_tower_excess", gib=HYBRID_TOWER_EXCESS_GIB,
+                                  tokens=HYBRID_TOWER_EXCESS_MIN_TOKENS))
 
     from_log = low = high = None
     if available_kv_gib is not None:

@@ -269,6 +269,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--mm-processor-kwargs: kvcalc sizes the warm-up from max_pixels / max_soft_tokens only; it passes "
         "{keys} on to vLLM but does not model them",
         "--mm-processor-kwargs：kvcalc 只按 max_pixels / max_soft_tokens 计算预热；{keys} 会照传给 vLLM，但未计入"),
+    "note.hybrid_tower_excess": (
+        "at {tokens:,} batched tokens or more, public startups of Mamba/GDN models that profile the "
+        "vision tower (Qwen3.5/3.6) kept 2.5 to {gib:.1f} GiB more than kvcalc counts, for a reason not "
+        "yet identified; the band's low end includes it. Text-only runs of that size "
+        "(--language-model-only) matched kvcalc",
+        "在 {tokens:,} 个及以上批处理 token 时，对视觉塔做 profile 的 Mamba/GDN 模型（Qwen3.5/3.6）的公开启动日志"
+        "比 kvcalc 的计算多占 2.5 到 {gib:.1f} GiB，原因尚未查明；区间下限已包含这部分。同样规模的纯文本运行"
+        "（--language-model-only）与 kvcalc 一致"),
     "note.towers_missing": (
         "this config lists no vision or audio tower, though the model's checkpoints carry them: their "
         "weights and vLLM's startup pass over them are not counted, so the estimated pool may come out "
@@ -334,6 +342,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the vision tower's profile pass over {items} video(s) of {tokens:,} tokens: {gib:.2f} GiB "
         "(--skip-mm-profiling leaves it out)",
         "视觉塔对 {items} 段 {tokens:,} token 的最大视频的 profile 前向：{gib:.2f} GiB（--skip-mm-profiling 可省去）"),
+    "basis.hybrid_tower_excess": (
+        "the band's reserve end adds {gib:.1f} GiB: public starts of Mamba/GDN models that profile the "
+        "vision tower kept up to {per:.1f} GiB per {tokens:,} batched tokens ({most:.1f} at most) beyond "
+        "these terms, for a reason not yet identified",
+        "区间的预留上端另加 {gib:.1f} GiB：对视觉塔做 profile 的 Mamba/GDN 模型的公开启动日志，在这些项之外"
+        "每 {tokens:,} 个批处理 token 多占至多 {per:.1f} GiB（最多 {most:.1f} GiB），原因尚未查明"),
     "basis.mm_kept": (
         "its outputs and pixel values stay allocated through the language model's pass and the "
         "sampler, on top of them: {gib:.2f} GiB",
