@@ -366,3 +366,24 @@ def test_a_unified_memory_gpu_lists_the_host_memory_vllm_counts(py_page):
     expect_in_both_languages(page, reserves, "unified memory", "统一内存")
     fresh_form(page)
     expect(page.get_by_test_id("reserve-list")).not_to_contain_text("unified memory")
+
+
+def test_a_hybrid_model_profiling_its_tower_at_a_large_batch_says_the_band_carries_more(py_page):
+    """Qwen3.5-27B at 16,384 batched tokens with its vision tower profiled: the page's notes say
+    that public starts of this kind kept 2.5-4.7 GiB more than kvcalc counts and that the band's
+    low end includes it, in both languages; the band's reserve end is wider than the typical
+    value by that much; --language-model-only takes the note away."""
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    want = set_form(page, model="Qwen/Qwen3.5-27B", max_num_batched_tokens=16384)
+    wait_request(page, want)
+    result = oracle(want)["result"]
+    assert_numbers_match(page, result)
+    act = activation(result)
+    assert act["high_gib"] - act["gib"] >= 2.5
+    notes = page.get_by_test_id("notes")
+    expect_in_both_languages(page, notes, "the band's low end includes it", "区间下限已包含这部分")
+    page.get_by_test_id("language-model-only").check()
+    expect(notes).not_to_contain_text("the band's low end includes it")
+    fresh_form(page)
