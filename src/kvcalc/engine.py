@@ -443,9 +443,10 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
             if _towers_missing(config) and not s.language_model_only:
                 notes.append(Text("note.towers_missing"))
             if measured_reserve_bytes is None and _hybrid_tower_excess(config, arch, resolved):
-                from .reserve import HYBRID_TOWER_EXCESS_GIB, HYBRID_TOWER_EXCESS_MIN_TOKENS  # noqa: PLC0415
-                notes.append(Text("note.hybrid_tower_excess", gib=HYBRID_TOWER_EXCESS_GIB,
-                                  tokens=HYBRID_TOWER_EXCESS_MIN_TOKENS))
+                from .reserve import (HYBRID_TOWER_EXCESS_GIB, HYBRID_TOWER_EXCESS_GIB_PER_16K,  # noqa: PLC0415
+                                      HYBRID_TOWER_EXCESS_MIN_TOKENS)
+                notes.append(Text("note.hybrid_tower_excess", low=HYBRID_TOWER_EXCESS_GIB_PER_16K,
+                                  gib=HYBRID_TOWER_EXCESS_GIB, tokens=HYBRID_TOWER_EXCESS_MIN_TOKENS))
 
     from_log = low = high = None
     if available_kv_gib is not None:

@@ -271,11 +271,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--mm-processor-kwargs：kvcalc 只按 max_pixels / max_soft_tokens 计算预热；{keys} 会照传给 vLLM，但未计入"),
     "note.hybrid_tower_excess": (
         "at {tokens:,} batched tokens or more, public startups of Mamba/GDN models that profile the "
-        "vision tower (Qwen3.5/3.6) kept 2.5 to {gib:.1f} GiB more than kvcalc counts, for a reason not "
+        "vision tower (Qwen3.5/3.6) kept {low:.1f} to {gib:.1f} GiB more than kvcalc counts, for a reason not "
         "yet identified; the band's low end includes it. Text-only runs of that size "
         "(--language-model-only) matched kvcalc",
         "在 {tokens:,} 个及以上批处理 token 时，对视觉塔做 profile 的 Mamba/GDN 模型（Qwen3.5/3.6）的公开启动日志"
-        "比 kvcalc 的计算多占 2.5 到 {gib:.1f} GiB，原因尚未查明；区间下限已包含这部分。同样规模的纯文本运行"
+        "比 kvcalc 的计算多占 {low:.1f} 到 {gib:.1f} GiB，原因尚未查明；区间下限已包含这部分。同样规模的纯文本运行"
         "（--language-model-only）与 kvcalc 一致"),
     "note.towers_missing": (
         "this config lists no vision or audio tower, though the model's checkpoints carry them: their "

@@ -233,7 +233,8 @@ note.hybrid_tower_excess)."""
 
 
 def hybrid_tower_excess(hybrid: bool, tower_profiled: bool, mnbt: int) -> int:
-    """Bytes the band's reserve end adds for ``HYBRID_TOWER_EXCESS_GIB`` (0 where it does not apply)."""
+    """Bytes the band's reserve end adds for what Mamba/GDN models profiling a vision tower keep
+    beyond kvcalc's terms at large batches (the constants above); 0 where it does not apply."""
     if hybrid and tower_profiled and mnbt >= HYBRID_TOWER_EXCESS_MIN_TOKENS:
         per_16k = HYBRID_TOWER_EXCESS_GIB_PER_16K * mnbt / HYBRID_TOWER_EXCESS_MIN_TOKENS
         return int(min(HYBRID_TOWER_EXCESS_GIB, per_16k) * GIB)
