@@ -31,6 +31,27 @@ def test_estimate_json_equals_api(capsys):
     assert result["from_log"]["blocks_per_request"] == 9225
 
 
+def test_cudagraph_memory_profiling_flag_sets_the_cuda_graph_term(capsys):
+    """--cudagraph-memory-profiling on|off is VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: off, vLLM
+    0.25 subtracts no CUDA-graph estimate for a MoE model (the pool grows by that term); on, v0.19
+    subtracts it; before v0.18 the variable does not exist, which the error says."""
+    def graphs(*extra):
+        code, out, err = run(capsys, "estimate", "--model", "Qwen/Qwen3-30B-A3B", "--gpu", "h100", "--json", *extra)
+        assert code == 0, err
+        r = json.loads(out)
+        term = next(t for t in r["budget"]["terms"] if t["name"] == "CUDA graphs")
+        return term["gib"], r["settings"]["cudagraph_memory_profiling"], r["serve_command"]
+    (on, unset, cmd), (off, chosen, cmd_off) = graphs("--vllm-version", "0.25.0"), \
+        graphs("--vllm-version", "0.25.0", "--cudagraph-memory-profiling", "off")
+    assert on > 0.3 and off == 0 and unset is None and chosen is False
+    assert cmd.startswith("vllm serve") and cmd_off.startswith("VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 vllm")
+    assert graphs("--vllm-version", "0.19.1")[0] == 0
+    assert graphs("--vllm-version", "0.19.1", "--cudagraph-memory-profiling", "on")[0] > 0.3
+    code, _, err = run(capsys, "estimate", "--model", "Qwen/Qwen3-30B-A3B", "--vllm-version", "0.17.0",
+                       "--cudagraph-memory-profiling", "on")
+    assert code == 2 and "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS" in err and "0.18.0" in err and "#30515" in err
+
+
 def test_flashinfer_sampler_flag_changes_the_activation_term(capsys):
     """--flashinfer-sampler on|off is VLLM_USE_FLASHINFER_SAMPLER: on an H100 with vLLM 0.15 it
     swaps the sort-based sampler warm-up (1,024 × 151,936 entries) for FlashInfer's."""

@@ -93,3 +93,16 @@ def test_serve_command_speculative_config_is_quoted_json():
     cmd = calc("deepseek-ai/DeepSeek-V3", tensor_parallel_size=8, max_model_len=8192,
                speculative={"method": "mtp", "num_speculative_tokens": 2}).serve_command
     assert cmd.endswith("""--speculative-config '{"method":"mtp","num_speculative_tokens":2}'""")
+
+
+def test_serve_command_sets_the_cuda_graph_profiler_variable_only_against_the_release_default():
+    """VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS precedes the command when it changes what the release
+    does: on by default from v0.20, an opt-in from v0.18; with the sampler's variable both show."""
+    moe = "Qwen/Qwen3-30B-A3B"
+    assert calc(moe, vllm_version="0.25.0", cudagraph_memory_profiling=True).serve_command == f"vllm serve {moe}"
+    assert calc(moe, vllm_version="0.25.0", cudagraph_memory_profiling=False).serve_command == \
+        f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 vllm serve {moe}"
+    assert calc(moe, vllm_version="0.19.1", cudagraph_memory_profiling=True).serve_command == \
+        f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve {moe}"
+    assert calc(moe, vllm_version="0.25.0", cudagraph_memory_profiling=False, flashinfer_sampler=False
+                ).serve_command == f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 VLLM_USE_FLASHINFER_SAMPLER=0 vllm serve {moe}"

@@ -152,3 +152,22 @@ def test_whether_the_log_compiled_becomes_the_compile_cache_state(lines, want):
     assert log.compile_cache == want
     assert log.settings()["compile_cache"] == want
     assert "compile_cache" not in parse_log("INFO Using max model len 4096").settings()
+
+
+@pytest.mark.parametrize("line,want", [
+    ("(Worker_TP0 pid=7) WARNING 06-04 10:00:00 [gpu_worker.py:471] CUDA graph memory profiling is disabled "
+     "(VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0). Without it, CUDA graph memory is not accounted for during "
+     "KV cache allocation, which may require lowering --gpu-memory-utilization to avoid OOM.", False),
+    ("INFO 04-10 10:00:00 [gpu_worker.py:452] CUDA graph memory profiling is enabled "
+     "(VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1). This will become the default in v0.19.", True),
+    ("INFO 05-20 10:00:00 [gpu_worker.py:455] CUDA graph memory profiling is enabled (default since v0.21.0). "
+     "The current --gpu-memory-utilization=0.9200 is equivalent to --gpu-memory-utilization=0.8929 without "
+     "CUDA graph memory profiling.", None),
+], ids=["off", "opted-in", "release-default"])
+def test_the_cuda_graph_profiler_switch_the_log_names_becomes_a_setting(line, want):
+    """VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS decides whether the CUDA-graph estimate is
+    subtracted (vllm/v1/worker/gpu_worker.py prints which): a log that names the variable pins
+    it; the default release's line says nothing beyond the release."""
+    log = parse_log(line)
+    assert log.cudagraph_memory_profiling is want
+    assert log.settings().get("cudagraph_memory_profiling") is want

@@ -129,6 +129,7 @@ const FIELDS = [
   ["eager", "enforce-eager", false],
   ["pc", "prefix-caching", ""],
   ["fis", "flashinfer-sampler", ""],
+  ["cgp", "cg-profiling", ""],
   ["cc", "compile-cache", ""],
   ["smp", "skip-mm-profiling", false],
   ["lmo", "language-model-only", false],
@@ -145,6 +146,7 @@ const FIELD_MSG = {
   "--limit-mm-per-prompt": "mm-limits", "--mm-processor-kwargs": "mm-proc",
   "--speculative-config": "spec-config",
   VLLM_USE_FLASHINFER_SAMPLER: "flashinfer-sampler", "--enable-prefix-caching": "prefix-caching",
+  VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: "cg-profiling",
   "compile cache": "compile-cache",
   "--language-model-only": "language-model-only", available_kv_gib: "available-kv-gib",
 };
@@ -213,15 +215,17 @@ function drafterField() {
   return d && d.config && d.id === drafterId() ? { drafter: { id: d.id, config: d.config } } : {};
 }
 
-// --enable-prefix-caching, VLLM_USE_FLASHINFER_SAMPLER, --skip-mm-profiling and
-// --language-model-only: sent only when the user (or a pasted log) set them.
+// --enable-prefix-caching, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
+// --skip-mm-profiling and --language-model-only: sent only when the user (or a pasted log) set them.
 function profileSettings() {
   const v = $("flashinfer-sampler").value;
+  const cg = $("cg-profiling").value;
   const pc = $("prefix-caching").value;
   const cc = $("compile-cache").value;
   return {
     ...(pc === "" ? {} : { enable_prefix_caching: pc === "1" }),
     ...(v === "" ? {} : { flashinfer_sampler: v === "1" }),
+    ...(cg === "" ? {} : { cudagraph_memory_profiling: cg === "1" }),
     ...(cc === "" ? {} : { compile_cache: cc }),
     ...($("skip-mm-profiling").checked ? { skip_mm_profiling: true } : {}),
     ...($("language-model-only").checked ? { language_model_only: true } : {}),
@@ -485,6 +489,8 @@ function renderSettingsUsed(r) {
       ? [[S("cc_label"), compileCacheText(s.compile_cache)]]
       : []),
     ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
+    ...(s.cudagraph_memory_profiling != null
+      ? [["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", s.cudagraph_memory_profiling ? "1" : "0"]] : []),
     ...(s.cudagraph_capture_sizes ? [["--cudagraph-capture-sizes", s.cudagraph_capture_sizes.join(" ")]] : []),
     ...(s.limit_mm_per_prompt ? [["--limit-mm-per-prompt", JSON.stringify(s.limit_mm_per_prompt)]] : []),
     ...(s.mm_processor_kwargs ? [["--mm-processor-kwargs", JSON.stringify(s.mm_processor_kwargs)]] : []),
@@ -1018,6 +1024,7 @@ const LOG_FIELDS = [
   ["enforce_eager", "enforce-eager", false],
   ["enable_prefix_caching", "prefix-caching", ""],
   ["flashinfer_sampler", "flashinfer-sampler", ""],
+  ["cudagraph_memory_profiling", "cg-profiling", ""],
   ["compile_cache", "compile-cache", ""],
   ["skip_mm_profiling", "skip-mm-profiling", false],
   ["language_model_only", "language-model-only", false],
@@ -1030,6 +1037,7 @@ const SETTING_FLAG = {
   max_model_len: "--max-model-len", max_num_batched_tokens: "--max-num-batched-tokens",
   max_num_seqs: "--max-num-seqs", block_size: "--block-size", enforce_eager: "--enforce-eager",
   speculative: "--speculative-config", flashinfer_sampler: "VLLM_USE_FLASHINFER_SAMPLER",
+  cudagraph_memory_profiling: "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
   skip_mm_profiling: "--skip-mm-profiling", enable_prefix_caching: "--enable-prefix-caching",
   language_model_only: "--language-model-only",
   max_cudagraph_capture_size: "--max-cudagraph-capture-size", cudagraph_capture_sizes: "--cudagraph-capture-sizes",
@@ -1049,6 +1057,7 @@ function settingText(k, v) {
     return v ? SETTING_FLAG[k] : "";
   }
   if (k === "flashinfer_sampler") return `VLLM_USE_FLASHINFER_SAMPLER=${v ? 1 : 0}`;
+  if (k === "cudagraph_memory_profiling") return `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=${v ? 1 : 0}`;
   if (k === "compile_cache") return compileCacheText(v);
   if (k === "enable_prefix_caching") return v ? "--enable-prefix-caching" : "--no-enable-prefix-caching";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;

@@ -208,8 +208,9 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
     # {"model", "config", "weights_bytes", "gpu", "settings": {...}}. A log that printed its
     # "non-default args" has stated every flag it changed, so then only what a log never states
     # (release, checkpoint format, average length, environment variables such as
-    # VLLM_USE_FLASHINFER_SAMPLER unless a sampler line names it, the compile cache's state unless a
-    # compile line shows it) falls back. "filled_from_form" lists the
+    # VLLM_USE_FLASHINFER_SAMPLER unless a sampler line names it or
+    # VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS unless the profiler line does, the compile cache's state
+    # unless a compile line shows it) falls back. "filled_from_form" lists the
     # model, GPU and settings taken from the fallback.
     fallback = req.get("fallback") if isinstance(req.get("fallback"), dict) else {}
     filled: list[str] = []
@@ -218,7 +219,8 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
         if v is None or k in settings or k not in _SETTING_KEYS:
             continue
         if parsed.non_default_args and k not in ("vllm_version", "weights", "avg_tokens", "entrypoint",
-                                                 "flashinfer_sampler", "compile_cache"):
+                                                 "flashinfer_sampler", "cudagraph_memory_profiling",
+                                                 "compile_cache"):
             continue
         settings[k] = v
         if k not in ("avg_tokens", "entrypoint"):

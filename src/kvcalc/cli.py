@@ -92,6 +92,9 @@ def _model_flags(p: Any) -> None:
     p.add_argument("--flashinfer-sampler", type=_flag_bool, metavar="on|off",
                    help="VLLM_USE_FLASHINFER_SAMPLER=1/0: which sampler the startup profile runs "
                         "(default: the release's own default)")
+    p.add_argument("--cudagraph-memory-profiling", type=_flag_bool, metavar="on|off",
+                   help="VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1/0: whether vLLM subtracts its CUDA-graph "
+                        "estimate before sizing the KV cache (default: the release's own default, on from v0.20)")
     p.add_argument("--compile-cache", choices=COMPILE_CACHE_STATES,
                    help="cold: a first start (the torch.compile cache ~/.cache/vllm is empty, as in a "
                         "fresh container); warm: a restart that loads the compiled graphs, whose pool is "
@@ -107,7 +110,8 @@ SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "kv_cache_dtype", "max_model_len", "avg_tokens", "max_num_batched_tokens",
                 "max_num_seqs", "block_size", "enforce_eager", "entrypoint", "vllm_version",
                 "weights", "enable_prefix_caching", "disable_hybrid_kv_cache_manager",
-                "kv_cache_memory_bytes", "flashinfer_sampler", "skip_mm_profiling", "language_model_only",
+                "kv_cache_memory_bytes", "flashinfer_sampler", "cudagraph_memory_profiling",
+                "skip_mm_profiling", "language_model_only",
                 "max_cudagraph_capture_size", "cudagraph_capture_sizes", "limit_mm_per_prompt",
                 "mm_processor_kwargs", "compile_cache")
 

@@ -76,6 +76,7 @@ class ParsedLog:
     backend: str | None = None
     dcp_multiplier: int | None = None
     flashinfer_sampler: bool | None = None
+    cudagraph_memory_profiling: bool | None = None   # VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1/0
     compile_cache: str | None = None    # "cold" when the log compiles the model, "warm" when it loads it
     error: str | None = None
     error_needed_gib: float | None = None
@@ -125,6 +126,8 @@ class ParsedLog:
             out["speculative"] = a["speculative_config"]
         if self.flashinfer_sampler is not None:
             out["flashinfer_sampler"] = self.flashinfer_sampler
+        if self.cudagraph_memory_profiling is not None:
+            out["cudagraph_memory_profiling"] = self.cudagraph_memory_profiling
         if self.compile_cache is not None:
             out["compile_cache"] = self.compile_cache
         limits = a.get("limit_mm_per_prompt")
@@ -209,6 +212,11 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("FlashInfer is available", re.compile(r"FlashInfer is available, but it is not enabled"), "sampler_off"),
     ("FlashInfer top-p/top-k sampling", re.compile(r"FlashInfer top-p/top-k sampling (?:disabled|unavailable)"),
      "sampler_off"),
+    # vllm/v1/worker/gpu_worker.py: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS set either way (the default
+    # release's "is enabled (default since v0.21.0)" says nothing beyond the release)
+    ("CUDA graph memory profiling is", re.compile(
+        r"CUDA graph memory profiling is (enabled|disabled) \(VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=[01]\)"),
+     "cg_profiling"),
     # vllm/compilation/backends.py and decorators.py: whether torch.compile found its cache
     ("Compiling a graph for", re.compile(r"Compiling a graph for (?:dynamic shape|compile range)"), "compile_cold"),
     ("Directly load", re.compile(r"Directly load (?:the compiled graph|AOT compilation)"), "compile_warm"),
@@ -378,6 +386,8 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         log.error = m.group(0)
     elif kind in ("sampler_on", "sampler_off"):
         log.flashinfer_sampler = kind == "sampler_on"
+    elif kind == "cg_profiling":
+        log.cudagraph_memory_profiling = g[0] == "enabled"
     elif kind in ("compile_cold", "compile_warm"):
         # a compile anywhere in the start makes it a first start, whatever else was loaded
         log.compile_cache = "cold" if kind == "compile_cold" or log.compile_cache == "cold" else "warm"

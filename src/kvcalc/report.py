@@ -74,6 +74,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "block_size_reason": c.layout.block_size_reason, "enforce_eager": s.enforce_eager,
             "entrypoint": s.entrypoint, "avg_tokens": s.avg_tokens,
             "flashinfer_sampler": s.flashinfer_sampler,
+            "cudagraph_memory_profiling": s.cudagraph_memory_profiling,
             "sampler": SAMPLER_NAMES[c.sampler],
             "enable_prefix_caching": c.prefix_caching,
             "skip_mm_profiling": bool(s.skip_mm_profiling),

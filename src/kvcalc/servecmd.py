@@ -7,7 +7,7 @@ import json
 import shlex
 
 from .settings import Resolved
-from .versions import default_gpu_memory_utilization, flashinfer_sampler_default
+from .versions import Rule, applies, default_gpu_memory_utilization, flashinfer_sampler_default
 
 
 def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching_default: bool = True) -> str:
@@ -67,7 +67,10 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         if s.speculative.model:
             cfg["model"] = s.speculative.model
         flag("--speculative-config", json.dumps(cfg, separators=(",", ":")))
+    # Environment variables, not flags: they go before the command, where they differ from the default.
     if s.flashinfer_sampler is not None and s.flashinfer_sampler != flashinfer_sampler_default(r.version):
-        # An environment variable, not a flag: it goes before the command.
         parts.insert(0, f"VLLM_USE_FLASHINFER_SAMPLER={int(s.flashinfer_sampler)}")
+    if s.cudagraph_memory_profiling is not None and \
+            s.cudagraph_memory_profiling != applies(Rule.CUDA_GRAPH_ESTIMATE_DEDUCTED, r.version):
+        parts.insert(0, f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS={int(s.cudagraph_memory_profiling)}")
     return " ".join(parts)

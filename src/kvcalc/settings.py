@@ -34,6 +34,7 @@ _BOOL_FLAGS = (("enforce_eager", "--enforce-eager"), ("enable_prefix_caching", "
                ("disable_hybrid_kv_cache_manager", "--disable-hybrid-kv-cache-manager"),
                ("async_scheduling", "--async-scheduling"),
                ("flashinfer_sampler", "VLLM_USE_FLASHINFER_SAMPLER"),
+               ("cudagraph_memory_profiling", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"),
                ("skip_mm_profiling", "--skip-mm-profiling"),
                ("language_model_only", "--language-model-only"))
 
@@ -88,6 +89,7 @@ class Settings:
     disable_hybrid_kv_cache_manager: bool | None = None
     async_scheduling: bool | None = None
     flashinfer_sampler: bool | None = None  # VLLM_USE_FLASHINFER_SAMPLER=1/0; None: unset
+    cudagraph_memory_profiling: bool | None = None  # VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1/0
     skip_mm_profiling: bool | None = None
     language_model_only: bool | None = None   # no vision/audio towers loaded or profiled
     max_cudagraph_capture_size: int | None = None
@@ -387,6 +389,11 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         mm_processor = mm_processor_of(s.mm_processor_kwargs)
         if mm_processor is None:
             problems["--mm-processor-kwargs"] = Text("settings.mm_processor", value=show(s.mm_processor_kwargs))
+    if s.cudagraph_memory_profiling is True and version is not None and \
+            not applies(Rule.CUDA_GRAPH_ESTIMATE_OPT_IN, version):
+        rule = Rule.CUDA_GRAPH_ESTIMATE_OPT_IN.value
+        problems["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"] = Text(
+            "settings.flag_needs_release", since=str(rule.since), pr=rule.pr, version=str(version))
     if s.language_model_only is True and version is not None and not applies(Rule.LANGUAGE_MODEL_ONLY, version):
         rule = Rule.LANGUAGE_MODEL_ONLY.value
         problems["--language-model-only"] = Text("settings.needs_release", since=str(rule.since), pr=rule.pr,

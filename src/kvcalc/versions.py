@@ -130,6 +130,11 @@ class Rule(Enum):
         _v("0.21.0"), "#38284", "vllm/config/cache.py gpu_memory_utilization",
         "default --gpu-memory-utilization 0.92 (0.9 before)",
         "confirmed: log text 'default since v0.21.0'")
+    CUDA_GRAPH_ESTIMATE_OPT_IN = RuleInfo(
+        _v("0.18.0"), "#30515", "vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
+        "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 makes the V1 runner profile its CUDA graphs before "
+        "sizing the KV cache and subtract the estimate (opt-in until it became the default)",
+        "inferred: merged 2026-03-07, after v0.17.0")
     CUDA_GRAPH_ESTIMATE_DEDUCTED = RuleInfo(
         _v("0.20.0"), "#38284", "vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
         "the CUDA-graph memory estimate is subtracted from the KV budget (V1 model runner)",
@@ -383,6 +388,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "NVFP4_KV_DTYPE": ("新增 KV cache 数据类型 nvfp4", "推断：2026-04-17 合并"),
     "GPU_UTIL_DEFAULT_092": (
         "--gpu-memory-utilization 默认值改为 0.92（此前为 0.9）", "已确认：日志文字 'default since v0.21.0'"),
+    "CUDA_GRAPH_ESTIMATE_OPT_IN": (
+        "设置 VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 后，V1 runner 会在确定 KV cache 大小之前对 CUDA graph 做 profile "
+        "并扣除估算值（成为默认行为之前需手动开启）",
+        "推断：2026-03-07 合并，晚于 v0.17.0"),
     "CUDA_GRAPH_ESTIMATE_DEDUCTED": (
         "CUDA graph 显存估算值从 KV 预算中扣除（V1 model runner）",
         "已确认：两条带 0.20.0 横幅的日志打印 'CUDA graph memory profiling is enabled (default since v0.21.0)' "

@@ -65,8 +65,54 @@ def test_the_sampler_select_changes_the_estimate(py_page):
     fresh_form(page)
 
 
+def test_the_cuda_graph_profiler_select_sets_the_cuda_graph_term(py_page):
+    """VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 (Advanced): vLLM 0.25 subtracts no CUDA-graph
+    estimate for a MoE model, the pool grows by that term, the serve command carries the
+    variable, the settings-used list shows it and the link restores it; 1 on v0.17 (before the
+    variable existed) gets the core's message beside the select, in both languages."""
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    base = set_form(page, model="Qwen/Qwen3-30B-A3B", vllm_version="0.25.0")
+    wait_request(page, base)
+    page.get_by_test_id("cg-profiling").select_option("0")
+    want = page_request(model="Qwen/Qwen3-30B-A3B", vllm_version="0.25.0")
+    want["settings"]["cudagraph_memory_profiling"] = False
+    wait_request(page, want)
+    off, on = oracle(want)["result"], oracle(base)["result"]
+    assert_numbers_match(page, off)
+    graphs = lambda r: next(t for t in r["budget"]["terms"] if t["name"] == "CUDA graphs")["gib"]  # noqa: E731
+    assert graphs(on) > 0.3 and graphs(off) == 0 and off["estimated"]["tokens"] > on["estimated"]["tokens"]
+    expect(page.get_by_test_id("serve-command")).to_have_text(
+        re.compile(r"^VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 vllm serve"))
+    expect(page.get_by_test_id("settings-used")).to_contain_text("VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS")
+    link_restores(page, "cgp", "0", "cg-profiling", "0", want)
+    open_advanced(page)
+    page.get_by_test_id("vllm-version").select_option("0.17.0")
+    page.get_by_test_id("cg-profiling").select_option("1")
+    expect_in_both_languages(page, page.locator("#cg-profiling-msg"), "needs vLLM 0.18.0", "需要 vLLM 0.18.0")
+    fresh_form(page)
+
+
+def test_a_pasted_log_that_turns_the_cuda_graph_profiler_off_sets_the_select(py_page):
+    """The B200 Kimi-K2.5 log warns 'CUDA graph memory profiling is disabled
+    (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0)': pasting it sets the select to 0. Its model is a
+    local path the catalog lacks, so the form's model (Kimi-K2-Thinking, the same text model and
+    context) stands in, as it would for a user."""
+    page = py_page
+    fresh_form(page)
+    page.get_by_test_id("model-select").select_option("moonshotai/Kimi-K2-Thinking")
+    reply = paste_stored_log(page, "b200x8-kimi-k2.5-nvfp4-tp8-seqs16-fp8kv-nocgprofile-v0.22.0",
+                             "CUDA graph memory profiling is disabled", fresh=False)
+    assert reply["result"]["settings"]["cudagraph_memory_profiling"] is False
+    assert "model" in reply["result"]["filled_from_form"]
+    expect(page.get_by_test_id("cg-profiling")).to_have_value("0")
+    clear_pasted_log(page)
+
+
 @pytest.mark.parametrize("testid,chinese,first_english", [
     ("flashinfer-sampler", ("排序", "默认"), "unset (the release's default)"),
+    ("cg-profiling", ("扣除", "默认"), "unset (the release's default: on from v0.20)"),
     ("compile-cache", ("首次启动", "重启"), "not known (a first start is assumed)"),
 ])
 def test_the_profile_selects_speak_chinese(py_page, testid, chinese, first_english):
@@ -83,10 +129,12 @@ def test_the_profile_selects_speak_chinese(py_page, testid, chinese, first_engli
     expect(page.get_by_test_id(testid).locator("option").first).to_have_text(first_english)
 
 
-def paste_stored_log(page, log_id: str, shows: str) -> dict:
-    """Paste a stored public log's excerpt (which must contain ``shows``) and compare it: the reply."""
+def paste_stored_log(page, log_id: str, shows: str, fresh: bool = True) -> dict:
+    """Paste a stored public log's excerpt (which must contain ``shows``) and compare it: the reply
+    (on a fresh form unless ``fresh`` is False)."""
     from kvcalc.validate import load_logs  # noqa: PLC0415
-    fresh_form(page)
+    if fresh:
+        fresh_form(page)
     entry = next(e for e in load_logs() if e["id"] == log_id)
     assert shows in entry["excerpt"]
     n = int(page.evaluate("() => document.body.dataset.compared || '0'"))
