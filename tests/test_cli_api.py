@@ -52,6 +52,26 @@ def test_cudagraph_memory_profiling_flag_sets_the_cuda_graph_term(capsys):
     assert code == 2 and "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS" in err and "0.18.0" in err and "#30515" in err
 
 
+def test_rocm_quick_reduce_flag_adds_its_buffer(capsys):
+    """--rocm-quick-reduce LEVEL is VLLM_ROCM_QUICK_REDUCE_QUANTIZATION (any case): 4 GiB more
+    non-torch memory on an MI355X TP 2 group; an unknown level or INT3 before v0.25 is refused."""
+    def non_torch(*extra):
+        code, out, err = run(capsys, "estimate", "--model", "Qwen/Qwen3-32B", "--gpu", "mi355x", "--tp", "2",
+                             "--vllm-version", "0.25.0", "--json", *extra)
+        assert code == 0, err
+        r = json.loads(out)
+        return next(t for t in r["budget"]["terms"] if t["name"] == "non-torch memory")["gib"], \
+            r["settings"]["rocm_quick_reduce"]
+    (plain, unset), (with_qr, level) = non_torch(), non_torch("--rocm-quick-reduce", "int4")
+    assert round(with_qr - plain, 2) == 4.0 and unset is None and level == "INT4"
+    with pytest.raises(SystemExit):
+        main(["estimate", "--model", "Qwen/Qwen3-32B", "--rocm-quick-reduce", "INT5"])
+    assert "invalid choice" in capsys.readouterr().err
+    code, _, err = run(capsys, "estimate", "--model", "Qwen/Qwen3-32B", "--gpu", "mi355x", "--tp", "2",
+                       "--vllm-version", "0.24.0", "--rocm-quick-reduce", "INT3")
+    assert code == 2 and "0.25.0" in err and "#45666" in err
+
+
 def test_flashinfer_sampler_flag_changes_the_activation_term(capsys):
     """--flashinfer-sampler on|off is VLLM_USE_FLASHINFER_SAMPLER: on an H100 with vLLM 0.15 it
     swaps the sort-based sampler warm-up (1,024 × 151,936 entries) for FlashInfer's."""

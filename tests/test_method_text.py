@@ -42,6 +42,8 @@ def method_claims() -> list[str]:
         f"{reserve.vision_profile(qwen25, 2048, 256, 128000, 1, 2)[0] / GIB:.1f} GiB for the 7B at its default 128,000",
         f"about {video:.2f} GiB each",
         f"{reserve.SINGLE_GPU_NON_TORCH_GIB:.2f} GiB on one GPU",
+        f"plus {reserve.QUICK_REDUCE_BUFFER_BYTES // GIB} GiB on AMD MI300-series and MI355X GPUs in a TP group of "
+        f"{', '.join(map(str, reserve.QUICK_REDUCE_WORLD_SIZES[:-1]))} or {reserve.QUICK_REDUCE_WORLD_SIZES[-1]}",
         f"plus {reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per GPU",
         f"{reserve.NO_P2P_NON_TORCH_GIB:.2f} GiB where they cannot",
         f"({fixed[0]:.2f} to {fixed[-1]:.2f} GiB)",

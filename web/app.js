@@ -130,6 +130,7 @@ const FIELDS = [
   ["pc", "prefix-caching", ""],
   ["fis", "flashinfer-sampler", ""],
   ["cgp", "cg-profiling", ""],
+  ["qr", "rocm-quick-reduce", ""],
   ["cc", "compile-cache", ""],
   ["smp", "skip-mm-profiling", false],
   ["lmo", "language-model-only", false],
@@ -147,6 +148,7 @@ const FIELD_MSG = {
   "--speculative-config": "spec-config",
   VLLM_USE_FLASHINFER_SAMPLER: "flashinfer-sampler", "--enable-prefix-caching": "prefix-caching",
   VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: "cg-profiling",
+  VLLM_ROCM_QUICK_REDUCE_QUANTIZATION: "rocm-quick-reduce",
   "compile cache": "compile-cache",
   "--language-model-only": "language-model-only", available_kv_gib: "available-kv-gib",
 };
@@ -220,12 +222,14 @@ function drafterField() {
 function profileSettings() {
   const v = $("flashinfer-sampler").value;
   const cg = $("cg-profiling").value;
+  const qr = $("rocm-quick-reduce").value;
   const pc = $("prefix-caching").value;
   const cc = $("compile-cache").value;
   return {
     ...(pc === "" ? {} : { enable_prefix_caching: pc === "1" }),
     ...(v === "" ? {} : { flashinfer_sampler: v === "1" }),
     ...(cg === "" ? {} : { cudagraph_memory_profiling: cg === "1" }),
+    ...(qr === "" ? {} : { rocm_quick_reduce: qr }),
     ...(cc === "" ? {} : { compile_cache: cc }),
     ...($("skip-mm-profiling").checked ? { skip_mm_profiling: true } : {}),
     ...($("language-model-only").checked ? { language_model_only: true } : {}),
@@ -491,6 +495,7 @@ function renderSettingsUsed(r) {
     ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
     ...(s.cudagraph_memory_profiling != null
       ? [["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", s.cudagraph_memory_profiling ? "1" : "0"]] : []),
+    ...(s.rocm_quick_reduce ? [["VLLM_ROCM_QUICK_REDUCE_QUANTIZATION", s.rocm_quick_reduce]] : []),
     ...(s.cudagraph_capture_sizes ? [["--cudagraph-capture-sizes", s.cudagraph_capture_sizes.join(" ")]] : []),
     ...(s.limit_mm_per_prompt ? [["--limit-mm-per-prompt", JSON.stringify(s.limit_mm_per_prompt)]] : []),
     ...(s.mm_processor_kwargs ? [["--mm-processor-kwargs", JSON.stringify(s.mm_processor_kwargs)]] : []),
@@ -1025,6 +1030,7 @@ const LOG_FIELDS = [
   ["enable_prefix_caching", "prefix-caching", ""],
   ["flashinfer_sampler", "flashinfer-sampler", ""],
   ["cudagraph_memory_profiling", "cg-profiling", ""],
+  ["rocm_quick_reduce", "rocm-quick-reduce", ""],
   ["compile_cache", "compile-cache", ""],
   ["skip_mm_profiling", "skip-mm-profiling", false],
   ["language_model_only", "language-model-only", false],
@@ -1038,6 +1044,7 @@ const SETTING_FLAG = {
   max_num_seqs: "--max-num-seqs", block_size: "--block-size", enforce_eager: "--enforce-eager",
   speculative: "--speculative-config", flashinfer_sampler: "VLLM_USE_FLASHINFER_SAMPLER",
   cudagraph_memory_profiling: "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
+  rocm_quick_reduce: "VLLM_ROCM_QUICK_REDUCE_QUANTIZATION",
   skip_mm_profiling: "--skip-mm-profiling", enable_prefix_caching: "--enable-prefix-caching",
   language_model_only: "--language-model-only",
   max_cudagraph_capture_size: "--max-cudagraph-capture-size", cudagraph_capture_sizes: "--cudagraph-capture-sizes",
@@ -1058,6 +1065,7 @@ function settingText(k, v) {
   }
   if (k === "flashinfer_sampler") return `VLLM_USE_FLASHINFER_SAMPLER=${v ? 1 : 0}`;
   if (k === "cudagraph_memory_profiling") return `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=${v ? 1 : 0}`;
+  if (k === "rocm_quick_reduce") return `VLLM_ROCM_QUICK_REDUCE_QUANTIZATION=${v}`;
   if (k === "compile_cache") return compileCacheText(v);
   if (k === "enable_prefix_caching") return v ? "--enable-prefix-caching" : "--no-enable-prefix-caching";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;

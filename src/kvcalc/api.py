@@ -220,6 +220,7 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
             continue
         if parsed.non_default_args and k not in ("vllm_version", "weights", "avg_tokens", "entrypoint",
                                                  "flashinfer_sampler", "cudagraph_memory_profiling",
+                                                 "rocm_quick_reduce",
                                                  "compile_cache"):
             continue
         settings[k] = v

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from . import __version__, api
 from .catalog import find_model, load_gpus, load_models
 from .errors import KvcalcError
-from .settings import COMPILE_CACHE_STATES, spec_family
+from .settings import COMPILE_CACHE_STATES, ROCM_QUICK_REDUCE_LEVELS, spec_family
 from .validate import load_logs, validate_logs
 from .versions import rules_table
 
@@ -95,6 +95,10 @@ def _model_flags(p: Any) -> None:
     p.add_argument("--cudagraph-memory-profiling", type=_flag_bool, metavar="on|off",
                    help="VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1/0: whether vLLM subtracts its CUDA-graph "
                         "estimate before sizing the KV cache (default: the release's own default, on from v0.20)")
+    p.add_argument("--rocm-quick-reduce", type=str.upper, choices=ROCM_QUICK_REDUCE_LEVELS, metavar="LEVEL",
+                   help="VLLM_ROCM_QUICK_REDUCE_QUANTIZATION (" + ", ".join(ROCM_QUICK_REDUCE_LEVELS) +
+                        "): ROCm's quick all-reduce keeps a 4 GiB buffer on each GPU of a TP 2/4/8 group "
+                        "on MI300-series and MI355X (default NONE: off)")
     p.add_argument("--compile-cache", choices=COMPILE_CACHE_STATES,
                    help="cold: a first start (the torch.compile cache ~/.cache/vllm is empty, as in a "
                         "fresh container); warm: a restart that loads the compiled graphs, whose pool is "
@@ -110,7 +114,7 @@ SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "kv_cache_dtype", "max_model_len", "avg_tokens", "max_num_batched_tokens",
                 "max_num_seqs", "block_size", "enforce_eager", "entrypoint", "vllm_version",
                 "weights", "enable_prefix_caching", "disable_hybrid_kv_cache_manager",
-                "kv_cache_memory_bytes", "flashinfer_sampler", "cudagraph_memory_profiling",
+                "kv_cache_memory_bytes", "flashinfer_sampler", "cudagraph_memory_profiling", "rocm_quick_reduce",
                 "skip_mm_profiling", "language_model_only",
                 "max_cudagraph_capture_size", "cudagraph_capture_sizes", "limit_mm_per_prompt",
                 "mm_processor_kwargs", "compile_cache")

@@ -212,6 +212,14 @@ def _hybrid_tower_excess(config: dict[str, Any], arch: ModelArch, r: Resolved) -
     return bool(hybrid_tower_excess(_has_state_layers(arch), profiled, r.max_num_batched_tokens))
 
 
+def _quick_reduce_idle(s: Settings, gpu: Gpu, model_dtype: str) -> bool:
+    """VLLM_ROCM_QUICK_REDUCE_QUANTIZATION set to a codec where vLLM does not start quick all-reduce."""
+    from .reserve import quick_reduce_bytes  # noqa: PLC0415
+    level = (s.rocm_quick_reduce or "NONE").upper()
+    return level != "NONE" and not quick_reduce_bytes(level, gpu.platform, gpu.compute_capability,
+                                                      s.tensor_parallel_size, model_dtype_bytes(model_dtype))
+
+
 def _towers_missing(config: dict[str, Any]) -> bool:
     """A Gemma 4 multimodal wrapper config (model_type "gemma4") without its vision tower: a
     trimmed config (the catalog's E2B entries) that leaves the towers' weights and warm-up out."""
@@ -294,7 +302,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
               measured_reserve: int | None = None, num_spec: int = 0) -> tuple[Budget | None, str | None]:
     """The fully estimated budget, or why there is none. ``num_spec`` is the speculative tokens per
     step (any method, n-gram included): it sets the decode query length the CUDA-graph sizes follow."""
-    from .reserve import ReserveEstimate, estimate_reserve  # noqa: PLC0415
+    from .reserve import ReserveEstimate, estimate_reserve, quick_reduce_bytes  # noqa: PLC0415
     from .weights import estimate_weights  # noqa: PLC0415
 
     s = r.settings
@@ -311,6 +319,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     if not isinstance(vocab, int):
         return None, Text("note.vocab_unknown")
     cg = cuda_graph_deducted(r.version, s.enforce_eager, mrv2, s.cudagraph_memory_profiling)
+    quick_reduce = quick_reduce_bytes(s.rocm_quick_reduce, gpu.platform, gpu.compute_capability,
+                                      s.tensor_parallel_size, dtype_bytes)
     pp = s.pipeline_parallel_size
     reserves = tuple(estimate_reserve(config, r.version, tp=s.tensor_parallel_size, pp=pp,
                                       mnbt=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
@@ -324,7 +334,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       capture_sizes=r.capture_sizes, compiled=not s.enforce_eager,
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,
                                       compile_cache=s.compile_cache, unified_memory=gpu.unified_memory,
-                                      stage_weights=w.per_stage_bytes[i])
+                                      stage_weights=w.per_stage_bytes[i], quick_reduce=quick_reduce)
                      for i in range(pp))
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))
@@ -442,6 +452,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                 notes.append(Text("note.mm_processor_unmodelled", keys=", ".join(proc.unmodelled)))
             if _towers_missing(config) and not s.language_model_only:
                 notes.append(Text("note.towers_missing"))
+            if _quick_reduce_idle(s, gpu, model_dtype):
+                notes.append(Text("note.quick_reduce_idle"))
             if measured_reserve_bytes is None and _hybrid_tower_excess(config, arch, resolved):
                 from .reserve import (HYBRID_TOWER_EXCESS_GIB, HYBRID_TOWER_EXCESS_GIB_PER_16K,  # noqa: PLC0415
                                       HYBRID_TOWER_EXCESS_MIN_TOKENS)

@@ -47,6 +47,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.not_accepted": (
         "{value} is not accepted; vLLM takes {allowed}",
         "不接受 {value}；vLLM 可用的取值：{allowed}"),
+    "settings.quick_reduce": (
+        "must be one of {levels} (VLLM_ROCM_QUICK_REDUCE_QUANTIZATION), got {value}",
+        "须为 {levels} 之一（VLLM_ROCM_QUICK_REDUCE_QUANTIZATION），收到的是 {value}"),
     "settings.compile_cache": (
         "must be cold (a first start: the torch.compile cache is empty) or warm (a restart that "
         "loads the compiled graphs), got {value}",
@@ -277,6 +280,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "在 {tokens:,} 个及以上批处理 token 时，对视觉塔做 profile 的 Mamba/GDN 模型（Qwen3.5/3.6）的公开启动日志"
         "比 kvcalc 的计算多占 {low:.1f} 到 {gib:.1f} GiB，原因尚未查明；区间下限已包含这部分。同样规模的纯文本运行"
         "（--language-model-only）与 kvcalc 一致"),
+    "note.quick_reduce_idle": (
+        "VLLM_ROCM_QUICK_REDUCE_QUANTIZATION changes nothing here: vLLM starts ROCm's quick all-reduce "
+        "only on MI300-series and MI355X GPUs (gfx94x/gfx95x), with TP 2, 4 or 8 (INT3: TP 2) and a "
+        "16-bit model",
+        "VLLM_ROCM_QUICK_REDUCE_QUANTIZATION 在这里不起作用：vLLM 只在 MI300 系列与 MI355X GPU（gfx94x/gfx95x）上、"
+        "TP 为 2、4 或 8（INT3 仅 TP 2）且模型为 16 位时才启用 ROCm 的 quick all-reduce"),
     "note.towers_missing": (
         "this config lists no vision or audio tower, though the model's checkpoints carry them: their "
         "weights and vLLM's startup pass over them are not counted, so the estimated pool may come out "
@@ -348,6 +357,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "these terms, for a reason not yet identified",
         "区间的预留上端另加 {gib:.1f} GiB：对视觉塔做 profile 的 Mamba/GDN 模型的公开启动日志，在这些项之外"
         "每 {tokens:,} 个批处理 token 多占至多 {per:.1f} GiB（最多 {most:.1f} GiB），原因尚未查明"),
+    "basis.quick_reduce": (
+        "plus ROCm quick all-reduce's buffer (VLLM_ROCM_QUICK_REDUCE_QUANTIZATION): {gib:.2f} GiB",
+        "再加 ROCm quick all-reduce 的缓冲区（VLLM_ROCM_QUICK_REDUCE_QUANTIZATION）：{gib:.2f} GiB"),
     "basis.mm_kept": (
         "its outputs and pixel values stay allocated through the language model's pass and the "
         "sampler, on top of them: {gib:.2f} GiB",

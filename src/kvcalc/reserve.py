@@ -153,6 +153,31 @@ MAX_TP_PEERS = 3
 """TP peers counted at most: the public logs go up to TP 4; beyond it the band's top carries the rest."""
 
 
+QUICK_REDUCE_BUFFER_BYTES = 2 * (1 << 31)
+"""ROCm quick all-reduce's buffer on each GPU of a TP group: a two-stage data buffer of twice the
+largest problem, 2 GiB by default (csrc/quickreduce/quick_reduce.h ``DeviceComms::init``:
+``data_buffer_size = 2 * kMaxProblemSize``, ``kMaxProblemSize = INT32_MAX + 1``), allocated with
+hipMalloc when the worker joins its group, after vLLM's first memory snapshot, so the profile counts
+it as non-torch memory. Public MI355X logs with it on (INT4) keep 3.4 GiB more at TP 2 and 4.2 GiB
+more at TP 4 than kvcalc's other terms (InferenceX runs of MiniMax-M2.5 and Kimi-K2.5, v0.21/v0.22)."""
+QUICK_REDUCE_ARCHS = ("gfx94", "gfx95")
+QUICK_REDUCE_WORLD_SIZES = (2, 4, 8)
+
+
+def quick_reduce_bytes(level: str | None, platform: str, arch: str, tp: int, dtype_bytes: int) -> int:
+    """Bytes of ROCm quick all-reduce's buffer on one GPU (0 where vLLM does not start it):
+    ``VLLM_ROCM_QUICK_REDUCE_QUANTIZATION`` set to a codec (not NONE), ROCm on an MI300-series or
+    MI355X GPU (gfx94x/gfx95x), a TP group of 2, 4 or 8 (INT3: 2 only) and a 16-bit model dtype
+    (vllm/distributed/device_communicators/quick_all_reduce.py ``QuickAllReduce.__init__``). A TP
+    group across nodes does not start it either; kvcalc assumes one node."""
+    level = (level or "NONE").upper()
+    if level == "NONE" or platform != "rocm" or not str(arch).startswith(QUICK_REDUCE_ARCHS):
+        return 0
+    if tp not in QUICK_REDUCE_WORLD_SIZES or (level == "INT3" and tp != 2) or dtype_bytes != 2:
+        return 0
+    return QUICK_REDUCE_BUFFER_BYTES
+
+
 def gpu_peers(tp: int, pp: int) -> int:
     """GPUs one GPU exchanges data with: the other members of its TP group (at most
     ``MAX_TP_PEERS``), plus one for the neighbouring pipeline stage when PP > 1."""
@@ -827,12 +852,13 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      capture_sizes: tuple[int, ...] | None = None, compiled: bool = True,
                      mm_limits: MmLimits | None = None, mm_processor: MmProcessor | None = None,
                      compile_cache: str | None = None, unified_memory: bool = False,
-                     stage_weights: int = 0) -> ReserveEstimate:
+                     stage_weights: int = 0, quick_reduce: int = 0) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
     (``--skip-mm-profiling``); ``compiled`` is false with --enforce-eager (vLLM's custom ops on).
-    ``unified_memory`` is the GPU's (DGX Spark), ``stage_weights`` the bytes of weights it holds."""
+    ``unified_memory`` is the GPU's (DGX Spark), ``stage_weights`` the bytes of weights it holds,
+    ``quick_reduce`` the bytes of ROCm quick all-reduce's buffer (``quick_reduce_bytes``)."""
     era = era_for(version, model_runner_v2)
     rows = sampler_rows(max_num_seqs, mnbt)
     vocab_padded = cdiv(vocab, 64) * 64
@@ -885,6 +911,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     nt = non_torch_estimate(tp, pp, era.spread_gib, era.fixed_gib, peer_to_peer)
     nt_basis = non_torch_basis(tp, pp, era, peer_to_peer)
     penalties = penalty_buffer_bytes(version, model_runner_v2, max_num_seqs, vocab) if last_stage else 0
+    if quick_reduce:
+        nt = tuple(b + quick_reduce for b in nt)
+        nt_basis = join_texts([nt_basis, Text("basis.quick_reduce", gib=quick_reduce / GIB)])
     if penalties:
         nt = tuple(b + penalties for b in nt)
         nt_basis = join_texts([nt_basis, Text("basis.penalty_buffer", seqs=max_num_seqs, vocab=vocab,

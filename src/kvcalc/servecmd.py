@@ -70,6 +70,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
     # Environment variables, not flags: they go before the command, where they differ from the default.
     if s.flashinfer_sampler is not None and s.flashinfer_sampler != flashinfer_sampler_default(r.version):
         parts.insert(0, f"VLLM_USE_FLASHINFER_SAMPLER={int(s.flashinfer_sampler)}")
+    if (s.rocm_quick_reduce or "NONE").upper() != "NONE":
+        parts.insert(0, f"VLLM_ROCM_QUICK_REDUCE_QUANTIZATION={s.rocm_quick_reduce.upper()}")
     if s.cudagraph_memory_profiling is not None and \
             s.cudagraph_memory_profiling != applies(Rule.CUDA_GRAPH_ESTIMATE_DEDUCTED, r.version):
         parts.insert(0, f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS={int(s.cudagraph_memory_profiling)}")

@@ -30,6 +30,10 @@ COMPILE_CACHE_STATES = ("cold", "warm")
 on a first start of these settings (or in a fresh container without that directory on a volume),
 "warm" on a restart that loads the compiled graphs. Not a vLLM flag; unset: not known."""
 
+ROCM_QUICK_REDUCE_LEVELS = ("NONE", "FP", "INT8", "INT6", "INT4", "INT3")
+"""``VLLM_ROCM_QUICK_REDUCE_QUANTIZATION`` choices (vllm/envs.py; INT3 from v0.25, #45666): the codec
+of ROCm's quick all-reduce, off ("NONE") by default."""
+
 _BOOL_FLAGS = (("enforce_eager", "--enforce-eager"), ("enable_prefix_caching", "--enable-prefix-caching"),
                ("disable_hybrid_kv_cache_manager", "--disable-hybrid-kv-cache-manager"),
                ("async_scheduling", "--async-scheduling"),
@@ -90,6 +94,7 @@ class Settings:
     async_scheduling: bool | None = None
     flashinfer_sampler: bool | None = None  # VLLM_USE_FLASHINFER_SAMPLER=1/0; None: unset
     cudagraph_memory_profiling: bool | None = None  # VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1/0
+    rocm_quick_reduce: str | None = None    # VLLM_ROCM_QUICK_REDUCE_QUANTIZATION; None: unset (NONE)
     skip_mm_profiling: bool | None = None
     language_model_only: bool | None = None   # no vision/audio towers loaded or profiled
     max_cudagraph_capture_size: int | None = None
@@ -342,6 +347,15 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
                                                    allowed=", ".join(MAMBA_SSM_CACHE_DTYPES))
     if s.compile_cache is not None and s.compile_cache not in COMPILE_CACHE_STATES:
         problems["compile cache"] = Text("settings.compile_cache", value=show(s.compile_cache))
+    if s.rocm_quick_reduce is not None and (not isinstance(s.rocm_quick_reduce, str) or
+                                            s.rocm_quick_reduce.upper() not in ROCM_QUICK_REDUCE_LEVELS):
+        problems["VLLM_ROCM_QUICK_REDUCE_QUANTIZATION"] = Text(
+            "settings.quick_reduce", value=show(s.rocm_quick_reduce), levels=", ".join(ROCM_QUICK_REDUCE_LEVELS))
+    elif isinstance(s.rocm_quick_reduce, str) and s.rocm_quick_reduce.upper() == "INT3" and version is not None \
+            and not applies(Rule.QUICK_REDUCE_INT3, version):
+        rule = Rule.QUICK_REDUCE_INT3.value
+        problems["VLLM_ROCM_QUICK_REDUCE_QUANTIZATION"] = Text(
+            "settings.flag_needs_release", since=str(rule.since), pr=rule.pr, version=str(version))
     if s.weights is not None and not isinstance(s.weights, str):
         problems["weights"] = Text("settings.weights_name", value=show(s.weights))
     for attr, flag in _BOOL_FLAGS:

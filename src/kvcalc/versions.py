@@ -130,6 +130,10 @@ class Rule(Enum):
         _v("0.21.0"), "#38284", "vllm/config/cache.py gpu_memory_utilization",
         "default --gpu-memory-utilization 0.92 (0.9 before)",
         "confirmed: log text 'default since v0.21.0'")
+    QUICK_REDUCE_INT3 = RuleInfo(
+        _v("0.25.0"), "#45666", "vllm/envs.py VLLM_ROCM_QUICK_REDUCE_QUANTIZATION",
+        "ROCm quick all-reduce takes the INT3 codec (TP 2 only)",
+        "inferred: merged 2026-06-25; absent from the v0.24.0 wheel's choices")
     CUDA_GRAPH_ESTIMATE_OPT_IN = RuleInfo(
         _v("0.18.0"), "#30515", "vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
         "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 makes the V1 runner profile its CUDA graphs before "
@@ -388,6 +392,9 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "NVFP4_KV_DTYPE": ("新增 KV cache 数据类型 nvfp4", "推断：2026-04-17 合并"),
     "GPU_UTIL_DEFAULT_092": (
         "--gpu-memory-utilization 默认值改为 0.92（此前为 0.9）", "已确认：日志文字 'default since v0.21.0'"),
+    "QUICK_REDUCE_INT3": (
+        "ROCm quick all-reduce 可用 INT3 编码（仅 TP 2）",
+        "推断：2026-06-25 合并；v0.24.0 wheel 的可选值中没有它"),
     "CUDA_GRAPH_ESTIMATE_OPT_IN": (
         "设置 VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 后，V1 runner 会在确定 KV cache 大小之前对 CUDA graph 做 profile "
         "并扣除估算值（成为默认行为之前需手动开启）",

@@ -94,6 +94,33 @@ def test_the_cuda_graph_profiler_select_sets_the_cuda_graph_term(py_page):
     fresh_form(page)
 
 
+def test_the_rocm_quick_reduce_select_adds_its_buffer_where_it_starts(py_page):
+    """VLLM_ROCM_QUICK_REDUCE_QUANTIZATION=INT4 (Advanced) on two MI355X GPUs: the non-torch term
+    grows by quick all-reduce's 4 GiB buffer, the serve command and the settings-used list carry
+    the variable, the link restores it; on an H100 it starts nothing and the notes say so, in
+    both languages."""
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    base = set_form(page, model="Qwen/Qwen3-32B", gpu="mi355x", tensor_parallel_size=2)
+    wait_request(page, base)
+    page.get_by_test_id("rocm-quick-reduce").select_option("INT4")
+    want = page_request(model="Qwen/Qwen3-32B", gpu="mi355x", tensor_parallel_size=2)
+    want["settings"]["rocm_quick_reduce"] = "INT4"
+    wait_request(page, want)
+    on, off = oracle(want)["result"], oracle(base)["result"]
+    assert_numbers_match(page, on)
+    nt = lambda r: next(t for t in r["budget"]["terms"] if t["name"] == "non-torch memory")  # noqa: E731
+    assert round(nt(on)["gib"] - nt(off)["gib"], 2) == 4.0 and "quick all-reduce" in nt(on)["basis"]
+    expect(page.get_by_test_id("serve-command")).to_have_text(
+        re.compile(r"^VLLM_ROCM_QUICK_REDUCE_QUANTIZATION=INT4 vllm serve"))
+    expect(page.get_by_test_id("settings-used")).to_contain_text("VLLM_ROCM_QUICK_REDUCE_QUANTIZATION")
+    link_restores(page, "qr", "INT4", "rocm-quick-reduce", "INT4", want)
+    page.get_by_test_id("gpu-select").select_option("h100-sxm")
+    expect_in_both_languages(page, page.get_by_test_id("notes"), "changes nothing here", "不起作用")
+    fresh_form(page)
+
+
 def test_a_pasted_log_that_turns_the_cuda_graph_profiler_off_sets_the_select(py_page):
     """The B200 Kimi-K2.5 log warns 'CUDA graph memory profiling is disabled
     (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0)': pasting it sets the select to 0. Its model is a
