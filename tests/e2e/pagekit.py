@@ -176,6 +176,24 @@ def set_form(page, **fields: Any) -> dict[str, Any]:
     return page_request(**fields)
 
 
+def choose_setting(page, testid: str, option: str, key: str, value: Any,
+                   **fields: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """On a fresh form with ``fields`` set and Advanced open, pick ``option`` in the select
+    ``testid``, which the page sends as setting ``key`` = ``value``: (the result with it, the result
+    without it, the request with it), the page showing the first and its numbers checked."""
+    fresh_form(page)
+    open_advanced(page)
+    base = set_form(page, **fields)
+    wait_request(page, base)
+    page.get_by_test_id(testid).select_option(option)
+    want = page_request(**fields)
+    want["settings"][key] = value
+    wait_request(page, want)
+    chosen = oracle(want)["result"]
+    assert_numbers_match(page, chosen)
+    return chosen, oracle(base)["result"], want
+
+
 def open_advanced(page) -> None:
     """Unfold the advanced settings (a click on the summary would fold them if already open)."""
     if page.locator("#advanced").get_attribute("open") is None:

@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import expect
 
 from kvcalc.reserve import UMA_HOST_GIB
-from pagekit import (assert_numbers_match, expect_in_both_languages, fresh_form, link_restores, open_advanced,
-                     oracle, page_request, set_form, wait_request)
+from pagekit import (assert_numbers_match, choose_setting, expect_in_both_languages, fresh_form, link_restores,
+                     open_advanced, oracle, page_request, set_form, wait_request)
 
 pytestmark = pytest.mark.browser
 
@@ -71,16 +71,8 @@ def test_the_cuda_graph_profiler_select_sets_the_cuda_graph_term(py_page):
     variable, the settings-used list shows it and the link restores it; 1 on v0.17 (before the
     variable existed) gets the core's message beside the select, in both languages."""
     page = py_page
-    fresh_form(page)
-    open_advanced(page)
-    base = set_form(page, model="Qwen/Qwen3-30B-A3B", vllm_version="0.25.0")
-    wait_request(page, base)
-    page.get_by_test_id("cg-profiling").select_option("0")
-    want = page_request(model="Qwen/Qwen3-30B-A3B", vllm_version="0.25.0")
-    want["settings"]["cudagraph_memory_profiling"] = False
-    wait_request(page, want)
-    off, on = oracle(want)["result"], oracle(base)["result"]
-    assert_numbers_match(page, off)
+    off, on, want = choose_setting(page, "cg-profiling", "0", "cudagraph_memory_profiling", False,
+                                   model="Qwen/Qwen3-30B-A3B", vllm_version="0.25.0")
     graphs = lambda r: next(t for t in r["budget"]["terms"] if t["name"] == "CUDA graphs")["gib"]  # noqa: E731
     assert graphs(on) > 0.3 and graphs(off) == 0 and off["estimated"]["tokens"] > on["estimated"]["tokens"]
     expect(page.get_by_test_id("serve-command")).to_have_text(
@@ -100,16 +92,8 @@ def test_the_rocm_quick_reduce_select_adds_its_buffer_where_it_starts(py_page):
     the variable, the link restores it; on an H100 it starts nothing and the notes say so, in
     both languages."""
     page = py_page
-    fresh_form(page)
-    open_advanced(page)
-    base = set_form(page, model="Qwen/Qwen3-32B", gpu="mi355x", tensor_parallel_size=2)
-    wait_request(page, base)
-    page.get_by_test_id("rocm-quick-reduce").select_option("INT4")
-    want = page_request(model="Qwen/Qwen3-32B", gpu="mi355x", tensor_parallel_size=2)
-    want["settings"]["rocm_quick_reduce"] = "INT4"
-    wait_request(page, want)
-    on, off = oracle(want)["result"], oracle(base)["result"]
-    assert_numbers_match(page, on)
+    on, off, want = choose_setting(page, "rocm-quick-reduce", "INT4", "rocm_quick_reduce", "INT4",
+                                   model="Qwen/Qwen3-32B", gpu="mi355x", tensor_parallel_size=2)
     nt = lambda r: next(t for t in r["budget"]["terms"] if t["name"] == "non-torch memory")  # noqa: E731
     assert round(nt(on)["gib"] - nt(off)["gib"], 2) == 4.0 and "quick all-reduce" in nt(on)["basis"]
     expect(page.get_by_test_id("serve-command")).to_have_text(
@@ -242,18 +226,8 @@ def test_prefix_caching_select_sets_the_state_blocks_of_a_hybrid(py_page):
     keeps 1 block per request; choosing "on" adds one per group (the 'align' mode), and the
     serve command spells the flag out."""
     page = py_page
-    fresh_form(page)
-    page.get_by_test_id("model-select").select_option("Qwen/Qwen3-Next-80B-A3B-Instruct")
-    open_advanced(page)
-    page.get_by_test_id("vllm-version").select_option("0.19.0")
-    base = page_request(model="Qwen/Qwen3-Next-80B-A3B-Instruct", vllm_version="0.19.0")
-    wait_request(page, base)
-    page.get_by_test_id("prefix-caching").select_option("1")
-    want = page_request(model="Qwen/Qwen3-Next-80B-A3B-Instruct", vllm_version="0.19.0")
-    want["settings"]["enable_prefix_caching"] = True
-    wait_request(page, want)
-    on, default = oracle(want)["result"], oracle(base)["result"]
-    assert_numbers_match(page, on)
+    on, default, want = choose_setting(page, "prefix-caching", "1", "enable_prefix_caching", True,
+                                       model="Qwen/Qwen3-Next-80B-A3B-Instruct", vllm_version="0.19.0")
     assert on["estimated"]["blocks_per_request"] == default["estimated"]["blocks_per_request"] + 3
     assert on["settings"]["enable_prefix_caching"] and not default["settings"]["enable_prefix_caching"]
     expect(page.get_by_test_id("serve-command")).to_contain_text("--enable-prefix-caching")
