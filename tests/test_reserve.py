@@ -589,3 +589,31 @@ def test_rocm_quick_all_reduce_keeps_a_4_gib_buffer_where_vllm_starts_it():
     for rid in ("mi355x-kimi-k2.5-mxfp4-tp4-seqs8-fp8kv-bs1-v0.21.0", "mi355x-minimax-m2.5-fp8-tp2-seqs8-fp8kv-v0.22.0"):
         assert rows[rid]["rocm_quick_reduce"] == "INT4"
         assert abs(evaluate_entry(rows[rid])["estimated"]["error_pct"]) < 1.5, rid
+
+
+def test_flashinfer_allreduce_fusion_workspace_on_hopper_and_blackwell_tp_groups():
+    """From v0.16 (#34299) vLLM fuses all-reduce with RMSNorm through FlashInfer by default on compute
+    capability 9.0 and 10.x with TP >= 2 when compiled; flashinfer's workspace is a data buffer and
+    three Lamport buffers of TP × max_token_num × hidden × 2 B each, max_token_num =
+    min(largest input / (hidden × 2 B), max_num_batched_tokens): 0.5 GiB at TP 2 (64 MiB inputs),
+    32 MiB at TP 4 on Hopper (2 MiB), nothing eager, on Ada/Ampere/consumer Blackwell, on ROCm or
+    before v0.16. It sits in the typical value and the band's top, not the low end."""
+    from factories import calc
+    from kvcalc.reserve import allreduce_fusion_bytes
+
+    v = parse_version("0.25.0")
+    assert allreduce_fusion_bytes(v, "cuda", "9.0", 2, 8192, 5120, 2, True) == 4 * 2 * 6553 * 5120 * 2
+    assert round(allreduce_fusion_bytes(v, "cuda", "9.0", 2, 8192, 5120, 2, True) / GIB, 2) == 0.5
+    assert allreduce_fusion_bytes(v, "cuda", "9.0", 4, 8192, 5120, 2, True) == 4 * 4 * 204 * 5120 * 2
+    assert allreduce_fusion_bytes(v, "cuda", "10.0", 4, 8192, 7168, 2, True) == 4 * 4 * 2340 * 7168 * 2
+    assert allreduce_fusion_bytes(v, "cuda", "9.0", 2, 2048, 5120, 2, True) == 4 * 2 * 2048 * 5120 * 2
+    for args in ((v, "cuda", "9.0", 2, 8192, 5120, 2, False), (v, "cuda", "8.9", 2, 8192, 5120, 2, True),
+                 (v, "cuda", "12.0", 2, 8192, 5120, 2, True), (v, "rocm", "gfx942", 2, 8192, 5120, 2, True),
+                 (v, "cuda", "9.0", 1, 8192, 5120, 2, True), (parse_version("0.15.0"), "cuda", "9.0", 2, 8192, 5120, 2, True)):
+        assert allreduce_fusion_bytes(*args) == 0, args
+    fused = calc("Qwen/Qwen3-32B", "h100", tensor_parallel_size=2, vllm_version="0.25.0").budget.term("non-torch memory")
+    eager = calc("Qwen/Qwen3-32B", "h100", tensor_parallel_size=2, vllm_version="0.25.0",
+                 enforce_eager=True).budget.term("non-torch memory")
+    gap = 4 * 2 * 6553 * 5120 * 2
+    assert fused.bytes - eager.bytes == gap and fused.high - eager.high == gap and fused.low == eager.low
+    assert "all-reduce + RMSNorm fusion" in fused.basis

@@ -302,7 +302,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
               measured_reserve: int | None = None, num_spec: int = 0) -> tuple[Budget | None, str | None]:
     """The fully estimated budget, or why there is none. ``num_spec`` is the speculative tokens per
     step (any method, n-gram included): it sets the decode query length the CUDA-graph sizes follow."""
-    from .reserve import ReserveEstimate, estimate_reserve, quick_reduce_bytes  # noqa: PLC0415
+    from .reserve import ReserveEstimate, allreduce_fusion_bytes, estimate_reserve, quick_reduce_bytes  # noqa: PLC0415
     from .weights import estimate_weights  # noqa: PLC0415
 
     s = r.settings
@@ -321,6 +321,10 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     cg = cuda_graph_deducted(r.version, s.enforce_eager, mrv2, s.cudagraph_memory_profiling)
     quick_reduce = quick_reduce_bytes(s.rocm_quick_reduce, gpu.platform, gpu.compute_capability,
                                       s.tensor_parallel_size, dtype_bytes)
+    hidden = text_part(config).get("hidden_size")
+    ar_fusion = allreduce_fusion_bytes(r.version, gpu.platform, gpu.compute_capability, s.tensor_parallel_size,
+                                       r.max_num_batched_tokens, hidden if isinstance(hidden, int) else 0,
+                                       dtype_bytes, not s.enforce_eager)
     pp = s.pipeline_parallel_size
     reserves = tuple(estimate_reserve(config, r.version, tp=s.tensor_parallel_size, pp=pp,
                                       mnbt=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
@@ -334,7 +338,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       capture_sizes=r.capture_sizes, compiled=not s.enforce_eager,
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,
                                       compile_cache=s.compile_cache, unified_memory=gpu.unified_memory,
-                                      stage_weights=w.per_stage_bytes[i], quick_reduce=quick_reduce)
+                                      stage_weights=w.per_stage_bytes[i], quick_reduce=quick_reduce,
+                                      allreduce_fusion=ar_fusion)
                      for i in range(pp))
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))

@@ -164,6 +164,44 @@ QUICK_REDUCE_ARCHS = ("gfx94", "gfx95")
 QUICK_REDUCE_WORLD_SIZES = (2, 4, 8)
 
 
+ALLREDUCE_FUSION_MAX_INPUT_MIB: dict[int, dict[int, float]] = {
+    90: {2: 64, 4: 2, 8: 1},
+    100: {2: 64, 4: 32, 8: 1},
+    103: {2: 64, 4: 64, 8: 2},
+}
+"""The largest all-reduce input (MiB) FlashInfer's all-reduce + RMSNorm fusion takes, by compute
+capability and TP size (vllm/config/compilation.py ``PassConfig.default_fi_allreduce_fusion_max_size_mb``,
+the same in the v0.19.1, v0.20.0, v0.24.0, v0.30.0 and v0.31.0 wheels)."""
+ALLREDUCE_FUSION_BUFFERS = 4
+"""flashinfer ``trtllm_create_ipc_workspace_for_all_reduce_fusion`` (flashinfer/comm/trtllm_ar.py,
+0.7.4): one data buffer of TP × max_token_num × hidden × 2 B and three Lamport buffers of the same
+size on every GPU."""
+
+
+def allreduce_fusion_bytes(version: Version, platform: str, capability: str, tp: int, mnbt: int,
+                           hidden: int, dtype_bytes: int, compiled: bool) -> int:
+    """FlashInfer's all-reduce fusion workspace on one GPU (Rule.ALLREDUCE_RMS_FUSION_DEFAULT): on CUDA
+    with compute capability 9.0 or 10.x, TP of 2 or more, compiled (the fusion is a torch.compile
+    pass; --enforce-eager has none), from v0.16. max_token_num = min(largest input / (hidden × dtype
+    bytes), max_num_batched_tokens) (vllm/compilation/passes/fusion/allreduce_rms_fusion.py); the pass
+    runs inside the profile, so vLLM counts the workspace as non-torch memory. 0.5 GiB at TP 2 (64 MiB
+    inputs), 32 MiB at TP 4 on Hopper."""
+    if not compiled or platform != "cuda" or tp < 2 or hidden <= 0 or \
+            not applies(Rule.ALLREDUCE_RMS_FUSION_DEFAULT, version):
+        return 0
+    try:
+        major, minor = (int(x) for x in str(capability).split(".")[:2])
+    except ValueError:
+        return 0
+    if major not in (9, 10) or (major == 9 and minor != 0):
+        return 0
+    max_mib = ALLREDUCE_FUSION_MAX_INPUT_MIB.get(major * 10 + minor, {}).get(tp)
+    if not max_mib:
+        return 0
+    tokens = min(int(max_mib * (1 << 20)) // (hidden * dtype_bytes), mnbt)
+    return ALLREDUCE_FUSION_BUFFERS * tp * tokens * hidden * dtype_bytes
+
+
 def quick_reduce_bytes(level: str | None, platform: str, arch: str, tp: int, dtype_bytes: int) -> int:
     """Bytes of ROCm quick all-reduce's buffer on one GPU (0 where vLLM does not start it):
     ``VLLM_ROCM_QUICK_REDUCE_QUANTIZATION`` set to a codec (not NONE), ROCm on an MI300-series or
@@ -852,13 +890,16 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      capture_sizes: tuple[int, ...] | None = None, compiled: bool = True,
                      mm_limits: MmLimits | None = None, mm_processor: MmProcessor | None = None,
                      compile_cache: str | None = None, unified_memory: bool = False,
-                     stage_weights: int = 0, quick_reduce: int = 0) -> ReserveEstimate:
+                     stage_weights: int = 0, quick_reduce: int = 0,
+                     allreduce_fusion: int = 0) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
     (``--skip-mm-profiling``); ``compiled`` is false with --enforce-eager (vLLM's custom ops on).
     ``unified_memory`` is the GPU's (DGX Spark), ``stage_weights`` the bytes of weights it holds,
-    ``quick_reduce`` the bytes of ROCm quick all-reduce's buffer (``quick_reduce_bytes``)."""
+    ``quick_reduce`` the bytes of ROCm quick all-reduce's buffer (``quick_reduce_bytes``),
+    ``allreduce_fusion`` those of FlashInfer's all-reduce fusion workspace (``allreduce_fusion_bytes``:
+    in the typical value and the band's top, not its low end, where flashinfer may be missing)."""
     era = era_for(version, model_runner_v2)
     rows = sampler_rows(max_num_seqs, mnbt)
     vocab_padded = cdiv(vocab, 64) * 64
@@ -911,6 +952,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     nt = non_torch_estimate(tp, pp, era.spread_gib, era.fixed_gib, peer_to_peer)
     nt_basis = non_torch_basis(tp, pp, era, peer_to_peer)
     penalties = penalty_buffer_bytes(version, model_runner_v2, max_num_seqs, vocab) if last_stage else 0
+    if allreduce_fusion:
+        nt = (nt[0] + allreduce_fusion, nt[1], nt[2] + allreduce_fusion)
+        nt_basis = join_texts([nt_basis, Text("basis.allreduce_fusion", gib=allreduce_fusion / GIB, tp=tp)])
     if quick_reduce:
         nt = tuple(b + quick_reduce for b in nt)
         nt_basis = join_texts([nt_basis, Text("basis.quick_reduce", gib=quick_reduce / GIB)])
