@@ -592,12 +592,12 @@ def test_rocm_quick_all_reduce_keeps_a_4_gib_buffer_where_vllm_starts_it():
 
 
 def test_flashinfer_allreduce_fusion_workspace_on_hopper_and_blackwell_tp_groups():
-    """From v0.16 (#34299) vLLM fuses all-reduce with RMSNorm through FlashInfer by default on compute
+    """From v0.17 (#34299) vLLM fuses all-reduce with RMSNorm through FlashInfer by default on compute
     capability 9.0 and 10.x with TP >= 2 when compiled; flashinfer's workspace is a data buffer and
     three Lamport buffers of TP × max_token_num × hidden × 2 B each, max_token_num =
     min(largest input / (hidden × 2 B), max_num_batched_tokens): 0.5 GiB at TP 2 (64 MiB inputs),
     32 MiB at TP 4 on Hopper (2 MiB), nothing eager, on Ada/Ampere/consumer Blackwell, on ROCm or
-    before v0.16. It sits in the typical value and the band's top, not the low end."""
+    before v0.17. It sits in the typical value and the band's top, not the low end."""
     from factories import calc
     from kvcalc.reserve import allreduce_fusion_bytes
 
@@ -609,7 +609,7 @@ def test_flashinfer_allreduce_fusion_workspace_on_hopper_and_blackwell_tp_groups
     assert allreduce_fusion_bytes(v, "cuda", "9.0", 2, 2048, 5120, 2, True) == 4 * 2 * 2048 * 5120 * 2
     for args in ((v, "cuda", "9.0", 2, 8192, 5120, 2, False), (v, "cuda", "8.9", 2, 8192, 5120, 2, True),
                  (v, "cuda", "12.0", 2, 8192, 5120, 2, True), (v, "rocm", "gfx942", 2, 8192, 5120, 2, True),
-                 (v, "cuda", "9.0", 1, 8192, 5120, 2, True), (parse_version("0.15.0"), "cuda", "9.0", 2, 8192, 5120, 2, True)):
+                 (v, "cuda", "9.0", 1, 8192, 5120, 2, True), (parse_version("0.16.0"), "cuda", "9.0", 2, 8192, 5120, 2, True)):
         assert allreduce_fusion_bytes(*args) == 0, args
     fused = calc("Qwen/Qwen3-32B", "h100", tensor_parallel_size=2, vllm_version="0.25.0").budget.term("non-torch memory")
     eager = calc("Qwen/Qwen3-32B", "h100", tensor_parallel_size=2, vllm_version="0.25.0",

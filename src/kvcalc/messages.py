@@ -358,9 +358,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "区间的预留上端另加 {gib:.1f} GiB：对视觉塔做 profile 的 Mamba/GDN 模型的公开启动日志，在这些项之外"
         "每 {tokens:,} 个批处理 token 多占至多 {per:.1f} GiB（最多 {most:.1f} GiB），原因尚未查明"),
     "basis.allreduce_fusion": (
-        "plus FlashInfer's all-reduce + RMSNorm fusion workspace for TP {tp} (on by default from v0.16 on "
+        "plus FlashInfer's all-reduce + RMSNorm fusion workspace for TP {tp} (on by default from v0.17 on "
         "Hopper and Blackwell): {gib:.2f} GiB",
-        "再加 FlashInfer 的 all-reduce + RMSNorm 融合工作区（TP {tp}；v0.16 起在 Hopper 与 Blackwell 上默认开启）："
+        "再加 FlashInfer 的 all-reduce + RMSNorm 融合工作区（TP {tp}；v0.17 起在 Hopper 与 Blackwell 上默认开启）："
         "{gib:.2f} GiB"),
     "basis.quick_reduce": (
         "plus ROCm quick all-reduce's buffer (VLLM_ROCM_QUICK_REDUCE_QUANTIZATION): {gib:.2f} GiB",

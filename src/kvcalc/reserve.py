@@ -182,7 +182,7 @@ def allreduce_fusion_bytes(version: Version, platform: str, capability: str, tp:
                            hidden: int, dtype_bytes: int, compiled: bool) -> int:
     """FlashInfer's all-reduce fusion workspace on one GPU (Rule.ALLREDUCE_RMS_FUSION_DEFAULT): on CUDA
     with compute capability 9.0 or 10.x, TP of 2 or more, compiled (the fusion is a torch.compile
-    pass; --enforce-eager has none), from v0.16. max_token_num = min(largest input / (hidden × dtype
+    pass; --enforce-eager has none), from v0.17. max_token_num = min(largest input / (hidden × dtype
     bytes), max_num_batched_tokens) (vllm/compilation/passes/fusion/allreduce_rms_fusion.py); the pass
     runs inside the profile, so vLLM counts the workspace as non-torch memory. 0.5 GiB at TP 2 (64 MiB
     inputs), 32 MiB at TP 4 on Hopper."""

@@ -131,10 +131,11 @@ class Rule(Enum):
         "default --gpu-memory-utilization 0.92 (0.9 before)",
         "confirmed: log text 'default since v0.21.0'")
     ALLREDUCE_RMS_FUSION_DEFAULT = RuleInfo(
-        _v("0.16.0"), "#34299", "vllm/config/vllm.py enable_allreduce_rms_fusion",
+        _v("0.17.0"), "#34299", "vllm/config/vllm.py enable_allreduce_rms_fusion",
         "at the default -O2, a TP group of 2 or more on compute capability 9.0 or 10.x fuses all-reduce "
         "with RMSNorm through FlashInfer, whose IPC workspace stays allocated on every GPU",
-        "inferred: merged 2026-02-11, after v0.15.0 (2026-01-29); the v0.19.1–v0.31 wheels size it alike")
+        "confirmed: off at every optimization level in the v0.16.0 wheel, on at -O2 in v0.17.0; the "
+        "v0.17.0–v0.33.0 wheels size it alike")
     QUICK_REDUCE_INT3 = RuleInfo(
         _v("0.25.0"), "#45666", "vllm/envs.py VLLM_ROCM_QUICK_REDUCE_QUANTIZATION",
         "ROCm quick all-reduce takes the INT3 codec (TP 2 only)",
@@ -400,7 +401,7 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "ALLREDUCE_RMS_FUSION_DEFAULT": (
         "在默认的 -O2 下，计算能力 9.0 或 10.x 上 2 卡及以上的 TP 组通过 FlashInfer 把 all-reduce 与 RMSNorm 融合，"
         "其 IPC 工作区常驻每张 GPU",
-        "推断：2026-02-11 合并，晚于 v0.15.0（2026-01-29）；v0.19.1–v0.31 的 wheel 中大小算法相同"),
+        "已确认：v0.16.0 wheel 中各优化级别都关闭，v0.17.0 起 -O2 开启；v0.17.0–v0.33.0 的 wheel 中大小算法相同"),
     "QUICK_REDUCE_INT3": (
         "ROCm quick all-reduce 可用 INT3 编码（仅 TP 2）",
         "推断：2026-06-25 合并；v0.24.0 wheel 的可选值中没有它"),
