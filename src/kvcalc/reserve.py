@@ -165,13 +165,15 @@ QUICK_REDUCE_WORLD_SIZES = (2, 4, 8)
 
 
 ALLREDUCE_FUSION_MAX_INPUT_MIB: dict[int, dict[int, float]] = {
-    90: {2: 64, 4: 2, 8: 1},
+    90: {2: 64, 4: 2, 8: 0.5},
     100: {2: 64, 4: 32, 8: 1},
     103: {2: 64, 4: 64, 8: 2},
 }
 """The largest all-reduce input (MiB) FlashInfer's all-reduce + RMSNorm fusion takes, by compute
-capability and TP size (vllm/config/compilation.py ``PassConfig.default_fi_allreduce_fusion_max_size_mb``,
-the same in the v0.19.1, v0.20.0, v0.24.0, v0.30.0 and v0.31.0 wheels)."""
+capability and TP size (``FI_ALLREDUCE_FUSION_MAX_SIZE_MB`` in
+vllm/compilation/passes/fusion/allreduce_rms_fusion.py, which
+``PassConfig.default_fi_allreduce_fusion_max_size_mb`` returns; the same in the v0.19.1, v0.20.0,
+v0.24.0, v0.30.0, v0.31.0 and v0.33.0 wheels except B300 at TP 8, 4 MiB in v0.33.0: 64 MiB more)."""
 ALLREDUCE_FUSION_BUFFERS = 4
 """flashinfer ``trtllm_create_ipc_workspace_for_all_reduce_fusion`` (flashinfer/comm/trtllm_ar.py,
 0.7.4): one data buffer of TP × max_token_num × hidden × 2 B and three Lamport buffers of the same
