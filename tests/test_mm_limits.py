@@ -140,11 +140,22 @@ def test_processor_options_are_read_as_vllm_reads_them(value, pixels, soft, unmo
 
 
 @pytest.mark.parametrize("value", ["oops", "[1]", {}, {"max_pixels": -1}, {"max_pixels": "big"},
-                                   {"max_pixels": 1.5}, {"max_soft_tokens": "x"}, "{" + "1" * 3000])
+                                   {"max_pixels": 1.5}, {"max_soft_tokens": "x"}, "{" + "1" * 3000,
+                                   {"max_pixels": 1003520, "fps": {"a": float("-inf")}},
+                                   '{"max_pixels": 1003520, "fps": NaN}'])
 def test_bad_processor_options_get_the_expected_form(value):
     with pytest.raises(SettingsError) as err:
         calc(QWEN25_VL_7B, max_model_len=8192, mm_processor_kwargs=value)
     assert "max_pixels" in str(err.value.problems["--mm-processor-kwargs"])
+
+
+def test_a_non_finite_processor_option_gets_a_message_and_the_reply_stays_strict_json():
+    """An option holding -inf (found by scripts/fuzz.py) was echoed back and broke the reply's JSON."""
+    from kvcalc import api
+    reply = api.handle_json(json.dumps({"op": "estimate", "model": QWEN25_VL_7B, "gpu": "h100",
+                                        "settings": {"mm_processor_kwargs": {"fps": {"x": float("-inf")}}}}))
+    out = json.loads(reply, parse_constant=lambda c: pytest.fail(f"non-strict JSON constant {c}"))
+    assert out["ok"] is False and "--mm-processor-kwargs" in out["error"]["fields"]
 
 
 def test_max_pixels_shrinks_the_qwen25_vl_image_and_its_video_frames():

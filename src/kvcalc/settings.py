@@ -283,7 +283,8 @@ def mm_processor_of(value: Any) -> MmProcessor | None:
     if soft is not None and soft not in GEMMA4_SOFT_TOKENS:
         others, soft = tuple(sorted((*others, "max_soft_tokens"))), None
     try:
-        spelled = json.dumps(value, separators=(",", ":"))
+        # strict JSON: vLLM parses the flag as JSON, and the page's reply must stay strict JSON too
+        spelled = json.dumps(value, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError):
         return None
     return MmProcessor(pixels, soft, others, spelled)
