@@ -204,22 +204,6 @@ def _towers_off(config: dict[str, Any], r: Resolved) -> frozenset[str]:
     return frozenset(off)
 
 
-def _hybrid_tower_excess(config: dict[str, Any], arch: ModelArch, r: Resolved) -> bool:
-    """The band carries reserve.HYBRID_TOWER_EXCESS_GIB (the same condition as estimate_reserve)."""
-    from .reserve import hybrid_tower_excess, tower_profile_modelled  # noqa: PLC0415
-    profiled = not profile_off(config, r) and \
-        tower_profile_modelled(config, r.version, r.max_model_len, r.mm_limits, r.mm_processor)
-    return bool(hybrid_tower_excess(_has_state_layers(arch), profiled, r.max_num_batched_tokens))
-
-
-def _quick_reduce_idle(s: Settings, gpu: Gpu, model_dtype: str) -> bool:
-    """VLLM_ROCM_QUICK_REDUCE_QUANTIZATION set to a codec where vLLM does not start quick all-reduce."""
-    from .reserve import quick_reduce_bytes  # noqa: PLC0415
-    level = (s.rocm_quick_reduce or "NONE").upper()
-    return level != "NONE" and not quick_reduce_bytes(level, gpu.platform, gpu.compute_capability,
-                                                      s.tensor_parallel_size, model_dtype_bytes(model_dtype))
-
-
 def _towers_missing(config: dict[str, Any]) -> bool:
     """A Gemma 4 multimodal wrapper config (model_type "gemma4") without its vision tower: a
     trimmed config (the catalog's E2B entries) that leaves the towers' weights and warm-up out."""
@@ -299,10 +283,12 @@ def _limiting_stage(parts: dict[str, Any], stage_available: tuple[int, ...]) -> 
 
 def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, model_dtype: str,
               weights_bytes: int | None, mrv2: bool, parts: dict[str, Any],
-              measured_reserve: int | None = None, num_spec: int = 0) -> tuple[Budget | None, str | None]:
-    """The fully estimated budget, or why there is none. ``num_spec`` is the speculative tokens per
-    step (any method, n-gram included): it sets the decode query length the CUDA-graph sizes follow."""
-    from .reserve import ReserveEstimate, allreduce_fusion_bytes, estimate_reserve, quick_reduce_bytes  # noqa: PLC0415
+              measured_reserve: int | None = None,
+              num_spec: int = 0) -> tuple[Budget | None, str | None, tuple[str, ...]]:
+    """The fully estimated budget, or why there is none, and the notes its reserve raises (none for
+    a measured reserve). ``num_spec`` is the speculative tokens per step (any method, n-gram
+    included): it sets the decode query length the CUDA-graph sizes follow."""
+    from .reserve import ReserveEstimate, estimate_reserve  # noqa: PLC0415
     from .weights import estimate_weights  # noqa: PLC0415
 
     s = r.settings
@@ -314,17 +300,11 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                          mtp_layers=len(arch.mtp_layers) if s.speculative else 0,
                          mnbt=r.max_num_batched_tokens, towers_off=_towers_off(config, r))
     if w is None:
-        return None, Text("note.weights_unknown")
+        return None, Text("note.weights_unknown"), ()
     vocab = text_part(config).get("vocab_size")
     if not isinstance(vocab, int):
-        return None, Text("note.vocab_unknown")
+        return None, Text("note.vocab_unknown"), ()
     cg = cuda_graph_deducted(r.version, s.enforce_eager, mrv2, s.cudagraph_memory_profiling)
-    quick_reduce = quick_reduce_bytes(s.rocm_quick_reduce, gpu.platform, gpu.compute_capability,
-                                      s.tensor_parallel_size, dtype_bytes)
-    hidden = text_part(config).get("hidden_size")
-    ar_fusion = allreduce_fusion_bytes(r.version, gpu.platform, gpu.compute_capability, s.tensor_parallel_size,
-                                       r.max_num_batched_tokens, hidden if isinstance(hidden, int) else 0,
-                                       dtype_bytes, not s.enforce_eager)
     pp = s.pipeline_parallel_size
     reserves = tuple(estimate_reserve(config, r.version, tp=s.tensor_parallel_size, pp=pp,
                                       mnbt=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
@@ -338,9 +318,10 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       capture_sizes=r.capture_sizes, compiled=not s.enforce_eager,
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,
                                       compile_cache=s.compile_cache, unified_memory=gpu.unified_memory,
-                                      stage_weights=w.per_stage_bytes[i], quick_reduce=quick_reduce,
-                                      allreduce_fusion=ar_fusion)
+                                      stage_weights=w.per_stage_bytes[i], capability=gpu.compute_capability,
+                                      quick_reduce_level=s.rocm_quick_reduce)
                      for i in range(pp))
+    reserve_notes = reserves[0].notes if measured_reserve is None else ()
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))
         reserves = tuple(ReserveEstimate((m, m, m), (0, 0, 0), (0, 0, 0),
@@ -353,7 +334,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     limiting = _limiting_stage(parts, draft.stage_available)
     budget = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, limiting,
                              drafter, drafter_basis)
-    return budget, _weights_problem(budget, gpu.total_bytes)
+    return budget, _weights_problem(budget, gpu.total_bytes), reserve_notes
 
 
 def _drafter(config: dict[str, Any], s: Settings, dtype_bytes: int,
@@ -438,8 +419,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         estimated = _pool(parts, s.kv_cache_memory_bytes)
         budget_note = Text("note.kv_cache_memory_bytes")
     else:
-        budget, budget_note = _estimate(config, arch, gpu, resolved, model_dtype, weights_bytes,
-                                        mrv2, parts, measured_reserve_bytes, spec_tokens)
+        budget, budget_note, reserve_notes = _estimate(config, arch, gpu, resolved, model_dtype, weights_bytes,
+                                                       mrv2, parts, measured_reserve_bytes, spec_tokens)
         if budget is not None:
             estimated = _pool(parts, budget.stage_available)
             est_low = _pool(parts, budget.stage_low)
@@ -457,13 +438,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                 notes.append(Text("note.mm_processor_unmodelled", keys=", ".join(proc.unmodelled)))
             if _towers_missing(config) and not s.language_model_only:
                 notes.append(Text("note.towers_missing"))
-            if _quick_reduce_idle(s, gpu, model_dtype):
-                notes.append(Text("note.quick_reduce_idle"))
-            if measured_reserve_bytes is None and _hybrid_tower_excess(config, arch, resolved):
-                from .reserve import (HYBRID_TOWER_EXCESS_GIB, HYBRID_TOWER_EXCESS_GIB_PER_16K,  # noqa: PLC0415
-                                      HYBRID_TOWER_EXCESS_MIN_TOKENS)
-                notes.append(Text("note.hybrid_tower_excess", low=HYBRID_TOWER_EXCESS_GIB_PER_16K,
-                                  gib=HYBRID_TOWER_EXCESS_GIB, tokens=HYBRID_TOWER_EXCESS_MIN_TOKENS))
+            notes.extend(reserve_notes)
 
     from_log = low = high = None
     if available_kv_gib is not None:

@@ -880,6 +880,7 @@ class ReserveEstimate:
     cold_compile_basis: str = ""
     unified_memory: tuple[int, int, int] = (0, 0, 0)  # host memory counted on unified memory
     unified_memory_basis: str = ""
+    notes: tuple[str, ...] = ()         # Texts: what these terms leave out or where a setting is idle
 
 
 def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: int, mnbt: int,
@@ -892,16 +893,18 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      capture_sizes: tuple[int, ...] | None = None, compiled: bool = True,
                      mm_limits: MmLimits | None = None, mm_processor: MmProcessor | None = None,
                      compile_cache: str | None = None, unified_memory: bool = False,
-                     stage_weights: int = 0, quick_reduce: int = 0,
-                     allreduce_fusion: int = 0) -> ReserveEstimate:
+                     stage_weights: int = 0, capability: str = "",
+                     quick_reduce_level: str | None = None) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
     (``--skip-mm-profiling``); ``compiled`` is false with --enforce-eager (vLLM's custom ops on).
     ``unified_memory`` is the GPU's (DGX Spark), ``stage_weights`` the bytes of weights it holds,
-    ``quick_reduce`` the bytes of ROCm quick all-reduce's buffer (``quick_reduce_bytes``),
-    ``allreduce_fusion`` those of FlashInfer's all-reduce fusion workspace (``allreduce_fusion_bytes``:
-    in the typical value and the band's top, not its low end, where flashinfer may be missing)."""
+    ``capability`` its compute capability or gfx name (the all-reduce buffers below),
+    ``quick_reduce_level`` VLLM_ROCM_QUICK_REDUCE_QUANTIZATION. Non-torch memory adds ROCm quick
+    all-reduce's buffer (``quick_reduce_bytes``) and FlashInfer's all-reduce fusion workspace
+    (``allreduce_fusion_bytes``: in the typical value and the band's top, not its low end, where
+    flashinfer may be missing)."""
     era = era_for(version, model_runner_v2)
     rows = sampler_rows(max_num_seqs, mnbt)
     vocab_padded = cdiv(vocab, 64) * 64
@@ -945,12 +948,20 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         held = Text("basis.mm_kept_padded", rows=warm_up.rows, gib=kept / GIB) \
             if warm_up.rows > warm_up.item.embeddings else Text("basis.mm_kept", gib=kept / GIB)
         basis = join_texts([basis, tower, held])
+    notes: list[str] = []
     excess = hybrid_tower_excess(hybrid, bool(vision), mnbt)
     if excess:
         act_high += excess
         basis = join_texts([basis, Text("basis.hybrid_tower_excess", gib=excess / GIB,
                                         per=HYBRID_TOWER_EXCESS_GIB_PER_16K, most=HYBRID_TOWER_EXCESS_GIB,
                                         tokens=HYBRID_TOWER_EXCESS_MIN_TOKENS)])
+        notes.append(Text("note.hybrid_tower_excess", low=HYBRID_TOWER_EXCESS_GIB_PER_16K,
+                          gib=HYBRID_TOWER_EXCESS_GIB, tokens=HYBRID_TOWER_EXCESS_MIN_TOKENS))
+    allreduce_fusion = allreduce_fusion_bytes(version, platform, capability, tp, mnbt,
+                                              _n(text_part(config), "hidden_size"), dtype_bytes, compiled)
+    quick_reduce = quick_reduce_bytes(quick_reduce_level, platform, capability, tp, dtype_bytes)
+    if (quick_reduce_level or "NONE").upper() != "NONE" and not quick_reduce:
+        notes.append(Text("note.quick_reduce_idle"))
     nt = non_torch_estimate(tp, pp, era.spread_gib, era.fixed_gib, peer_to_peer)
     nt_basis = non_torch_basis(tp, pp, era, peer_to_peer)
     penalties = penalty_buffer_bytes(version, model_runner_v2, max_num_seqs, vocab) if last_stage else 0
@@ -977,4 +988,4 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     return ReserveEstimate((act, act_low, act_high + spread), nt, cg, basis,
                            cuda_graph_basis=cg_basis, non_torch_basis=nt_basis,
                            cold_compile=cold, cold_compile_basis=cold_basis,
-                           unified_memory=uma, unified_memory_basis=uma_basis)
+                           unified_memory=uma, unified_memory_basis=uma_basis, notes=tuple(notes))
