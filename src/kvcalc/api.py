@@ -19,7 +19,7 @@ from .engine import calculate
 from .errors import CatalogError, ConfigError, KvcalcError, SettingsError
 from .messages import Text, message_of, translations
 from .report import calculation_dict
-from .settings import DRAFTER_METHODS, Settings, Speculative
+from .settings import DRAFTER_METHODS, ENV_SETTINGS, Settings, Speculative
 from .versions import KNOWN_RELEASES, NEWEST, rules_table
 from .weights import WEIGHT_FORMATS
 
@@ -219,9 +219,7 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
         if v is None or k in settings or k not in _SETTING_KEYS:
             continue
         if parsed.non_default_args and k not in ("vllm_version", "weights", "avg_tokens", "entrypoint",
-                                                 "flashinfer_sampler", "cudagraph_memory_profiling",
-                                                 "rocm_quick_reduce",
-                                                 "compile_cache"):
+                                                 "compile_cache", *ENV_SETTINGS):
             continue
         settings[k] = v
         if k not in ("avg_tokens", "entrypoint"):

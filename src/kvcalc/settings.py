@@ -30,6 +30,11 @@ COMPILE_CACHE_STATES = ("cold", "warm")
 on a first start of these settings (or in a fresh container without that directory on a volume),
 "warm" on a restart that loads the compiled graphs. Not a vLLM flag; unset: not known."""
 
+ENV_SETTINGS = {"flashinfer_sampler": "VLLM_USE_FLASHINFER_SAMPLER",
+                "cudagraph_memory_profiling": "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
+                "rocm_quick_reduce": "VLLM_ROCM_QUICK_REDUCE_QUANTIZATION"}
+"""Settings that are environment variables, not flags: a log's "non-default args" never states them."""
+
 ROCM_QUICK_REDUCE_LEVELS = ("NONE", "FP", "INT8", "INT6", "INT4", "INT3")
 """``VLLM_ROCM_QUICK_REDUCE_QUANTIZATION`` choices (vllm/envs.py; INT3 from v0.25, #45666): the codec
 of ROCm's quick all-reduce, off ("NONE") by default."""
