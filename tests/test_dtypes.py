@@ -46,7 +46,13 @@ def test_fp32_checkpoints_run_in_bf16_or_fp16_on_old_gpus():
 def test_unknown_and_too_new_dtypes_are_refused():
     with pytest.raises(SettingsError, match="not a vLLM KV cache dtype"):
         resolve_kv_dtype("fp6", "bfloat16", None, V)
-    with pytest.raises(SettingsError, match="needs vLLM 0.19.0"):
-        resolve_kv_dtype("int8_per_token_head", "bfloat16", None, parse_version("0.18.0"))
+    # the release wheels date them: int8/fp8 per token-head from v0.20.0 (#38378, absent from the
+    # v0.19.1 wheel), int4 per token-head from v0.25.0 (#40835, absent from v0.24.0)
+    with pytest.raises(SettingsError, match="needs vLLM 0.20.0"):
+        resolve_kv_dtype("int8_per_token_head", "bfloat16", None, parse_version("0.19.1"))
+    assert resolve_kv_dtype("fp8_per_token_head", "bfloat16", None, parse_version("0.20.0"))
+    with pytest.raises(SettingsError, match=r"needs vLLM 0.25.0 or newer \(#40835\)"):
+        resolve_kv_dtype("int4_per_token_head", "bfloat16", None, parse_version("0.24.0"))
+    assert resolve_kv_dtype("int4_per_token_head", "bfloat16", None, parse_version("0.25.0"))
     with pytest.raises(SettingsError, match="MLA"):
         resolve_kv_dtype("fp8_ds_mla", "bfloat16", None, V, is_mla=False)

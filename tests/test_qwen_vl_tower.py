@@ -28,8 +28,8 @@ def logged_config(log_id: str) -> dict:
     ("0.10.1", 131072, TowerItem("video", 131072, 131072, 524288)),   # 16 frames before #25557
     ("0.11.0", 131072, TowerItem("video", 114688, 114688, 458752)),
     # one frame is as large as the image: the image before #34533, the video after
-    ("0.15.0", 8192, TowerItem("image", 16384, 16384, 65536)),
-    ("0.16.0", 8192, TowerItem("video", 16384, 16384, 65536)),
+    ("0.16.0", 8192, TowerItem("image", 16384, 16384, 65536)),     # the v0.16.0 wheel: first listed
+    ("0.17.0", 8192, TowerItem("video", 16384, 16384, 65536)),
 ])
 def test_qwen25_vl_warms_up_a_video_as_long_as_the_context_allows(release, max_model_len, want):
     assert largest_tower_item(config(QWEN25_VL_7B), V(release), max_model_len) == want
@@ -109,11 +109,11 @@ def test_qwen_vl_tower_weights_are_counted_and_split_across_tp():
     ("0.11.0", TowerItem("image", 1280, 1280, 5120), 8192, 8192),
     ("0.11.0", TowerItem("image", 16384, 16384, 65536), 8192, 16384),      # fills max(8,192, 16,384)
     ("0.11.0", TowerItem("video", 153600, 12288, 49152), 2048, 153600),    # Qwen3-VL's formatted video
-    # v0.12-v0.13 (#29386): only up to the item's own tokens
+    # v0.12 (#29386): only up to the item's own tokens
     ("0.12.0", TowerItem("image", 1280, 1280, 5120), 8192, 1280),
-    ("0.13.0", TowerItem("video", 153600, 12288, 49152), 2048, 153600),
-    # #30475 (v0.14): never padded
-    ("0.14.0", TowerItem("video", 153600, 12288, 49152), 2048, 12288),
+    ("0.12.0", TowerItem("video", 153600, 12288, 49152), 2048, 153600),
+    # #30475 (already in the v0.13.0 wheel): never padded
+    ("0.13.0", TowerItem("video", 153600, 12288, 49152), 2048, 12288),
 ])
 def test_the_warm_up_caches_padded_encoder_outputs_in_some_releases(release, item, mnbt, rows):
     from kvcalc.reserve import cached_rows

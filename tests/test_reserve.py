@@ -283,14 +283,17 @@ def test_capture_sizes_give_the_graph_counts_logs_print(release, seqs, mnbt, maj
     assert (*cuda_graph_count(sizes, seqs), sizes[-1]) == printed
 
 
-def test_capture_ceiling_is_1024_on_datacentre_blackwell_from_0_27():
-    v27 = parse_version("0.27.0")
-    assert cudagraph_capture_sizes(v27, 1024, 8192, 1, 10)[-1] == 1024
-    assert cudagraph_capture_sizes(v27, 1024, 8192, 1, 9)[-1] == 512      # H100
-    assert cudagraph_capture_sizes(v27, 1024, 8192, 1, 12)[-1] == 512     # RTX 5090 / GB10
-    assert cudagraph_capture_sizes(v27, 256, 8192, 1, 10)[-1] == 512      # bounded by 2 × max_num_seqs
+def test_capture_ceiling_is_1024_on_datacentre_blackwell_from_0_28():
+    """#49390 merged in July 2026, but the v0.27.0 and v0.27.1 wheels still cap at 512; v0.28.0 takes
+    1,024 on compute capability 10.x."""
+    v27, v28 = parse_version("0.27.1"), parse_version("0.28.0")
+    assert cudagraph_capture_sizes(v27, 1024, 8192, 1, 10)[-1] == 512
+    assert cudagraph_capture_sizes(v28, 1024, 8192, 1, 10)[-1] == 1024
+    assert cudagraph_capture_sizes(v28, 1024, 8192, 1, 9)[-1] == 512      # H100
+    assert cudagraph_capture_sizes(v28, 1024, 8192, 1, 12)[-1] == 512     # RTX 5090 / GB10
+    assert cudagraph_capture_sizes(v28, 256, 8192, 1, 10)[-1] == 512      # bounded by 2 × max_num_seqs
     # a small max_num_batched_tokens bounds the sizes and is captured itself
-    assert cudagraph_capture_sizes(v27, 1024, 100, 1, 9)[-1] == 100
+    assert cudagraph_capture_sizes(v28, 1024, 100, 1, 9)[-1] == 100
 
 
 def test_speculative_decoding_rounds_capture_sizes_to_the_query_length():
@@ -461,14 +464,14 @@ def test_a_warm_row_and_its_cold_twin_differ_by_the_first_start_term():
 
 def test_gemma3_warms_up_its_siglip_tower_over_the_images_the_budget_holds():
     """Gemma 3 encodes 896 × 896 images of 4,096 SigLIP patches pooled to 256 embeddings: 32 at
-    8,192 batched tokens from v0.14 (a v0.23 MI300X log: 'profiled with 32 image items'), 31 before,
+    8,192 batched tokens from v0.13 (a v0.23 MI300X log: 'profiled with 32 image items'), 31 before,
     when the budget counted the 4 tokens that frame each image (a v0.11 log: '31 image items'). Per
     patch a block's MLP holds the residual, the normed input, fc1's output and its activation
     (2 × 1,152 + 2 × 4,304 / TP values); v0.11 also padded each image's 256 embeddings to the whole
     8,192-token budget in the encoder cache (2.5 GiB for the 27B)."""
     from kvcalc.reserve import tower_pass
     cfg = config("google/gemma-3-27b-it")
-    for release, items in (("0.11.0", 31), ("0.13.0", 31), ("0.14.0", 32), ("0.33.0", 32)):
+    for release, items in (("0.11.0", 31), ("0.12.0", 31), ("0.13.0", 32), ("0.33.0", 32)):
         p = tower_pass(cfg, 8192, 1024, 32768, 1, 2, parse_version(release))
         assert (p.items, p.item.patches, p.item.embeddings) == (items, 4096, 256), release
         assert p.peak == items * 4096 * (2 * 1152 + 2 * 4304) * 2

@@ -279,10 +279,11 @@ def test_cli_available_kv_gib_huge(capsys):
 
 
 def test_language_model_only_needs_its_release():
-    """--language-model-only arrived in v0.16.0 (#34120): an older release is named with the way out."""
-    msg = problems(language_model_only=True, vllm_version="0.15.1")["--language-model-only"]
-    assert "0.16.0" in msg and "#34120" in msg and "--skip-mm-profiling" in msg
-    assert ok(language_model_only=True, vllm_version="0.16.0")
+    """--language-model-only arrived in v0.17.0 (#34120; the v0.16.0 wheel has no such flag): an older
+    release is named with the way out."""
+    msg = problems(language_model_only=True, vllm_version="0.16.0")["--language-model-only"]
+    assert "0.17.0" in msg and "#34120" in msg and "--skip-mm-profiling" in msg
+    assert ok(language_model_only=True, vllm_version="0.17.0")
     assert ok(language_model_only=False, vllm_version="0.15.1")
 
 

@@ -63,7 +63,7 @@ KV_CACHE_DTYPES: dict[str, KvDtype] = {
         KvDtype("fp8_ds_mla", 1, mla_only=True),
         KvDtype("int8_per_token_head", 1, 8, since=Rule.PER_TOKEN_HEAD_KV_DTYPES),
         KvDtype("fp8_per_token_head", 1, 8, since=Rule.PER_TOKEN_HEAD_KV_DTYPES),
-        KvDtype("int4_per_token_head", 1, 8, four_bit=True, since=Rule.PER_TOKEN_HEAD_KV_DTYPES),
+        KvDtype("int4_per_token_head", 1, 8, four_bit=True, since=Rule.INT4_PER_TOKEN_HEAD_KV_DTYPE),
         KvDtype("nvfp4", 1, nvfp4=True, since=Rule.NVFP4_KV_DTYPE),
     )
 }

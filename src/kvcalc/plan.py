@@ -133,7 +133,7 @@ class Lever:
 def _tower_options(config: dict[str, Any], base: Calculation) -> list[tuple[str, str, str, str, Settings, str]]:
     """For a model whose warm-up encodes a video: videos off (``--limit-mm-per-prompt`` video 0,
     the current limits kept), then images profiled instead; for any model whose towers are warmed
-    up: text only (``--language-model-only``, from v0.16), which also frees the towers' weights."""
+    up: text only (``--language-model-only``, from v0.17), which also frees the towers' weights."""
     from .reserve import largest_tower_item  # noqa: PLC0415
     r, s = base.resolved, base.resolved.settings
     item = None if profile_off(config, r) else \

@@ -87,11 +87,11 @@ class Rule(Enum):
     REQUESTED_MEMORY_CEIL = RuleInfo(
         _v("0.14.0"), "#29493", "vllm/v1/worker/utils.py request_memory",
         "requested memory = ceil(total × gpu_memory_utilization) (a float before)",
-        "inferred: merged 2026-01-06")
+        "confirmed: v0.14.0 wheel (worker/utils.py request_memory takes math.ceil); v0.13.0 keeps a float")
     FORMAT_GIB_LOGS = RuleInfo(
         _v("0.14.0"), "#31865", "vllm/utils/mem_utils.py format_gib",
         "GiB figures in logs printed as str(round(x, 2)) ('50.6'); before: '%.2f' ('50.60')",
-        "inferred: merged 2026-01-07")
+        "confirmed: v0.13.0 wheel prints '%.2f', v0.14.0 format_gib")
     ASYNC_SCHEDULING_DEFAULT = RuleInfo(
         _v("0.14.0"), "#27614", "vllm/config/scheduler.py",
         "async scheduling on by default (two batches in flight)",
@@ -100,32 +100,38 @@ class Rule(Enum):
         _v("0.15.0"), "#30877", "vllm/model_executor/models/config.py MambaModelConfig",
         "prefix caching works for hybrids: with it on, Mamba cache mode 'align' keeps 2 state blocks "
         "per request (1 without; on by default only from #50991)",
-        "inferred: merged 2026-01-23")
+        "confirmed: absent from the v0.14.1 wheel, in v0.15.0 (MambaModelConfig, MambaSpec)")
     HYBRID_PREFIX_CACHING_DEFAULT = RuleInfo(
         _v("0.28.0"), "#50991", "vllm/engine/arg_utils.py _set_default_chunked_prefill_and_prefix_caching_args",
         "prefix caching on by default for hybrid models (Mamba, GDN, linear-attention layers), so each "
         "state group keeps 2 blocks per request ('align'); before, it was opt-in for them (#23716)",
-        "inferred: merged 2026-08-04; a v0.19.0 Qwen3.5 log without the flag shows 1 state block per group")
+        "confirmed: the v0.27.1 wheel keeps prefix caching opt-in for hybrids, v0.28.0 turns it on; a v0.19.0 "
+        "Qwen3.5 log without the flag shows 1 state block per group")
     FIT_CHECK_GROUP0 = RuleInfo(
         _v("0.14.0"), "#29431", "vllm/v1/core/kv_cache_utils.py _max_memory_usage_bytes_from_groups",
         "the max_model_len fit check needs group_size × page × blocks of group 0 (a per-layer "
         "sum over all layers before)",
-        "inferred: merged 2025-12-24")
+        "confirmed: v0.13.0 wheel sums per layer, v0.14.0 checks group 0")
     HYBRID_GROUP_THRESHOLD_1_5 = RuleInfo(
         _v("0.18.0"), "#36684", "vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size",
         "layer types are padded to the largest count when max < 1.5 × min (1.25 before)",
-        "inferred: merged 2026-03-12")
+        "confirmed: 1.25 in the v0.17.1 wheel, 1.5 in v0.18.0")
     FIT_CHECK_GROUP_AWARE = RuleInfo(
-        _v("0.18.0"), "#36030", "vllm/v1/core/kv_cache_utils.py _max_memory_usage_bytes_from_groups",
+        _v("0.19.0"), "#36030", "vllm/v1/core/kv_cache_utils.py _max_memory_usage_bytes_from_groups",
         "the fit check needs group_size × page × Σ_groups blocks per request",
-        "inferred: merged 2026-03-17")
+        "confirmed: the v0.18.0 and v0.18.1 wheels still count group 0 only (merged 2026-03-17), "
+        "v0.19.0 sums the groups")
     PER_TOKEN_HEAD_KV_DTYPES = RuleInfo(
-        _v("0.19.0"), "#38378", "vllm/config/cache.py CacheDType",
-        "kv cache dtypes int8_per_token_head / fp8_per_token_head / int4_per_token_head",
-        "inferred: merged 2026-04-02")
+        _v("0.20.0"), "#38378", "vllm/config/cache.py CacheDType",
+        "kv cache dtypes int8_per_token_head / fp8_per_token_head",
+        "confirmed: absent from the v0.19.0 and v0.19.1 wheels (merged 2026-04-02), in v0.20.0")
+    INT4_PER_TOKEN_HEAD_KV_DTYPE = RuleInfo(
+        _v("0.25.0"), "#40835", "vllm/config/cache.py CacheDType",
+        "kv cache dtype int4_per_token_head",
+        "confirmed: absent from the v0.24.0 wheel, in v0.25.0")
     NVFP4_KV_DTYPE = RuleInfo(
         _v("0.20.0"), "#37332", "vllm/config/cache.py CacheDType",
-        "kv cache dtype nvfp4", "inferred: merged 2026-04-17")
+        "kv cache dtype nvfp4", "confirmed: absent from the v0.19.1 wheel, in v0.20.0")
     GPU_UTIL_DEFAULT_092 = RuleInfo(
         _v("0.21.0"), "#38284", "vllm/config/cache.py gpu_memory_utilization",
         "default --gpu-memory-utilization 0.92 (0.9 before)",
@@ -139,22 +145,23 @@ class Rule(Enum):
     QUICK_REDUCE_INT3 = RuleInfo(
         _v("0.25.0"), "#45666", "vllm/envs.py VLLM_ROCM_QUICK_REDUCE_QUANTIZATION",
         "ROCm quick all-reduce takes the INT3 codec (TP 2 only)",
-        "inferred: merged 2026-06-25; absent from the v0.24.0 wheel's choices")
+        "confirmed: absent from the v0.24.0 wheel's choices, in v0.25.0 (INT3 at TP 2 only)")
     CUDA_GRAPH_ESTIMATE_OPT_IN = RuleInfo(
         _v("0.18.0"), "#30515", "vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
         "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 makes the V1 runner profile its CUDA graphs before "
         "sizing the KV cache and subtract the estimate (opt-in until it became the default)",
-        "inferred: merged 2026-03-07, after v0.17.0")
+        "confirmed: absent from the v0.17.1 wheel, in v0.18.0 (default 0 through v0.19.1, 1 from v0.20.0)")
     CUDA_GRAPH_ESTIMATE_DEDUCTED = RuleInfo(
         _v("0.20.0"), "#38284", "vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
         "the CUDA-graph memory estimate is subtracted from the KV budget (V1 model runner)",
         "confirmed: two logs with the 0.20.0 banner print 'CUDA graph memory profiling is enabled "
         "(default since v0.21.0)' and subtract it; 0.19 logs say it will be enabled")
     BLACKWELL_CAPTURE_1024 = RuleInfo(
-        _v("0.27.0"), "#49390", "vllm/config/vllm.py _set_cudagraph_sizes",
+        _v("0.28.0"), "#49390", "vllm/config/vllm.py _set_cudagraph_sizes",
         "on data-centre Blackwell (compute capability 10.x) CUDA graphs are captured up to 1,024 "
         "tokens by default (512 before and elsewhere), still bounded by max_num_seqs × decode query length × 2",
-        "inferred: merged 2026-07-22; a v0.26.0 B300 log with 1,024 sequences captures up to 512")
+        "confirmed: the v0.27.0 and v0.27.1 wheels still cap at 512 (merged 2026-07-22), v0.28.0 takes "
+        "1,024 on any 10.x; a v0.26.0 B300 log with 1,024 sequences captures up to 512")
     FLASHINFER_SAMPLER_OPT_IN = RuleInfo(
         _v("0.11.1"), "#26859", "vllm/v1/sample/ops/topk_topp_sampler.py TopKTopPSampler",
         "FlashInfer's top-k/top-p sampler only with VLLM_USE_FLASHINFER_SAMPLER=1; before, the V1 "
@@ -165,13 +172,14 @@ class Rule(Enum):
         _v("0.17.0"), "#33538", "vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p",
         "top-k/top-p over 8 rows or more run as Triton kernels (topk_topp_triton.py) instead of "
         "sorting the logits, so the warm-up's sampler peak is less than half the sort's",
-        "inferred: #33538 opened 2026-02-02; topk_topp_triton is in the v0.18.0 API docs; four "
-        "v0.17.1–v0.19.1 logs show the smaller peak, one does not; v0.14.1 and v0.15.1 logs show the sort's")
+        "confirmed: absent from the v0.16.0 wheel, in v0.17.0 (merged 2026-02-17); four v0.17.1–v0.19.1 "
+        "logs show the smaller peak, one does not; v0.14.1 and v0.15.1 logs show the sort's")
     FLASHINFER_SAMPLER_DEFAULT = RuleInfo(
         _v("0.21.0"), "#40376", "vllm/envs.py VLLM_USE_FLASHINFER_SAMPLER",
-        "the V1 runner samples with FlashInfer's top-k/top-p kernels on CUDA by default, which keeps "
-        "no sorted copy of the logits (a much smaller profile peak)",
-        "inferred: merged 2026-04-29; public v0.21–v0.28 logs show the smaller peak")
+        "the V1 runner samples with FlashInfer's top-k/top-p kernels on CUDA by default (compute "
+        "capability 7.5 to 12.1), which keeps no sorted copy of the logits (a much smaller profile peak)",
+        "confirmed: unset means off in the v0.20.2 wheel, on in v0.21.0 where FlashInfer supports the "
+        "GPU; public v0.21–v0.28 logs show the smaller peak")
     TOKENS_FROM_CONCURRENCY = RuleInfo(
         _v("0.20.2"), "#41069", "vllm/v1/core/kv_cache_utils.py get_kv_cache_capacity",
         "'GPU KV cache size' = int(max_concurrency × max_model_len); before: "
@@ -182,7 +190,7 @@ class Rule(Enum):
     NEW_FIT_ERROR_TEXT = RuleInfo(
         _v("0.22.0"), "#42479", "vllm/v1/core/kv_cache_utils.py _check_enough_kv_cache_memory",
         "the 'To serve at least one request' error prints GiB with format_gib and mentions the CPU backend",
-        "inferred: merged 2026-05-15")
+        "confirmed: absent from the v0.21.0 wheel, the same words in v0.22.0")
     MRV2_QWEN3_DENSE = RuleInfo(
         _v("0.22.0"), "#39337", "vllm/config/vllm.py use_v2_model_runner",
         "Qwen3 dense models run on model runner V2, which deducts no CUDA-graph estimate",
@@ -202,17 +210,17 @@ class Rule(Enum):
     MERGED_CAPACITY_LOG_LINE = RuleInfo(
         _v("0.28.0"), "#50462", "vllm/v1/core/kv_cache_utils.py update_kv_cache_capacity",
         "'GPU KV cache size' and 'Maximum concurrency' printed on one line (two before)",
-        "inferred: merged 2026-08-04; v0.27.x logs still show two lines")
+        "confirmed: two lines in the v0.27.1 wheel, one in v0.28.0; v0.27.x logs show two")
     SERVER_MNBT_16K_ON_160GIB = RuleInfo(
         _v("0.28.0"), "#51726", "vllm/engine/arg_utils.py get_batch_defaults",
         "devices with ≥ 160 GiB use max_num_batched_tokens 16384 for `vllm serve` too",
-        "inferred: merged 2026-08-11; seen on MI300X logs of v0.29.1")
+        "confirmed: absent from the v0.27.1 wheel, in v0.28.0 (unchanged through v0.33.0); MI300X logs of v0.29.1")
     QWEN25_VL_FUSED_NORM = RuleInfo(
         _v("0.10.1"), "#22184", "vllm/model_executor/models/qwen2_5_vl.py Qwen2_5_VisionBlock",
         "Qwen2.5-VL's vision block normalises with a fused residual add, keeping its input and the "
         "attention output beside the norm's two results through the MLP (when the norm runs as PyTorch "
         "code, as in a compiled model): 2 more hidden-size values per patch in the warm-up",
-        "inferred: merged 2025-08-07, after v0.10.0 (2025-07-24)")
+        "confirmed: absent from the v0.10.0 wheel, in v0.10.1")
     QWEN2_VL_VIDEO_14_FRAMES = RuleInfo(
         _v("0.11.0"), "#25557", "vllm/model_executor/models/qwen2_vl.py _MAX_FRAMES_PER_VIDEO",
         "Qwen2-VL / Qwen2.5-VL's largest dummy video has at most 14 frames (16 before), each full size",
@@ -235,12 +243,12 @@ class Rule(Enum):
         "the Qwen-VL warm-up's largest image fills max_pixels exactly (the patch count's closest factor "
         "pair, aspect at most 200); before, a square image resized under max_pixels (fewer tokens when "
         "--mm-processor-kwargs sets a max_pixels that is not a square number of patches)",
-        "inferred: merged 2025-12-12, about a week before v0.13.0")
+        "confirmed: the v0.12.0 wheel resizes a square image, v0.13.0 factors the patch count")
     QWEN3_VL_PLAIN_VIDEO = RuleInfo(
-        _v("0.14.0"), "#30475", "vllm/model_executor/models/qwen3_vl.py get_max_video_tokens",
+        _v("0.13.0"), "#30475", "vllm/model_executor/models/qwen3_vl.py get_max_video_tokens",
         "Qwen3-VL's encoder budget counts a video by its embeddings (12,288), less than an image "
         "(16,384), so the warm-up encodes images again",
-        "inferred: merged 2025-12-16, about when v0.13.0 was cut, so v0.14.0 is taken")
+        "confirmed: the v0.12.0 wheel still multiplies by 12.5, v0.13.0 does not (merged 2025-12-16)")
     MM_PROFILE_PAD_TO_BUDGET = RuleInfo(
         _v("0.11.0"), "#25810", "vllm/v1/worker/gpu_model_runner.py profile_run",
         "the warm-up's encoder outputs, when shorter than the encoder budget, are copied into zero "
@@ -253,20 +261,20 @@ class Rule(Enum):
         "video: 153,600 rows for 12,288 embeddings); an item whose output fills its tokens is not padded",
         "confirmed: the code of the v0.12.0 wheel; merged 2025-11-25")
     MM_PROFILE_UNPADDED = RuleInfo(
-        _v("0.14.0"), "#30475", "vllm/v1/worker/gpu_model_runner.py profile_run",
+        _v("0.13.0"), "#30475", "vllm/v1/worker/gpu_model_runner.py profile_run",
         "the warm-up caches the encoder outputs as they are (the encoder cache holds embeddings only)",
-        "inferred: merged 2025-12-16, about when v0.13.0 was cut, so v0.14.0 is taken")
+        "confirmed: the v0.13.0 wheel's profile_run caches the outputs unpadded, v0.12.0 pads them")
     ENCODER_BUDGET_EMBEDDINGS_ONLY = RuleInfo(
-        _v("0.14.0"), "#30475", "vllm/multimodal/encoder_budget.py",
+        _v("0.13.0"), "#30475", "vllm/multimodal/encoder_budget.py",
         "the encoder budget counts an item by its embeddings alone, no longer with the prompt tokens "
         "that frame them (Gemma 3: 256 per image, 260 before, so 32 images fill 8,192 tokens, not 31)",
-        "inferred: merged 2025-12-16, about when v0.13.0 was cut, so v0.14.0 is taken; a v0.11 log "
-        "profiles 31 Gemma 3 images at 8,192 tokens, a v0.23 one 32")
+        "confirmed: the v0.12.0 wheel counts contiguous tokens, v0.13.0 embeddings (get_mm_max_tokens); "
+        "a v0.11 log profiles 31 Gemma 3 images at 8,192 tokens, a v0.23 one 32")
     MM_MODALITY_TIE_BY_NAME = RuleInfo(
-        _v("0.16.0"), "#34533", "vllm/multimodal/encoder_budget.py get_modality_with_max_tokens",
+        _v("0.17.0"), "#34533", "vllm/multimodal/encoder_budget.py get_modality_with_max_tokens",
         "when two modalities tie on tokens per item, the warm-up picks the later name ('video' over "
         "'image'); before, the first listed",
-        "inferred: merged 2026-02-13, after v0.15.0 (2026-01-29)")
+        "confirmed: the v0.16.0 wheel still ranks by tokens alone (merged 2026-02-13), v0.17.0 by tokens and name")
     COLD_COMPILE_RESERVE = RuleInfo(
         _v("0.27.0"), "#54383", "vllm/v1/worker/gpu_worker.py determine_available_memory",
         "a first start (empty torch.compile cache) compiles and autotunes inside the profiling window, "
@@ -279,7 +287,7 @@ class Rule(Enum):
         _v("0.11.1"), "#26016", "vllm/engine/arg_utils.py",
         "--cudagraph-capture-sizes and --max-cudagraph-capture-size as serve flags (the CUDA-graph "
         "capture sizes, which set the graph count of vLLM's CUDA-graph estimate)",
-        "inferred: merged 2025-10-24, after v0.11.0")
+        "confirmed: absent from the v0.11.0 wheel (which has --cuda-graph-sizes), in v0.11.1")
     UMA_FREE_FROM_MEMAVAILABLE = RuleInfo(
         _v("0.11.1"), "#26098", "vllm/utils/mem_utils.py MemorySnapshot.measure",
         "on unified-memory GPUs (Jetson Orin and Thor, DGX Spark; any integrated GPU from #35356) free "
@@ -291,12 +299,13 @@ class Rule(Enum):
         _v("0.15.0"), "#32605", "vllm/model_executor/models/interfaces.py _mark_tower_model",
         "a vision or audio tower is not built when --limit-mm-per-prompt sets every modality it serves "
         "to 0 (before, it was loaded, only its warm-up skipped)",
-        "inferred: merged 2026-01-20, nine days before v0.15.0 (2026-01-29)")
+        "confirmed: absent from the v0.14.1 wheel, in v0.15.0 (Qwen-VL models skipped their tower earlier: "
+        "QWEN_VL_TOWER_SKIPPED_AT_ZERO_LIMIT)")
     LANGUAGE_MODEL_ONLY = RuleInfo(
-        _v("0.16.0"), "#34120", "vllm/config/multimodal.py MultiModalConfig.language_model_only",
+        _v("0.17.0"), "#34120", "vllm/config/multimodal.py MultiModalConfig.language_model_only",
         "--language-model-only sets every modality's limit to 0, so a multimodal model's towers are "
         "neither built (interfaces.py _mark_tower_model, #32605) nor warmed up",
-        "inferred: merged 2026-02-09, after v0.15.0 (2026-01-29)")
+        "confirmed: no language_model_only in the v0.16.0 wheel (merged 2026-02-09), in v0.17.0")
     MRV2_PENALTY_BUFFER = RuleInfo(
         _v("0.29.0"), "#29720", "vllm/v1/worker/gpu/sample/penalties.py PenaltiesState",
         "model runner V2's sampler holds an int32 count per (max_num_seqs × vocabulary entry) plus a "
@@ -305,13 +314,14 @@ class Rule(Enum):
         "sequences) differs by the 0.49 GiB they predict, while v0.27 logs of dense models on V2 leave "
         "no room for them")
     FIT_CHECK_RESERVES_NULL_BLOCK = RuleInfo(
-        _v("0.28.0"), "#47272", "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs",
-        "the fit check leaves out one block (the null block)",
-        "inferred: merged 2026-08-20")
+        _v("0.29.0"), "#47272", "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs",
+        "the fit check (and the automatic max_model_len) leaves out one block (the null block)",
+        "confirmed: absent from the v0.28.0 wheel (merged 2026-08-20), in v0.29.0")
     MRV2_ALL_MODELS_CG_PROFILED = RuleInfo(
         _v("0.29.0"), "v0.29.0 notes", "vllm/v1/worker/gpu/model_runner.py",
         "every model runs on model runner V2, which now profiles CUDA-graph memory",
-        "release-notes summary; not confirmed in code")
+        "confirmed: the v0.29.0 wheel (config/vllm.py use_v2_model_runner; V2's profile_cudagraph_memory "
+        "returns 0 in v0.28.0)")
 
     @property
     def info(self) -> RuleInfo:
@@ -372,30 +382,35 @@ def default_batch_limits(
 
 _RULES_ZH: dict[str, tuple[str, str]] = {
     "REQUESTED_MEMORY_CEIL": (
-        "申请的显存 = ceil(总显存 × gpu_memory_utilization)（此前为浮点数）", "推断：2026-01-06 合并"),
+        "申请的显存 = ceil(总显存 × gpu_memory_utilization)（此前为浮点数）", "已确认：v0.14.0 wheel（worker/utils.py request_memory 用 math.ceil）；v0.13.0 仍为浮点数"),
     "FORMAT_GIB_LOGS": (
-        "日志中的 GiB 数值按 str(round(x, 2)) 打印（'50.6'）；此前为 '%.2f'（'50.60'）", "推断：2026-01-07 合并"),
+        "日志中的 GiB 数值按 str(round(x, 2)) 打印（'50.6'）；此前为 '%.2f'（'50.60'）", "已确认：v0.13.0 wheel 打印 '%.2f'，v0.14.0 用 format_gib"),
     "ASYNC_SCHEDULING_DEFAULT": (
         "默认开启异步调度（同时有两个批次在途）", "已确认：v0.14.0 发行说明"),
     "MAMBA_ALIGN_MODE": (
         "混合模型支持前缀缓存：开启时 Mamba 缓存模式 'align' 为每个请求保留 2 个状态块（不开启为 1 个；"
         "直到 #50991 才默认开启）",
-        "推断：2026-01-23 合并"),
+        "已确认：v0.14.1 wheel 中没有，v0.15.0 中有（MambaModelConfig、MambaSpec）"),
     "HYBRID_PREFIX_CACHING_DEFAULT": (
         "混合模型（Mamba、GDN、线性注意力层）默认开启前缀缓存，每个状态组每个请求占 2 块（'align'）；"
         "此前对它们需要手动开启（#23716）",
-        "推断：2026-08-04 合并；一条未加该参数的 v0.19.0 Qwen3.5 日志显示每组只有 1 个状态块"),
+        "已确认：v0.27.1 wheel 中混合模型的前缀缓存仍需手动开启，v0.28.0 默认开启；一条未加该参数的 v0.19.0 "
+        "Qwen3.5 日志显示每组只有 1 个状态块"),
     "FIT_CHECK_GROUP0": (
         "max_model_len 装载检查按第 0 组计算：group_size × 页大小 × 块数（此前为所有层逐层求和）",
-        "推断：2025-12-24 合并"),
+        "已确认：v0.13.0 wheel 逐层求和，v0.14.0 检查第 0 组"),
     "HYBRID_GROUP_THRESHOLD_1_5": (
-        "当最大层数 < 1.5 × 最小层数时，各层类型补齐到最大层数（此前阈值为 1.25）", "推断：2026-03-12 合并"),
+        "当最大层数 < 1.5 × 最小层数时，各层类型补齐到最大层数（此前阈值为 1.25）",
+        "已确认：v0.17.1 wheel 中为 1.25，v0.18.0 中为 1.5"),
     "FIT_CHECK_GROUP_AWARE": (
-        "装载检查需要 group_size × 页大小 × 各组每请求块数之和", "推断：2026-03-17 合并"),
+        "装载检查需要 group_size × 页大小 × 各组每请求块数之和",
+        "已确认：v0.18.0 与 v0.18.1 wheel 仍只计第 0 组（2026-03-17 合并），v0.19.0 对各组求和"),
     "PER_TOKEN_HEAD_KV_DTYPES": (
-        "新增 KV cache 数据类型 int8_per_token_head / fp8_per_token_head / int4_per_token_head",
-        "推断：2026-04-02 合并"),
-    "NVFP4_KV_DTYPE": ("新增 KV cache 数据类型 nvfp4", "推断：2026-04-17 合并"),
+        "新增 KV cache 数据类型 int8_per_token_head / fp8_per_token_head",
+        "已确认：v0.19.0 与 v0.19.1 wheel 中没有（2026-04-02 合并），v0.20.0 中有"),
+    "INT4_PER_TOKEN_HEAD_KV_DTYPE": (
+        "新增 KV cache 数据类型 int4_per_token_head", "已确认：v0.24.0 wheel 中没有，v0.25.0 中有"),
+    "NVFP4_KV_DTYPE": ("新增 KV cache 数据类型 nvfp4", "已确认：v0.19.1 wheel 中没有，v0.20.0 中有"),
     "GPU_UTIL_DEFAULT_092": (
         "--gpu-memory-utilization 默认值改为 0.92（此前为 0.9）", "已确认：日志文字 'default since v0.21.0'"),
     "ALLREDUCE_RMS_FUSION_DEFAULT": (
@@ -404,11 +419,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.16.0 wheel 中各优化级别都关闭，v0.17.0 起 -O2 开启；v0.17.0–v0.33.0 的 wheel 中大小算法相同"),
     "QUICK_REDUCE_INT3": (
         "ROCm quick all-reduce 可用 INT3 编码（仅 TP 2）",
-        "推断：2026-06-25 合并；v0.24.0 wheel 的可选值中没有它"),
+        "已确认：v0.24.0 wheel 的可选值中没有它，v0.25.0 中有（INT3 仅限 TP 2）"),
     "CUDA_GRAPH_ESTIMATE_OPT_IN": (
         "设置 VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 后，V1 runner 会在确定 KV cache 大小之前对 CUDA graph 做 profile "
         "并扣除估算值（成为默认行为之前需手动开启）",
-        "推断：2026-03-07 合并，晚于 v0.17.0"),
+        "已确认：v0.17.1 wheel 中没有，v0.18.0 中有（直到 v0.19.1 默认 0，v0.20.0 起默认 1）"),
     "CUDA_GRAPH_ESTIMATE_DEDUCTED": (
         "CUDA graph 显存估算值从 KV 预算中扣除（V1 model runner）",
         "已确认：两条带 0.20.0 横幅的日志打印 'CUDA graph memory profiling is enabled (default since v0.21.0)' "
@@ -416,7 +431,8 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "BLACKWELL_CAPTURE_1024": (
         "数据中心 Blackwell（compute capability 10.x）上 CUDA graph 默认捕获到 1,024 个 token"
         "（此前及其他 GPU 为 512），仍受 max_num_seqs × decode 查询长度 × 2 限制",
-        "推断：2026-07-22 合并；一条 v0.26.0 B300 日志在 1,024 个序列下捕获到 512"),
+        "已确认：v0.27.0 与 v0.27.1 wheel 仍上限 512（2026-07-22 合并），v0.28.0 在任何 10.x 上取 1,024；"
+        "一条 v0.26.0 B300 日志在 1,024 个序列下捕获到 512"),
     "FLASHINFER_SAMPLER_OPT_IN": (
         "只有设置 VLLM_USE_FLASHINFER_SAMPLER=1 才用 FlashInfer 的 top-k/top-p 采样器；此前只要装了 flashinfer"
         "（Docker 镜像自带；pip 安装从 v0.11.1 起才带，#26443），V1 runner 就会用它，所以 profile 峰值取决于安装方式",
@@ -424,18 +440,19 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "TRITON_TOP_K_TOP_P": (
         "8 行及以上的 top-k/top-p 改用 Triton 内核（topk_topp_triton.py），不再对 logits 排序，"
         "预热时采样器的峰值不到排序方式的一半",
-        "推断：#33538 于 2026-02-02 提交；v0.18.0 的 API 文档里已有 topk_topp_triton；"
+        "已确认：v0.16.0 wheel 中没有，v0.17.0 中有（2026-02-17 合并）；"
         "四条 v0.17.1–v0.19.1 日志显示峰值变小，一条没有；v0.14.1 与 v0.15.1 的日志显示的是排序方式的峰值"),
     "FLASHINFER_SAMPLER_DEFAULT": (
-        "V1 runner 在 CUDA 上默认用 FlashInfer 的 top-k/top-p 内核采样，不再保留 logits 的排序副本"
+        "V1 runner 在 CUDA 上（计算能力 7.5 至 12.1）默认用 FlashInfer 的 top-k/top-p 内核采样，不再保留 logits 的排序副本"
         "（profile 峰值小得多）",
-        "推断：2026-04-29 合并；v0.21–v0.28 的公开日志显示峰值变小"),
+        "已确认：v0.20.2 wheel 中未设置即关闭，v0.21.0 中在 FlashInfer 支持该 GPU 时开启；v0.21–v0.28 的公开日志显示峰值变小"),
     "TOKENS_FROM_CONCURRENCY": (
         "'GPU KV cache size' = int(max_concurrency × max_model_len)；此前为 num_blocks // num_groups × block_size",
         "已确认：issue #43308 对比了 v0.20.0 与 v0.21.0；一条 v0.20.2 日志已打印 286,007 tokens = "
         "int(1.1172 × 256,000)，说明 0.20 分支在补丁版本中已引入（v0.20.1 未见日志）"),
     "NEW_FIT_ERROR_TEXT": (
-        "'To serve at least one request' 报错改用 format_gib 打印 GiB，并提到 CPU 后端", "推断：2026-05-15 合并"),
+        "'To serve at least one request' 报错改用 format_gib 打印 GiB，并提到 CPU 后端",
+        "已确认：v0.21.0 wheel 中没有，v0.22.0 中措辞相同"),
     "MRV2_QWEN3_DENSE": (
         "Qwen3 稠密模型改用 model runner V2，不扣除 CUDA graph 估算值", "已确认：发行说明"),
     "MRV2_LLAMA_MISTRAL_DENSE": ("Llama 与 Mistral 稠密模型改用 model runner V2", "已确认：发行说明"),
@@ -447,16 +464,17 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：issue #49878（Gemma 4，v0.25.1 → v0.26）"),
     "MERGED_CAPACITY_LOG_LINE": (
         "'GPU KV cache size' 与 'Maximum concurrency' 打印在同一行（此前为两行）",
-        "推断：2026-08-04 合并；v0.27.x 日志仍是两行"),
+        "已确认：v0.27.1 wheel 中为两行，v0.28.0 中为一行；v0.27.x 日志为两行"),
     "SERVER_MNBT_16K_ON_160GIB": (
         "显存 ≥ 160 GiB 的设备上，`vllm serve` 也使用 max_num_batched_tokens 16384",
-        "推断：2026-08-11 合并；v0.29.1 的 MI300X 日志可见"),
+        "已确认：v0.27.1 wheel 中没有，v0.28.0 中有（直到 v0.33.0 未变）；v0.29.1 的 MI300X 日志可见"),
     "FIT_CHECK_RESERVES_NULL_BLOCK": (
-        "装载检查扣掉一个块（null block）", "推断：2026-08-20 合并"),
+        "装载检查（以及自动 max_model_len）扣掉一个块（null block）",
+        "已确认：v0.28.0 wheel 中没有（2026-08-20 合并），v0.29.0 中有"),
     "QWEN25_VL_FUSED_NORM": (
         "Qwen2.5-VL 的视觉块用融合残差加法做归一化，MLP 期间除归一化的两个结果外还保留块输入和注意力输出"
         "（归一化以 PyTorch 代码运行时，即编译后的模型）：预热时每个 patch 多 2 个隐藏维度的值",
-        "推断：2025-08-07 合并，晚于 v0.10.0（2025-07-24）"),
+        "已确认：v0.10.0 wheel 中没有，v0.10.1 中有"),
     "QWEN2_VL_VIDEO_14_FRAMES": (
         "Qwen2-VL / Qwen2.5-VL 最大的虚拟视频最多 14 帧（此前 16 帧），每帧都是最大尺寸",
         "已确认：同一 PR 的 Qwen3-VL 预算（153,600）出现在一条 v0.11.0 日志中；一条 v0.23 日志在 max_model_len 128,000 下 "
@@ -473,10 +491,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "QWEN_VL_IMAGE_SIZE_FACTORED": (
         "Qwen-VL 预热用的最大图像正好占满 max_pixels（patch 数最接近的因数对，长宽比不超过 200）；此前是在 max_pixels "
         "之内缩放的正方形图像（当 --mm-processor-kwargs 设的 max_pixels 不是 patch 数的平方时 token 更少）",
-        "推断：2025-12-12 合并，约比 v0.13.0 早一周"),
+        "已确认：v0.12.0 wheel 缩放正方形图像，v0.13.0 对 patch 数做因数分解"),
     "QWEN3_VL_PLAIN_VIDEO": (
         "Qwen3-VL 的编码器预算按嵌入数（12,288）计算视频，少于图像（16,384），所以预热重新编码图像",
-        "推断：2025-12-16 合并，约在 v0.13.0 切分支之时，因此取 v0.14.0"),
+        "已确认：v0.12.0 wheel 仍乘以 12.5，v0.13.0 不再乘（2025-12-16 合并）"),
     "MM_PROFILE_PAD_TO_BUDGET": (
         "预热时编码器输出短于编码器预算的，会被复制进整个预算大小的零张量（每项一个），并在语言模型前向与采样器运行期间一直留在编码器缓存中",
         "已确认：v0.11.0 wheel 中的代码；2025-09-27 合并"),
@@ -486,15 +504,15 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.12.0 wheel 中的代码；2025-11-25 合并"),
     "MM_PROFILE_UNPADDED": (
         "预热时按原样缓存编码器输出（编码器缓存只存嵌入）",
-        "推断：2025-12-16 合并，约在 v0.13.0 切分支之时，因此取 v0.14.0"),
+        "已确认：v0.13.0 wheel 的 profile_run 不再补齐输出，v0.12.0 仍补齐"),
     "ENCODER_BUDGET_EMBEDDINGS_ONLY": (
         "编码器预算只按嵌入数计算一项，不再计入包围它们的提示 token（Gemma 3：每张图 256 个，此前为 260 个，"
         "因此 8,192 个 token 能容纳 32 张而不是 31 张）",
-        "推断：2025-12-16 合并，约在 v0.13.0 切分支之时，因此取 v0.14.0；一条 v0.11 日志在 8,192 个 token 下预热 31 张 "
+        "已确认：v0.12.0 wheel 按连续 token 计，v0.13.0 按嵌入计（get_mm_max_tokens）；一条 v0.11 日志在 8,192 个 token 下预热 31 张 "
         "Gemma 3 图像，一条 v0.23 日志为 32 张"),
     "MM_MODALITY_TIE_BY_NAME": (
         "两种模态每项 token 数相同时，预热选名称靠后的（'video' 而非 'image'）；此前选先列出的",
-        "推断：2026-02-13 合并，晚于 v0.15.0（2026-01-29）"),
+        "已确认：v0.16.0 wheel 仍只按 token 数排序（2026-02-13 合并），v0.17.0 按 token 数与名称"),
     "COLD_COMPILE_RESERVE": (
         "首次启动（torch.compile 缓存为空）时，编译与自动调优发生在 profiling 窗口之内，vLLM 会把其峰值和非 torch "
         "显存增长一并扣除：缓存池小于加载已编译图的重启（issue #54383；修复 #54209 与 #54479 直到 v0.33 仍未合并）",
@@ -503,7 +521,7 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "CUDAGRAPH_SIZE_FLAGS": (
         "--cudagraph-capture-sizes 与 --max-cudagraph-capture-size 成为 serve 参数（CUDA graph 的捕获尺寸，"
         "决定 vLLM 的 CUDA graph 显存估算中的 graph 数）",
-        "推断：2025-10-24 合并，晚于 v0.11.0"),
+        "已确认：v0.11.0 wheel 中没有（它用 --cuda-graph-sizes），v0.11.1 中有"),
     "UMA_FREE_FROM_MEMAVAILABLE": (
         "在统一内存 GPU（Jetson Orin 与 Thor、DGX Spark；#35356 起为所有集成 GPU）上，空闲显存取操作系统的 "
         "MemAvailable，可回收的页缓存算作空闲；此前取 CUDA 的数值，页缓存算作已用，因此加载时从磁盘读入的检查点也会使缓存池变小",
@@ -511,18 +529,19 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "在计算能力 8.7、11.0 与 12.1 上读 psutil 的可用内存"),
     "TOWER_SKIPPED_AT_ZERO_LIMIT": (
         "当 --limit-mm-per-prompt 把某个视觉或音频塔所服务的每种模态都设为 0 时，不再构建该塔（此前仍会加载，只是跳过预热）",
-        "推断：2026-01-20 合并，比 v0.15.0（2026-01-29）早九天"),
+        "已确认：v0.14.1 wheel 中没有，v0.15.0 中有（Qwen-VL 模型更早就跳过其视觉塔：QWEN_VL_TOWER_SKIPPED_AT_ZERO_LIMIT）"),
     "LANGUAGE_MODEL_ONLY": (
         "--language-model-only 把每种模态的上限设为 0，多模态模型的视觉/音频塔既不构建"
         "（interfaces.py _mark_tower_model，#32605）也不预热",
-        "推断：2026-02-09 合并，晚于 v0.15.0（2026-01-29）"),
+        "已确认：v0.16.0 wheel 中没有 language_model_only（2026-02-09 合并），v0.17.0 中有"),
     "MRV2_PENALTY_BUFFER": (
         "model runner V2 的采样器在启动时为每个 (max_num_seqs × 词表条目) 分配一个 int32 计数和一个打包比特"
         "（每个条目约 4.1 字节，不在 profile 峰值之内）",
         "推断：这些缓冲区始于 2025-11（#29720、#29756）；一组 v0.31 H200 对比（1,024 与 32 个序列）正好相差"
         "它们所预测的 0.49 GiB，而 v0.27 稠密模型在 V2 上的日志没有为它们留出空间"),
     "MRV2_ALL_MODELS_CG_PROFILED": (
-        "所有模型改用 model runner V2，且它现在会 profile CUDA graph 显存", "发行说明摘要；未在代码中确认"),
+        "所有模型改用 model runner V2，且它现在会 profile CUDA graph 显存",
+        "已确认：v0.29.0 wheel（config/vllm.py use_v2_model_runner；v0.28.0 中 V2 的 profile_cudagraph_memory 返回 0）"),
 }
 """The rule table's "what" and "basis" in Chinese, for the page (messages.py)."""
 

@@ -210,14 +210,14 @@ def weights(result) -> dict:
 def test_language_model_only_drops_the_towers_weights_and_pass(py_page):
     """--language-model-only: the vision tower is neither loaded (the weights term falls by the
     tower) nor profiled (the activation term falls back to the language model's); on a release
-    before 0.16 the checkbox gets the core's message beside it, in both languages."""
+    before 0.17 the checkbox gets the core's message beside it, in both languages."""
     page = py_page
     text_only, full = tick_tower_checkbox(page, "language-model-only", "language_model_only")
     assert weights(full)["gib"] > weights(text_only)["gib"] + 0.5
     expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"--language-model-only$"))
     expect(page).to_have_url(re.compile(r"[?&]lmo=1(&|$)"))
-    page.get_by_test_id("vllm-version").select_option("0.15.0")
-    expect_in_both_languages(page, page.locator("#language-model-only-msg"), "0.16.0", "需要 vLLM 0.16.0")
+    page.get_by_test_id("vllm-version").select_option("0.16.0")
+    expect_in_both_languages(page, page.locator("#language-model-only-msg"), "0.17.0", "需要 vLLM 0.17.0")
     fresh_form(page)
 
 
