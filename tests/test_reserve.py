@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from factories import config
-from kvcalc.reserve import (ERAS, cuda_graph_count, cuda_graph_estimate, cudagraph_capture_sizes, MULTI_GPU_NON_TORCH_GIB, NO_P2P_NON_TORCH_GIB, non_torch_estimate, SAMPLER_BYTES_FLASHINFER, SAMPLER_BYTES_MRV2_GREEDY,
+from kvcalc.reserve import (ERAS, cuda_graph_count, cuda_graph_estimate, cudagraph_capture_sizes, MULTI_GPU_NON_TORCH_GIB, NO_P2P_NON_TORCH_GIB, non_torch_estimate, SAMPLER_BYTES_FLASHINFER, SAMPLER_BYTES_MRV2_GREEDY, SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER, SAMPLER_BYTES_MRV2_WARMUP_TRITON,
                             SAMPLER_BYTES_PER_ENTRY, SAMPLER_BYTES_TRITON, SINGLE_GPU_NON_TORCH_GIB,
                             estimate_reserve, vision_profile,
                             forward_bytes, sampler_bytes_per_entry)
@@ -26,6 +26,11 @@ SAMPLER_PATHS = [
     ("0.27.1", True, "cuda", SAMPLER_BYTES_MRV2_GREEDY),
     ("0.28.0", True, "cuda", SAMPLER_BYTES_MRV2_GREEDY),   # the V2 warm-up never runs top-k/top-p
     ("0.31.0", True, "cuda", SAMPLER_BYTES_MRV2_GREEDY),
+    ("0.32.0", True, "cuda", SAMPLER_BYTES_MRV2_GREEDY),
+    # v0.33: a second warm-up pass with sampling parameters (fp32 copy, FlashInfer's masked logits
+    # and probabilities); vLLM's Triton top-k/top-p filters in place where FlashInfer does not run
+    ("0.33.0", True, "cuda", SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER),
+    ("0.33.0", True, "rocm", SAMPLER_BYTES_MRV2_WARMUP_TRITON),
 ]
 
 
@@ -44,7 +49,35 @@ SAMPLER_CHOSEN = [
     ("0.15.0", False, "cuda", False, SAMPLER_BYTES_PER_ENTRY),   # before the Triton kernels
     ("0.22.0", True, "cuda", True, SAMPLER_BYTES_MRV2_GREEDY),   # the V2 warm-up never reaches it
     ("0.31.0", True, "cuda", False, SAMPLER_BYTES_MRV2_GREEDY),
+    ("0.33.0", True, "cuda", False, SAMPLER_BYTES_MRV2_WARMUP_TRITON),   # VLLM_USE_FLASHINFER_SAMPLER=0
+    ("0.33.0", True, "cuda", True, SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER),
 ]
+
+
+@pytest.mark.parametrize("release,mrv2,capability,want", [
+    ("0.25.0", False, "7.0", SAMPLER_BYTES_TRITON),           # V100: below FlashInfer's 7.5
+    ("0.25.0", False, "7.5", SAMPLER_BYTES_FLASHINFER),       # T4
+    ("0.25.0", False, "12.0", SAMPLER_BYTES_FLASHINFER),      # RTX 5090
+    ("0.33.0", True, "7.5", SAMPLER_BYTES_MRV2_WARMUP_TRITON),  # v0.33 raised the floor to 8.0
+    ("0.33.0", True, "8.0", SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER),
+    ("0.33.0", True, "", SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER),   # unknown GPU: taken as supported
+])
+def test_flashinfers_sampler_needs_a_supported_compute_capability(release, mrv2, capability, want):
+    """FlashInferBackend.supports_compute_capability: 7.5 to 12.1 for the V1 runner's sampler, 8.0 to
+    12.1 for V2's v0.33 warm-up pass (vllm/v1/sample/ops/topk_topp_sampler.py)."""
+    assert sampler_bytes_per_entry(parse_version(release), mrv2, "cuda", None, capability) == want
+
+
+def test_v0_33_warm_up_pass_raises_the_v2_sampler_peak():
+    """Qwen3-8B with 1,024 sequences on an H100: 155.6 M (row × vocabulary) entries at 4 B before
+    v0.33 (0.58 GiB, below its 8,192-token forward pass) and at 16 B from v0.33 (2.32 GiB)."""
+    cfg = config("Qwen/Qwen3-8B")
+    before = reserve(cfg, "0.32.0", model_runner_v2=True, max_num_seqs=1024, mnbt=8192, capability="9.0")
+    after = reserve(cfg, "0.33.0", model_runner_v2=True, max_num_seqs=1024, mnbt=8192, capability="9.0")
+    entries = 1024 * 151936
+    assert after.activation[0] == int(entries * SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER)
+    assert before.activation[0] < after.activation[0] - 1.5 * (1 << 30)
+    assert "sampling parameters" in str(after.basis)
 
 
 @pytest.mark.parametrize("release,mrv2,platform,chosen,want", SAMPLER_CHOSEN)
@@ -371,15 +404,17 @@ def test_gpus_without_peer_to_peer_count_less_per_peer():
     assert "host memory" in nt.basis and "0.15 GiB" in nt.basis
 
 
-def test_model_runner_v2_counts_its_sampler_buffers_from_v0_29():
+def test_model_runner_v2_counts_its_sampler_buffers_from_v0_27():
     """PenaltiesState keeps an int32 count and a packed bit per (request slot × vocabulary entry)
     on the last stage: 1,024 × 128,256 × 4.125 B (0.50 GiB; 0.49 for the 992 slots a v0.31 H200 pair of 1,024
-    and 32 sequences shows); not on the V1 runner, not before v0.29, not on earlier PP stages."""
+    and 32 sequences shows); vLLM charges them from v0.27, when it began counting the drop in free
+    memory (#49208); not on the V1 runner, not before v0.27, not on earlier PP stages."""
     from kvcalc.reserve import penalty_buffer_bytes  # noqa: PLC0415
 
     assert penalty_buffer_bytes(parse_version("0.31.0"), True, 1024, 128256) == 1024 * (128256 * 4 + 4008 * 4)
     assert penalty_buffer_bytes(parse_version("0.31.0"), False, 1024, 128256) == 0
-    assert penalty_buffer_bytes(parse_version("0.28.0"), True, 1024, 128256) == 0
+    assert penalty_buffer_bytes(parse_version("0.27.0"), True, 1024, 128256) == 1024 * (128256 * 4 + 4008 * 4)
+    assert penalty_buffer_bytes(parse_version("0.26.0"), True, 1024, 128256) == 0
     cfg = config("meta-llama/Llama-3.2-1B-Instruct")
     last = reserve(cfg, "0.31.0", model_runner_v2=True, max_num_seqs=1024)
     first = reserve(cfg, "0.31.0", model_runner_v2=True, max_num_seqs=1024, pp=2, last_stage=False)

@@ -453,7 +453,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     cmd = serve_command(model_id or arch.architecture, resolved, kv_name=s.kv_cache_dtype,
                         prefix_caching_default=caching_default)
     from .reserve import sampler_path  # noqa: PLC0415
-    sampler = sampler_path(version, mrv2, gpu.platform, s.flashinfer_sampler)
+    sampler = sampler_path(version, mrv2, gpu.platform, s.flashinfer_sampler, gpu.compute_capability)
     return Calculation(
         model_id=model_id, arch=arch, gpu=gpu, resolved=resolved, kv=kv, model_dtype=model_dtype,
         layout=layout, grouping=grouping, ctx=ctx, model_runner_v2=mrv2, async_scheduling=async_on,

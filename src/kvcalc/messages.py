@@ -343,6 +343,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "sampler.flashinfer": ("FlashInfer top-k/top-p kernels", "FlashInfer 的 top-k/top-p 内核"),
     "sampler.triton": ("vLLM's Triton top-k/top-p kernels", "vLLM 的 Triton top-k/top-p 内核"),
     "sampler.greedy": ("greedy warm-up of model runner V2", "model runner V2 的贪心预热"),
+    "sampler.v2_flashinfer": ("model runner V2's warm-up with sampling parameters, FlashInfer top-k/top-p",
+                              "model runner V2 带采样参数的预热，FlashInfer top-k/top-p"),
+    "sampler.v2_triton": ("model runner V2's warm-up with sampling parameters, vLLM's Triton top-k/top-p",
+                          "model runner V2 带采样参数的预热，vLLM 的 Triton top-k/top-p"),
     "basis.vision_image": (
         "the vision tower's profile pass over {items} image(s) of {tokens:,} tokens: {gib:.2f} GiB "
         "(--skip-mm-profiling leaves it out)",

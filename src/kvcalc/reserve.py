@@ -50,7 +50,7 @@ class Era:
 ERAS: dict[str, Era] = {
     "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.10, 0.5),
     "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.40, 0.7),
-    "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.20, 0.5),
+    "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.00, 0.5),
     "from-0.29": Era(Text("era.from_0_29"), 0.00, 0.7),
 }
 """Fixed parts fitted by scripts/calibrate.py, which weighs a reserve that is too small three times
@@ -62,7 +62,9 @@ Qwen2.5-0.5B, 0.35 on a 12 GB RTX 4080 Laptop with Qwen2.5-1.5B (eleven v0.23 ru
 Qwen2.5-7B-AWQ on the same laptop and with two RTX 5090 Qwen3.6 runs. Before v0.21 the sort-based
 or Triton sampler's peak hid the forward pass; with FlashInfer's smaller sampler the forward pass
 and non-torch memory set the reserve, and what they cost beyond the modelled terms varies by
-machine as much as by model. The spread carries that into the band."""
+machine as much as by model. The spread carries that into the band. Model runner V2 before v0.29
+needs no fixed part once its sampler counts are charged from v0.27 (Rule.MRV2_PENALTY_BUFFER; with
+them left out, the fit wanted 0.20 GiB)."""
 SAMPLER_BYTES_PER_ENTRY = 38.5
 """Peak activation per (dummy request × vocabulary entry) of the PyTorch top-k/top-p sampler path,
 which sorts the float32 logits (values + int64 indices, softmax, cumulative sum),
@@ -93,41 +95,69 @@ off peaks at 0.20 GiB over 256 × 128,256; a Quadro RTX 6000 v0.28 run (no Flash
 forward pass; an H200 v0.31 pair of 1,024 and 32 sequences at the same 0.48 GiB. Some v0.28 logs
 (L4, L40S, RTX 5090 with Qwen3-14B) leave room for a sort-sized peak (a cold torch.compile cache
 adds 0.5-0.8 GiB in public warm/cold pairs), so the band's reserve end keeps the sort's cost."""
+SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER = 16.0
+"""Model runner V2 from v0.33 (Rule.MRV2_SAMPLER_WARMUP_PASS): after the greedy pass the warm-up
+samples again with warm-up parameters, and on FlashInfer's path (CUDA, compute capability 8.0 to
+12.1) the peak holds, beside the greedy pass's logits, an fp32 copy (Sampler.apply_sampling_params,
+4 B), FlashInfer's top-k-masked logits (top_k_mask_logits, 4 B) and their softmax (4 B):
+flashinfer 0.7.2's top_k_top_p_sampling_from_logits takes that path for a per-row top-k tensor.
+The greedy cost (4 B) plus these 12 B; read from the code, not yet measured."""
+SAMPLER_BYTES_MRV2_WARMUP_TRITON = 8.0
+"""The same pass where FlashInfer's sampler does not run (ROCm, compute capability below 8.0,
+VLLM_USE_FLASHINFER_SAMPLER=0): vLLM's Triton top-k/top-p filters the fp32 copy in place, so the
+greedy cost plus the copy (4 B). Its cached per-SM row buffer (SMs × vocabulary × 4 B, tens of
+MiB) is not counted."""
 SAMPLER_LOW_BYTES = 5.0
 """Per-entry cost at the optimistic end of the band when the sampler path is not known."""
 
 
+def _capability(text: str) -> tuple[int, int] | None:
+    """"9.0" → (9, 0); None for a gfx name or an unknown GPU."""
+    major, _, minor = (text or "").partition(".")
+    return (int(major), int(minor or 0)) if major.isdigit() and (minor or "0").isdigit() else None
+
+
 def sampler_path(version: Version, model_runner_v2: bool, platform: str,
-                 flashinfer_sampler: bool | None = None) -> str:
-    """Which sampler the profile run's dummy sampling takes: "greedy" (model runner V2, whose
-    warm-up never runs top-k/top-p: ``SAMPLER_BYTES_MRV2_GREEDY``), "flashinfer", "triton" (vLLM's
-    own top-k/top-p kernels, from v0.17) or "pytorch" (sort-based). ``flashinfer_sampler`` is the
-    user's ``VLLM_USE_FLASHINFER_SAMPLER`` (None: unset). FlashInfer's sampler runs on CUDA only.
-    Where the release's default depends on the install (before v0.11.1), the sort-based path is
-    taken, the larger peak: an estimate that errs should err low, and the band's optimistic end
-    (the smaller reserve) covers FlashInfer."""
+                 flashinfer_sampler: bool | None = None, capability: str = "") -> str:
+    """Which sampler the profile run's dummy sampling takes: "greedy" (model runner V2 before v0.33,
+    whose warm-up never runs top-k/top-p: ``SAMPLER_BYTES_MRV2_GREEDY``), "v2-flashinfer" or
+    "v2-triton" (model runner V2 from v0.33, which samples again with warm-up parameters:
+    Rule.MRV2_SAMPLER_WARMUP_PASS), "flashinfer", "triton" (vLLM's own top-k/top-p kernels, from
+    v0.17) or "pytorch" (sort-based). ``flashinfer_sampler`` is the user's
+    ``VLLM_USE_FLASHINFER_SAMPLER`` (None: unset). FlashInfer's sampler runs on CUDA only, on
+    compute capability 7.5 to 12.1 (8.0 for V2's warm-up pass in v0.33, which leaves Turing out;
+    FlashInferBackend.supports_compute_capability); ``capability`` is the GPU's ("" when unknown:
+    taken as supported). Where the release's default depends on the install (before v0.11.1), the
+    sort-based path is taken, the larger peak: an estimate that errs should err low, and the band's
+    optimistic end (the smaller reserve) covers FlashInfer."""
+    cc = _capability(capability)
     if model_runner_v2:
-        return "greedy"
+        if not applies(Rule.MRV2_SAMPLER_WARMUP_PASS, version):
+            return "greedy"
+        supported = platform == "cuda" and (cc is None or (8, 0) <= cc <= (12, 1))
+        return "v2-flashinfer" if supported and flashinfer_sampler is not False else "v2-triton"
     on = flashinfer_sampler
     if on is None:
         on = bool(flashinfer_sampler_default(version))
-    if on and platform == "cuda":
+    if on and platform == "cuda" and (cc is None or (7, 5) <= cc <= (12, 1)):
         return "flashinfer"
     if platform in ("cuda", "rocm") and applies(Rule.TRITON_TOP_K_TOP_P, version):
         return "triton"
     return "pytorch"
 
 
-SAMPLER_BYTES = {"greedy": SAMPLER_BYTES_MRV2_GREEDY, "flashinfer": SAMPLER_BYTES_FLASHINFER,
+SAMPLER_BYTES = {"greedy": SAMPLER_BYTES_MRV2_GREEDY, "v2-flashinfer": SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER,
+                 "v2-triton": SAMPLER_BYTES_MRV2_WARMUP_TRITON, "flashinfer": SAMPLER_BYTES_FLASHINFER,
                  "triton": SAMPLER_BYTES_TRITON, "pytorch": SAMPLER_BYTES_PER_ENTRY}
-SAMPLER_NAMES = {"greedy": Text("sampler.greedy"), "flashinfer": Text("sampler.flashinfer"),
+SAMPLER_NAMES = {"greedy": Text("sampler.greedy"), "v2-flashinfer": Text("sampler.v2_flashinfer"),
+                 "v2-triton": Text("sampler.v2_triton"), "flashinfer": Text("sampler.flashinfer"),
                  "triton": Text("sampler.triton"), "pytorch": Text("sampler.pytorch")}
 
 
 def sampler_bytes_per_entry(version: Version, model_runner_v2: bool, platform: str,
-                            flashinfer_sampler: bool | None = None) -> float:
+                            flashinfer_sampler: bool | None = None, capability: str = "") -> float:
     """Bytes of profile peak per (dummy request × vocabulary entry) on the path ``sampler_path`` picks."""
-    return SAMPLER_BYTES[sampler_path(version, model_runner_v2, platform, flashinfer_sampler)]
+    return SAMPLER_BYTES[sampler_path(version, model_runner_v2, platform, flashinfer_sampler, capability)]
 
 
 SINGLE_GPU_NON_TORCH_GIB = 0.13
@@ -249,7 +279,8 @@ def penalty_buffer_bytes(version: Version, model_runner_v2: bool, max_num_seqs: 
     entry) and a packed prompt bit mask (``PenaltiesState.output_bin_counts`` and
     ``prompt_bin_mask``, vllm/v1/worker/gpu/sample/penalties.py), allocated with the sampler on the
     last pipeline stage before the profile run: 1,024 × 128,256 × 4.125 B = 0.50 GiB. Counted from
-    v0.29 (Rule.MRV2_PENALTY_BUFFER)."""
+    v0.27, where vLLM started charging the drop in free memory since its first snapshot (#49208,
+    Rule.MRV2_PENALTY_BUFFER); V2 allocated them before, but the budget did not see them."""
     if not (model_runner_v2 and applies(Rule.MRV2_PENALTY_BUFFER, version)):
         return 0
     return max_num_seqs * (vocab * 4 + cdiv(vocab, 32) * 4)
@@ -795,11 +826,11 @@ def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool) -> tup
 
 
 COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN = 0.20
-COLD_COMPILE_FIXED_GIB = 0.30
+COLD_COMPILE_FIXED_GIB = 0.35
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
 (Rule.COLD_COMPILE_RESERVE): max(0, 0.20 GiB per 1,000 hidden units one GPU holds − the warm-up's
-own activation peak) + 0.30 GiB; the band runs from 0 to that plus 0.50 GiB.
+own activation peak) + 0.35 GiB; the band runs from 0 to that plus 0.50 GiB.
 
 vLLM profiles the KV budget on the first forward pass, which is also where torch.compile compiles,
 autotunes and (torch >= 2.10) exports the AOT artifact (vllm#54383, #54209, #54479; unmerged
@@ -913,12 +944,14 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     warm_up = tower_pass(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes, version, compiled,
                          mm_limits, mm_processor) if first_stage and mm_profiling else None
     vision, kept = (warm_up.peak, warm_up.kept) if warm_up else (0, 0)
-    path = sampler_path(version, model_runner_v2, platform, flashinfer_sampler)
+    path = sampler_path(version, model_runner_v2, platform, flashinfer_sampler, capability)
     per_entry = SAMPLER_BYTES[path]
     low_per_entry = per_entry if flashinfer_sampler is not None else min(per_entry, SAMPLER_LOW_BYTES)
     # The Triton cost rests on two logs against one that needed the sort's, and some V2 logs leave
-    # room for a sort-sized peak (SAMPLER_BYTES_MRV2_GREEDY): the band's top keeps the sort's cost.
-    high_per_entry = SAMPLER_BYTES_PER_ENTRY if path in ("triton", "greedy") else per_entry
+    # room for a sort-sized peak (SAMPLER_BYTES_MRV2_GREEDY), and V2's v0.33 warm-up pass is read from
+    # the code, not measured: the band's top keeps the sort's cost.
+    high_per_entry = SAMPLER_BYTES_PER_ENTRY if path in ("triton", "greedy", "v2-flashinfer", "v2-triton") \
+        else per_entry
 
     def peak(sampler_bytes: float) -> int:
         # the encoder cache and the pixel values outlive the language model's pass and the

@@ -307,16 +307,26 @@ class Rule(Enum):
         "neither built (interfaces.py _mark_tower_model, #32605) nor warmed up",
         "confirmed: no language_model_only in the v0.16.0 wheel (merged 2026-02-09), in v0.17.0")
     MRV2_PENALTY_BUFFER = RuleInfo(
-        _v("0.29.0"), "#29720", "vllm/v1/worker/gpu/sample/penalties.py PenaltiesState",
-        "model runner V2's sampler holds an int32 count per (max_num_seqs × vocabulary entry) plus a "
-        "packed bit per entry, allocated at start-up (about 4.1 bytes per entry, outside the profile peak)",
-        "inferred: the buffers date from 2025-11 (#29720, #29756); a v0.31 H200 pair (1,024 vs 32 "
-        "sequences) differs by the 0.49 GiB they predict, while v0.27 logs of dense models on V2 leave "
-        "no room for them")
+        _v("0.27.0"), "#49208", "vllm/utils/mem_utils.py memory_profiling; vllm/v1/worker/gpu/sample/penalties.py",
+        "vLLM charges the drop in free memory since the worker's first snapshot (plus the torch peak "
+        "above what stays allocated), so buffers allocated after it count against the pool; among them "
+        "model runner V2's sampler counts, an int32 per (max_num_seqs × vocabulary entry) plus a packed "
+        "bit (about 4.1 bytes per entry; before, weights + torch peak + non-torch growth left them out)",
+        "confirmed: memory_profiling charges the free-memory drop from the v0.27.0 wheel (v0.26.0 sums "
+        "its three terms), and PenaltiesState allocates the counts unconditionally in the v0.27.0-v0.33.0 "
+        "wheels; a v0.31 H200 pair (1,024 vs 32 sequences) differs by the 0.49 GiB they predict")
     FIT_CHECK_RESERVES_NULL_BLOCK = RuleInfo(
         _v("0.29.0"), "#47272", "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs",
         "the fit check (and the automatic max_model_len) leaves out one block (the null block)",
         "confirmed: absent from the v0.28.0 wheel (merged 2026-08-20), in v0.29.0")
+    MRV2_SAMPLER_WARMUP_PASS = RuleInfo(
+        _v("0.33.0"), "v0.33.0 wheel", "vllm/v1/worker/gpu/model_runner.py _dummy_sampler_run",
+        "model runner V2's warm-up samples a second time with SamplingParams.for_sampler_warmup() "
+        "(temperature, top-k 50, top-p, min-p, penalties, logprobs), so the profile peak holds an fp32 "
+        "copy of the logits and FlashInfer's masked logits and probabilities (the Triton fallback "
+        "filters in place), not only the greedy pass's logits",
+        "confirmed: the v0.33.0 wheel's _dummy_sampler_run adds the pass, absent from v0.28.0–v0.32.0; "
+        "the bytes are read from the code (no public v0.33 log yet)")
     MRV2_ALL_MODELS_CG_PROFILED = RuleInfo(
         _v("0.29.0"), "v0.29.0 notes", "vllm/v1/worker/gpu/model_runner.py",
         "every model runs on model runner V2, which now profiles CUDA-graph memory",
@@ -535,10 +545,16 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "（interfaces.py _mark_tower_model，#32605）也不预热",
         "已确认：v0.16.0 wheel 中没有 language_model_only（2026-02-09 合并），v0.17.0 中有"),
     "MRV2_PENALTY_BUFFER": (
-        "model runner V2 的采样器在启动时为每个 (max_num_seqs × 词表条目) 分配一个 int32 计数和一个打包比特"
-        "（每个条目约 4.1 字节，不在 profile 峰值之内）",
-        "推断：这些缓冲区始于 2025-11（#29720、#29756）；一组 v0.31 H200 对比（1,024 与 32 个序列）正好相差"
-        "它们所预测的 0.49 GiB，而 v0.27 稠密模型在 V2 上的日志没有为它们留出空间"),
+        "vLLM 扣除的是 worker 首次快照以来空闲显存的减少量（再加 torch 峰值超出仍在分配部分的量），所以快照之后分配的缓冲区"
+        "都会从缓存池中扣除；其中包括 model runner V2 采样器的计数缓冲区：每个 (max_num_seqs × 词表条目) 一个 int32 计数"
+        "和一个打包比特（每个条目约 4.1 字节；此前按权重 + torch 峰值 + 非 torch 增长计算，不含它们）",
+        "已确认：从 v0.27.0 wheel 起 memory_profiling 扣除空闲显存的减少量（v0.26.0 为三项之和），v0.27.0–v0.33.0 的 wheel "
+        "中 PenaltiesState 都无条件分配这些计数；一组 v0.31 H200 对比（1,024 与 32 个序列）正好相差它们所预测的 0.49 GiB"),
+    "MRV2_SAMPLER_WARMUP_PASS": (
+        "model runner V2 的预热用 SamplingParams.for_sampler_warmup()（temperature、top-k 50、top-p、min-p、惩罚项、logprobs）"
+        "再采样一次，所以 profile 峰值里有 logits 的 fp32 副本以及 FlashInfer 的掩码 logits 与概率（Triton 回退路径原地过滤），"
+        "不再只有贪心那一遍的 logits",
+        "已确认：v0.33.0 wheel 的 _dummy_sampler_run 新增这一遍，v0.28.0–v0.32.0 中没有；字节数按代码推算（尚无公开的 v0.33 日志）"),
     "MRV2_ALL_MODELS_CG_PROFILED": (
         "所有模型改用 model runner V2，且它现在会 profile CUDA graph 显存",
         "已确认：v0.29.0 wheel（config/vllm.py use_v2_model_runner；v0.28.0 中 V2 的 profile_cudagraph_memory 返回 0）"),
