@@ -173,3 +173,39 @@ def test_a_speculators_format_drafter_is_read_as_vllm_reads_it():
         speculators_view({**drafter, "speculators_model_type": "medusa"})
     with pytest.raises(ConfigError):
         speculators_view({**drafter, "transformer_layer_config": None})
+
+
+def qwen_with_yarn(**overrides):
+    """Qwen2.5-7B-Instruct with the YaRN block its model card tells users to add for 131,072 tokens."""
+    cfg = dict(config("Qwen/Qwen2.5-7B-Instruct"))
+    cfg["rope_scaling"] = {"type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}
+    cfg.update(overrides)
+    return cfg
+
+
+def test_yarn_scales_the_length_only_before_v0_30():
+    """vllm/config/model.py _get_and_verify_max_len: v0.29 multiplies YaRN's original length by the
+    factor; v0.30 takes max_position_embeddings as already scaled (Rule.YARN_LENGTH_AS_GIVEN)."""
+    from kvcalc.versions import parse_version
+    arch = read_model(qwen_with_yarn())
+    assert arch.max_len_limit(parse_version("0.29.0")) == 131072
+    assert arch.max_len_limit(parse_version("0.30.0")) == 32768
+    # configs that state the scaled length agree in every release (gpt-oss: 4,096 × 32)
+    gpt = read_model(config("openai/gpt-oss-20b"))
+    assert gpt.max_len_limit(parse_version("0.29.0")) == gpt.max_len_limit(parse_version("0.33.0")) == 131072
+
+
+def test_gemma3_keeps_its_class_length_unscaled():
+    """google/gemma-3-27b-it ships no max_position_embeddings (Gemma3TextConfig fills in 131,072) and a
+    linear factor of 8 that vLLM does not apply to Gemma 3 ("already scaled")."""
+    arch = read_model(config("google/gemma-3-27b-it"))
+    assert arch.derived_max_model_len == arch.derived_max_model_len_yarn_scaled == 131072
+
+
+def test_rope_parameters_per_layer_type():
+    """transformers v5 keeps one RoPE dict per layer type; vLLM applies the factor it finds there and
+    drops the layer types without RoPE (None)."""
+    cfg = llama_like(max_position_embeddings=4096)
+    cfg["rope_parameters"] = {"full_attention": {"rope_type": "linear", "factor": 2.0},
+                              "sliding_attention": {"rope_type": "default"}, "no_rope": None}
+    assert read_model(cfg).derived_max_model_len == 8192

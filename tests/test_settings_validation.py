@@ -311,3 +311,17 @@ def test_compile_cache_is_cold_or_warm(bad):
 @pytest.mark.parametrize("state", ["cold", "warm"])
 def test_compile_cache_states_are_accepted(state):
     assert ok(compile_cache=state)["settings"]["compile_cache"] == state
+
+
+def test_a_yarn_length_beyond_the_config_is_refused_from_v0_30_with_the_reason():
+    """A Qwen config with a YaRN block (factor 4 over 32,768) allowed 131,072 tokens up to v0.29;
+    from v0.30 vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1, and the message says why."""
+    from test_hf_config import qwen_with_yarn
+    cfg = qwen_with_yarn()
+    assert ok(cfg, vllm_version="0.29.0")["settings"]["max_model_len"] == 131072
+    assert ok(cfg, vllm_version="0.33.0")["settings"]["max_model_len"] == 32768
+    assert ok(cfg, vllm_version="0.29.0", max_model_len=131072)
+    msg = problems(cfg, vllm_version="0.33.0", max_model_len=131072)["--max-model-len"]
+    assert "v0.30" in msg and "131,072" in msg and "32,768" in msg and "VLLM_ALLOW_LONG_MAX_MODEL_LEN" in msg
+    plain = problems(llama(), vllm_version="0.33.0", max_model_len=10**6)["--max-model-len"]
+    assert "YaRN" not in plain

@@ -296,7 +296,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     native_mxfp4 = gpu.platform == "cuda" and gpu.target.major >= 9
     w = estimate_weights(config, weights_bytes, s.weights, dtype_bytes, s.tensor_parallel_size,
                          s.pipeline_parallel_size, native_mxfp4=native_mxfp4,
-                         max_len=arch.derived_max_model_len or r.max_model_len,
+                         max_len=r.max_len_limit or r.max_model_len,
                          mtp_layers=len(arch.mtp_layers) if s.speculative else 0,
                          mnbt=r.max_num_batched_tokens, towers_off=_towers_off(config, r))
     if w is None:
@@ -379,7 +379,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                                       or weights_bytes <= 0):
         raise SettingsError({"weights_bytes": Text("settings.weights_bytes")})
     arch = read_model(config)
-    resolved = resolve(settings, gpu.total_bytes, gpu.device_name, arch.derived_max_model_len,
+    resolved = resolve(settings, gpu.total_bytes, gpu.device_name, arch.max_len_limit,
                        gpu.unified_memory)
     version = resolved.version
     s = settings

@@ -16,6 +16,7 @@ from typing import Any
 from .dtypes import MODEL_DTYPE_BYTES
 from .errors import ConfigError, UnsupportedModelError
 from .messages import Text
+from .versions import Rule, Version, applies
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,8 @@ class ModelArch:
     layers: tuple[AttentionLayer, ...]
     torch_dtype: str | None
     max_position_embeddings: int | None
-    derived_max_model_len: int | None
+    derived_max_model_len: int | None       # vLLM's default max_model_len from v0.30
+    derived_max_model_len_yarn_scaled: int | None  # the same before v0.30 (YaRN's factor applied)
     mamba: MambaDims | None = None
     hybrid_mamba_class: bool = False   # vLLM aligns the attention block to a Mamba page
     mtp_layers: tuple[AttentionLayer, ...] = ()  # draft layers MTP speculative decoding adds
@@ -88,6 +90,13 @@ class ModelArch:
     @property
     def is_mla(self) -> bool:
         return any(layer.kind == "mla" for layer in self.layers)
+
+    def max_len_limit(self, version: Version) -> int | None:
+        """vLLM's derived max_model_len in ``version``: the default, and the most --max-model-len may
+        ask for without VLLM_ALLOW_LONG_MAX_MODEL_LEN (Rule.YARN_LENGTH_AS_GIVEN)."""
+        if applies(Rule.YARN_LENGTH_AS_GIVEN, version):
+            return self.derived_max_model_len
+        return self.derived_max_model_len_yarn_scaled
 
     def full_attention_layer(self) -> AttentionLayer | None:
         """The first layer with a full-length cache (the shape MTP/EAGLE drafts reuse)."""
@@ -205,32 +214,63 @@ _MAX_LEN_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_l
                  "model_max_length", "max_sequence_length", "max_seq_length", "seq_len")
 
 
-def _derived_max_len(f: _Fields) -> int | None:
-    """``_get_and_verify_max_len`` (vllm/config/model.py): the smallest length key, scaled by
-    a YaRN-style rope factor (not for su/longrope/llama3, whose length is already final)."""
+CLASS_MAX_POSITIONS = {"gemma3_text": 131072, "gemma3n_text": 32768}
+"""``max_position_embeddings`` transformers fills in from the config class when config.json leaves it
+out (Gemma3TextConfig 131,072, Gemma3nTextConfig 32,768 in transformers 5.16): google/gemma-3-*-it
+ship without it, and vLLM derives the default max_model_len from the built config."""
+UNSCALED_ROPE_TYPES = ("su", "longrope", "llama3")
+"""RoPE types whose factor vLLM does not apply to the length key (_get_and_verify_max_len)."""
+YARN_ROPE_TYPES = ("yarn", "deepseek_yarn", "deepseek_llama_scaling")
+"""YaRN variants whose max_position_embeddings vLLM takes as already scaled from v0.30
+(Rule.YARN_LENGTH_AS_GIVEN); before, the factor scaled YaRN's original_max_position_embeddings."""
+
+
+def _rope_entries(f: _Fields) -> list[tuple[str, dict[str, Any]]]:
+    """(config key, one RoPE dict) pairs: ``rope_scaling``/``rope_parameters`` as one dict, or
+    transformers v5's dict per layer type (entries that are None hold no RoPE and are dropped)."""
+    key = "rope_scaling" if f.raw("rope_scaling") else "rope_parameters"
+    rope = f.raw(key)
+    if not isinstance(rope, dict):
+        return []
+    if "rope_type" in rope or "type" in rope or "factor" in rope:
+        return [(key, rope)]
+    return [(f"{key}.{name}", rp) for name, rp in rope.items() if isinstance(rp, dict)]
+
+
+def _derived_max_len(f: _Fields, model_type: str, yarn_scaled: bool) -> int | None:
+    """``_get_and_verify_max_len`` (vllm/config/model.py): the smallest length key (or the class
+    default transformers fills in), times the RoPE factor unless the type's length is already
+    final (su/longrope/llama3, YaRN from v0.30) or the model is a Gemma 3 (whose 128K is already
+    scaled). ``yarn_scaled`` is the rule before v0.30: YaRN's factor scales its
+    original_max_position_embeddings."""
     lengths = [f.int(k, minimum=1, maximum=10**8) for k in _MAX_LEN_KEYS if f.has(k)]
+    if not lengths and f.str("model_type") in CLASS_MAX_POSITIONS:
+        lengths = [CLASS_MAX_POSITIONS[f.str("model_type")]]
     if not lengths:
         return None
     derived = min(lengths)
-    rope = f.raw("rope_scaling") or f.raw("rope_parameters")
-    if isinstance(rope, dict):
+    if "gemma3" in model_type:
+        return derived
+    factor, factor_key = None, ""
+    for key, rope in _rope_entries(f):
         rope_type = rope.get("rope_type", rope.get("type"))
-        factor = rope.get("factor")
-        if rope_type not in (None, "default", "su", "longrope", "llama3", "mrope") and \
-                isinstance(factor, (int, float)) and not isinstance(factor, bool) and factor > 0:
-            key = "rope_scaling" if f.raw("rope_scaling") else "rope_parameters"
-            if isinstance(factor, int) and factor > 10**8 or not math.isfinite(factor):
-                raise ConfigError(f.path(f"{key}.factor"), Text("config.rope_factor", value=show(factor)))
-            if rope_type == "yarn" and isinstance(rope.get("original_max_position_embeddings"), int):
-                derived = _Fields(rope, f.path(key + ".")).int("original_max_position_embeddings",
-                                                               maximum=10**8)
-            scaled = int(derived * factor)
-            if not 1 <= scaled <= 10**8:
-                raise ConfigError(f.path(f"{key}.factor"),
-                                  Text("config.rope_factor_range", factor=show(factor), length=derived,
-                                       scaled=scaled))
-            derived = scaled
-    return derived
+        final = UNSCALED_ROPE_TYPES + (() if yarn_scaled else YARN_ROPE_TYPES)
+        value = rope.get("factor")
+        if rope_type in (None, "default", "mrope") or rope_type in final or \
+                not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+            continue
+        if isinstance(value, int) and value > 10**8 or not math.isfinite(value):
+            raise ConfigError(f.path(f"{key}.factor"), Text("config.rope_factor", value=show(value)))
+        factor, factor_key = value, key
+        if rope_type == "yarn" and isinstance(rope.get("original_max_position_embeddings"), int):
+            derived = _Fields(rope, f.path(key + ".")).int("original_max_position_embeddings", maximum=10**8)
+    if factor is None:
+        return derived
+    scaled = int(derived * factor)
+    if not 1 <= scaled <= 10**8:
+        raise ConfigError(f.path(f"{factor_key}.factor"),
+                          Text("config.rope_factor_range", factor=show(factor), length=derived, scaled=scaled))
+    return scaled
 
 
 def _checkpoint_kv_dtype(config: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -814,7 +854,8 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         torch_dtype=(f.str("torch_dtype") or f.str("dtype") or top.str("torch_dtype")
                      or top.str("dtype") or None),
         max_position_embeddings=f.opt_int("max_position_embeddings", maximum=10**8),
-        derived_max_model_len=_derived_max_len(f),
+        derived_max_model_len=_derived_max_len(f, model_type, yarn_scaled=False),
+        derived_max_model_len_yarn_scaled=_derived_max_len(f, model_type, yarn_scaled=True),
         mamba=mamba,
         hybrid_mamba_class=hybrid_class,
         mtp_layers=_mtp_layers(f, layers),

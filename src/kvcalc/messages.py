@@ -107,6 +107,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.no_max_len": (
         "the config gives no max_position_embeddings; set --max-model-len",
         "config 中没有 max_position_embeddings；请设置 --max-model-len"),
+    "settings.max_len_over_yarn": (
+        "{value:,} exceeds the model's maximum of {limit:,} tokens: from v0.30 vLLM takes a YaRN config's "
+        "max_position_embeddings as already scaled (it multiplied by the factor before: {scaled:,}), so "
+        "it refuses this unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1; or raise max_position_embeddings in "
+        "config.json (--hf-overrides) to the length YaRN gives",
+        "{value:,} 超过了模型的上限 {limit:,} tokens：从 v0.30 起 vLLM 把 YaRN 配置中的 max_position_embeddings "
+        "视为已放大的长度（此前会乘以 factor：{scaled:,}），所以除非设置 VLLM_ALLOW_LONG_MAX_MODEL_LEN=1，否则会拒绝启动；"
+        "也可以在 config.json 中（--hf-overrides）把 max_position_embeddings 调到 YaRN 给出的长度"),
     "settings.max_len_over": (
         "{value:,} exceeds the model's maximum of {limit:,} tokens "
         "(vLLM refuses this unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1)",

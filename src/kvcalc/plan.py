@@ -45,7 +45,7 @@ def max_context_for(c: Calculation, requests: int, limit: int | None = None) -> 
     (max concurrency ≥ requests), and one request passes vLLM's fit check. 0 if none."""
     if requests < 1:
         raise SettingsError({"requests": Text("plan.at_least_one_got", value=requests)})
-    top = limit or c.arch.derived_max_model_len or c.resolved.max_model_len
+    top = limit or c.resolved.max_len_limit or c.resolved.max_model_len
     available = _available(c)
     if available is None or (_pool_blocks(c) or 0) == 0:
         return 0
@@ -256,7 +256,7 @@ def utilization_for(config: dict[str, Any], gpu: Gpu, settings: Settings, target
 def concurrency_curve(c: Calculation, points: int = 24) -> list[dict[str, float]]:
     """Concurrency against --max-model-len for the same pool, from 1K tokens (or less) to the
     model's limit, on a geometric grid; the page draws it."""
-    top = c.arch.derived_max_model_len or c.resolved.max_model_len
+    top = c.resolved.max_len_limit or c.resolved.max_model_len
     start = min(1024, top)
     out = []
     for i in range(points):

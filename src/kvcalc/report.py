@@ -61,7 +61,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
     return {
         "model": {"id": c.model_id, "architecture": c.arch.architecture,
                   "model_type": c.arch.model_type, "layers": dict(kinds),
-                  "dtype": c.model_dtype, "max_model_len_limit": c.arch.derived_max_model_len},
+                  "dtype": c.model_dtype, "max_model_len_limit": c.resolved.max_len_limit},
         "gpu": {"key": c.gpu.key, "name": c.gpu.name, "total_bytes": c.gpu.total_bytes,
                 "total_gib": _gib(c.gpu.total_bytes)},
         "settings": {

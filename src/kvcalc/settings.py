@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from .dtypes import KV_CACHE_DTYPE_CHOICES
@@ -128,6 +129,7 @@ class Resolved:
     capture_sizes: tuple[int, ...] | None = None   # --cudagraph-capture-sizes, parsed once
     mm_limits: MmLimits | None = None              # --limit-mm-per-prompt, parsed once
     mm_processor: MmProcessor | None = None        # --mm-processor-kwargs, parsed once
+    max_len_limit: int | None = None               # the model's derived max_model_len in this release
 
 
 def _is_int(value: Any) -> bool:
@@ -295,8 +297,12 @@ def mm_processor_of(value: Any) -> MmProcessor | None:
     return MmProcessor(pixels, soft, others, spelled)
 
 
-def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_len: int | None,
+def resolve(s: Settings, device_total_bytes: int, device_name: str,
+            derived_max_len: int | None | Callable[[Version], int | None],
             unified_memory: bool = False) -> Resolved:
+    """Every setting with the release's defaults filled in, or SettingsError naming each bad flag.
+    ``derived_max_len`` is the model's length limit, or a function of the release giving it
+    (ModelArch.max_len_limit: the YaRN rule changed in v0.30)."""
     problems: dict[str, str] = {}
     version = None
     if s.vllm_version is not None and (not isinstance(s.vllm_version, str) or len(s.vllm_version) > 64):
@@ -377,13 +383,19 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         if s.speculative.draft_config is not None and not isinstance(s.speculative.draft_config, dict):
             problems["--speculative-config"] = Text("settings.draft_config",
                                                     got=type(s.speculative.draft_config).__name__)
+    limit_of = derived_max_len if callable(derived_max_len) else None
+    if limit_of is not None:
+        derived_max_len = limit_of(version) if version is not None else None
     max_len = s.max_model_len if s.max_model_len is not None else derived_max_len
     if max_len is None and "--max-model-len" not in problems:
         problems["--max-model-len"] = Text("settings.no_max_len")
     elif s.max_model_len is not None and derived_max_len is not None and \
             _is_int(s.max_model_len) and s.max_model_len > derived_max_len:
-        problems["--max-model-len"] = Text("settings.max_len_over", value=s.max_model_len,
-                                           limit=derived_max_len)
+        scaled = limit_of(Version(0, 29, 0)) if limit_of is not None else None
+        yarn = scaled is not None and scaled >= s.max_model_len and applies(Rule.YARN_LENGTH_AS_GIVEN, version)
+        problems["--max-model-len"] = Text("settings.max_len_over_yarn", value=s.max_model_len,
+                                           limit=derived_max_len, scaled=scaled) if yarn else \
+            Text("settings.max_len_over", value=s.max_model_len, limit=derived_max_len)
     need_int("--max-cudagraph-capture-size", s.max_cudagraph_capture_size, 1, 1_000_000)
     sizes = None
     if s.cudagraph_capture_sizes is not None:
@@ -450,4 +462,4 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         gpu_memory_utilization=float(util) if util is not None else default_gpu_memory_utilization(version),
         max_model_len=int(max_len), max_num_batched_tokens=int(mnbt), max_num_seqs=int(seqs),
         batch_defaults=defaults, defaults_used=frozenset(used), capture_sizes=sizes, mm_limits=mm_limits,
-        mm_processor=mm_processor)
+        mm_processor=mm_processor, max_len_limit=derived_max_len)

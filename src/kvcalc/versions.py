@@ -319,6 +319,14 @@ class Rule(Enum):
         _v("0.29.0"), "#47272", "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs",
         "the fit check (and the automatic max_model_len) leaves out one block (the null block)",
         "confirmed: absent from the v0.28.0 wheel (merged 2026-08-20), in v0.29.0")
+    YARN_LENGTH_AS_GIVEN = RuleInfo(
+        _v("0.30.0"), "v0.30.0 wheel", "vllm/config/model.py _get_and_verify_max_len",
+        "YaRN RoPE (yarn, deepseek_yarn, deepseek_llama_scaling) no longer scales the length: the default "
+        "max_model_len is max_position_embeddings as given; before, the factor times YaRN's "
+        "original_max_position_embeddings (a Qwen config with a YaRN block of factor 4 over 32,768: "
+        "131,072 before, 32,768 from v0.30, and a longer --max-model-len needs VLLM_ALLOW_LONG_MAX_MODEL_LEN=1)",
+        "confirmed: the v0.29.0 wheel scales YaRN's original length, v0.30.0-v0.33.0 take it as given "
+        "(transformers 5.16 does not rewrite max_position_embeddings)")
     MRV2_SAMPLER_WARMUP_PASS = RuleInfo(
         _v("0.33.0"), "v0.33.0 wheel", "vllm/v1/worker/gpu/model_runner.py _dummy_sampler_run",
         "model runner V2's warm-up samples a second time with SamplingParams.for_sampler_warmup() "
@@ -550,6 +558,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "和一个打包比特（每个条目约 4.1 字节；此前按权重 + torch 峰值 + 非 torch 增长计算，不含它们）",
         "已确认：从 v0.27.0 wheel 起 memory_profiling 扣除空闲显存的减少量（v0.26.0 为三项之和），v0.27.0–v0.33.0 的 wheel "
         "中 PenaltiesState 都无条件分配这些计数；一组 v0.31 H200 对比（1,024 与 32 个序列）正好相差它们所预测的 0.49 GiB"),
+    "YARN_LENGTH_AS_GIVEN": (
+        "YaRN RoPE（yarn、deepseek_yarn、deepseek_llama_scaling）不再放大长度：默认 max_model_len 就是给定的 "
+        "max_position_embeddings；此前为 factor 乘以 YaRN 的 original_max_position_embeddings（带 factor 4、原长 32,768 "
+        "的 YaRN 配置的 Qwen：此前 131,072，v0.30 起 32,768，更长的 --max-model-len 需要 VLLM_ALLOW_LONG_MAX_MODEL_LEN=1）",
+        "已确认：v0.29.0 wheel 放大 YaRN 的原始长度，v0.30.0–v0.33.0 按给定值取（transformers 5.16 不改写 max_position_embeddings）"),
     "MRV2_SAMPLER_WARMUP_PASS": (
         "model runner V2 的预热用 SamplingParams.for_sampler_warmup()（temperature、top-k 50、top-p、min-p、惩罚项、logprobs）"
         "再采样一次，所以 profile 峰值里有 logits 的 fp32 副本以及 FlashInfer 的掩码 logits 与概率（Triton 回退路径原地过滤），"
