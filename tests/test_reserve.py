@@ -655,3 +655,48 @@ def test_flashinfer_allreduce_fusion_workspace_on_hopper_and_blackwell_tp_groups
     gap = 4 * 2 * 6553 * 5120 * 2
     assert fused.bytes - eager.bytes == gap and fused.high - eager.high == gap and fused.low == eager.low
     assert "all-reduce + RMSNorm fusion" in fused.basis
+
+
+@pytest.mark.parametrize("release,q,seqs,mnbt,count", [
+    ("0.28.0", 3, 256, 8192, 51),     # before #request_counts: the token grid only
+    ("0.29.0", 3, 256, 8192, 60),     # + 3, 6, 12, 264, 312, 360, 408, 456, 504 (off the 8/16 grid)
+    ("0.29.0", 2, 256, 8192, 51),     # every n × 2 is on the grid already
+    ("0.29.0", 5, 256, 8192, 57),
+    ("0.30.0", 1, 100, 8192, 28),
+    ("0.31.0", 1, 100, 8192, 29),     # max_num_seqs 100 joins the sizes
+    ("0.31.0", 1, 20, 8192, 9),
+    ("0.31.0", 1, 256, 8192, 51),     # on the grid: nothing new
+])
+def test_default_capture_sizes_gain_decode_batches(release, q, seqs, mnbt, count):
+    """vllm/config/vllm.py _set_cudagraph_sizes: from v0.29 a speculative decode query length q adds
+    every request count × q under the ceiling; from v0.31 max_num_seqs itself (q = 1). Counts as the
+    v0.29.0/v0.31.0 code gives them (model runner V2, which does not round to q)."""
+    sizes = cudagraph_capture_sizes(parse_version(release), seqs, mnbt, q, 9, model_runner_v2=True)
+    assert len(sizes) == count
+
+
+def test_speculative_methods_v2_does_not_run_keep_the_v1_runner():
+    """_get_v2_model_runner_unsupported_features: n-gram, draft models, suffix, Medusa and MLP
+    speculators keep V1 until V2 learns them (draft_model v0.31, n-gram v0.32, Medusa/MLP v0.33)."""
+    from kvcalc.engine import uses_model_runner_v2
+    from kvcalc.hf_config import read_model
+    from kvcalc.versions import runs_on_v1_for
+    arch = read_model(config("Qwen/Qwen3-8B"))
+    v = parse_version
+    assert uses_model_runner_v2(arch, v("0.33.0"), "ngram") and not uses_model_runner_v2(arch, v("0.31.0"), "ngram")
+    assert not uses_model_runner_v2(arch, v("0.25.0"), "draft_model") and uses_model_runner_v2(arch, v("0.31.0"), "draft_model")
+    assert not uses_model_runner_v2(arch, v("0.33.0"), "suffix") and uses_model_runner_v2(arch, v("0.33.0"), "eagle3")
+    assert runs_on_v1_for("medusa", v("0.32.0")) and not runs_on_v1_for("medusa", v("0.33.0"))
+    assert not runs_on_v1_for(None, v("0.33.0"))
+
+
+def test_ngram_on_v2_keeps_token_ids_on_the_gpu_from_v0_32():
+    """RequestState.all_token_ids is dense on the GPU for n-gram speculation (v0.32, the first release
+    that runs it on V2): max_num_seqs × max_model_len × 4 B, in non-torch memory."""
+    cfg = config("Qwen/Qwen3-8B")
+    base = reserve(cfg, "0.32.0", model_runner_v2=True, max_num_seqs=256, max_model_len=32768)
+    ngram = reserve(cfg, "0.32.0", model_runner_v2=True, max_num_seqs=256, max_model_len=32768, spec_method="ngram")
+    eagle = reserve(cfg, "0.32.0", model_runner_v2=True, max_num_seqs=256, max_model_len=32768, spec_method="eagle3")
+    assert ngram.non_torch[0] - base.non_torch[0] == 256 * 32768 * 4
+    assert eagle.non_torch == base.non_torch
+    assert "n-gram" in str(ngram.non_torch_basis)

@@ -23,7 +23,7 @@ from .servecmd import serve_command
 from .settings import Resolved, Settings, Speculative, resolve, spec_family
 from .specs import SizingContext
 from .units import GIB
-from .versions import Rule, Version, applies, flashinfer_sampler_default
+from .versions import Rule, Version, applies, flashinfer_sampler_default, runs_on_v1_for
 from .weights import DRAFTER_WEIGHT_METHODS, drafter_weights
 
 _FLOAT_EPS = 1e-9
@@ -75,12 +75,15 @@ class Calculation:
     sampler: str = "pytorch"        # the warm-up's sampler path (reserve.sampler_path)
 
 
-def uses_model_runner_v2(arch: ModelArch, version: Version) -> bool:
+def uses_model_runner_v2(arch: ModelArch, version: Version, spec_method: str | None = None) -> bool:
     """Which runner vLLM picks by default (config/vllm.py ``use_v2_model_runner``).
 
     All models from v0.29; dense generative models (not MoE, not hybrid) from v0.25; Llama
-    and Mistral dense from v0.23; Qwen3 dense from v0.22.
+    and Mistral dense from v0.23; Qwen3 dense from v0.22; a speculative method V2 does not run
+    keeps the V1 runner (Rule.MRV2_SPEC_FALLBACK).
     """
+    if runs_on_v1_for(spec_method, version):
+        return False
     if applies(Rule.MRV2_ALL_MODELS_CG_PROFILED, version):
         return True
     dense = not arch.is_moe and not arch.hybrid_mamba_class and not arch.is_mla and \
@@ -319,7 +322,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,
                                       compile_cache=s.compile_cache, unified_memory=gpu.unified_memory,
                                       stage_weights=w.per_stage_bytes[i], capability=gpu.compute_capability,
-                                      quick_reduce_level=s.rocm_quick_reduce)
+                                      quick_reduce_level=s.rocm_quick_reduce,
+                                      spec_method=s.speculative.method if s.speculative else None)
                      for i in range(pp))
     reserve_notes = reserves[0].notes if measured_reserve is None else ()
     if measured_reserve is not None:
@@ -386,7 +390,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     supports_bf16 = gpu.platform != "cuda" or gpu.target.major >= 8
     model_dtype = normalize_model_dtype(arch.torch_dtype, supports_bf16)
     kv = resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_dtype, version, arch.is_mla)
-    mrv2 = uses_model_runner_v2(arch, version)
+    mrv2 = uses_model_runner_v2(arch, version, s.speculative.method if s.speculative else None)
     async_on = _async_scheduling(s, version)
     draft, notes = _draft_layers(arch, s)
     spec_tokens = (s.speculative.num_speculative_tokens or 1) if s.speculative else 0

@@ -405,6 +405,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "basis.non_torch_fixed": (
         "plus {fixed:.2f} GiB the public logs of {era} leave beyond the modelled terms",
         "再加 {era} 的公开日志在已建模各项之外多出的 {fixed:.2f} GiB"),
+    "basis.dense_token_ids": (
+        "plus n-gram speculation's token ids on the GPU: {seqs:,} request slots × {length:,} tokens × 4 B = {gib:.2f} GiB",
+        "再加 n-gram 推测解码放在 GPU 上的 token id：{seqs:,} 个请求槽位 × {length:,} 个 token × 4 B = {gib:.2f} GiB"),
     "basis.penalty_buffer": (
         "plus model runner V2's sampler counts: {seqs:,} request slots × {vocab:,} vocabulary × 4.1 B = {gib:.2f} GiB",
         "再加 model runner V2 采样器的计数缓冲区：{seqs:,} 个请求槽位 × {vocab:,} 词表 × 4.1 B = {gib:.2f} GiB"),

@@ -286,6 +286,18 @@ def penalty_buffer_bytes(version: Version, model_runner_v2: bool, max_num_seqs: 
     return max_num_seqs * (vocab * 4 + cdiv(vocab, 32) * 4)
 
 
+def dense_token_ids_bytes(version: Version, model_runner_v2: bool, spec_method: str | None,
+                          max_num_seqs: int, max_model_len: int) -> int:
+    """N-gram speculation on model runner V2 scans every request's token ids on the GPU, so
+    ``RequestState.all_token_ids`` (int32, max_num_seqs × max_model_len) lives there instead of in
+    host memory (vllm/v1/worker/gpu/states.py, Rule.NGRAM_DENSE_TOKEN_IDS): 1,024 × 131,072 × 4 B =
+    0.5 GiB, allocated at start-up and charged from v0.32, the first release that runs n-gram on V2."""
+    if not (model_runner_v2 and spec_method in ("ngram", "ngram_gpu")
+            and applies(Rule.NGRAM_DENSE_TOKEN_IDS, version)):
+        return 0
+    return max_num_seqs * max_model_len * 4
+
+
 def non_torch_basis(tp: int, pp: int, era: Era, peer_to_peer: bool = True) -> Text:
     peers = gpu_peers(tp, pp)
     base = Text("basis.non_torch") if not peers else \
@@ -786,25 +798,38 @@ def cudagraph_capture_sizes(version: Version, max_num_seqs: int, mnbt: int, deco
     1, 2, 4, then steps of 8 below 256 and of 16 from 256, up to min(``max_size``
     (``--max-cudagraph-capture-size``) or else max_num_seqs × decode query length × 2 and 512,
     max_num_batched_tokens); the 512 is 1,024 on data-centre Blackwell (compute capability 10.x)
-    from Rule.BLACKWELL_CAPTURE_1024. max_num_batched_tokens is added when it lies below the top.
+    from Rule.BLACKWELL_CAPTURE_1024. max_num_batched_tokens is added when it lies below the top;
+    from v0.29 speculative decoding adds each request count × q under that ceiling
+    (Rule.UNIFORM_DECODE_CAPTURE_SIZES), from v0.31 max_num_seqs itself without it
+    (Rule.MAX_NUM_SEQS_CAPTURE_SIZE).
     With speculative decoding the V1 runner rounds every size up to a multiple of the decode query
     length (vllm/config/compilation.py ``adjust_cudagraph_sizes_for_spec_decode``).
     Not modelled: v0.20 capped the sizes of Mamba/GDN models at max_num_seqs (a public
     Qwen3.6 log with one sequence captures one size, not two; vllm#34094 later removed the cap)."""
+    q = decode_query_len
     if listed:
         sizes = {x for x in listed if x <= mnbt}
         top = max(sizes, default=0)
     else:
+        uniform: set[int] = set()
         if max_size is None:
             ceiling = 1024 if capability_major == 10 and applies(Rule.BLACKWELL_CAPTURE_1024, version) else 512
-            max_size = min(max_num_seqs * decode_query_len * 2, ceiling)
+            max_size = min(max_num_seqs * q * 2, ceiling)
+            if q > 1 and applies(Rule.UNIFORM_DECODE_CAPTURE_SIZES, version):
+                reqs = min(max_num_seqs, ceiling)
+                counts = {n for n in (1, 2, 4) if n <= reqs} | set(range(8, min(reqs + 1, 256), 8)) | \
+                    set(range(256, reqs + 1, 16)) | {reqs}
+                uniform = {n * q for n in counts if n * q <= max_size}
+            elif q == 1 and applies(Rule.MAX_NUM_SEQS_CAPTURE_SIZE, version) and max_num_seqs <= max_size:
+                uniform = {max_num_seqs}
         top = min(max_size, mnbt)
         sizes = {i for i in (1, 2, 4) if i <= top}
         sizes.update(range(8, min(top + 1, 256), 8))
         sizes.update(range(256, top + 1, 16))
         if mnbt <= top:
             sizes.add(mnbt)
-    q = decode_query_len
+        sizes.update(x for x in uniform if x <= mnbt)
+        top = max(sizes, default=0)
     if q > 1 and not model_runner_v2:
         sizes = {cdiv(x, q) * q for x in sizes if cdiv(x, q) * q <= top} or ({q} if q <= top else set())
     return tuple(sorted(sizes))
@@ -925,14 +950,15 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      mm_limits: MmLimits | None = None, mm_processor: MmProcessor | None = None,
                      compile_cache: str | None = None, unified_memory: bool = False,
                      stage_weights: int = 0, capability: str = "",
-                     quick_reduce_level: str | None = None) -> ReserveEstimate:
+                     quick_reduce_level: str | None = None, spec_method: str | None = None) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
     (``--skip-mm-profiling``); ``compiled`` is false with --enforce-eager (vLLM's custom ops on).
     ``unified_memory`` is the GPU's (DGX Spark), ``stage_weights`` the bytes of weights it holds,
     ``capability`` its compute capability or gfx name (the all-reduce buffers below),
-    ``quick_reduce_level`` VLLM_ROCM_QUICK_REDUCE_QUANTIZATION. Non-torch memory adds ROCm quick
+    ``quick_reduce_level`` VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, ``spec_method`` the speculative
+    method (n-gram's token ids on V2: ``dense_token_ids_bytes``). Non-torch memory adds ROCm quick
     all-reduce's buffer (``quick_reduce_bytes``) and FlashInfer's all-reduce fusion workspace
     (``allreduce_fusion_bytes``: in the typical value and the band's top, not its low end, where
     flashinfer may be missing)."""
@@ -1004,6 +1030,11 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     if quick_reduce:
         nt = tuple(b + quick_reduce for b in nt)
         nt_basis = join_texts([nt_basis, Text("basis.quick_reduce", gib=quick_reduce / GIB)])
+    token_ids = dense_token_ids_bytes(version, model_runner_v2, spec_method, max_num_seqs, max_model_len)
+    if token_ids:
+        nt = tuple(b + token_ids for b in nt)
+        nt_basis = join_texts([nt_basis, Text("basis.dense_token_ids", seqs=max_num_seqs, length=max_model_len,
+                                              gib=token_ids / GIB)])
     if penalties:
         nt = tuple(b + penalties for b in nt)
         nt_basis = join_texts([nt_basis, Text("basis.penalty_buffer", seqs=max_num_seqs, vocab=vocab,

@@ -319,6 +319,29 @@ class Rule(Enum):
         _v("0.29.0"), "#47272", "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs",
         "the fit check (and the automatic max_model_len) leaves out one block (the null block)",
         "confirmed: absent from the v0.28.0 wheel (merged 2026-08-20), in v0.29.0")
+    UNIFORM_DECODE_CAPTURE_SIZES = RuleInfo(
+        _v("0.29.0"), "v0.29.0 wheel", "vllm/config/vllm.py _set_cudagraph_sizes",
+        "with speculative decoding (decode query length q > 1) the default capture sizes also hold "
+        "every request count × q up to the capture ceiling, off the 8/16-token grid (q = 3: 9 more sizes)",
+        "confirmed: absent from the v0.28.0 wheel, in v0.29.0 (request_counts)")
+    MAX_NUM_SEQS_CAPTURE_SIZE = RuleInfo(
+        _v("0.31.0"), "v0.31.0 wheel", "vllm/config/vllm.py _set_cudagraph_sizes",
+        "without speculative decoding max_num_seqs itself is a default capture size when it fits under "
+        "the ceiling (one more graph pair for a count off the 8/16 grid, e.g. 100)",
+        "confirmed: absent from the v0.30.0 wheel, in v0.31.0")
+    MRV2_SPEC_FALLBACK = RuleInfo(
+        _v("0.22.0"), "v0.22.0 wheel", "vllm/config/vllm.py _get_v2_model_runner_unsupported_features",
+        "speculative methods model runner V2 does not run yet keep a model on the V1 runner (its sampler, "
+        "CUDA-graph cost, no V2 sampler counts): every method but EAGLE, EAGLE-3 and MTP (and DFlash) "
+        "through v0.30; draft_model moves to V2 in v0.31, ngram and ngram_gpu in v0.32, medusa and "
+        "mlp_speculator in v0.33 (suffix stays on V1)",
+        "confirmed: the lists in the v0.22.0, v0.25.0, v0.28.0-v0.33.0 wheels")
+    NGRAM_DENSE_TOKEN_IDS = RuleInfo(
+        _v("0.32.0"), "v0.32.0 wheel", "vllm/v1/worker/gpu/states.py RequestState.all_token_ids",
+        "n-gram speculation on model runner V2 keeps every request's token ids on the GPU "
+        "(max_num_seqs × max_model_len × 4 B, allocated at start-up; host memory otherwise)",
+        "confirmed: the v0.32.0 wheel's model runner sets use_dense_all_token_ids for ngram/ngram_gpu, "
+        "the first release where they run on V2")
     YARN_LENGTH_AS_GIVEN = RuleInfo(
         _v("0.30.0"), "v0.30.0 wheel", "vllm/config/model.py _get_and_verify_max_len",
         "YaRN RoPE (yarn, deepseek_yarn, deepseek_llama_scaling) no longer scales the length: the default "
@@ -349,6 +372,26 @@ class Rule(Enum):
 def applies(rule: Rule, version: Version) -> bool:
     """Whether ``rule`` is in force in ``version`` (every rule stays on once introduced)."""
     return version >= rule.value.since
+
+
+V1_SPECULATIVE_METHODS: tuple[tuple[Version, frozenset[str]], ...] = (
+    (_v("0.33.0"), frozenset({"suffix"})),
+    (_v("0.32.0"), frozenset({"suffix", "medusa", "mlp_speculator"})),
+    (_v("0.31.0"), frozenset({"ngram", "ngram_gpu", "suffix", "medusa", "mlp_speculator"})),
+    (_v("0.22.0"), frozenset({"ngram", "ngram_gpu", "draft_model", "suffix", "medusa", "mlp_speculator"})),
+)
+"""Speculative methods that send a model to the V1 runner where V2 is the default
+(Rule.MRV2_SPEC_FALLBACK; _get_v2_model_runner_unsupported_features in each release's wheel)."""
+
+
+def runs_on_v1_for(method: str | None, version: Version) -> bool:
+    """Whether the speculative ``method`` keeps the model on the V1 runner in ``version``."""
+    if method is None:
+        return False
+    for since, methods in V1_SPECULATIVE_METHODS:      # newest first
+        if version >= since:
+            return method.lower() in methods
+    return False
 
 
 def default_gpu_memory_utilization(version: Version) -> float:
@@ -558,6 +601,23 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "和一个打包比特（每个条目约 4.1 字节；此前按权重 + torch 峰值 + 非 torch 增长计算，不含它们）",
         "已确认：从 v0.27.0 wheel 起 memory_profiling 扣除空闲显存的减少量（v0.26.0 为三项之和），v0.27.0–v0.33.0 的 wheel "
         "中 PenaltiesState 都无条件分配这些计数；一组 v0.31 H200 对比（1,024 与 32 个序列）正好相差它们所预测的 0.49 GiB"),
+    "UNIFORM_DECODE_CAPTURE_SIZES": (
+        "开启推测解码（decode 查询长度 q > 1）时，默认 capture size 还包括每个请求数 × q（不超过捕获上限），"
+        "不必落在 8/16 token 的步长上（q = 3 时多 9 个）",
+        "已确认：v0.28.0 wheel 中没有，v0.29.0 中有（request_counts）"),
+    "MAX_NUM_SEQS_CAPTURE_SIZE": (
+        "不开推测解码时，只要不超过上限，max_num_seqs 本身也是默认 capture size（不在 8/16 步长上的数，"
+        "比如 100，会多一对 graph）",
+        "已确认：v0.30.0 wheel 中没有，v0.31.0 中有"),
+    "MRV2_SPEC_FALLBACK": (
+        "model runner V2 尚不支持的推测解码方法让模型留在 V1 runner（用 V1 的采样器与 CUDA graph 开销，没有 V2 的采样器计数）："
+        "直到 v0.30，除 EAGLE、EAGLE-3 与 MTP（以及 DFlash）外的方法都如此；draft_model 在 v0.31 改用 V2，"
+        "ngram 与 ngram_gpu 在 v0.32，medusa 与 mlp_speculator 在 v0.33（suffix 仍在 V1）",
+        "已确认：v0.22.0、v0.25.0、v0.28.0–v0.33.0 各 wheel 中的列表"),
+    "NGRAM_DENSE_TOKEN_IDS": (
+        "model runner V2 上的 n-gram 推测解码把每个请求的 token id 都放在 GPU 上"
+        "（max_num_seqs × max_model_len × 4 B，启动时分配；否则放在主机内存）",
+        "已确认：v0.32.0 wheel 的 model runner 对 ngram/ngram_gpu 设置 use_dense_all_token_ids，这是它们首次在 V2 上运行的版本"),
     "YARN_LENGTH_AS_GIVEN": (
         "YaRN RoPE（yarn、deepseek_yarn、deepseek_llama_scaling）不再放大长度：默认 max_model_len 就是给定的 "
         "max_position_embeddings；此前为 factor 乘以 YaRN 的 original_max_position_embeddings（带 factor 4、原长 32,768 "
