@@ -56,3 +56,23 @@ def test_unknown_and_too_new_dtypes_are_refused():
     assert resolve_kv_dtype("int4_per_token_head", "bfloat16", None, parse_version("0.25.0"))
     with pytest.raises(SettingsError, match="MLA"):
         resolve_kv_dtype("fp8_ds_mla", "bfloat16", None, V, is_mla=False)
+
+
+def test_glm5_takes_an_fp8_cache_on_datacentre_blackwell_from_v0_32():
+    """GlmMoeDsaForCausalLM.verify_and_update_config (v0.32): auto becomes fp8_e4m3 on compute
+    capability 10.x; elsewhere, earlier, or with an explicit dtype the choice stands."""
+    def kv(version, major, requested="auto", arch="GlmMoeDsaForCausalLM"):
+        return resolve_kv_dtype(requested, "bfloat16", None, parse_version(version), True, arch, "cuda", major).name
+    assert kv("0.32.0", 10) == "fp8_e4m3"
+    assert kv("0.31.0", 10) == "bfloat16"
+    assert kv("0.33.0", 9) == "bfloat16"
+    assert kv("0.33.0", 10, requested="bfloat16") == "bfloat16"
+    assert kv("0.33.0", 10, arch="DeepseekV3ForCausalLM") == "bfloat16"
+
+
+def test_the_glm5_fp8_default_is_said_in_a_note():
+    from kvcalc import api
+    r = api.handle({"op": "estimate", "model": "zai-org/GLM-5", "gpu": "b200",
+                    "settings": {"tensor_parallel_size": 8, "max_model_len": 32768}})
+    assert r["ok"] and r["result"]["settings"]["kv_cache_dtype_resolved"] == "fp8_e4m3"
+    assert any("fp8_e4m3" in str(n) and "0.32" in str(n) for n in r["result"]["notes"])

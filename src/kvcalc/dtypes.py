@@ -95,17 +95,27 @@ def model_dtype_bytes(name: str) -> int:
     return MODEL_DTYPE_BYTES[name]
 
 
+FP8_KV_BY_DEFAULT_ON_SM10 = ("GlmMoeDsaForCausalLM",)
+"""Architectures vLLM gives an fp8 KV cache for ``auto`` on CUDA compute capability 10.x
+(Rule.GLM_DSA_FP8_KV_ON_SM10; models/config.py ``GlmMoeDsaForCausalLM.verify_and_update_config``)."""
+
+
 def resolve_kv_dtype(
     requested: str, model_dtype: str, checkpoint_kv: str | None, version: Version,
-    is_mla: bool = False,
+    is_mla: bool = False, architecture: str = "", platform: str = "cuda", capability_major: int = 0,
 ) -> KvDtype:
     """Turn ``--kv-cache-dtype`` into a storage type.
 
     ``auto`` is the model dtype, except that a checkpoint whose quantization_config asks for
     a KV cache dtype (llm-compressor fp8 scheme, ModelOpt fp8/nvfp4) gets that one
-    (``resolve_kv_cache_dtype_string``; an explicit value wins, #42782).
+    (``resolve_kv_cache_dtype_string``; an explicit value wins, #42782), and that GLM-5-class
+    models (GlmMoeDsaForCausalLM) on data-centre Blackwell take fp8_e4m3 from v0.32, set before the
+    checkpoint is asked.
     """
     name = (requested or "auto").strip().lower()
+    if name == "auto" and architecture in FP8_KV_BY_DEFAULT_ON_SM10 and platform == "cuda" and \
+            capability_major == 10 and applies(Rule.GLM_DSA_FP8_KV_ON_SM10, version):
+        return KV_CACHE_DTYPES["fp8_e4m3"]
     if name == "auto":
         ckpt = KV_CACHE_DTYPES.get(checkpoint_kv or "")
         if ckpt is not None and (ckpt.since is None or applies(ckpt.since, version)):

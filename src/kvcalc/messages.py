@@ -250,6 +250,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.available_kv_gib": (
         "must be a positive number of GiB, as the log prints it, got {value}",
         "须为正的 GiB 数，按日志中打印的填写，收到的是 {value}"),
+    "note.glm_fp8_kv_on_sm10": (
+        "vLLM 0.32+ stores this model's KV cache in fp8_e4m3 on data-centre Blackwell when "
+        "--kv-cache-dtype is auto (GlmMoeDsaForCausalLM); pass --kv-cache-dtype bfloat16 to keep 16-bit",
+        "在数据中心 Blackwell 上且 --kv-cache-dtype 为 auto 时，vLLM 0.32+ 把这个模型的 KV cache 存为 fp8_e4m3"
+        "（GlmMoeDsaForCausalLM）；如需保留 16 位，请传 --kv-cache-dtype bfloat16"),
     "note.gemma4_mtp": (
         "the Gemma 4 MTP drafter reads the target model's cache and adds none",
         "Gemma 4 的 MTP 草稿模型直接读取目标模型的 KV cache，不额外占用"),

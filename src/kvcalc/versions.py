@@ -319,6 +319,12 @@ class Rule(Enum):
         _v("0.29.0"), "#47272", "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs",
         "the fit check (and the automatic max_model_len) leaves out one block (the null block)",
         "confirmed: absent from the v0.28.0 wheel (merged 2026-08-20), in v0.29.0")
+    GLM_DSA_FP8_KV_ON_SM10 = RuleInfo(
+        _v("0.32.0"), "v0.32.0 wheel", "vllm/model_executor/models/config.py GlmMoeDsaForCausalLM",
+        "GLM-5-class models (GlmMoeDsaForCausalLM) on CUDA compute capability 10.x (B200, B300) store "
+        "their MLA cache in fp8_e4m3 when --kv-cache-dtype is auto: about twice the tokens of bf16",
+        "confirmed: absent from the v0.31.0 wheel ('Using fp8 kv-cache for GlmMoeDsaForCausalLM on SM10x' "
+        "in v0.32.0)")
     UNIFORM_DECODE_CAPTURE_SIZES = RuleInfo(
         _v("0.29.0"), "v0.29.0 wheel", "vllm/config/vllm.py _set_cudagraph_sizes",
         "with speculative decoding (decode query length q > 1) the default capture sizes also hold "
@@ -601,6 +607,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "和一个打包比特（每个条目约 4.1 字节；此前按权重 + torch 峰值 + 非 torch 增长计算，不含它们）",
         "已确认：从 v0.27.0 wheel 起 memory_profiling 扣除空闲显存的减少量（v0.26.0 为三项之和），v0.27.0–v0.33.0 的 wheel "
         "中 PenaltiesState 都无条件分配这些计数；一组 v0.31 H200 对比（1,024 与 32 个序列）正好相差它们所预测的 0.49 GiB"),
+    "GLM_DSA_FP8_KV_ON_SM10": (
+        "GLM-5 类模型（GlmMoeDsaForCausalLM）在 CUDA 计算能力 10.x（B200、B300）上、--kv-cache-dtype 为 auto 时，"
+        "MLA 缓存按 fp8_e4m3 存储：token 数约为 bf16 的两倍",
+        "已确认：v0.31.0 wheel 中没有，v0.32.0 中有（'Using fp8 kv-cache for GlmMoeDsaForCausalLM on SM10x'）"),
     "UNIFORM_DECODE_CAPTURE_SIZES": (
         "开启推测解码（decode 查询长度 q > 1）时，默认 capture size 还包括每个请求数 × q（不超过捕获上限），"
         "不必落在 8/16 token 的步长上（q = 3 时多 9 个）",
