@@ -152,6 +152,15 @@ def test_hybrid_padding_layers_counted():
     assert c.grouping.group_size == 13 and c.grouping.padding_layers == 1
 
 
+def test_hybrid_groups_took_the_smallest_count_before_v0_12():
+    """12 sliding + 13 full: the v0.10.0-v0.11.2 wheels always group by the smallest count (two
+    groups of the full layers: 12 + 1, no padding); #29303 (v0.12) pads when the counts are close."""
+    old = calc("openai/gpt-oss-20b", max_model_len=8192, speculative={"method": "eagle"}, vllm_version="0.11.2")
+    assert old.grouping.group_size == 12 and old.grouping.padding_layers == 11
+    new = calc("openai/gpt-oss-20b", max_model_len=8192, speculative={"method": "eagle"}, vllm_version="0.12.0")
+    assert new.grouping.group_size == 13 and new.grouping.padding_layers == 1
+
+
 def test_max_model_len_that_does_not_fit_reports_vllm_error():
     c = calc("meta-llama/Llama-3.1-8B-Instruct", max_model_len=131072, kv_cache_memory_bytes=8 * GIB)
     p = c.estimated

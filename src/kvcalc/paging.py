@@ -110,7 +110,9 @@ def group_layers(specs: dict[str, LayerSpec], version: Version) -> Grouping:
             buckets.append(([name], [spec]))
     sizes = [len(b[0]) for b in buckets]
     group_size = min(sizes)
-    threshold = 1.5 if applies(Rule.HYBRID_GROUP_THRESHOLD_1_5, version) else 1.25
+    # pad to the largest count when the counts are close (#29303, then #36684); before v0.12 never
+    threshold = 1.5 if applies(Rule.HYBRID_GROUP_THRESHOLD_1_5, version) else \
+        1.25 if applies(Rule.HYBRID_GROUP_THRESHOLD_1_25, version) else 0.0
     if max(sizes) < group_size * threshold:
         group_size = max(sizes)
     groups: list[Group] = []

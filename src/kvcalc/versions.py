@@ -112,6 +112,11 @@ class Rule(Enum):
         "the max_model_len fit check needs group_size × page × blocks of group 0 (a per-layer "
         "sum over all layers before)",
         "confirmed: v0.13.0 wheel sums per layer, v0.14.0 checks group 0")
+    HYBRID_GROUP_THRESHOLD_1_25 = RuleInfo(
+        _v("0.12.0"), "#29303", "vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size",
+        "layer types are padded to the largest count when max < 1.25 × min; before, a group always "
+        "held the smallest count",
+        "confirmed: the v0.10.0-v0.11.2 wheels take the minimum, v0.12.0 the 1.25 rule")
     HYBRID_GROUP_THRESHOLD_1_5 = RuleInfo(
         _v("0.18.0"), "#36684", "vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size",
         "layer types are padded to the largest count when max < 1.5 × min (1.25 before)",
@@ -466,6 +471,9 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "FIT_CHECK_GROUP0": (
         "max_model_len 装载检查按第 0 组计算：group_size × 页大小 × 块数（此前为所有层逐层求和）",
         "已确认：v0.13.0 wheel 逐层求和，v0.14.0 检查第 0 组"),
+    "HYBRID_GROUP_THRESHOLD_1_25": (
+        "当最大层数 < 1.25 × 最小层数时，各层类型补齐到最大层数；此前每组总是取最小层数",
+        "已确认：v0.10.0–v0.11.2 wheel 取最小值，v0.12.0 采用 1.25 规则"),
     "HYBRID_GROUP_THRESHOLD_1_5": (
         "当最大层数 < 1.5 × 最小层数时，各层类型补齐到最大层数（此前阈值为 1.25）",
         "已确认：v0.17.1 wheel 中为 1.25，v0.18.0 中为 1.5"),
