@@ -100,6 +100,13 @@ FP8_KV_BY_DEFAULT_ON_SM10 = ("GlmMoeDsaForCausalLM",)
 (Rule.GLM_DSA_FP8_KV_ON_SM10; models/config.py ``GlmMoeDsaForCausalLM.verify_and_update_config``)."""
 
 
+def fp8_by_default(requested: str, architecture: str, platform: str, capability_major: int,
+                   version: Version) -> bool:
+    """Whether vLLM turns ``--kv-cache-dtype auto`` into fp8_e4m3 for this model and GPU."""
+    return (requested or "auto").strip().lower() == "auto" and architecture in FP8_KV_BY_DEFAULT_ON_SM10 \
+        and platform == "cuda" and capability_major == 10 and applies(Rule.GLM_DSA_FP8_KV_ON_SM10, version)
+
+
 def resolve_kv_dtype(
     requested: str, model_dtype: str, checkpoint_kv: str | None, version: Version,
     is_mla: bool = False, architecture: str = "", platform: str = "cuda", capability_major: int = 0,
@@ -113,8 +120,7 @@ def resolve_kv_dtype(
     checkpoint is asked.
     """
     name = (requested or "auto").strip().lower()
-    if name == "auto" and architecture in FP8_KV_BY_DEFAULT_ON_SM10 and platform == "cuda" and \
-            capability_major == 10 and applies(Rule.GLM_DSA_FP8_KV_ON_SM10, version):
+    if fp8_by_default(name, architecture, platform, capability_major, version):
         return KV_CACHE_DTYPES["fp8_e4m3"]
     if name == "auto":
         ckpt = KV_CACHE_DTYPES.get(checkpoint_kv or "")

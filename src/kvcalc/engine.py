@@ -13,7 +13,7 @@ from typing import Any
 from . import logfmt, paging
 from .budget import Budget, cuda_graph_deducted, estimate_budget
 from .catalog import Gpu
-from .dtypes import FP8_KV_BY_DEFAULT_ON_SM10, KvDtype, model_dtype_bytes, normalize_model_dtype, resolve_kv_dtype
+from .dtypes import KvDtype, fp8_by_default, model_dtype_bytes, normalize_model_dtype, resolve_kv_dtype
 from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, speculators_view
 from .kvspecs import Layout, LayoutRequest, build_layout
@@ -383,8 +383,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                                       or weights_bytes <= 0):
         raise SettingsError({"weights_bytes": Text("settings.weights_bytes")})
     arch = read_model(config)
-    resolved = resolve(settings, gpu.total_bytes, gpu.device_name, arch.max_len_limit,
-                       gpu.unified_memory)
+    resolved = resolve(settings, gpu.total_bytes, gpu.device_name, arch.derived_max_model_len,
+                       gpu.unified_memory, arch.derived_max_model_len_yarn_scaled)
     version = resolved.version
     s = settings
     supports_bf16 = gpu.platform != "cuda" or gpu.target.major >= 8
@@ -394,8 +394,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     mrv2 = uses_model_runner_v2(arch, version, s.speculative.method if s.speculative else None)
     async_on = _async_scheduling(s, version)
     draft, notes = _draft_layers(arch, s)
-    if (s.kv_cache_dtype or "auto").strip().lower() == "auto" and kv.name == "fp8_e4m3" and \
-            arch.architecture in FP8_KV_BY_DEFAULT_ON_SM10:
+    if fp8_by_default(s.kv_cache_dtype, arch.architecture, gpu.platform, gpu.target.major, version):
         notes = [*notes, Text("note.glm_fp8_kv_on_sm10")]
     spec_tokens = (s.speculative.num_speculative_tokens or 1) if s.speculative else 0
     num_spec = spec_tokens if draft else 0      # draft layers that keep a KV cache of their own

@@ -92,11 +92,8 @@ class ModelArch:
         return any(layer.kind == "mla" for layer in self.layers)
 
     def max_len_limit(self, version: Version) -> int | None:
-        """vLLM's derived max_model_len in ``version``: the default, and the most --max-model-len may
-        ask for without VLLM_ALLOW_LONG_MAX_MODEL_LEN (Rule.YARN_LENGTH_AS_GIVEN)."""
-        if applies(Rule.YARN_LENGTH_AS_GIVEN, version):
-            return self.derived_max_model_len
-        return self.derived_max_model_len_yarn_scaled
+        """vLLM's derived max_model_len in ``version`` (``max_len_limit``)."""
+        return max_len_limit(self.derived_max_model_len, self.derived_max_model_len_yarn_scaled, version)
 
     def full_attention_layer(self) -> AttentionLayer | None:
         """The first layer with a full-length cache (the shape MTP/EAGLE drafts reuse)."""
@@ -223,6 +220,13 @@ UNSCALED_ROPE_TYPES = ("su", "longrope", "llama3")
 YARN_ROPE_TYPES = ("yarn", "deepseek_yarn", "deepseek_llama_scaling")
 """YaRN variants whose max_position_embeddings vLLM takes as already scaled from v0.30
 (Rule.YARN_LENGTH_AS_GIVEN); before, the factor scaled YaRN's original_max_position_embeddings."""
+
+
+def max_len_limit(as_given: int | None, yarn_scaled: int | None, version: Version) -> int | None:
+    """The model's derived max_model_len in ``version``, from the two readings ``read_model`` keeps:
+    the default, and the most --max-model-len may ask for without VLLM_ALLOW_LONG_MAX_MODEL_LEN
+    (YaRN's factor applied before v0.30, Rule.YARN_LENGTH_AS_GIVEN)."""
+    return as_given if applies(Rule.YARN_LENGTH_AS_GIVEN, version) else yarn_scaled
 
 
 def _rope_entries(f: _Fields) -> list[tuple[str, dict[str, Any]]]:

@@ -221,10 +221,10 @@ def allreduce_fusion_bytes(version: Version, platform: str, capability: str, tp:
     if not compiled or platform != "cuda" or tp < 2 or hidden <= 0 or \
             not applies(Rule.ALLREDUCE_RMS_FUSION_DEFAULT, version):
         return 0
-    try:
-        major, minor = (int(x) for x in str(capability).split(".")[:2])
-    except ValueError:
+    cc = _capability(capability)
+    if cc is None:
         return 0
+    major, minor = cc
     if major not in (9, 10) or (major == 9 and minor != 0):
         return 0
     max_mib = ALLREDUCE_FUSION_MAX_INPUT_MIB.get(major * 10 + minor, {}).get(tp)

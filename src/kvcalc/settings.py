@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from collections.abc import Callable
 from typing import Any
 
 from .dtypes import KV_CACHE_DTYPE_CHOICES
 from .errors import SettingsError, VersionError
 from .messages import Text
-from .hf_config import show
+from .hf_config import max_len_limit, show
 from .versions import (BatchDefaults, Rule, Version, applies, default_batch_limits,
                        default_gpu_memory_utilization, parse_version)
 
@@ -297,12 +296,11 @@ def mm_processor_of(value: Any) -> MmProcessor | None:
     return MmProcessor(pixels, soft, others, spelled)
 
 
-def resolve(s: Settings, device_total_bytes: int, device_name: str,
-            derived_max_len: int | None | Callable[[Version], int | None],
-            unified_memory: bool = False) -> Resolved:
+def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_len: int | None,
+            unified_memory: bool = False, yarn_scaled_max_len: int | None = None) -> Resolved:
     """Every setting with the release's defaults filled in, or SettingsError naming each bad flag.
-    ``derived_max_len`` is the model's length limit, or a function of the release giving it
-    (ModelArch.max_len_limit: the YaRN rule changed in v0.30)."""
+    ``derived_max_len`` is the model's length limit; ``yarn_scaled_max_len`` the limit releases
+    before v0.30 derive when it differs (hf_config.max_len_limit picks by release)."""
     problems: dict[str, str] = {}
     version = None
     if s.vllm_version is not None and (not isinstance(s.vllm_version, str) or len(s.vllm_version) > 64):
@@ -383,16 +381,17 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str,
         if s.speculative.draft_config is not None and not isinstance(s.speculative.draft_config, dict):
             problems["--speculative-config"] = Text("settings.draft_config",
                                                     got=type(s.speculative.draft_config).__name__)
-    limit_of = derived_max_len if callable(derived_max_len) else None
-    if limit_of is not None:
-        derived_max_len = limit_of(version) if version is not None else None
+    if yarn_scaled_max_len is not None:
+        derived_max_len = max_len_limit(derived_max_len, yarn_scaled_max_len, version) if version is not None \
+            else None
     max_len = s.max_model_len if s.max_model_len is not None else derived_max_len
     if max_len is None and "--max-model-len" not in problems:
         problems["--max-model-len"] = Text("settings.no_max_len")
     elif s.max_model_len is not None and derived_max_len is not None and \
             _is_int(s.max_model_len) and s.max_model_len > derived_max_len:
-        scaled = limit_of(Version(0, 29, 0)) if limit_of is not None else None
-        yarn = scaled is not None and scaled >= s.max_model_len and applies(Rule.YARN_LENGTH_AS_GIVEN, version)
+        # a limit the YaRN factor raised before v0.30 would have allowed it: say why it no longer does
+        scaled = yarn_scaled_max_len
+        yarn = scaled is not None and scaled >= s.max_model_len
         problems["--max-model-len"] = Text("settings.max_len_over_yarn", value=s.max_model_len,
                                            limit=derived_max_len, scaled=scaled) if yarn else \
             Text("settings.max_len_over", value=s.max_model_len, limit=derived_max_len)
