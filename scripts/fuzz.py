@@ -220,7 +220,7 @@ SETTING_KEYS = ["tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "max_num_seqs", "block_size", "enforce_eager", "entrypoint", "vllm_version",
                 "enable_prefix_caching", "disable_hybrid_kv_cache_manager", "async_scheduling",
                 "mamba_ssm_cache_dtype", "weights", "avg_tokens", "kv_cache_memory_bytes", "flashinfer_sampler",
-                "cudagraph_memory_profiling", "rocm_quick_reduce",
+                "cudagraph_memory_profiling", "rocm_quick_reduce", "model_runner_v2",
                 "skip_mm_profiling", "language_model_only", "max_cudagraph_capture_size",
                 "cudagraph_capture_sizes", "limit_mm_per_prompt", "mm_processor_kwargs", "compile_cache", "speculative"]
 

@@ -52,6 +52,24 @@ def test_cudagraph_memory_profiling_flag_sets_the_cuda_graph_term(capsys):
     assert code == 2 and "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS" in err and "0.18.0" in err and "#30515" in err
 
 
+def test_model_runner_flag_sets_the_runner(capsys):
+    """--model-runner-v2 on|off is VLLM_USE_V2_MODEL_RUNNER: off keeps Gemma 3 on the V1 runner in
+    v0.26 (where V2 is its default), which subtracts a CUDA-graph estimate; before v0.12 the variable
+    does not exist, which the error says."""
+    def result(*extra):
+        code, out, err = run(capsys, "estimate", "--model", "google/gemma-3-12b-it", "--gpu", "h100",
+                             "--vllm-version", "0.26.0", "--json", *extra)
+        assert code == 0, err
+        return json.loads(out)
+    auto, v1 = result(), result("--model-runner-v2", "off")
+    assert auto["layout"]["model_runner_v2"] is True and v1["layout"]["model_runner_v2"] is False
+    assert auto["settings"]["model_runner_v2"] is None and v1["settings"]["model_runner_v2"] is False
+    assert v1["serve_command"].startswith("VLLM_USE_V2_MODEL_RUNNER=0 vllm serve")
+    code, _, err = run(capsys, "estimate", "--model", "Qwen/Qwen3-8B", "--vllm-version", "0.11.0",
+                       "--model-runner-v2", "on")
+    assert code == 2 and "VLLM_USE_V2_MODEL_RUNNER" in err and "0.12.0" in err
+
+
 def test_rocm_quick_reduce_flag_adds_its_buffer(capsys):
     """--rocm-quick-reduce LEVEL is VLLM_ROCM_QUICK_REDUCE_QUANTIZATION (any case): 4 GiB more
     non-torch memory on an MI355X TP 2 group; an unknown level or INT3 before v0.25 is refused."""

@@ -131,6 +131,7 @@ const FIELDS = [
   ["fis", "flashinfer-sampler", ""],
   ["cgp", "cg-profiling", ""],
   ["qr", "rocm-quick-reduce", ""],
+  ["mr", "model-runner", ""],
   ["cc", "compile-cache", ""],
   ["smp", "skip-mm-profiling", false],
   ["lmo", "language-model-only", false],
@@ -149,6 +150,7 @@ const FIELD_MSG = {
   VLLM_USE_FLASHINFER_SAMPLER: "flashinfer-sampler", "--enable-prefix-caching": "prefix-caching",
   VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: "cg-profiling",
   VLLM_ROCM_QUICK_REDUCE_QUANTIZATION: "rocm-quick-reduce",
+  VLLM_USE_V2_MODEL_RUNNER: "model-runner",
   "compile cache": "compile-cache",
   "--language-model-only": "language-model-only", available_kv_gib: "available-kv-gib",
 };
@@ -218,11 +220,12 @@ function drafterField() {
 }
 
 // --enable-prefix-caching, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
-// --skip-mm-profiling and --language-model-only: sent only when the user (or a pasted log) set them.
+// VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --skip-mm-profiling and --language-model-only: sent only when the user (or a pasted log) set them.
 function profileSettings() {
   const v = $("flashinfer-sampler").value;
   const cg = $("cg-profiling").value;
   const qr = $("rocm-quick-reduce").value;
+  const mr = $("model-runner").value;
   const pc = $("prefix-caching").value;
   const cc = $("compile-cache").value;
   return {
@@ -230,6 +233,7 @@ function profileSettings() {
     ...(v === "" ? {} : { flashinfer_sampler: v === "1" }),
     ...(cg === "" ? {} : { cudagraph_memory_profiling: cg === "1" }),
     ...(qr === "" ? {} : { rocm_quick_reduce: qr }),
+    ...(mr === "" ? {} : { model_runner_v2: mr === "1" }),
     ...(cc === "" ? {} : { compile_cache: cc }),
     ...($("skip-mm-profiling").checked ? { skip_mm_profiling: true } : {}),
     ...($("language-model-only").checked ? { language_model_only: true } : {}),
@@ -487,6 +491,8 @@ function renderSettingsUsed(r) {
     [S("used_defaults"), s.defaults_used.join(", ") || "–"],
     [S("used_formula"), r.layout.token_formula],
     [S("used_sampler"), C(s.sampler)],
+    [S("used_runner"), S(r.layout.model_runner_v2 ? "runner_v2" : "runner_v1")
+      + (s.model_runner_v2 != null ? ` (VLLM_USE_V2_MODEL_RUNNER=${s.model_runner_v2 ? 1 : 0})` : "")],
     [S("used_prefix"), S(s.enable_prefix_caching ? "used_on" : "used_off")],
     // flags that only apply when set (the compile cache: also where a first start costs more)
     ...(s.compile_cache || (r.budget && r.budget.terms.some((t) => t.name === "first-start compile"))
@@ -1031,6 +1037,7 @@ const LOG_FIELDS = [
   ["flashinfer_sampler", "flashinfer-sampler", ""],
   ["cudagraph_memory_profiling", "cg-profiling", ""],
   ["rocm_quick_reduce", "rocm-quick-reduce", ""],
+  ["model_runner_v2", "model-runner", ""],
   ["compile_cache", "compile-cache", ""],
   ["skip_mm_profiling", "skip-mm-profiling", false],
   ["language_model_only", "language-model-only", false],
@@ -1045,6 +1052,7 @@ const SETTING_FLAG = {
   speculative: "--speculative-config", flashinfer_sampler: "VLLM_USE_FLASHINFER_SAMPLER",
   cudagraph_memory_profiling: "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
   rocm_quick_reduce: "VLLM_ROCM_QUICK_REDUCE_QUANTIZATION",
+  model_runner_v2: "VLLM_USE_V2_MODEL_RUNNER",
   skip_mm_profiling: "--skip-mm-profiling", enable_prefix_caching: "--enable-prefix-caching",
   language_model_only: "--language-model-only",
   max_cudagraph_capture_size: "--max-cudagraph-capture-size", cudagraph_capture_sizes: "--cudagraph-capture-sizes",
@@ -1066,6 +1074,7 @@ function settingText(k, v) {
   if (k === "flashinfer_sampler") return `VLLM_USE_FLASHINFER_SAMPLER=${v ? 1 : 0}`;
   if (k === "cudagraph_memory_profiling") return `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=${v ? 1 : 0}`;
   if (k === "rocm_quick_reduce") return `VLLM_ROCM_QUICK_REDUCE_QUANTIZATION=${v}`;
+  if (k === "model_runner_v2") return S(v ? "runner_v2" : "runner_v1");
   if (k === "compile_cache") return compileCacheText(v);
   if (k === "enable_prefix_caching") return v ? "--enable-prefix-caching" : "--no-enable-prefix-caching";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;

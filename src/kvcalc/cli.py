@@ -95,6 +95,9 @@ def _model_flags(p: Any) -> None:
     p.add_argument("--cudagraph-memory-profiling", type=_flag_bool, metavar="on|off",
                    help="VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1/0: whether vLLM subtracts its CUDA-graph "
                         "estimate before sizing the KV cache (default: the release's own default, on from v0.20)")
+    p.add_argument("--model-runner-v2", type=_flag_bool, metavar="on|off",
+                   help="VLLM_USE_V2_MODEL_RUNNER=1/0: run on model runner V2 or keep V1 (default: the "
+                        "release's own choice for the model; V2 deducts no CUDA-graph estimate before v0.29)")
     p.add_argument("--rocm-quick-reduce", type=str.upper, choices=ROCM_QUICK_REDUCE_LEVELS, metavar="LEVEL",
                    help="VLLM_ROCM_QUICK_REDUCE_QUANTIZATION (" + ", ".join(ROCM_QUICK_REDUCE_LEVELS) +
                         "): ROCm's quick all-reduce keeps a 4 GiB buffer on each GPU of a TP 2/4/8 group "
@@ -115,6 +118,7 @@ SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "max_num_seqs", "block_size", "enforce_eager", "entrypoint", "vllm_version",
                 "weights", "enable_prefix_caching", "disable_hybrid_kv_cache_manager",
                 "kv_cache_memory_bytes", "flashinfer_sampler", "cudagraph_memory_profiling", "rocm_quick_reduce",
+                "model_runner_v2",
                 "skip_mm_profiling", "language_model_only",
                 "max_cudagraph_capture_size", "cudagraph_capture_sizes", "limit_mm_per_prompt",
                 "mm_processor_kwargs", "compile_cache")

@@ -23,7 +23,8 @@ from .servecmd import serve_command
 from .settings import Resolved, Settings, Speculative, resolve, spec_family
 from .specs import SizingContext
 from .units import GIB
-from .versions import Rule, Version, applies, flashinfer_sampler_default, runs_on_v1_for
+from .versions import (Rule, Version, applies, default_v2_architectures, flashinfer_sampler_default,
+                       runs_on_v1_for)
 from .weights import DRAFTER_WEIGHT_METHODS, drafter_weights
 
 _FLOAT_EPS = 1e-9
@@ -75,26 +76,31 @@ class Calculation:
     sampler: str = "pytorch"        # the warm-up's sampler path (reserve.sampler_path)
 
 
-def uses_model_runner_v2(arch: ModelArch, version: Version, spec_method: str | None = None) -> bool:
-    """Which runner vLLM picks by default (config/vllm.py ``use_v2_model_runner``).
+def uses_model_runner_v2(arch: ModelArch, version: Version, spec_method: str | None = None,
+                         chosen: bool | None = None) -> bool:
+    """Which runner vLLM picks (config/vllm.py ``use_v2_model_runner`` in each release's wheel).
 
-    All models from v0.29; dense generative models (not MoE, not hybrid) from v0.25; Llama
-    and Mistral dense from v0.23; Qwen3 dense from v0.22; a speculative method V2 does not run
-    keeps the V1 runner (Rule.MRV2_SPEC_FALLBACK).
+    ``chosen`` is VLLM_USE_V2_MODEL_RUNNER (None: unset), which decides when set
+    (Rule.MRV2_ENV_OPT_IN). Otherwise: every model from v0.29; from v0.25 every model that is
+    neither MoE nor hybrid, plus the MoE architectures the release lists; in v0.24 the listed
+    architectures; in v0.22-v0.23 the listed ones that are neither MoE nor quantized
+    (``default_v2_architectures``). A speculative method V2 does not run keeps V1
+    (Rule.MRV2_SPEC_FALLBACK).
     """
+    if chosen is not None:
+        return chosen
     if runs_on_v1_for(spec_method, version):
         return False
     if applies(Rule.MRV2_ALL_MODELS_CG_PROFILED, version):
         return True
-    dense = not arch.is_moe and not arch.hybrid_mamba_class and not arch.is_mla and \
-        all(l.kind in ("full", "none") for l in arch.layers)
-    if not dense:
-        return False
+    if arch.hybrid_mamba_class or not any(l.kind != "none" for l in arch.layers):
+        return False     # is_hybrid / is_attention_free
+    listed = arch.architecture in default_v2_architectures(version)
     if applies(Rule.MRV2_ALL_DENSE, version):
-        return True
-    if applies(Rule.MRV2_LLAMA_MISTRAL_DENSE, version) and arch.model_type in ("llama", "mistral"):
-        return True
-    return applies(Rule.MRV2_QWEN3_DENSE, version) and arch.model_type == "qwen3"
+        return listed or not arch.is_moe
+    if not listed:
+        return False
+    return applies(Rule.MRV2_LISTED_MOE, version) or (not arch.is_moe and arch.quant_method is None)
 
 
 def _async_scheduling(s: Settings, version: Version) -> bool:
@@ -391,7 +397,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     model_dtype = normalize_model_dtype(arch.torch_dtype, supports_bf16)
     kv = resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_dtype, version, arch.is_mla,
                           arch.architecture, gpu.platform, gpu.target.major)
-    mrv2 = uses_model_runner_v2(arch, version, s.speculative.method if s.speculative else None)
+    mrv2 = uses_model_runner_v2(arch, version, s.speculative.method if s.speculative else None, s.model_runner_v2)
     async_on = _async_scheduling(s, version)
     draft, notes = _draft_layers(arch, s)
     if fp8_by_default(s.kv_cache_dtype, arch.architecture, gpu.platform, gpu.target.major, version):
@@ -458,7 +464,9 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         low = _pool(parts, math.ceil((available_kv_gib - 0.005) * GIB - _FLOAT_EPS))
         high = _pool(parts, math.floor((available_kv_gib + 0.005) * GIB + _FLOAT_EPS))
     cmd = serve_command(model_id or arch.architecture, resolved, kv_name=s.kv_cache_dtype,
-                        prefix_caching_default=caching_default)
+                        prefix_caching_default=caching_default,
+                        model_runner_v2_default=uses_model_runner_v2(
+                            arch, version, s.speculative.method if s.speculative else None))
     from .reserve import sampler_path  # noqa: PLC0415
     sampler = sampler_path(version, mrv2, gpu.platform, s.flashinfer_sampler, gpu.compute_capability)
     return Calculation(

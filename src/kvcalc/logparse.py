@@ -77,6 +77,7 @@ class ParsedLog:
     dcp_multiplier: int | None = None
     flashinfer_sampler: bool | None = None
     cudagraph_memory_profiling: bool | None = None   # VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1/0
+    model_runner_v2: bool | None = None   # "Using V2 Model Runner" / "... using the V1 model runner instead"
     compile_cache: str | None = None    # "cold" when the log compiles the model, "warm" when it loads it
     error: str | None = None
     error_needed_gib: float | None = None
@@ -128,6 +129,8 @@ class ParsedLog:
             out["flashinfer_sampler"] = self.flashinfer_sampler
         if self.cudagraph_memory_profiling is not None:
             out["cudagraph_memory_profiling"] = self.cudagraph_memory_profiling
+        if self.model_runner_v2 is not None:
+            out["model_runner_v2"] = self.model_runner_v2
         if self.compile_cache is not None:
             out["compile_cache"] = self.compile_cache
         limits = a.get("limit_mm_per_prompt")
@@ -217,6 +220,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("CUDA graph memory profiling is", re.compile(
         r"CUDA graph memory profiling is (enabled|disabled) \(VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=[01]\)"),
      "cg_profiling"),
+    # vllm/v1/worker/gpu_worker.py and config/vllm.py (v0.22+): which model runner the worker runs
+    ("Using V2 Model Runner", re.compile(r"Using V2 Model Runner"), "runner_v2"),
+    ("using the V1 model runner instead", re.compile(r"using the V1 model runner instead", re.IGNORECASE),
+     "runner_v1"),
     # vllm/compilation/backends.py and decorators.py: whether torch.compile found its cache
     ("Compiling a graph for", re.compile(r"Compiling a graph for (?:dynamic shape|compile range)"), "compile_cold"),
     ("Directly load", re.compile(r"Directly load (?:the compiled graph|AOT compilation)"), "compile_warm"),
@@ -386,6 +393,8 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         log.error = m.group(0)
     elif kind in ("sampler_on", "sampler_off"):
         log.flashinfer_sampler = kind == "sampler_on"
+    elif kind in ("runner_v2", "runner_v1"):
+        log.model_runner_v2 = kind == "runner_v2"
     elif kind == "cg_profiling":
         log.cudagraph_memory_profiling = g[0] == "enabled"
     elif kind in ("compile_cold", "compile_warm"):

@@ -74,6 +74,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.flag_needs_release": (
         "needs vLLM {since} or newer ({pr}); you chose {version}",
         "需要 vLLM {since} 或更高版本（{pr}）；当前选择的是 {version}"),
+    "settings.v2_runner_spec": (
+        "vLLM {version} refuses VLLM_USE_V2_MODEL_RUNNER=1 with the speculative method {method}: model "
+        "runner V2 does not run it in that release. Unset the variable (vLLM then keeps the V1 runner) "
+        "or choose a method V2 runs",
+        "vLLM {version} 不接受 VLLM_USE_V2_MODEL_RUNNER=1 与投机解码方法 {method} 同时使用：该版本的 model runner V2 "
+        "不支持它。请取消该变量（vLLM 会继续使用 V1 runner），或换用 V2 支持的方法"),
     "settings.capture_sizes": (
         "must be a list of whole numbers from 1 up (e.g. 1 2 4 8 16), got {value}",
         "须为从 1 起的整数列表（例如 1 2 4 8 16），收到的是 {value}"),
@@ -379,6 +385,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Hopper and Blackwell): {gib:.2f} GiB",
         "再加 FlashInfer 的 all-reduce + RMSNorm 融合工作区（TP {tp}；v0.17 起在 Hopper 与 Blackwell 上默认开启）："
         "{gib:.2f} GiB"),
+    "basis.cublas_prepaid": (
+        "less {mib} MiB that cuBLAS takes at its first call: from v0.33 vLLM makes the cuBLAS handles "
+        "before its first memory snapshot, so the profile no longer counts them (measured on an H200)",
+        "减去 cuBLAS 首次调用占用的 {mib} MiB：v0.33 起 vLLM 在第一次显存快照之前创建 cuBLAS 句柄，"
+        "profile 不再计入（在 H200 上实测）"),
     "basis.quick_reduce": (
         "plus ROCm quick all-reduce's buffer (VLLM_ROCM_QUICK_REDUCE_QUANTIZATION): {gib:.2f} GiB",
         "再加 ROCm quick all-reduce 的缓冲区（VLLM_ROCM_QUICK_REDUCE_QUANTIZATION）：{gib:.2f} GiB"),

@@ -172,6 +172,26 @@ in GPU memory. Measured 0.55 GiB of non-torch memory at TP 2 against 0.13 GiB at
 (llm-d/llm-d-benchmark config_explorer/empirical-vllm-memory-results.md, Llama-3.3-70B-FP8 vs
 Llama-3.1-8B); at TP 4 a v0.27 log on RTX PRO 6000s prints 1.70 GiB (consumed minus weights), near
 the 1.48 GiB three peers give. See ``gpu_peers``."""
+CUBLAS_PREPAID_BYTES = 100 << 20
+"""What the first cuBLAS and cuBLASLt calls take from free memory on one GPU (bytes): handles and
+their lazily loaded kernels outside torch (68 MiB) and torch's 32 MiB cuBLAS workspace, measured on
+an H200 with torch 2.11.0+cu130 by scripts/probe_cublas_handles.py (2026-11-30: the first
+8,192-token bf16 and fp16 GEMMs of a profile pass drop free memory by 100 MiB, and by nothing more
+once v0.33's 16 × 16 warm-up has run). Before v0.33 the profile run paid it and vLLM counted it;
+from v0.33 ``init_device`` makes the handles before the first snapshot
+(Rule.CUBLAS_HANDLES_BEFORE_SNAPSHOT), so it leaves the reserve. vLLM 0.33 ships torch 2.14, and
+kernel images differ by GPU, so this is a measured figure from one machine, not a law."""
+
+
+def cublas_prepaid_bytes(version: Version, platform: str) -> int:
+    """Bytes the reserve no longer holds because cuBLAS was set up before vLLM's first snapshot
+    (CUDA from v0.33; ROCm's hipBLASLt runs the same lines but is not measured, so it is left as
+    before)."""
+    if platform != "cuda" or not applies(Rule.CUBLAS_HANDLES_BEFORE_SNAPSHOT, version):
+        return 0
+    return CUBLAS_PREPAID_BYTES
+
+
 NO_P2P_NON_TORCH_GIB = 0.15
 """Per peer where the GPUs cannot reach each other directly (GeForce cards, whose driver allows
 no peer-to-peer; cloud PCIe cards such as the L4 and L40S; ``Gpu.peer_to_peer``): NCCL then
@@ -379,7 +399,15 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "quadrortx6000-qwen2.5-1.5b-eager-llm-nofisampler-v2runner-v0.28.1rc1-dev",
     "a40-qwen2.5-7b-bf16-seqs128-nofisampler-v0.31.0", "a40-qwen2.5-7b-awq-seqs128-nofisampler-v0.31.0",
     "a40-qwen2.5-7b-gptq-int8-seqs128-nofisampler-v0.31.0",
-    "rtx5090-wsl-qwen3.6-35b-a3b-nvfp4-marlin-lmonly-bs128-v0.29.0"})
+    "rtx5090-wsl-qwen3.6-35b-a3b-nvfp4-marlin-lmonly-bs128-v0.29.0",
+    "rtx3090-qwen2.5-7b-seqs64-mbt2k-util0.85-noprefix-cold-v0.29.0",
+    "rtx3090-qwen2.5-7b-nixl-prefill-seqs64-mbt2k-util0.85-noprefix-warm-v0.29.0",
+    "rtx3090-qwen2.5-7b-llm-seqs64-mbt16k-maxlen4352-util0.85-cold-v0.29.0",
+    "rtx3090-qwen2.5-7b-llm-seqs64-mbt32k-util0.85-cold-v0.29.0",
+    "rtx3090-qwen2.5-7b-llm-seqs64-mbt16k-maxlen16640-util0.90-cold-v0.29.0",
+    "rtx3090x2-2node-ray-qwen2.5-14b-pp2-llm-seqs64-mbt16k-util0.85-cold-v0.29.0",
+    "rtx4050-laptop-wsl-qwen2.5-3b-awq-v1runner-seqs32-cold-v0.29.0",
+    "rtx4050-laptop-wsl-qwen2.5-3b-awq-v1runner-seqs32-warm-v0.29.0"})
 """Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
 (scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile,
 and rows that miss by more than any fixed part could explain, stay out: the fixed part would
@@ -850,12 +878,12 @@ def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool) -> tup
     return tuple(int(graphs * p * (1 << 20) + f * GIB) for p, f in zip(per, first))  # type: ignore[return-value]
 
 
-COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN = 0.20
-COLD_COMPILE_FIXED_GIB = 0.35
+COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN = 0.25
+COLD_COMPILE_FIXED_GIB = 0.15
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
-(Rule.COLD_COMPILE_RESERVE): max(0, 0.20 GiB per 1,000 hidden units one GPU holds − the warm-up's
-own activation peak) + 0.35 GiB; the band runs from 0 to that plus 0.50 GiB.
+(Rule.COLD_COMPILE_RESERVE): max(0, 0.25 GiB per 1,000 hidden units one GPU holds − the warm-up's
+own activation peak) + 0.15 GiB; the band runs from 0 to that plus 0.50 GiB.
 
 vLLM profiles the KV budget on the first forward pass, which is also where torch.compile compiles,
 autotunes and (torch >= 2.10) exports the AOT artifact (vllm#54383, #54209, #54479; unmerged
@@ -863,14 +891,17 @@ through v0.33); a restart that finds ~/.cache/vllm loads the compiled graphs and
 The compile's temporaries are freed before the forward pass, so they raise the peak vLLM
 subtracts only where they exceed the pass's own; the kernels it loads stay (non-torch memory).
 Public pairs of identical starts say the same: the first start's peak is 1.2–1.3 GiB for hidden
-sizes of 3,584–4,096 (A40 Qwen2.5-7B, RTX 4090 Qwen3-8B; +0.77 and +0.99 GiB against warm peaks of
-0.53 and 0.19), 0.6 for 2,048 (Qwen3-1.7B) and 0.25 for 896 (Qwen2.5-0.5B), while an H200 start of
-Llama-3.2-1B at 8,192 batched tokens, whose forward pass already peaks at 0.5 GiB, loses 0.04 and
-Qwen3-32B over two RTX PRO 6000s (TP 2, a 0.9 GiB forward pass) 0.05; without such a pass an L4
-start of Qwen3-14B loses 1.23 GiB. The two coefficients are fitted by scripts/calibrate.py with the
-per-release fixed parts on the breakdown rows whose log shows the cache state (``compile_cache``
-in data/vllm_logs.json); the spread covers the pairs they miss most (a pipeline-parallel first
-stage, +0.5)."""
+sizes of 3,584–4,096 (A40 and RTX 3090 Qwen2.5-7B, RTX 4090 Qwen3-8B; +0.77 to +0.99 GiB against
+warm peaks of 0.19 to 0.53), 0.6 for 2,048 (Qwen3-1.7B) and 0.25 for 896 (Qwen2.5-0.5B), while
+forward passes that already peak higher hide it: Qwen2.5-7B on an RTX 3090 (v0.29) peaks at 2.21
+and 4.28 GiB on first starts of 16,384 and 32,768 batched tokens, what its forward pass takes, an
+H200 start of Llama-3.2-1B at 8,192 batched tokens (a 0.5 GiB pass) loses 0.04 and Qwen3-32B over
+two RTX PRO 6000s (TP 2, a 0.9 GiB forward pass) 0.05; without such a pass an L4 start of
+Qwen3-14B loses 1.23 GiB. What stays varies: nothing on the RTX 3090s, 0.53 GiB of non-torch
+memory on a 6 GB RTX 4050 Laptop under WSL (v0.29, V1 runner). The two coefficients are fitted by
+scripts/calibrate.py with the per-release fixed parts on the breakdown rows whose log shows the
+cache state (``compile_cache`` in data/vllm_logs.json); the spread covers the pairs they miss most
+(a pipeline-parallel first stage, +0.5)."""
 
 
 def hidden_per_gpu(config: dict[str, Any], tp: int) -> int:
@@ -1027,6 +1058,10 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     if allreduce_fusion:
         nt = (nt[0] + allreduce_fusion, nt[1], nt[2] + allreduce_fusion)
         nt_basis = join_texts([nt_basis, Text("basis.allreduce_fusion", gib=allreduce_fusion / GIB, tp=tp)])
+    prepaid = cublas_prepaid_bytes(version, platform)
+    if prepaid:
+        nt = tuple(max(0, b - prepaid) for b in nt)
+        nt_basis = join_texts([nt_basis, Text("basis.cublas_prepaid", mib=prepaid >> 20)])
     if quick_reduce:
         nt = tuple(b + quick_reduce for b in nt)
         nt_basis = join_texts([nt_basis, Text("basis.quick_reduce", gib=quick_reduce / GIB)])

@@ -10,9 +10,12 @@ from .settings import Resolved
 from .versions import Rule, applies, default_gpu_memory_utilization, flashinfer_sampler_default
 
 
-def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching_default: bool = True) -> str:
+def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching_default: bool = True,
+                  model_runner_v2_default: bool | None = None) -> str:
     """``prefix_caching_default``: whether this model and release turn prefix caching on unasked
-    (engine.prefix_caching_default), so only a change from it is spelled out."""
+    (engine.prefix_caching_default), so only a change from it is spelled out; likewise
+    ``model_runner_v2_default``, the runner the release picks for this model unasked
+    (engine.uses_model_runner_v2; None: not known, so a chosen runner is always spelled out)."""
     s = r.settings
     parts = ["vllm", "serve", shlex.quote(model) if model else "MODEL"]
 
@@ -75,4 +78,6 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
     if s.cudagraph_memory_profiling is not None and \
             s.cudagraph_memory_profiling != applies(Rule.CUDA_GRAPH_ESTIMATE_DEDUCTED, r.version):
         parts.insert(0, f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS={int(s.cudagraph_memory_profiling)}")
+    if s.model_runner_v2 is not None and s.model_runner_v2 != model_runner_v2_default:
+        parts.insert(0, f"VLLM_USE_V2_MODEL_RUNNER={int(s.model_runner_v2)}")
     return " ".join(parts)

@@ -17,7 +17,7 @@ from .errors import SettingsError, VersionError
 from .messages import Text
 from .hf_config import max_len_limit, show
 from .versions import (BatchDefaults, Rule, Version, applies, default_batch_limits,
-                       default_gpu_memory_utilization, parse_version)
+                       default_gpu_memory_utilization, parse_version, runs_on_v1_for)
 
 VALID_BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)
 """``BlockSize`` choices of ``--block-size`` (vllm/config/cache.py)."""
@@ -32,7 +32,8 @@ on a first start of these settings (or in a fresh container without that directo
 
 ENV_SETTINGS = {"flashinfer_sampler": "VLLM_USE_FLASHINFER_SAMPLER",
                 "cudagraph_memory_profiling": "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
-                "rocm_quick_reduce": "VLLM_ROCM_QUICK_REDUCE_QUANTIZATION"}
+                "rocm_quick_reduce": "VLLM_ROCM_QUICK_REDUCE_QUANTIZATION",
+                "model_runner_v2": "VLLM_USE_V2_MODEL_RUNNER"}
 """Settings that are environment variables, not flags: a log's "non-default args" never states them."""
 
 ROCM_QUICK_REDUCE_LEVELS = ("NONE", "FP", "INT8", "INT6", "INT4", "INT3")
@@ -44,6 +45,7 @@ _BOOL_FLAGS = (("enforce_eager", "--enforce-eager"), ("enable_prefix_caching", "
                ("async_scheduling", "--async-scheduling"),
                ("flashinfer_sampler", "VLLM_USE_FLASHINFER_SAMPLER"),
                ("cudagraph_memory_profiling", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"),
+               ("model_runner_v2", "VLLM_USE_V2_MODEL_RUNNER"),
                ("skip_mm_profiling", "--skip-mm-profiling"),
                ("language_model_only", "--language-model-only"))
 
@@ -100,6 +102,7 @@ class Settings:
     flashinfer_sampler: bool | None = None  # VLLM_USE_FLASHINFER_SAMPLER=1/0; None: unset
     cudagraph_memory_profiling: bool | None = None  # VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1/0
     rocm_quick_reduce: str | None = None    # VLLM_ROCM_QUICK_REDUCE_QUANTIZATION; None: unset (NONE)
+    model_runner_v2: bool | None = None     # VLLM_USE_V2_MODEL_RUNNER=1/0; None: the release's choice
     skip_mm_profiling: bool | None = None
     language_model_only: bool | None = None   # no vision/audio towers loaded or profiled
     max_cudagraph_capture_size: int | None = None
@@ -425,6 +428,14 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         rule = Rule.CUDA_GRAPH_ESTIMATE_OPT_IN.value
         problems["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"] = Text(
             "settings.flag_needs_release", since=str(rule.since), pr=rule.pr, version=str(version))
+    if s.model_runner_v2 is not None and version is not None and not applies(Rule.MRV2_ENV_OPT_IN, version):
+        rule = Rule.MRV2_ENV_OPT_IN.value
+        problems["VLLM_USE_V2_MODEL_RUNNER"] = Text("settings.flag_needs_release", since=str(rule.since),
+                                                    pr=rule.pr, version=str(version))
+    elif s.model_runner_v2 is True and version is not None and isinstance(s.speculative, Speculative) and \
+            isinstance(s.speculative.method, str) and runs_on_v1_for(s.speculative.method, version):
+        problems["VLLM_USE_V2_MODEL_RUNNER"] = Text("settings.v2_runner_spec", method=s.speculative.method,
+                                                    version=str(version))
     if s.language_model_only is True and version is not None and not applies(Rule.LANGUAGE_MODEL_ONLY, version):
         rule = Rule.LANGUAGE_MODEL_ONLY.value
         problems["--language-model-only"] = Text("settings.needs_release", since=str(rule.since), pr=rule.pr,

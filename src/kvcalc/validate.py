@@ -23,7 +23,7 @@ _SETTING_FIELDS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_con
                    "gpu_memory_utilization",
                    "kv_cache_dtype", "max_model_len", "max_num_batched_tokens", "max_num_seqs",
                    "block_size", "enforce_eager", "entrypoint", "vllm_version", "flashinfer_sampler",
-                   "cudagraph_memory_profiling", "rocm_quick_reduce",
+                   "cudagraph_memory_profiling", "rocm_quick_reduce", "model_runner_v2",
                    "enable_prefix_caching", "skip_mm_profiling", "language_model_only",
                    "max_cudagraph_capture_size", "cudagraph_capture_sizes", "limit_mm_per_prompt",
                    "mm_processor_kwargs", "compile_cache")

@@ -196,17 +196,35 @@ class Rule(Enum):
         _v("0.22.0"), "#42479", "vllm/v1/core/kv_cache_utils.py _check_enough_kv_cache_memory",
         "the 'To serve at least one request' error prints GiB with format_gib and mentions the CPU backend",
         "confirmed: absent from the v0.21.0 wheel, the same words in v0.22.0")
+    MRV2_ENV_OPT_IN = RuleInfo(
+        _v("0.12.0"), "v0.12.0 wheel", "vllm/envs.py VLLM_USE_V2_MODEL_RUNNER",
+        "VLLM_USE_V2_MODEL_RUNNER=1 runs the model on model runner V2 (=0 keeps V1 where V2 is the "
+        "default); the variable, when set, decides over the release's own choice",
+        "confirmed: absent from the v0.11.2 wheel, in vllm/envs.py from v0.12.0 (bool(int(...)) until "
+        "v0.21, unset = the release's choice from v0.22) to v0.33.0")
     MRV2_QWEN3_DENSE = RuleInfo(
         _v("0.22.0"), "#39337", "vllm/config/vllm.py use_v2_model_runner",
-        "Qwen3 dense models run on model runner V2, which deducts no CUDA-graph estimate",
-        "confirmed: release notes")
+        "Qwen3ForCausalLM checkpoints that are neither MoE nor quantized run on model runner V2, which "
+        "deducts no CUDA-graph estimate",
+        "confirmed: release notes; the v0.22.0 wheel lists only Qwen3ForCausalLM in "
+        "DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES and keeps checkpoints with a quantization_config on V1")
     MRV2_LLAMA_MISTRAL_DENSE = RuleInfo(
         _v("0.23.0"), "#43458", "vllm/config/vllm.py use_v2_model_runner",
-        "Llama and Mistral dense models run on model runner V2", "confirmed: release notes")
+        "LlamaForCausalLM and MistralForCausalLM join, on the same terms (neither MoE nor quantized)",
+        "confirmed: release notes and the v0.23.0 wheel")
+    MRV2_LISTED_MOE = RuleInfo(
+        _v("0.24.0"), "v0.24.0 wheel", "vllm/config/vllm.py _is_default_v2_model_runner_model",
+        "every listed architecture runs on V2, quantized or MoE alike, and the list gains "
+        "DeepseekV2ForCausalLM, Qwen2MoeForCausalLM and GraniteMoeForCausalLM",
+        "confirmed: the v0.24.0 wheel drops the MoE and quantization checks of v0.22–v0.23")
     MRV2_ALL_DENSE = RuleInfo(
         _v("0.25.0"), "#44443", "vllm/config/vllm.py use_v2_model_runner",
-        "every dense (non-MoE, non-hybrid) generative model runs on model runner V2",
-        "confirmed: release notes")
+        "every generative model that is neither MoE nor hybrid (Mamba/linear attention) runs on model "
+        "runner V2, sliding-window and MLA models included, and so do the MoE architectures each "
+        "release lists (DEFAULT_V2_ARCHITECTURES)",
+        "confirmed: release notes; the v0.25.0–v0.28.0 wheels test only is_hybrid, is_attention_free, "
+        "is_moe and the list, which grows in v0.26 (Inkling, LongcatFlashNgram), v0.27 (KimiK3) and "
+        "v0.28 (DeepseekV4)")
     SW_IN_FLIGHT_TWO_BATCHES = RuleInfo(
         _v("0.26.0"), "#47728", "vllm/config/vllm.py max_in_flight_tokens",
         "sliding-window/chunked layers keep window − 1 + in-flight tokens, in-flight = "
@@ -369,6 +387,13 @@ class Rule(Enum):
         "filters in place), not only the greedy pass's logits",
         "confirmed: the v0.33.0 wheel's _dummy_sampler_run adds the pass, absent from v0.28.0–v0.32.0; "
         "the bytes are read from the code (no public v0.33 log yet)")
+    CUBLAS_HANDLES_BEFORE_SNAPSHOT = RuleInfo(
+        _v("0.33.0"), "v0.33.0 wheel", "vllm/v1/worker/gpu_worker.py init_device",
+        "the worker runs a 16 × 16 torch.mm and a linear with bias before its first memory snapshot, so "
+        "cuBLAS and cuBLASLt handles, their kernels and torch's cuBLAS workspace count as baseline, not "
+        "as memory the profile run consumed",
+        "confirmed: the v0.33.0 wheel's init_device has the lines, absent from v0.32.0; the size "
+        "(100 MiB) was measured on an H200 with torch 2.11.0+cu130 (scripts/probe_cublas_handles.py)")
     MRV2_ALL_MODELS_CG_PROFILED = RuleInfo(
         _v("0.29.0"), "v0.29.0 notes", "vllm/v1/worker/gpu/model_runner.py",
         "every model runs on model runner V2, which now profiles CUDA-graph memory",
@@ -393,6 +418,31 @@ V1_SPECULATIVE_METHODS: tuple[tuple[Version, frozenset[str]], ...] = (
 )
 """Speculative methods that send a model to the V1 runner where V2 is the default
 (Rule.MRV2_SPEC_FALLBACK; _get_v2_model_runner_unsupported_features in each release's wheel)."""
+
+
+_V2_MOE_0_25 = frozenset({"DeepseekV2ForCausalLM", "Qwen2MoeForCausalLM", "GraniteMoeForCausalLM"})
+_V2_MOE_0_26 = _V2_MOE_0_25 | {"InklingForCausalLM", "InklingForConditionalGeneration",
+                               "LongcatFlashNgramForCausalLM"}
+DEFAULT_V2_ARCHITECTURES: tuple[tuple[Version, frozenset[str]], ...] = (
+    (_v("0.28.0"), _V2_MOE_0_26 | {"KimiK3ForConditionalGeneration", "DeepseekV4ForCausalLM"}),
+    (_v("0.27.0"), _V2_MOE_0_26 | {"KimiK3ForConditionalGeneration"}),
+    (_v("0.26.0"), _V2_MOE_0_26),
+    (_v("0.25.0"), _V2_MOE_0_25),
+    (_v("0.24.0"), _V2_MOE_0_25 | {"Qwen3ForCausalLM", "LlamaForCausalLM", "MistralForCausalLM"}),
+    (_v("0.23.0"), frozenset({"Qwen3ForCausalLM", "LlamaForCausalLM", "MistralForCausalLM"})),
+    (_v("0.22.0"), frozenset({"Qwen3ForCausalLM"})),
+)
+"""``DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES`` (vllm/config/vllm.py) in each release's wheel, newest
+first: before v0.25 the only models V2 takes by default, from v0.25 the MoE models that join every
+model that is not MoE. From v0.29 every model runs on V2 and the list is gone."""
+
+
+def default_v2_architectures(version: Version) -> frozenset[str]:
+    """The architectures listed in ``version`` (empty before v0.22)."""
+    for since, archs in DEFAULT_V2_ARCHITECTURES:      # newest first
+        if version >= since:
+            return archs
+    return frozenset()
 
 
 def runs_on_v1_for(method: str | None, version: Version) -> bool:
@@ -528,11 +578,26 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "NEW_FIT_ERROR_TEXT": (
         "'To serve at least one request' 报错改用 format_gib 打印 GiB，并提到 CPU 后端",
         "已确认：v0.21.0 wheel 中没有，v0.22.0 中措辞相同"),
+    "MRV2_ENV_OPT_IN": (
+        "VLLM_USE_V2_MODEL_RUNNER=1 让模型在 model runner V2 上运行（在 V2 为默认的版本中 =0 保留 V1）；"
+        "设置该变量时，它优先于该版本自己的选择",
+        "已确认：v0.11.2 wheel 中没有；v0.12.0 到 v0.33.0 的 vllm/envs.py 中都有（v0.21 之前为 bool(int(...))，"
+        "v0.22 起未设置即按版本自己的选择）"),
     "MRV2_QWEN3_DENSE": (
-        "Qwen3 稠密模型改用 model runner V2，不扣除 CUDA graph 估算值", "已确认：发行说明"),
-    "MRV2_LLAMA_MISTRAL_DENSE": ("Llama 与 Mistral 稠密模型改用 model runner V2", "已确认：发行说明"),
+        "既非 MoE 也未量化的 Qwen3ForCausalLM checkpoint 改用 model runner V2，不扣除 CUDA graph 估算值",
+        "已确认：发行说明；v0.22.0 wheel 的 DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES 只列出 Qwen3ForCausalLM，"
+        "带 quantization_config 的 checkpoint 仍用 V1"),
+    "MRV2_LLAMA_MISTRAL_DENSE": (
+        "LlamaForCausalLM 与 MistralForCausalLM 按同样条件（非 MoE、未量化）加入", "已确认：发行说明与 v0.23.0 wheel"),
+    "MRV2_LISTED_MOE": (
+        "列表中的架构无论是否量化、是否 MoE 都用 V2，列表新增 DeepseekV2ForCausalLM、Qwen2MoeForCausalLM 与 "
+        "GraniteMoeForCausalLM",
+        "已确认：v0.24.0 wheel 去掉了 v0.22–v0.23 的 MoE 与量化检查"),
     "MRV2_ALL_DENSE": (
-        "所有稠密（非 MoE、非混合）生成模型改用 model runner V2", "已确认：发行说明"),
+        "所有既非 MoE 也非混合（Mamba / 线性注意力）的生成模型改用 model runner V2（包括滑动窗口与 MLA 模型），"
+        "各版本列出的 MoE 架构（DEFAULT_V2_ARCHITECTURES）也一样",
+        "已确认：发行说明；v0.25.0–v0.28.0 wheel 只检查 is_hybrid、is_attention_free、is_moe 与该列表，"
+        "列表在 v0.26（Inkling、LongcatFlashNgram）、v0.27（KimiK3）与 v0.28（DeepseekV4）中增加"),
     "SW_IN_FLIGHT_TWO_BATCHES": (
         "滑动窗口 / 分块注意力层保留 window − 1 + 在途 token 数，在途 = 在途批次数 × max_num_batched_tokens"
         "（此前为 1 ×）",
@@ -646,6 +711,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "再采样一次，所以 profile 峰值里有 logits 的 fp32 副本以及 FlashInfer 的掩码 logits 与概率（Triton 回退路径原地过滤），"
         "不再只有贪心那一遍的 logits",
         "已确认：v0.33.0 wheel 的 _dummy_sampler_run 新增这一遍，v0.28.0–v0.32.0 中没有；字节数按代码推算（尚无公开的 v0.33 日志）"),
+    "CUBLAS_HANDLES_BEFORE_SNAPSHOT": (
+        "worker 在第一次显存快照之前执行一次 16 × 16 的 torch.mm 和带 bias 的 linear，所以 cuBLAS 与 cuBLASLt 句柄、"
+        "它们的 kernel 以及 torch 的 cuBLAS 工作区都算作基线，而不是 profile 运行消耗的显存",
+        "已确认：v0.33.0 wheel 的 init_device 有这几行，v0.32.0 中没有；大小（100 MiB）在 H200 上用 torch 2.11.0+cu130 "
+        "实测（scripts/probe_cublas_handles.py）"),
     "MRV2_ALL_MODELS_CG_PROFILED": (
         "所有模型改用 model runner V2，且它现在会 profile CUDA graph 显存",
         "已确认：v0.29.0 wheel（config/vllm.py use_v2_model_runner；v0.28.0 中 V2 的 profile_cudagraph_memory 返回 0）"),

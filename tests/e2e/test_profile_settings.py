@@ -86,6 +86,28 @@ def test_the_cuda_graph_profiler_select_sets_the_cuda_graph_term(py_page):
     fresh_form(page)
 
 
+def test_the_model_runner_select_keeps_gemma_3_on_v1(py_page):
+    """VLLM_USE_V2_MODEL_RUNNER=0 (Advanced): vLLM 0.26 runs Gemma 3 on model runner V2, which
+    subtracts no CUDA-graph estimate; forcing the V1 runner brings that term back and shrinks the
+    pool, the serve command carries the variable, the settings-used list names the runner and the
+    link restores it; 1 on v0.11 (before the variable existed) gets the core's message, in both
+    languages."""
+    page = py_page
+    v1, auto, want = choose_setting(page, "model-runner", "0", "model_runner_v2", False,
+                                    model="google/gemma-3-12b-it", vllm_version="0.26.0")
+    graphs = lambda r: next(t for t in r["budget"]["terms"] if t["name"] == "CUDA graphs")["gib"]  # noqa: E731
+    assert auto["layout"]["model_runner_v2"] and not v1["layout"]["model_runner_v2"]
+    assert graphs(auto) == 0 < graphs(v1) and v1["estimated"]["tokens"] < auto["estimated"]["tokens"]
+    expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"^VLLM_USE_V2_MODEL_RUNNER=0 vllm serve"))
+    expect(page.get_by_test_id("settings-used")).to_contain_text("VLLM_USE_V2_MODEL_RUNNER=0")
+    link_restores(page, "mr", "0", "model-runner", "0", want)
+    open_advanced(page)
+    page.get_by_test_id("vllm-version").select_option("0.11.0")
+    page.get_by_test_id("model-runner").select_option("1")
+    expect_in_both_languages(page, page.locator("#model-runner-msg"), "needs vLLM 0.12.0", "需要 vLLM 0.12.0")
+    fresh_form(page)
+
+
 def test_the_rocm_quick_reduce_select_adds_its_buffer_where_it_starts(py_page):
     """VLLM_ROCM_QUICK_REDUCE_QUANTIZATION=INT4 (Advanced) on two MI355X GPUs: the non-torch term
     grows by quick all-reduce's 4 GiB buffer, the serve command and the settings-used list carry
@@ -121,9 +143,21 @@ def test_a_pasted_log_that_turns_the_cuda_graph_profiler_off_sets_the_select(py_
     clear_pasted_log(page)
 
 
+def test_a_pasted_log_names_the_runner_it_ran(py_page):
+    """A v0.27.1 RTX 4090 start of Qwen3-8B prints 'Using V2 Model Runner': pasting it sets the
+    runner select to V2, which is also that release's choice, so the serve command stays plain."""
+    page = py_page
+    reply = paste_stored_log(page, "rtx4090-runpod-qwen3-8b-maxlen8k-warm-v0.27.1", "Using V2 Model Runner")
+    assert reply["result"]["settings"]["model_runner_v2"] is True
+    expect(page.get_by_test_id("model-runner")).to_have_value("1")
+    expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"^vllm serve"))
+    clear_pasted_log(page)
+
+
 @pytest.mark.parametrize("testid,chinese,first_english", [
     ("flashinfer-sampler", ("排序", "默认"), "unset (the release's default)"),
     ("cg-profiling", ("扣除", "默认"), "unset (the release's default: on from v0.20)"),
+    ("model-runner", ("该版本", "runner"), "unset (the release's choice for this model)"),
     ("compile-cache", ("首次启动", "重启"), "not known (a first start is assumed)"),
 ])
 def test_the_profile_selects_speak_chinese(py_page, testid, chinese, first_english):

@@ -1,0 +1,95 @@
+"""Which model runner vLLM picks (engine.uses_model_runner_v2), release by release as the wheels'
+``use_v2_model_runner`` decides, and VLLM_USE_V2_MODEL_RUNNER, which overrides it."""
+
+from __future__ import annotations
+
+import pytest
+
+from factories import calc, config, llama_like
+from kvcalc.engine import uses_model_runner_v2
+from kvcalc.errors import SettingsError
+from kvcalc.hf_config import read_model
+from kvcalc.logparse import parse_log
+from kvcalc.versions import parse_version
+
+QUANTIZED_QWEN3 = dict(config("Qwen/Qwen3-32B-FP8"))
+DEEPSEEK_V2_LITE = llama_like(architectures=["DeepseekV2ForCausalLM"], model_type="deepseek_v2",
+                              kv_lora_rank=512, qk_rope_head_dim=64, qk_nope_head_dim=128, v_head_dim=128,
+                              n_routed_experts=64, num_experts_per_tok=6, moe_intermediate_size=1408)
+
+
+def runner(model: str | dict, release: str, spec: str | None = None, chosen: bool | None = None) -> bool:
+    cfg = config(model) if isinstance(model, str) else model
+    return uses_model_runner_v2(read_model(cfg), parse_version(release), spec, chosen)
+
+
+@pytest.mark.parametrize("model, release, v2", [
+    ("Qwen/Qwen3-8B", "0.21.0", False),          # V2 is opt-in only
+    ("Qwen/Qwen3-8B", "0.22.0", True),           # Qwen3ForCausalLM, listed
+    (QUANTIZED_QWEN3, "0.22.0", False),          # a quantization_config keeps V1 in 0.22-0.23
+    (QUANTIZED_QWEN3, "0.24.0", True),           # 0.24 drops that check
+    ("meta-llama/Llama-3.1-8B-Instruct", "0.22.0", False),
+    ("meta-llama/Llama-3.1-8B-Instruct", "0.23.0", True),
+    ("Qwen/Qwen2.5-7B-Instruct", "0.24.0", False),   # Qwen2ForCausalLM is not listed
+    ("Qwen/Qwen2.5-7B-Instruct", "0.25.0", True),    # every non-MoE model from 0.25
+    ("google/gemma-3-27b-it", "0.24.0", False),
+    ("google/gemma-3-27b-it", "0.25.0", True),       # sliding-window layers do not matter
+    ("Qwen/Qwen3-30B-A3B", "0.28.0", False),         # MoE, not listed
+    ("Qwen/Qwen3-30B-A3B", "0.29.0", True),          # every model from 0.29
+    (DEEPSEEK_V2_LITE, "0.23.0", False),
+    (DEEPSEEK_V2_LITE, "0.24.0", True),              # listed MoE (MLA) from 0.24
+    (DEEPSEEK_V2_LITE, "0.28.0", True),
+    ("Qwen/Qwen3-Next-80B-A3B-Instruct", "0.28.0", False),   # hybrid
+])
+def test_the_runner_each_release_picks(model, release, v2):
+    assert runner(model, release) is v2
+
+
+def test_the_moe_list_grows_release_by_release():
+    """DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES in the v0.26-v0.28 wheels."""
+    kimi = llama_like(architectures=["KimiK3ForConditionalGeneration"], num_local_experts=8,
+                      num_experts_per_tok=2)
+    assert [runner(kimi, r) for r in ("0.26.0", "0.27.0", "0.28.0")] == [False, True, True]
+
+
+def test_the_environment_variable_decides_when_set():
+    assert runner("google/gemma-3-27b-it", "0.26.0", chosen=False) is False
+    assert runner("Qwen/Qwen3-30B-A3B", "0.26.0", chosen=True) is True
+    assert runner("Qwen/Qwen3-8B", "0.31.0", "suffix", chosen=None) is False
+
+
+def test_forcing_v1_gives_back_the_cuda_graph_estimate_before_v0_29():
+    """Model runner V2 deducts no CUDA-graph estimate before v0.29, V1 does from v0.21: the same
+    Gemma 3 start on v0.26 differs by that term, and the command spells the variable out."""
+    auto = calc("google/gemma-3-12b-it", vllm_version="0.26.0", max_model_len=8192)
+    v1 = calc("google/gemma-3-12b-it", vllm_version="0.26.0", max_model_len=8192, model_runner_v2=False)
+    graphs = {c.model_runner_v2: {t.name: t.bytes for t in c.budget.terms}["CUDA graphs"] for c in (auto, v1)}
+    assert auto.model_runner_v2 and not v1.model_runner_v2
+    assert graphs[True] == 0 < graphs[False]
+    assert v1.estimated.tokens < auto.estimated.tokens
+    assert v1.serve_command.startswith("VLLM_USE_V2_MODEL_RUNNER=0 vllm serve")
+    assert auto.serve_command.startswith("vllm serve")
+    # the release's own choice needs no variable in the command
+    same = calc("google/gemma-3-12b-it", vllm_version="0.26.0", max_model_len=8192, model_runner_v2=True)
+    assert same.serve_command == auto.serve_command
+
+
+def test_the_variable_is_refused_where_vllm_refuses_it():
+    with pytest.raises(SettingsError) as err:
+        calc("Qwen/Qwen3-8B", vllm_version="0.11.0", model_runner_v2=True)
+    assert "VLLM_USE_V2_MODEL_RUNNER" in err.value.problems and "0.12.0" in str(err.value.problems)
+    with pytest.raises(SettingsError) as err:
+        calc("Qwen/Qwen3-8B", vllm_version="0.30.0", model_runner_v2=True, speculative={"method": "ngram"})
+    assert "ngram" in str(err.value.problems["VLLM_USE_V2_MODEL_RUNNER"])
+    with pytest.raises(SettingsError):
+        calc("Qwen/Qwen3-8B", vllm_version="0.30.0", model_runner_v2="yes")
+
+
+@pytest.mark.parametrize("line, v2", [
+    ("(EngineCore pid=1) INFO 10-08 21:35:30 [gpu_worker.py:429] Using V2 Model Runner", True),
+    ("WARNING 06-02 12:00:00 [vllm.py:540] Model Runner V2 does not yet support custom logits processors; "
+     "using the V1 model runner instead.", False),
+])
+def test_a_log_says_which_runner_it_ran(line, v2):
+    log = parse_log(line)
+    assert log.model_runner_v2 is v2 and log.settings()["model_runner_v2"] is v2
