@@ -42,9 +42,11 @@ def method_claims() -> list[str]:
         f"{reserve.vision_profile(qwen25, 2048, 256, 128000, 1, 2)[0] / GIB:.1f} GiB for the 7B at its default 128,000",
         f"about {video:.2f} GiB each",
         f"{reserve.SINGLE_GPU_NON_TORCH_GIB:.2f} GiB on one GPU",
-        "FlashInfer's all-reduce + RMSNorm fusion workspace (4 × TP × its largest input: "
+        "(4 × TP × its largest input: "
         f"{reserve.allreduce_fusion_bytes(parse_version('0.25.0'), 'cuda', '9.0', 2, 8192, 5120, 2, True) / GIB:.2f} "
-        "GiB at TP 2)",
+        "GiB at TP 2; about 6 × it where NVSwitch boards take the MNNVL layout from v0.25, "
+        f"{reserve.allreduce_fusion_bytes(parse_version('0.25.0'), 'cuda', '9.0', 2, 8192, 5120, 2, True, True) / GIB:.2f} "
+        "GiB",
         f"plus {reserve.QUICK_REDUCE_BUFFER_BYTES // GIB} GiB on AMD MI300-series and MI355X GPUs in a TP group of "
         f"{', '.join(map(str, reserve.QUICK_REDUCE_WORLD_SIZES[:-1]))} or {reserve.QUICK_REDUCE_WORLD_SIZES[-1]}",
         f"plus {reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per GPU",

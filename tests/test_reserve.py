@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from factories import config
+from factories import calc, config
 from kvcalc.reserve import (ERAS, cuda_graph_count, cuda_graph_estimate, cudagraph_capture_sizes, MULTI_GPU_NON_TORCH_GIB, NO_P2P_NON_TORCH_GIB, non_torch_estimate, SAMPLER_BYTES_FLASHINFER, SAMPLER_BYTES_MRV2_GREEDY, SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER, SAMPLER_BYTES_MRV2_WARMUP_TRITON,
                             SAMPLER_BYTES_PER_ENTRY, SAMPLER_BYTES_TRITON, SINGLE_GPU_NON_TORCH_GIB,
                             estimate_reserve, vision_profile,
@@ -560,7 +560,7 @@ def test_gh200_is_a_discrete_gpu_to_vllm_and_gb10_an_integrated_one():
     reads free memory from CUDA and takes the ≥ 70 GiB batch defaults (8,192 tokens, 1,024
     sequences). GB10 is integrated: NVML has no memory total (the small row) and free memory
     comes from the OS (the 'unified memory' term)."""
-    from factories import calc
+
     gh200 = calc("Qwen/Qwen3-8B", "gh200", max_model_len=8192)
     gb10 = calc("Qwen/Qwen3-8B", "gb10", max_model_len=8192)
     assert (gh200.resolved.max_num_batched_tokens, gh200.resolved.max_num_seqs) == (8192, 1024)
@@ -574,7 +574,7 @@ def test_hybrid_models_profiling_a_vision_tower_at_large_batches_widen_the_band(
     2.5 GiB per 16,384 tokens up to 4.7 GiB and a note says so; the typical estimate is unchanged.
     Text-only runs (--language-model-only), smaller batches and models without GDN layers keep
     their band."""
-    from factories import calc
+
     from kvcalc.reserve import hybrid_tower_excess
 
     gib = 1 << 30
@@ -604,7 +604,7 @@ def test_rocm_quick_all_reduce_keeps_a_4_gib_buffer_where_vllm_starts_it():
     2 GiB largest problem on each GPU (csrc/quickreduce/quick_reduce.h), counted as non-torch
     memory; elsewhere it does not start, the estimate is unchanged and a note says so. The two
     public MI355X logs with it on come out within 1.2% (they were 2.1-2.2% high without it)."""
-    from factories import calc
+
     from kvcalc.reserve import QUICK_REDUCE_BUFFER_BYTES, quick_reduce_bytes
     from kvcalc.validate import evaluate_entry
 
@@ -638,7 +638,7 @@ def test_flashinfer_allreduce_fusion_workspace_on_hopper_and_blackwell_tp_groups
     min(largest input / (hidden × 2 B), max_num_batched_tokens): 0.5 GiB at TP 2 (64 MiB inputs),
     32 MiB at TP 4 on Hopper (2 MiB), nothing eager, on Ada/Ampere/consumer Blackwell, on ROCm or
     before v0.17. It sits in the typical value and the band's top, not the low end."""
-    from factories import calc
+
     from kvcalc.reserve import allreduce_fusion_bytes
 
     v = parse_version("0.25.0")
@@ -651,12 +651,60 @@ def test_flashinfer_allreduce_fusion_workspace_on_hopper_and_blackwell_tp_groups
                  (v, "cuda", "12.0", 2, 8192, 5120, 2, True), (v, "rocm", "gfx942", 2, 8192, 5120, 2, True),
                  (v, "cuda", "9.0", 1, 8192, 5120, 2, True), (parse_version("0.16.0"), "cuda", "9.0", 2, 8192, 5120, 2, True)):
         assert allreduce_fusion_bytes(*args) == 0, args
-    fused = calc("Qwen/Qwen3-32B", "h100", tensor_parallel_size=2, vllm_version="0.25.0").budget.term("non-torch memory")
-    eager = calc("Qwen/Qwen3-32B", "h100", tensor_parallel_size=2, vllm_version="0.25.0",
+    fused = calc("Qwen/Qwen3-32B", "h100-pcie", tensor_parallel_size=2, vllm_version="0.25.0"
+                 ).budget.term("non-torch memory")
+    eager = calc("Qwen/Qwen3-32B", "h100-pcie", tensor_parallel_size=2, vllm_version="0.25.0",
                  enforce_eager=True).budget.term("non-torch memory")
     gap = 4 * 2 * 6553 * 5120 * 2
     assert fused.bytes - eager.bytes == gap and fused.high - eager.high == gap and fused.low == eager.low
-    assert "all-reduce + RMSNorm fusion" in fused.basis
+    assert "all-reduce + RMSNorm fusion" in fused.basis and "trtllm" in fused.basis
+
+
+def test_mnnvl_all_reduce_on_nvswitch_boards_from_v0_25():
+    """From v0.25 one node's FlashInfer all-reduce takes the MNNVL backend where NVSwitch multicast
+    exists (flashinfer 0.7.2: three Lamport buffers of max(one-shot at 1 MiB, 2 × ⌈T / TP⌉ × TP × H ×
+    2 B)): Qwen3-32B at TP 2 on an H100 SXM board, 3 × 2 × 3,277 × 2 × 5,120 × 2 B = 0.375 GiB
+    against trtllm's 0.5; before v0.25 trtllm everywhere."""
+    from kvcalc.reserve import allreduce_backend, allreduce_fusion_bytes
+
+    v = parse_version("0.25.0")
+    assert allreduce_backend(v, True) == "mnnvl" and allreduce_backend(parse_version("0.24.0"), True) == "trtllm"
+    assert allreduce_backend(v, False) == "trtllm"
+    assert allreduce_fusion_bytes(v, "cuda", "9.0", 2, 8192, 5120, 2, True, True) == 3 * 2 * 3277 * 2 * 5120 * 2
+    # TP 4 on Hopper: 204 tokens, the one-shot size at the 1 MiB threshold wins
+    one_shot = min((1 << 20) // (4 * 2 * 5120), 204) * 5120 * 4 * 2
+    assert allreduce_fusion_bytes(v, "cuda", "9.0", 4, 8192, 5120, 2, True, True) == \
+        3 * max(one_shot, 2 * 51 * 4 * 5120 * 2)
+    sxm = calc("Qwen/Qwen3-32B", "h100", tensor_parallel_size=2, vllm_version="0.25.0").budget.term("non-torch memory")
+    assert "MNNVL" not in sxm.basis and "mnnvl" in sxm.basis
+
+
+def test_standalone_flashinfer_all_reduce_from_v0_29():
+    """v0.29 turns VLLM_ALLREDUCE_USE_FLASHINFER on: without torch.compile the standalone all-reduce
+    makes the workspace at the profile's first all-reduce, for the table's largest input unclamped,
+    when the profile's [max_num_batched_tokens, hidden] input fits it; MNNVL takes the tuned sizes
+    (B300 TP 4: 80 MiB from v0.29; B200 TP 8: 128 MiB from v0.33) and B300's TP 8 entry grows to 4 MiB."""
+    from kvcalc.reserve import allreduce_fusion_bytes, fusion_max_input_mib
+
+    v28, v29, v33 = (parse_version(x) for x in ("0.28.0", "0.29.0", "0.33.0"))
+    # eager Llama-3.1-8B (hidden 4,096) at TP 2 on Hopper: 8,192 tokens × 8 KiB = 64 MiB fits
+    assert allreduce_fusion_bytes(v28, "cuda", "9.0", 2, 8192, 4096, 2, False, True) == 0
+    assert allreduce_fusion_bytes(v29, "cuda", "9.0", 2, 8192, 4096, 2, False, True) == 6 * 64 << 20
+    assert allreduce_fusion_bytes(v29, "cuda", "9.0", 2, 2048, 4096, 2, False, False) == 4 * 2 * 64 << 20
+    # 16,384 tokens do not fit 64 MiB: the workspace comes after the profile, uncounted
+    assert allreduce_fusion_bytes(v29, "cuda", "9.0", 2, 16384, 4096, 2, False, True) == 0
+    # compiled B300 TP 4: the tuned 80 MiB raises the pass's 64 MiB
+    hidden = 7168
+    assert allreduce_fusion_bytes(v29, "cuda", "10.3", 4, 8192, hidden, 2, True, True) == \
+        3 * 2 * -(-((80 << 20) // (hidden * 2)) // 4) * 4 * hidden * 2
+    # compiled B200 TP 8: 1 MiB before v0.33, the tuned 128 MiB from v0.33
+    small = allreduce_fusion_bytes(v29, "cuda", "10.0", 8, 8192, hidden, 2, True, True)
+    big = allreduce_fusion_bytes(v33, "cuda", "10.0", 8, 8192, hidden, 2, True, True)
+    assert small < 8 << 20 and round(big / (1 << 20)) == 768
+    assert fusion_max_input_mib(v28, (10, 3), 8) == 2 and fusion_max_input_mib(v29, (10, 3), 8) == 4
+    eager = calc("meta-llama/Llama-3.1-8B-Instruct", "h100", tensor_parallel_size=2, vllm_version="0.29.0",
+                 enforce_eager=True).budget.term("non-torch memory")
+    assert "standalone all-reduce" in eager.basis
 
 
 @pytest.mark.parametrize("release,q,seqs,mnbt,count", [

@@ -35,6 +35,7 @@ class Gpu:
     unified_memory: bool
     source: tuple[str, ...]
     peer_to_peer: bool = True   # NCCL's per-peer buffers in GPU memory (reserve.non_torch_estimate)
+    nvswitch: bool = False      # NVSwitch multicast between the GPUs (FlashInfer's MNNVL all-reduce)
 
     @property
     def target(self) -> GpuTarget:
@@ -66,7 +67,7 @@ def parse_gpus(data: Any) -> tuple[Gpu, ...]:
             Gpu(g["key"], g["name"], int(g["total_bytes"]), tuple(g.get("cuda_names") or ()),
                 tuple(g.get("aliases") or ()), g.get("arch", ""), str(g.get("compute_capability", "")),
                 g.get("platform", "cuda"), g.get("vendor", ""), bool(g.get("unified_memory")),
-                tuple(g.get("source") or ()), bool(g.get("peer_to_peer", True)))
+                tuple(g.get("source") or ()), bool(g.get("peer_to_peer", True)), bool(g.get("nvswitch", False)))
             for g in data["gpus"])
     except (KeyError, TypeError, ValueError) as exc:
         raise CatalogError(Text("catalog.gpus_malformed", error=repr(exc))) from exc

@@ -322,7 +322,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       platform=gpu.platform, flashinfer_sampler=s.flashinfer_sampler,
                                       max_model_len=r.max_model_len, mm_profiling=not profile_off(config, r),
                                       decode_query_len=1 + num_spec, capability_major=gpu.target.major,
-                                      hybrid=_has_state_layers(arch), peer_to_peer=gpu.peer_to_peer,
+                                      hybrid=_has_state_layers(arch), peer_to_peer=gpu.peer_to_peer, nvswitch=gpu.nvswitch,
                                       max_capture_size=s.max_cudagraph_capture_size,
                                       capture_sizes=r.capture_sizes, compiled=not s.enforce_eager,
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,

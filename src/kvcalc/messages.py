@@ -381,10 +381,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "区间的预留上端另加 {gib:.1f} GiB：对视觉塔做 profile 的 Mamba/GDN 模型的公开启动日志，在这些项之外"
         "每 {tokens:,} 个批处理 token 多占至多 {per:.1f} GiB（最多 {most:.1f} GiB），原因尚未查明"),
     "basis.allreduce_fusion": (
-        "plus FlashInfer's all-reduce + RMSNorm fusion workspace for TP {tp} (on by default from v0.17 on "
-        "Hopper and Blackwell): {gib:.2f} GiB",
-        "再加 FlashInfer 的 all-reduce + RMSNorm 融合工作区（TP {tp}；v0.17 起在 Hopper 与 Blackwell 上默认开启）："
-        "{gib:.2f} GiB"),
+        "plus FlashInfer's all-reduce workspace for TP {tp} ({backend} layout; made in the profile by "
+        "the all-reduce + RMSNorm fusion from v0.17 on Hopper and Blackwell, and by the standalone "
+        "all-reduce from v0.29): {gib:.2f} GiB",
+        "再加 FlashInfer 的 all-reduce 工作区（TP {tp}；{backend} 布局；v0.17 起在 Hopper 与 Blackwell 上由 "
+        "all-reduce + RMSNorm 融合、v0.29 起由独立 all-reduce 在 profile 中创建）：{gib:.2f} GiB"),
     "basis.cublas_prepaid": (
         "less {mib} MiB that cuBLAS takes at its first call: from v0.33 vLLM makes the cuBLAS handles "
         "before its first memory snapshot, so the profile no longer counts them (measured on an H200)",

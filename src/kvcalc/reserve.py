@@ -34,7 +34,7 @@ from .messages import Text, join_texts
 from .params import QWEN2_VL_MODEL_TYPES, QWEN3_VL_MODEL_TYPES, QWEN_VL_MODEL_TYPES, config_int as _n, text_part
 from .units import GIB, cdiv
 from .settings import MmLimits, MmProcessor, max_pixels_ok, processor_max_pixels
-from .versions import NEWEST, Rule, Version, applies, flashinfer_sampler_default
+from .versions import NEWEST, Rule, Version, applies, flashinfer_sampler_default, parse_version
 
 
 @dataclass(frozen=True)
@@ -219,39 +219,110 @@ ALLREDUCE_FUSION_MAX_INPUT_MIB: dict[int, dict[int, float]] = {
     100: {2: 64, 4: 32, 8: 1},
     103: {2: 64, 4: 64, 8: 2},
 }
-"""The largest all-reduce input (MiB) FlashInfer's all-reduce + RMSNorm fusion takes, by compute
-capability and TP size (``FI_ALLREDUCE_FUSION_MAX_SIZE_MB`` in
-vllm/compilation/passes/fusion/allreduce_rms_fusion.py, which
-``PassConfig.default_fi_allreduce_fusion_max_size_mb`` returns; the same in the v0.19.1, v0.20.0,
-v0.24.0, v0.30.0, v0.31.0 and v0.33.0 wheels except B300 at TP 8, 4 MiB in v0.33.0: 64 MiB more)."""
+"""The largest all-reduce input (MiB) FlashInfer's all-reduce takes, by compute capability and TP
+size (``FI_ALLREDUCE_FUSION_MAX_SIZE_MB`` in vllm/compilation/passes/fusion/allreduce_rms_fusion.py,
+which ``PassConfig.default_fi_allreduce_fusion_max_size_mb`` returns to the fusion pass and to the
+standalone all-reduce alike; the same in the v0.17.0-v0.33.0 wheels except B300 at TP 8:
+``ALLREDUCE_FUSION_MAX_INPUT_MIB_FROM_0_29``)."""
+ALLREDUCE_FUSION_MAX_INPUT_MIB_FROM_0_29: dict[int, dict[int, float]] = {103: {8: 4}}
+"""v0.29.0 raises B300's TP 8 entry from 2 to 4 MiB (Rule.FLASHINFER_ALLREDUCE_STANDALONE, the same
+wheel)."""
+MNNVL_TUNED_MAX_MIB: tuple[tuple[Version, dict[tuple[int, int], float]], ...] = (
+    (parse_version("0.33.0"), {(100, 8): 128, (103, 4): 80, (103, 8): 128}),
+    (parse_version("0.29.0"), {(103, 4): 80, (103, 8): 64}),
+)
+"""``FI_MNNVL_ALLREDUCE_MAX_SIZE_MB`` (vllm/distributed/device_communicators/all_reduce_utils.py),
+one node, newest first: on the MNNVL backend these sizes replace the table's for the standalone
+all-reduce and raise the workspace's token count (``get_fi_ar_workspace``: max(max_token_num, size /
+(hidden × dtype bytes))). The v0.29.0-v0.32.0 wheels carry the second row, v0.33.0 the first."""
 ALLREDUCE_FUSION_BUFFERS = 4
 """flashinfer ``trtllm_create_ipc_workspace_for_all_reduce_fusion`` (flashinfer/comm/trtllm_ar.py,
 0.7.4): one data buffer of TP × max_token_num × hidden × 2 B and three Lamport buffers of the same
 size on every GPU."""
+MNNVL_LAMPORT_BUFFERS = 3
+MNNVL_ONE_SHOT_THRESHOLD_BYTES = 64 * 1024 * 8 * 2
+"""flashinfer ``MNNVLAllReduceFusionWorkspace`` (flashinfer/comm/trtllm_mnnvl_ar.py, 0.7.2, which
+vLLM 0.33.0 pins): three Lamport buffers, each the larger of the one-shot size at the 1 MiB
+threshold (tokens × hidden × TP × dtype bytes) and the two-shot size (2 × ⌈tokens / TP⌉ × TP ×
+hidden × dtype bytes), so about 6 × tokens × hidden × dtype bytes whatever the TP size."""
+
+
+def fusion_max_input_mib(version: Version, cc: tuple[int, int], tp: int) -> float | None:
+    """The table's largest input (MiB) for this GPU and TP size in ``version``, None where FlashInfer's
+    all-reduce does not run (compute capability other than 9.0 and 10.x, or a TP size it lacks)."""
+    key = cc[0] * 10 + cc[1]
+    if applies(Rule.FLASHINFER_ALLREDUCE_STANDALONE, version):
+        newer = ALLREDUCE_FUSION_MAX_INPUT_MIB_FROM_0_29.get(key, {}).get(tp)
+        if newer:
+            return newer
+    return ALLREDUCE_FUSION_MAX_INPUT_MIB.get(key, {}).get(tp)
+
+
+def mnnvl_tuned_max_mib(version: Version, cc: tuple[int, int], tp: int) -> float | None:
+    for since, table in MNNVL_TUNED_MAX_MIB:      # newest first
+        if version >= since:
+            return table.get((cc[0] * 10 + cc[1], tp))
+    return None
+
+
+def allreduce_backend(version: Version, nvswitch: bool) -> str:
+    """FlashInfer's all-reduce backend on one node (``_resolve_fi_ar_backend`` in
+    vllm/distributed/device_communicators/flashinfer_all_reduce.py): "trtllm" before v0.25; from
+    v0.25 "mnnvl" where the GPUs share NVSwitch multicast (HGX/DGX boards), with "trtllm" as the
+    fallback elsewhere (Rule.FLASHINFER_ALLREDUCE_MNNVL)."""
+    return "mnnvl" if nvswitch and applies(Rule.FLASHINFER_ALLREDUCE_MNNVL, version) else "trtllm"
+
+
+def allreduce_workspace_bytes(backend: str, tp: int, tokens: int, hidden: int, dtype_bytes: int) -> int:
+    """One GPU's FlashInfer all-reduce workspace for ``tokens`` × ``hidden`` inputs (bytes):
+    ``ALLREDUCE_FUSION_BUFFERS`` × TP × tokens × hidden × dtype bytes on trtllm; on MNNVL three Lamport
+    buffers of max(one-shot, two-shot) size (``MNNVL_ONE_SHOT_THRESHOLD_BYTES``)."""
+    if backend == "trtllm":
+        return ALLREDUCE_FUSION_BUFFERS * tp * tokens * hidden * dtype_bytes
+    one_shot_tokens = min(MNNVL_ONE_SHOT_THRESHOLD_BYTES // (tp * dtype_bytes * hidden), tokens)
+    one_shot = one_shot_tokens * hidden * tp * dtype_bytes
+    two_shot = 2 * cdiv(tokens, tp) * tp * hidden * dtype_bytes
+    return MNNVL_LAMPORT_BUFFERS * max(one_shot, two_shot)
 
 
 def allreduce_fusion_bytes(version: Version, platform: str, capability: str, tp: int, mnbt: int,
-                           hidden: int, dtype_bytes: int, compiled: bool) -> int:
-    """FlashInfer's all-reduce fusion workspace on one GPU (Rule.ALLREDUCE_RMS_FUSION_DEFAULT): on CUDA
-    with compute capability 9.0 or 10.x, TP of 2 or more, compiled (the fusion is a torch.compile
-    pass; --enforce-eager has none), from v0.17. max_token_num = min(largest input / (hidden × dtype
-    bytes), max_num_batched_tokens) (vllm/compilation/passes/fusion/allreduce_rms_fusion.py); the pass
-    runs inside the profile, so vLLM counts the workspace as non-torch memory. 0.5 GiB at TP 2 (64 MiB
-    inputs), 32 MiB at TP 4 on Hopper."""
-    if not compiled or platform != "cuda" or tp < 2 or hidden <= 0 or \
-            not applies(Rule.ALLREDUCE_RMS_FUSION_DEFAULT, version):
+                           hidden: int, dtype_bytes: int, compiled: bool, nvswitch: bool = False) -> int:
+    """FlashInfer's all-reduce workspace on one GPU, made inside the profile run, so vLLM counts it as
+    non-torch memory; 0 where none is made there. CUDA, compute capability 9.0 or 10.x, a TP group of
+    2 or more on one node.
+
+    Compiled (Rule.ALLREDUCE_RMS_FUSION_DEFAULT, from v0.17): the fusion pass makes it for
+    min(largest input / (hidden × dtype bytes), max_num_batched_tokens) tokens
+    (vllm/compilation/passes/fusion/allreduce_rms_fusion.py), raised on MNNVL from v0.29 to the tuned
+    size (``MNNVL_TUNED_MAX_MIB``). Eager, from v0.29 (Rule.FLASHINFER_ALLREDUCE_STANDALONE):
+    the standalone all-reduce makes it at the profile's first all-reduce for largest input /
+    (hidden × dtype bytes) tokens, unclamped, but only when that input (max_num_batched_tokens ×
+    hidden × dtype bytes) fits the largest input; otherwise it is made after the profile and not
+    counted. 0.5 GiB (trtllm) or 0.375 GiB (MNNVL) at TP 2 on Hopper with 64 MiB inputs."""
+    if platform != "cuda" or tp < 2 or hidden <= 0:
         return 0
     cc = _capability(capability)
-    if cc is None:
+    if cc is None or cc[0] not in (9, 10) or (cc[0] == 9 and cc[1] != 0):
         return 0
-    major, minor = cc
-    if major not in (9, 10) or (major == 9 and minor != 0):
-        return 0
-    max_mib = ALLREDUCE_FUSION_MAX_INPUT_MIB.get(major * 10 + minor, {}).get(tp)
+    max_mib = fusion_max_input_mib(version, cc, tp)
     if not max_mib:
         return 0
-    tokens = min(int(max_mib * (1 << 20)) // (hidden * dtype_bytes), mnbt)
-    return ALLREDUCE_FUSION_BUFFERS * tp * tokens * hidden * dtype_bytes
+    backend = allreduce_backend(version, nvswitch)
+    standalone = applies(Rule.FLASHINFER_ALLREDUCE_STANDALONE, version)
+    tuned = mnnvl_tuned_max_mib(version, cc, tp) if backend == "mnnvl" and standalone else None
+    per_token = hidden * dtype_bytes
+    if compiled and applies(Rule.ALLREDUCE_RMS_FUSION_DEFAULT, version):
+        tokens = min(int(max_mib * (1 << 20)) // per_token, mnbt)
+        if tuned:
+            tokens = max(tokens, int(tuned * (1 << 20)) // per_token)
+    elif standalone and not compiled:
+        largest = int((tuned or max_mib) * (1 << 20))
+        if mnbt * per_token > largest:
+            return 0
+        tokens = largest // per_token
+    else:
+        return 0
+    return allreduce_workspace_bytes(backend, tp, tokens, hidden, dtype_bytes)
 
 
 def quick_reduce_bytes(level: str | None, platform: str, arch: str, tp: int, dtype_bytes: int) -> int:
@@ -976,7 +1047,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      platform: str = "cuda", flashinfer_sampler: bool | None = None,
                      max_model_len: int = 0, mm_profiling: bool = True, decode_query_len: int = 1,
                      capability_major: int = 0, hybrid: bool = False,
-                     peer_to_peer: bool = True, max_capture_size: int | None = None,
+                     peer_to_peer: bool = True, nvswitch: bool = False, max_capture_size: int | None = None,
                      capture_sizes: tuple[int, ...] | None = None, compiled: bool = True,
                      mm_limits: MmLimits | None = None, mm_processor: MmProcessor | None = None,
                      compile_cache: str | None = None, unified_memory: bool = False,
@@ -992,7 +1063,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     method (n-gram's token ids on V2: ``dense_token_ids_bytes``). Non-torch memory adds ROCm quick
     all-reduce's buffer (``quick_reduce_bytes``) and FlashInfer's all-reduce fusion workspace
     (``allreduce_fusion_bytes``: in the typical value and the band's top, not its low end, where
-    flashinfer may be missing)."""
+    flashinfer may be missing; ``nvswitch``: the GPUs share NVSwitch multicast, which picks its
+    MNNVL layout from v0.25)."""
     era = era_for(version, model_runner_v2)
     rows = sampler_rows(max_num_seqs, mnbt)
     vocab_padded = cdiv(vocab, 64) * 64
@@ -1048,7 +1120,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         notes.append(Text("note.hybrid_tower_excess", low=HYBRID_TOWER_EXCESS_GIB_PER_16K,
                           gib=HYBRID_TOWER_EXCESS_GIB, tokens=HYBRID_TOWER_EXCESS_MIN_TOKENS))
     allreduce_fusion = allreduce_fusion_bytes(version, platform, capability, tp, mnbt,
-                                              _n(text_part(config), "hidden_size"), dtype_bytes, compiled)
+                                              _n(text_part(config), "hidden_size"), dtype_bytes, compiled,
+                                              nvswitch)
     quick_reduce = quick_reduce_bytes(quick_reduce_level, platform, capability, tp, dtype_bytes)
     if (quick_reduce_level or "NONE").upper() != "NONE" and not quick_reduce:
         notes.append(Text("note.quick_reduce_idle"))
@@ -1057,7 +1130,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     penalties = penalty_buffer_bytes(version, model_runner_v2, max_num_seqs, vocab) if last_stage else 0
     if allreduce_fusion:
         nt = (nt[0] + allreduce_fusion, nt[1], nt[2] + allreduce_fusion)
-        nt_basis = join_texts([nt_basis, Text("basis.allreduce_fusion", gib=allreduce_fusion / GIB, tp=tp)])
+        nt_basis = join_texts([nt_basis, Text("basis.allreduce_fusion", gib=allreduce_fusion / GIB, tp=tp,
+                                              backend=allreduce_backend(version, nvswitch))])
     prepaid = cublas_prepaid_bytes(version, platform)
     if prepaid:
         nt = tuple(max(0, b - prepaid) for b in nt)

@@ -147,6 +147,22 @@ class Rule(Enum):
         "with RMSNorm through FlashInfer, whose IPC workspace stays allocated on every GPU",
         "confirmed: off at every optimization level in the v0.16.0 wheel, on at -O2 in v0.17.0; the "
         "v0.17.0–v0.33.0 wheels size it alike")
+    FLASHINFER_ALLREDUCE_MNNVL = RuleInfo(
+        _v("0.25.0"), "v0.25.0 wheel", "vllm/distributed/device_communicators/flashinfer_all_reduce.py "
+        "_resolve_fi_ar_backend",
+        "on one node FlashInfer's all-reduce uses the MNNVL backend (three Lamport buffers, about 6 × "
+        "tokens × hidden × dtype bytes) where NVSwitch multicast exists, trtllm's IPC layout (4 × TP × "
+        "tokens × hidden × dtype bytes) elsewhere",
+        "confirmed: the v0.17.0–v0.24.0 wheels pick trtllm on one node (#35772), v0.25.0–v0.33.0 mnnvl "
+        "with a trtllm fallback; sizes from flashinfer 0.7.2's trtllm_mnnvl_ar.py")
+    FLASHINFER_ALLREDUCE_STANDALONE = RuleInfo(
+        _v("0.29.0"), "v0.29.0 wheel", "vllm/envs.py VLLM_ALLREDUCE_USE_FLASHINFER",
+        "FlashInfer's standalone all-reduce is on by default, so its workspace is made in the profile "
+        "without torch.compile too (for the table's largest input, unclamped), MNNVL takes tuned sizes "
+        "on Blackwell (B300 TP 4: 80 MiB; TP 8: 64, 128 MiB from v0.33; B200 TP 8: 128 MiB from v0.33) "
+        "and B300's TP 8 table entry grows from 2 to 4 MiB",
+        "confirmed: VLLM_ALLREDUCE_USE_FLASHINFER defaults to 0 in the v0.28.0 wheel and to 1 in "
+        "v0.29.0–v0.33.0; FI_MNNVL_ALLREDUCE_MAX_SIZE_MB in all_reduce_utils.py of each wheel")
     QUICK_REDUCE_INT3 = RuleInfo(
         _v("0.25.0"), "#45666", "vllm/envs.py VLLM_ROCM_QUICK_REDUCE_QUANTIZATION",
         "ROCm quick all-reduce takes the INT3 codec (TP 2 only)",
@@ -542,6 +558,17 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "在默认的 -O2 下，计算能力 9.0 或 10.x 上 2 卡及以上的 TP 组通过 FlashInfer 把 all-reduce 与 RMSNorm 融合，"
         "其 IPC 工作区常驻每张 GPU",
         "已确认：v0.16.0 wheel 中各优化级别都关闭，v0.17.0 起 -O2 开启；v0.17.0–v0.33.0 的 wheel 中大小算法相同"),
+    "FLASHINFER_ALLREDUCE_MNNVL": (
+        "单节点上，FlashInfer 的 all-reduce 在有 NVSwitch multicast 的地方使用 MNNVL 后端（三个 Lamport 缓冲区，约 6 × "
+        "token 数 × hidden × dtype 字节），其他地方使用 trtllm 的 IPC 布局（4 × TP × token 数 × hidden × dtype 字节）",
+        "已确认：v0.17.0–v0.24.0 wheel 在单节点上选 trtllm（#35772），v0.25.0–v0.33.0 选 mnnvl 并以 trtllm 兜底；"
+        "大小取自 flashinfer 0.7.2 的 trtllm_mnnvl_ar.py"),
+    "FLASHINFER_ALLREDUCE_STANDALONE": (
+        "FlashInfer 的独立 all-reduce 默认开启，所以不用 torch.compile 时它的工作区也在 profile 中创建（按表中最大输入，"
+        "不受 max_num_batched_tokens 限制）；MNNVL 在 Blackwell 上采用调优后的大小（B300 TP 4：80 MiB；TP 8：64 MiB，"
+        "v0.33 起 128 MiB；B200 TP 8：v0.33 起 128 MiB），B300 的 TP 8 表项从 2 MiB 增至 4 MiB",
+        "已确认：VLLM_ALLREDUCE_USE_FLASHINFER 在 v0.28.0 wheel 中默认为 0，在 v0.29.0–v0.33.0 中默认为 1；"
+        "各 wheel 的 all_reduce_utils.py 中的 FI_MNNVL_ALLREDUCE_MAX_SIZE_MB"),
     "QUICK_REDUCE_INT3": (
         "ROCm quick all-reduce 可用 INT3 编码（仅 TP 2）",
         "已确认：v0.24.0 wheel 的可选值中没有它，v0.25.0 中有（INT3 仅限 TP 2）"),
