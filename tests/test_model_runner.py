@@ -93,3 +93,19 @@ def test_the_variable_is_refused_where_vllm_refuses_it():
 def test_a_log_says_which_runner_it_ran(line, v2):
     log = parse_log(line)
     assert log.model_runner_v2 is v2 and log.settings()["model_runner_v2"] is v2
+
+
+def test_a_shorter_draft_model_caps_max_model_len_on_v2_from_v0_33():
+    """vLLM 0.33 lowers max_model_len to a draft model's (method draft_model, model runner V2): the
+    pool's concurrency and the log line are computed at the drafter's 4,096 tokens, with a note;
+    v0.32 keeps the target's length."""
+    draft = llama_like(max_position_embeddings=4096)
+    spec = {"method": "draft_model", "num_speculative_tokens": 3, "draft_config": draft}
+    new = calc("meta-llama/Llama-3.1-8B-Instruct", vllm_version="0.33.0", max_model_len=32768, speculative=spec)
+    old = calc("meta-llama/Llama-3.1-8B-Instruct", vllm_version="0.32.0", max_model_len=32768, speculative=spec)
+    assert new.resolved.max_model_len == 4096 and old.resolved.max_model_len == 32768
+    assert any("4,096" in str(n) and "v0.33" in str(n) for n in new.notes)
+    assert any("for 4,096 tokens per request" in line for line in new.estimated.log_lines)
+    eagle = calc("meta-llama/Llama-3.1-8B-Instruct", vllm_version="0.33.0", max_model_len=32768,
+                 speculative={"method": "eagle3", "num_speculative_tokens": 3, "draft_config": draft})
+    assert eagle.resolved.max_model_len == 32768

@@ -153,6 +153,19 @@ def _draft_layers(arch: ModelArch, s: Settings) -> tuple[tuple[AttentionLayer, .
     return (template,), [Text("note.draft_assumed"), Text("note.draft_weights")]
 
 
+def draft_length_cap(s: Settings, version: Version, model_runner_v2: bool, max_model_len: int) -> int | None:
+    """The shorter max_model_len vLLM takes from a draft model (Rule.MRV2_DRAFT_CAPS_MAX_LEN): from
+    v0.33 model runner V2 cannot skip speculation on long sequences, so with method "draft_model"
+    (whose drafter does not share the target's positions) vLLM lowers max_model_len to the drafter's
+    own (vllm/config/vllm.py ``_limit_max_model_len_to_draft``). None where nothing changes."""
+    spec = s.speculative
+    if spec is None or spec.draft_config is None or str(spec.method).lower() != "draft_model" or \
+            not model_runner_v2 or not applies(Rule.MRV2_DRAFT_CAPS_MAX_LEN, version):
+        return None
+    draft_len = read_drafter(spec).max_len_limit(version)
+    return draft_len if draft_len is not None and draft_len < max_model_len else None
+
+
 def prefix_caching_default(arch: ModelArch, version: Version) -> bool:
     """vLLM's default for --enable-prefix-caching: on, except for hybrid models (layers with a
     Mamba-style state) before #50991 (Rule.HYBRID_PREFIX_CACHING_DEFAULT), which kept it opt-in
@@ -398,8 +411,14 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     kv = resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_dtype, version, arch.is_mla,
                           arch.architecture, gpu.platform, gpu.target.major)
     mrv2 = uses_model_runner_v2(arch, version, s.speculative.method if s.speculative else None, s.model_runner_v2)
+    capped = draft_length_cap(s, version, mrv2, resolved.max_model_len)
+    length_notes = [] if capped is None else \
+        [Text("note.draft_caps_max_len", draft=capped, target=resolved.max_model_len)]
+    if capped is not None:
+        resolved = replace(resolved, max_model_len=capped)
     async_on = _async_scheduling(s, version)
     draft, notes = _draft_layers(arch, s)
+    notes = [*notes, *length_notes]
     if fp8_by_default(s.kv_cache_dtype, arch.architecture, gpu.platform, gpu.target.major, version):
         notes = [*notes, Text("note.glm_fp8_kv_on_sm10")]
     spec_tokens = (s.speculative.num_speculative_tokens or 1) if s.speculative else 0

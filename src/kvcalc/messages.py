@@ -311,6 +311,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "high (the model's own config.json from Hugging Face includes them)",
         "这份 config 没有列出视觉或音频塔，但该模型的检查点带有它们：它们的权重以及 vLLM 启动时对它们的试运行都未计入，"
         "因此估算的缓存池可能偏大（Hugging Face 上该模型自己的 config.json 包含这些塔）"),
+    "note.draft_caps_max_len": (
+        "the draft model holds {draft:,} positions, fewer than the {target:,} asked for: from v0.33 vLLM "
+        "lowers max_model_len to the drafter's on model runner V2, which cannot skip speculation for "
+        "longer sequences, so the pool and the concurrency are computed at {draft:,}",
+        "草稿模型只支持 {draft:,} 个位置，少于所需的 {target:,}：v0.33 起 vLLM 在 model runner V2 上把 max_model_len "
+        "降到草稿模型的长度（V2 无法对更长的序列跳过投机解码），因此缓存池与并发数按 {draft:,} 计算"),
     "note.draft_weights": (
         "the draft model's own weights (hundreds of MiB to a few GiB) are not in the weights term: "
         "the fully estimated pool is high by that much",

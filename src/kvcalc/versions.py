@@ -410,6 +410,11 @@ class Rule(Enum):
         "as memory the profile run consumed",
         "confirmed: the v0.33.0 wheel's init_device has the lines, absent from v0.32.0; the size "
         "(100 MiB) was measured on an H200 with torch 2.11.0+cu130 (scripts/probe_cublas_handles.py)")
+    MRV2_DRAFT_CAPS_MAX_LEN = RuleInfo(
+        _v("0.33.0"), "v0.33.0 wheel", "vllm/config/vllm.py _limit_max_model_len_to_draft",
+        "on model runner V2, speculative method draft_model lowers max_model_len to the draft model's "
+        "when that is shorter (V2 cannot skip speculation for longer sequences)",
+        "confirmed: the v0.33.0 wheel adds _limit_max_model_len_to_draft, absent from v0.32.0")
     MRV2_ALL_MODELS_CG_PROFILED = RuleInfo(
         _v("0.29.0"), "v0.29.0 notes", "vllm/v1/worker/gpu/model_runner.py",
         "every model runs on model runner V2, which now profiles CUDA-graph memory",
@@ -743,6 +748,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "它们的 kernel 以及 torch 的 cuBLAS 工作区都算作基线，而不是 profile 运行消耗的显存",
         "已确认：v0.33.0 wheel 的 init_device 有这几行，v0.32.0 中没有；大小（100 MiB）在 H200 上用 torch 2.11.0+cu130 "
         "实测（scripts/probe_cublas_handles.py）"),
+    "MRV2_DRAFT_CAPS_MAX_LEN": (
+        "在 model runner V2 上，投机解码方法 draft_model 在草稿模型的 max_model_len 更短时把 max_model_len 降到草稿模型的长度"
+        "（V2 无法对更长的序列跳过投机解码）",
+        "已确认：v0.33.0 wheel 新增 _limit_max_model_len_to_draft，v0.32.0 中没有"),
     "MRV2_ALL_MODELS_CG_PROFILED": (
         "所有模型改用 model runner V2，且它现在会 profile CUDA graph 显存",
         "已确认：v0.29.0 wheel（config/vllm.py use_v2_model_runner；v0.28.0 中 V2 的 profile_cudagraph_memory 返回 0）"),
