@@ -76,3 +76,17 @@ def test_the_glm5_fp8_default_is_said_in_a_note():
                     "settings": {"tensor_parallel_size": 8, "max_model_len": 32768}})
     assert r["ok"] and r["result"]["settings"]["kv_cache_dtype_resolved"] == "fp8_e4m3"
     assert any("fp8_e4m3" in str(n) and "0.32" in str(n) for n in r["result"]["notes"])
+
+
+def test_a_float_kv_dtype_other_than_the_models_is_refused_from_v0_33():
+    """vLLM 0.33 (_reject_mismatched_float_kv_cache) refuses --kv-cache-dtype float16 on a bfloat16
+    model and names what it takes; v0.32 stored it; the model's own dtype stays allowed."""
+    from factories import calc
+    from kvcalc.errors import SettingsError
+
+    with pytest.raises(SettingsError) as err:
+        calc("Qwen/Qwen3-8B", vllm_version="0.33.0", kv_cache_dtype="float16")
+    text = str(err.value.problems["--kv-cache-dtype"])
+    assert "bfloat16" in text and "auto or bfloat16" in text and "0.33.0" in text
+    assert calc("Qwen/Qwen3-8B", vllm_version="0.32.0", kv_cache_dtype="float16").kv.name == "float16"
+    assert calc("Qwen/Qwen3-8B", vllm_version="0.33.0", kv_cache_dtype="bfloat16").kv.name == "bfloat16"

@@ -165,6 +165,9 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "dtype.unknown_kv": (
         "{value} is not a vLLM KV cache dtype; choose one of {choices}",
         "{value} 不是 vLLM 的 KV cache 数据类型；可选：{choices}"),
+    "dtype.float_kv_mismatch": (
+        "{name} does not match the model's dtype ({model}): vLLM {version} refuses it. Use {allowed}",
+        "{name} 与模型的 dtype（{model}）不一致：vLLM {version} 会拒绝。请改用 {allowed}"),
     "dtype.needs_version": (
         "{name} needs vLLM {since} or newer ({pr}); you chose {version}",
         "{name} 需要 vLLM {since} 或更高版本（{pr}）；当前选择的是 {version}"),

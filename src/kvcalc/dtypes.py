@@ -115,7 +115,8 @@ def resolve_kv_dtype(
 
     ``auto`` is the model dtype, except that a checkpoint whose quantization_config asks for
     a KV cache dtype (llm-compressor fp8 scheme, ModelOpt fp8/nvfp4) gets that one
-    (``resolve_kv_cache_dtype_string``; an explicit value wins, #42782), and that GLM-5-class
+    (``resolve_kv_cache_dtype_string``; an explicit value wins, #42782), that an explicit float16 or
+    bfloat16 must be the model's dtype from v0.33 (Rule.FLOAT_KV_MATCHES_MODEL), and that GLM-5-class
     models (GlmMoeDsaForCausalLM) on data-centre Blackwell take fp8_e4m3 from v0.32, set before the
     checkpoint is asked.
     """
@@ -131,6 +132,10 @@ def resolve_kv_dtype(
         raise SettingsError({"--kv-cache-dtype": Text(
             "dtype.unknown_kv", value=repr(requested), choices=", ".join(KV_CACHE_DTYPE_CHOICES))})
     kv = KV_CACHE_DTYPES[name]
+    if name in ("float16", "bfloat16") and name != model_dtype and applies(Rule.FLOAT_KV_MATCHES_MODEL, version):
+        allowed = f"auto or {model_dtype}" if model_dtype in ("float16", "bfloat16") else "auto"
+        raise SettingsError({"--kv-cache-dtype": Text("dtype.float_kv_mismatch", name=name, model=model_dtype,
+                                                      allowed=allowed, version=str(version))})
     if kv.since is not None and not applies(kv.since, version):
         raise SettingsError({"--kv-cache-dtype": Text(
             "dtype.needs_version", name=name, since=str(kv.since.value.since), pr=str(kv.since.value.pr),

@@ -415,6 +415,11 @@ class Rule(Enum):
         "on model runner V2, speculative method draft_model lowers max_model_len to the draft model's "
         "when that is shorter (V2 cannot skip speculation for longer sequences)",
         "confirmed: the v0.33.0 wheel adds _limit_max_model_len_to_draft, absent from v0.32.0")
+    FLOAT_KV_MATCHES_MODEL = RuleInfo(
+        _v("0.33.0"), "v0.33.0 wheel", "vllm/config/vllm.py _reject_mismatched_float_kv_cache",
+        "an explicit --kv-cache-dtype float16 or bfloat16 must equal the model dtype (a ValueError "
+        "otherwise: auto or the model's own dtype)",
+        "confirmed: the v0.33.0 wheel adds _reject_mismatched_float_kv_cache, absent from v0.32.0")
     MRV2_ALL_MODELS_CG_PROFILED = RuleInfo(
         _v("0.29.0"), "v0.29.0 notes", "vllm/v1/worker/gpu/model_runner.py",
         "every model runs on model runner V2, which now profiles CUDA-graph memory",
@@ -752,6 +757,9 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "在 model runner V2 上，投机解码方法 draft_model 在草稿模型的 max_model_len 更短时把 max_model_len 降到草稿模型的长度"
         "（V2 无法对更长的序列跳过投机解码）",
         "已确认：v0.33.0 wheel 新增 _limit_max_model_len_to_draft，v0.32.0 中没有"),
+    "FLOAT_KV_MATCHES_MODEL": (
+        "显式指定的 --kv-cache-dtype float16 或 bfloat16 必须与模型 dtype 相同（否则报 ValueError：只能用 auto 或模型自己的 dtype）",
+        "已确认：v0.33.0 wheel 新增 _reject_mismatched_float_kv_cache，v0.32.0 中没有"),
     "MRV2_ALL_MODELS_CG_PROFILED": (
         "所有模型改用 model runner V2，且它现在会 profile CUDA graph 显存",
         "已确认：v0.29.0 wheel（config/vllm.py use_v2_model_runner；v0.28.0 中 V2 的 profile_cudagraph_memory 返回 0）"),
