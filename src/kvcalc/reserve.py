@@ -478,7 +478,8 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "rtx3090-qwen2.5-7b-llm-seqs64-mbt16k-maxlen16640-util0.90-cold-v0.29.0",
     "rtx3090x2-2node-ray-qwen2.5-14b-pp2-llm-seqs64-mbt16k-util0.85-cold-v0.29.0",
     "rtx4050-laptop-wsl-qwen2.5-3b-awq-v1runner-seqs32-cold-v0.29.0",
-    "rtx4050-laptop-wsl-qwen2.5-3b-awq-v1runner-seqs32-warm-v0.29.0"})
+    "rtx4050-laptop-wsl-qwen2.5-3b-awq-v1runner-seqs32-warm-v0.29.0",
+    "quadrortx6000x2-qwen2.5-1.5b-eager-llm-tp2-nofisampler-v2runner-v0.28.1rc1-dev"})
 """Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
 (scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile,
 and rows that miss by more than any fixed part could explain, stay out: the fixed part would
