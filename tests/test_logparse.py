@@ -171,3 +171,16 @@ def test_the_cuda_graph_profiler_switch_the_log_names_becomes_a_setting(line, wa
     log = parse_log(line)
     assert log.cudagraph_memory_profiling is want
     assert log.settings().get("cudagraph_memory_profiling") is want
+
+
+def test_the_pool_follows_the_smallest_rank_a_tp_log_quotes():
+    """A TP 2 log whose 'Available KV cache memory' line comes from rank 0 (19.09 GiB) while rank 1's
+    breakdown line ends 'Current kv cache memory in use is 19.08 GiB': vLLM sizes the pool from
+    the smaller, and so does the parse (two Quadro RTX 6000s, v0.28 dev)."""
+    text = ("(Worker_TP0 pid=1) INFO [gpu_worker.py:586] Available KV cache memory: 19.09 GiB\n"
+            "(Worker_TP0 pid=1) INFO [gpu_worker.py:817] Free memory on device (23.09/23.47 GiB) on startup. "
+            "Current kv cache memory in use is 19.09 GiB.\n"
+            "(Worker_TP1 pid=2) INFO [gpu_worker.py:817] Free memory on device (23.09/23.46 GiB) on startup. "
+            "Current kv cache memory in use is 19.08 GiB.\n")
+    log = parse_log(text)
+    assert min(log.available_kv_cache_gib) == 19.08

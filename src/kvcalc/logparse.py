@@ -184,6 +184,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("max_num_batched_tokens=", re.compile(r"max_num_batched_tokens=(\d{1,16})(?!\d)"), "mnbt"),
     ("Model loading took", re.compile(r"Model loading took " + _NUM + r" ?GiB"), "loading"),
     ("Available KV cache memory", re.compile(r"Available KV cache memory:\s*" + _NUM + r" ?GiB"), "available"),
+    # vllm/v1/worker/gpu_worker.py (from v0.10.2): each rank's own KV memory at the end of its breakdown
+    # line; the engine sizes the pool from the smallest rank, which a log may quote only here.
+    ("Current kv cache memory in use", re.compile(r"Current kv cache memory in use is " + _NUM + r" ?GiB"),
+     "available"),
     ("Estimated CUDA graph memory", re.compile(r"Estimated CUDA graph memory:\s*" + _NUM + r" ?GiB"), "cg"),
     ("Graph capturing finished", re.compile(r"Graph capturing finished in .{0,200}?took " + _NUM + r" ?GiB"), "capture"),
     ("Free memory on device", re.compile(
