@@ -265,3 +265,29 @@ def test_a_speculators_drafter_config_gives_the_drafter_layers_shape():
     assert given.grouping.group_size == assumed.grouping.group_size == 13
     assert [n.params for n in given.notes if n.key == "note.draft_layers"] == [{"layers": 1}]
     assert not [n for n in assumed.notes if n.key == "note.draft_layers"]
+
+
+def test_nemotron_h_with_prefix_caching_keeps_a_state_per_block_before_v0_28():
+    """Mamba cache mode 'all' (v0.11.1-v0.27, classes that support Mamba prefix caching): with
+    --enable-prefix-caching, Nemotron-3-Nano's block is a multiple of its SSD chunk (128) and a
+    request keeps one Mamba state block per block of max_model_len (32,768 / 2,176 -> 16), so far
+    fewer requests fit than without prefix caching (1 block) or in v0.28's 'align' mode (2)."""
+    from factories import calc
+
+    def mamba(c):
+        spec = next(s for s in c.layout.all_specs.values() if s.kind == "mamba")
+        return spec.block_size, spec.max_blocks(c.ctx)
+
+    model = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"
+    all_mode = calc(model, vllm_version="0.20.0", enable_prefix_caching=True, max_model_len=32768)
+    off = calc(model, vllm_version="0.20.0", enable_prefix_caching=False, max_model_len=32768)
+    align = calc(model, vllm_version="0.28.0", enable_prefix_caching=True, max_model_len=32768)
+    block, blocks = mamba(all_mode)
+    assert block % 128 == 0 and all_mode.layout.block_size == block and blocks == -(-32768 // block)
+    assert mamba(off)[1] == 1 and mamba(align)[1] == 2 and all_mode.ctx.mamba_mode == "all"
+    assert all_mode.estimated.max_concurrency < off.estimated.max_concurrency / 3
+    assert any("cache mode 'all'" in str(n) for n in all_mode.notes)
+    assert not any("cache mode 'all'" in str(n) for n in align.notes)
+    # Qwen3-Next's class does not support it: 'align' from v0.15
+    assert calc("Qwen/Qwen3-Next-80B-A3B-Instruct", vllm_version="0.20.0", enable_prefix_caching=True,
+                max_model_len=32768).ctx.mamba_mode == "align"

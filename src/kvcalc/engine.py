@@ -166,6 +166,24 @@ def draft_length_cap(s: Settings, version: Version, model_runner_v2: bool, max_m
     return draft_len if draft_len is not None and draft_len < max_model_len else None
 
 
+MAMBA_PREFIX_CACHING_TYPES = frozenset({"nemotron_h", "granitemoehybrid"})
+"""Model types kvcalc reads whose vLLM class is SupportsMambaPrefixCaching (nemotron_h.py,
+granitemoehybrid.py; Mamba, Mamba2, Jamba, Zamba2, FalconH1 and Bamba share it but are not read)."""
+
+
+def mamba_cache_mode(arch: ModelArch, version: Version, prefix_caching: bool) -> str:
+    """vLLM's Mamba cache mode (vllm/model_executor/models/config.py ``MambaModelConfig``): with prefix
+    caching on, classes that support Mamba prefix caching keep a state per block ("all",
+    Rule.MAMBA_ALL_MODE: v0.11.1 to v0.27; #50991 made it "align" for all in v0.28), the others
+    two ("align", from v0.15; before, vLLM turned prefix caching off for them); "none" otherwise."""
+    if not prefix_caching:
+        return "none"
+    if arch.model_type in MAMBA_PREFIX_CACHING_TYPES and applies(Rule.MAMBA_ALL_MODE, version) and \
+            not applies(Rule.HYBRID_PREFIX_CACHING_DEFAULT, version):
+        return "all"
+    return "align" if applies(Rule.MAMBA_ALIGN_MODE, version) else "none"
+
+
 def prefix_caching_default(arch: ModelArch, version: Version) -> bool:
     """vLLM's default for --enable-prefix-caching: on, except for hybrid models (layers with a
     Mamba-style state) before #50991 (Rule.HYBRID_PREFIX_CACHING_DEFAULT), which kept it opt-in
@@ -425,7 +443,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     num_spec = spec_tokens if draft else 0      # draft layers that keep a KV cache of their own
     caching_default = prefix_caching_default(arch, version)
     prefix_caching = s.enable_prefix_caching if s.enable_prefix_caching is not None else caching_default
-    mamba_mode = "align" if (prefix_caching and applies(Rule.MAMBA_ALIGN_MODE, version)) else "none"
+    mamba_mode = mamba_cache_mode(arch, version, prefix_caching)
     hybrid_manager = None if s.disable_hybrid_kv_cache_manager is None else not s.disable_hybrid_kv_cache_manager
     layout = build_layout(arch, LayoutRequest(
         tp=s.tensor_parallel_size, pp=s.pipeline_parallel_size, kv=kv, model_dtype=model_dtype,
@@ -437,6 +455,10 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     ift = paging.in_flight_tokens(version, resolved.max_num_batched_tokens, s.pipeline_parallel_size,
                                   async_on, mrv2)
     ctx = SizingContext(resolved.max_model_len, ift, mamba_mode, s.decode_context_parallel_size)
+    if mamba_mode == "all":
+        state = next(sp for sp in layout.all_specs.values() if sp.kind == "mamba")
+        notes = [*notes, Text("note.mamba_all_mode", version=str(version), block=state.block_size,
+                              blocks=state.max_blocks(ctx), length=resolved.max_model_len)]
     kv_per_token = sum(sp.token_bytes for sp in layout.stages[0].values() if hasattr(sp, "token_bytes"))
     if len(layout.stages) > 1:
         kv_per_token = max(sum(sp.token_bytes for sp in st.values() if hasattr(sp, "token_bytes"))

@@ -59,6 +59,7 @@ class MambaDims:
     head_k_dim: int = 0         # gdn key head dim
     conv_dtype: str | None = None  # None: the model dtype
     ssm_dtype: str | None = None
+    chunk_size: int = 2048      # the SSD kernel's chunk (mamba_chunk_size or chunk_size; vLLM's default 2048)
 
 
 @dataclass(frozen=True)
@@ -517,11 +518,12 @@ def _qwen3_next_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
 
 
 def _mamba2_dims(f: _Fields, names: dict[str, str], intermediate: int) -> MambaDims:
+    chunk = f.opt_int("mamba_chunk_size", maximum=10**6) or f.opt_int("chunk_size", maximum=10**6) or 2048
     return MambaDims(
         "mamba2", conv_kernel=f.int(names["conv"]), num_heads=f.int(names["heads"]),
         head_dim=f.int(names["head_dim"]), state_size=f.int(names["state"]),
         n_groups=f.int(names["groups"], 1), intermediate_size=intermediate,
-        ssm_dtype=_ssm_dtype(f, "mamba_ssm_cache_dtype"))
+        ssm_dtype=_ssm_dtype(f, "mamba_ssm_cache_dtype"), chunk_size=chunk)
 
 
 def _nemotron_h_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:

@@ -7,6 +7,7 @@ alignment to the Mamba page, and the layer split of pipeline parallelism.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from .dtypes import FP8_DS_MLA_BYTES_PER_TOKEN, KvDtype, model_dtype_bytes
@@ -202,10 +203,17 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
         state = mamba_state_bytes(arch.mamba, req.tp, req.num_speculative_tokens, req.model_dtype,
                                   ssm_dtype=req.mamba_ssm_dtype)
     mamba_padded = None
+    mamba_block = None
     if arch.hybrid_mamba_class and state and attn_1tok:
         # Platform._align_hybrid_block_size: the attention page must hold a Mamba page.
         align = max(16, block_size)
-        needed = align * cdiv(state, align * attn_1tok)
+        if req.mamba_mode == "all":
+            # Mamba cache mode 'all' (Rule.MAMBA_ALL_MODE): blocks that are whole multiples of the
+            # SSD kernel's chunk, and the Mamba layers cache a state per block of that size.
+            chunk = math.lcm(arch.mamba.chunk_size, align)
+            needed = mamba_block = chunk * cdiv(cdiv(state, attn_1tok), chunk)
+        else:
+            needed = align * cdiv(state, align * attn_1tok)
         if block_size < needed:
             block_size = needed
             reason = Text("block.raised_for_mamba", needed=needed, token_bytes=attn_1tok, state=state)
@@ -220,7 +228,7 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
         if layer.kind == "none":
             return None
         if layer.kind == "mamba":
-            return MambaSpec(block_size, state, req.num_speculative_tokens, mamba_padded)
+            return MambaSpec(mamba_block or block_size, state, req.num_speculative_tokens, mamba_padded)
         token_bytes, h = _token_bytes(layer, req.kv, req.tp)
         common = dict(block_size=block_size, token_bytes=token_bytes, num_kv_heads=h,
                       head_size=layer.head_size, head_size_v=layer.head_size_v)

@@ -311,6 +311,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "high (the model's own config.json from Hugging Face includes them)",
         "这份 config 没有列出视觉或音频塔，但该模型的检查点带有它们：它们的权重以及 vLLM 启动时对它们的试运行都未计入，"
         "因此估算的缓存池可能偏大（Hugging Face 上该模型自己的 config.json 包含这些塔）"),
+    "note.mamba_all_mode": (
+        "with prefix caching, vLLM {version} keeps a Mamba state for every {block:,}-token block of this "
+        "model's requests (cache mode 'all'): {blocks:,} state blocks per request of {length:,} tokens, "
+        "so far fewer requests fit; from v0.28 a request keeps 2 whatever its length, and without "
+        "prefix caching 1",
+        "开启前缀缓存时，vLLM {version} 会为此模型请求的每个 {block:,} token 的块保存一个 Mamba 状态（缓存模式 'all'）："
+        "每个 {length:,} token 的请求需要 {blocks:,} 个状态块，因此能容纳的请求少得多；v0.28 起无论长度每个请求只保留 2 个，"
+        "不开前缀缓存时为 1 个"),
     "note.draft_caps_max_len": (
         "the draft model holds {draft:,} positions, fewer than the {target:,} asked for: from v0.33 vLLM "
         "lowers max_model_len to the drafter's on model runner V2, which cannot skip speculation for "

@@ -18,7 +18,8 @@ class SizingContext:
 
     ``in_flight_tokens`` is ``VllmConfig.max_in_flight_tokens``: tokens scheduled but not
     yet settled (see ``paging.in_flight_tokens``). ``mamba_mode`` is the Mamba cache
-    mode: "none" (one state block) or "align" (prefix caching: two).
+    mode: "none" (one state block), "align" (prefix caching: two) or "all" (prefix caching on a
+    model that caches a state per block before v0.28: one per block of max_model_len).
     """
 
     max_model_len: int
@@ -110,7 +111,8 @@ class MambaSpec:
 
     ``state_bytes`` = Σ prod(shape) × dtype bytes over the conv and SSM states on one GPU.
     A request holds 1 state block, or 2 in "align" mode (prefix caching), plus one per
-    speculative token (``MambaSpec.max_memory_usage_bytes``).
+    speculative token, or in "all" mode one per block of max_model_len
+    (``MambaSpec.max_memory_usage_bytes``).
     """
 
     block_size: int
@@ -125,6 +127,8 @@ class MambaSpec:
         return self.page_size_padded or self.state_bytes
 
     def max_blocks(self, ctx: SizingContext) -> int:
+        if ctx.mamba_mode == "all":     # a state cached per block of the sequence
+            return cdiv(ctx.max_model_len, self.block_size)
         base = 2 if ctx.mamba_mode == "align" else 1
         return base + self.num_speculative_blocks
 

@@ -96,6 +96,15 @@ class Rule(Enum):
         _v("0.14.0"), "#27614", "vllm/config/scheduler.py",
         "async scheduling on by default (two batches in flight)",
         "confirmed: v0.14.0 release notes")
+    MAMBA_ALL_MODE = RuleInfo(
+        _v("0.11.1"), "v0.11.1 wheel", "vllm/model_executor/models/config.py MambaModelConfig",
+        "with prefix caching on, models whose class supports Mamba prefix caching (Nemotron-H, Granite "
+        "4.0-H, Mamba, Jamba, Zamba2, Falcon-H1) cache a state per block: blocks are whole multiples of "
+        "the SSD kernel's chunk and a request keeps one state block per block of max_model_len "
+        "(mode 'all'), until #50991 (v0.28) makes every hybrid 'align'",
+        "confirmed: absent from the v0.11.0 wheel (prefix caching off for every hybrid); in "
+        "v0.11.1-v0.14.1 as mamba_block_size = the chunk-aligned block and cdiv(max_model_len, block) "
+        "state pages, named 'all' from v0.15.0 and gone in v0.28.0")
     MAMBA_ALIGN_MODE = RuleInfo(
         _v("0.15.0"), "#30877", "vllm/model_executor/models/config.py MambaModelConfig",
         "prefix caching works for hybrids: with it on, Mamba cache mode 'align' keeps 2 state blocks "
@@ -535,6 +544,12 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "日志中的 GiB 数值按 str(round(x, 2)) 打印（'50.6'）；此前为 '%.2f'（'50.60'）", "已确认：v0.13.0 wheel 打印 '%.2f'，v0.14.0 用 format_gib"),
     "ASYNC_SCHEDULING_DEFAULT": (
         "默认开启异步调度（同时有两个批次在途）", "已确认：v0.14.0 发行说明"),
+    "MAMBA_ALL_MODE": (
+        "开启前缀缓存时，类支持 Mamba 前缀缓存的模型（Nemotron-H、Granite 4.0-H、Mamba、Jamba、Zamba2、Falcon-H1）"
+        "按块缓存状态：块大小取 SSD kernel chunk 的整数倍，每个请求按 max_model_len 的每个块保留一个状态块（'all' 模式），"
+        "直到 #50991（v0.28）把所有混合模型改为 'align'",
+        "已确认：v0.11.0 wheel 中没有（所有混合模型都关闭前缀缓存）；v0.11.1–v0.14.1 中表现为 mamba_block_size = "
+        "按 chunk 对齐的块、共 cdiv(max_model_len, block) 个状态页，v0.15.0 起命名为 'all'，v0.28.0 中移除"),
     "MAMBA_ALIGN_MODE": (
         "混合模型支持前缀缓存：开启时 Mamba 缓存模式 'align' 为每个请求保留 2 个状态块（不开启为 1 个；"
         "直到 #50991 才默认开启）",
