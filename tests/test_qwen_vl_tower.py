@@ -135,3 +135,22 @@ def test_the_four_rtx_3090_qwen3_vl_log_keeps_the_padded_video_through_the_sampl
     assert 3.9 < activation < 4.2        # padded video + pixels + last output + the sampler's sort
     reserve = activation + terms["non-torch memory"].bytes / GIB
     assert abs(reserve - 4.15) < 0.75     # non-torch memory on four GeForce cards is the rest
+
+
+def test_vision_attention_in_between_releases_and_qwen2_vl_of_its_own():
+    """v0.11.1-v0.11.2 (the wheels): no TP gather, and the Qwen2.5-VL/Qwen3-VL attention rotates one
+    contiguous q·k copy in float32: 2 + 15/TP; Qwen2-VL keeps its q, k, v copies (2 + 18/TP) and
+    gathers QKV across TP again from v0.13 (#30542), not in v0.11.1-v0.12."""
+    h = 1152
+    q3 = logged_config("rtx3090-qwen3-vl-30b-a3b-tp4-pcie-nocustomar-v0.11.0")["vision_config"]
+    mid = qwen_vl_patch_values(q3, 4, "qwen3_vl_moe", V("0.11.1"))
+    assert mid == max(2 * h + 15 * h // 4, 3 * h + 2 * 4304 // 4) + 1536 + h
+    qwen2 = {"embed_dim": 1280, "hidden_size": 3584, "mlp_ratio": 4, "num_heads": 16, "patch_size": 14,
+             "temporal_patch_size": 2, "in_chans": 3, "spatial_merge_size": 2, "depth": 32}
+    pixels = 3 * 2 * 14 * 14
+    e = 1280
+    at = {r: qwen_vl_patch_values(qwen2, 2, "qwen2_vl", V(r)) for r in ("0.11.0", "0.11.1", "0.12.0", "0.13.0")}
+    assert at["0.11.1"] == max(2 * e + 18 * e // 2, 3 * e + 2 * 5120 // 2) + pixels
+    assert at["0.12.0"] == max(2 * e + 10 * e // 2, 3 * e + 2 * 5120 // 2) + pixels
+    assert at["0.13.0"] == max(2 * e + 10 * e // 2 + 3 * e, 3 * e + 2 * 5120 // 2) + pixels
+    assert at["0.11.0"] == max(2 * e + 18 * e // 2 + 3 * e, 3 * e + 2 * 5120 // 2) + pixels

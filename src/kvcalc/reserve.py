@@ -850,12 +850,17 @@ def qwen_vl_patch_values(vision_config: dict[str, Any], tp: int, model_type: str
                          version: Version = NEWEST, compiled: bool = True) -> int:
     """Values one GPU holds per patch at the peak of a Qwen-VL tower block
     (vllm/model_executor/models/qwen2_5_vl.py ``Qwen2_5_VisionAttention``, shared by Qwen3-VL and
-    Qwen3.5; qwen2_vl.py ``Qwen2VisionAttention`` has the same pattern). Hidden-size units, the
+    Qwen3.5; qwen2_vl.py ``Qwen2VisionAttention`` for Qwen2-VL). Hidden-size units, the
     residual and the normed input whole, the rest split across TP:
 
     * attention, from v0.12 (Rule.QWEN_VL_VISION_ATTENTION_SLIMMED): the fused QKV output (3), the
       contiguous query/key copy and its rotated result (2 + 2), the value made contiguous, the
-      attention output and its re-laid-out copy (1 + 1 + 1): 2 + 10/TP;
+      attention output and its re-laid-out copy (1 + 1 + 1): 2 + 10/TP; Qwen2-VL's own attention
+      (q, k, v copies and their concatenation, rotated in the model dtype) comes to the same count
+      and gathers QKV across TP again from v0.13 (Rule.QWEN2_VL_TP_GATHER_BACK);
+    * attention in v0.11.1-v0.11.2 (Rule.QWEN_VL_VISION_NO_GATHER): no TP gather, and Qwen2.5-VL's
+      attention (Qwen3-VL's too) rotates one contiguous q·k copy (2) in float32 (4 + 4 + 2) beside
+      QKV (3): 2 + 15/TP; Qwen2-VL 2 + 18/TP;
     * attention before: QKV (3), contiguous q, k, v copies (3), their concatenation (2), and the
       rotation done in float32 (an input copy 4, its output 4, cast back 2): 2 + 18/TP; with TP > 1
       the QKV was also gathered from every rank (3 whole, 6 while gathering);
@@ -874,12 +879,16 @@ def qwen_vl_patch_values(vision_config: dict[str, Any], tp: int, model_type: str
     leaves; Qwen2.5-VL-3B on v0.11 (same tower, one image): 26,776 values, 3.3 GiB against 3.3."""
     hidden, inter = _tower_widths(vision_config, model_type)
     per_rank = cdiv(hidden, tp)
+    qwen2 = model_type == "qwen2_vl"
     if applies(Rule.QWEN_VL_VISION_ATTENTION_SLIMMED, version):
-        attention = 2 * hidden + 10 * per_rank
+        split = 10
+        gathers = qwen2 and applies(Rule.QWEN2_VL_TP_GATHER_BACK, version)
+    elif applies(Rule.QWEN_VL_VISION_NO_GATHER, version):
+        split, gathers = (18 if qwen2 else 15), False
     else:
-        gathered = 3 * hidden if tp > 1 else 0
-        attention = max(2 * hidden + 18 * per_rank + gathered,
-                        2 * hidden + 3 * per_rank + 2 * gathered)
+        split, gathers = 18, True
+    gathered = 3 * hidden if gathers and tp > 1 else 0
+    attention = max(2 * hidden + split * per_rank + gathered, 2 * hidden + 3 * per_rank + 2 * gathered)
     if model_type == "qwen2_5_vl":
         kept = 5 if compiled and applies(Rule.QWEN25_VL_FUSED_NORM, version) else 3
         mlp = kept * hidden + 3 * cdiv(inter, tp)

@@ -279,13 +279,25 @@ class Rule(Enum):
         "Qwen3-VL's encoder budget counts its largest video at 12.5 tokens per embedding (timestamps): "
         "153,600 tokens, more than an image, so the warm-up encodes one video of 12,288 embeddings",
         "confirmed: a v0.11.0 log prints 'budget of 153600 tokens, and profiled with 1 video items'")
+    QWEN_VL_VISION_NO_GATHER = RuleInfo(
+        _v("0.11.1"), "#28271", "vllm/model_executor/models/qwen2_5_vl.py Qwen2_5_VisionAttention",
+        "the Qwen-VL vision attention no longer gathers QKV across TP, and Qwen2.5-VL/Qwen3-VL rotate "
+        "one contiguous q·k copy instead of copying q, k, v and concatenating (#28769): 2 + 15/TP "
+        "hidden-size values per patch (Qwen2-VL's own attention keeps 2 + 18/TP)",
+        "confirmed: all_gather_interleave and split_qkv are in the v0.11.0 wheel's qwen2_5_vl.py, gone "
+        "from v0.11.1; the float32 rotation stays until v0.12.0")
     QWEN_VL_VISION_ATTENTION_SLIMMED = RuleInfo(
-        _v("0.12.0"), "#28271", "vllm/model_executor/models/qwen2_5_vl.py Qwen2_5_VisionAttention",
-        "the Qwen-VL vision attention no longer gathers QKV across TP (#28271), copies q, k, v "
-        "contiguously (#28769) or rotates them in float32 (#28798): its peak falls from 2 + 18/TP "
-        "(+ 3 with TP > 1) to 2 + 10/TP hidden-size values per patch",
-        "inferred: merged 2025-11-12 to 11-18, the week v0.11.1 and v0.11.2 came out, so v0.12.0 is "
-        "taken; a v0.11.0 Qwen2.5-VL-3B log on an L4 leaves room for the larger peak")
+        _v("0.12.0"), "#28798", "vllm/model_executor/models/qwen2_vl.py apply_rotary_pos_emb_vision",
+        "the Qwen-VL vision rotation runs in the model dtype (no float32 copy): 2 + 10/TP hidden-size "
+        "values per patch for every Qwen-VL tower",
+        "confirmed: the rotary cos/sin cache replaces t.float() in the v0.12.0 wheel, absent from "
+        "v0.11.2")
+    QWEN2_VL_TP_GATHER_BACK = RuleInfo(
+        _v("0.13.0"), "#30542", "vllm/model_executor/models/qwen2_vl.py Qwen2VisionAttention",
+        "Qwen2-VL's vision attention gathers QKV across TP again (3 whole hidden-size values per patch, "
+        "6 while gathering)",
+        "confirmed: tensor_model_parallel_all_gather is absent from qwen2_vl.py in the v0.11.1-v0.12.0 "
+        "wheels and back from v0.13.0")
     QWEN_VL_IMAGE_SIZE_FACTORED = RuleInfo(
         _v("0.13.0"), "#29692", "vllm/model_executor/models/qwen2_vl.py get_image_size_with_most_features",
         "the Qwen-VL warm-up's largest image fills max_pixels exactly (the patch count's closest factor "
@@ -675,11 +687,17 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "Qwen3-VL 的编码器预算按每个嵌入 12.5 个 token（时间戳）计算最大视频：153,600 个 token，多于图像，"
         "所以预热编码一段 12,288 个嵌入的视频",
         "已确认：一条 v0.11.0 日志打印 'budget of 153600 tokens, and profiled with 1 video items'"),
+    "QWEN_VL_VISION_NO_GATHER": (
+        "Qwen-VL 视觉注意力不再跨 TP 收集 QKV，Qwen2.5-VL/Qwen3-VL 改为旋转一份连续的 q·k 副本，不再复制 q、k、v 再拼接"
+        "（#28769）：每个 patch 为 2 + 15/TP 个隐藏维度的值（Qwen2-VL 自己的注意力仍为 2 + 18/TP）",
+        "已确认：v0.11.0 wheel 的 qwen2_5_vl.py 中有 all_gather_interleave 与 split_qkv，v0.11.1 起没有；"
+        "float32 旋转保留到 v0.12.0"),
     "QWEN_VL_VISION_ATTENTION_SLIMMED": (
-        "Qwen-VL 视觉注意力不再跨 TP 收集 QKV（#28271）、不再连续复制 q、k、v（#28769）、也不再以 float32 "
-        "做旋转（#28798）：每个 patch 的峰值从 2 + 18/TP（TP > 1 时再加 3）降到 2 + 10/TP 个隐藏维度的值",
-        "推断：2025-11-12 至 11-18 合并，正是 v0.11.1 和 v0.11.2 发布的那一周，因此取 v0.12.0；"
-        "一条 v0.11.0 的 Qwen2.5-VL-3B L4 日志为更大的峰值留出了空间"),
+        "Qwen-VL 视觉旋转改用模型 dtype（不再做 float32 副本）：所有 Qwen-VL 视觉塔每个 patch 为 2 + 10/TP 个隐藏维度的值",
+        "已确认：v0.12.0 wheel 用 rotary cos/sin 缓存取代了 t.float()，v0.11.2 中没有"),
+    "QWEN2_VL_TP_GATHER_BACK": (
+        "Qwen2-VL 的视觉注意力重新跨 TP 收集 QKV（每个 patch 3 个完整隐藏维度的值，收集时 6 个）",
+        "已确认：v0.11.1–v0.12.0 wheel 的 qwen2_vl.py 中没有 tensor_model_parallel_all_gather，v0.13.0 起恢复"),
     "QWEN_VL_IMAGE_SIZE_FACTORED": (
         "Qwen-VL 预热用的最大图像正好占满 max_pixels（patch 数最接近的因数对，长宽比不超过 200）；此前是在 max_pixels "
         "之内缩放的正方形图像（当 --mm-processor-kwargs 设的 max_pixels 不是 patch 数的平方时 token 更少）",
