@@ -65,6 +65,28 @@ def test_the_sampler_select_changes_the_estimate(py_page):
     fresh_form(page)
 
 
+def cuda_graphs_gib(result) -> float:
+    return next(t for t in result["budget"]["terms"] if t["name"] == "CUDA graphs")["gib"]
+
+
+def env_variable_round_trip(page, assignment: str, param: str, testid: str, want: dict,
+                            too_old: tuple[str, str, str]) -> None:
+    """An environment-variable select set to ``assignment`` (NAME=value): the serve command starts
+    with it, the settings-used list shows it, the link (``param``) restores it; then, on the
+    release ``too_old[0]``, picking ``too_old[1]`` shows the core's "needs vLLM ``too_old[2]``"
+    beside the select in both languages. Ends on a fresh form."""
+    value = assignment.split("=", 1)[1]
+    expect(page.get_by_test_id("serve-command")).to_have_text(re.compile("^" + re.escape(assignment) + " vllm serve"))
+    expect(page.get_by_test_id("settings-used")).to_contain_text(assignment.split("=", 1)[0])
+    link_restores(page, param, value, testid, value, want)
+    open_advanced(page)
+    release, option, since = too_old
+    page.get_by_test_id("vllm-version").select_option(release)
+    page.get_by_test_id(testid).select_option(option)
+    expect_in_both_languages(page, page.locator(f"#{testid}-msg"), f"needs vLLM {since}", f"需要 vLLM {since}")
+    fresh_form(page)
+
+
 def test_the_cuda_graph_profiler_select_sets_the_cuda_graph_term(py_page):
     """VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 (Advanced): vLLM 0.25 subtracts no CUDA-graph
     estimate for a MoE model, the pool grows by that term, the serve command carries the
@@ -73,17 +95,10 @@ def test_the_cuda_graph_profiler_select_sets_the_cuda_graph_term(py_page):
     page = py_page
     off, on, want = choose_setting(page, "cg-profiling", "0", "cudagraph_memory_profiling", False,
                                    model="Qwen/Qwen3-30B-A3B", vllm_version="0.25.0")
-    graphs = lambda r: next(t for t in r["budget"]["terms"] if t["name"] == "CUDA graphs")["gib"]  # noqa: E731
-    assert graphs(on) > 0.3 and graphs(off) == 0 and off["estimated"]["tokens"] > on["estimated"]["tokens"]
-    expect(page.get_by_test_id("serve-command")).to_have_text(
-        re.compile(r"^VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 vllm serve"))
-    expect(page.get_by_test_id("settings-used")).to_contain_text("VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS")
-    link_restores(page, "cgp", "0", "cg-profiling", "0", want)
-    open_advanced(page)
-    page.get_by_test_id("vllm-version").select_option("0.17.0")
-    page.get_by_test_id("cg-profiling").select_option("1")
-    expect_in_both_languages(page, page.locator("#cg-profiling-msg"), "needs vLLM 0.18.0", "需要 vLLM 0.18.0")
-    fresh_form(page)
+    assert cuda_graphs_gib(on) > 0.3 and cuda_graphs_gib(off) == 0
+    assert off["estimated"]["tokens"] > on["estimated"]["tokens"]
+    env_variable_round_trip(page, "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0", "cgp", "cg-profiling", want,
+                            too_old=("0.17.0", "1", "0.18.0"))
 
 
 def test_the_model_runner_select_keeps_gemma_3_on_v1(py_page):
@@ -95,17 +110,10 @@ def test_the_model_runner_select_keeps_gemma_3_on_v1(py_page):
     page = py_page
     v1, auto, want = choose_setting(page, "model-runner", "0", "model_runner_v2", False,
                                     model="google/gemma-3-12b-it", vllm_version="0.26.0")
-    graphs = lambda r: next(t for t in r["budget"]["terms"] if t["name"] == "CUDA graphs")["gib"]  # noqa: E731
     assert auto["layout"]["model_runner_v2"] and not v1["layout"]["model_runner_v2"]
-    assert graphs(auto) == 0 < graphs(v1) and v1["estimated"]["tokens"] < auto["estimated"]["tokens"]
-    expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"^VLLM_USE_V2_MODEL_RUNNER=0 vllm serve"))
-    expect(page.get_by_test_id("settings-used")).to_contain_text("VLLM_USE_V2_MODEL_RUNNER=0")
-    link_restores(page, "mr", "0", "model-runner", "0", want)
-    open_advanced(page)
-    page.get_by_test_id("vllm-version").select_option("0.11.0")
-    page.get_by_test_id("model-runner").select_option("1")
-    expect_in_both_languages(page, page.locator("#model-runner-msg"), "needs vLLM 0.12.0", "需要 vLLM 0.12.0")
-    fresh_form(page)
+    assert cuda_graphs_gib(auto) == 0 < cuda_graphs_gib(v1) and v1["estimated"]["tokens"] < auto["estimated"]["tokens"]
+    env_variable_round_trip(page, "VLLM_USE_V2_MODEL_RUNNER=0", "mr", "model-runner", want,
+                            too_old=("0.11.0", "1", "0.12.0"))
 
 
 def test_the_rocm_quick_reduce_select_adds_its_buffer_where_it_starts(py_page):
