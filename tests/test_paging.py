@@ -288,6 +288,10 @@ def test_nemotron_h_with_prefix_caching_keeps_a_state_per_block_before_v0_28():
     assert all_mode.estimated.max_concurrency < off.estimated.max_concurrency / 3
     assert any("cache mode 'all'" in str(n) for n in all_mode.notes)
     assert not any("cache mode 'all'" in str(n) for n in align.notes)
+    # an attention-only Granite 4.0 (no Mamba layers) has no state to cache
+    micro = calc("ibm-granite/granite-4.0-micro", vllm_version="0.20.0", enable_prefix_caching=True,
+                 max_model_len=8192)
+    assert micro.estimated.tokens > 0 and not any("cache mode 'all'" in str(n) for n in micro.notes)
     # Qwen3-Next's class does not support it: 'align' from v0.15
     assert calc("Qwen/Qwen3-Next-80B-A3B-Instruct", vllm_version="0.20.0", enable_prefix_caching=True,
                 max_model_len=32768).ctx.mamba_mode == "align"

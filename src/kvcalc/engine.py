@@ -353,7 +353,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       platform=gpu.platform, flashinfer_sampler=s.flashinfer_sampler,
                                       max_model_len=r.max_model_len, mm_profiling=not profile_off(config, r),
                                       decode_query_len=1 + num_spec, capability_major=gpu.target.major,
-                                      hybrid=_has_state_layers(arch), peer_to_peer=gpu.peer_to_peer, nvswitch=gpu.nvswitch,
+                                      hybrid=_has_state_layers(arch), peer_to_peer=gpu.peer_to_peer,
+                                      nvswitch=gpu.nvswitch,
                                       max_capture_size=s.max_cudagraph_capture_size,
                                       capture_sizes=r.capture_sizes, compiled=not s.enforce_eager,
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,
@@ -455,8 +456,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     ift = paging.in_flight_tokens(version, resolved.max_num_batched_tokens, s.pipeline_parallel_size,
                                   async_on, mrv2)
     ctx = SizingContext(resolved.max_model_len, ift, mamba_mode, s.decode_context_parallel_size)
-    if mamba_mode == "all":
-        state = next(sp for sp in layout.all_specs.values() if sp.kind == "mamba")
+    state = next((sp for sp in layout.all_specs.values() if sp.kind == "mamba"), None)
+    if mamba_mode == "all" and state is not None:   # an attention-only Granite 4.0 has no state
         notes = [*notes, Text("note.mamba_all_mode", version=str(version), block=state.block_size,
                               blocks=state.max_blocks(ctx), length=resolved.max_model_len)]
     kv_per_token = sum(sp.token_bytes for sp in layout.stages[0].values() if hasattr(sp, "token_bytes"))
