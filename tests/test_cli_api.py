@@ -65,6 +65,9 @@ def test_model_runner_flag_sets_the_runner(capsys):
     assert auto["layout"]["model_runner_v2"] is True and v1["layout"]["model_runner_v2"] is False
     assert auto["settings"]["model_runner_v2"] is None and v1["settings"]["model_runner_v2"] is False
     assert v1["serve_command"].startswith("VLLM_USE_V2_MODEL_RUNNER=0 vllm serve")
+    code, text, _ = run(capsys, "estimate", "--model", "google/gemma-3-12b-it", "--gpu", "h100",
+                        "--vllm-version", "0.26.0", "--model-runner-v2", "off")
+    assert code == 0 and "· model runner V1" in text.splitlines()[1]
     code, _, err = run(capsys, "estimate", "--model", "Qwen/Qwen3-8B", "--vllm-version", "0.11.0",
                        "--model-runner-v2", "on")
     assert code == 2 and "VLLM_USE_V2_MODEL_RUNNER" in err and "0.12.0" in err

@@ -183,7 +183,8 @@ def print_estimate(r: dict[str, Any], out=None) -> None:
       f"{r['gpu']['name']} ({r['gpu']['total_gib']:.2f} GiB), vLLM {s['vllm_version']}\n")
     w(f"  max_model_len {s['max_model_len']:,} · util {s['gpu_memory_utilization']} · KV "
       f"{s['kv_cache_dtype_resolved']} · block {s['block_size']} · batched tokens "
-      f"{s['max_num_batched_tokens']:,} · max seqs {s['max_num_seqs']:,}\n")
+      f"{s['max_num_batched_tokens']:,} · max seqs {s['max_num_seqs']:,} · model runner "
+      f"{'V2' if lay['model_runner_v2'] else 'V1'}\n")
     groups = ", ".join(f"{g['layers']}×{g['kind']}" for g in lay["groups"])
     w(f"  KV per token per GPU: {lay['kv_bytes_per_token']:,} B · layout {lay['grouping']} "
       f"({len(lay['groups'])} group(s): {groups}; padding {lay['padding_layers']})\n")
