@@ -92,3 +92,21 @@ def test_the_estimate_band_is_reported_and_mostly_holds_the_logged_pool():
     s = result["summary"]
     assert s["estimated_inside_band"] == sum(r["estimated"]["inside_band"] for r in rows)
     assert s["estimated_inside_band"] >= 0.8 * s["estimated_checked"]   # the band means something
+
+
+def test_the_newest_logged_release_is_the_datas():
+    """versions.NEWEST_LOGGED, which decides the page's 'no public log of this release yet' note,
+    is the newest minor release among the stored logs."""
+    from kvcalc.errors import VersionError
+    from kvcalc.versions import NEWEST_LOGGED, parse_version
+
+    releases = []
+    for e in LOGS:
+        if e.get("vllm_version") is None:
+            continue        # release not known (parse_version would answer the newest)
+        try:
+            releases.append(parse_version(e["vllm_version"]))
+        except (VersionError, TypeError, ValueError):
+            continue        # a release outside the modelled range, or none recorded
+    newest = max((v.major, v.minor) for v in releases)
+    assert newest == (NEWEST_LOGGED.major, NEWEST_LOGGED.minor)

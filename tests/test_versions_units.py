@@ -60,3 +60,14 @@ def test_every_rule_names_release_pr_and_basis():
     for row in rules_table():
         assert row["pr"] and row["source"] and row["basis"].split(":")[0] in (
             "confirmed", "inferred", "release-notes summary; not confirmed in code")
+
+
+def test_releases_after_the_newest_log_say_so():
+    """A release newer than any stored public log (NEWEST_LOGGED) gets a note saying its rules come
+    from its code alone, in both languages; a logged release does not."""
+    from factories import calc
+
+    new = [n for n in calc("Qwen/Qwen3-8B", vllm_version="0.33.0").notes if "no public startup log" in str(n)]
+    assert len(new) == 1 and "0.33" in str(new[0]) and "0.31" in str(new[0])
+    assert "尚未核对" in new[0].render("zh")
+    assert not any("no public startup log" in str(n) for n in calc("Qwen/Qwen3-8B", vllm_version="0.31.0").notes)

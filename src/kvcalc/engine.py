@@ -23,8 +23,8 @@ from .servecmd import serve_command
 from .settings import Resolved, Settings, Speculative, resolve, spec_family
 from .specs import SizingContext
 from .units import GIB
-from .versions import (Rule, Version, applies, default_v2_architectures, flashinfer_sampler_default,
-                       runs_on_v1_for)
+from .versions import (NEWEST_LOGGED, Rule, Version, applies, default_v2_architectures,
+                       flashinfer_sampler_default, runs_on_v1_for)
 from .weights import DRAFTER_WEIGHT_METHODS, drafter_weights
 
 _FLOAT_EPS = 1e-9
@@ -438,6 +438,9 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     async_on = _async_scheduling(s, version)
     draft, notes = _draft_layers(arch, s)
     notes = [*notes, *length_notes]
+    if (version.major, version.minor) > (NEWEST_LOGGED.major, NEWEST_LOGGED.minor):
+        notes = [*notes, Text("note.release_without_logs", major=version.major, minor=version.minor,
+                              newest_major=NEWEST_LOGGED.major, newest_minor=NEWEST_LOGGED.minor)]
     if fp8_by_default(s.kv_cache_dtype, arch.architecture, gpu.platform, gpu.target.major, version):
         notes = [*notes, Text("note.glm_fp8_kv_on_sm10")]
     spec_tokens = (s.speculative.num_speculative_tokens or 1) if s.speculative else 0

@@ -311,6 +311,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "high (the model's own config.json from Hugging Face includes them)",
         "这份 config 没有列出视觉或音频塔，但该模型的检查点带有它们：它们的权重以及 vLLM 启动时对它们的试运行都未计入，"
         "因此估算的缓存池可能偏大（Hugging Face 上该模型自己的 config.json 包含这些塔）"),
+    "note.release_without_logs": (
+        "no public startup log of vLLM {major}.{minor} has been checked yet (the newest is "
+        "{newest_major}.{newest_minor}): what "
+        "changed since comes from reading the release's code, so lean on the band rather than the "
+        "middle figure until your own log confirms it",
+        "尚未核对过任何 vLLM {major}.{minor} 的公开启动日志（最新的是 {newest_major}.{newest_minor}）：此后的变化来自阅读该版本的代码，"
+        "在你自己的日志确认之前，请以区间而不是中间值为准"),
     "note.mamba_all_mode": (
         "with prefix caching, vLLM {version} keeps a Mamba state for every {block:,}-token block of this "
         "model's requests (cache mode 'all'): {blocks:,} state blocks per request of {length:,} tokens, "

@@ -38,6 +38,10 @@ OLDEST = Version(0, 10, 0)
 NEWEST = Version(0, 33, 0)
 """The newest release confirmed: a vLLM security advisory of 2026-11-10 names v0.33.0."""
 
+NEWEST_LOGGED = Version(0, 31, 0)
+"""The newest minor release with a public startup log in data/vllm_logs.json (a test keeps the two
+in step): for later releases every rule comes from reading the release wheels, none from a log."""
+
 # Minor releases the page offers; any X.Y.Z in [OLDEST, NEWEST.minor.*] is accepted.
 KNOWN_RELEASES: tuple[str, ...] = tuple(f"0.{m}.0" for m in range(10, 34))
 
