@@ -438,9 +438,10 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     async_on = _async_scheduling(s, version)
     draft, notes = _draft_layers(arch, s)
     notes = [*notes, *length_notes]
-    if (version.major, version.minor) > (NEWEST_LOGGED.major, NEWEST_LOGGED.minor):
-        notes = [*notes, Text("note.release_without_logs", major=version.major, minor=version.minor,
-                              newest_major=NEWEST_LOGGED.major, newest_minor=NEWEST_LOGGED.minor)]
+    # last of all the notes: the specific ones come first
+    release_notes = (Text("note.release_without_logs", major=version.major, minor=version.minor,
+                          newest_major=NEWEST_LOGGED.major, newest_minor=NEWEST_LOGGED.minor),) \
+        if (version.major, version.minor) > (NEWEST_LOGGED.major, NEWEST_LOGGED.minor) else ()
     if fp8_by_default(s.kv_cache_dtype, arch.architecture, gpu.platform, gpu.target.major, version):
         notes = [*notes, Text("note.glm_fp8_kv_on_sm10")]
     spec_tokens = (s.speculative.num_speculative_tokens or 1) if s.speculative else 0
@@ -519,5 +520,6 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         layout=layout, grouping=grouping, ctx=ctx, model_runner_v2=mrv2, async_scheduling=async_on,
         in_flight_tokens=ift, kv_bytes_per_token=kv_per_token, budget=budget, budget_note=budget_note,
         estimated=estimated, estimated_low=est_low, estimated_high=est_high, from_log=from_log, from_log_low=low, from_log_high=high,
-        serve_command=cmd, notes=tuple(notes) + layout.notes, prefix_caching=prefix_caching,
+        serve_command=cmd, notes=tuple(notes) + layout.notes + release_notes,
+        prefix_caching=prefix_caching,
         sampler=sampler)
