@@ -55,16 +55,21 @@ SAMPLER_CHOSEN = [
 
 
 @pytest.mark.parametrize("release,mrv2,capability,want", [
-    ("0.25.0", False, "7.0", SAMPLER_BYTES_TRITON),           # V100: below FlashInfer's 7.5
-    ("0.25.0", False, "7.5", SAMPLER_BYTES_FLASHINFER),       # T4
+    ("0.21.0", False, "7.0", SAMPLER_BYTES_TRITON),           # V100: below FlashInfer's 7.5
+    ("0.21.0", False, "7.5", SAMPLER_BYTES_FLASHINFER),       # a T4 still took FlashInfer's kernels
+    ("0.23.0", False, "7.5", SAMPLER_BYTES_FLASHINFER),
+    ("0.24.0", False, "7.5", SAMPLER_BYTES_TRITON),           # 8.0+ from v0.24 (flashinfer issue #3620)
+    ("0.25.0", False, "7.5", SAMPLER_BYTES_TRITON),
+    ("0.25.0", False, "8.0", SAMPLER_BYTES_FLASHINFER),
     ("0.25.0", False, "12.0", SAMPLER_BYTES_FLASHINFER),      # RTX 5090
     ("0.33.0", True, "7.5", SAMPLER_BYTES_MRV2_WARMUP_TRITON),  # v0.33 raised the floor to 8.0
     ("0.33.0", True, "8.0", SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER),
     ("0.33.0", True, "", SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER),   # unknown GPU: taken as supported
 ])
 def test_flashinfers_sampler_needs_a_supported_compute_capability(release, mrv2, capability, want):
-    """FlashInferBackend.supports_compute_capability: 7.5 to 12.1 for the V1 runner's sampler, 8.0 to
-    12.1 for V2's v0.33 warm-up pass (vllm/v1/sample/ops/topk_topp_sampler.py)."""
+    """FlashInferBackend.supports_compute_capability, which gates FlashInfer's sampler
+    (vllm/v1/sample/ops/topk_topp_sampler.py): 7.5 to 12.1 through v0.23, 8.0 to 12.1 from v0.24
+    (Rule.FLASHINFER_WITHOUT_TURING), for the V1 runner and V2's v0.33 warm-up pass alike."""
     assert sampler_bytes_per_entry(parse_version(release), mrv2, "cuda", None, capability) == want
 
 

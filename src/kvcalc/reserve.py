@@ -125,8 +125,9 @@ def sampler_path(version: Version, model_runner_v2: bool, platform: str,
     Rule.MRV2_SAMPLER_WARMUP_PASS), "flashinfer", "triton" (vLLM's own top-k/top-p kernels, from
     v0.17) or "pytorch" (sort-based). ``flashinfer_sampler`` is the user's
     ``VLLM_USE_FLASHINFER_SAMPLER`` (None: unset). FlashInfer's sampler runs on CUDA only, on
-    compute capability 7.5 to 12.1 (8.0 for V2's warm-up pass in v0.33, which leaves Turing out;
-    FlashInferBackend.supports_compute_capability); ``capability`` is the GPU's ("" when unknown:
+    compute capability 7.5 to 12.1, 8.0 to 12.1 from v0.24, which leaves Turing out
+    (FlashInferBackend.supports_compute_capability, Rule.FLASHINFER_WITHOUT_TURING; T4s and
+    RTX 20xx cards take vLLM's Triton kernels instead); ``capability`` is the GPU's ("" when unknown:
     taken as supported). Where the release's default depends on the install (before v0.11.1), the
     sort-based path is taken, the larger peak: an estimate that errs should err low, and the band's
     optimistic end (the smaller reserve) covers FlashInfer."""
@@ -139,7 +140,8 @@ def sampler_path(version: Version, model_runner_v2: bool, platform: str,
     on = flashinfer_sampler
     if on is None:
         on = bool(flashinfer_sampler_default(version))
-    if on and platform == "cuda" and (cc is None or (7, 5) <= cc <= (12, 1)):
+    lowest = (8, 0) if applies(Rule.FLASHINFER_WITHOUT_TURING, version) else (7, 5)
+    if on and platform == "cuda" and (cc is None or lowest <= cc <= (12, 1)):
         return "flashinfer"
     if platform in ("cuda", "rocm") and applies(Rule.TRITON_TOP_K_TOP_P, version):
         return "triton"

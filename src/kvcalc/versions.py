@@ -225,6 +225,12 @@ class Rule(Enum):
         _v("0.22.0"), "#42479", "vllm/v1/core/kv_cache_utils.py _check_enough_kv_cache_memory",
         "the 'To serve at least one request' error prints GiB with format_gib and mentions the CPU backend",
         "confirmed: absent from the v0.21.0 wheel, the same words in v0.22.0")
+    FLASHINFER_WITHOUT_TURING = RuleInfo(
+        _v("0.24.0"), "v0.24.0 wheel", "vllm/v1/attention/backends/flashinfer.py supports_compute_capability",
+        "FlashInfer (and with it FlashInfer's top-k/top-p sampler) needs compute capability 8.0 or more: "
+        "Turing (T4, RTX 20xx, Quadro RTX) samples with vLLM's Triton kernels",
+        "confirmed: 7.5 to 12.1 in the v0.17.0-v0.23.0 wheels, 8.0 to 12.1 from v0.24.0 through v0.33.0 "
+        "(flashinfer issue #3620, 'temporarily')")
     MRV2_ENV_OPT_IN = RuleInfo(
         _v("0.12.0"), "v0.12.0 wheel", "vllm/envs.py VLLM_USE_V2_MODEL_RUNNER",
         "VLLM_USE_V2_MODEL_RUNNER=1 runs the model on model runner V2 (=0 keeps V1 where V2 is the "
@@ -646,6 +652,9 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "NEW_FIT_ERROR_TEXT": (
         "'To serve at least one request' 报错改用 format_gib 打印 GiB，并提到 CPU 后端",
         "已确认：v0.21.0 wheel 中没有，v0.22.0 中措辞相同"),
+    "FLASHINFER_WITHOUT_TURING": (
+        "FlashInfer（以及它的 top-k/top-p 采样器）需要计算能力 8.0 及以上：Turing（T4、RTX 20 系列、Quadro RTX）改用 vLLM 的 Triton 内核采样",
+        "已确认：v0.17.0–v0.23.0 wheel 中为 7.5 至 12.1，v0.24.0 至 v0.33.0 为 8.0 至 12.1（flashinfer issue #3620，“暂时”）"),
     "MRV2_ENV_OPT_IN": (
         "VLLM_USE_V2_MODEL_RUNNER=1 让模型在 model runner V2 上运行（在 V2 为默认的版本中 =0 保留 V1）；"
         "设置该变量时，它优先于该版本自己的选择",
