@@ -127,42 +127,47 @@ def read_drafter(spec: Speculative) -> ModelArch:
                                                           problem=problem)}) from exc
 
 
-def _draft_layers(arch: ModelArch, s: Settings) -> tuple[tuple[AttentionLayer, ...], list[str]]:
+def _draft_layers(arch: ModelArch, s: Settings
+                  ) -> tuple[tuple[AttentionLayer, ...], list[str], ModelArch | None]:
+    """The draft layers that keep a KV cache, the notes about them, and the drafter's own reading
+    when its config.json was given (None otherwise)."""
     spec = s.speculative
     family = spec_family(spec.method) if spec is not None else None
     if spec is None or family == "none":
-        return (), []
+        return (), [], None
     if family == "mtp" and arch.model_type in ("gemma4", "gemma4_text"):
         # gemma4_mtp.py: the drafter's attention is query-only and reads the target's cache
         # through kv_sharing_target_layer_name, so it adds no cache of its own; its weights (the
         # "-assistant" checkpoint) are loaded next to the model's.
-        return (), [Text("note.gemma4_mtp"), Text("note.draft_weights")]
+        return (), [Text("note.gemma4_mtp"), Text("note.draft_weights")], None
     if spec.draft_config is not None:
         draft = read_drafter(spec)
         sized = spec.method.lower() in DRAFTER_WEIGHT_METHODS     # the budget counts its weights
         return tuple(l for l in draft.layers if l.kind != "none"), \
             [Text("note.draft_layers", layers=sum(l.kind != "none" for l in draft.layers)),
-             *([] if sized else [Text("note.draft_weights")])]
+             *([] if sized else [Text("note.draft_weights")])], draft
     if family == "mtp":
         if not arch.mtp_layers:
             raise SettingsError({"--speculative-config": Text("settings.mtp_without_layers")})
-        return arch.mtp_layers, [Text("note.mtp_layers", layers=len(arch.mtp_layers))]
+        return arch.mtp_layers, [Text("note.mtp_layers", layers=len(arch.mtp_layers))], None
     template = arch.full_attention_layer()
     if template is None:
-        return (), []
-    return (template,), [Text("note.draft_assumed"), Text("note.draft_weights")]
+        return (), [], None
+    return (template,), [Text("note.draft_assumed"), Text("note.draft_weights")], None
 
 
-def draft_length_cap(s: Settings, version: Version, model_runner_v2: bool, max_model_len: int) -> int | None:
+def draft_length_cap(s: Settings, drafter: ModelArch | None, version: Version, model_runner_v2: bool,
+                     max_model_len: int) -> int | None:
     """The shorter max_model_len vLLM takes from a draft model (Rule.MRV2_DRAFT_CAPS_MAX_LEN): from
     v0.33 model runner V2 cannot skip speculation on long sequences, so with method "draft_model"
     (whose drafter does not share the target's positions) vLLM lowers max_model_len to the drafter's
-    own (vllm/config/vllm.py ``_limit_max_model_len_to_draft``). None where nothing changes."""
+    own (vllm/config/vllm.py ``_limit_max_model_len_to_draft``). ``drafter``: the drafter's config as
+    read (``_draft_layers``). None where nothing changes."""
     spec = s.speculative
-    if spec is None or spec.draft_config is None or str(spec.method).lower() != "draft_model" or \
+    if spec is None or drafter is None or str(spec.method).lower() != "draft_model" or \
             not model_runner_v2 or not applies(Rule.MRV2_DRAFT_CAPS_MAX_LEN, version):
         return None
-    draft_len = read_drafter(spec).max_len_limit(version)
+    draft_len = drafter.max_len_limit(version)
     return draft_len if draft_len is not None and draft_len < max_model_len else None
 
 
@@ -430,14 +435,12 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     kv = resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_dtype, version, arch.is_mla,
                           arch.architecture, gpu.platform, gpu.target.major)
     mrv2 = uses_model_runner_v2(arch, version, s.speculative.method if s.speculative else None, s.model_runner_v2)
-    capped = draft_length_cap(s, version, mrv2, resolved.max_model_len)
-    length_notes = [] if capped is None else \
-        [Text("note.draft_caps_max_len", draft=capped, target=resolved.max_model_len)]
-    if capped is not None:
-        resolved = replace(resolved, max_model_len=capped)
     async_on = _async_scheduling(s, version)
-    draft, notes = _draft_layers(arch, s)
-    notes = [*notes, *length_notes]
+    draft, notes, drafter = _draft_layers(arch, s)
+    capped = draft_length_cap(s, drafter, version, mrv2, resolved.max_model_len)
+    if capped is not None:
+        notes = [*notes, Text("note.draft_caps_max_len", draft=capped, target=resolved.max_model_len)]
+        resolved = replace(resolved, max_model_len=capped)
     # last of all the notes: the specific ones come first
     release_notes = (Text("note.release_without_logs", major=version.major, minor=version.minor,
                           newest_major=NEWEST_LOGGED.major, newest_minor=NEWEST_LOGGED.minor),) \

@@ -59,7 +59,8 @@ class MambaDims:
     head_k_dim: int = 0         # gdn key head dim
     conv_dtype: str | None = None  # None: the model dtype
     ssm_dtype: str | None = None
-    chunk_size: int = 2048      # the SSD kernel's chunk (mamba_chunk_size or chunk_size; vLLM's default 2048)
+    chunk_size: int = 2048      # SSD kernel chunk: mamba_chunk_size or chunk_size, else 2048
+                                # (vllm/config/model.py ``get_mamba_chunk_size``)
 
 
 @dataclass(frozen=True)

@@ -1140,26 +1140,25 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     nt = non_torch_estimate(tp, pp, era.spread_gib, era.fixed_gib, peer_to_peer)
     nt_basis = non_torch_basis(tp, pp, era, peer_to_peer)
     penalties = penalty_buffer_bytes(version, model_runner_v2, max_num_seqs, vocab) if last_stage else 0
-    if allreduce_fusion:
-        nt = (nt[0] + allreduce_fusion, nt[1], nt[2] + allreduce_fusion)
-        nt_basis = join_texts([nt_basis, Text("basis.allreduce_fusion", gib=allreduce_fusion / GIB, tp=tp,
-                                              backend=allreduce_backend(version, nvswitch))])
     prepaid = cublas_prepaid_bytes(version, platform)
-    if prepaid:
-        nt = tuple(max(0, b - prepaid) for b in nt)
-        nt_basis = join_texts([nt_basis, Text("basis.cublas_prepaid", mib=prepaid >> 20)])
-    if quick_reduce:
-        nt = tuple(b + quick_reduce for b in nt)
-        nt_basis = join_texts([nt_basis, Text("basis.quick_reduce", gib=quick_reduce / GIB)])
     token_ids = dense_token_ids_bytes(version, model_runner_v2, spec_method, max_num_seqs, max_model_len)
+    extras: list[tuple[int, bool, str]] = []    # (bytes, at the band's low end too, why)
+    if allreduce_fusion:        # not at the low end: flashinfer may be missing
+        extras.append((allreduce_fusion, False, Text("basis.allreduce_fusion", gib=allreduce_fusion / GIB,
+                                                     tp=tp, backend=allreduce_backend(version, nvswitch))))
+    if prepaid:
+        extras.append((-prepaid, True, Text("basis.cublas_prepaid", mib=prepaid >> 20)))
+    if quick_reduce:
+        extras.append((quick_reduce, True, Text("basis.quick_reduce", gib=quick_reduce / GIB)))
     if token_ids:
-        nt = tuple(b + token_ids for b in nt)
-        nt_basis = join_texts([nt_basis, Text("basis.dense_token_ids", seqs=max_num_seqs, length=max_model_len,
-                                              gib=token_ids / GIB)])
+        extras.append((token_ids, True, Text("basis.dense_token_ids", seqs=max_num_seqs, length=max_model_len,
+                                             gib=token_ids / GIB)))
     if penalties:
-        nt = tuple(b + penalties for b in nt)
-        nt_basis = join_texts([nt_basis, Text("basis.penalty_buffer", seqs=max_num_seqs, vocab=vocab,
-                                              gib=penalties / GIB)])
+        extras.append((penalties, True, Text("basis.penalty_buffer", seqs=max_num_seqs, vocab=vocab,
+                                             gib=penalties / GIB)))
+    for amount, low_too, why in extras:
+        nt = (max(0, nt[0] + amount), max(0, nt[1] + amount) if low_too else nt[1], max(0, nt[2] + amount))
+        nt_basis = join_texts([nt_basis, why])
     hidden = hidden_per_gpu(config, tp)
     cold = cold_compile_reserve(version, compiled, compile_cache, hidden, act)
     cold_basis = Text("basis.cold_compile" if compile_cache == "cold" else "basis.cold_compile_assumed",
