@@ -113,6 +113,22 @@ def test_flashinfer_sampler_flag_changes_the_activation_term(capsys):
     assert info.value.code == 2 and "--flashinfer-sampler" in err and "on or off" in err
 
 
+def test_vllm_spellings_of_switches_work_as_typed(capsys):
+    """A `vllm serve` user types --enable-prefix-caching bare, --no-enable-prefix-caching and -tp 2;
+    each reaches the same setting as kvcalc's own spelling (on|off, --tp)."""
+    def settings(*extra):
+        code, out, err = run(capsys, "estimate", "--model", "Qwen/Qwen3-8B", "--vllm-version", "0.10.0",
+                             "--max-model-len", "4096", "--json", *extra)
+        assert code == 0, err
+        r = json.loads(out)
+        return r["settings"]["enable_prefix_caching"], r["settings"]["tensor_parallel_size"], r["serve_command"]
+    assert settings("--enable-prefix-caching", "-tp", "2")[:2] == (True, 2)
+    assert settings("--enable-prefix-caching", "off") == settings("--no-enable-prefix-caching")
+    off = settings("--no-enable-prefix-caching", "-pp", "2")
+    assert off[0] is False and off[2].endswith("--no-enable-prefix-caching")
+    assert "--pipeline-parallel-size 2" in off[2]
+
+
 def test_config_path(capsys, tmp_path):
     from factories import config
     p = tmp_path / "config.json"

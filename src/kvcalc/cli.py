@@ -54,9 +54,10 @@ def _model_flags(p: Any) -> None:
     p.add_argument("--weights-bytes", type=int, help="checkpoint size in bytes (safetensors total)")
     p.add_argument("--gpu", default="h100", help="catalog key, CUDA device name or alias (default h100)")
     p.add_argument("--gpu-memory-gib", type=float, help="CUDA total memory of the GPU, overriding the catalog")
-    p.add_argument("--tp", "--tensor-parallel-size", dest="tensor_parallel_size", type=int, default=1)
-    p.add_argument("--pp", "--pipeline-parallel-size", dest="pipeline_parallel_size", type=int, default=1)
-    p.add_argument("--dcp", "--decode-context-parallel-size", dest="decode_context_parallel_size",
+    # vLLM's own spellings too (-tp, -pp, -dcp), so a pasted `vllm serve` line works as typed
+    p.add_argument("--tp", "-tp", "--tensor-parallel-size", dest="tensor_parallel_size", type=int, default=1)
+    p.add_argument("--pp", "-pp", "--pipeline-parallel-size", dest="pipeline_parallel_size", type=int, default=1)
+    p.add_argument("--dcp", "-dcp", "--decode-context-parallel-size", dest="decode_context_parallel_size",
                    type=int, default=1)
     p.add_argument("--gpu-memory-utilization", type=float)
     p.add_argument("--kv-cache-dtype", default="auto")
@@ -71,7 +72,11 @@ def _model_flags(p: Any) -> None:
     p.add_argument("--vllm-version", help="release to reproduce (default: newest known)")
     p.add_argument("--weights", default="auto", help="weight precision: auto, bf16, fp8, awq, gptq …")
     p.add_argument("--speculative-config", help='JSON, e.g. \'{"method":"mtp","num_speculative_tokens":1}\'')
-    p.add_argument("--enable-prefix-caching", type=_flag_bool)
+    # vLLM's form is a bare switch and its --no- twin; "on"/"off" after it is accepted as well
+    p.add_argument("--enable-prefix-caching", type=_flag_bool, nargs="?", const=True, metavar="on|off",
+                   help="vLLM's switch (--no-enable-prefix-caching turns it off; default: the release's own)")
+    p.add_argument("--no-enable-prefix-caching", dest="enable_prefix_caching", action="store_false",
+                   default=None, help=argparse.SUPPRESS)
     p.add_argument("--disable-hybrid-kv-cache-manager", action="store_true", default=None)
     p.add_argument("--kv-cache-memory-bytes", type=int)
     p.add_argument("--skip-mm-profiling", action="store_true", default=None,
