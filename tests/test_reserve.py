@@ -105,6 +105,18 @@ def test_forward_intermediate_worked_example():
     assert round(fwd / GIB, 2) == 5.27
 
 
+def test_eager_keeps_one_more_hidden_size_tensor_than_a_compiled_pass():
+    """Qwen2.5-7B at 32,768 batched tokens: compiled, 3 × 18,944 + 3 × 3,584 values per token
+    (4.12 GiB; an RTX 3090 v0.29 log peaks at 4.13 beside its CUDA-graph estimate); eager, one more
+    hidden-size tensor (the MLP's input, still held by the calling layer)."""
+    cfg = config("Qwen/Qwen2.5-7B-Instruct")
+    compiled = forward_bytes(cfg, 32768, 1, 2)
+    eager = forward_bytes(cfg, 32768, 1, 2, compiled=False)
+    assert compiled == 32768 * (3 * 18944 + 3 * 3584) * 2
+    assert eager - compiled == 32768 * 3584 * 2
+    assert round(compiled / GIB, 2) == 4.12
+
+
 def reserve(model: str | dict, release: str, **kw):
     cfg = config(model) if isinstance(model, str) else model
     t = cfg.get("text_config", cfg)
@@ -129,10 +141,11 @@ def test_a_known_sampler_narrows_the_band_to_its_own_cost():
     assert unset[0] == sort[0] and unset[2] == sort[2]
     assert unset[1] < sort[1]
     assert fi[0] < sort[1] and fi[1] <= fi[0] <= fi[2]
-    # FlashInfer's 7 B × 1,024 × 128,256 entries (0.84 GiB) is below the forward pass of 8,192 tokens
+    # FlashInfer's 7 B × 1,024 × 128,256 entries (0.86 GiB) and the compiled forward pass of 8,192
+    # tokens (3 × 14,336 + 3 × 4,096 values per token, 0.84 GiB) are close; the larger one sets the peak
     fwd = forward_bytes(config("meta-llama/Llama-3.1-8B-Instruct"), 8192, 1, 2)
-    assert 1024 * 128_256 * SAMPLER_BYTES_FLASHINFER < fwd
-    assert fi[0] == pytest.approx(fwd, rel=0.01)
+    assert fwd == 8192 * (3 * 14336 + 3 * 4096) * 2
+    assert fi[0] == pytest.approx(max(1024 * 128_256 * SAMPLER_BYTES_FLASHINFER, fwd), rel=0.01)
 
 
 def test_flashinfer_rows_of_the_public_logs_are_estimated_closely():

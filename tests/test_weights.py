@@ -3,7 +3,8 @@
 import pytest
 
 from factories import calc, config
-from kvcalc.weights import checkpoint_format, estimate_weights, rope_cache_bytes
+from kvcalc.weights import (LOAD_MAX_SPLIT_BYTES, cached_block_bytes, checkpoint_format, estimate_weights,
+                            rope_cache_bytes)
 
 GIB = 1 << 30
 
@@ -35,6 +36,56 @@ def test_llama_loading_includes_rope_cache():
                          max_len=131072)
     assert w.per_stage_bytes[0] == 16060522496 + 131072 * 128 * 2
     assert abs(w.per_stage_bytes[0] / GIB - 14.9889) < 0.0005   # the log also has ~0.1 MB of other buffers
+
+
+MIB = 1 << 20
+
+
+@pytest.mark.parametrize("n,max_split,kept", [
+    (1000, None, 1024),                       # rounded to 512 B, from a shared small segment
+    (6 * MIB + 100, None, 6 * MIB + 512),     # below 10 MiB: shared 20 MiB segments
+    (int(24.5 * MIB), None, int(24.5 * MIB)),  # 1.5 MiB left over: split off
+    (int(24.5 * MIB), 20 * MIB, 26 * MIB),    # under vLLM's 20 MiB limit: kept
+    (259 * MIB, None, 260 * MIB),             # exactly 1 MiB left: never split
+    (int(16.625 * MIB), 20 * MIB, int(16.625 * MIB)),  # under the limit's size: split as before
+])
+def test_cached_block_bytes_follows_torchs_allocator(n, max_split, kept):
+    assert cached_block_bytes(n, max_split) == kept
+
+
+@pytest.mark.parametrize("release,loading_gib", [("0.10.1", 14.2494), ("0.29.0", 14.29)])
+def test_qwen25_7b_loading_includes_the_allocators_rounding(release, loading_gib):
+    """Qwen2.5-7B-Instruct (15,231,233,024 B): "Model loading took" is 0.056 GiB over the checkpoint
+    and rope cache in v0.10.1 (A100, 14.2494 GiB: the 259 MiB gate/up and 129.5 MiB down
+    projections keep their 2 MiB-rounded blocks) and 0.097 GiB from v0.21, where the 24.5 MiB output
+    projections keep theirs too (14.29 GiB in v0.22 to v0.31 logs)."""
+    r = calc("Qwen/Qwen2.5-7B-Instruct", "a100-80g-sxm", max_model_len=4096, vllm_version=release)
+    assert r.budget.weights_as_logged / GIB == pytest.approx(loading_gib, abs=0.005)
+    plain = estimate_weights(config("Qwen/Qwen2.5-7B-Instruct"), 15231233024, "auto", 2, 1, 1, max_len=32768)
+    rounded = estimate_weights(config("Qwen/Qwen2.5-7B-Instruct"), 15231233024, "auto", 2, 1, 1, max_len=32768,
+                               rounding=True, max_split=LOAD_MAX_SPLIT_BYTES)
+    assert rounded.per_stage_bytes[0] - plain.per_stage_bytes[0] == (28 * 3.5 + 2 * 0.5) * MIB
+
+
+def test_models_whose_tensors_are_whole_blocks_lose_nothing_to_rounding():
+    """Llama-3.1-8B and Qwen3-8B projections are multiples of 2 MiB (logs: 0.000-0.004 GiB over);
+    only an odd-sized embedding or LM head rounds."""
+    for model in ("meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen3-8B"):
+        plain = estimate_weights(config(model), None, "auto", 2, 1, 1)
+        rounded = estimate_weights(config(model), None, "auto", 2, 1, 1, rounding=True,
+                                   max_split=LOAD_MAX_SPLIT_BYTES)
+        assert rounded.per_stage_bytes[0] - plain.per_stage_bytes[0] <= 2 * MIB   # the embeddings: 1,187 MiB each
+
+
+def test_rounding_follows_the_tensor_parallel_shards_and_skips_quantized_checkpoints():
+    """Qwen2.5-72B at TP 4 (80 layers of 12.25 + 3.5 + 59 + 29.5 MiB ... per GPU, v0.19): 0.117 GiB
+    (the log: 0.114 over); an AWQ checkpoint's packed tensors are not listed, so none is added."""
+    cfg = config("Qwen/Qwen2.5-72B-Instruct")
+    plain = estimate_weights(cfg, None, "auto", 2, 4, 1)
+    rounded = estimate_weights(cfg, None, "auto", 2, 4, 1, rounding=True)
+    assert (rounded.per_stage_bytes[0] - plain.per_stage_bytes[0]) / GIB == pytest.approx(0.117, abs=0.002)
+    awq = estimate_weights(cfg, None, "awq", 2, 4, 1)
+    assert estimate_weights(cfg, None, "awq", 2, 4, 1, rounding=True).per_stage_bytes == awq.per_stage_bytes
 
 
 def test_tp_and_pp_split():

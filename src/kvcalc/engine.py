@@ -334,7 +334,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     a measured reserve). ``num_spec`` is the speculative tokens per step (any method, n-gram
     included): it sets the decode query length the CUDA-graph sizes follow."""
     from .reserve import ReserveEstimate, estimate_reserve  # noqa: PLC0415
-    from .weights import estimate_weights  # noqa: PLC0415
+    from .weights import LOAD_MAX_SPLIT_BYTES, estimate_weights  # noqa: PLC0415
 
     s = r.settings
     dtype_bytes = model_dtype_bytes(model_dtype)
@@ -343,7 +343,9 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                          s.pipeline_parallel_size, native_mxfp4=native_mxfp4,
                          max_len=r.max_len_limit or r.max_model_len,
                          mtp_layers=len(arch.mtp_layers) if s.speculative else 0,
-                         mnbt=r.max_num_batched_tokens, towers_off=_towers_off(config, r))
+                         mnbt=r.max_num_batched_tokens, towers_off=_towers_off(config, r),
+                         rounding=True, max_split=LOAD_MAX_SPLIT_BYTES
+                         if gpu.platform == "cuda" and applies(Rule.LOAD_MAX_SPLIT_20MIB, r.version) else None)
     if w is None:
         return None, Text("note.weights_unknown"), ()
     vocab = text_part(config).get("vocab_size")

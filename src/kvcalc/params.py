@@ -377,6 +377,46 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
     return parts
 
 
+PLAIN_LAYER_TYPES = (None, "full_attention", "sliding_attention")
+
+
+def big_tensors(config: dict[str, Any], tp: int) -> list[tuple[str, int | None, int]]:
+    """The large tensors one TP rank allocates one at a time while vLLM builds a plain decoder,
+    as (where, layer, elements): the vocabulary-parallel embedding and LM head, and in each layer
+    the fused QKV projection (KV heads replicated when fewer than TP), the output projection, and
+    a dense MLP's fused gate/up and down projections (vllm/model_executor/layers/linear.py). What
+    the allocator rounds (``weights.allocator_rounding_bytes``) depends on these sizes one by one.
+    Layers of other kinds (MLA, linear attention, Mamba, MoE experts, towers, Gemma 4's global
+    layers) are left out: their tensors are reshaped after loading or too varied to list."""
+    t = text_part(config)
+    H, L, heads = _n(t, "hidden_size"), _n(t, "num_hidden_layers"), _n(t, "num_attention_heads")
+    if not (H and L and heads):
+        return []
+    vocab_rank = cdiv(cdiv(_n(t, "vocab_size"), 64) * 64, tp) * H
+    out: list[tuple[str, int | None, int]] = [("first", None, vocab_rank)]
+    if not _tied(config, t):
+        out.append(("last", None, vocab_rank))
+    mt = str(t.get("model_type") or "")
+    layer_types = t.get("layer_types") if isinstance(t.get("layer_types"), list) else None
+    if t.get("kv_lora_rank") or isinstance(t.get("hybrid_override_pattern"), str) or \
+            isinstance(t.get("block_configs"), list) or mt.startswith("gemma4") or \
+            (layer_types and any(x not in PLAIN_LAYER_TYPES for x in layer_types)):
+        return out
+    kv = _n(t, "num_key_value_heads", heads) or heads
+    hd = _n(t, "head_dim") or H // heads
+    q_rank = cdiv(heads, tp) * hd * (2 if t.get("attn_output_gate") else 1)
+    inter = _n(t, "intermediate_size_mlp") or _n(t, "intermediate_size")
+    gated = t.get("hidden_act") != "relu2"
+    for i in range(L):
+        out.append(("layer", i, (q_rank + 2 * max(1, kv // tp) * hd) * H))
+        out.append(("layer", i, cdiv(heads, tp) * hd * H))
+        moe = (_n(t, "num_local_experts") or _n(t, "num_experts") or _n(t, "n_routed_experts")) and _moe_layer(t, i)
+        if inter and not moe:
+            out.append(("layer", i, (2 if gated else 1) * cdiv(inter, tp) * H))
+            out.append(("layer", i, cdiv(inter, tp) * H))
+    return out
+
+
 def mtp_parts(config: dict[str, Any], tp: int, n: int) -> list[Part]:
     """The ``n`` draft layers an MTP checkpoint adds (DeepSeek ``num_nextn_predict_layers``: each
     one decoder layer plus ``eh_proj`` 2H × H and norms), placed on the last stage. ``n`` comes

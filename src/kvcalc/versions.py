@@ -154,6 +154,13 @@ class Rule(Enum):
         _v("0.21.0"), "#38284", "vllm/config/cache.py gpu_memory_utilization",
         "default --gpu-memory-utilization 0.92 (0.9 before)",
         "confirmed: log text 'default since v0.21.0'")
+    LOAD_MAX_SPLIT_20MIB = RuleInfo(
+        _v("0.21.0"), "#41268", "vllm/v1/worker/gpu_worker.py _scoped_allocator_max_split",
+        "on CUDA the model loads under PyTorch's max_split_size_mb 20, so a weight tensor of 20 MiB or "
+        "more keeps the whole 2 MiB-rounded segment the allocator gave it ('Model loading took' grows "
+        "by up to 2 MiB per such tensor: 0.097 GiB for Qwen2.5-7B against 0.056 before)",
+        "confirmed: absent from the v0.20.0 wheel, in v0.21.0 through v0.33.0; public logs of the same "
+        "models before and after agree")
     ALLREDUCE_RMS_FUSION_DEFAULT = RuleInfo(
         _v("0.17.0"), "#34299", "vllm/config/vllm.py enable_allreduce_rms_fusion",
         "at the default -O2, a TP group of 2 or more on compute capability 9.0 or 10.x fuses all-reduce "
@@ -623,6 +630,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "设置 VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 后，V1 runner 会在确定 KV cache 大小之前对 CUDA graph 做 profile "
         "并扣除估算值（成为默认行为之前需手动开启）",
         "已确认：v0.17.1 wheel 中没有，v0.18.0 中有（直到 v0.19.1 默认 0，v0.20.0 起默认 1）"),
+    "LOAD_MAX_SPLIT_20MIB": (
+        "在 CUDA 上模型在 PyTorch 的 max_split_size_mb 20 下加载，所以 20 MiB 及以上的权重张量保留分配器给它的整个按 2 MiB "
+        "取整的段（'Model loading took' 每个这样的张量最多多 2 MiB：Qwen2.5-7B 为 0.097 GiB，此前为 0.056）",
+        "已确认：v0.20.0 wheel 中没有，v0.21.0 至 v0.33.0 中都有；同一模型在此前后的公开日志一致"),
     "CUDA_GRAPH_ESTIMATE_DEDUCTED": (
         "CUDA graph 显存估算值从 KV 预算中扣除（V1 model runner）",
         "已确认：两条带 0.20.0 横幅的日志打印 'CUDA graph memory profiling is enabled (default since v0.21.0)' "

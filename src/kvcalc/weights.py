@@ -7,7 +7,8 @@ MXFP4 0.5 B + one e8m0 scale per 32, with expert tensors padded to kernel tiles 
 leaves alone (embeddings, LM head, norms, routers; MXFP4 quantizes only the experts) stay in
 the model dtype. When the checkpoint's exact size is known, the modelled split between
 components is kept and scaled to it. vLLM also keeps the rotary cos/sin cache
-(max_position × rotary_dim in the model dtype) with the weights.
+(max_position × rotary_dim in the model dtype) with the weights, and "Model loading took" counts
+the blocks PyTorch's caching allocator hands out, rounded up (``cached_block_bytes``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from .errors import SettingsError
 from .messages import Text
-from .params import Part, drafter_parts, inventory, mtp_parts, text_part
+from .params import Part, big_tensors, drafter_parts, inventory, mtp_parts, text_part
 from .units import cdiv
 
 WEIGHT_FORMATS: tuple[str, ...] = ("auto", "bf16", "fp16", "fp8", "int8", "awq", "gptq", "int4",
@@ -205,6 +206,48 @@ def per_layer_input_buffer_bytes(config: dict[str, Any], mnbt: int, dtype_bytes:
     return mnbt * layers * per_layer * dtype_bytes
 
 
+MIB = 1 << 20
+LOAD_MAX_SPLIT_BYTES = 20 * MIB
+"""The ``max_split_size_mb`` vLLM sets around model loading on CUDA from v0.21
+(Rule.LOAD_MAX_SPLIT_20MIB; gpu_worker.py ``_scoped_allocator_max_split``)."""
+
+
+def cached_block_bytes(n: int, max_split: int | None = None) -> int:
+    """What torch's CUDA caching allocator counts as allocated (``torch.cuda.memory_allocated``,
+    which "Model loading took" measures) for one tensor of ``n`` bytes made on its own
+    (c10/cuda/CUDACachingAllocator.cpp ``round_size``, ``get_allocation_size``, ``should_split``).
+    Sizes round up to 512 B. Up to 1 MiB they come from shared 2 MiB segments and below 10 MiB from
+    shared 20 MiB ones, so they cost their own size. A larger tensor gets a new segment rounded up
+    to 2 MiB and keeps all of it unless the allocator splits the rest off, which it does only when
+    the rest exceeds 1 MiB and the tensor is smaller than ``max_split`` (None: no limit, torch's
+    default). Qwen2.5-7B: the 259 MiB gate/up projection keeps its 260 MiB segment everywhere; the
+    24.5 MiB output projection keeps 26 MiB only under vLLM's 20 MiB load-time limit."""
+    size = max(512, -(-n // 512) * 512)
+    if size < 10 * MIB:
+        return size
+    segment = -(-size // (2 * MIB)) * (2 * MIB)
+    splits = segment - size > MIB and (max_split is None or size < max_split)
+    return size if splits else segment
+
+
+def allocator_rounding_bytes(config: dict[str, Any], tp: int, dtype_bytes: int, max_split: int | None,
+                             layers_per_stage: list[int]) -> list[int]:
+    """Bytes each PP stage's rank loses to allocator rounding on the large tensors of an
+    unquantized checkpoint (``params.big_tensors``, ``cached_block_bytes``). Public logs show it in
+    "Model loading took": Qwen2.5-7B loads 0.056 GiB over its checkpoint in v0.10.1 and 0.097 GiB
+    from v0.22 (A100, L40S, RTX 3090/4090, A40), Qwen2.5-1.5B 0.007 in v0.20 and 0.097 in v0.28/v0.30,
+    Qwen2.5-72B at TP 4 0.114 (0.117 modelled), Qwen3-32B at TP 2 0.067 (0.063); models whose
+    projections are whole multiples of 2 MiB (Llama-3.1-8B, Qwen3-8B/14B) lose nothing."""
+    pp = len(layers_per_stage)
+    stage = [0] * pp
+    for where, layer, elements in big_tensors(config, tp):
+        n = elements * dtype_bytes
+        lost = cached_block_bytes(n, max_split) - n
+        s = 0 if where == "first" else pp - 1 if where == "last" else pp_stage_of(layer or 0, layers_per_stage)
+        stage[s] += lost
+    return stage
+
+
 @dataclass(frozen=True)
 class WeightsEstimate:
     total_bytes: int                  # the checkpoint (all GPUs)
@@ -229,14 +272,17 @@ def pp_stage_of(layer: int, sizes: list[int]) -> int:
 def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_format: str,
                      model_dtype_bytes: int, tp: int, pp: int, *, native_mxfp4: bool = True,
                      max_len: int | None = None, mtp_layers: int = 0,
-                     mnbt: int = 0, towers_off: frozenset[str] = frozenset()) -> WeightsEstimate | None:
+                     mnbt: int = 0, towers_off: frozenset[str] = frozenset(),
+                     rounding: bool = False, max_split: int | None = None) -> WeightsEstimate | None:
     """Per-GPU weights for each PP stage, or None when the config has no sizeable layers.
 
     ``mtp_layers``: MTP draft layers loaded with the model (``ModelArch.mtp_layers``, already
     validated and capped by ``read_model``); 0 when MTP decoding is off. ``mnbt``: the token
     budget, which sizes buffers some models allocate while they load. ``towers_off``: the towers
     ("vision", "audio") vLLM does not build (``--language-model-only``, or --limit-mm-per-prompt at
-    0 for their modalities): the checkpoint keeps them; the GPUs do not load them."""
+    0 for their modalities): the checkpoint keeps them; the GPUs do not load them. ``rounding``:
+    count the caching allocator's rounding of an unquantized checkpoint's large tensors
+    (``allocator_rounding_bytes``; GPUs run torch's allocator), under ``max_split`` bytes."""
     from .kvspecs import pp_partition  # noqa: PLC0415 - avoid a cycle at import time
 
     name = (weight_format or "auto").lower()
@@ -269,7 +315,9 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
         basis = Text("basis.weights_params", billions=loaded / 1e9, label=label)
     buffers = rope_cache_bytes(config, max_len, model_dtype_bytes)
     first = per_layer_input_buffer_bytes(config, mnbt, model_dtype_bytes)
-    per_stage = tuple(int(b * scale) + buffers + (first if i == 0 else 0) for i, b in enumerate(stage))
+    lost = allocator_rounding_bytes(config, tp, model_dtype_bytes, max_split, sizes) \
+        if rounding and fmt is None else [0] * pp
+    per_stage = tuple(int(b * scale) + buffers + lost[i] + (first if i == 0 else 0) for i, b in enumerate(stage))
     return WeightsEstimate(int(weights_bytes if exact else total), per_stage, basis, exact)
 
 
