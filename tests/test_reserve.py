@@ -9,7 +9,7 @@ from factories import calc, config
 from kvcalc.reserve import (ERAS, cuda_graph_count, cuda_graph_estimate, cudagraph_capture_sizes, MULTI_GPU_NON_TORCH_GIB, NO_P2P_NON_TORCH_GIB, non_torch_estimate, SAMPLER_BYTES_FLASHINFER, SAMPLER_BYTES_MRV2_GREEDY, SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER, SAMPLER_BYTES_MRV2_WARMUP_TRITON,
                             SAMPLER_BYTES_PER_ENTRY, SAMPLER_BYTES_TRITON, SINGLE_GPU_NON_TORCH_GIB,
                             estimate_reserve, vision_profile,
-                            forward_bytes, sampler_bytes_per_entry)
+                            forward_bytes, sampler_bytes_per_entry, sampler_path)
 from kvcalc.units import GIB
 from kvcalc.validate import load_logs
 from kvcalc.versions import flashinfer_sampler_default, parse_version
@@ -20,7 +20,8 @@ SAMPLER_PATHS = [
     ("0.15.1", False, "cuda", SAMPLER_BYTES_PER_ENTRY),
     ("0.17.0", False, "cuda", SAMPLER_BYTES_TRITON),       # #33538: Triton kernels for 8+ rows
     ("0.20.1", False, "rocm", SAMPLER_BYTES_TRITON),
-    ("0.21.0", False, "cuda", SAMPLER_BYTES_FLASHINFER),   # #40376: FlashInfer by default
+    # #40376: FlashInfer by default, and #41375 samples again on the native (Triton) path after it
+    ("0.21.0", False, "cuda", SAMPLER_BYTES_TRITON),
     ("0.21.0", False, "rocm", SAMPLER_BYTES_TRITON),       # FlashInfer's sampler is CUDA-only
     ("0.22.0", True, "cuda", SAMPLER_BYTES_MRV2_GREEDY),   # V2 warm-up samples greedily
     ("0.27.1", True, "cuda", SAMPLER_BYTES_MRV2_GREEDY),
@@ -55,22 +56,40 @@ SAMPLER_CHOSEN = [
 
 
 @pytest.mark.parametrize("release,mrv2,capability,want", [
-    ("0.21.0", False, "7.0", SAMPLER_BYTES_TRITON),           # V100: below FlashInfer's 7.5
-    ("0.21.0", False, "7.5", SAMPLER_BYTES_FLASHINFER),       # a T4 still took FlashInfer's kernels
-    ("0.23.0", False, "7.5", SAMPLER_BYTES_FLASHINFER),
-    ("0.24.0", False, "7.5", SAMPLER_BYTES_TRITON),           # 8.0+ from v0.24 (flashinfer issue #3620)
-    ("0.25.0", False, "7.5", SAMPLER_BYTES_TRITON),
-    ("0.25.0", False, "8.0", SAMPLER_BYTES_FLASHINFER),
-    ("0.25.0", False, "12.0", SAMPLER_BYTES_FLASHINFER),      # RTX 5090
-    ("0.33.0", True, "7.5", SAMPLER_BYTES_MRV2_WARMUP_TRITON),  # v0.33 raised the floor to 8.0
-    ("0.33.0", True, "8.0", SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER),
-    ("0.33.0", True, "", SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER),   # unknown GPU: taken as supported
+    ("0.21.0", False, "7.0", "triton"),              # V100: below FlashInfer's 7.5
+    ("0.21.0", False, "7.5", "flashinfer-native"),   # a T4 still took FlashInfer's kernels
+    ("0.23.0", False, "7.5", "flashinfer-native"),
+    ("0.24.0", False, "7.5", "triton"),              # 8.0+ from v0.24 (flashinfer issue #3620)
+    ("0.25.0", False, "7.5", "triton"),
+    ("0.25.0", False, "8.0", "flashinfer-native"),
+    ("0.25.0", False, "12.0", "flashinfer-native"),  # RTX 5090
+    ("0.33.0", True, "7.5", "v2-triton"),            # v0.33 raised the floor to 8.0
+    ("0.33.0", True, "8.0", "v2-flashinfer"),
+    ("0.33.0", True, "", "v2-flashinfer"),           # unknown GPU: taken as supported
 ])
 def test_flashinfers_sampler_needs_a_supported_compute_capability(release, mrv2, capability, want):
     """FlashInferBackend.supports_compute_capability, which gates FlashInfer's sampler
     (vllm/v1/sample/ops/topk_topp_sampler.py): 7.5 to 12.1 through v0.23, 8.0 to 12.1 from v0.24
     (Rule.FLASHINFER_WITHOUT_TURING), for the V1 runner and V2's v0.33 warm-up pass alike."""
-    assert sampler_bytes_per_entry(parse_version(release), mrv2, "cuda", None, capability) == want
+    assert sampler_path(parse_version(release), mrv2, "cuda", None, capability) == want
+
+
+def test_the_v1_warm_up_runs_the_native_sampler_after_flashinfers_from_v0_21():
+    """Rule.V1_SAMPLER_WARMS_NATIVE (#41375): _dummy_sampler_run samples a second time with a
+    generator, which sends FlashInfer's sampler to the native path, so from v0.21 the warm-up costs
+    the Triton figure; before, FlashInfer's kernels alone. The B300 log of Gemma-4-31B (V1 runner,
+    v0.26, 1,024 × 262,144 entries) peaks at 3.90 GiB, FlashInfer's 7 B alone would give 1.75."""
+    v20, v21 = parse_version("0.20.1"), parse_version("0.21.0")
+    assert sampler_path(v20, False, "cuda", True, "9.0") == "flashinfer"
+    assert sampler_path(v21, False, "cuda", True, "9.0") == "flashinfer-native"
+    assert sampler_bytes_per_entry(v21, False, "cuda", True, "9.0") == SAMPLER_BYTES_TRITON
+    assert sampler_bytes_per_entry(v20, False, "cuda", True, "9.0") == SAMPLER_BYTES_FLASHINFER
+    row = next(e for e in load_logs() if e["id"] == "b300-gemma-4-31b-it-v1runner-maxlen16k-v0.26.0")
+    cfg = config("google/gemma-4-31B-it")
+    act = estimate_reserve(cfg, parse_version(row["vllm_version"]), tp=1, pp=1, mnbt=8192, max_num_seqs=1024,
+                           vocab=262144, dtype_bytes=2, cuda_graphs=False, platform="cuda",
+                           capability="10.3").activation[0] / GIB
+    assert abs(act - row["logged"]["activation_peak_gib"]) < 0.6
 
 
 def test_v0_33_warm_up_pass_raises_the_v2_sampler_peak():

@@ -382,6 +382,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "sampler.pytorch": ("PyTorch, sorts the logits", "PyTorch，对 logits 排序"),
     "sampler.flashinfer": ("FlashInfer top-k/top-p kernels", "FlashInfer 的 top-k/top-p 内核"),
     "sampler.triton": ("vLLM's Triton top-k/top-p kernels", "vLLM 的 Triton top-k/top-p 内核"),
+    "sampler.flashinfer_then_native": ("FlashInfer top-k/top-p kernels, then vLLM's Triton ones (the warm-up "
+                                       "runs both)", "先 FlashInfer 的 top-k/top-p 内核，再 vLLM 的 Triton 内核"
+                                       "（预热两者都跑）"),
     "sampler.greedy": ("greedy warm-up of model runner V2", "model runner V2 的贪心预热"),
     "sampler.v2_flashinfer": ("model runner V2's warm-up with sampling parameters, FlashInfer top-k/top-p",
                               "model runner V2 带采样参数的预热，FlashInfer top-k/top-p"),

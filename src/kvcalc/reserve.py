@@ -49,24 +49,22 @@ class Era:
 
 ERAS: dict[str, Era] = {
     "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.10, 0.5),
-    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.45, 0.7),
+    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.20, 0.7),
     "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.00, 0.5),
-    "from-0.29": Era(Text("era.from_0_29"), 0.05, 0.7),
+    "from-0.29": Era(Text("era.from_0_29"), 0.00, 0.7),
 }
 """Fixed parts fitted by scripts/calibrate.py, which weighs a reserve that is too small three times
 as heavily as one too large (a pool estimated high is the costlier mistake), so each value sits
-near the upper quarter of what its fitting rows leave unexplained. In the v1-from-0.21 group those
-rows leave 0.1 (A100 Qwen3-Coder-30B-A3B, v0.26 breakdown) to 0.9 GiB (L40S Qwen2.5-7B, v0.22),
-and 1.6 to 2.1 with Gemma 4 (H200 and B300, whose activation peaks kvcalc undercounts),
-beyond the modelled terms; held-out rows leave less: 0.1 on an RTX 4090 with Qwen2.5-0.5B and
-with two RTX 5090 Qwen3.6 runs, 0.25 on a 12 GB RTX 4080 Laptop with Qwen2.5-1.5B (eleven v0.23
-runs, the same 0.25 as its v0.20 run once the weights count the allocator's rounding), 0.8 with
-Qwen2.5-7B-AWQ on the same laptop. The fit follows its fitting rows. Before v0.21 the sort-based
-or Triton sampler's peak hid the forward pass; with FlashInfer's smaller sampler the forward pass
-and non-torch memory set the reserve, and what they cost beyond the modelled terms varies by
-machine as much as by model. The spread carries that into the band. Model runner V2 before v0.29
-needs no fixed part once its sampler counts are charged from v0.27 (Rule.MRV2_PENALTY_BUFFER; with
-them left out, the fit wanted 0.20 GiB)."""
+near the upper quarter of what its fitting rows leave unexplained. In the v1-from-0.21 group, with
+the warm-up's second, native sampler pass counted (Rule.V1_SAMPLER_WARMS_NATIVE) and the weights'
+allocator rounding (Rule.LOAD_MAX_SPLIT_20MIB), those rows leave −0.8 (vllm#58580) and −0.4 (B300
+Gemma-4-31B) to 0.9 GiB (L40S Qwen2.5-7B, v0.22, on a GPU the log does not name), most of them 0.1
+to 0.2; held-out rows spread the same way: 0.2 on a 12 GB RTX 4080 Laptop with Qwen2.5-1.5B (eleven
+v0.23 runs, the same as its v0.20 run), 0.8 with Qwen2.5-7B-AWQ on the same laptop. Before v0.21 the sort-based or Triton sampler's peak hid
+the forward pass; from v0.21 the forward pass, the Triton pass and non-torch memory set the
+reserve, and what they cost beyond the modelled terms varies by machine as much as by model. The
+spread carries that into the band. Model runner V2 needs no fixed part once its sampler counts are
+charged from v0.27 (Rule.MRV2_PENALTY_BUFFER; with them left out, the fit wanted 0.20 GiB)."""
 SAMPLER_BYTES_PER_ENTRY = 38.5
 """Peak activation per (dummy request × vocabulary entry) of the PyTorch top-k/top-p sampler path,
 which sorts the float32 logits (values + int64 indices, softmax, cumulative sum),
@@ -74,18 +72,24 @@ measured on H100 at 1,024 dummy requests (llm-d/llm-d-benchmark
 config_explorer/empirical-vllm-memory-results.md): Llama-3.1-8B 4.76 GiB over 131.3 M entries,
 Qwen3-0.6B 5.56 GiB over 155.6 M, gpt-oss 7.38 GiB over 205.9 M — 38.4 to 38.9 bytes."""
 SAMPLER_BYTES_FLASHINFER = 7.0
-"""The same with FlashInfer's top-k/top-p kernels, which sort nothing: Gemma-4-26B-A4B on an H200
-with vLLM 0.28 logged a 1.89 GiB activation peak over 1,024 × 262,144 entries (vllm#58580) —
-about 7 bytes; gpt-oss-120b at TP 4 on A100s with vLLM 0.10.1.1, whose log says "Using FlashInfer
-for top-p & top-k sampling", left 0.86 GiB for everything besides weights and KV cache, less than
-half of what the sort-based path needs over its 256 × 201,088 entries."""
+"""The same with FlashInfer's top-k/top-p kernels, which sort nothing, where the warm-up runs them
+alone (the V1 runner before v0.21): gpt-oss-120b at TP 4 on A100s with vLLM 0.10.1.1, whose log
+says "Using FlashInfer for top-p & top-k sampling", left 0.86 GiB for everything besides weights
+and KV cache, less than half of what the sort-based path needs over its 256 × 201,088 entries.
+From v0.21 the V1 warm-up runs the native path after FlashInfer's (Rule.V1_SAMPLER_WARMS_NATIVE)
+and costs ``SAMPLER_BYTES_TRITON``. One brief row disagrees: vllm#58580 (Gemma-4-26B-A4B with MTP on
+an H200, v0.28, not re-verified at its source) gives 1.89 GiB of peak activation over 1,024 ×
+262,144 entries, about 7 B, where the V1 reading gives 4.4 GiB; a B300 log of Gemma-4-31B on the V1
+runner (v0.26, FlashInfer's sampler on) peaks at 3.90 GiB over the same entries, 14.3 B."""
 SAMPLER_BYTES_TRITON = 17.0
 """The same with vLLM's Triton top-k/top-p kernels (Rule.TRITON_TOP_K_TOP_P: batches of 8 rows or more
-skip the sort; float32 logits, probabilities and the exponential draw remain): the public v0.19.1
-logs leave 15.9 B per entry on an H100 (Qwen2.5-Coder-14B, 1,024 × 152,064 entries, 2.49 GiB for
-everything besides weights and KV cache) and 17.7 B on an A100 40GB (Qwen3-8B, 256 × 151,936
-entries, 0.82 GiB). An A10G log of the same release leaves room for 34 B, so the band keeps the
-sort-based cost as its upper end there."""
+skip the sort). Read from the code, the warm-up holds the model-dtype logits (2 B), their float32
+copy, which the kernels mask in place (4 B), the probabilities (4 B) and the exponential draw
+(4 B), 14 B, plus a cached row buffer per SM: the public v0.19.1 logs leave 15.9 B per entry on an
+H100 (Qwen2.5-Coder-14B, 1,024 × 152,064 entries, 2.49 GiB for everything besides weights and KV
+cache) and 17.7 B on an A100 40GB (Qwen3-8B, 256 × 151,936 entries, 0.82 GiB), and the B300
+Gemma-4-31B log 14.3 B. An A10G log of the same release leaves room for 34 B, so the band keeps
+the sort-based cost as its upper end there."""
 SAMPLER_BYTES_MRV2_GREEDY = 4.0
 """Model runner V2, every release: its dummy sampler run meets sampling states left at their
 defaults (top_k = vocabulary, top_p = 1), so neither FlashInfer's kernels nor a sort run whatever
@@ -125,7 +129,10 @@ def sampler_path(version: Version, model_runner_v2: bool, platform: str,
     whose warm-up never runs top-k/top-p: ``SAMPLER_BYTES_MRV2_GREEDY``), "v2-flashinfer" or
     "v2-triton" (model runner V2 from v0.33, which samples again with warm-up parameters:
     Rule.MRV2_SAMPLER_WARMUP_PASS), "flashinfer", "triton" (vLLM's own top-k/top-p kernels, from
-    v0.17) or "pytorch" (sort-based). ``flashinfer_sampler`` is the user's
+    v0.17), "flashinfer-native" (the V1 runner from v0.21 samples once with FlashInfer and
+    once more on the native path, Rule.V1_SAMPLER_WARMS_NATIVE, so the warm-up costs what the Triton
+    kernels cost; under 8 dummy requests the native path sorts, a few MiB not modelled) or "pytorch"
+    (sort-based). ``flashinfer_sampler`` is the user's
     ``VLLM_USE_FLASHINFER_SAMPLER`` (None: unset). FlashInfer's sampler runs on CUDA only, on
     compute capability 7.5 to 12.1, 8.0 to 12.1 from v0.24, which leaves Turing out
     (FlashInferBackend.supports_compute_capability, Rule.FLASHINFER_WITHOUT_TURING; T4s and
@@ -144,7 +151,7 @@ def sampler_path(version: Version, model_runner_v2: bool, platform: str,
         on = bool(flashinfer_sampler_default(version))
     lowest = (8, 0) if applies(Rule.FLASHINFER_WITHOUT_TURING, version) else (7, 5)
     if on and platform == "cuda" and (cc is None or lowest <= cc <= (12, 1)):
-        return "flashinfer"
+        return "flashinfer-native" if applies(Rule.V1_SAMPLER_WARMS_NATIVE, version) else "flashinfer"
     if platform in ("cuda", "rocm") and applies(Rule.TRITON_TOP_K_TOP_P, version):
         return "triton"
     return "pytorch"
@@ -152,9 +159,11 @@ def sampler_path(version: Version, model_runner_v2: bool, platform: str,
 
 SAMPLER_BYTES = {"greedy": SAMPLER_BYTES_MRV2_GREEDY, "v2-flashinfer": SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER,
                  "v2-triton": SAMPLER_BYTES_MRV2_WARMUP_TRITON, "flashinfer": SAMPLER_BYTES_FLASHINFER,
+                 "flashinfer-native": max(SAMPLER_BYTES_FLASHINFER, SAMPLER_BYTES_TRITON),
                  "triton": SAMPLER_BYTES_TRITON, "pytorch": SAMPLER_BYTES_PER_ENTRY}
 SAMPLER_NAMES = {"greedy": Text("sampler.greedy"), "v2-flashinfer": Text("sampler.v2_flashinfer"),
                  "v2-triton": Text("sampler.v2_triton"), "flashinfer": Text("sampler.flashinfer"),
+                 "flashinfer-native": Text("sampler.flashinfer_then_native"),
                  "triton": Text("sampler.triton"), "pytorch": Text("sampler.pytorch")}
 
 
@@ -971,7 +980,7 @@ def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool) -> tup
 
 
 COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN = 0.25
-COLD_COMPILE_FIXED_GIB = 0.15
+COLD_COMPILE_FIXED_GIB = 0.10
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
 (Rule.COLD_COMPILE_RESERVE): max(0, 0.25 GiB per 1,000 hidden units one GPU holds − the warm-up's
@@ -1100,7 +1109,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     # The Triton cost rests on two logs against one that needed the sort's, and some V2 logs leave
     # room for a sort-sized peak (SAMPLER_BYTES_MRV2_GREEDY), and V2's v0.33 warm-up pass is read from
     # the code, not measured: the band's top keeps the sort's cost.
-    high_per_entry = SAMPLER_BYTES_PER_ENTRY if path in ("triton", "greedy", "v2-flashinfer", "v2-triton") \
+    high_per_entry = SAMPLER_BYTES_PER_ENTRY if path in ("triton", "flashinfer-native", "greedy", "v2-flashinfer",
+                                                         "v2-triton") \
         else per_entry
 
     def peak(sampler_bytes: float) -> int:

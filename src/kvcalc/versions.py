@@ -154,6 +154,13 @@ class Rule(Enum):
         _v("0.21.0"), "#38284", "vllm/config/cache.py gpu_memory_utilization",
         "default --gpu-memory-utilization 0.92 (0.9 before)",
         "confirmed: log text 'default since v0.21.0'")
+    V1_SAMPLER_WARMS_NATIVE = RuleInfo(
+        _v("0.21.0"), "#41375", "vllm/v1/worker/gpu_model_runner.py _dummy_sampler_run",
+        "the V1 runner's dummy sampler run samples a second time with a per-request generator, which "
+        "FlashInfer cannot take, so the profile also runs the native path (vLLM's Triton top-k/top-p "
+        "from 8 rows): with FlashInfer's sampler on, the warm-up peaks at the native path's cost",
+        "confirmed: absent from the v0.20.0 wheel, in v0.21.0 through v0.33.0 (#41375 made it when "
+        "#40376 turned FlashInfer's sampler on by default)")
     LOAD_MAX_SPLIT_20MIB = RuleInfo(
         _v("0.21.0"), "#41268", "vllm/v1/worker/gpu_worker.py _scoped_allocator_max_split",
         "on CUDA the model loads under PyTorch's max_split_size_mb 20, so a weight tensor of 20 MiB or "
@@ -630,6 +637,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "设置 VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 后，V1 runner 会在确定 KV cache 大小之前对 CUDA graph 做 profile "
         "并扣除估算值（成为默认行为之前需手动开启）",
         "已确认：v0.17.1 wheel 中没有，v0.18.0 中有（直到 v0.19.1 默认 0，v0.20.0 起默认 1）"),
+    "V1_SAMPLER_WARMS_NATIVE": (
+        "V1 runner 的 dummy 采样运行会带上逐请求的随机数生成器再采样一次，FlashInfer 不支持这种情况，所以 profile "
+        "也会走原生路径（8 行起为 vLLM 的 Triton top-k/top-p）：开启 FlashInfer 采样器时，预热峰值取原生路径的开销",
+        "已确认：v0.20.0 wheel 中没有，v0.21.0 至 v0.33.0 中都有（#40376 默认开启 FlashInfer 采样器时，#41375 加入了这一步）"),
     "LOAD_MAX_SPLIT_20MIB": (
         "在 CUDA 上模型在 PyTorch 的 max_split_size_mb 20 下加载，所以 20 MiB 及以上的权重张量保留分配器给它的整个按 2 MiB "
         "取整的段（'Model loading took' 每个这样的张量最多多 2 MiB：Qwen2.5-7B 为 0.097 GiB，此前为 0.056）",
