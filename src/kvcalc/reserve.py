@@ -462,6 +462,9 @@ UMA_ROWS: frozenset[str] = frozenset({
 """The DGX Spark rows that set the unified-memory host term (UMA_HOST_GIB)."""
 FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "16g-qwen2.5-0.5b-v0.26.0-v2runner", "24g-qwen3-8b-fp8-v0.10.2-debug", "a100-llama31-8b-v0.31.0",
+    "h200x2-gpt-oss-120b-tp2-marlin-seqs64-maxlen2068-nopc-v0.22.1",
+    "h200x4-gpt-oss-120b-tp4-marlin-seqs4-maxlen2068-nopc-v0.22.1",
+    "h200x8-gpt-oss-120b-tp8-marlin-seqs4-maxlen2068-nopc-v0.22.1",
     "h200-qwen3-next-80b-tp2-v0.10.2", "llmd-h100-gpt-oss-20b",
     "llmd-h100-llama31-8b", "llmd-h100-llama33-70b-fp8-tp2", "llmd-h100-qwen3-0.6b", "llmd-h100-qwen3-32b",
     "llmd-h100-qwen3-32b-tp2",
