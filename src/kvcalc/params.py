@@ -380,11 +380,12 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
 PLAIN_LAYER_TYPES = (None, "full_attention", "sliding_attention")
 
 
-def big_tensors(config: dict[str, Any], tp: int) -> list[tuple[str, int | None, int]]:
+def big_tensors(config: dict[str, Any], tp: int) -> list[tuple[str, int | None, int, str]]:
     """The large tensors one TP rank allocates one at a time while vLLM builds a plain decoder,
-    as (where, layer, elements): the vocabulary-parallel embedding and LM head, and in each layer
+    as (where, layer, elements, kind): the vocabulary-parallel embedding and LM head, and in each layer
     the fused QKV projection (KV heads replicated when fewer than TP), the output projection, and
-    a dense MLP's fused gate/up and down projections (vllm/model_executor/layers/linear.py). What
+    a dense MLP's fused gate/up and down projections (vllm/model_executor/layers/linear.py); kind is
+    "embedding", "lm_head", "attention" or "mlp", which decides whether a weight format packs it. What
     the allocator rounds (``weights.allocator_rounding_bytes``) depends on these sizes one by one.
     Layers of other kinds (MLA, linear attention, Mamba, MoE experts, towers, Gemma 4's global
     layers) are left out: their tensors are reshaped after loading or too varied to list."""
@@ -393,9 +394,9 @@ def big_tensors(config: dict[str, Any], tp: int) -> list[tuple[str, int | None, 
     if not (H and L and heads):
         return []
     vocab_rank = cdiv(cdiv(_n(t, "vocab_size"), 64) * 64, tp) * H
-    out: list[tuple[str, int | None, int]] = [("first", None, vocab_rank)]
+    out: list[tuple[str, int | None, int, str]] = [("first", None, vocab_rank, "embedding")]
     if not _tied(config, t):
-        out.append(("last", None, vocab_rank))
+        out.append(("last", None, vocab_rank, "lm_head"))
     mt = str(t.get("model_type") or "")
     layer_types = t.get("layer_types") if isinstance(t.get("layer_types"), list) else None
     if t.get("kv_lora_rank") or isinstance(t.get("hybrid_override_pattern"), str) or \
@@ -408,12 +409,12 @@ def big_tensors(config: dict[str, Any], tp: int) -> list[tuple[str, int | None, 
     inter = _n(t, "intermediate_size_mlp") or _n(t, "intermediate_size")
     gated = t.get("hidden_act") != "relu2"
     for i in range(L):
-        out.append(("layer", i, (q_rank + 2 * max(1, kv // tp) * hd) * H))
-        out.append(("layer", i, cdiv(heads, tp) * hd * H))
+        out.append(("layer", i, (q_rank + 2 * max(1, kv // tp) * hd) * H, "attention"))
+        out.append(("layer", i, cdiv(heads, tp) * hd * H, "attention"))
         moe = (_n(t, "num_local_experts") or _n(t, "num_experts") or _n(t, "n_routed_experts")) and _moe_layer(t, i)
         if inter and not moe:
-            out.append(("layer", i, (2 if gated else 1) * cdiv(inter, tp) * H))
-            out.append(("layer", i, cdiv(inter, tp) * H))
+            out.append(("layer", i, (2 if gated else 1) * cdiv(inter, tp) * H, "mlp"))
+            out.append(("layer", i, cdiv(inter, tp) * H, "mlp"))
     return out
 
 

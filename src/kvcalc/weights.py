@@ -230,18 +230,41 @@ def cached_block_bytes(n: int, max_split: int | None = None) -> int:
     return size if splits else segment
 
 
+PACKED_BYTES_PER_PARAM = {"awq": 0.5, "gptq": 0.5, "int4": 0.5, "nvfp4": 0.5, "int8": 1.0, "fp8": 1.0}
+"""Bytes per parameter of the packed weight tensor a format keeps for each linear layer (its scales
+and zero points are separate tensors, under 10 MiB in the layers listed, which the allocator does
+not round). Formats not listed (bitsandbytes, modelopt mixed precision) are not rounded."""
+
+
+def _packed_bytes(kind: str, fmt: Format | None, dtype_bytes: int) -> float | None:
+    """Bytes per parameter of one big tensor as it sits in GPU memory, None where not modelled."""
+    if fmt is None or kind == "embedding":
+        return dtype_bytes
+    if kind == "lm_head":
+        return None if fmt.lm_head_bytes_per_param else dtype_bytes
+    if fmt.experts_only or (kind == "attention" and fmt.attention_unquantized):
+        return dtype_bytes
+    return PACKED_BYTES_PER_PARAM.get(fmt.name)
+
+
 def allocator_rounding_bytes(config: dict[str, Any], tp: int, dtype_bytes: int, max_split: int | None,
-                             layers_per_stage: list[int]) -> list[int]:
-    """Bytes each PP stage's rank loses to allocator rounding on the large tensors of an
-    unquantized checkpoint (``params.big_tensors``, ``cached_block_bytes``). Public logs show it in
-    "Model loading took": Qwen2.5-7B loads 0.056 GiB over its checkpoint in v0.10.1 and 0.097 GiB
-    from v0.22 (A100, L40S, RTX 3090/4090, A40), Qwen2.5-1.5B 0.007 in v0.20 and 0.097 in v0.28/v0.30,
-    Qwen2.5-72B at TP 4 0.114 (0.117 modelled), Qwen3-32B at TP 2 0.067 (0.063); models whose
-    projections are whole multiples of 2 MiB (Llama-3.1-8B, Qwen3-8B/14B) lose nothing."""
+                             layers_per_stage: list[int], fmt: Format | None = None) -> list[int]:
+    """Bytes each PP stage's rank loses to allocator rounding on the large tensors of a plain
+    decoder (``params.big_tensors``, ``cached_block_bytes``): in the model dtype, or for a quantized
+    checkpoint its packed weight tensors (``PACKED_BYTES_PER_PARAM``; AWQ's Marlin repack makes a
+    tensor of the same size). Public logs show it in "Model loading took": Qwen2.5-7B loads 0.056 GiB
+    over its checkpoint in v0.10.1 and 0.097 GiB from v0.22 (A100, L40S, RTX 3090/4090, A40),
+    Qwen2.5-1.5B 0.007 in v0.20 and 0.097 in v0.28/v0.30, Qwen2.5-72B at TP 4 0.114 (0.117 modelled),
+    Qwen3-32B at TP 2 0.067 (0.063); DeepSeek-R1-Distill-Qwen-32B FP8 0.203 (0.19); AWQ Qwen2.5-7B,
+    Qwen3-14B, Qwen2.5-14B and Qwen2.5-32B 0.094, 0.139, 0.054 and 0.110 (0.080, 0.118, 0.061, 0.127);
+    models whose projections are whole multiples of 2 MiB (Llama-3.1-8B, Qwen3-8B/14B) lose nothing."""
     pp = len(layers_per_stage)
     stage = [0] * pp
-    for where, layer, elements in big_tensors(config, tp):
-        n = elements * dtype_bytes
+    for where, layer, elements, kind in big_tensors(config, tp):
+        per = _packed_bytes(kind, fmt, dtype_bytes)
+        if per is None:
+            continue
+        n = int(elements * per)
         lost = cached_block_bytes(n, max_split) - n
         s = 0 if where == "first" else pp - 1 if where == "last" else pp_stage_of(layer or 0, layers_per_stage)
         stage[s] += lost
@@ -281,7 +304,7 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     budget, which sizes buffers some models allocate while they load. ``towers_off``: the towers
     ("vision", "audio") vLLM does not build (``--language-model-only``, or --limit-mm-per-prompt at
     0 for their modalities): the checkpoint keeps them; the GPUs do not load them. ``rounding``:
-    count the caching allocator's rounding of an unquantized checkpoint's large tensors
+    count the caching allocator's rounding of the checkpoint's large tensors
     (``allocator_rounding_bytes``; GPUs run torch's allocator), under ``max_split`` bytes."""
     from .kvspecs import pp_partition  # noqa: PLC0415 - avoid a cycle at import time
 
@@ -315,8 +338,8 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
         basis = Text("basis.weights_params", billions=loaded / 1e9, label=label)
     buffers = rope_cache_bytes(config, max_len, model_dtype_bytes)
     first = per_layer_input_buffer_bytes(config, mnbt, model_dtype_bytes)
-    lost = allocator_rounding_bytes(config, tp, model_dtype_bytes, max_split, sizes) \
-        if rounding and fmt is None else [0] * pp
+    lost = allocator_rounding_bytes(config, tp, model_dtype_bytes, max_split, sizes, fmt) \
+        if rounding else [0] * pp
     per_stage = tuple(int(b * scale) + buffers + lost[i] + (first if i == 0 else 0) for i, b in enumerate(stage))
     return WeightsEstimate(int(weights_bytes if exact else total), per_stage, basis, exact)
 
