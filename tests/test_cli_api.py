@@ -127,6 +127,12 @@ def test_vllm_spellings_of_switches_work_as_typed(capsys):
     off = settings("--no-enable-prefix-caching", "-pp", "2")
     assert off[0] is False and off[2].endswith("--no-enable-prefix-caching")
     assert "--pipeline-parallel-size 2" in off[2]
+    # vLLM's --quantization names map onto kvcalc's weight formats; fp8 of a bf16 checkpoint is online
+    assert "--quantization fp8" in settings("-q", "fp8")[2]
+    with pytest.raises(SystemExit) as info:
+        main(["estimate", "--model", "Qwen/Qwen3-8B", "--quantization", "bitsandbytes"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "--quantization" in err and "awq_marlin" in err
 
 
 def test_config_path(capsys, tmp_path):

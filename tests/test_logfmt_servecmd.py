@@ -106,3 +106,17 @@ def test_serve_command_sets_the_cuda_graph_profiler_variable_only_against_the_re
         f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 vllm serve {moe}"
     assert calc(moe, vllm_version="0.25.0", cudagraph_memory_profiling=False, flashinfer_sampler=False
                 ).serve_command == f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0 VLLM_USE_FLASHINFER_SAMPLER=0 vllm serve {moe}"
+
+
+def test_fp8_weights_of_an_unquantized_checkpoint_ask_vllm_to_quantize_while_loading():
+    """--weights fp8 on a bf16 checkpoint is vLLM's online FP8 (--quantization fp8); an FP8
+    checkpoint needs no flag; a packed format vLLM cannot make while loading gets a note instead."""
+    assert "--quantization fp8" in calc("Qwen/Qwen3-8B", weights="fp8").serve_command
+    plain = calc("Qwen/Qwen3-8B")
+    assert "--quantization" not in plain.serve_command
+    assert not any(getattr(n, "key", "") == "note.weights_need_checkpoint" for n in plain.notes)
+    awq = calc("Qwen/Qwen3-8B", weights="awq")
+    assert "--quantization" not in awq.serve_command
+    assert any(getattr(n, "key", "") == "note.weights_need_checkpoint" for n in awq.notes)
+    declared = calc("Qwen/Qwen2.5-7B-Instruct-AWQ", weights="awq")
+    assert not any(getattr(n, "key", "") == "note.weights_need_checkpoint" for n in declared.notes)

@@ -18,6 +18,7 @@ from .catalog import find_model, load_gpus, load_models
 from .errors import KvcalcError
 from .settings import COMPILE_CACHE_STATES, ROCM_QUICK_REDUCE_LEVELS, spec_family
 from .validate import load_logs, validate_logs
+from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
 
 
@@ -28,6 +29,17 @@ def _flag_bool(text: str) -> bool:
     if t in ("0", "false", "no", "off"):
         return False
     raise argparse.ArgumentTypeError(f"expected on or off (or true / false), got {text!r}")
+
+
+def _vllm_quantization(text: str) -> str:
+    """vLLM's --quantization value -> the weight format kvcalc prices (weights.VLLM_QUANTIZATION_FORMATS)."""
+    fmt = VLLM_QUANTIZATION_FORMATS.get(text.lower())
+    if fmt is None:
+        raise argparse.ArgumentTypeError(
+            f"kvcalc does not size vLLM's --quantization {text!r}; it takes "
+            + ", ".join(sorted(VLLM_QUANTIZATION_FORMATS))
+            + " (a checkpoint whose config.json declares its quantization needs the flag not at all)")
+    return fmt
 
 
 def _estimate_parser(sub: Any) -> None:
@@ -71,6 +83,9 @@ def _model_flags(p: Any) -> None:
                    help="`vllm serve` or the LLM class (different batch defaults)")
     p.add_argument("--vllm-version", help="release to reproduce (default: newest known)")
     p.add_argument("--weights", default="auto", help="weight precision: auto, bf16, fp8, awq, gptq …")
+    p.add_argument("--quantization", "-q", dest="weights", type=_vllm_quantization, metavar="METHOD",
+                   help="vLLM's flag, as an alternative to --weights (awq, awq_marlin, gptq, fp8, mxfp4, "
+                        "modelopt_fp4 …)")
     p.add_argument("--speculative-config", help='JSON, e.g. \'{"method":"mtp","num_speculative_tokens":1}\'')
     # vLLM's form is a bare switch and its --no- twin; "on"/"off" after it is accepted as well
     p.add_argument("--enable-prefix-caching", type=_flag_bool, nargs="?", const=True, metavar="on|off",

@@ -414,6 +414,27 @@ def _weights_problem(budget: Budget, total: int) -> str | None:
     return None
 
 
+ONLINE_QUANTIZATION = frozenset({"fp8"})
+"""Weight formats vLLM makes from an unquantized checkpoint while it loads (``--quantization fp8``)."""
+
+
+def online_quantization(config: dict[str, Any], weights: str | None) -> str | None:
+    """The ``--quantization`` the serve command needs: the chosen format when vLLM quantizes this
+    checkpoint while loading (fp8 of an unquantized checkpoint), else None."""
+    from .weights import checkpoint_format  # noqa: PLC0415
+    name = (weights or "auto").lower()
+    return name if name in ONLINE_QUANTIZATION and checkpoint_format(config) is None else None
+
+
+def _needs_quantized_checkpoint(config: dict[str, Any], weights: str | None) -> bool:
+    """A packed format (AWQ, GPTQ, int4, int8, NVFP4, MXFP4) chosen for a checkpoint that declares
+    none: vLLM cannot make it while loading, so the serve line needs that checkpoint instead."""
+    from .weights import checkpoint_format  # noqa: PLC0415
+    name = (weights or "auto").lower()
+    return name not in ("auto", "bf16", "fp16") and name not in ONLINE_QUANTIZATION \
+        and checkpoint_format(config) is None
+
+
 def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id: str = "",
               weights_bytes: int | None = None, available_kv_gib: float | None = None,
               measured_reserve_bytes: int | None = None) -> Calculation:
@@ -449,6 +470,9 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         if (version.major, version.minor) > (NEWEST_LOGGED.major, NEWEST_LOGGED.minor) else ()
     if fp8_by_default(s.kv_cache_dtype, arch.architecture, gpu.platform, gpu.target.major, version):
         notes = [*notes, Text("note.glm_fp8_kv_on_sm10")]
+    online = online_quantization(config, s.weights)
+    if online is None and _needs_quantized_checkpoint(config, s.weights):
+        notes = [*notes, Text("note.weights_need_checkpoint", fmt=s.weights)]
     spec_tokens = (s.speculative.num_speculative_tokens or 1) if s.speculative else 0
     num_spec = spec_tokens if draft else 0      # draft layers that keep a KV cache of their own
     caching_default = prefix_caching_default(arch, version)
@@ -515,7 +539,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         low = _pool(parts, math.ceil((available_kv_gib - 0.005) * GIB - _FLOAT_EPS))
         high = _pool(parts, math.floor((available_kv_gib + 0.005) * GIB + _FLOAT_EPS))
     cmd = serve_command(model_id or arch.architecture, resolved, kv_name=s.kv_cache_dtype,
-                        prefix_caching_default=caching_default,
+                        prefix_caching_default=caching_default, quantization=online,
                         model_runner_v2_default=uses_model_runner_v2(
                             arch, version, s.speculative.method if s.speculative else None))
     from .reserve import sampler_path  # noqa: PLC0415

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .settings import mm_limits_of, mm_processor_of
+from .weights import VLLM_QUANTIZATION_FORMATS
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _PREFIX = re.compile(
@@ -120,7 +121,7 @@ class ParsedLog:
             out["enforce_eager"] = True
         pick("vllm_version", self.release())
         quant = a.get("quantization") or e.get("quantization")
-        weights = _WEIGHT_FORMATS.get(str(quant).lower()) if isinstance(quant, str) else None
+        weights = VLLM_QUANTIZATION_FORMATS.get(str(quant).lower()) if isinstance(quant, str) else None
         if weights:
             out["weights"] = weights
         if isinstance(a.get("speculative_config"), dict):
@@ -160,11 +161,6 @@ class ParsedLog:
         d["settings"] = self.settings()
         d["found_anything"] = self.found_anything
         return d
-
-
-_WEIGHT_FORMATS = {"fp8": "fp8", "awq": "awq", "awq_marlin": "awq", "gptq": "gptq", "gptq_marlin": "gptq",
-                   "mxfp4": "mxfp4", "modelopt_fp4": "nvfp4", "fbgemm_fp8": "fp8"}
-"""``--quantization`` values (vLLM names) and the weight format kvcalc prices them as."""
 
 
 def _int_or_none(text: Any) -> int | None:

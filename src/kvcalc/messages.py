@@ -340,6 +340,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "draft assumed to be one layer shaped like the model's full-attention layers; give the "
         "draft's config.json for its real shape",
         "草稿模型按一层、形状与主模型全注意力层相同来估算；提供草稿模型的 config.json 可得到真实形状"),
+    "note.weights_need_checkpoint": (
+        "vLLM cannot turn this unquantized checkpoint into {fmt} while it loads: serve a checkpoint "
+        "already quantized to {fmt} (a variant of this model); kvcalc prices this model's parameters "
+        "in {fmt}, which such a variant matches up to the layers it leaves unquantized",
+        "vLLM 无法在加载时把这个未量化的检查点转成 {fmt}：请部署一个已量化为 {fmt} 的检查点（该模型的对应版本）；"
+        "kvcalc 按 {fmt} 计价本模型的参数，与这样的版本只差它未量化的那些层"),
     "note.weights_unknown": (
         "the weight size is unknown for this config; give it (safetensors total) to estimate the pool",
         "无法从该 config 得出权重大小；请提供（safetensors 总大小）以估算 KV 池"),

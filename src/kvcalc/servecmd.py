@@ -11,11 +11,13 @@ from .versions import Rule, applies, default_gpu_memory_utilization, flashinfer_
 
 
 def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching_default: bool = True,
-                  model_runner_v2_default: bool | None = None) -> str:
+                  model_runner_v2_default: bool | None = None, quantization: str | None = None) -> str:
     """``prefix_caching_default``: whether this model and release turn prefix caching on unasked
     (engine.prefix_caching_default), so only a change from it is spelled out; likewise
     ``model_runner_v2_default``, the runner the release picks for this model unasked
-    (engine.uses_model_runner_v2; None: not known, so a chosen runner is always spelled out)."""
+    (engine.uses_model_runner_v2; None: not known, so a chosen runner is always spelled out).
+    ``quantization``: the ``--quantization`` vLLM needs to quantize the checkpoint while loading
+    (engine.online_quantization)."""
     s = r.settings
     parts = ["vllm", "serve", shlex.quote(model) if model else "MODEL"]
 
@@ -28,6 +30,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--pipeline-parallel-size", s.pipeline_parallel_size)
     if s.decode_context_parallel_size != 1:
         flag("--decode-context-parallel-size", s.decode_context_parallel_size)
+    if quantization:
+        flag("--quantization", quantization)
     if s.gpu_memory_utilization is not None and \
             abs(s.gpu_memory_utilization - default_gpu_memory_utilization(r.version)) > 1e-12:
         flag("--gpu-memory-utilization", f"{s.gpu_memory_utilization:g}")

@@ -23,6 +23,11 @@ from .units import cdiv
 
 WEIGHT_FORMATS: tuple[str, ...] = ("auto", "bf16", "fp16", "fp8", "int8", "awq", "gptq", "int4",
                                    "mxfp4", "nvfp4")
+VLLM_QUANTIZATION_FORMATS = {"fp8": "fp8", "awq": "awq", "awq_marlin": "awq", "gptq": "gptq",
+                             "gptq_marlin": "gptq", "mxfp4": "mxfp4", "modelopt_fp4": "nvfp4",
+                             "fbgemm_fp8": "fp8", "ptpc_fp8": "fp8"}
+"""vLLM's ``--quantization`` values kvcalc can price, and the weight format it prices each as (a
+checkpoint whose config declares its quantization needs none: "auto" reads it)."""
 
 
 @dataclass(frozen=True)
