@@ -412,15 +412,17 @@ def non_torch_basis(tp: int, pp: int, era: Era, peer_to_peer: bool = True) -> Te
     return join_texts([base, Text("basis.non_torch_fixed", fixed=era.fixed_gib, era=era.name)])
 
 
-CUDA_GRAPH_MIB_PER_GRAPH = {"v1": (7.0, 4.0, 16.0), "v2": (4.0, 2.0, 8.0)}
+CUDA_GRAPH_MIB_PER_GRAPH = {"v1": (7.0, 4.0, 16.0), "v2": (5.0, 3.0, 8.0)}
 """Typical, low and high MiB of vLLM's CUDA-graph estimate per captured graph. The estimator
 (vllm/v1/worker/gpu_model_runner.py ``profile_cudagraph_memory``) captures the two largest graphs
 of each mode and extrapolates: first capture + (graphs − 1) × the second capture's cost. On the
 V1 runner, logs that print the graph counts give 6.5–7.6 MiB per graph for dense models of 28 to
 60 layers (RTX 4080 Laptop 0.19 GiB for 30 graphs, L40S 0.37 GiB for 54, B300 Gemma 4 0.76 GiB for
 102, 0.08 GiB for 12) and 12.8 MiB for Qwen3-30B-A3B (0.15 GiB for 12 graphs), the band's upper
-end. Model runner V2 graphs measured 2.7–4.8 MiB each when captured (A100 Llama-3.1-8B v0.31,
-RTX 4090 and RTX 4080 v0.26–v0.27)."""
+end. Model runner V2, whose estimate vLLM subtracts from v0.29: 4.5–6.3 MiB per graph in the
+estimates public logs print (median 5.1: Qwen2.5-7B on RTX 3090 and A40, Qwen3-4B on an RTX 5060
+Ti, Llama-3.2-1B on an H200 with 18 and 102 graphs, v0.29–v0.31); captured graphs took 2.7–4.8
+MiB each (A100 Llama-3.1-8B v0.31, RTX 4090 and RTX 4080 v0.26–v0.27), the band's lower end."""
 HYBRID_FIRST_CAPTURE_GIB = (0.25, 0.05, 0.50)
 """Added for models with Mamba/GDN layers: their first capture also allocates the state kernels'
 workspaces. Qwen3.6-35B-A3B prints 0.36 and 0.43 GiB for 3 graphs (v0.20, RTX 5090 and GB10) and
