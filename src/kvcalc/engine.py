@@ -339,13 +339,15 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     s = r.settings
     dtype_bytes = model_dtype_bytes(model_dtype)
     native_mxfp4 = gpu.platform == "cuda" and gpu.target.major >= 9
+    # vLLM loads under a 20 MiB split limit on CUDA from v0.21; ROCm keeps torch's default
+    load_split = LOAD_MAX_SPLIT_BYTES if gpu.platform == "cuda" and applies(Rule.LOAD_MAX_SPLIT_20MIB, r.version) \
+        else None
     w = estimate_weights(config, weights_bytes, s.weights, dtype_bytes, s.tensor_parallel_size,
                          s.pipeline_parallel_size, native_mxfp4=native_mxfp4,
                          max_len=r.max_len_limit or r.max_model_len,
                          mtp_layers=len(arch.mtp_layers) if s.speculative else 0,
                          mnbt=r.max_num_batched_tokens, towers_off=_towers_off(config, r),
-                         rounding=True, max_split=LOAD_MAX_SPLIT_BYTES
-                         if gpu.platform == "cuda" and applies(Rule.LOAD_MAX_SPLIT_20MIB, r.version) else None)
+                         rounding=True, max_split=load_split)
     if w is None:
         return None, Text("note.weights_unknown"), ()
     vocab = text_part(config).get("vocab_size")

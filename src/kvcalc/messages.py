@@ -377,6 +377,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "basis.weights_checkpoint": (
         "checkpoint size, split by component across TP/PP",
         "权重文件大小，按组件在 TP/PP 间切分"),
+    "basis.weights_rounding": (
+        "plus {mib:,.0f} MiB PyTorch's allocator rounds up on the large tensors",
+        "加上 PyTorch 分配器对大张量向上取整的 {mib:,.0f} MiB"),
     "basis.weights_params": (
         "{billions:.2f} B parameters, {label} weights, split across TP/PP",
         "{billions:.2f} B 参数，{label} 权重，按 TP/PP 切分"),

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import SettingsError
-from .messages import Text
+from .messages import Text, join_texts
 from .params import Part, big_tensors, drafter_parts, inventory, mtp_parts, text_part
 from .units import cdiv
 
@@ -345,6 +345,8 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     first = per_layer_input_buffer_bytes(config, mnbt, model_dtype_bytes)
     lost = allocator_rounding_bytes(config, tp, model_dtype_bytes, max_split, sizes, fmt) \
         if rounding else [0] * pp
+    if max(lost) >= MIB:
+        basis = join_texts([basis, Text("basis.weights_rounding", mib=max(lost) / MIB)])
     per_stage = tuple(int(b * scale) + buffers + lost[i] + (first if i == 0 else 0) for i, b in enumerate(stage))
     return WeightsEstimate(int(weights_bytes if exact else total), per_stage, basis, exact)
 
