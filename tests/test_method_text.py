@@ -107,3 +107,15 @@ def test_the_chinese_method_text_keeps_every_number():
         "first-start peak", "first-start fixed", "first-start band", "unified memory", "hybrid tower band"])
 def test_the_readme_states_the_model_as_the_core_has_it(claim):
     assert re.sub(r"\s+", " ", claim()) in re.sub(r"\s+", " ", README)
+
+
+def test_the_readme_example_is_what_the_cli_prints(capsys):
+    """The README's first console block is the output of its own command, so a change to the
+    estimate cannot leave the example behind."""
+    from kvcalc.cli import main
+
+    command = "kvcalc estimate --model Qwen/Qwen3-8B --gpu h100 --max-model-len 32768 --avg-tokens 4096"
+    start = README.index("$ " + command + "\n") + len(command) + 3
+    shown = README[start:README.index("```", start)]
+    assert main(command.split()[1:]) == 0
+    assert capsys.readouterr().out == shown
