@@ -50,7 +50,7 @@ def method_claims() -> list[str]:
         f"plus {reserve.QUICK_REDUCE_BUFFER_BYTES // GIB} GiB on AMD MI300-series and MI355X GPUs in a TP group of "
         f"{', '.join(map(str, reserve.QUICK_REDUCE_WORLD_SIZES[:-1]))} or {reserve.QUICK_REDUCE_WORLD_SIZES[-1]}",
         f"plus {reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per GPU",
-        f"{reserve.NO_P2P_NON_TORCH_GIB:.2f} GiB where they cannot",
+        f"{reserve.NO_P2P_NON_TORCH_GIB:.2f} GiB in all where they cannot",
         f"({fixed[0]:.2f} to {fixed[-1]:.2f} GiB)",
         f"{reserve.penalty_buffer_bytes(parse_version('0.31.0'), True, 1024, 128256) / GIB:.2f} GiB for 1,024 "
         f"sequences of Llama 3",
@@ -93,7 +93,7 @@ def test_the_chinese_method_text_keeps_every_number():
             f"{max(e.fixed_gib for e in reserve.ERAS.values()):.2f} GiB)",
     lambda: f"{reserve.SINGLE_GPU_NON_TORCH_GIB:.2f} GiB on one GPU",
     lambda: f"plus {reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per GPU",
-    lambda: f"and {reserve.NO_P2P_NON_TORCH_GIB:.2f} GiB per peer where they cannot",
+    lambda: f"and {reserve.NO_P2P_NON_TORCH_GIB:.2f} GiB in all, whatever the number of peers, where they cannot",
     lambda: f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for Mamba/GDN models",
     lambda: f"(about {reserve.vision_profile(config('Qwen/Qwen3.5-27B'), 8192, 256, 262144, 1, 2)[0] / GIB:.1f} "
             f"GiB for one",

@@ -448,10 +448,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{per_peer:.2f} GiB",
         "分配器与各类库的工作区，再加与 {peers} 张对端 GPU 通信的 NCCL 与 all-reduce 缓冲区，每张 {per_peer:.2f} GiB"),
     "basis.non_torch_peers_no_p2p": (
-        "allocator and library workspaces, plus NCCL buffers for {peers} peer GPU(s) × {per_peer:.2f} GiB "
-        "(this GPU usually has no direct peer-to-peer path, so NCCL stages through host memory)",
-        "分配器与各类库的工作区，再加与 {peers} 张对端 GPU 通信的 NCCL 缓冲区，每张 {per_peer:.2f} GiB"
-        "（这种 GPU 通常没有直接的点对点通路，NCCL 经主机内存中转）"),
+        "allocator and library workspaces, plus {per_peer:.2f} GiB of NCCL set-up for its {peers} peer GPU(s) "
+        "(this GPU usually has no direct peer-to-peer path, so NCCL stages through host memory and "
+        "keeps no buffer per peer on the GPU)",
+        "分配器与各类库的工作区，再加与 {peers} 张对端 GPU 通信的 NCCL 初始化 {per_peer:.2f} GiB"
+        "（这种 GPU 通常没有直接的点对点通路，NCCL 经主机内存中转，不在 GPU 上为每张对端保留缓冲区）"),
     "basis.non_torch_fixed": (
         "plus {fixed:.2f} GiB the public logs of {era} leave beyond the modelled terms",
         "再加 {era} 的公开日志在已建模各项之外多出的 {fixed:.2f} GiB"),

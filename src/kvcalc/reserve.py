@@ -206,12 +206,15 @@ def cublas_prepaid_bytes(version: Version, platform: str) -> int:
 
 
 NO_P2P_NON_TORCH_GIB = 0.15
-"""Per peer where the GPUs cannot reach each other directly (GeForce cards, whose driver allows
-no peer-to-peer; cloud PCIe cards such as the L4 and L40S; ``Gpu.peer_to_peer``): NCCL then
-stages through host memory. Two same-node A100 TP 2 runs without P2P leave 0.12-0.14 GiB per GPU
-more than their TP 1 twins (dennislee22/vLLM-benchmarking, v0.10.1.1); twelve such multi-GPU logs
-(L4, L40S, RTX 5090, W6800, A100s across Ray nodes) leave -0.8 to +0.2 GiB per peer beyond the
-other terms, 0.13 at their upper quarter, where a too-small reserve weighs three times."""
+"""Added once, whatever the number of peers, where the GPUs cannot reach each other directly
+(GeForce cards, whose driver allows no peer-to-peer; cloud PCIe cards such as the L4 and L40S;
+``Gpu.peer_to_peer``): NCCL then stages through host memory and keeps no buffer per peer on the
+GPU (and vLLM's custom all-reduce is off past two PCIe-only GPUs). Two same-node A100 TP 2 runs
+without P2P leave 0.12-0.14 GiB per GPU more than their TP 1 twins (dennislee22/vLLM-benchmarking,
+v0.10.1.1); twelve such multi-GPU logs (L4, L40S, RTX 5090, W6800, A100s across Ray nodes) leave
+-0.8 to +0.2 GiB beyond the other terms, 0.13 at their upper quarter, where a too-small reserve
+weighs three times. At TP 4 the same cost holds: Qwen2.5-72B over four L40S (v0.19) and
+Qwen3-VL-30B-A3B over four RTX 3090s (v0.11) leave 0.1 GiB, not three peers' worth."""
 MAX_TP_PEERS = 3
 """TP peers counted at most: the public logs go up to TP 4; beyond it the band's top carries the rest."""
 
@@ -370,8 +373,9 @@ def non_torch_estimate(tp: int, pp: int, spread_gib: float, fixed_gib: float = 0
     pods, a TP 4 run of gpt-oss-120b with one A100 per Ray node); the high end assumes they do
     (a card ``peer_to_peer`` False can still sit on a host that allows it)."""
     peers = gpu_peers(tp, pp)
-    nt = SINGLE_GPU_NON_TORCH_GIB + per_peer_gib(peer_to_peer) * peers
-    low = SINGLE_GPU_NON_TORCH_GIB + NO_P2P_NON_TORCH_GIB * peers
+    staged = NO_P2P_NON_TORCH_GIB * min(peers, 1)
+    nt = SINGLE_GPU_NON_TORCH_GIB + (MULTI_GPU_NON_TORCH_GIB * peers if peer_to_peer else staged)
+    low = SINGLE_GPU_NON_TORCH_GIB + staged
     high = SINGLE_GPU_NON_TORCH_GIB + MULTI_GPU_NON_TORCH_GIB * (peers + max(0, tp - 1 - MAX_TP_PEERS))
     return (int((nt + fixed_gib) * GIB),
             int((max(0.0, low - spread_gib / 2) + max(0.0, fixed_gib - spread_gib)) * GIB),
