@@ -294,3 +294,13 @@ def test_a_drafter_config_puts_the_drafters_weights_in_the_budget():
     assert sized.budget.weights_as_logged == sized.budget.weights.bytes + term.bytes
     assert "note.draft_weights" not in [n.key for n in sized.notes]
     assert "note.draft_weights" in [n.key for n in assumed.notes]
+
+
+def test_rounding_lands_on_the_stage_that_holds_each_tensor():
+    """Pipeline parallel: the embedding's rounding on the first stage, the LM head's on the last, each
+    layer's on its own stage (Qwen2.5-7B, PP 2, 14 layers each, v0.21+ split limit: 3.5 MiB a layer,
+    0.5 MiB for the embedding and for the LM head)."""
+    cfg = config("Qwen/Qwen2.5-7B-Instruct")
+    plain = estimate_weights(cfg, None, "auto", 2, 1, 2).per_stage_bytes
+    rounded = estimate_weights(cfg, None, "auto", 2, 1, 2, rounding=True, max_split=LOAD_MAX_SPLIT_BYTES).per_stage_bytes
+    assert [r - p for r, p in zip(rounded, plain)] == [int((14 * 3.5 + 0.5) * MIB)] * 2
