@@ -283,6 +283,17 @@ def test_cuda_graph_estimate_subtracted_from_v020(release, deducted):
     assert cuda_graph_deducted(parse_version(release), True, False) is False
 
 
+@pytest.mark.parametrize("release,chosen,deducted", [("0.23.0", None, False), ("0.25.1", True, False),
+                                                     ("0.26.0", None, True), ("0.31.0", None, True)])
+def test_rocm_subtracts_the_cuda_graph_estimate_from_v0_26(release, chosen, deducted):
+    """Rule.ROCM_CUDA_GRAPH_ESTIMATE (#44825): through v0.25 the worker runs the estimate on CUDA only
+    (a v0.23 MI300X log prints no 'Estimated CUDA graph memory' line), even when the variable asks
+    for it; from v0.26 ROCm runs it too. CUDA is unaffected."""
+    from kvcalc.budget import cuda_graph_deducted  # noqa: PLC0415
+    assert cuda_graph_deducted(parse_version(release), False, False, chosen, "rocm") is deducted
+    assert cuda_graph_deducted(parse_version(release), False, False, chosen, "cuda") is True
+
+
 def test_towers_kvcalc_does_not_size_are_named():
     """A vision tower whose profile pass kvcalc does not size (a LLaVA-style CLIP tower) is named in
     the estimate, unless the profile is skipped. Gemma 4 with an audio tower (E2B/E4B) is sized: vLLM

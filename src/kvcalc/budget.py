@@ -38,12 +38,15 @@ def requested_bytes(total: int, util: float, version: Version) -> int:
 
 
 def cuda_graph_deducted(version: Version, enforce_eager: bool, model_runner_v2: bool,
-                        chosen: bool | None = None) -> bool:
+                        chosen: bool | None = None, platform: str = "cuda") -> bool:
     """Whether vLLM subtracts its CUDA-graph estimate: by default from v0.20 (#38284), never with
-    --enforce-eager, and not on model runner V2 before v0.29 (it returns 0 there).
+    --enforce-eager, not on model runner V2 before v0.29 (it returns 0 there), and on ROCm only
+    from v0.26 (Rule.ROCM_CUDA_GRAPH_ESTIMATE: before, the estimate ran on CUDA alone).
     ``chosen`` is VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS (None: unset): 0 turns the deduction
     off in any release, 1 turns it on from v0.18 (#30515; settings.resolve refuses it before)."""
     if enforce_eager or chosen is False:
+        return False
+    if platform == "rocm" and not applies(Rule.ROCM_CUDA_GRAPH_ESTIMATE, version):
         return False
     if not (chosen or applies(Rule.CUDA_GRAPH_ESTIMATE_DEDUCTED, version)):
         return False

@@ -353,7 +353,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     vocab = text_part(config).get("vocab_size")
     if not isinstance(vocab, int):
         return None, Text("note.vocab_unknown"), ()
-    cg = cuda_graph_deducted(r.version, s.enforce_eager, mrv2, s.cudagraph_memory_profiling)
+    cg = cuda_graph_deducted(r.version, s.enforce_eager, mrv2, s.cudagraph_memory_profiling, gpu.platform)
     pp = s.pipeline_parallel_size
     reserves = tuple(estimate_reserve(config, r.version, tp=s.tensor_parallel_size, pp=pp,
                                       mnbt=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,

@@ -161,6 +161,12 @@ class Rule(Enum):
         "from 8 rows): with FlashInfer's sampler on, the warm-up peaks at the native path's cost",
         "confirmed: absent from the v0.20.0 wheel, in v0.21.0 through v0.33.0 (#41375 made it when "
         "#40376 turned FlashInfer's sampler on by default)")
+    ROCM_CUDA_GRAPH_ESTIMATE = RuleInfo(
+        _v("0.26.0"), "#44825", "vllm/v1/worker/gpu_worker.py determine_available_memory",
+        "the CUDA-graph memory estimate runs on ROCm too (#44825 moved it to "
+        "torch.accelerator.get_memory_info); before, it ran on CUDA only and ROCm subtracted none",
+        "confirmed: the v0.18.0-v0.25.1 wheels skip ROCm ('Skip on ROCm/HIP/XPU'), v0.26.0 includes it "
+        "(is_cuda_alike); a v0.23 MI300X log prints no 'Estimated CUDA graph memory' line")
     LOAD_MAX_SPLIT_20MIB = RuleInfo(
         _v("0.21.0"), "#41268", "vllm/v1/worker/gpu_worker.py _scoped_allocator_max_split",
         "on CUDA the model loads under PyTorch's max_split_size_mb 20, so a weight tensor of 20 MiB or "
@@ -641,6 +647,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "V1 runner 的 dummy 采样运行会带上逐请求的随机数生成器再采样一次，FlashInfer 不支持这种情况，所以 profile "
         "也会走原生路径（8 行起为 vLLM 的 Triton top-k/top-p）：开启 FlashInfer 采样器时，预热峰值取原生路径的开销",
         "已确认：v0.20.0 wheel 中没有，v0.21.0 至 v0.33.0 中都有（#40376 默认开启 FlashInfer 采样器时，#41375 加入了这一步）"),
+    "ROCM_CUDA_GRAPH_ESTIMATE": (
+        "CUDA graph 显存估算在 ROCm 上也运行（#44825 改用 torch.accelerator.get_memory_info）；此前只在 CUDA 上运行，"
+        "ROCm 不扣除这一项",
+        "已确认：v0.18.0-v0.25.1 wheel 跳过 ROCm（'Skip on ROCm/HIP/XPU'），v0.26.0 包含它（is_cuda_alike）；"
+        "一条 v0.23 MI300X 日志没有打印 'Estimated CUDA graph memory'"),
     "LOAD_MAX_SPLIT_20MIB": (
         "在 CUDA 上模型在 PyTorch 的 max_split_size_mb 20 下加载，所以 20 MiB 及以上的权重张量保留分配器给它的整个按 2 MiB "
         "取整的段（'Model loading took' 每个这样的张量最多多 2 MiB：Qwen2.5-7B 为 0.097 GiB，此前为 0.056）",
