@@ -60,10 +60,10 @@ the warm-up's second, native sampler pass counted (Rule.V1_SAMPLER_WARMS_NATIVE)
 allocator rounding (Rule.LOAD_MAX_SPLIT_20MIB), those rows leave −0.8 (vllm#58580) and −0.4 (B300
 Gemma-4-31B) to 0.9 GiB (L40S Qwen2.5-7B, v0.22, on a GPU the log does not name), most of them 0.1
 to 0.2; held-out rows spread the same way: 0.2 on a 12 GB RTX 4080 Laptop with Qwen2.5-1.5B (eleven
-v0.23 runs, the same as its v0.20 run), 0.8 with Qwen2.5-7B-AWQ on the same laptop. Before v0.21 the sort-based or Triton sampler's peak hid
-the forward pass; from v0.21 the forward pass, the Triton pass and non-torch memory set the
-reserve, and what they cost beyond the modelled terms varies by machine as much as by model. The
-spread carries that into the band. Model runner V2 needs no fixed part once its sampler counts are
+v0.23 runs, the same as its v0.20 run), 0.8 with Qwen2.5-7B-AWQ on the same laptop. Before v0.21
+the sort-based or Triton sampler's peak hid the forward pass; from v0.21 the forward pass, the
+Triton pass and non-torch memory set the reserve, and what they cost beyond the modelled terms
+varies by machine as much as by model. The spread carries that into the band. Model runner V2 needs no fixed part once its sampler counts are
 charged from v0.27 (Rule.MRV2_PENALTY_BUFFER; with them left out, the fit wanted 0.20 GiB)."""
 SAMPLER_BYTES_PER_ENTRY = 38.5
 """Peak activation per (dummy request × vocabulary entry) of the PyTorch top-k/top-p sampler path,
