@@ -172,6 +172,11 @@ def test_validate_exit_status_and_json(capsys):
     assert code == (1 if any(r["from_log"] and not r["from_log"]["inside"] for r in data["rows"]) else 0)
     row = data["rows"][0]
     assert {"id", "logged_tokens", "from_log", "estimated", "skipped"} <= set(row)
+    s = data["summary"]
+    errors = [r["estimated"]["error_pct"] for r in data["rows"] if r["estimated"]]
+    assert s["estimated_within_5pct"] == sum(1 for e in errors if abs(e) <= 5) <= s["estimated_checked"]
+    assert s["fitted_rows"]["estimated_within_5pct"] + s["held_out_rows"]["estimated_within_5pct"] == \
+        s["estimated_within_5pct"]
 
 
 def test_validate_fails_when_a_log_is_outside(capsys, tmp_path):

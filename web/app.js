@@ -729,6 +729,7 @@ function renderValidation() {
     maxerr: s.from_log_max_abs_error_pct != null ? F.dec2(s.from_log_max_abs_error_pct) + "%" : "–",
     med: s.estimated_median_abs_error_pct != null ? F.dec2(s.estimated_median_abs_error_pct) + "%" : "–",
     max: s.estimated_max_abs_error_pct != null ? F.dec2(s.estimated_max_abs_error_pct) + "%" : "–",
+    w5: F.int(s.estimated_within_5pct || 0), en: F.int(s.estimated_checked || 0),
     gmed: show(s.estimated_kv_median_abs_error_gib, "gib"),
     gmax: show(s.estimated_kv_max_abs_error_gib, "gib"),
     skipped: F.int(s.skipped), n: F.int(s.entries),

@@ -313,7 +313,7 @@ def print_validation(result: dict[str, Any], out=None) -> None:
         if part["estimated_checked"]:
             w(f"{label}: median |error| {part['estimated_median_abs_error_pct']}%, max "
               f"{part['estimated_max_abs_error_pct']}%, estimated high on {part['estimated_share_high']:.0%} "
-              f"of {part['estimated_checked']} rows\n")
+              f"of {part['estimated_checked']} rows; {part['estimated_within_5pct']} within 5%\n")
     if s["estimated_kv_checked"]:
         w(f"  the same misses in KV cache memory: median |error| {s['estimated_kv_median_abs_error_gib']} GiB, "
           f"max {s['estimated_kv_max_abs_error_gib']} GiB\n")

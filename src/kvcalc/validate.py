@@ -233,16 +233,25 @@ def _data_text(entry: dict[str, Any], key: str) -> Translated:
     return Translated(entry[key], zh if isinstance(zh, str) and zh else entry[key])
 
 
+TARGET_MAX_ABS_ERROR_PCT = 5.0
+"""The accuracy target's ceiling for a fully estimated pool (issue #4): the summary counts the rows
+within it, so progress toward "every row" shows as a number, not only as the single worst row."""
+
+
 def _error_stats(errors: list[float], prefix: str, unit: str = "pct", digits: int = 3) -> dict[str, Any]:
-    """Count, median and max |error| (in ``unit``) and the share estimated high."""
+    """Count, median and max |error| (in ``unit``) and the share estimated high; for percentages,
+    also how many lie within ``TARGET_MAX_ABS_ERROR_PCT``."""
+    within = {f"{prefix}_within_5pct": sum(1 for e in errors if abs(e) <= TARGET_MAX_ABS_ERROR_PCT)} \
+        if unit == "pct" else {}
     if not errors:
         return {f"{prefix}_checked": 0, f"{prefix}_median_abs_error_{unit}": None,
-                f"{prefix}_max_abs_error_{unit}": None, f"{prefix}_share_high": None}
+                f"{prefix}_max_abs_error_{unit}": None, f"{prefix}_share_high": None, **within}
     return {
         f"{prefix}_checked": len(errors),
         f"{prefix}_median_abs_error_{unit}": round(statistics.median(abs(e) for e in errors), digits),
         f"{prefix}_max_abs_error_{unit}": round(max(abs(e) for e in errors), digits),
         f"{prefix}_share_high": round(sum(1 for e in errors if e > 0) / len(errors), 3),
+        **within,
     }
 
 

@@ -48,6 +48,9 @@ def test_validation_table_equals_cpython(py_page):
     assert str(want["summary"]["entries"]) in summary
     # the fully estimated misses also in GiB of KV cache memory (a small pool makes % look large)
     assert f"largest {want['summary']['estimated_kv_max_abs_error_gib']:.2f}" in summary
+    # progress toward the 5% ceiling on every row, counted
+    s = want["summary"]
+    assert f"{s['estimated_within_5pct']} of {s['estimated_checked']} within 5%" in summary
 
 
 def test_method_rules_and_faq_come_from_the_core(py_page):
