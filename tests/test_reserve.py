@@ -160,8 +160,8 @@ def test_a_known_sampler_narrows_the_band_to_its_own_cost():
     assert unset[0] == sort[0] and unset[2] == sort[2]
     assert unset[1] < sort[1]
     assert fi[0] < sort[1] and fi[1] <= fi[0] <= fi[2]
-    # FlashInfer's 7 B × 1,024 × 128,256 entries (0.86 GiB) and the compiled forward pass of 8,192
-    # tokens (3 × 14,336 + 3 × 4,096 values per token, 0.84 GiB) are close; the larger one sets the peak
+    # FlashInfer's 14 B × 1,024 × 128,256 entries (1.71 GiB) against the compiled forward pass of
+    # 8,192 tokens (3 × 14,336 + 3 × 4,096 values per token, 0.84 GiB): the larger one sets the peak
     fwd = forward_bytes(config("meta-llama/Llama-3.1-8B-Instruct"), 8192, 1, 2)
     assert fwd == 8192 * (3 * 14336 + 3 * 4096) * 2
     assert fi[0] == pytest.approx(max(1024 * 128_256 * SAMPLER_BYTES_FLASHINFER, fwd), rel=0.01)

@@ -48,7 +48,7 @@ class Era:
 
 
 ERAS: dict[str, Era] = {
-    "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.10, 0.5),
+    "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.05, 0.5),
     "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.20, 0.7),
     "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.00, 0.5),
     "from-0.29": Era(Text("era.from_0_29"), 0.00, 0.7),
@@ -71,16 +71,19 @@ which sorts the float32 logits (values + int64 indices, softmax, cumulative sum)
 measured on H100 at 1,024 dummy requests (llm-d/llm-d-benchmark
 config_explorer/empirical-vllm-memory-results.md): Llama-3.1-8B 4.76 GiB over 131.3 M entries,
 Qwen3-0.6B 5.56 GiB over 155.6 M, gpt-oss 7.38 GiB over 205.9 M — 38.4 to 38.9 bytes."""
-SAMPLER_BYTES_FLASHINFER = 7.0
+SAMPLER_BYTES_FLASHINFER = 14.0
 """The same with FlashInfer's top-k/top-p kernels, which sort nothing, where the warm-up runs them
-alone (the V1 runner before v0.21): gpt-oss-120b at TP 4 on A100s with vLLM 0.10.1.1, whose log
-says "Using FlashInfer for top-p & top-k sampling", left 0.86 GiB for everything besides weights
-and KV cache, less than half of what the sort-based path needs over its 256 × 201,088 entries.
-From v0.21 the V1 warm-up runs the native path after FlashInfer's (Rule.V1_SAMPLER_WARMS_NATIVE)
-and costs ``SAMPLER_BYTES_TRITON``. One brief row disagrees: vllm#58580 (Gemma-4-26B-A4B with MTP on
-an H200, v0.28, not re-verified at its source) gives 1.89 GiB of peak activation over 1,024 ×
-262,144 entries, about 7 B, where the V1 reading gives 4.4 GiB; a B300 log of Gemma-4-31B on the V1
-runner (v0.26, FlashInfer's sampler on) peaks at 3.90 GiB over the same entries, 14.3 B."""
+alone (the V1 runner before v0.21). Read from the code: the model-dtype logits (2 B), their
+float32 copy (4 B), FlashInfer's top-k-masked logits (4 B) and their softmax (4 B)
+(top_k_top_p_sampling_from_logits). A DEBUG breakdown of a v0.10.1 main build agrees: Llama-3.2-1B
+with 256 × 128,256 entries and FlashInfer's sampler peaks at 0.45 GiB, 14.7 B per entry, over a
+0.12 GiB forward pass; gpt-oss-120b at TP 4 on A100s with vLLM 0.10.1.1 left 0.86 GiB for
+everything besides weights and KV cache, less than half of what the sort-based path needs over
+its 256 × 201,088 entries. From v0.21 the V1 warm-up runs the native path after FlashInfer's
+(Rule.V1_SAMPLER_WARMS_NATIVE) and costs ``SAMPLER_BYTES_TRITON``: a B300 log of Gemma-4-31B on
+the V1 runner (v0.26) peaks at 3.90 GiB over 1,024 × 262,144 entries, 14.3 B. One brief row
+disagrees: vllm#58580 (Gemma-4-26B-A4B with MTP on an H200, v0.28, not re-verified at its source)
+gives 1.89 GiB over the same entries, about 7 B."""
 SAMPLER_BYTES_TRITON = 17.0
 """The same with vLLM's Triton top-k/top-p kernels (Rule.TRITON_TOP_K_TOP_P: batches of 8 rows or more
 skip the sort). Read from the code, the warm-up holds the model-dtype logits (2 B), their float32
@@ -468,6 +471,7 @@ UMA_ROWS: frozenset[str] = frozenset({
 """The DGX Spark rows that set the unified-memory host term (UMA_HOST_GIB)."""
 FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "16g-qwen2.5-0.5b-v0.26.0-v2runner", "24g-qwen3-8b-fp8-v0.10.2-debug", "a100-llama31-8b-v0.31.0",
+    "44g-llama3.2-1b-main-475c1a0-debug-v0.10.1",
     "h200x2-gpt-oss-120b-tp2-marlin-seqs64-maxlen2068-nopc-v0.22.1",
     "h200x4-gpt-oss-120b-tp4-marlin-seqs4-maxlen2068-nopc-v0.22.1",
     "h200x8-gpt-oss-120b-tp8-marlin-seqs4-maxlen2068-nopc-v0.22.1",
