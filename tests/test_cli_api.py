@@ -105,7 +105,8 @@ def test_flashinfer_sampler_flag_changes_the_activation_term(capsys):
         assert r["settings"]["sampler"] in term["basis"]   # the sampler the estimate assumed, named
         return term, r["serve_command"]
     (off, cmd_off), (on, cmd_on) = activation(), activation("--flashinfer-sampler", "on")
-    assert on["gib"] < off["gib"] - 4 and "FlashInfer" in on["basis"] and "PyTorch" in off["basis"]
+    # 38.5 B against 14 B per entry over 155.6 M entries: 5.58 against 2.03 GiB
+    assert on["gib"] < off["gib"] - 3.5 and "FlashInfer" in on["basis"] and "PyTorch" in off["basis"]
     assert cmd_off.startswith("vllm serve") and cmd_on.startswith("VLLM_USE_FLASHINFER_SAMPLER=1 vllm serve")
     with pytest.raises(SystemExit) as info:
         main(["estimate", "--model", "Qwen/Qwen3-8B", "--flashinfer-sampler", "maybe"])
