@@ -51,8 +51,9 @@ def test_the_sampler_select_changes_the_estimate(py_page):
     wait_request(page, want)
     chosen = oracle(want)["result"]
     assert_numbers_match(page, chosen)
-    # H100, 1,024 sequences × 151,936 entries: FlashInfer's kernels need GiBs less than the sort
-    assert activation(chosen)["gib"] < activation(unset)["gib"] - 4
+    # H100, 1,024 sequences × 151,936 entries: FlashInfer's kernels (14 B) need GiBs less than the
+    # sort (38.5 B): 2.03 against 5.58 GiB
+    assert activation(chosen)["gib"] < activation(unset)["gib"] - 3.5
     assert chosen["estimated"]["tokens"] > unset["estimated"]["tokens"]
     sampler = page.get_by_test_id("settings-used").locator("div").filter(has_text="sampler of the warm-up")
     expect(sampler.locator("dd")).to_have_text("FlashInfer top-k/top-p kernels")
