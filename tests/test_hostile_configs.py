@@ -143,6 +143,7 @@ def test_hostile_value_in_a_size_field(field, value):
     ({"rope_scaling": {"rope_type": "yarn", "factor": float("inf")}}, "rope_scaling.factor"),
     ({"rope_scaling": {"rope_type": "yarn", "factor": 1e300}}, "rope_scaling.factor"),
     ({"rope_scaling": {"rope_type": "dynamic", "factor": 10**400}}, "rope_scaling.factor"),
+    ({"rope_scaling": {"rope_type": "dynamic", "factor": 1e308}}, "rope_scaling.factor"),   # length × factor = inf
     ({"rope_scaling": {"rope_type": "dynamic", "factor": 1e-9}}, "rope_scaling.factor"),
     ({"rope_scaling": {"rope_type": "yarn", "factor": 2, "original_max_position_embeddings": 0}},
      "original_max_position_embeddings"),

@@ -272,7 +272,8 @@ def _derived_max_len(f: _Fields, model_type: str, yarn_scaled: bool) -> int | No
             derived = _Fields(rope, f.path(key + ".")).int("original_max_position_embeddings", maximum=10**8)
     if factor is None:
         return derived
-    scaled = int(derived * factor)
+    product = derived * factor
+    scaled = int(product) if math.isfinite(product) else product     # 1e308 × 163,840 overflows to inf
     if not 1 <= scaled <= 10**8:
         raise ConfigError(f.path(f"{factor_key}.factor"),
                           Text("config.rope_factor_range", factor=show(factor), length=derived, scaled=scaled))
