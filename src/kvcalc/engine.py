@@ -25,7 +25,7 @@ from .specs import SizingContext
 from .units import GIB
 from .versions import (NEWEST_LOGGED, Rule, Version, applies, default_v2_architectures,
                        flashinfer_sampler_default, runs_on_v1_for)
-from .weights import DRAFTER_WEIGHT_METHODS, drafter_weights
+from .weights import DRAFTER_WEIGHT_METHODS, drafter_weights, serving_quantization
 
 _FLOAT_EPS = 1e-9
 
@@ -416,27 +416,6 @@ def _weights_problem(budget: Budget, total: int) -> str | None:
     return None
 
 
-ONLINE_QUANTIZATION = frozenset({"fp8"})
-"""Weight formats vLLM makes from an unquantized checkpoint while it loads (``--quantization fp8``)."""
-
-
-def online_quantization(config: dict[str, Any], weights: str | None) -> str | None:
-    """The ``--quantization`` the serve command needs: the chosen format when vLLM quantizes this
-    checkpoint while loading (fp8 of an unquantized checkpoint), else None."""
-    from .weights import checkpoint_format  # noqa: PLC0415
-    name = (weights or "auto").lower()
-    return name if name in ONLINE_QUANTIZATION and checkpoint_format(config) is None else None
-
-
-def _needs_quantized_checkpoint(config: dict[str, Any], weights: str | None) -> bool:
-    """A packed format (AWQ, GPTQ, int4, int8, NVFP4, MXFP4) chosen for a checkpoint that declares
-    none: vLLM cannot make it while loading, so the serve line needs that checkpoint instead."""
-    from .weights import checkpoint_format  # noqa: PLC0415
-    name = (weights or "auto").lower()
-    return name not in ("auto", "bf16", "fp16") and name not in ONLINE_QUANTIZATION \
-        and checkpoint_format(config) is None
-
-
 def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id: str = "",
               weights_bytes: int | None = None, available_kv_gib: float | None = None,
               measured_reserve_bytes: int | None = None) -> Calculation:
@@ -472,8 +451,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         if (version.major, version.minor) > (NEWEST_LOGGED.major, NEWEST_LOGGED.minor) else ()
     if fp8_by_default(s.kv_cache_dtype, arch.architecture, gpu.platform, gpu.target.major, version):
         notes = [*notes, Text("note.glm_fp8_kv_on_sm10")]
-    online = online_quantization(config, s.weights)
-    if online is None and _needs_quantized_checkpoint(config, s.weights):
+    online, needs_checkpoint = serving_quantization(config, s.weights)
+    if needs_checkpoint:
         notes = [*notes, Text("note.weights_need_checkpoint", fmt=s.weights)]
     spec_tokens = (s.speculative.num_speculative_tokens or 1) if s.speculative else 0
     num_spec = spec_tokens if draft else 0      # draft layers that keep a KV cache of their own

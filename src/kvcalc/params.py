@@ -132,7 +132,16 @@ def _mlp(i: int, H: int, inter: int, gated: bool = True, name: str = "mlp") -> P
     return Part(name, (3 if gated else 2) * H * inter, None, True, layer=i)
 
 
+def expert_count(t: dict) -> int:
+    """Routed experts per MoE layer, under any of the names configs use (0: a dense model)."""
+    return _n(t, "num_local_experts") or _n(t, "num_experts") or _n(t, "n_routed_experts")
+
+
 def _moe_layer(t: dict, i: int) -> bool:
+    """Whether layer ``i`` of a model with experts is a MoE layer (dense first layers, MLP-only
+    layers and every-n-th-layer patterns leave some dense)."""
+    if not expert_count(t):
+        return False
     mt = (t.get("model_type") or "")
     if _n(t, "first_k_dense_replace") and i < _n(t, "first_k_dense_replace"):
         return False
@@ -145,7 +154,7 @@ def _moe_layer(t: dict, i: int) -> bool:
 
 
 def _experts(t: dict, i: int, H: int, tp: int) -> list[Part]:
-    E = _n(t, "num_local_experts") or _n(t, "num_experts") or _n(t, "n_routed_experts")
+    E = expert_count(t)
     inter = _n(t, "moe_intermediate_size") or _n(t, "intermediate_size")
     gated = t.get("mlp_hidden_act") != "relu2"
     latent = _n(t, "moe_latent_size")        # Nemotron-3 latent MoE: experts work in a smaller width
@@ -353,8 +362,7 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
         else:
             parts += _attention(t, i, tp, "full", heads, kv, hd, H,
                                 out_gate=bool(t.get("attn_output_gate")))
-        is_moe = (_n(t, "num_local_experts") or _n(t, "num_experts") or _n(t, "n_routed_experts")) \
-            and _moe_layer(t, i)
+        is_moe = _moe_layer(t, i)
         if is_moe:
             parts += _experts(t, i, H, tp)
             if t.get("enable_moe_block") and inter:
@@ -411,8 +419,7 @@ def big_tensors(config: dict[str, Any], tp: int) -> list[tuple[str, int | None, 
     for i in range(L):
         out.append(("layer", i, (q_rank + 2 * max(1, kv // tp) * hd) * H, "attention"))
         out.append(("layer", i, cdiv(heads, tp) * hd * H, "attention"))
-        moe = (_n(t, "num_local_experts") or _n(t, "num_experts") or _n(t, "n_routed_experts")) and _moe_layer(t, i)
-        if inter and not moe:
+        if inter and not _moe_layer(t, i):
             out.append(("layer", i, (2 if gated else 1) * cdiv(inter, tp) * H, "mlp"))
             out.append(("layer", i, cdiv(inter, tp) * H, "mlp"))
     return out

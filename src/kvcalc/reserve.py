@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .messages import Text, join_texts
-from .params import QWEN2_VL_MODEL_TYPES, QWEN3_VL_MODEL_TYPES, QWEN_VL_MODEL_TYPES, config_int as _n, text_part
+from .params import QWEN2_VL_MODEL_TYPES, QWEN3_VL_MODEL_TYPES, QWEN_VL_MODEL_TYPES, config_int as _n, expert_count, \
+    text_part
 from .units import GIB, cdiv
 from .settings import MmLimits, MmProcessor, max_pixels_ok, processor_max_pixels
 from .versions import NEWEST, Rule, Version, applies, flashinfer_sampler_default, parse_version
@@ -544,7 +545,7 @@ def forward_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes: int, 
     H = _n(t, "hidden_size")
     inter = max(_n(t, "intermediate_size"), _n(t, "intermediate_size_mlp"))
     dense = 3 * cdiv(inter, tp) + (3 if compiled else 4) * H
-    experts = _n(t, "num_local_experts") or _n(t, "num_experts") or _n(t, "n_routed_experts")
+    experts = expert_count(t)
     moe = 0
     if experts:
         topk = _n(t, "num_experts_per_tok") or _n(t, "experts_per_token") or _n(t, "top_k_experts") or 1

@@ -17,7 +17,7 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
     ``model_runner_v2_default``, the runner the release picks for this model unasked
     (engine.uses_model_runner_v2; None: not known, so a chosen runner is always spelled out).
     ``quantization``: the ``--quantization`` vLLM needs to quantize the checkpoint while loading
-    (engine.online_quantization)."""
+    (weights.serving_quantization)."""
     s = r.settings
     parts = ["vllm", "serve", shlex.quote(model) if model else "MODEL"]
 

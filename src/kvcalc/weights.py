@@ -19,7 +19,7 @@ from typing import Any
 from .errors import SettingsError
 from .messages import Text, join_texts
 from .params import Part, big_tensors, drafter_parts, inventory, mtp_parts, text_part
-from .units import cdiv
+from .units import MIB, cdiv
 
 WEIGHT_FORMATS: tuple[str, ...] = ("auto", "bf16", "fp16", "fp8", "int8", "awq", "gptq", "int4",
                                    "mxfp4", "nvfp4")
@@ -211,7 +211,6 @@ def per_layer_input_buffer_bytes(config: dict[str, Any], mnbt: int, dtype_bytes:
     return mnbt * layers * per_layer * dtype_bytes
 
 
-MIB = 1 << 20
 LOAD_MAX_SPLIT_BYTES = 20 * MIB
 """The ``max_split_size_mb`` vLLM sets around model loading on CUDA from v0.21
 (Rule.LOAD_MAX_SPLIT_20MIB; gpu_worker.py ``_scoped_allocator_max_split``)."""
@@ -227,10 +226,10 @@ def cached_block_bytes(n: int, max_split: int | None = None) -> int:
     the rest exceeds 1 MiB and the tensor is smaller than ``max_split`` (None: no limit, torch's
     default). Qwen2.5-7B: the 259 MiB gate/up projection keeps its 260 MiB segment everywhere; the
     24.5 MiB output projection keeps 26 MiB only under vLLM's 20 MiB load-time limit."""
-    size = max(512, -(-n // 512) * 512)
+    size = max(512, cdiv(n, 512) * 512)
     if size < 10 * MIB:
         return size
-    segment = -(-size // (2 * MIB)) * (2 * MIB)
+    segment = cdiv(size, 2 * MIB) * 2 * MIB
     splits = segment - size > MIB and (max_split is None or size < max_split)
     return size if splits else segment
 
@@ -274,6 +273,21 @@ def allocator_rounding_bytes(config: dict[str, Any], tp: int, dtype_bytes: int, 
         s = 0 if where == "first" else pp - 1 if where == "last" else pp_stage_of(layer or 0, layers_per_stage)
         stage[s] += lost
     return stage
+
+
+ONLINE_QUANTIZATION = frozenset({"fp8"})
+"""Weight formats vLLM makes from an unquantized checkpoint while it loads (``--quantization fp8``)."""
+
+
+def serving_quantization(config: dict[str, Any], weight_format: str | None) -> tuple[str | None, bool]:
+    """What the chosen weight format means for the serve line: (the ``--quantization`` vLLM needs to
+    quantize this checkpoint while loading, whether the format needs a checkpoint already in it).
+    FP8 of an unquantized checkpoint is made while loading; packed formats (AWQ, GPTQ, int4, int8,
+    NVFP4, MXFP4) are not, so the serve line needs such a checkpoint instead."""
+    name = (weight_format or "auto").lower()
+    if name in ("auto", "bf16", "fp16") or checkpoint_format(config) is not None:
+        return None, False
+    return (name, False) if name in ONLINE_QUANTIZATION else (None, True)
 
 
 @dataclass(frozen=True)
