@@ -583,6 +583,25 @@ def test_unified_memory_counts_host_memory_and_before_v0_11_1_the_page_cache():
     assert before[:2] == now[:2] and before[2] == now[2] + weights
 
 
+def test_unified_memory_adds_the_hybrid_tower_host_memory():
+    """Public DGX Spark first starts of Qwen3.5/3.6 (GDN layers, a profiled vision tower) keep 3.4 GiB
+    (0.8-4.2) more host memory than the text-only models; the term adds it only where both hold:
+    text-only runs (--language-model-only) and discrete GPUs keep what they had."""
+    from kvcalc.reserve import UMA_HOST_GIB, UMA_HYBRID_TOWER_GIB, unified_memory_reserve
+    v = parse_version("0.22.0")
+    assert unified_memory_reserve(v, True, 0, hybrid_tower=True) == tuple(
+        int(a * GIB) + int(b * GIB) for a, b in zip(UMA_HOST_GIB, UMA_HYBRID_TOWER_GIB))
+    assert unified_memory_reserve(v, False, 0, hybrid_tower=True) == (0, 0, 0)
+
+    def uma(model, gpu="gb10", **kw):
+        term = calc(model, gpu, max_model_len=32768, vllm_version="0.22.0", **kw).budget.term("unified memory")
+        return term and round(term.bytes / GIB, 2)
+    assert uma("Qwen/Qwen3.5-35B-A3B") == round(UMA_HOST_GIB[0] + UMA_HYBRID_TOWER_GIB[0], 2)
+    assert uma("Qwen/Qwen3.5-35B-A3B", language_model_only=True) == UMA_HOST_GIB[0]
+    assert uma("Qwen/Qwen3-8B") == UMA_HOST_GIB[0]
+    assert uma("Qwen/Qwen3.5-35B-A3B", gpu="rtx-pro-6000") is None
+
+
 def test_dgx_spark_rows_are_estimated_with_the_host_memory_term():
     """The GB10 rows were left out of the full estimate while kvcalc did not model what vLLM counts
     there; with the host-memory term the rows that set it come out within the 5% target (the
