@@ -117,11 +117,23 @@ def test_flashinfer_sampler_default_by_release(release, want):
 
 
 def test_forward_intermediate_worked_example():
-    """gpt-oss-20b, TP 2, 98,304 batched tokens: 4 experts × (3 × 2,880 / 2 + 2,880) values per
-    token × 2 B = 57,600 B per token -> 5.27 GiB."""
-    fwd = forward_bytes(config("openai/gpt-oss-20b"), 98_304, 2, 2)
-    assert fwd == 98_304 * 4 * (3 * 1440 + 2880) * 2
-    assert round(fwd / GIB, 2) == 5.27
+    """gpt-oss-20b, TP 2, 98,304 batched tokens: the fused-MoE kernels share one buffer between the
+    gate/up output (2 × 1,440 per routed copy) and the per-expert down output (2,880), beside the
+    activation (1,440): 4 × (2,880 + 1,440) values, plus three hidden-size tensors (compiled),
+    = 25,920 values × 2 B per token -> 4.75 GiB (vllm#36849 leaves about 4.4; three separate caches
+    would be 5.27). Eager keeps a fourth hidden-size tensor, as for a dense MLP."""
+    cfg = config("openai/gpt-oss-20b")
+    fwd = forward_bytes(cfg, 98_304, 2, 2)
+    assert fwd == 98_304 * (4 * (max(2 * 1440, 2880) + 1440) + 3 * 2880) * 2
+    assert round(fwd / GIB, 2) == 4.75
+    assert forward_bytes(cfg, 98_304, 2, 2, compiled=False) - fwd == 98_304 * 2880 * 2
+
+
+def test_moe_workspace_takes_the_hidden_size_when_it_is_wider():
+    """Qwen3-235B-A22B over four GPUs: 2 × 1,536 / 4 = 768 is narrower than the 4,096 hidden size,
+    so the shared buffer holds 4,096 per routed copy: 8 × (4,096 + 384) + 3 × 4,096 values."""
+    cfg = config("Qwen/Qwen3-235B-A22B")
+    assert forward_bytes(cfg, 8192, 4, 2) == 8192 * (8 * (4096 + 384) + 3 * 4096) * 2
 
 
 def test_eager_keeps_one_more_hidden_size_tensor_than_a_compiled_pass():

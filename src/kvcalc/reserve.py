@@ -534,14 +534,26 @@ def sampler_rows(max_num_seqs: int, mnbt: int) -> int:
 def forward_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes: int, compiled: bool = True) -> int:
     """The widest intermediate one GPU holds during the profile forward pass: the gated MLP's
     gate/up output and activation (3 × intermediate / TP per token) beside the hidden-size
-    tensors still alive then, or the fused-MoE caches (top-k × (3 × expert intermediate / TP +
-    hidden) per token). Eager PyTorch keeps four hidden-size tensors (the MLP's input stays
-    referenced by the calling layer until the MLP returns); a torch.compile'd graph frees the
-    input after the gate/up projection and keeps three. Public logs whose forward pass sets the
-    peak: compiled, Qwen2.5-7B at 16,384 and 32,768 batched tokens (RTX 3090, v0.29; 2.06 and
-    4.13 GiB, 135.7 KB per token, against 3 × 18,944 + 3 × 3,584 values = 135.2 KB) and
-    Qwen2.5-0.5B at 32,768 (v0.26, 1.06 GiB; 1.05 modelled); eager, Qwen2.5-1.5B at 8,192 on a
-    Quadro RTX 6000 (v0.28; 0.50 GiB at TP 1, 0.32 at TP 2; 0.50 and 0.30 modelled)."""
+    tensors still alive then, or the fused-MoE workspaces beside the same hidden-size tensors.
+    Eager PyTorch keeps four hidden-size tensors (the MLP's input stays referenced by the calling
+    layer until the MLP returns); a torch.compile'd graph frees the input after the gate/up
+    projection and keeps three. Public logs whose forward pass sets the peak: compiled,
+    Qwen2.5-7B at 16,384 and 32,768 batched tokens (RTX 3090, v0.29; 2.06 and 4.13 GiB, 135.7 KB
+    per token, against 3 × 18,944 + 3 × 3,584 values = 135.2 KB) and Qwen2.5-0.5B at 32,768
+    (v0.26, 1.06 GiB; 1.05 modelled); eager, Qwen2.5-1.5B at 8,192 on a Quadro RTX 6000 (v0.28;
+    0.50 GiB at TP 1, 0.32 at TP 2; 0.50 and 0.30 modelled).
+
+    The fused-MoE kernels give the gate/up output (2 × expert intermediate / TP per routed copy)
+    and the down projection's per-expert output (hidden size) one buffer, since the first is dead
+    when the second is written, and keep the activation (expert intermediate / TP) beside it: top-k
+    × (max(2 × I / TP, hidden) + I / TP) per token (vllm/model_executor/layers/fused_moe/fused_moe.py
+    ``fused_experts_impl``: ``cache13`` and ``intermediate_cache2``, v0.10 on; fused_marlin_moe.py
+    ``intermediate_cache13``; modular_kernel.py ``workspace13``/``workspace2``). gpt-oss-20b over
+    two RTX 5090s at 98,304 batched tokens (v0.17.1, vllm#36849) leaves about 4.4 GiB for
+    activation; this gives 4.75, three separate caches 5.27. Up to v0.17 the Triton kernels work
+    in chunks of VLLM_FUSED_MOE_CHUNK_SIZE tokens (32,768, then 16,384 from v0.12), which would make
+    the workspace smaller beyond those batches; Marlin's never chunked and the one public log
+    beyond a chunk peaks like an unchunked pass, so kvcalc does not chunk (the larger reserve)."""
     t = text_part(config)
     H = _n(t, "hidden_size")
     inter = max(_n(t, "intermediate_size"), _n(t, "intermediate_size_mlp"))
@@ -551,7 +563,8 @@ def forward_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes: int, 
     if experts:
         topk = _n(t, "num_experts_per_tok") or _n(t, "experts_per_token") or _n(t, "top_k_experts") or 1
         e_inter = _n(t, "moe_intermediate_size") or inter
-        moe = topk * (3 * cdiv(e_inter, tp) + H)
+        i = cdiv(e_inter, tp)
+        moe = topk * (max(2 * i, H) + i) + (3 if compiled else 4) * H
     return mnbt * max(dense, moe) * dtype_bytes
 
 
