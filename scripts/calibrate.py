@@ -71,7 +71,9 @@ def predict(f: dict, base: float, cold: tuple[float, float] = (0.0, 0.0)) -> flo
     per_1000, fixed = cold
     extra = max(0.0, per_1000 * f.get("hidden_per_gpu", 0) / 1000 - f["activation_gib"]) + fixed \
         if f.get("cold_compile") else 0.0
-    return base + f["activation_gib"] + f["non_torch_gib"] + f["cuda_graph_gib"] + extra
+    # the fixed part is for compiled runs (reserve.fixed_part_gib)
+    return (base if f.get("compiled", True) else 0.0) + f["activation_gib"] + f["non_torch_gib"] \
+        + f["cuda_graph_gib"] + extra
 
 
 HIGH_ESTIMATE_WEIGHT = 3.0

@@ -860,3 +860,20 @@ def test_cublas_setup_leaves_the_reserve_from_v0_33_on_cuda():
     assert min(after.non_torch) >= 0
     rocm = reserve(cfg, "0.33.0", model_runner_v2=True, max_num_seqs=256, platform="rocm")
     assert rocm.non_torch[0] == before.non_torch[0]
+
+
+def test_the_fixed_part_applies_to_compiled_runs_only():
+    """Every V1 row that fits the era's fixed part compiles the model; the public --enforce-eager
+    starts leave less than the terms with it, so an eager start's non-torch memory has none, and
+    its basis says so (en/zh)."""
+    from kvcalc.reserve import ERAS, fixed_part_gib
+
+    era = ERAS["v1-from-0.21"]
+    assert fixed_part_gib(era, True) == era.fixed_gib > 0 and fixed_part_gib(era, False) == 0.0
+    compiled = calc("Qwen/Qwen2.5-7B-Instruct", "l40s", max_model_len=8192, vllm_version="0.22.0")
+    eager = calc("Qwen/Qwen2.5-7B-Instruct", "l40s", max_model_len=8192, vllm_version="0.22.0", enforce_eager=True)
+    assert not compiled.model_runner_v2
+    nt_c, nt_e = (c.budget.term("non-torch memory") for c in (compiled, eager))
+    assert nt_c.bytes - nt_e.bytes == pytest.approx(era.fixed_gib * GIB, abs=2)
+    assert "--enforce-eager" in nt_e.basis and "--enforce-eager" in nt_e.basis.render("zh")
+    assert "--enforce-eager" not in nt_c.basis

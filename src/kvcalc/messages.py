@@ -456,6 +456,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "basis.non_torch_fixed": (
         "plus {fixed:.2f} GiB the public logs of {era} leave beyond the modelled terms",
         "再加 {era} 的公开日志在已建模各项之外多出的 {fixed:.2f} GiB"),
+    "basis.non_torch_fixed_eager": (
+        "without the {fixed:.2f} GiB fixed part of {era}: it was fitted on compiled runs, and public "
+        "--enforce-eager starts leave less",
+        "不加 {era} 的 {fixed:.2f} GiB 固定量：它是按编译运行拟合的，公开的 --enforce-eager 启动日志占用更少"),
     "basis.dense_token_ids": (
         "plus n-gram speculation's token ids on the GPU: {seqs:,} request slots × {length:,} tokens × 4 B = {gib:.2f} GiB",
         "再加 n-gram 推测解码放在 GPU 上的 token id：{seqs:,} 个请求槽位 × {length:,} 个 token × 4 B = {gib:.2f} GiB"),

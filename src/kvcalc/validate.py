@@ -78,7 +78,7 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
     activation peak with the sampler, forward pass and tower warm-up; non-torch memory less the
     fixed part; the CUDA-graph estimate the log printed, or kvcalc's). None when the entry cannot
     be evaluated."""
-    from .reserve import era_for, group_for, hidden_per_gpu  # noqa: PLC0415
+    from .reserve import era_for, fixed_part_gib, group_for, hidden_per_gpu  # noqa: PLC0415
 
     logged = entry.get("logged") or {}
     if entry.get("vllm_version") is None or logged.get("available_kv_cache_gib") is None:
@@ -105,8 +105,11 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
         "kv_gib": logged["available_kv_cache_gib"],
         "activation_gib": terms["activation peak"],
         # on unified memory vLLM counts its processes' host memory as non-torch (unified_memory_reserve)
-        "non_torch_gib": terms["non-torch memory"] - era_for(r.version, calc.model_runner_v2).fixed_gib
+        "non_torch_gib": terms["non-torch memory"]
+        - fixed_part_gib(era_for(r.version, calc.model_runner_v2), not s.enforce_eager)
         + terms.get("unified memory", 0.0),
+        # the fixed part applies to compiled runs only (reserve.fixed_part_gib)
+        "compiled": not s.enforce_eager,
         "cuda_graph_gib": cg,
         # a first start's compile reserve applies (reserve.cold_compile_reserve); its size is fitted
         # from the hidden units one GPU holds and the activation peak
