@@ -64,7 +64,7 @@ def method_claims() -> list[str]:
         f"about {reserve.COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN * 4.096:.1f} GiB for a 4,096-wide model)",
         f"the kernels it loads stay ({reserve.COLD_COMPILE_FIXED_GIB:.2f} GiB)",
         "{:.1f} GiB ({:.1f} to {:.1f}) from public DGX Spark logs".format(*reserve.UMA_HOST_GIB),
-        "it adds {:.1f} GiB more ({:.1f} to {:.1f})".format(*reserve.UMA_TOWER_GIB),
+        "it adds {:.1f} GiB more ({:.1f} to {:.1f})".format(*reserve.UMA_HYBRID_TOWER_GIB),
         f"32 at 8,192 batched tokens, about "
         f"{reserve.vision_profile(config('google/gemma-3-27b-it'), 8192, 1024, 32768, 1, 2)[0] / GIB:.2f} GiB on one GPU",
         f"{reserve.cached_rows(reserve.TowerItem('video', 153600, 12288, 49152), 2048, parse_version('0.11.0')) * 2048 * 4 * 2 / GIB:.2f} "
@@ -102,11 +102,11 @@ def test_the_chinese_method_text_keeps_every_number():
     lambda: f"and the second as {reserve.COLD_COMPILE_FIXED_GIB:.2f} GiB",
     lambda: f"the band runs from 0 to {reserve.COLD_COMPILE_SPREAD_GIB:.1f} GiB above it",
     lambda: "kvcalc adds {:.1f} GiB ({:.1f} to {:.1f}) from public DGX Spark logs".format(*reserve.UMA_HOST_GIB),
-    lambda: "kvcalc adds {:.1f} GiB more ({:.1f} to {:.1f})".format(*reserve.UMA_TOWER_GIB),
+    lambda: "kvcalc adds {:.1f} GiB more ({:.1f} to {:.1f})".format(*reserve.UMA_HYBRID_TOWER_GIB),
     lambda: f"{reserve.HYBRID_TOWER_EXCESS_GIB_PER_16K:.1f} GiB per {reserve.HYBRID_TOWER_EXCESS_MIN_TOKENS:,} "
             f"batched tokens up to {reserve.HYBRID_TOWER_EXCESS_GIB:.1f} GiB",
 ], ids=["fixed part", "one GPU", "per peer", "per peer without P2P", "hybrid graphs", "Qwen image",
-        "first-start peak", "first-start fixed", "first-start band", "unified memory", "unified memory tower",
+        "first-start peak", "first-start fixed", "first-start band", "unified memory", "unified memory hybrid",
         "hybrid tower band"])
 def test_the_readme_states_the_model_as_the_core_has_it(claim):
     assert re.sub(r"\s+", " ", claim()) in re.sub(r"\s+", " ", README)

@@ -501,14 +501,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "在统一内存 GPU 上，vLLM 从操作系统读取空闲内存，因此其进程在加载和 profiling 期间占用的主机内存"
         "（加载器缓冲、编译器、Python 对象）也会被计入：公开的 DGX Spark 日志（多为首次启动）中为 {gib:.2f} GiB，"
         "范围 {low:.2f} 至 {high:.2f}；用 --kv-cache-memory-bytes 设定缓存池可绕过这次测量"),
-    "basis.unified_memory_tower": (
-        "that figure includes {gib:.2f} GiB ({low:.2f} to {high:.2f}) because vLLM profiles the model's vision "
-        "tower: public DGX Spark first starts that do so (Qwen3.5/3.6, Gemma 4) keep that much more host memory "
-        "than text-only ones, likely the dummy images and videos the profile builds on the host "
-        "(--language-model-only or --skip-mm-profiling leaves it out)",
-        "上述数值包含 {gib:.2f} GiB（{low:.2f} 至 {high:.2f}），因为 vLLM 会对模型的视觉塔做 profiling："
-        "公开的 DGX Spark 日志中，这样做的首次启动（Qwen3.5/3.6、Gemma 4）比纯文本启动多占这么多主机内存，"
-        "很可能是 profiling 在主机上构造的虚拟图像和视频（--language-model-only 或 --skip-mm-profiling 可省去）"),
+    "basis.unified_memory_hybrid_tower": (
+        "that figure includes {gib:.2f} GiB ({low:.2f} to {high:.2f}) because the model has Mamba/GDN layers and vLLM "
+        "profiles its vision tower: public DGX Spark first starts of such models (Qwen3.5/3.6) keep that much "
+        "more host memory than others, for a reason not yet identified (--language-model-only or "
+        "--skip-mm-profiling leaves it out)",
+        "上述数值包含 {gib:.2f} GiB（{low:.2f} 至 {high:.2f}），因为模型含 Mamba/GDN 层且 vLLM 会对其视觉塔做 profiling："
+        "公开的 DGX Spark 日志中，这类模型（Qwen3.5/3.6）首次启动占用的主机内存比其他模型多出这么多，原因尚未查明"
+        "（--language-model-only 或 --skip-mm-profiling 可省去）"),
     "basis.unified_memory_page_cache": (
         "on a unified-memory GPU vLLM takes free memory from CUDA, which counts page cache as used, so the "
         "host memory its processes use while loading and profiling is counted ({gib:.2f} GiB in public "

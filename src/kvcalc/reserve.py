@@ -471,10 +471,8 @@ UMA_ROWS: frozenset[str] = frozenset({
     "gb10-qwen3-0.6b-util0.6-v0.27.1", "gb10-gpt-oss-20b-util0.25-ngc-v0.13.0",
     "gb10-qwen3.6-35b-a3b-redhat-nvfp4-v0.20.0", "gb10-qwen3-30b-a3b-fp8-util0.3-fp8kv-cold-ngc-v0.13.0",
     "gb10-qwen2.5-14b-fp8dyn-util0.4-fp8kv-warm-ngc-v0.13.0", "gb10-qwen3.5-35b-a3b-fp8-v0.18.1rc1",
-    "gb10-qwen3.6-35b-a3b-nvfp4-mtp2-v0.22.1rc1-a", "gb10-qwen3.6-35b-a3b-nvfp4-mtp2-v0.22.1rc1-b",
-    "gb10-gemma-4-26b-a4b-it-bf16-util0.8-maxlen8k-mbt4k-v0.20.0",
-    "gb10-gemma-4-26b-a4b-it-qat-unquantized-util0.8-maxlen8k-mbt4k-v0.20.0"})
-"""The DGX Spark rows that set the unified-memory host terms (UMA_HOST_GIB, UMA_TOWER_GIB)."""
+    "gb10-qwen3.6-35b-a3b-nvfp4-mtp2-v0.22.1rc1-a", "gb10-qwen3.6-35b-a3b-nvfp4-mtp2-v0.22.1rc1-b"})
+"""The DGX Spark rows that set the unified-memory host terms (UMA_HOST_GIB, UMA_HYBRID_TOWER_GIB)."""
 FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "16g-qwen2.5-0.5b-v0.26.0-v2runner", "24g-qwen3-8b-fp8-v0.10.2-debug", "a100-llama31-8b-v0.31.0",
     "44g-llama3.2-1b-main-475c1a0-debug-v0.10.1",
@@ -1082,35 +1080,33 @@ its download left about 2.7, which sets the band's top. NVIDIA's own launchers p
 --kv-cache-memory-bytes on DGX Spark for this reason (NVIDIA/xr-ai#462)."""
 
 
-UMA_TOWER_GIB = (3.4, 0.8, 4.2)
-"""Typical, low and high GiB that a unified-memory start whose vision tower vLLM profiles keeps
-beyond ``UMA_HOST_GIB``. Every public DGX Spark start of that kind (all first starts) leaves more
-host memory than the text-only ones, already at batches where the same models on discrete GPUs
-keep at most 0.9 GiB beyond kvcalc's terms: 3.42 GiB (Qwen3.5-35B-A3B FP8, 2,048 batched tokens,
-v0.18), 2.56 and 4.20 (two first starts of one Qwen3.6-35B-A3B NVFP4 command with MTP, 8,192,
-v0.22), 0.81 (Qwen3.6-35B-A3B NVFP4, 8,192, v0.20), 3.47 and 0.83 (Gemma-4-26B-A4B in BF16, two
-starts of one command eleven minutes apart on one machine, 4,096, v0.20), while text-only starts
-leave -0.6 to +0.9 GiB: Qwen3.6-35B-A3B with --language-model-only (v0.20, -0.56), a Nemotron
-hybrid with MTP (+0.93) and the rows of ``UMA_HOST_GIB``. A likely cause: vLLM builds the
-profile's dummy images and videos on the host with the model's processor, and on unified memory
-that memory is counted; the code has not confirmed it. The typical value is the upper quarter of
-those six starts, as for ``UMA_HOST_GIB`` (a reserve too small weighs three times); the
-larger-batch starts (32,768 and 65,536 tokens: 4.1-5.4 GiB) are held out and check it, their
-band's top adding ``HYBRID_TOWER_EXCESS_GIB``."""
+UMA_HYBRID_TOWER_GIB = (3.4, 0.8, 4.2)
+"""Typical, low and high GiB that a unified-memory start of a hybrid model (Mamba/GDN layers) whose
+vision tower vLLM profiles keeps beyond ``UMA_HOST_GIB``. Every public DGX Spark start of that kind
+(Qwen3.5/3.6, all first starts) leaves more host memory than the other models, already at batches
+where the same models on discrete GPUs keep at most 0.9 GiB beyond kvcalc's terms: 3.42 GiB
+(Qwen3.5-35B-A3B FP8, 2,048 batched tokens, v0.18), 2.56 and 4.20 (two first starts of one
+Qwen3.6-35B-A3B NVFP4 command with MTP, 8,192, v0.22) and 0.81 (Qwen3.6-35B-A3B NVFP4, 8,192,
+v0.20). Neither half alone does it: Qwen3.6-35B-A3B with --language-model-only leaves -0.56 GiB
+and a Nemotron hybrid +0.93 (text-only), and Gemma 4 26B-A4B and Gemma 3 27B starts that profile
+their towers leave +1.87, -0.77 and -1.46 (no Mamba/GDN layers). The cause is not identified. The
+typical value is the upper quarter of the four, as for ``UMA_HOST_GIB`` (a reserve too small weighs
+three times); the larger-batch starts (32,768 and 65,536 tokens: 4.1-5.4 GiB) are held out and
+check it, their band's top adding ``HYBRID_TOWER_EXCESS_GIB``."""
 
 
 def unified_memory_reserve(version: Version, unified: bool, weights_on_gpu: int = 0,
-                           tower_profiled: bool = False) -> tuple[int, int, int]:
+                           hybrid_tower: bool = False) -> tuple[int, int, int]:
     """Typical, low and high bytes of host memory vLLM counts against the pool on a unified-memory
-    GPU (``UMA_HOST_GIB``, plus ``UMA_TOWER_GIB`` where vLLM profiles a vision tower:
-    ``tower_profiled``); none on a discrete one. Before v0.11.1 free memory was CUDA's
+    GPU (``UMA_HOST_GIB``, plus ``UMA_HYBRID_TOWER_GIB`` for a hybrid model whose vision tower
+    vLLM profiles: ``hybrid_tower``); none on a discrete one. Before v0.11.1 free memory was CUDA's
     figure, which counts page cache as used, so a checkpoint read from disk while loading may count
     as well: the band's top adds this GPU's weights."""
     if not unified:
         return (0, 0, 0)
     typical, low, high = (int(g * GIB) for g in UMA_HOST_GIB)
-    if tower_profiled:
-        typical, low, high = (a + int(g * GIB) for a, g in zip((typical, low, high), UMA_TOWER_GIB))
+    if hybrid_tower:
+        typical, low, high = (a + int(g * GIB) for a, g in zip((typical, low, high), UMA_HYBRID_TOWER_GIB))
     if not applies(Rule.UMA_FREE_FROM_MEMAVAILABLE, version):
         high += weights_on_gpu
     return typical, low, high
@@ -1244,14 +1240,15 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     cold_basis = Text("basis.cold_compile" if compile_cache == "cold" else "basis.cold_compile_assumed",
                       peak=COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN * hidden / 1000, hidden=hidden,
                       fixed=COLD_COMPILE_FIXED_GIB, gib=cold[0] / GIB, high=cold[2] / GIB) if cold[2] else ""
-    uma = unified_memory_reserve(version, unified_memory, stage_weights, bool(vision))
+    hybrid_tower = hybrid and bool(vision)
+    uma = unified_memory_reserve(version, unified_memory, stage_weights, hybrid_tower)
     uma_basis = "" if not uma[2] else \
         Text("basis.unified_memory", gib=uma[0] / GIB, low=uma[1] / GIB, high=uma[2] / GIB) \
         if applies(Rule.UMA_FREE_FROM_MEMAVAILABLE, version) else \
         Text("basis.unified_memory_page_cache", gib=uma[0] / GIB, high=uma[2] / GIB)
-    if uma[2] and vision:
-        uma_basis = join_texts([uma_basis, Text("basis.unified_memory_tower", gib=UMA_TOWER_GIB[0],
-                                                low=UMA_TOWER_GIB[1], high=UMA_TOWER_GIB[2])])
+    if uma[2] and hybrid_tower:
+        uma_basis = join_texts([uma_basis, Text("basis.unified_memory_hybrid_tower", gib=UMA_HYBRID_TOWER_GIB[0],
+                                                low=UMA_HYBRID_TOWER_GIB[1], high=UMA_HYBRID_TOWER_GIB[2])])
     return ReserveEstimate((act, act_low, act_high + spread), nt, cg, basis,
                            cuda_graph_basis=cg_basis, non_torch_basis=nt_basis,
                            cold_compile=cold, cold_compile_basis=cold_basis,
