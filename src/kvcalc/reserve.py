@@ -530,9 +530,10 @@ def era_for(version: Version, model_runner_v2: bool = False) -> Era:
 
 def fixed_part_gib(era: Era, compiled: bool) -> float:
     """The era's fixed part, for compiled runs only: every V1 row that fits it compiles the model,
-    and the public --enforce-eager starts (v0.12 to v0.21: Llama-3.1-8B, Qwen3-30B-A3B, Qwen3.5-9B,
-    Qwen3.6-27B, Qwen2.5-3B, Gemma-4-E2B, GLM-5.1) all leave less than the terms with it, by 0.07
-    to 0.35 GiB; an eager start loads none of the kernels torch.compile generates."""
+    and the public single-GPU --enforce-eager starts (v0.12 to v0.21: Llama-3.1-8B, Qwen3-30B-A3B,
+    Qwen3.5-9B twice, Qwen3.6-27B, Qwen2.5-3B, Gemma-4-E2B) all leave less than the terms with it,
+    by 0.07 to 0.35 GiB (two GLM-5.1 builds over eight H200s: +0.38 and -2.4); an eager start loads
+    none of the kernels torch.compile generates."""
     return era.fixed_gib if compiled else 0.0
 
 
