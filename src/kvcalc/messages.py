@@ -476,6 +476,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(capture sizes up to {largest}) × {per:g} MiB + {first:.2f} GiB for the Mamba/GDN layers' first capture",
         "vLLM 的估算值，在此设置下会被扣除：{piecewise} 个 piecewise + {full} 个 full graph"
         "（capture size 最大 {largest}）× {per:g} MiB，再加 Mamba/GDN 层首次捕获的 {first:.2f} GiB"),
+    "basis.cuda_graphs_rocm": (
+        "on ROCm a graph costs about {per_layer:g} MiB per decoder layer ({layers} here), far more than on CUDA "
+        "(public MI300X and MI355X logs)",
+        "在 ROCm 上每个 graph 每个解码层约 {per_layer:g} MiB（这里共 {layers} 层），远多于 CUDA（公开的 MI300X 与 MI355X 日志）"),
     "basis.cold_compile": (
         "a first start compiles the model inside vLLM's profiling: its temporaries ({peak:.2f} GiB for "
         "{hidden:,} hidden units per GPU) count where they exceed the warm-up's own peak, and the "

@@ -433,6 +433,15 @@ end. Model runner V2, whose estimate vLLM subtracts from v0.29: 4.5–6.3 MiB pe
 estimates public logs print (median 5.1: Qwen2.5-7B on RTX 3090 and A40, Qwen3-4B on an RTX 5060
 Ti, Llama-3.2-1B on an H200 with 18 and 102 graphs, v0.29–v0.31); captured graphs took 2.7–4.8
 MiB each (A100 Llama-3.1-8B v0.31, RTX 4090 and RTX 4080 v0.26–v0.27), the band's lower end."""
+ROCM_GRAPH_MIB_PER_LAYER = (1.1, 0.9, 2.0)
+"""Typical, low and high MiB per captured graph and decoder layer on ROCm, where a graph costs far
+more than on CUDA and grows with the model's depth (HIP graphs keep each layer's buffers): the
+estimates that MI300X logs of model runner V2 print over its 102 default graphs give 1.13 MiB per
+graph and layer for Gemma-4-E2B (35 layers, 3.94 GiB), 1.14 for Gemma-4-26B-A4B (30 layers, 3.40)
+and 1.09 for Gemma-4-31B (60 layers, 6.54; a v0.31 nightly), and the E2B capture of v0.29 took
+3.90 GiB (1.12); MI355X captures of 9 graphs on the V1 runner took 1.5 (Kimi-K2.5 TP 4, MiniMax-M2.5)
+to 2.0 (MiniMax-M2.5 TP 2) MiB per graph and layer, the band's top. kvcalc's CUDA figures
+(``CUDA_GRAPH_MIB_PER_GRAPH``) were 7 to 13 times too small there."""
 HYBRID_FIRST_CAPTURE_GIB = (0.25, 0.05, 0.50)
 """Added for models with Mamba/GDN layers: their first capture also allocates the state kernels'
 workspaces. Qwen3.6-35B-A3B prints 0.36 and 0.43 GiB for 3 graphs (v0.20, RTX 5090 and GB10) and
@@ -476,6 +485,8 @@ UMA_ROWS: frozenset[str] = frozenset({
 FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "16g-qwen2.5-0.5b-v0.26.0-v2runner", "24g-qwen3-8b-fp8-v0.10.2-debug", "a100-llama31-8b-v0.31.0",
     "44g-llama3.2-1b-main-475c1a0-debug-v0.10.1",
+    "mi300x-rocm-gemma-4-26b-a4b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
+    "mi300x-rocm-gemma-4-31b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
     "h200x2-gpt-oss-120b-tp2-marlin-seqs64-maxlen2068-nopc-v0.22.1",
     "h200x4-gpt-oss-120b-tp4-marlin-seqs4-maxlen2068-nopc-v0.22.1",
     "h200x8-gpt-oss-120b-tp8-marlin-seqs4-maxlen2068-nopc-v0.22.1",
@@ -1011,9 +1022,19 @@ def cuda_graph_count(sizes: tuple[int, ...], max_num_seqs: int, decode_query_len
     return len(sizes), len(full)
 
 
-def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool) -> tuple[int, int, int]:
-    """Typical, low and high bytes of the CUDA-graph estimate for ``graphs`` captured graphs."""
-    per = CUDA_GRAPH_MIB_PER_GRAPH["v2" if model_runner_v2 else "v1"]
+def graph_mib(model_runner_v2: bool, platform: str = "cuda", layers: int = 0) -> tuple[float, float, float]:
+    """Typical, low and high MiB of one captured graph: on ROCm per decoder layer
+    (``ROCM_GRAPH_MIB_PER_LAYER``), on CUDA per graph (``CUDA_GRAPH_MIB_PER_GRAPH``)."""
+    if platform == "rocm" and layers:
+        return tuple(p * layers for p in ROCM_GRAPH_MIB_PER_LAYER)  # type: ignore[return-value]
+    return CUDA_GRAPH_MIB_PER_GRAPH["v2" if model_runner_v2 else "v1"]
+
+
+def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool, platform: str = "cuda",
+                        layers: int = 0) -> tuple[int, int, int]:
+    """Typical, low and high bytes of the CUDA-graph estimate for ``graphs`` captured graphs of a
+    model with ``layers`` decoder layers (which matter on ROCm only: ``graph_mib``)."""
+    per = graph_mib(model_runner_v2, platform, layers)
     first = HYBRID_FIRST_CAPTURE_GIB if hybrid else (0.0, 0.0, 0.0)
     return tuple(int(graphs * p * (1 << 20) + f * GIB) for p, f in zip(per, first))  # type: ignore[return-value]
 
@@ -1183,12 +1204,17 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                                         model_runner_v2, max_capture_size, capture_sizes)
         piecewise, full = cuda_graph_count(sizes, max_num_seqs, decode_query_len)
         # no graph to capture, nothing estimated (gpu_model_runner.py profile_cudagraph_memory)
-        cg = cuda_graph_estimate(piecewise + full, model_runner_v2, hybrid) if piecewise + full else (0, 0, 0)
-        per = CUDA_GRAPH_MIB_PER_GRAPH["v2" if model_runner_v2 else "v1"][0]
+        layers = _n(text_part(config), "num_hidden_layers")
+        cg = cuda_graph_estimate(piecewise + full, model_runner_v2, hybrid, platform, layers) \
+            if piecewise + full else (0, 0, 0)
+        per = round(graph_mib(model_runner_v2, platform, layers)[0], 1)
         largest = sizes[-1] if sizes else 0
         cg_basis = Text("basis.cuda_graphs_hybrid", piecewise=piecewise, full=full, largest=largest, per=per,
                         first=HYBRID_FIRST_CAPTURE_GIB[0]) if hybrid else \
             Text("basis.cuda_graphs", piecewise=piecewise, full=full, largest=largest, per=per)
+        if platform == "rocm" and layers:
+            cg_basis = join_texts([cg_basis, Text("basis.cuda_graphs_rocm", layers=layers,
+                                                  per_layer=ROCM_GRAPH_MIB_PER_LAYER[0])])
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt)
     if warm_up is not None and vision:
