@@ -54,7 +54,8 @@ def method_claims() -> list[str]:
         f"({fixed[0]:.2f} to {fixed[-1]:.2f} GiB)",
         f"{reserve.penalty_buffer_bytes(parse_version('0.31.0'), True, 1024, 128256) / GIB:.2f} GiB for 1,024 "
         f"sequences of Llama 3",
-        f"about {_g(mib['v1'][0])} MiB per captured graph ({_g(mib['v2'][0])} MiB on model runner V2)",
+        f"about {_g(mib['v1'][0])} MiB per captured graph ({_g(mib['v2'][0])} MiB on model runner V2; "
+        f"on ROCm about {_g(reserve.ROCM_GRAPH_MIB_PER_LAYER[0])} MiB per decoder layer",
         f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for models with Mamba or GDN layers",
         f"{reserve.HYBRID_TOWER_EXCESS_GIB_PER_16K:.1f} GiB per {reserve.HYBRID_TOWER_EXCESS_MIN_TOKENS:,} batched "
         f"tokens from {reserve.HYBRID_TOWER_EXCESS_MIN_TOKENS:,} on, up to {reserve.HYBRID_TOWER_EXCESS_GIB:.1f} GiB",
