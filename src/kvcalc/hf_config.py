@@ -13,6 +13,7 @@ import reprlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from .config_aliases import canonical
 from .dtypes import MODEL_DTYPE_BYTES
 from .errors import ConfigError, UnsupportedModelError
 from .messages import Text
@@ -192,7 +193,8 @@ class _Fields:
 
 
 def _text_fields(config: dict[str, Any]) -> _Fields:
-    """The language-model part: ``text_config`` for multimodal models, else the config itself."""
+    """The language-model part: ``text_config`` for multimodal models, else the config itself,
+    with the standard names its class answers filled in (config_aliases.canonical)."""
     if not isinstance(config, dict):
         raise ConfigError("(root)", Text("config.object_got", type=type(config).__name__))
     text = config.get("text_config")
@@ -200,23 +202,24 @@ def _text_fields(config: dict[str, Any]) -> _Fields:
         key = "llm_config" if config.get("llm_config") else "language_config"
         text = config.get(key)
         if text is None:
-            return _Fields(config)
+            return _Fields(canonical(config))
         if not isinstance(text, dict):
             raise ConfigError(key, Text("config.object_got", type=type(text).__name__))
-        return _Fields(text, key + ".")
+        return _Fields(canonical(text), key + ".")
     if not isinstance(text, dict):
         raise ConfigError("text_config", Text("config.object_got", type=type(text).__name__))
-    return _Fields(text, "text_config.")
+    return _Fields(canonical(text), "text_config.")
 
 
 _MAX_LEN_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length",
                  "model_max_length", "max_sequence_length", "max_seq_length", "seq_len")
 
 
-CLASS_MAX_POSITIONS = {"gemma3_text": 131072, "gemma3n_text": 32768}
+CLASS_MAX_POSITIONS = {"gemma3_text": 131072, "gemma3n_text": 32768, "falcon": 2048}
 """``max_position_embeddings`` transformers fills in from the config class when config.json leaves it
-out (Gemma3TextConfig 131,072, Gemma3nTextConfig 32,768 in transformers 5.16): google/gemma-3-*-it
-ship without it, and vLLM derives the default max_model_len from the built config."""
+out (Gemma3TextConfig 131,072, Gemma3nTextConfig 32,768 in transformers 5.16, FalconConfig 2,048):
+google/gemma-3-*-it and tiiuae/falcon-7b ship without it, and vLLM derives the default
+max_model_len from the built config."""
 UNSCALED_ROPE_TYPES = ("su", "longrope", "llama3")
 """RoPE types whose factor vLLM does not apply to the length key (_get_and_verify_max_len)."""
 YARN_ROPE_TYPES = ("yarn", "deepseek_yarn", "deepseek_llama_scaling")

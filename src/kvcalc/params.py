@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from .config_aliases import NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical
 from .units import cdiv
 
 
@@ -71,21 +72,29 @@ _TEXT_MODEL_TYPE = {"gemma3": "gemma3_text", "gemma3n": "gemma3n_text"}
 
 def text_part(config: dict[str, Any]) -> dict[str, Any]:
     """The language model's part of a config (``text_config`` of a multimodal model), with
-    transformers' defaults for the size fields it leaves out (TRANSFORMERS_TEXT_DEFAULTS)."""
+    transformers' defaults for the size fields it leaves out (TRANSFORMERS_TEXT_DEFAULTS) and the
+    standard names its class answers (config_aliases.canonical)."""
     t = config.get("text_config")
     t = t if isinstance(t, dict) else config
     model_type = t.get("model_type") or _TEXT_MODEL_TYPE.get(str(config.get("model_type")))
     defaults = TRANSFORMERS_TEXT_DEFAULTS.get(str(model_type), {})
     missing = {k: v for k, v in defaults.items() if t.get(k) is None}
-    return {**t, **missing} if missing else t
+    return canonical({**t, **missing} if missing else t)
+
+
+def _gated(t: dict[str, Any], act_key: str = "hidden_act") -> bool:
+    """Whether the dense MLP is gated (three matrices): not for squared-ReLU (Nemotron) nor for the
+    GELU MLPs of GPT-2-style and Falcon models (config_aliases.NON_GATED_MLP_TYPES)."""
+    return t.get(act_key) != "relu2" and str(t.get("model_type") or "") not in NON_GATED_MLP_TYPES
 
 
 def _tied(config: dict[str, Any], t: dict[str, Any]) -> bool:
     for d in (t, config):
         if isinstance(d.get("tie_word_embeddings"), bool):
             return d["tie_word_embeddings"]
-    # transformers' per-class defaults: Gemma ties, most others do not.
-    return str((t.get("model_type") or "")).startswith("gemma")
+    # transformers' per-class defaults: Gemma, GPT-2, GPT-BigCode and Falcon tie, most others do not.
+    model_type = str(t.get("model_type") or "")
+    return model_type.startswith("gemma") or model_type in TIED_BY_DEFAULT
 
 
 def _attention(t: dict, i: int, tp: int, kind: str, heads: int, kv: int, hd: int, H: int,
@@ -333,7 +342,7 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
             elif c == "*":
                 parts += _attention(t, i, tp, "full", heads, kv, _n(t, "head_dim") or hd, H)
             elif c == "-":
-                parts.append(_mlp(i, H, inter, t.get("mlp_hidden_act") != "relu2"))
+                parts.append(_mlp(i, H, inter, _gated(t, "mlp_hidden_act")))
             elif c == "E":
                 parts += _experts(t, i, H, tp)
             continue
@@ -372,7 +381,7 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
             if t.get("use_double_wide_mlp") and shared_kv and i >= L - shared_kv:
                 dense_inter *= 2
             if dense_inter:
-                parts.append(_mlp(i, H, dense_inter, t.get("hidden_act") != "relu2"))
+                parts.append(_mlp(i, H, dense_inter, _gated(t)))
     top = str(config.get("model_type") or "")
     if top in QWEN_VL_MODEL_TYPES and isinstance(config.get("vision_config"), dict):
         vision, vision_rank = _qwen_vl_tower(config["vision_config"], top, H, tp)
@@ -415,7 +424,7 @@ def big_tensors(config: dict[str, Any], tp: int) -> list[tuple[str, int | None, 
     hd = _n(t, "head_dim") or H // heads
     q_rank = cdiv(heads, tp) * hd * (2 if t.get("attn_output_gate") else 1)
     inter = _n(t, "intermediate_size_mlp") or _n(t, "intermediate_size")
-    gated = t.get("hidden_act") != "relu2"
+    gated = _gated(t)
     for i in range(L):
         out.append(("layer", i, (q_rank + 2 * max(1, kv // tp) * hd) * H, "attention"))
         out.append(("layer", i, cdiv(heads, tp) * hd * H, "attention"))

@@ -1,0 +1,86 @@
+"""Config fields that some model classes spell their own way, answered as vLLM answers them.
+
+vLLM never reads config.json as a plain dict: it builds the model's config class, whose
+``attribute_map`` answers the standard names (transformers' GPT2Config maps ``num_hidden_layers``
+to ``n_layer``; vLLM's own ChatGLMConfig, vllm/transformers_utils/configs/chatglm.py, maps it to
+``num_layers``), and the model's attention layers decide how many KV heads the cache holds
+(vllm/model_executor/models/chatglm.py, falcon.py, gpt_bigcode.py). kvcalc reads config.json
+directly, so :func:`canonical` fills in the standard names the same way before anything sizes the
+model. A name the config already has is never replaced.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_GPT2_NAMES = {"hidden_size": "n_embd", "num_hidden_layers": "n_layer", "num_attention_heads": "n_head",
+               "max_position_embeddings": "n_positions", "intermediate_size": "n_inner"}
+_FALCON_NAMES = {"num_hidden_layers": "n_layer", "num_attention_heads": "n_head",
+                 "intermediate_size": "ffn_hidden_size"}
+FALCON_TYPES = ("falcon", "RefinedWeb", "RefinedWebModel")
+
+ATTRIBUTE_MAPS: dict[str, dict[str, str]] = {
+    "gpt2": _GPT2_NAMES, "gpt_bigcode": _GPT2_NAMES, "gptj": _GPT2_NAMES, "codegen": _GPT2_NAMES,
+    "chatglm": {"num_hidden_layers": "num_layers", "vocab_size": "padded_vocab_size",
+                "intermediate_size": "ffn_hidden_size", "max_position_embeddings": "seq_length"},
+    **{t: _FALCON_NAMES for t in FALCON_TYPES},
+}
+"""Per ``model_type``: standard name -> the name the class stores it under (transformers'
+GPT2Config, GPTBigCodeConfig, GPTJConfig and CodeGenConfig ``attribute_map`` plus ``n_inner``;
+vLLM's ChatGLMConfig, which also sets ``vocab_size`` and ``max_position_embeddings`` from
+``padded_vocab_size`` and ``seq_length``; Falcon's RW-era names, vllm/transformers_utils/configs/
+falcon.py)."""
+
+KV_HEAD_NAMES = ("n_head_kv", "num_kv_heads", "num_key_value_heads", "multi_query_group_num",
+                 "num_attention_groups")
+"""The spellings of the KV-head count vLLM tries in order (vllm/transformers_utils/config.py
+``CONFIG_FIELD_ALIASES["total_num_kv_heads"]``, v0.33)."""
+
+NON_GATED_MLP_TYPES = frozenset({"gpt2", "gpt_bigcode", "gptj", "codegen", *FALCON_TYPES})
+"""Model types whose MLP is one up and one down projection (GELU), not a gated three-matrix one."""
+
+WIDE_MLP_TYPES = NON_GATED_MLP_TYPES
+"""Model types whose MLP width defaults to 4 × hidden size when the config leaves it out
+(``n_inner`` None, Falcon's ``ffn_hidden_size`` absent)."""
+
+TIED_BY_DEFAULT = frozenset({"gpt2", "gpt_bigcode", *FALCON_TYPES})
+"""Model types whose class ties the LM head to the embedding unless the config says otherwise."""
+
+
+def _kv_heads(t: dict[str, Any], model_type: str) -> Any:
+    """The KV heads the model's attention layers keep, or None to leave the config as it is."""
+    heads = t.get("num_attention_heads")
+    if model_type in FALCON_TYPES:
+        # falcon.py FalconAttention: the new decoder architecture (40B/180B) reads num_kv_heads,
+        # otherwise multi-query means one KV head, else one per attention head
+        if t.get("new_decoder_architecture"):
+            return t.get("num_kv_heads", t.get("n_head_kv", 1))
+        return 1 if t.get("multi_query", True) else heads
+    if model_type == "gpt_bigcode":
+        return 1 if t.get("multi_query", True) else heads      # gpt_bigcode.py; the class default
+    if model_type == "chatglm":
+        # chatglm.py GLMAttention: the groups only with multi-query attention on
+        return t.get("multi_query_group_num", 1) if t.get("multi_query_attention") else heads
+    if "num_key_value_heads" in t:
+        return None
+    return next((t[name] for name in KV_HEAD_NAMES if t.get(name) is not None), None)
+
+
+def canonical(t: dict[str, Any]) -> dict[str, Any]:
+    """``t`` (a language model's config) with the standard names filled in from the class's own
+    spellings, ``num_key_value_heads`` from the model's attention layers and the MLP width's class
+    default; ``t`` itself when nothing is missing."""
+    if not isinstance(t, dict):
+        return t
+    model_type = str(t.get("model_type") or "")
+    filled = {std: t[own] for std, own in ATTRIBUTE_MAPS.get(model_type, {}).items()
+              if t.get(std) is None and t.get(own) is not None}
+    merged = {**t, **filled} if filled else t
+    kv = _kv_heads(merged, model_type)
+    if kv is not None and kv != merged.get("num_key_value_heads"):
+        filled["num_key_value_heads"] = kv
+    hidden = merged.get("hidden_size")
+    if model_type in WIDE_MLP_TYPES and merged.get("intermediate_size") is None and isinstance(hidden, int) \
+            and not isinstance(hidden, bool):
+        filled["intermediate_size"] = 4 * hidden
+    return {**t, **filled} if filled else t

@@ -1,0 +1,110 @@
+"""Config classes that spell the size fields their own way (ChatGLM, Falcon, GPT-2 and kin): kvcalc
+reads them as vLLM's config classes and attention layers do, instead of failing or, worse, sizing a
+multi-query model's KV cache with one KV head per attention head."""
+
+from __future__ import annotations
+
+from factories import calc
+from kvcalc.config_aliases import canonical
+from kvcalc.params import inventory
+
+# THUDM/glm-4-9b-chat as transformers printed it while loading (a public LlamaFactory log,
+# find_string index id 8873357857), trimmed of auto_map and token ids.
+GLM4_9B_CHAT = {
+    "_name_or_path": "THUDM/glm-4-9b-chat", "add_bias_linear": False, "add_qkv_bias": True,
+    "apply_query_key_layer_scaling": True, "apply_residual_connection_post_layernorm": False,
+    "architectures": ["ChatGLMModel"], "attention_dropout": 0.0, "attention_softmax_in_fp32": True,
+    "bias_dropout_fusion": True, "classifier_dropout": None, "ffn_hidden_size": 13696,
+    "fp32_residual_connection": False, "hidden_dropout": 0.0, "hidden_size": 4096, "kv_channels": 128,
+    "layernorm_epsilon": 1.5625e-07, "model_type": "chatglm", "multi_query_attention": True,
+    "multi_query_group_num": 2, "num_attention_heads": 32, "num_hidden_layers": 40, "num_layers": 40,
+    "original_rope": True, "padded_vocab_size": 151552, "post_layer_norm": True, "rmsnorm": True,
+    "rope_ratio": 500, "seq_length": 131072, "tie_word_embeddings": False, "torch_dtype": "bfloat16",
+    "use_cache": True, "vocab_size": 151552}
+
+# THUDM/chatglm2-6b as transformers printed it (find_string index id 35646499754): only num_layers,
+# only padded_vocab_size's twin vocab_size, seq_length for the length.
+CHATGLM2_6B = {
+    "add_bias_linear": False, "add_qkv_bias": True, "architectures": ["ChatGLMModel"],
+    "ffn_hidden_size": 13696, "hidden_size": 4096, "kv_channels": 128, "layernorm_epsilon": 1e-05,
+    "model_type": "chatglm", "multi_query_attention": True, "multi_query_group_num": 2,
+    "num_attention_heads": 32, "num_layers": 28, "original_rope": True, "padded_vocab_size": 65024,
+    "post_layer_norm": True, "rmsnorm": True, "seq_length": 32768, "tie_word_embeddings": False,
+    "torch_dtype": "float16", "vocab_size": 65024}
+
+# tiiuae/falcon-7b as transformers printed it (find_string index id 2532861887): multi_query with
+# the num_kv_heads = 71 the class fills in, which vLLM's FalconAttention ignores.
+FALCON_7B = {
+    "architectures": ["FalconForCausalLM"], "bias": False, "bos_token_id": 11, "eos_token_id": 11,
+    "hidden_dropout": 0.0, "hidden_size": 4544, "initializer_range": 0.02, "layer_norm_epsilon": 1e-05,
+    "model_type": "falcon", "multi_query": True, "new_decoder_architecture": False,
+    "num_attention_heads": 71, "num_hidden_layers": 32, "num_kv_heads": 71, "parallel_attn": True,
+    "torch_dtype": "bfloat16", "use_cache": True, "vocab_size": 65024}
+
+# openai-community/gpt2-large's config.json (a public copy, find_string index id 39731583019),
+# without the summary_* fields.
+GPT2_LARGE = {
+    "activation_function": "gelu_new", "architectures": ["GPT2LMHeadModel"], "attn_pdrop": 0.1,
+    "bos_token_id": 50256, "embd_pdrop": 0.1, "eos_token_id": 50256, "initializer_range": 0.02,
+    "layer_norm_epsilon": 1e-05, "model_type": "gpt2", "n_ctx": 1024, "n_embd": 1280, "n_head": 20,
+    "n_layer": 36, "n_positions": 1024, "resid_pdrop": 0.1, "vocab_size": 50257}
+
+
+def _params(cfg) -> float:
+    return sum(p.params for p in inventory(cfg, 1)) / 1e9
+
+
+def test_glm4_chat_keeps_two_kv_heads_per_layer():
+    """ChatGLM's attention keeps multi_query_group_num KV heads (vLLM's chatglm.py): 40 layers × 2 ×
+    128 × 2 × 2 B = 40,960 B per token, not the 655,360 that 32 heads would give; 9.40 B parameters
+    (GLM-4-9B); the length is seq_length."""
+    c = calc(GLM4_9B_CHAT, "l40s")
+    assert c.kv_bytes_per_token == 40 * 2 * 128 * 2 * 2
+    assert c.resolved.max_model_len == 131072
+    assert round(_params(GLM4_9B_CHAT), 2) == 9.40
+
+
+def test_chatglm2_reads_num_layers_and_padded_vocab():
+    """ChatGLM2-6B has no num_hidden_layers: vLLM's ChatGLMConfig maps it to num_layers (28), and
+    the vocabulary is padded_vocab_size; 6.24 B parameters (ChatGLM2-6B)."""
+    c = calc(CHATGLM2_6B, "l4")
+    assert c.kv_bytes_per_token == 28 * 2 * 128 * 2 * 2
+    assert c.resolved.max_model_len == 32768
+    assert round(_params(CHATGLM2_6B), 2) == 6.24
+
+
+def test_falcon_multi_query_keeps_one_kv_head():
+    """Falcon-7B without the new decoder architecture is multi-query: one KV head of 64 whatever
+    num_kv_heads says (vLLM's falcon.py), 8,192 B per token over 32 layers; transformers' class
+    default length 2,048; 6.92 B parameters (tied embedding, GELU MLP of 4 × hidden)."""
+    c = calc(FALCON_7B, "l4")
+    assert c.kv_bytes_per_token == 32 * 1 * 64 * 2 * 2
+    assert c.resolved.max_model_len == 2048
+    assert round(_params(FALCON_7B), 2) == 6.92
+    forty = canonical({**FALCON_7B, "new_decoder_architecture": True, "num_kv_heads": 8})
+    assert forty["num_key_value_heads"] == 8
+
+
+def test_gpt2_names_and_gpt_bigcode_multi_query():
+    """GPT-2's n_layer/n_head/n_embd/n_positions answer the standard names (transformers'
+    attribute_map): gpt2-large keeps 36 × 20 × 64 × 2 × 2 B per token over 1,024 positions and has
+    0.77 B parameters (the tied embedding once, a GELU MLP of 4 × n_embd). GPT-BigCode is
+    multi-query by default: one KV head."""
+    c = calc(GPT2_LARGE, "l4")
+    assert c.kv_bytes_per_token == 36 * 20 * 64 * 2 * 2
+    assert c.resolved.max_model_len == 1024
+    assert round(_params(GPT2_LARGE), 2) == 0.77
+    bigcode = canonical({**GPT2_LARGE, "model_type": "gpt_bigcode"})
+    assert bigcode["num_key_value_heads"] == 1
+    assert canonical({**GPT2_LARGE, "model_type": "gpt_bigcode", "multi_query": False})["num_key_value_heads"] == 20
+
+
+def test_canonical_never_replaces_a_name_the_config_has():
+    """A standard name the config already holds wins, and a config with nothing to fill in comes
+    back as the same object (every catalog model)."""
+    own = {**CHATGLM2_6B, "num_hidden_layers": 30}
+    assert canonical(own)["num_hidden_layers"] == 30
+    llama = {"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 4,
+             "num_key_value_heads": 2, "hidden_size": 64}
+    assert canonical(llama) is llama
+    assert canonical({"model_type": "step3p5", "num_attention_groups": 4})["num_key_value_heads"] == 4
