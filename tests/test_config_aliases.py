@@ -4,23 +4,9 @@ multi-query model's KV cache with one KV head per attention head."""
 
 from __future__ import annotations
 
-from factories import calc
+from factories import calc, config
 from kvcalc.config_aliases import canonical
 from kvcalc.params import inventory
-
-# THUDM/glm-4-9b-chat as transformers printed it while loading (a public LlamaFactory log,
-# find_string index id 8873357857), trimmed of auto_map and token ids.
-GLM4_9B_CHAT = {
-    "_name_or_path": "THUDM/glm-4-9b-chat", "add_bias_linear": False, "add_qkv_bias": True,
-    "apply_query_key_layer_scaling": True, "apply_residual_connection_post_layernorm": False,
-    "architectures": ["ChatGLMModel"], "attention_dropout": 0.0, "attention_softmax_in_fp32": True,
-    "bias_dropout_fusion": True, "classifier_dropout": None, "ffn_hidden_size": 13696,
-    "fp32_residual_connection": False, "hidden_dropout": 0.0, "hidden_size": 4096, "kv_channels": 128,
-    "layernorm_epsilon": 1.5625e-07, "model_type": "chatglm", "multi_query_attention": True,
-    "multi_query_group_num": 2, "num_attention_heads": 32, "num_hidden_layers": 40, "num_layers": 40,
-    "original_rope": True, "padded_vocab_size": 151552, "post_layer_norm": True, "rmsnorm": True,
-    "rope_ratio": 500, "seq_length": 131072, "tie_word_embeddings": False, "torch_dtype": "bfloat16",
-    "use_cache": True, "vocab_size": 151552}
 
 # THUDM/chatglm2-6b as transformers printed it (find_string index id 35646499754): only num_layers,
 # only padded_vocab_size's twin vocab_size, seq_length for the length.
@@ -58,10 +44,10 @@ def test_glm4_chat_keeps_two_kv_heads_per_layer():
     """ChatGLM's attention keeps multi_query_group_num KV heads (vLLM's chatglm.py): 40 layers × 2 ×
     128 × 2 × 2 B = 40,960 B per token, not the 655,360 that 32 heads would give; 9.40 B parameters
     (GLM-4-9B); the length is seq_length."""
-    c = calc(GLM4_9B_CHAT, "l40s")
+    c = calc("THUDM/glm-4-9b-chat", "l40s")        # the catalog's config, as transformers printed it
     assert c.kv_bytes_per_token == 40 * 2 * 128 * 2 * 2
     assert c.resolved.max_model_len == 131072
-    assert round(_params(GLM4_9B_CHAT), 2) == 9.40
+    assert round(_params(config("THUDM/glm-4-9b-chat")), 2) == 9.40
 
 
 def test_chatglm2_reads_num_layers_and_padded_vocab():
