@@ -94,3 +94,35 @@ def test_canonical_never_replaces_a_name_the_config_has():
              "num_key_value_heads": 2, "hidden_size": 64}
     assert canonical(llama) is llama
     assert canonical({"model_type": "step3p5", "num_attention_groups": 4})["num_key_value_heads"] == 4
+
+
+def test_a_bad_aliased_field_is_named_as_the_config_spells_it():
+    """An error about a field read through an alias names the config's own field, which the user
+    can find in their config.json: ChatGLM's multi_query_group_num and num_layers, not
+    num_key_value_heads and num_hidden_layers."""
+    import pytest
+    from kvcalc.errors import ConfigError
+    from kvcalc.hf_config import read_model
+
+    with pytest.raises(ConfigError) as bad_groups:
+        read_model({**CHATGLM2_6B, "multi_query_group_num": 0})
+    assert "multi_query_group_num" in str(bad_groups.value)
+    with pytest.raises(ConfigError) as bad_layers:
+        read_model({**CHATGLM2_6B, "num_layers": "forty"})
+    assert "num_layers" in str(bad_layers.value) and "num_hidden_layers" not in str(bad_layers.value)
+
+
+def test_a_model_type_that_is_no_string_is_a_config_error():
+    """A nested object where model_type belongs gets the config message, not a crash while the
+    aliases look the type up (found by scripts/fuzz.py: a deeply nested one overflowed repr)."""
+    import pytest
+    from kvcalc.errors import ConfigError
+    from kvcalc.hf_config import read_model
+
+    deep: dict = {"a": 1}
+    for _ in range(3000):
+        deep = {"a": deep}
+    for bad in (deep, ["chatglm"], 5):
+        with pytest.raises(ConfigError, match="model_type"):
+            read_model({**CHATGLM2_6B, "model_type": bad})
+    assert canonical({"model_type": ["gpt2"], "n_layer": 2}) == {"model_type": ["gpt2"], "n_layer": 2}

@@ -47,40 +47,52 @@ TIED_BY_DEFAULT = frozenset({"gpt2", "gpt_bigcode", *FALCON_TYPES})
 """Model types whose class ties the LM head to the embedding unless the config says otherwise."""
 
 
-def _kv_heads(t: dict[str, Any], model_type: str) -> Any:
-    """The KV heads the model's attention layers keep, or None to leave the config as it is."""
+def _kv_heads(t: dict[str, Any], model_type: str) -> tuple[Any, str] | None:
+    """The KV heads the model's attention layers keep and the config field they come from, or None
+    to leave the config as it is."""
     heads = t.get("num_attention_heads")
     if model_type in FALCON_TYPES:
         # falcon.py FalconAttention: the new decoder architecture (40B/180B) reads num_kv_heads,
         # otherwise multi-query means one KV head, else one per attention head
         if t.get("new_decoder_architecture"):
-            return t.get("num_kv_heads", t.get("n_head_kv", 1))
-        return 1 if t.get("multi_query", True) else heads
-    if model_type == "gpt_bigcode":
-        return 1 if t.get("multi_query", True) else heads      # gpt_bigcode.py; the class default
+            own = "num_kv_heads" if t.get("num_kv_heads") is not None else "n_head_kv"
+            return (t.get(own) if t.get(own) is not None else 1), own
+        return (1, "multi_query") if t.get("multi_query", True) else (heads, "num_attention_heads")
+    if model_type == "gpt_bigcode":                         # gpt_bigcode.py; multi-query by default
+        return (1, "multi_query") if t.get("multi_query", True) else (heads, "num_attention_heads")
     if model_type == "chatglm":
-        # chatglm.py GLMAttention: the groups only with multi-query attention on
-        return t.get("multi_query_group_num", 1) if t.get("multi_query_attention") else heads
+        # chatglm.py GLMAttention: the groups only with multi-query attention on (class default 1)
+        if t.get("multi_query_attention"):
+            groups = t.get("multi_query_group_num")
+            return (1 if groups is None else groups), "multi_query_group_num"
+        return heads, "num_attention_heads"
     if "num_key_value_heads" in t:
         return None
-    return next((t[name] for name in KV_HEAD_NAMES if t.get(name) is not None), None)
+    return next(((t[name], name) for name in KV_HEAD_NAMES if t.get(name) is not None), None)
 
 
-def canonical(t: dict[str, Any]) -> dict[str, Any]:
+def canonical_with_sources(t: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     """``t`` (a language model's config) with the standard names filled in from the class's own
     spellings, ``num_key_value_heads`` from the model's attention layers and the MLP width's class
-    default; ``t`` itself when nothing is missing."""
+    default (``t`` itself when nothing is missing), and for each name filled in the config field
+    it was read from, so an error can name the field the user's config has."""
     if not isinstance(t, dict):
-        return t
-    model_type = str(t.get("model_type") or "")
-    filled = {std: t[own] for std, own in ATTRIBUTE_MAPS.get(model_type, {}).items()
-              if t.get(std) is None and t.get(own) is not None}
+        return t, {}
+    model_type = t.get("model_type") if isinstance(t.get("model_type"), str) else ""
+    sources = {std: own for std, own in ATTRIBUTE_MAPS.get(model_type, {}).items()
+               if t.get(std) is None and t.get(own) is not None}
+    filled = {std: t[own] for std, own in sources.items()}
     merged = {**t, **filled} if filled else t
     kv = _kv_heads(merged, model_type)
-    if kv is not None and kv != merged.get("num_key_value_heads"):
-        filled["num_key_value_heads"] = kv
+    if kv is not None and kv[0] != merged.get("num_key_value_heads"):
+        filled["num_key_value_heads"], sources["num_key_value_heads"] = kv
     hidden = merged.get("hidden_size")
     if model_type in WIDE_MLP_TYPES and merged.get("intermediate_size") is None and isinstance(hidden, int) \
             and not isinstance(hidden, bool):
         filled["intermediate_size"] = 4 * hidden
-    return {**t, **filled} if filled else t
+    return ({**t, **filled} if filled else t), sources
+
+
+def canonical(t: dict[str, Any]) -> dict[str, Any]:
+    """``t`` with the standard names filled in (``canonical_with_sources``)."""
+    return canonical_with_sources(t)[0]

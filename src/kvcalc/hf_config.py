@@ -13,7 +13,7 @@ import reprlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from .config_aliases import canonical
+from .config_aliases import canonical_with_sources
 from .dtypes import MODEL_DTYPE_BYTES
 from .errors import ConfigError, UnsupportedModelError
 from .messages import Text
@@ -128,12 +128,22 @@ def show(value: Any) -> str:
 class _Fields:
     """Typed access to a config dict; every error names the dotted field path."""
 
-    def __init__(self, data: dict[str, Any], prefix: str = "") -> None:
+    def __init__(self, data: dict[str, Any], prefix: str = "", sources: dict[str, str] | None = None) -> None:
         self.data = data
         self.prefix = prefix
+        self.sources = sources or {}    # standard name -> the config's own field (config_aliases)
+
+    @classmethod
+    def canonical(cls, data: dict[str, Any], prefix: str = "") -> _Fields:
+        """Fields with the standard names filled in as vLLM's config classes answer them
+        (config_aliases); errors still name the field the config has."""
+        if not isinstance(data, dict):
+            return cls(data, prefix)
+        filled, sources = canonical_with_sources(data)
+        return cls(filled, prefix, sources)
 
     def path(self, key: str) -> str:
-        return f"{self.prefix}{key}"
+        return f"{self.prefix}{self.sources.get(key, key)}"
 
     def has(self, key: str) -> bool:
         return self.data.get(key) is not None
@@ -202,13 +212,13 @@ def _text_fields(config: dict[str, Any]) -> _Fields:
         key = "llm_config" if config.get("llm_config") else "language_config"
         text = config.get(key)
         if text is None:
-            return _Fields(canonical(config))
+            return _Fields.canonical(config)
         if not isinstance(text, dict):
             raise ConfigError(key, Text("config.object_got", type=type(text).__name__))
-        return _Fields(canonical(text), key + ".")
+        return _Fields.canonical(text, key + ".")
     if not isinstance(text, dict):
         raise ConfigError("text_config", Text("config.object_got", type=type(text).__name__))
-    return _Fields(canonical(text), "text_config.")
+    return _Fields.canonical(text, "text_config.")
 
 
 _MAX_LEN_KEYS = ("max_position_embeddings", "n_positions", "max_seq_len", "seq_length",
