@@ -126,3 +126,22 @@ def test_a_model_type_that_is_no_string_is_a_config_error():
         with pytest.raises(ConfigError, match="model_type"):
             read_model({**CHATGLM2_6B, "model_type": bad})
     assert canonical({"model_type": ["gpt2"], "n_layer": 2}) == {"model_type": ["gpt2"], "n_layer": 2}
+
+
+def test_exaone_jais_and_telechat2_read_their_own_layer_names():
+    """vLLM's ExaoneConfig, JAISConfig and Telechat2Config answer num_hidden_layers from num_layers,
+    n_layer (and n_head, n_embd, ffn_hidden_size): the same names fill in here; their MLPs stay
+    gated (SwiGLU)."""
+    from kvcalc.params import _gated
+
+    exaone = canonical({"model_type": "exaone", "num_layers": 32, "num_attention_heads": 32,
+                        "num_key_value_heads": 8, "hidden_size": 4096})
+    assert (exaone["num_hidden_layers"], exaone["num_key_value_heads"]) == (32, 8)
+    tele = canonical({"model_type": "telechat2", "n_layer": 30, "n_head": 32, "hidden_size": 4096,
+                      "ffn_hidden_size": 12288})
+    assert (tele["num_hidden_layers"], tele["num_attention_heads"], tele["intermediate_size"]) == (30, 32, 12288)
+    jais = canonical({"model_type": "jais", "n_layer": 40, "n_head": 40, "n_embd": 5120, "n_positions": 2048,
+                      "n_inner": 13653})
+    assert (jais["num_hidden_layers"], jais["hidden_size"], jais["max_position_embeddings"], jais["intermediate_size"]) == \
+        (40, 5120, 2048, 13653)
+    assert _gated(tele) and _gated(jais) and not _gated(canonical(GPT2_LARGE))

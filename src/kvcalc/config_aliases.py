@@ -24,12 +24,16 @@ ATTRIBUTE_MAPS: dict[str, dict[str, str]] = {
     "chatglm": {"num_hidden_layers": "num_layers", "vocab_size": "padded_vocab_size",
                 "intermediate_size": "ffn_hidden_size", "max_position_embeddings": "seq_length"},
     **{t: _FALCON_NAMES for t in FALCON_TYPES},
+    "exaone": {"num_hidden_layers": "num_layers"},
+    "jais": _GPT2_NAMES,
+    "telechat2": {"num_hidden_layers": "n_layer", "num_attention_heads": "n_head",
+                  "intermediate_size": "ffn_hidden_size"},
 }
 """Per ``model_type``: standard name -> the name the class stores it under (transformers'
 GPT2Config, GPTBigCodeConfig, GPTJConfig and CodeGenConfig ``attribute_map`` plus ``n_inner``;
 vLLM's ChatGLMConfig, which also sets ``vocab_size`` and ``max_position_embeddings`` from
-``padded_vocab_size`` and ``seq_length``; Falcon's RW-era names, vllm/transformers_utils/configs/
-falcon.py)."""
+``padded_vocab_size`` and ``seq_length``; Falcon's RW-era names and the ExaoneConfig, JAISConfig
+and Telechat2Config ``attribute_map`` of vllm/transformers_utils/configs/, v0.10)."""
 
 KV_HEAD_NAMES = ("n_head_kv", "num_kv_heads", "num_key_value_heads", "multi_query_group_num",
                  "num_attention_groups")
