@@ -145,3 +145,28 @@ def test_exaone_jais_and_telechat2_read_their_own_layer_names():
     assert (jais["num_hidden_layers"], jais["hidden_size"], jais["max_position_embeddings"], jais["intermediate_size"]) == \
         (40, 5120, 2048, 13653)
     assert _gated(tele) and _gated(jais) and not _gated(canonical(GPT2_LARGE))
+
+
+# mlx-community/dbrx-instruct-4bit's config.json as a public test quotes it (find_string index id
+# 61021081746), with the original DBRX fields and without the PretrainedConfig clutter of its
+# nested blocks and the mlx quantization block.
+DBRX_INSTRUCT = {
+    "architectures": ["DbrxForCausalLM"], "attn_config": {"clip_qkv": 8, "kv_n_heads": 8, "rope_theta": 500000},
+    "d_model": 6144, "emb_pdrop": 0.0,
+    "ffn_config": {"ffn_act_fn": {"name": "silu"}, "ffn_hidden_size": 10752, "moe_num_experts": 16,
+                   "moe_top_k": 4, "moe_jitter_eps": 0, "moe_loss_weight": 0.05},
+    "initializer_range": 0.02, "max_seq_len": 32768, "model_type": "dbrx", "n_heads": 48, "n_layers": 40,
+    "vocab_size": 100352}
+
+
+def test_dbrx_reads_its_nested_attention_and_expert_blocks():
+    """DBRX keeps its sizes in d_model/n_heads/n_layers and two nested blocks: attn_config.kv_n_heads
+    (8 KV heads of 128: 40 × 8 × 128 × 2 × 2 = 163,840 B per token) and ffn_config's 16 experts of
+    10,752, top 4: 132 B parameters (DBRX's published total); the length is max_seq_len."""
+    c = calc(DBRX_INSTRUCT, "h200", tensor_parallel_size=8)
+    assert c.kv_bytes_per_token == 40 * 8 * 128 * 2 * 2 // 8
+    assert c.resolved.max_model_len == 32768
+    assert round(_params(DBRX_INSTRUCT)) == 132
+    mpt = canonical({"model_type": "mpt", "d_model": 4096, "n_heads": 32, "n_layers": 32, "max_seq_len": 2048,
+                     "expansion_ratio": 4, "attn_config": {"alibi": True}})
+    assert (mpt["num_key_value_heads"], mpt["intermediate_size"], mpt["max_position_embeddings"]) == (32, 16384, 2048)

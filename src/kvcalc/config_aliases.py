@@ -18,12 +18,22 @@ _GPT2_NAMES = {"hidden_size": "n_embd", "num_hidden_layers": "n_layer", "num_att
 _FALCON_NAMES = {"num_hidden_layers": "n_layer", "num_attention_heads": "n_head",
                  "intermediate_size": "ffn_hidden_size"}
 FALCON_TYPES = ("falcon", "RefinedWeb", "RefinedWebModel")
+_MPT_NAMES = {"hidden_size": "d_model", "num_attention_heads": "n_heads", "num_hidden_layers": "n_layers",
+              "max_position_embeddings": "max_seq_len"}
+_NESTED: dict[str, dict[str, tuple[str, str]]] = {
+    "dbrx": {"num_local_experts": ("ffn_config", "moe_num_experts"),
+             "num_experts_per_tok": ("ffn_config", "moe_top_k"),
+             "intermediate_size": ("ffn_config", "ffn_hidden_size")},
+}
+"""Standard names a class keeps in a nested block (vLLM's DbrxConfig ``ffn_config``, read by
+vllm/model_executor/models/dbrx.py)."""
 
 ATTRIBUTE_MAPS: dict[str, dict[str, str]] = {
     "gpt2": _GPT2_NAMES, "gpt_bigcode": _GPT2_NAMES, "gptj": _GPT2_NAMES, "codegen": _GPT2_NAMES,
     "chatglm": {"num_hidden_layers": "num_layers", "vocab_size": "padded_vocab_size",
                 "intermediate_size": "ffn_hidden_size", "max_position_embeddings": "seq_length"},
     **{t: _FALCON_NAMES for t in FALCON_TYPES},
+    "dbrx": _MPT_NAMES, "mpt": _MPT_NAMES,
     "exaone": {"num_hidden_layers": "num_layers"},
     "jais": _GPT2_NAMES,
     "telechat2": {"num_hidden_layers": "n_layer", "num_attention_heads": "n_head",
@@ -32,22 +42,23 @@ ATTRIBUTE_MAPS: dict[str, dict[str, str]] = {
 """Per ``model_type``: standard name -> the name the class stores it under (transformers'
 GPT2Config, GPTBigCodeConfig, GPTJConfig and CodeGenConfig ``attribute_map`` plus ``n_inner``;
 vLLM's ChatGLMConfig, which also sets ``vocab_size`` and ``max_position_embeddings`` from
-``padded_vocab_size`` and ``seq_length``; Falcon's RW-era names and the ExaoneConfig, JAISConfig
-and Telechat2Config ``attribute_map`` of vllm/transformers_utils/configs/, v0.10)."""
+``padded_vocab_size`` and ``seq_length``; Falcon's RW-era names and the DbrxConfig, MPTConfig,
+ExaoneConfig, JAISConfig and Telechat2Config ``attribute_map`` of vllm/transformers_utils/configs/,
+v0.10)."""
 
 KV_HEAD_NAMES = ("n_head_kv", "num_kv_heads", "num_key_value_heads", "multi_query_group_num",
                  "num_attention_groups")
 """The spellings of the KV-head count vLLM tries in order (vllm/transformers_utils/config.py
 ``CONFIG_FIELD_ALIASES["total_num_kv_heads"]``, v0.33)."""
 
-NON_GATED_MLP_TYPES = frozenset({"gpt2", "gpt_bigcode", "gptj", "codegen", *FALCON_TYPES})
+NON_GATED_MLP_TYPES = frozenset({"gpt2", "gpt_bigcode", "gptj", "codegen", "mpt", *FALCON_TYPES})
 """Model types whose MLP is one up and one down projection (GELU), not a gated three-matrix one."""
 
 WIDE_MLP_TYPES = NON_GATED_MLP_TYPES
 """Model types whose MLP width defaults to 4 × hidden size when the config leaves it out
 (``n_inner`` None, Falcon's ``ffn_hidden_size`` absent)."""
 
-TIED_BY_DEFAULT = frozenset({"gpt2", "gpt_bigcode", *FALCON_TYPES})
+TIED_BY_DEFAULT = frozenset({"gpt2", "gpt_bigcode", "mpt", *FALCON_TYPES})
 """Model types whose class ties the LM head to the embedding unless the config says otherwise."""
 
 
@@ -64,6 +75,12 @@ def _kv_heads(t: dict[str, Any], model_type: str) -> tuple[Any, str] | None:
         return (1, "multi_query") if t.get("multi_query", True) else (heads, "num_attention_heads")
     if model_type == "gpt_bigcode":                         # gpt_bigcode.py; multi-query by default
         return (1, "multi_query") if t.get("multi_query", True) else (heads, "num_attention_heads")
+    if model_type in ("dbrx", "mpt"):
+        # dbrx.py / mpt.py: attn_config.kv_n_heads, else one KV head per attention head
+        attn = t.get("attn_config") if isinstance(t.get("attn_config"), dict) else {}
+        if attn.get("kv_n_heads") is not None:
+            return attn["kv_n_heads"], "attn_config.kv_n_heads"
+        return heads, "num_attention_heads"
     if model_type == "chatglm":
         # chatglm.py GLMAttention: the groups only with multi-query attention on (class default 1)
         if t.get("multi_query_attention"):
@@ -86,6 +103,13 @@ def canonical_with_sources(t: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
     sources = {std: own for std, own in ATTRIBUTE_MAPS.get(model_type, {}).items()
                if t.get(std) is None and t.get(own) is not None}
     filled = {std: t[own] for std, own in sources.items()}
+    for std, (block, own) in _NESTED.get(model_type, {}).items():
+        inner = t.get(block)
+        if t.get(std) is None and isinstance(inner, dict) and inner.get(own) is not None:
+            filled[std], sources[std] = inner[own], f"{block}.{own}"
+    if model_type == "mpt" and t.get("intermediate_size") is None and isinstance(t.get("d_model"), int) \
+            and isinstance(t.get("expansion_ratio", 4), (int, float)) and not isinstance(t.get("d_model"), bool):
+        filled["intermediate_size"] = int(t.get("expansion_ratio", 4) * t["d_model"])   # mpt.py MPTMLP
     merged = {**t, **filled} if filled else t
     kv = _kv_heads(merged, model_type)
     if kv is not None and kv[0] != merged.get("num_key_value_heads"):
