@@ -62,6 +62,13 @@ TIED_BY_DEFAULT = frozenset({"gpt2", "gpt_bigcode", "mpt", *FALCON_TYPES})
 """Model types whose class ties the LM head to the embedding unless the config says otherwise."""
 
 
+def model_type_of(t: dict[str, Any]) -> str:
+    """The config's ``model_type``, or "" when it is missing or not a string (read_model reports
+    that; lookups must not trip on it first)."""
+    model_type = t.get("model_type")
+    return model_type if isinstance(model_type, str) else ""
+
+
 def _kv_heads(t: dict[str, Any], model_type: str) -> tuple[Any, str] | None:
     """The KV heads the model's attention layers keep and the config field they come from, or None
     to leave the config as it is."""
@@ -99,7 +106,7 @@ def canonical_with_sources(t: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
     it was read from, so an error can name the field the user's config has."""
     if not isinstance(t, dict):
         return t, {}
-    model_type = t.get("model_type") if isinstance(t.get("model_type"), str) else ""
+    model_type = model_type_of(t)
     sources = {std: own for std, own in ATTRIBUTE_MAPS.get(model_type, {}).items()
                if t.get(std) is None and t.get(own) is not None}
     filled = {std: t[own] for std, own in sources.items()}

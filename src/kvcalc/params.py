@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .config_aliases import NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical
+from .config_aliases import NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical, model_type_of
 from .units import cdiv
 
 
@@ -85,8 +85,7 @@ def text_part(config: dict[str, Any]) -> dict[str, Any]:
 def _gated(t: dict[str, Any], act_key: str = "hidden_act") -> bool:
     """Whether the dense MLP is gated (three matrices): not for squared-ReLU (Nemotron) nor for the
     GELU MLPs of GPT-2-style and Falcon models (config_aliases.NON_GATED_MLP_TYPES)."""
-    model_type = t.get("model_type") if isinstance(t.get("model_type"), str) else ""
-    return t.get(act_key) != "relu2" and model_type not in NON_GATED_MLP_TYPES
+    return t.get(act_key) != "relu2" and model_type_of(t) not in NON_GATED_MLP_TYPES
 
 
 def _tied(config: dict[str, Any], t: dict[str, Any]) -> bool:
@@ -94,7 +93,7 @@ def _tied(config: dict[str, Any], t: dict[str, Any]) -> bool:
         if isinstance(d.get("tie_word_embeddings"), bool):
             return d["tie_word_embeddings"]
     # transformers' per-class defaults: Gemma, GPT-2, GPT-BigCode and Falcon tie, most others do not.
-    model_type = t.get("model_type") if isinstance(t.get("model_type"), str) else ""
+    model_type = model_type_of(t)
     return model_type.startswith("gemma") or model_type in TIED_BY_DEFAULT
 
 

@@ -441,7 +441,9 @@ graph and layer for Gemma-4-E2B (35 layers, 3.94 GiB), 1.14 for Gemma-4-26B-A4B 
 and 1.09 for Gemma-4-31B (60 layers, 6.54; a v0.31 nightly), and the E2B capture of v0.29 took
 3.90 GiB (1.12); MI355X captures of 9 graphs on the V1 runner took 1.5 (Kimi-K2.5 TP 4, MiniMax-M2.5)
 to 2.0 (MiniMax-M2.5 TP 2) MiB per graph and layer, the band's top. kvcalc's CUDA figures
-(``CUDA_GRAPH_MIB_PER_GRAPH``) were 7 to 13 times too small there."""
+(``CUDA_GRAPH_MIB_PER_GRAPH``) were 7 to 13 times too small there. The estimator is the same
+(vllm/v1/worker/gpu_model_runner.py ``profile_cudagraph_memory``); ROCm subtracts it from v0.26
+(Rule.ROCM_CUDA_GRAPH_ESTIMATE)."""
 HYBRID_FIRST_CAPTURE_GIB = (0.25, 0.05, 0.50)
 """Added for models with Mamba/GDN layers: their first capture also allocates the state kernels'
 workspaces. Qwen3.6-35B-A3B prints 0.36 and 0.43 GiB for 3 graphs (v0.20, RTX 5090 and GB10) and
@@ -544,7 +546,8 @@ def fixed_part_gib(era: Era, compiled: bool) -> float:
     and the public single-GPU --enforce-eager starts (v0.12 to v0.21: Llama-3.1-8B, Qwen3-30B-A3B,
     Qwen3.5-9B twice, Qwen3.6-27B, Qwen2.5-3B, Gemma-4-E2B) all leave less than the terms with it,
     by 0.07 to 0.35 GiB (two GLM-5.1 builds over eight H200s: +0.38 and -2.4); an eager start loads
-    none of the kernels torch.compile generates."""
+    none of the kernels torch.compile generates (--enforce-eager sets the compilation mode to NONE,
+    vllm/config/vllm.py)."""
     return era.fixed_gib if compiled else 0.0
 
 
@@ -1111,7 +1114,9 @@ where the same models on discrete GPUs keep at most 0.9 GiB beyond kvcalc's term
 Qwen3.6-35B-A3B NVFP4 command with MTP, 8,192, v0.22) and 0.81 (Qwen3.6-35B-A3B NVFP4, 8,192,
 v0.20). Neither half alone does it: Qwen3.6-35B-A3B with --language-model-only leaves -0.56 GiB
 and a Nemotron hybrid +0.93 (text-only), and Gemma 4 26B-A4B and Gemma 3 27B starts that profile
-their towers leave +1.87, -0.77 and -1.46 (no Mamba/GDN layers). The cause is not identified. The
+their towers leave +1.87, -0.77 and -1.46 (no Mamba/GDN layers). The cause is not identified;
+vLLM counts it because on unified memory free memory comes from the OS (vllm/utils/mem_utils.py
+``MemorySnapshot.measure``, Rule.UMA_FREE_FROM_MEMAVAILABLE). The
 typical value is the upper quarter of the four, as for ``UMA_HOST_GIB`` (a reserve too small weighs
 three times); the larger-batch starts (32,768 and 65,536 tokens: 4.1-5.4 GiB) are held out and
 check it, their band's top adding ``HYBRID_TOWER_EXCESS_GIB``."""
