@@ -1,5 +1,6 @@
-"""Messages about config.json problems (hf_config.py), unsupported models, dtypes, the catalog
-and Hugging Face fetches, English and Chinese; see messages.py.
+"""Messages about config.json problems (hf_config.py), unsupported models, dtypes, quantized
+checkpoints vLLM refuses (quant_support.py), the catalog and Hugging Face fetches, English and
+Chinese; see messages.py.
 
 Each entry is ``key: (english_template, chinese_template)``; both templates use the same
 ``str.format`` fields. The English must stay byte-for-byte what the code printed before these
@@ -174,6 +175,22 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "dtype.mla_only": (
         "fp8_ds_mla is only for DeepSeek-style MLA models (sparse MLA); use fp8 instead",
         "fp8_ds_mla 仅适用于 DeepSeek 类 MLA 模型（稀疏 MLA）；请改用 fp8"),
+
+    # ---- quantized checkpoints vLLM refuses to load (quant_support.py): SettingsError problems
+    "quant.min_capability": (
+        "vLLM {version} does not load {label} weights on {gpu} (compute capability {have}): the method "
+        "needs {need:.1f} or newer, and vLLM stops at start-up with `… is not supported for the current GPU. "
+        "Minimum capability: {need_int}. Current capability: {have_int}.`. Choose a GPU of compute capability "
+        "{need:.1f} or newer, or a checkpoint in another format",
+        "vLLM {version} 不能在 {gpu}（计算能力 {have}）上加载 {label} 权重：该方法需要 {need:.1f} 或更高，vLLM 启动时会报错"
+        "`… is not supported for the current GPU. Minimum capability: {need_int}. Current capability: "
+        "{have_int}.`。请选择计算能力 {need:.1f} 或更高的 GPU，或换用其他格式的检查点"),
+    "quant.removed": (
+        "vLLM {version} no longer loads {method} checkpoints (the method was removed in v{since}; vLLM stops "
+        "with `Unknown quantization method: {method}`). Choose an earlier release, or an AWQ, GPTQ or "
+        "FP8 checkpoint",
+        "vLLM {version} 已不再加载 {method} 检查点（该方法在 v{since} 中移除；vLLM 会报错"
+        "`Unknown quantization method: {method}`）。请选择更早的版本，或换用 AWQ、GPTQ 或 FP8 检查点"),
 
     # ---- the GPU and model catalogs (catalog.py): CatalogError
     "catalog.gpus_malformed": (

@@ -19,6 +19,7 @@ from .hf_config import AttentionLayer, ModelArch, read_model, speculators_view
 from .kvspecs import Layout, LayoutRequest, build_layout
 from .messages import Text, message_of
 from .params import text_part
+from .quant_support import check_quantization_supported
 from .servecmd import serve_command
 from .settings import Resolved, Settings, Speculative, resolve, spec_family
 from .specs import SizingContext
@@ -451,6 +452,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         if (version.major, version.minor) > (NEWEST_LOGGED.major, NEWEST_LOGGED.minor) else ()
     if fp8_by_default(s.kv_cache_dtype, arch.architecture, gpu.platform, gpu.target.major, version):
         notes = [*notes, Text("note.glm_fp8_kv_on_sm10")]
+    check_quantization_supported(config, s.weights, version, gpu.platform, gpu.compute_capability, gpu.name)
     online, needs_checkpoint = serving_quantization(config, s.weights)
     if needs_checkpoint:
         notes = [*notes, Text("note.weights_need_checkpoint", fmt=s.weights)]

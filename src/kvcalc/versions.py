@@ -477,6 +477,24 @@ class Rule(Enum):
         "confirmed: the v0.29.0 wheel (config/vllm.py use_v2_model_runner; V2's profile_cudagraph_memory "
         "returns 0 in v0.28.0)")
 
+    MARLIN_ON_TURING = RuleInfo(
+        _v("0.14.0"), "v0.14.0 wheel", "vllm/model_executor/layers/quantization/fp8.py get_min_capability",
+        "Marlin's weight-only kernels run on Turing: FP8 (Fp8Config), NVFP4 (ModelOptNvFp4Config), awq_marlin and "
+        "gptq_marlin need compute capability 7.5 instead of 8.0, so T4s and RTX 20xx cards load FP8 and NVFP4 "
+        "checkpoints and run AWQ/GPTQ on Marlin",
+        "confirmed: get_min_capability returns 80 in the v0.10.0-v0.13.0 wheels and 75 from v0.14.0")
+    MODELOPT_FP8_ON_AMPERE = RuleInfo(
+        _v("0.27.0"), "v0.27.0 wheel", "vllm/model_executor/layers/quantization/modelopt.py ModelOptFp8Config",
+        "ModelOpt FP8 checkpoints need compute capability 8.0 instead of 8.9, so A100s and RTX 30xx cards "
+        "load them",
+        "confirmed: ModelOptFp8Config.get_min_capability returns 89 in the v0.10.0-v0.26.0 wheels and 80 "
+        "from v0.27.0")
+    BITSANDBYTES_REMOVED = RuleInfo(
+        _v("0.28.0"), "v0.28.0 wheel", "vllm/model_executor/layers/quantization/__init__.py QuantizationMethods",
+        "bitsandbytes is no longer a quantization method: a bitsandbytes checkpoint stops at start-up with "
+        "'Unknown quantization method: bitsandbytes'",
+        "confirmed: bitsandbytes.py and the method name are in the v0.27.0 wheel and gone from v0.28.0")
+
     @property
     def info(self) -> RuleInfo:
         return self.value
@@ -839,6 +857,15 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "FLOAT_KV_MATCHES_MODEL": (
         "显式指定的 --kv-cache-dtype float16 或 bfloat16 必须与模型 dtype 相同（否则报 ValueError：只能用 auto 或模型自己的 dtype）",
         "已确认：v0.33.0 wheel 新增 _reject_mismatched_float_kv_cache，v0.32.0 中没有"),
+    "MARLIN_ON_TURING": (
+        "Marlin 的仅权重量化内核支持 Turing：FP8（Fp8Config）、NVFP4（ModelOptNvFp4Config）、awq_marlin 与 gptq_marlin 所需的计算能力从 8.0 降到 7.5，因此 T4 与 RTX 20 系列显卡可以加载 FP8 和 NVFP4 检查点，AWQ/GPTQ 也走 Marlin",
+        "已确认：v0.10.0–v0.13.0 wheel 中 get_min_capability 返回 80，v0.14.0 起返回 75"),
+    "MODELOPT_FP8_ON_AMPERE": (
+        "ModelOpt FP8 检查点所需的计算能力从 8.9 降到 8.0，因此 A100 与 RTX 30 系列显卡可以加载",
+        "已确认：v0.10.0–v0.26.0 wheel 中 ModelOptFp8Config.get_min_capability 返回 89，v0.27.0 起返回 80"),
+    "BITSANDBYTES_REMOVED": (
+        "bitsandbytes 不再是量化方法：bitsandbytes 检查点在启动时报错 'Unknown quantization method: bitsandbytes'",
+        "已确认：v0.27.0 wheel 中还有 bitsandbytes.py 和该方法名，v0.28.0 起没有"),
     "MRV2_ALL_MODELS_CG_PROFILED": (
         "所有模型改用 model runner V2，且它现在会 profile CUDA graph 显存",
         "已确认：v0.29.0 wheel（config/vllm.py use_v2_model_runner；v0.28.0 中 V2 的 profile_cudagraph_memory 返回 0）"),

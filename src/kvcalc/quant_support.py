@@ -1,0 +1,104 @@
+"""Whether vLLM loads a quantized checkpoint at all on the chosen GPU and release.
+
+vLLM checks this before it allocates anything, so a pool computed for a combination it refuses
+would be a number for a server that never starts. Two checks, read from the release wheels
+(v0.10.0 to v0.33.0):
+
+- ``VllmConfig._get_quantization_config`` (vllm/config/vllm.py; vllm/config.py in v0.10) raises
+  "The quantization method … is not supported for the current GPU. Minimum capability: N.
+  Current capability: M." when the GPU's compute capability (major × 10 + minor) is below the
+  method's ``get_min_capability()``. ROCm reports its gfx architecture the same way (gfx90a = 90,
+  gfx942 = 94, gfx1100 = 110), above every minimum, so the check only bites on CUDA.
+- ``ModelConfig._verify_quantization`` (vllm/config/model.py) raises "Unknown quantization method"
+  for a method the release no longer ships (bitsandbytes from v0.28.0: Rule.BITSANDBYTES_REMOVED).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import SettingsError
+from .messages import Text
+from .versions import Rule, Version, applies
+
+_MIN_CAPABILITY: dict[str, tuple[tuple[Rule | None, int], ...]] = {
+    "awq": ((None, 75),),
+    "gptq": ((None, 60),),
+    "fp8": ((Rule.MARLIN_ON_TURING, 75), (None, 80)),
+    "fbgemm_fp8": ((None, 80),),
+    "modelopt": ((Rule.MODELOPT_FP8_ON_AMPERE, 80), (None, 89)),
+    "modelopt_fp4": ((Rule.MARLIN_ON_TURING, 75), (None, 80)),
+    "mxfp4": ((None, 80),),
+    "bitsandbytes": ((None, 70),),
+}
+"""``get_min_capability()`` of each method's config class, newest rule first (AWQConfig and
+AutoAWQConfig 75, whatever the Marlin conversion picks; GPTQConfig and AutoGPTQConfig 60;
+Fp8Config, ModelOptNvFp4Config 80, then 75 from v0.14.0; FBGEMMFp8Config 80; ModelOptFp8Config
+89, then 80 from v0.27.0; Mxfp4Config 80; BitsAndBytesConfig 70). compressed-tensors checks per
+scheme, after loading starts, so it is not judged here."""
+
+_FORMAT_METHOD = {"awq": "awq", "gptq": "gptq", "fp8": "fp8", "mxfp4": "mxfp4", "nvfp4": "modelopt_fp4"}
+"""The method vLLM runs for a weight format the user chose (``--quantization``, or the page's
+weights field) instead of the checkpoint's own."""
+
+_LABEL = {"awq": "AWQ", "gptq": "GPTQ", "fp8": "FP8", "fbgemm_fp8": "FP8 (fbgemm)", "modelopt": "ModelOpt FP8",
+          "modelopt_fp4": "NVFP4", "mxfp4": "MXFP4", "bitsandbytes": "bitsandbytes"}
+
+
+def vllm_method(config: dict[str, Any], weights: str) -> str | None:
+    """The quantization method vLLM resolves for this checkpoint and weights setting, among those
+    ``_MIN_CAPABILITY`` knows; None for an unquantized model or a method not judged here."""
+    if weights != "auto":
+        return _FORMAT_METHOD.get(weights)
+    q = config.get("quantization_config")
+    if not isinstance(q, dict):
+        text = config.get("text_config")
+        q = text.get("quantization_config") if isinstance(text, dict) else None
+    if not isinstance(q, dict):
+        return None
+    method = str(q.get("quant_method") or "").lower()
+    if method in ("awq", "awq_marlin"):
+        return "awq"
+    if method in ("gptq", "gptq_marlin"):
+        return "gptq"
+    if method == "modelopt":
+        inner = q.get("quantization") if isinstance(q.get("quantization"), dict) else {}
+        algo = str(q.get("quant_algo") or inner.get("quant_algo") or "").upper()
+        return "modelopt_fp4" if "FP4" in algo else "modelopt" if algo == "FP8" else None
+    return method if method in _MIN_CAPABILITY else None
+
+
+def min_capability(method: str, version: Version) -> int | None:
+    """``get_min_capability()`` of ``method`` in ``version`` (None: not judged here)."""
+    for rule, value in _MIN_CAPABILITY.get(method, ()):
+        if rule is None or applies(rule, version):
+            return value
+    return None
+
+
+def _capability_int(text: str) -> int | None:
+    """"7.5" → 75, as vLLM's DeviceCapability.to_int(); None for a gfx name or an unknown GPU."""
+    major, _, minor = (text or "").partition(".")
+    if not (major.isdigit() and minor.isdigit() and len(minor) == 1):
+        return None
+    return int(major) * 10 + int(minor)
+
+
+def check_quantization_supported(config: dict[str, Any], weights: str, version: Version, platform: str,
+                                 capability: str, gpu_name: str) -> None:
+    """Raise a SettingsError naming the weights field where vLLM ``version`` would stop at
+    start-up: a method it no longer ships, or a GPU below the method's minimum capability."""
+    method = vllm_method(config, weights)
+    if method is None:
+        return
+    if method == "bitsandbytes" and applies(Rule.BITSANDBYTES_REMOVED, version):
+        raise SettingsError({"weights": Text("quant.removed", method=method, version=str(version),
+                                             since=str(Rule.BITSANDBYTES_REMOVED.info.since))})
+    if platform != "cuda":
+        return
+    need, have = min_capability(method, version), _capability_int(capability)
+    if need is None or have is None or have >= need:
+        return
+    raise SettingsError({"weights": Text("quant.min_capability", label=_LABEL[method], version=str(version),
+                                         gpu=gpu_name, have=capability, need=need / 10,
+                                         need_int=need, have_int=have)})
