@@ -131,3 +131,20 @@ def canonical_with_sources(t: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
 def canonical(t: dict[str, Any]) -> dict[str, Any]:
     """``t`` with the standard names filled in (``canonical_with_sources``)."""
     return canonical_with_sources(t)[0]
+
+
+def quantization_config(config: dict[str, Any]) -> dict[str, Any] | None:
+    """The checkpoint's ``quantization_config``: top level, or in ``text_config`` for the
+    multimodal configs that keep it there; None when neither holds a dict."""
+    q = config.get("quantization_config")
+    if not isinstance(q, dict):
+        text = config.get("text_config")
+        q = text.get("quantization_config") if isinstance(text, dict) else None
+    return q if isinstance(q, dict) else None
+
+
+def modelopt_algo(q: dict[str, Any]) -> str:
+    """A ModelOpt ``quant_algo`` (FP8, NVFP4, MIXED_PRECISION …), upper case, read at the top level
+    or inside ``quantization`` (hf_quant_config.json's layout); "" when absent."""
+    inner = q.get("quantization") if isinstance(q.get("quantization"), dict) else {}
+    return str(q.get("quant_algo") or inner.get("quant_algo") or "").upper()

@@ -13,7 +13,7 @@ import reprlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from .config_aliases import canonical_with_sources
+from .config_aliases import canonical_with_sources, quantization_config
 from .dtypes import MODEL_DTYPE_BYTES
 from .errors import ConfigError, UnsupportedModelError
 from .messages import Text
@@ -301,11 +301,8 @@ def _checkpoint_kv_dtype(config: dict[str, Any]) -> tuple[str | None, str | None
     or ``kv_cache_scheme``: FP8 -> fp8_e4m3, NVFP4 -> nvfp4
     (vllm/utils/torch_utils.py ``get_kv_cache_quant_algo_string``).
     """
-    q = config.get("quantization_config")
-    if not isinstance(q, dict):
-        text = config.get("text_config")
-        q = text.get("quantization_config") if isinstance(text, dict) else None
-    if not isinstance(q, dict):
+    q = quantization_config(config)
+    if q is None:
         return None, None
     method = q.get("quant_method")
     method = method if isinstance(method, str) else None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .config_aliases import modelopt_algo, quantization_config
 from .errors import SettingsError
 from .messages import Text
 from .versions import Rule, Version, applies
@@ -50,11 +51,8 @@ def vllm_method(config: dict[str, Any], weights: str) -> str | None:
     ``_MIN_CAPABILITY`` knows; None for an unquantized model or a method not judged here."""
     if weights != "auto":
         return _FORMAT_METHOD.get(weights)
-    q = config.get("quantization_config")
-    if not isinstance(q, dict):
-        text = config.get("text_config")
-        q = text.get("quantization_config") if isinstance(text, dict) else None
-    if not isinstance(q, dict):
+    q = quantization_config(config)
+    if q is None:
         return None
     method = str(q.get("quant_method") or "").lower()
     if method in ("awq", "awq_marlin"):
@@ -62,8 +60,7 @@ def vllm_method(config: dict[str, Any], weights: str) -> str | None:
     if method in ("gptq", "gptq_marlin"):
         return "gptq"
     if method == "modelopt":
-        inner = q.get("quantization") if isinstance(q.get("quantization"), dict) else {}
-        algo = str(q.get("quant_algo") or inner.get("quant_algo") or "").upper()
+        algo = modelopt_algo(q)
         return "modelopt_fp4" if "FP4" in algo else "modelopt" if algo == "FP8" else None
     return method if method in _MIN_CAPABILITY else None
 

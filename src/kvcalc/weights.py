@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .config_aliases import modelopt_algo, quantization_config
 from .errors import SettingsError
 from .messages import Text, join_texts
 from .params import Part, big_tensors, drafter_parts, inventory, mtp_parts, text_part
@@ -78,11 +79,8 @@ def _int4(group: int) -> float:
 
 def checkpoint_format(config: dict[str, Any], native_mxfp4: bool = True) -> Format | None:
     """The weight format a config's ``quantization_config`` declares (None: unquantized)."""
-    q = config.get("quantization_config")
-    if not isinstance(q, dict):
-        t = config.get("text_config")
-        q = t.get("quantization_config") if isinstance(t, dict) else None
-    if not isinstance(q, dict):
+    q = quantization_config(config)
+    if q is None:
         return None
     method = str(q.get("quant_method", "")).lower()
     if method in ("awq", "awq_marlin", "gptq", "gptq_marlin"):
@@ -96,8 +94,7 @@ def checkpoint_format(config: dict[str, Any], native_mxfp4: bool = True) -> Form
     if method == "mxfp4":
         return Format("mxfp4", MXFP4_BYTES, experts_only=True)
     if method.startswith("modelopt"):
-        inner = q.get("quantization") if isinstance(q.get("quantization"), dict) else {}
-        algo = str(q.get("quant_algo") or inner.get("quant_algo") or "").upper()
+        algo = modelopt_algo(q)
         ignore = q.get("ignore") or q.get("exclude_modules") or []
         mtp_off = isinstance(ignore, list) and any(str(x).startswith("mtp") for x in ignore)
         if algo == "MIXED_PRECISION":
