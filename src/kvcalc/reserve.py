@@ -365,7 +365,9 @@ def gpu_peers(tp: int, pp: int) -> int:
     return min(tp - 1, MAX_TP_PEERS) + (1 if pp > 1 else 0)
 
 
-def per_peer_gib(peer_to_peer: bool) -> float:
+def peer_buffer_gib(peer_to_peer: bool) -> float:
+    """What talking to other GPUs adds to non-torch memory: per peer where they reach each other
+    directly, once in all where NCCL stages through host memory (``non_torch_estimate``)."""
     return MULTI_GPU_NON_TORCH_GIB if peer_to_peer else NO_P2P_NON_TORCH_GIB
 
 
@@ -414,7 +416,7 @@ def non_torch_basis(tp: int, pp: int, era: Era, peer_to_peer: bool = True, compi
     peers = gpu_peers(tp, pp)
     base = Text("basis.non_torch") if not peers else \
         Text("basis.non_torch_peers" if peer_to_peer else "basis.non_torch_peers_no_p2p",
-             peers=peers, per_peer=per_peer_gib(peer_to_peer))
+             peers=peers, per_peer=peer_buffer_gib(peer_to_peer))
     if not era.fixed_gib:
         return base
     if not compiled:
@@ -1025,10 +1027,16 @@ def cuda_graph_count(sizes: tuple[int, ...], max_num_seqs: int, decode_query_len
     return len(sizes), len(full)
 
 
+def graphs_priced_per_layer(platform: str, layers: int) -> bool:
+    """Whether a graph's cost follows the decoder layers (ROCm, layers known) rather than a flat
+    per-graph figure."""
+    return platform == "rocm" and layers > 0
+
+
 def graph_mib(model_runner_v2: bool, platform: str = "cuda", layers: int = 0) -> tuple[float, float, float]:
     """Typical, low and high MiB of one captured graph: on ROCm per decoder layer
     (``ROCM_GRAPH_MIB_PER_LAYER``), on CUDA per graph (``CUDA_GRAPH_MIB_PER_GRAPH``)."""
-    if platform == "rocm" and layers:
+    if graphs_priced_per_layer(platform, layers):
         return tuple(p * layers for p in ROCM_GRAPH_MIB_PER_LAYER)  # type: ignore[return-value]
     return CUDA_GRAPH_MIB_PER_GRAPH["v2" if model_runner_v2 else "v1"]
 
@@ -1217,7 +1225,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         cg_basis = Text("basis.cuda_graphs_hybrid", piecewise=piecewise, full=full, largest=largest, per=per,
                         first=HYBRID_FIRST_CAPTURE_GIB[0]) if hybrid else \
             Text("basis.cuda_graphs", piecewise=piecewise, full=full, largest=largest, per=per)
-        if platform == "rocm" and layers:
+        if graphs_priced_per_layer(platform, layers):
             cg_basis = join_texts([cg_basis, Text("basis.cuda_graphs_rocm", layers=layers,
                                                   per_layer=ROCM_GRAPH_MIB_PER_LAYER[0])])
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
