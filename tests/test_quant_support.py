@@ -39,8 +39,8 @@ def test_an_awq_checkpoint_on_a_v100_is_refused_with_vllms_own_numbers():
 def test_choosing_awq_weights_is_judged_like_an_awq_checkpoint():
     text = refusal("Qwen/Qwen2.5-7B-Instruct", "v100-16g", weights="awq")
     assert "Minimum capability: 75. Current capability: 70." in text
-    # GPTQ's minimum is 6.0: a V100 loads it
-    assert calc("Qwen/Qwen2.5-7B-Instruct", "v100-16g", weights="gptq").estimated is not None
+    # GPTQ's start-up minimum is 6.0: a V100 loads it while the ExLlama kernel still ran there
+    assert calc("Qwen/Qwen2.5-7B-Instruct", "v100-16g", weights="gptq", vllm_version="0.21.0").estimated is not None
 
 
 def test_fp8_reaches_turing_in_v0_14():
@@ -109,3 +109,12 @@ def test_minimum_capabilities_follow_the_release_table():
     assert min_capability("awq", v("0.10.0")) == 75 == min_capability("awq", v("0.33.0"))
     assert min_capability("int4", v("0.33.0")) is None
     assert find_gpu("t4").compute_capability == "7.5" and find_gpu("v100-16g").compute_capability == "7.0"
+
+
+def test_gptq_leaves_the_v100_when_it_became_marlin_only_in_v0_22():
+    assert calc("Qwen/Qwen2.5-7B-Instruct", "v100-16g", weights="gptq", vllm_version="0.21.0").estimated is not None
+    text = refusal("Qwen/Qwen2.5-7B-Instruct", "v100-16g", weights="gptq", vllm_version="0.22.0")
+    assert "from v0.22.0 GPTQ checkpoints always run on Marlin kernels, which need 7.5" in text
+    assert "Only types = [] are supported" in text
+    # a T4 (7.5) keeps it
+    assert calc("Qwen/Qwen2.5-7B-Instruct", "t4", weights="gptq", vllm_version="0.33.0").estimated is not None

@@ -11,6 +11,10 @@ would be a number for a server that never starts. Two checks, read from the rele
   gfx942 = 94, gfx1100 = 110), above every minimum, so the check only bites on CUDA.
 - ``ModelConfig._verify_quantization`` (vllm/config/model.py) raises "Unknown quantization method"
   for a method the release no longer ships (bitsandbytes from v0.28.0: Rule.BITSANDBYTES_REMOVED).
+
+And one that comes later, while vLLM builds the layers: from v0.22 a GPTQ checkpoint always takes
+the Marlin-family linear method on CUDA, which refuses GPUs below compute capability 7.5
+(Rule.GPTQ_MARLIN_ONLY), although GPTQ's start-up minimum stays 6.0.
 """
 
 from __future__ import annotations
@@ -37,6 +41,10 @@ AutoAWQConfig 75, whatever the Marlin conversion picks; GPTQConfig and AutoGPTQC
 Fp8Config, ModelOptNvFp4Config 80, then 75 from v0.14.0; FBGEMMFp8Config 80; ModelOptFp8Config
 89, then 80 from v0.27.0; Mxfp4Config 80; BitsAndBytesConfig 70). compressed-tensors checks per
 scheme, after loading starts, so it is not judged here."""
+
+MARLIN_MIN_CAPABILITY = 75
+"""Below this, Marlin supports no weight type (utils/marlin_utils.py
+``query_marlin_supported_quant_types``, 7.5 from v0.14.0: Rule.MARLIN_ON_TURING)."""
 
 _FORMAT_METHOD = {"awq": "awq", "gptq": "gptq", "fp8": "fp8", "mxfp4": "mxfp4", "nvfp4": "modelopt_fp4"}
 """The method vLLM runs for a weight format the user chose (``--quantization``, or the page's
@@ -94,6 +102,11 @@ def check_quantization_supported(config: dict[str, Any], weights: str, version: 
     if platform != "cuda":
         return
     need, have = min_capability(method, version), _capability_int(capability)
+    if have is not None and method == "gptq" and have < MARLIN_MIN_CAPABILITY \
+            and applies(Rule.GPTQ_MARLIN_ONLY, version):
+        raise SettingsError({"weights": Text("quant.marlin_only", version=str(version), gpu=gpu_name,
+                                             have=capability, need=MARLIN_MIN_CAPABILITY / 10,
+                                             since=str(Rule.GPTQ_MARLIN_ONLY.info.since))})
     if need is None or have is None or have >= need:
         return
     raise SettingsError({"weights": Text("quant.min_capability", label=_LABEL[method], version=str(version),

@@ -489,6 +489,13 @@ class Rule(Enum):
         "load them",
         "confirmed: ModelOptFp8Config.get_min_capability returns 89 in the v0.10.0-v0.26.0 wheels and 80 "
         "from v0.27.0")
+    GPTQ_MARLIN_ONLY = RuleInfo(
+        _v("0.22.0"), "v0.22.0 wheel", "vllm/model_executor/layers/quantization/auto_gptq.py AutoGPTQLinearMethod",
+        "GPTQ checkpoints always take the Marlin-family linear method on CUDA (AutoGPTQ), which checks Marlin "
+        "support when it is built: below compute capability 7.5 (V100) vLLM stops while creating the layers, "
+        "although GPTQ's start-up minimum stays 6.0; before, the ExLlama kernel ran there",
+        "confirmed: auto_gptq.py first ships in v0.22.0 and its linear method calls verify_marlin_supported, "
+        "whose type list is empty below capability 75 (utils/marlin_utils.py), through v0.33.0")
     BITSANDBYTES_REMOVED = RuleInfo(
         _v("0.28.0"), "v0.28.0 wheel", "vllm/model_executor/layers/quantization/__init__.py QuantizationMethods",
         "bitsandbytes is no longer a quantization method: a bitsandbytes checkpoint stops at start-up with "
@@ -863,6 +870,9 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "MODELOPT_FP8_ON_AMPERE": (
         "ModelOpt FP8 检查点所需的计算能力从 8.9 降到 8.0，因此 A100 与 RTX 30 系列显卡可以加载",
         "已确认：v0.10.0–v0.26.0 wheel 中 ModelOptFp8Config.get_min_capability 返回 89，v0.27.0 起返回 80"),
+    "GPTQ_MARLIN_ONLY": (
+        "CUDA 上的 GPTQ 检查点一律走 Marlin 系列线性层方法（AutoGPTQ），构建时会检查 Marlin 支持：计算能力低于 7.5（V100）时，vLLM 在创建各层时就会停止，尽管 GPTQ 的启动最低要求仍是 6.0；此前在这类 GPU 上运行的是 ExLlama 内核",
+        "已确认：auto_gptq.py 首次出现在 v0.22.0 wheel，其线性层方法调用 verify_marlin_supported，计算能力低于 75 时类型列表为空（utils/marlin_utils.py），直到 v0.33.0 都是如此"),
     "BITSANDBYTES_REMOVED": (
         "bitsandbytes 不再是量化方法：bitsandbytes 检查点在启动时报错 'Unknown quantization method: bitsandbytes'",
         "已确认：v0.27.0 wheel 中还有 bitsandbytes.py 和该方法名，v0.28.0 起没有"),
