@@ -118,3 +118,27 @@ def test_gptq_leaves_the_v100_when_it_became_marlin_only_in_v0_22():
     assert "Only types = [] are supported" in text
     # a T4 (7.5) keeps it
     assert calc("Qwen/Qwen2.5-7B-Instruct", "t4", weights="gptq", vllm_version="0.33.0").estimated is not None
+
+
+W4A16 = {"quant_method": "compressed-tensors", "format": "pack-quantized",
+         "config_groups": {"group_0": {"targets": ["Linear"], "input_activations": None,
+                                       "weights": {"num_bits": 4, "type": "int", "symmetric": True,
+                                                   "strategy": "group", "group_size": 128}}}}
+FP8_DYNAMIC = {"quant_method": "compressed-tensors", "format": "float-quantized",
+               "config_groups": {"group_0": {"targets": ["Linear"],
+                                             "input_activations": {"num_bits": 8, "type": "float", "dynamic": True},
+                                             "weights": {"num_bits": 8, "type": "float", "strategy": "channel"}}}}
+
+
+def test_compressed_tensors_checkpoints_are_judged_by_their_scheme():
+    w4a16 = llama_like(quantization_config=W4A16)
+    fp8 = llama_like(quantization_config=FP8_DYNAMIC)
+    text = refusal(w4a16, "t4", vllm_version="0.11.0")
+    assert "compressed-tensors int4/int8 (weight-only)" in text
+    assert "Quantization scheme is not supported for the current GPU" in text and "(minimum 80, current 75)" in text
+    assert calc(w4a16, "t4", vllm_version="0.12.0").estimated is not None
+    assert "(minimum 75, current 70)" in refusal(w4a16, "v100-16g")
+    # FP8 W8A8 falls back to W8A16 below 8.9: 8.0 until v0.15, 7.5 from v0.16
+    assert "(minimum 80, current 75)" in refusal(fp8, "t4", vllm_version="0.15.0")
+    assert calc(fp8, "t4", vllm_version="0.16.0").estimated is not None
+    assert calc(fp8, "a100-80g-sxm", vllm_version="0.10.0").estimated is not None

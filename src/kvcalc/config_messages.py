@@ -185,6 +185,14 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
         "vLLM {version} 不能在 {gpu}（计算能力 {have}）上加载 {label} 权重：该方法需要 {need:.1f} 或更高，vLLM 启动时会报错"
         "`… is not supported for the current GPU. Minimum capability: {need_int}. Current capability: "
         "{have_int}.`。请选择计算能力 {need:.1f} 或更高的 GPU，或换用其他格式的检查点"),
+    "quant.scheme_capability": (
+        "vLLM {version} does not load {label} weights on {gpu} (compute capability {have}): the scheme needs "
+        "{need:.1f} or newer, and vLLM stops while building the layers with `Quantization scheme is not supported "
+        "for the current GPU` (minimum {need_int}, current {have_int}). Choose a GPU of compute capability "
+        "{need:.1f} or newer, or a checkpoint in another format",
+        "vLLM {version} 不能在 {gpu}（计算能力 {have}）上加载 {label} 权重：该方案需要 {need:.1f} 或更高，vLLM 在构建各层时会报错"
+        " `Quantization scheme is not supported for the current GPU`（最低 {need_int}，当前 {have_int}）。"
+        "请选择计算能力 {need:.1f} 或更高的 GPU，或换用其他格式的检查点"),
     "quant.marlin_only": (
         "vLLM {version} does not load GPTQ weights on {gpu} (compute capability {have}): from v{since} GPTQ "
         "checkpoints always run on Marlin kernels, which need {need:.1f} or newer, and vLLM stops while building "

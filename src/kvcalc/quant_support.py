@@ -35,12 +35,18 @@ _MIN_CAPABILITY: dict[str, tuple[tuple[Rule | None, int], ...]] = {
     "modelopt_fp4": ((Rule.MARLIN_ON_TURING, 75), (None, 80)),
     "mxfp4": ((None, 80),),
     "bitsandbytes": ((None, 70),),
+    "ct_wna16": ((Rule.CT_WNA16_ON_TURING, 75), (None, 80)),
+    "ct_fp8": ((Rule.CT_FP8_ON_TURING, 75), (None, 80)),
+    "ct_w8a8_int8": ((None, 75),),
 }
 """``get_min_capability()`` of each method's config class, newest rule first (AWQConfig and
 AutoAWQConfig 75, whatever the Marlin conversion picks; GPTQConfig and AutoGPTQConfig 60;
 Fp8Config, ModelOptNvFp4Config 80, then 75 from v0.14.0; FBGEMMFp8Config 80; ModelOptFp8Config
 89, then 80 from v0.27.0; Mxfp4Config 80; BitsAndBytesConfig 70). compressed-tensors checks per
-scheme, after loading starts, so it is not judged here."""
+scheme while vLLM builds the layers (``CompressedTensorsConfig._check_scheme_supported``): ct_wna16
+(weight-only int4/int8: CompressedTensorsWNA16 80, then 75 from v0.12.0), ct_fp8 (FP8 W8A8 needs
+8.9 but falls back to CompressedTensorsW8A16Fp8 below it: 80, then 75 from v0.16.0) and
+ct_w8a8_int8 (75); NVFP4 schemes are not judged."""
 
 MARLIN_MIN_CAPABILITY = 75
 """Below this, Marlin supports no weight type (utils/marlin_utils.py
@@ -50,7 +56,11 @@ _FORMAT_METHOD = {"awq": "awq", "gptq": "gptq", "fp8": "fp8", "mxfp4": "mxfp4", 
 """The method vLLM runs for a weight format the user chose (``--quantization``, or the page's
 weights field) instead of the checkpoint's own."""
 
-_LABEL = {"awq": "AWQ", "gptq": "GPTQ", "fp8": "FP8", "fbgemm_fp8": "FP8 (fbgemm)", "modelopt": "ModelOpt FP8",
+_SCHEMES = ("ct_wna16", "ct_fp8", "ct_w8a8_int8")
+"""Methods checked per compressed-tensors scheme, with vLLM's own wording for the refusal."""
+
+_LABEL = {"ct_wna16": "compressed-tensors int4/int8 (weight-only)", "ct_fp8": "compressed-tensors FP8",
+          "ct_w8a8_int8": "compressed-tensors INT8 (W8A8)", "awq": "AWQ", "gptq": "GPTQ", "fp8": "FP8", "fbgemm_fp8": "FP8 (fbgemm)", "modelopt": "ModelOpt FP8",
           "modelopt_fp4": "NVFP4", "mxfp4": "MXFP4", "bitsandbytes": "bitsandbytes"}
 
 
@@ -70,7 +80,26 @@ def vllm_method(config: dict[str, Any], weights: str) -> str | None:
     if method == "modelopt":
         algo = modelopt_algo(q)
         return "modelopt_fp4" if "FP4" in algo else "modelopt" if algo == "FP8" else None
+    if method in ("compressed-tensors", "compressed_tensors"):
+        return _compressed_tensors_scheme(q)
     return method if method in _MIN_CAPABILITY else None
+
+
+def _compressed_tensors_scheme(q: dict[str, Any]) -> str | None:
+    """The scheme of a compressed-tensors checkpoint's first config group, as vLLM's
+    ``_get_scheme_from_parts`` picks it for the weights and input activations it declares."""
+    groups = q.get("config_groups")
+    group = next((g for g in groups.values() if isinstance(g, dict)), None) if isinstance(groups, dict) else None
+    weights = group.get("weights") if group else None
+    if not isinstance(weights, dict):
+        return None
+    acts = group.get("input_activations")
+    bits, kind = weights.get("num_bits"), weights.get("type", "int")
+    if kind == "float":
+        return "ct_fp8" if bits == 8 else None
+    if not isinstance(acts, dict):
+        return "ct_wna16" if bits in (4, 8) else None
+    return "ct_w8a8_int8" if bits == 8 and acts.get("num_bits") == 8 and acts.get("type", "int") == "int" else None
 
 
 def min_capability(method: str, version: Version) -> int | None:
@@ -109,6 +138,6 @@ def check_quantization_supported(config: dict[str, Any], weights: str, version: 
                                              since=str(Rule.GPTQ_MARLIN_ONLY.info.since))})
     if need is None or have is None or have >= need:
         return
-    raise SettingsError({"weights": Text("quant.min_capability", label=_LABEL[method], version=str(version),
-                                         gpu=gpu_name, have=capability, need=need / 10,
-                                         need_int=need, have_int=have)})
+    raise SettingsError({"weights": Text(
+        "quant.scheme_capability" if method in _SCHEMES else "quant.min_capability", label=_LABEL[method],
+        version=str(version), gpu=gpu_name, have=capability, need=need / 10, need_int=need, have_int=have)})

@@ -496,6 +496,20 @@ class Rule(Enum):
         "although GPTQ's start-up minimum stays 6.0; before, the ExLlama kernel ran there",
         "confirmed: auto_gptq.py first ships in v0.22.0 and its linear method calls verify_marlin_supported, "
         "whose type list is empty below capability 75 (utils/marlin_utils.py), through v0.33.0")
+    CT_WNA16_ON_TURING = RuleInfo(
+        _v("0.12.0"), "v0.12.0 wheel",
+        "vllm/model_executor/layers/quantization/compressed_tensors/schemes/compressed_tensors_wNa16.py",
+        "compressed-tensors weight-only int4/int8 checkpoints (W4A16, W8A16) need compute capability 7.5 "
+        "instead of 8.0",
+        "confirmed: CompressedTensorsWNA16.get_min_capability returns 80 in the v0.10.0-v0.11.0 wheels and 75 "
+        "from v0.12.0")
+    CT_FP8_ON_TURING = RuleInfo(
+        _v("0.16.0"), "v0.16.0 wheel",
+        "vllm/model_executor/layers/quantization/compressed_tensors/schemes/compressed_tensors_w8a16_fp8.py",
+        "compressed-tensors FP8 checkpoints, which fall back to the weight-only W8A16 scheme below compute "
+        "capability 8.9, need 7.5 instead of 8.0",
+        "confirmed: CompressedTensorsW8A16Fp8.get_min_capability returns 80 in the v0.10.0-v0.15.0 wheels and "
+        "75 from v0.16.0")
     BITSANDBYTES_REMOVED = RuleInfo(
         _v("0.28.0"), "v0.28.0 wheel", "vllm/model_executor/layers/quantization/__init__.py QuantizationMethods",
         "bitsandbytes is no longer a quantization method: a bitsandbytes checkpoint stops at start-up with "
@@ -873,6 +887,12 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "GPTQ_MARLIN_ONLY": (
         "CUDA 上的 GPTQ 检查点一律走 Marlin 系列线性层方法（AutoGPTQ），构建时会检查 Marlin 支持：计算能力低于 7.5（V100）时，vLLM 在创建各层时就会停止，尽管 GPTQ 的启动最低要求仍是 6.0；此前在这类 GPU 上运行的是 ExLlama 内核",
         "已确认：auto_gptq.py 首次出现在 v0.22.0 wheel，其线性层方法调用 verify_marlin_supported，计算能力低于 75 时类型列表为空（utils/marlin_utils.py），直到 v0.33.0 都是如此"),
+    "CT_WNA16_ON_TURING": (
+        "compressed-tensors 的仅权重 int4/int8 检查点（W4A16、W8A16）所需的计算能力从 8.0 降到 7.5",
+        "已确认：v0.10.0–v0.11.0 wheel 中 CompressedTensorsWNA16.get_min_capability 返回 80，v0.12.0 起返回 75"),
+    "CT_FP8_ON_TURING": (
+        "compressed-tensors 的 FP8 检查点在计算能力低于 8.9 时回退到仅权重的 W8A16 方案，其所需的计算能力从 8.0 降到 7.5",
+        "已确认：v0.10.0–v0.15.0 wheel 中 CompressedTensorsW8A16Fp8.get_min_capability 返回 80，v0.16.0 起返回 75"),
     "BITSANDBYTES_REMOVED": (
         "bitsandbytes 不再是量化方法：bitsandbytes 检查点在启动时报错 'Unknown quantization method: bitsandbytes'",
         "已确认：v0.27.0 wheel 中还有 bitsandbytes.py 和该方法名，v0.28.0 起没有"),
