@@ -35,6 +35,17 @@ GPT2_LARGE = {
     "layer_norm_epsilon": 1e-05, "model_type": "gpt2", "n_ctx": 1024, "n_embd": 1280, "n_head": 20,
     "n_layer": 36, "n_positions": 1024, "resid_pdrop": 0.1, "vocab_size": 50257}
 
+# bigscience/bloom-560m as transformers printed it (find_string index id 46750199530): ALiBi, so no
+# length key at all; the original configs spell hidden_size n_embed.
+BLOOM_560M = {
+    "_name_or_path": "bigscience/bloom-560m", "apply_residual_connection_post_layernorm": False,
+    "architectures": ["BloomForCausalLM"], "attention_dropout": 0.0, "attention_softmax_in_fp32": True,
+    "bias_dropout_fusion": True, "bos_token_id": 1, "eos_token_id": 2, "hidden_dropout": 0.0,
+    "hidden_size": 1024, "initializer_range": 0.02, "layer_norm_epsilon": 1e-05, "masked_softmax_fusion": True,
+    "model_type": "bloom", "n_head": 16, "n_inner": None, "n_layer": 24, "offset_alibi": 100, "pad_token_id": 3,
+    "pretraining_tp": 1, "skip_bias_add": True, "skip_bias_add_qkv": False, "slow_but_exact": False,
+    "transformers_version": "4.26.0", "unk_token_id": 0, "use_cache": True, "vocab_size": 250880}
+
 
 def _params(cfg) -> float:
     return sum(p.params for p in inventory(cfg, 1)) / 1e9
@@ -170,3 +181,21 @@ def test_dbrx_reads_its_nested_attention_and_expert_blocks():
     mpt = canonical({"model_type": "mpt", "d_model": 4096, "n_heads": 32, "n_layers": 32, "max_seq_len": 2048,
                      "expansion_ratio": 4, "attn_config": {"alibi": True}})
     assert (mpt["num_key_value_heads"], mpt["intermediate_size"], mpt["max_position_embeddings"]) == (32, 16384, 2048)
+
+
+def test_bloom_reads_n_layer_and_n_head_and_takes_vllms_2048_default_length():
+    """BLOOM's n_layer/n_head (and the older n_embed) answer the standard names (transformers'
+    BloomConfig); every head keeps its KV (ALiBi, no GQA): 24 × 16 × 64 × 2 × 2 B = 98,304 B per token;
+    0.56 B parameters (tied embedding, GELU MLP of 4 × hidden). With no length key vLLM assumes 2,048
+    and takes a longer --max-model-len as given; the output says so."""
+    c = calc(BLOOM_560M, "t4")
+    assert c.kv_bytes_per_token == 24 * 16 * 64 * 2 * 2
+    assert round(_params(BLOOM_560M), 2) == 0.56
+    assert c.resolved.max_model_len == 2048
+    assert any("assumes a maximum length of 2,048" in n for n in c.notes)
+    longer = calc(BLOOM_560M, "t4", max_model_len=8192)
+    assert longer.resolved.max_model_len == 8192
+    assert not any("assumes a maximum length" in n for n in longer.notes)
+    older = {k: v for k, v in BLOOM_560M.items() if k != "hidden_size"} | {"n_embed": 1024}
+    assert calc(older, "t4").kv_bytes_per_token == c.kv_bytes_per_token
+

@@ -118,8 +118,9 @@ def test_max_model_len_and_the_model_limit():
     assert ok(llama(), max_model_len=8192)["settings"]["max_model_len"] == 8192
     msg = problems(llama(), max_model_len=8193)["--max-model-len"]
     assert "8,192" in msg and "exceeds" in msg
-    msg = problems(llama(max_position_embeddings=None))["--max-model-len"]
-    assert "set --max-model-len" in msg
+    # no length key at all: vLLM assumes 2,048 and takes any --max-model-len given
+    assert ok(llama(max_position_embeddings=None))["settings"]["max_model_len"] == 2048
+    assert ok(llama(max_position_embeddings=None), max_model_len=100_000)["settings"]["max_model_len"] == 100_000
 
 
 @pytest.mark.parametrize("size", VALID_BLOCK_SIZES)

@@ -21,7 +21,7 @@ from .messages import Text, message_of
 from .params import text_part
 from .quant_support import check_quantization_supported
 from .servecmd import serve_command
-from .settings import Resolved, Settings, Speculative, resolve, spec_family
+from .settings import NO_LENGTH_KEY_MAX_LEN, Resolved, Settings, Speculative, resolve, spec_family
 from .specs import SizingContext
 from .units import GIB
 from .versions import (NEWEST_LOGGED, Rule, Version, applies, default_v2_architectures,
@@ -450,6 +450,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     release_notes = (Text("note.release_without_logs", major=version.major, minor=version.minor,
                           newest_major=NEWEST_LOGGED.major, newest_minor=NEWEST_LOGGED.minor),) \
         if (version.major, version.minor) > (NEWEST_LOGGED.major, NEWEST_LOGGED.minor) else ()
+    if arch.derived_max_model_len is None and s.max_model_len is None:
+        notes = [*notes, Text("note.max_len_assumed", length=NO_LENGTH_KEY_MAX_LEN)]
     if fp8_by_default(s.kv_cache_dtype, arch.architecture, gpu.platform, gpu.target.major, version):
         notes = [*notes, Text("note.glm_fp8_kv_on_sm10")]
     check_quantization_supported(config, s.weights, version, gpu.platform, gpu.compute_capability, gpu.name)

@@ -110,9 +110,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.draft_config": (
         "draft_config must be the draft model's config.json object, got {got}",
         "draft_config 须为草稿模型的 config.json 对象，收到的是 {got}"),
-    "settings.no_max_len": (
-        "the config gives no max_position_embeddings; set --max-model-len",
-        "config 中没有 max_position_embeddings；请设置 --max-model-len"),
     "settings.max_len_over_yarn": (
         "{value:,} exceeds the model's maximum of {limit:,} tokens: from v0.30 vLLM takes a YaRN config's "
         "max_position_embeddings as already scaled (it multiplied by the factor before: {scaled:,}), so "
@@ -256,6 +253,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.available_kv_gib": (
         "must be a positive number of GiB, as the log prints it, got {value}",
         "须为正的 GiB 数，按日志中打印的填写，收到的是 {value}"),
+    "note.max_len_assumed": (
+        "the config has no length key (max_position_embeddings, n_positions, seq_length …), so vLLM assumes "
+        "a maximum length of {length:,} tokens and says so in a warning; a --max-model-len you give is taken "
+        "as it is, with nothing to check it against",
+        "config 中没有任何长度字段（max_position_embeddings、n_positions、seq_length 等），因此 vLLM 假定最大长度为 "
+        "{length:,} 个 token，并给出警告；你指定的 --max-model-len 会按原值采用，没有上限可供校验"),
     "note.glm_fp8_kv_on_sm10": (
         "vLLM 0.32+ stores this model's KV cache in fp8_e4m3 on data-centre Blackwell when "
         "--kv-cache-dtype is auto (GlmMoeDsaForCausalLM); pass --kv-cache-dtype bfloat16 to keep 16-bit",

@@ -299,6 +299,12 @@ def mm_processor_of(value: Any) -> MmProcessor | None:
     return MmProcessor(pixels, soft, others, spelled)
 
 
+NO_LENGTH_KEY_MAX_LEN = 2048
+"""vLLM's max_model_len for a config.json with none of the length keys (BLOOM's ALiBi configs, some
+custom ones): ``_get_and_verify_max_len`` (vllm/config/model.py) warns "Assuming the model's maximum
+length is 2048" and takes a --max-model-len given as it is, without a limit to check it against."""
+
+
 def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_len: int | None,
             unified_memory: bool = False, yarn_scaled_max_len: int | None = None) -> Resolved:
     """Every setting with the release's defaults filled in, or SettingsError naming each bad flag.
@@ -387,10 +393,9 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
     if yarn_scaled_max_len is not None:
         derived_max_len = max_len_limit(derived_max_len, yarn_scaled_max_len, version) if version is not None \
             else None
-    max_len = s.max_model_len if s.max_model_len is not None else derived_max_len
-    if max_len is None and "--max-model-len" not in problems:
-        problems["--max-model-len"] = Text("settings.no_max_len")
-    elif s.max_model_len is not None and derived_max_len is not None and \
+    max_len = s.max_model_len if s.max_model_len is not None else \
+        derived_max_len if derived_max_len is not None else NO_LENGTH_KEY_MAX_LEN
+    if s.max_model_len is not None and derived_max_len is not None and \
             _is_int(s.max_model_len) and s.max_model_len > derived_max_len:
         # a limit the YaRN factor raised before v0.30 would have allowed it: say why it no longer does
         scaled = yarn_scaled_max_len
