@@ -129,3 +129,18 @@ def test_a_first_start_offers_the_compile_cache_lever_and_a_restart_does_not():
                     replace(s, vllm_version="0.26.0")):
         keys = [lv["key"] for lv in levers(m.config, find_gpu("l4"), settled, weights_bytes=m.weights_bytes)["levers"]]
         assert "compile_cache" not in keys, settled
+
+
+def test_the_int4_lever_takes_gptq_where_vllm_refuses_awq_and_none_where_both_are_refused():
+    """A V100 (compute capability 7.0) loads no AWQ and no FP8 weights; GPTQ runs there on the
+    ExLlama kernel until v0.22, when GPTQ became Marlin-only (quant_support)."""
+    cfg, v100 = config("Qwen/Qwen2.5-7B-Instruct"), find_gpu("v100-32g")
+
+    def offered(gpu, **s):
+        return {lv["key"]: lv for lv in levers(cfg, gpu, Settings(max_model_len=32768, **s))["levers"]}
+    old = offered(v100, vllm_version="0.21.0")
+    assert old["weights_int4"]["value"] == "gptq" and "weights_fp8" not in old
+    new = offered(v100, vllm_version="0.33.0")
+    assert "weights_int4" not in new and "weights_fp8" not in new
+    on_a100 = offered(find_gpu("a100-80g-sxm"))
+    assert on_a100["weights_int4"]["value"] == "awq" and "weights_fp8" in on_a100

@@ -14,12 +14,14 @@ from typing import Any, Iterable
 
 from . import paging
 from .catalog import Gpu
+from .config_aliases import quantization_config
 from .engine import Calculation, calculate, profile_off
 from .errors import KvcalcError, SettingsError
 from .messages import Text
 from .kvspecs import _tp_ok
+from .quant_support import check_quantization_supported
 from .settings import Settings
-from .versions import NEWEST, Rule, applies
+from .versions import NEWEST, Rule, Version, applies
 
 
 def _pool_blocks(c: Calculation) -> int | None:
@@ -152,6 +154,16 @@ def _tower_options(config: dict[str, Any], base: Calculation) -> list[tuple[str,
     return out
 
 
+def _int4_format(gpu: Gpu, version: Version) -> str:
+    """AWQ where vLLM loads it, else GPTQ (a V100 runs GPTQ's ExLlama kernel until v0.22, not AWQ:
+    quant_support); the lever is skipped where neither loads."""
+    try:
+        check_quantization_supported({}, "awq", version, gpu.platform, gpu.compute_capability, gpu.name)
+    except SettingsError:
+        return "gptq"
+    return "awq"
+
+
 def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_bytes: int | None = None,
            measured_reserve_bytes: int | None = None) -> dict[str, Any]:
     """Each change worth trying from the current settings, with its effect on concurrency at the
@@ -165,12 +177,13 @@ def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_byte
     if base.kv.value_bytes > 1 and not base.kv.is_fp8:
         options.append(("kv_fp8", "fp8", "fp8 KV cache", "--kv-cache-dtype fp8", replace(s, kv_cache_dtype="fp8"),
                         "halves the bytes per token; check quality on your task"))
-    quantized = isinstance(config.get("quantization_config"), dict)
+    quantized = quantization_config(config) is not None
     if not quantized and s.weights in ("auto", "bf16", "fp16"):
         options.append(("weights_fp8", "fp8", "FP8 weights", "an FP8 checkpoint", replace(s, weights="fp8"),
                         "e.g. a -FP8 variant of the model"))
-        options.append(("weights_int4", "awq", "int4 weights (AWQ/GPTQ)", "an AWQ or GPTQ checkpoint",
-                        replace(s, weights="awq"), "largest saving, some quality cost"))
+        int4 = _int4_format(gpu, r.version)
+        options.append(("weights_int4", int4, "int4 weights (AWQ/GPTQ)", "an AWQ or GPTQ checkpoint",
+                        replace(s, weights=int4), "largest saving, some quality cost"))
     bigger = [tp for tp in valid_tp_sizes(base, (2, 4, 8, 16)) if tp > s.tensor_parallel_size]
     if bigger:
         tp = bigger[0]
