@@ -15,6 +15,7 @@ from typing import Any
 
 from .messages import Text, Translated, message_of
 from .api import custom_gpu, settings_from_dict
+from .config_aliases import quantization_config
 from .catalog import DATA_DIR, find_gpu, find_model
 from .engine import calculate
 from .errors import KvcalcError
@@ -65,8 +66,7 @@ def _calculate(entry: dict[str, Any]):
     if entry.get("speculative"):
         settings["speculative"] = entry["speculative"]
     quant = entry.get("quantization")
-    if quant in ("awq", "gptq", "fp8", "mxfp4", "nvfp4", "int4", "int8") and \
-            not isinstance(config.get("quantization_config"), dict):
+    if quant in ("awq", "gptq", "fp8", "mxfp4", "nvfp4", "int4", "int8") and quantization_config(config) is None:
         settings["weights"] = quant     # the checkpoint's config does not say it itself
     return config, calculate(config, gpu, settings_from_dict(settings), model_id=entry.get("model") or "",
                              weights_bytes=weights, available_kv_gib=logged.get("available_kv_cache_gib"))
