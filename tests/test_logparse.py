@@ -184,3 +184,16 @@ def test_the_pool_follows_the_smallest_rank_a_tp_log_quotes():
             "Current kv cache memory in use is 19.08 GiB.\n")
     log = parse_log(text)
     assert min(log.available_kv_cache_gib) == 19.08
+
+
+def test_a_wsl_start_turns_pinned_memory_off():
+    """vLLM under WSL2 says it runs without pinned memory (both spellings of the warning); model
+    runner V2 then keeps every request's token ids in GPU memory (reserve.dense_token_ids_bytes)."""
+    from kvcalc.logparse import parse_log
+    for line in ("WARNING 05-01 20:44:10 [interface.py:1074] Using 'pin_memory=False' as WSL is detected. "
+                 "This may slow down performance.",
+                 "WARNING 05-01 20:44:10 [interface.py:630] Using pin_memory=False as WSL is detected. "
+                 "This may slow down performance."):
+        log = parse_log(line + "\nINFO [gpu_worker.py:373] Available KV cache memory: 13.49 GiB\n")
+        assert log.pinned_memory is False and log.settings()["pinned_memory"] is False
+    assert "pinned_memory" not in parse_log("INFO [gpu_worker.py:373] Available KV cache memory: 13.49 GiB\n").settings()

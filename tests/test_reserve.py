@@ -896,3 +896,17 @@ def test_rocm_graphs_cost_per_decoder_layer():
     rocm = calc("google/gemma-4-31B-it", "mi300x", max_model_len=32768, vllm_version="0.31.0")
     term = rocm.budget.term("CUDA graphs")
     assert term.bytes / GIB > 5 and "60" in term.basis and "ROCm" in term.basis and "ROCm" in term.basis.render("zh")
+
+
+def test_without_pinned_memory_v2_keeps_the_token_ids_in_gpu_memory():
+    """WSL2 (no pinned host memory): model runner V2's all_token_ids live in GPU memory for any
+    model, charged from v0.27; the V1 runner keeps no such tensor."""
+    from kvcalc.reserve import dense_token_ids_bytes
+    v = parse_version
+    assert dense_token_ids_bytes(v("0.31.0"), True, None, 256, 40960, pinned_memory=False) == 256 * 40960 * 4
+    assert dense_token_ids_bytes(v("0.31.0"), True, None, 256, 40960) == 0
+    assert dense_token_ids_bytes(v("0.31.0"), True, None, 256, 40960, pinned_memory=True) == 0
+    assert dense_token_ids_bytes(v("0.26.0"), True, None, 256, 40960, pinned_memory=False) == 0
+    assert dense_token_ids_bytes(v("0.31.0"), False, None, 256, 40960, pinned_memory=False) == 0
+    # n-gram on V2 puts them there from v0.32 whatever the host
+    assert dense_token_ids_bytes(v("0.32.0"), True, "ngram", 256, 40960) == 256 * 40960 * 4

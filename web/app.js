@@ -133,6 +133,7 @@ const FIELDS = [
   ["qr", "rocm-quick-reduce", ""],
   ["mr", "model-runner", ""],
   ["cc", "compile-cache", ""],
+  ["pm", "pinned-memory", ""],
   ["smp", "skip-mm-profiling", false],
   ["lmo", "language-model-only", false],
   ["ep", "entrypoint", "serve"],
@@ -151,7 +152,7 @@ const FIELD_MSG = {
   VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: "cg-profiling",
   VLLM_ROCM_QUICK_REDUCE_QUANTIZATION: "rocm-quick-reduce",
   VLLM_USE_V2_MODEL_RUNNER: "model-runner",
-  "compile cache": "compile-cache",
+  "compile cache": "compile-cache", "pinned memory": "pinned-memory",
   "--language-model-only": "language-model-only", available_kv_gib: "available-kv-gib",
 };
 
@@ -228,6 +229,7 @@ function profileSettings() {
   const mr = $("model-runner").value;
   const pc = $("prefix-caching").value;
   const cc = $("compile-cache").value;
+  const pm = $("pinned-memory").value;
   return {
     ...(pc === "" ? {} : { enable_prefix_caching: pc === "1" }),
     ...(v === "" ? {} : { flashinfer_sampler: v === "1" }),
@@ -235,6 +237,7 @@ function profileSettings() {
     ...(qr === "" ? {} : { rocm_quick_reduce: qr }),
     ...(mr === "" ? {} : { model_runner_v2: mr === "1" }),
     ...(cc === "" ? {} : { compile_cache: cc }),
+    ...(pm === "" ? {} : { pinned_memory: false }),
     ...($("skip-mm-profiling").checked ? { skip_mm_profiling: true } : {}),
     ...($("language-model-only").checked ? { language_model_only: true } : {}),
   };
@@ -498,6 +501,7 @@ function renderSettingsUsed(r) {
     ...(s.compile_cache || (r.budget && r.budget.terms.some((t) => t.name === "first-start compile"))
       ? [[S("cc_label"), compileCacheText(s.compile_cache)]]
       : []),
+    ...(s.pinned_memory === false ? [[S("pm_label"), S("pm_off")]] : []),
     ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
     ...(s.cudagraph_memory_profiling != null
       ? [["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", s.cudagraph_memory_profiling ? "1" : "0"]] : []),
@@ -1040,6 +1044,7 @@ const LOG_FIELDS = [
   ["rocm_quick_reduce", "rocm-quick-reduce", ""],
   ["model_runner_v2", "model-runner", ""],
   ["compile_cache", "compile-cache", ""],
+  ["pinned_memory", "pinned-memory", ""],
   ["skip_mm_profiling", "skip-mm-profiling", false],
   ["language_model_only", "language-model-only", false],
   ["vllm_version", "vllm-version", CAT.newest_version],
@@ -1064,6 +1069,7 @@ function settingName(k) {
   if (k === "weights") return S("name_weights");
   if (k === "model") return S("name_model");
   if (k === "compile_cache") return S("name_compile_cache");
+  if (k === "pinned_memory") return S("pm_label");
   if (k === "gpu") return S("name_gpu");
   return SETTING_FLAG[k] || k;
 }
@@ -1077,6 +1083,7 @@ function settingText(k, v) {
   if (k === "rocm_quick_reduce") return `VLLM_ROCM_QUICK_REDUCE_QUANTIZATION=${v}`;
   if (k === "model_runner_v2") return S(v ? "runner_v2" : "runner_v1");
   if (k === "compile_cache") return compileCacheText(v);
+  if (k === "pinned_memory") return S(v === false ? "pm_off" : "pm_unset");
   if (k === "enable_prefix_caching") return v ? "--enable-prefix-caching" : "--no-enable-prefix-caching";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;
   if (Array.isArray(v)) return `${SETTING_FLAG[k] || k} ${v.join(" ")}`;

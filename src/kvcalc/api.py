@@ -210,7 +210,7 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
     # (release, checkpoint format, average length, environment variables such as
     # VLLM_USE_FLASHINFER_SAMPLER unless a sampler line names it or
     # VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS unless the profiler line does, the compile cache's state
-    # unless a compile line shows it) falls back. "filled_from_form" lists the
+    # unless a compile line shows it, pinned memory unless the WSL line says it is off) falls back. "filled_from_form" lists the
     # model, GPU and settings taken from the fallback.
     fallback = req.get("fallback") if isinstance(req.get("fallback"), dict) else {}
     filled: list[str] = []
@@ -219,7 +219,7 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
         if v is None or k in settings or k not in _SETTING_KEYS:
             continue
         if parsed.non_default_args and k not in ("vllm_version", "weights", "avg_tokens", "entrypoint",
-                                                 "compile_cache", *ENV_SETTINGS):
+                                                 "compile_cache", "pinned_memory", *ENV_SETTINGS):
             continue
         settings[k] = v
         if k not in ("avg_tokens", "entrypoint"):

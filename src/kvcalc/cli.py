@@ -126,6 +126,11 @@ def _model_flags(p: Any) -> None:
                    help="cold: a first start (the torch.compile cache ~/.cache/vllm is empty, as in a "
                         "fresh container); warm: a restart that loads the compiled graphs, whose pool is "
                         "larger by the 'first-start compile' term (v0.27+). Default: a first start")
+    p.add_argument("--pinned-memory", type=_flag_bool, metavar="on|off",
+                   help="off under WSL2 (vLLM prints 'Using pin_memory=False as WSL is detected') unless "
+                        "VLLM_WSL2_ENABLE_PIN_MEMORY=1 (v0.24+): model runner V2 then keeps every request's "
+                        "token ids in GPU memory, max_num_seqs x max_model_len x 4 B, charged from v0.27. "
+                        "Default: on (Linux)")
     p.add_argument("--available-kv-gib", type=float,
                    help="'Available KV cache memory' from your log: compute the pool from it")
     p.add_argument("--measured-reserve-gib", type=float,
@@ -141,7 +146,7 @@ SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "model_runner_v2",
                 "skip_mm_profiling", "language_model_only",
                 "max_cudagraph_capture_size", "cudagraph_capture_sizes", "limit_mm_per_prompt",
-                "mm_processor_kwargs", "compile_cache")
+                "mm_processor_kwargs", "compile_cache", "pinned_memory")
 
 
 def _fetch_drafter(spec: Any) -> None:

@@ -371,7 +371,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       compile_cache=s.compile_cache, unified_memory=gpu.unified_memory,
                                       stage_weights=w.per_stage_bytes[i], capability=gpu.compute_capability,
                                       quick_reduce_level=s.rocm_quick_reduce,
-                                      spec_method=s.speculative.method if s.speculative else None)
+                                      spec_method=s.speculative.method if s.speculative else None,
+                                      pinned_memory=s.pinned_memory)
                      for i in range(pp))
     reserve_notes = reserves[0].notes if measured_reserve is None else ()
     if measured_reserve is not None:

@@ -80,6 +80,7 @@ class ParsedLog:
     cudagraph_memory_profiling: bool | None = None   # VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1/0
     model_runner_v2: bool | None = None   # "Using V2 Model Runner" / "... using the V1 model runner instead"
     compile_cache: str | None = None    # "cold" when the log compiles the model, "warm" when it loads it
+    pinned_memory: bool | None = None   # False: "Using 'pin_memory=False' as WSL is detected"
     error: str | None = None
     error_needed_gib: float | None = None
     error_available_gib: float | None = None
@@ -134,6 +135,8 @@ class ParsedLog:
             out["model_runner_v2"] = self.model_runner_v2
         if self.compile_cache is not None:
             out["compile_cache"] = self.compile_cache
+        if self.pinned_memory is not None:
+            out["pinned_memory"] = self.pinned_memory
         limits = a.get("limit_mm_per_prompt")
         if isinstance(limits, dict) and mm_limits_of(limits) is not None:
             out["limit_mm_per_prompt"] = limits
@@ -227,6 +230,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     # vllm/compilation/backends.py and decorators.py: whether torch.compile found its cache
     ("Compiling a graph for", re.compile(r"Compiling a graph for (?:dynamic shape|compile range)"), "compile_cold"),
     ("Directly load", re.compile(r"Directly load (?:the compiled graph|AOT compilation)"), "compile_warm"),
+    ("WSL is detected", re.compile(r"Using '?pin_memory=False'? as WSL is detected"), "unpinned"),
 ]
 
 _USAGE = re.compile(r"(?<![0-9.])([0-9.]{1,20}) GiB for ([a-zA-Z \-+()]{1,80}?)(?:,|\.| and)")
@@ -397,6 +401,8 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         log.model_runner_v2 = kind == "runner_v2"
     elif kind == "cg_profiling":
         log.cudagraph_memory_profiling = g[0] == "enabled"
+    elif kind == "unpinned":
+        log.pinned_memory = False
     elif kind in ("compile_cold", "compile_warm"):
         # a compile anywhere in the start makes it a first start, whatever else was loaded
         log.compile_cache = "cold" if kind == "compile_cold" or log.compile_cache == "cold" else "warm"

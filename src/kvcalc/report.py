@@ -86,6 +86,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "limit_mm_per_prompt": json.loads(r.mm_limits.spelled) if r.mm_limits is not None else None,
             "mm_processor_kwargs": json.loads(r.mm_processor.spelled) if r.mm_processor is not None else None,
             "compile_cache": s.compile_cache,
+            "pinned_memory": s.pinned_memory,
             # the speculative config as vLLM's flag spells it, and whether the drafter's config was given
             "speculative": None if s.speculative is None else {
                 "method": s.speculative.method, "num_speculative_tokens": s.speculative.num_speculative_tokens,

@@ -401,15 +401,19 @@ def penalty_buffer_bytes(version: Version, model_runner_v2: bool, max_num_seqs: 
 
 
 def dense_token_ids_bytes(version: Version, model_runner_v2: bool, spec_method: str | None,
-                          max_num_seqs: int, max_model_len: int) -> int:
-    """N-gram speculation on model runner V2 scans every request's token ids on the GPU, so
-    ``RequestState.all_token_ids`` (int32, max_num_seqs × max_model_len) lives there instead of in
-    host memory (vllm/v1/worker/gpu/states.py, Rule.NGRAM_DENSE_TOKEN_IDS): 1,024 × 131,072 × 4 B =
-    0.5 GiB, allocated at start-up and charged from v0.32, the first release that runs n-gram on V2."""
-    if not (model_runner_v2 and spec_method in ("ngram", "ngram_gpu")
-            and applies(Rule.NGRAM_DENSE_TOKEN_IDS, version)):
+                          max_num_seqs: int, max_model_len: int, pinned_memory: bool | None = None) -> int:
+    """Model runner V2 keeps every request's token ids (``RequestState.all_token_ids``, int32,
+    max_num_seqs × max_model_len) in pinned host memory the GPU reads through UVA, except where it
+    cannot (vllm/v1/worker/gpu/states.py and buffer_utils.py ``StagedWriteTensor``): n-gram
+    speculation scans them on the GPU (Rule.NGRAM_DENSE_TOKEN_IDS, from v0.32, the first release that
+    runs n-gram on V2), and without pinned memory (WSL2, where ``is_pin_memory_available`` is false
+    unless VLLM_WSL2_ENABLE_PIN_MEMORY=1, v0.24+) they live in GPU memory too. 1,024 × 131,072 × 4 B =
+    0.5 GiB, allocated at start-up, so charged from v0.27 (Rule.MRV2_PENALTY_BUFFER)."""
+    if not model_runner_v2:
         return 0
-    return max_num_seqs * max_model_len * 4
+    ngram = spec_method in ("ngram", "ngram_gpu") and applies(Rule.NGRAM_DENSE_TOKEN_IDS, version)
+    unpinned = pinned_memory is False and applies(Rule.MRV2_PENALTY_BUFFER, version)
+    return max_num_seqs * max_model_len * 4 if ngram or unpinned else 0
 
 
 def non_torch_basis(tp: int, pp: int, era: Era, peer_to_peer: bool = True, compiled: bool = True) -> Text:
@@ -1174,7 +1178,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      mm_limits: MmLimits | None = None, mm_processor: MmProcessor | None = None,
                      compile_cache: str | None = None, unified_memory: bool = False,
                      stage_weights: int = 0, capability: str = "",
-                     quick_reduce_level: str | None = None, spec_method: str | None = None) -> ReserveEstimate:
+                     quick_reduce_level: str | None = None, spec_method: str | None = None,
+                     pinned_memory: bool | None = None) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -1182,7 +1187,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     ``unified_memory`` is the GPU's (DGX Spark), ``stage_weights`` the bytes of weights it holds,
     ``capability`` its compute capability or gfx name (the all-reduce buffers below),
     ``quick_reduce_level`` VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, ``spec_method`` the speculative
-    method (n-gram's token ids on V2: ``dense_token_ids_bytes``). Non-torch memory adds ROCm quick
+    method (n-gram's token ids on V2: ``dense_token_ids_bytes``), ``pinned_memory`` False where vLLM
+    has no pinned host memory (WSL2: the same token ids in GPU memory). Non-torch memory adds ROCm quick
     all-reduce's buffer (``quick_reduce_bytes``) and FlashInfer's all-reduce fusion workspace
     (``allreduce_fusion_bytes``: in the typical value and the band's top, not its low end, where
     flashinfer may be missing; ``nvswitch``: the GPUs share NVSwitch multicast, which picks its
@@ -1257,7 +1263,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     nt_basis = non_torch_basis(tp, pp, era, peer_to_peer, compiled)
     penalties = penalty_buffer_bytes(version, model_runner_v2, max_num_seqs, vocab) if last_stage else 0
     prepaid = cublas_prepaid_bytes(version, platform)
-    token_ids = dense_token_ids_bytes(version, model_runner_v2, spec_method, max_num_seqs, max_model_len)
+    token_ids = dense_token_ids_bytes(version, model_runner_v2, spec_method, max_num_seqs, max_model_len,
+                                      pinned_memory)
     extras: list[tuple[int, bool, str]] = []    # (bytes, at the band's low end too, why)
     if allreduce_fusion:        # not at the low end: flashinfer may be missing
         extras.append((allreduce_fusion, False, Text("basis.allreduce_fusion", gib=allreduce_fusion / GIB,
@@ -1267,8 +1274,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     if quick_reduce:
         extras.append((quick_reduce, True, Text("basis.quick_reduce", gib=quick_reduce / GIB)))
     if token_ids:
-        extras.append((token_ids, True, Text("basis.dense_token_ids", seqs=max_num_seqs, length=max_model_len,
-                                             gib=token_ids / GIB)))
+        ngram = spec_method in ("ngram", "ngram_gpu") and applies(Rule.NGRAM_DENSE_TOKEN_IDS, version)
+        extras.append((token_ids, True, Text("basis.dense_token_ids" if ngram else "basis.dense_token_ids_unpinned",
+                                             seqs=max_num_seqs, length=max_model_len, gib=token_ids / GIB)))
     if penalties:
         extras.append((penalties, True, Text("basis.penalty_buffer", seqs=max_num_seqs, vocab=vocab,
                                              gib=penalties / GIB)))

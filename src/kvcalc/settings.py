@@ -47,7 +47,7 @@ _BOOL_FLAGS = (("enforce_eager", "--enforce-eager"), ("enable_prefix_caching", "
                ("cudagraph_memory_profiling", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"),
                ("model_runner_v2", "VLLM_USE_V2_MODEL_RUNNER"),
                ("skip_mm_profiling", "--skip-mm-profiling"),
-               ("language_model_only", "--language-model-only"))
+               ("language_model_only", "--language-model-only"), ("pinned_memory", "pinned memory"))
 
 
 @dataclass(frozen=True)
@@ -111,6 +111,7 @@ class Settings:
     mm_processor_kwargs: Any = None             # {"max_pixels": 1003520} or its JSON
     mamba_ssm_cache_dtype: str | None = None
     compile_cache: str | None = None            # "cold" (first start) or "warm" (restart); None: not known
+    pinned_memory: bool | None = None           # False under WSL2 (vLLM turns pin_memory off); None: available
     weights: str = "auto"
     avg_tokens: int | None = None
     kv_cache_memory_bytes: int | None = None

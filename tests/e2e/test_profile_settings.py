@@ -136,6 +136,22 @@ def test_the_rocm_quick_reduce_select_adds_its_buffer_where_it_starts(py_page):
     fresh_form(page)
 
 
+def test_pinned_memory_off_puts_the_token_ids_in_gpu_memory(py_page):
+    """Pinned host memory off (WSL2) on model runner V2: every request's token ids move to GPU
+    memory, max_num_seqs × max_model_len × 4 B inside the non-torch term; the settings-used list
+    says so and the link restores it."""
+    page = py_page
+    on, off, want = choose_setting(page, "pinned-memory", "0", "pinned_memory", False,
+                                   model="Qwen/Qwen3-8B", gpu="rtx-4090", max_model_len=40960)
+    nt = lambda r: next(t for t in r["budget"]["terms"] if t["name"] == "non-torch memory")  # noqa: E731
+    seqs = on["settings"]["max_num_seqs"]
+    assert round((nt(on)["bytes"] - nt(off)["bytes"]) / (seqs * 40960 * 4), 6) == 1.0
+    assert "without pinned host memory (WSL2)" in nt(on)["basis"]
+    expect(page.get_by_test_id("settings-used")).to_contain_text("Pinned host memory")
+    link_restores(page, "pm", "0", "pinned-memory", "0", want)
+    fresh_form(page)
+
+
 def test_a_pasted_log_that_turns_the_cuda_graph_profiler_off_sets_the_select(py_page):
     """The B200 Kimi-K2.5 log warns 'CUDA graph memory profiling is disabled
     (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0)': pasting it sets the select to 0. Its model is a
