@@ -59,9 +59,10 @@ weights field) instead of the checkpoint's own."""
 _SCHEMES = ("ct_wna16", "ct_fp8", "ct_w8a8_int8")
 """Methods checked per compressed-tensors scheme, with vLLM's own wording for the refusal."""
 
-_LABEL = {"ct_wna16": "compressed-tensors int4/int8 (weight-only)", "ct_fp8": "compressed-tensors FP8",
-          "ct_w8a8_int8": "compressed-tensors INT8 (W8A8)", "awq": "AWQ", "gptq": "GPTQ", "fp8": "FP8", "fbgemm_fp8": "FP8 (fbgemm)", "modelopt": "ModelOpt FP8",
-          "modelopt_fp4": "NVFP4", "mxfp4": "MXFP4", "bitsandbytes": "bitsandbytes"}
+_LABEL = {"awq": "AWQ", "gptq": "GPTQ", "fp8": "FP8", "fbgemm_fp8": "FP8 (fbgemm)", "modelopt": "ModelOpt FP8",
+          "modelopt_fp4": "NVFP4", "mxfp4": "MXFP4", "bitsandbytes": "bitsandbytes",
+          "ct_wna16": "compressed-tensors int4/int8 (weight-only)", "ct_fp8": "compressed-tensors FP8",
+          "ct_w8a8_int8": "compressed-tensors INT8 (W8A8)"}
 
 
 def vllm_method(config: dict[str, Any], weights: str) -> str | None:
