@@ -910,3 +910,18 @@ def test_without_pinned_memory_v2_keeps_the_token_ids_in_gpu_memory():
     assert dense_token_ids_bytes(v("0.31.0"), False, None, 256, 40960, pinned_memory=False) == 0
     # n-gram on V2 puts them there from v0.32 whatever the host
     assert dense_token_ids_bytes(v("0.32.0"), True, "ngram", 256, 40960) == 256 * 40960 * 4
+
+
+def test_an_mrope_models_prefill_positions_join_the_token_ids_without_pinned_memory():
+    """M-RoPE models (Qwen2-VL to Qwen3.6) keep 3 rows of prefill positions per request beside the
+    token ids (RopeState); without pinned memory both live in GPU memory."""
+    from kvcalc.reserve import dense_token_ids_bytes, mrope_position_dims
+    assert mrope_position_dims(config("Qwen/Qwen2.5-VL-7B-Instruct")) == 3
+    assert mrope_position_dims(config("Qwen/Qwen3.5-27B")) == 3          # text_config.rope_parameters
+    assert mrope_position_dims(config("Qwen/Qwen3-8B")) == 0
+    v = parse_version("0.31.0")
+    assert dense_token_ids_bytes(v, True, None, 256, 8192, pinned_memory=False, mrope_dims=3) == 4 * 256 * 8192 * 4
+    assert dense_token_ids_bytes(v, True, None, 256, 8192, mrope_dims=3) == 0
+    c = calc("Qwen/Qwen2.5-VL-7B-Instruct", "rtx-4090", max_model_len=8192, max_num_seqs=64, pinned_memory=False)
+    nt = next(t for t in c.budget.terms if t.name == "non-torch memory")
+    assert "64 request slots × 4 row(s) × 8,192 tokens" in nt.basis

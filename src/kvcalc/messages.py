@@ -467,10 +467,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "plus n-gram speculation's token ids on the GPU: {seqs:,} request slots × {length:,} tokens × 4 B = {gib:.2f} GiB",
         "再加 n-gram 推测解码放在 GPU 上的 token id：{seqs:,} 个请求槽位 × {length:,} 个 token × 4 B = {gib:.2f} GiB"),
     "basis.dense_token_ids_unpinned": (
-        "plus every request's token ids in GPU memory, since without pinned host memory (WSL2) model runner V2 "
-        "cannot keep them in host memory: {seqs:,} request slots × {length:,} tokens × 4 B = {gib:.2f} GiB",
-        "再加放在 GPU 显存中的全部请求 token id：没有锁页主机内存（WSL2）时，model runner V2 无法把它们放在主机内存里："
-        "{seqs:,} 个请求槽位 × {length:,} 个 token × 4 B = {gib:.2f} GiB"),
+        "plus every request's token ids (and an M-RoPE model's prefill positions) in GPU memory, since without "
+        "pinned host memory (WSL2) model runner V2 cannot keep them in host memory: {seqs:,} request slots × "
+        "{rows} row(s) × {length:,} tokens × 4 B = {gib:.2f} GiB",
+        "再加放在 GPU 显存中的全部请求 token id（M-RoPE 模型还有其预填充位置）：没有锁页主机内存（WSL2）时，"
+        "model runner V2 无法把它们放在主机内存里：{seqs:,} 个请求槽位 × {rows} 行 × {length:,} 个 token × 4 B = "
+        "{gib:.2f} GiB"),
     "basis.penalty_buffer": (
         "plus model runner V2's sampler counts: {seqs:,} request slots × {vocab:,} vocabulary × 4.1 B = {gib:.2f} GiB",
         "再加 model runner V2 采样器的计数缓冲区：{seqs:,} 个请求槽位 × {vocab:,} 词表 × 4.1 B = {gib:.2f} GiB"),

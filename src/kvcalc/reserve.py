@@ -400,20 +400,43 @@ def penalty_buffer_bytes(version: Version, model_runner_v2: bool, max_num_seqs: 
     return max_num_seqs * (vocab * 4 + cdiv(vocab, 32) * 4)
 
 
+def mrope_position_dims(config: dict[str, Any]) -> int:
+    """Position channels of an M-RoPE model (Qwen2-VL to Qwen3.6): the length of the
+    ``mrope_section`` (or HunYuan-VL's ``xdrope_section``) its RoPE parameters declare, at least 3;
+    0 for other models (vllm/transformers_utils/config.py ``mrope_num_dims``)."""
+    for d in (config, config.get("text_config")):
+        if not isinstance(d, dict):
+            continue
+        for key in ("rope_scaling", "rope_parameters"):
+            rope = d.get(key)
+            entries = [rope] + [v for v in rope.values() if isinstance(v, dict)] if isinstance(rope, dict) else []
+            for entry in entries:
+                section = entry.get("mrope_section", entry.get("xdrope_section"))
+                if isinstance(section, list):
+                    return max(len(section), 3)
+    return 0
+
+
 def dense_token_ids_bytes(version: Version, model_runner_v2: bool, spec_method: str | None,
-                          max_num_seqs: int, max_model_len: int, pinned_memory: bool | None = None) -> int:
+                          max_num_seqs: int, max_model_len: int, pinned_memory: bool | None = None,
+                          mrope_dims: int = 0) -> int:
     """Model runner V2 keeps every request's token ids (``RequestState.all_token_ids``, int32,
-    max_num_seqs × max_model_len) in pinned host memory the GPU reads through UVA, except where it
-    cannot (vllm/v1/worker/gpu/states.py and buffer_utils.py ``StagedWriteTensor``): n-gram
-    speculation scans them on the GPU (Rule.NGRAM_DENSE_TOKEN_IDS, from v0.32, the first release that
-    runs n-gram on V2), and without pinned memory (WSL2, where ``is_pin_memory_available`` is false
-    unless VLLM_WSL2_ENABLE_PIN_MEMORY=1, v0.24+) they live in GPU memory too. 1,024 × 131,072 × 4 B =
-    0.5 GiB, allocated at start-up, so charged from v0.27 (Rule.MRV2_PENALTY_BUFFER)."""
+    max_num_seqs × max_model_len) and, for M-RoPE models, their prefill positions (``RopeState``,
+    ``mrope_dims`` rows per request) in pinned host memory the GPU reads through UVA, except where
+    it cannot (vllm/v1/worker/gpu/states.py, mm/rope.py and buffer_utils.py ``StagedWriteTensor``):
+    n-gram speculation scans the token ids on the GPU (Rule.NGRAM_DENSE_TOKEN_IDS, from v0.32, the
+    first release that runs n-gram on V2), and without pinned memory (WSL2, where
+    ``is_pin_memory_available`` is false unless VLLM_WSL2_ENABLE_PIN_MEMORY=1, v0.24+) both live in
+    GPU memory. 1,024 × 131,072 × 4 B = 0.5 GiB of token ids (three times that again for a Qwen-VL
+    model's positions), allocated at start-up, so charged from v0.27 (Rule.MRV2_PENALTY_BUFFER)."""
     if not model_runner_v2:
         return 0
-    ngram = spec_method in ("ngram", "ngram_gpu") and applies(Rule.NGRAM_DENSE_TOKEN_IDS, version)
-    unpinned = pinned_memory is False and applies(Rule.MRV2_PENALTY_BUFFER, version)
-    return max_num_seqs * max_model_len * 4 if ngram or unpinned else 0
+    rows = 0
+    if spec_method in ("ngram", "ngram_gpu") and applies(Rule.NGRAM_DENSE_TOKEN_IDS, version):
+        rows = 1
+    if pinned_memory is False and applies(Rule.MRV2_PENALTY_BUFFER, version):
+        rows = 1 + mrope_dims
+    return max_num_seqs * rows * max_model_len * 4
 
 
 def non_torch_basis(tp: int, pp: int, era: Era, peer_to_peer: bool = True, compiled: bool = True) -> Text:
@@ -1263,8 +1286,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     nt_basis = non_torch_basis(tp, pp, era, peer_to_peer, compiled)
     penalties = penalty_buffer_bytes(version, model_runner_v2, max_num_seqs, vocab) if last_stage else 0
     prepaid = cublas_prepaid_bytes(version, platform)
+    mrope = mrope_position_dims(config)
     token_ids = dense_token_ids_bytes(version, model_runner_v2, spec_method, max_num_seqs, max_model_len,
-                                      pinned_memory)
+                                      pinned_memory, mrope)
     extras: list[tuple[int, bool, str]] = []    # (bytes, at the band's low end too, why)
     if allreduce_fusion:        # not at the low end: flashinfer may be missing
         extras.append((allreduce_fusion, False, Text("basis.allreduce_fusion", gib=allreduce_fusion / GIB,
@@ -1275,8 +1299,12 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         extras.append((quick_reduce, True, Text("basis.quick_reduce", gib=quick_reduce / GIB)))
     if token_ids:
         ngram = spec_method in ("ngram", "ngram_gpu") and applies(Rule.NGRAM_DENSE_TOKEN_IDS, version)
-        extras.append((token_ids, True, Text("basis.dense_token_ids" if ngram else "basis.dense_token_ids_unpinned",
-                                             seqs=max_num_seqs, length=max_model_len, gib=token_ids / GIB)))
+        rows = token_ids // (max_num_seqs * max_model_len * 4)
+        why = Text("basis.dense_token_ids", seqs=max_num_seqs, length=max_model_len, gib=token_ids / GIB) \
+            if ngram and pinned_memory is not False else \
+            Text("basis.dense_token_ids_unpinned", seqs=max_num_seqs, rows=rows, length=max_model_len,
+                 gib=token_ids / GIB)
+        extras.append((token_ids, True, why))
     if penalties:
         extras.append((penalties, True, Text("basis.penalty_buffer", seqs=max_num_seqs, vocab=vocab,
                                              gib=penalties / GIB)))
