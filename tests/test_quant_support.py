@@ -142,3 +142,18 @@ def test_compressed_tensors_checkpoints_are_judged_by_their_scheme():
     assert "(minimum 80, current 75)" in refusal(fp8, "t4", vllm_version="0.15.0")
     assert calc(fp8, "t4", vllm_version="0.16.0").estimated is not None
     assert calc(fp8, "a100-80g-sxm", vllm_version="0.10.0").estimated is not None
+
+
+def test_an_fbgemm_fp8_checkpoint_gets_the_deprecated_quantization_flag_from_v0_14():
+    """fbgemm_fp8 (Llama-3.1-405B-Instruct-FP8's quant_method) is a deprecated method from v0.14:
+    vLLM starts it only with --allow-deprecated-quantization, so the command carries it and a note
+    says why; its minimum capability stays 8.0."""
+    fbgemm = llama_like(quantization_config={"quant_method": "fbgemm_fp8", "activation_scale_ub": 1200.0,
+                                             "modules_to_not_convert": ["lm_head"]})
+    new = calc(fbgemm, "h100", vllm_version="0.14.0")
+    assert " --allow-deprecated-quantization" in new.serve_command
+    assert any("deprecated" in n and "v0.14.0" in n for n in new.notes)
+    old = calc(fbgemm, "h100", vllm_version="0.13.0")
+    assert "--allow-deprecated-quantization" not in old.serve_command
+    assert not any("deprecated" in n for n in old.notes)
+    assert "Minimum capability: 80. Current capability: 75." in refusal(fbgemm, "t4")

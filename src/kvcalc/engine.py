@@ -19,7 +19,7 @@ from .hf_config import AttentionLayer, ModelArch, read_model, speculators_view
 from .kvspecs import Layout, LayoutRequest, build_layout
 from .messages import Text, message_of
 from .params import text_part
-from .quant_support import check_quantization_supported
+from .quant_support import check_quantization_supported, needs_deprecated_flag
 from .servecmd import serve_command
 from .settings import NO_LENGTH_KEY_MAX_LEN, Resolved, Settings, Speculative, resolve, spec_family
 from .specs import SizingContext
@@ -456,6 +456,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     if fp8_by_default(s.kv_cache_dtype, arch.architecture, gpu.platform, gpu.target.major, version):
         notes = [*notes, Text("note.glm_fp8_kv_on_sm10")]
     check_quantization_supported(config, s.weights, version, gpu.platform, gpu.compute_capability, gpu.name)
+    if needs_deprecated_flag(config, s.weights, version):
+        notes = [*notes, Text("note.deprecated_quantization", since=str(Rule.DEPRECATED_QUANTIZATION_GATE.info.since))]
     online, needs_checkpoint = serving_quantization(config, s.weights)
     if needs_checkpoint:
         notes = [*notes, Text("note.weights_need_checkpoint", fmt=s.weights)]
@@ -526,6 +528,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         high = _pool(parts, math.floor((available_kv_gib + 0.005) * GIB + _FLOAT_EPS))
     cmd = serve_command(model_id or arch.architecture, resolved, kv_name=s.kv_cache_dtype,
                         prefix_caching_default=caching_default, quantization=online,
+                        allow_deprecated_quantization=needs_deprecated_flag(config, s.weights, version),
                         model_runner_v2_default=uses_model_runner_v2(
                             arch, version, s.speculative.method if s.speculative else None))
     from .reserve import sampler_path  # noqa: PLC0415

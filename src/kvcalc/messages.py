@@ -253,6 +253,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.available_kv_gib": (
         "must be a positive number of GiB, as the log prints it, got {value}",
         "须为正的 GiB 数，按日志中打印的填写，收到的是 {value}"),
+    "note.deprecated_quantization": (
+        "this checkpoint's quantization (fbgemm_fp8) is deprecated: from v{since} vLLM starts it only with "
+        "--allow-deprecated-quantization, which the command below includes",
+        "该检查点的量化方式（fbgemm_fp8）已被弃用：从 v{since} 起，vLLM 只有在指定 --allow-deprecated-quantization 时才会启动它，"
+        "下方命令已包含该参数"),
     "note.max_len_assumed": (
         "the config has no length key (max_position_embeddings, n_positions, seq_length …), so vLLM assumes "
         "a maximum length of {length:,} tokens and says so in a warning; a --max-model-len you give is taken "

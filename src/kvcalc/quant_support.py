@@ -142,3 +142,10 @@ def check_quantization_supported(config: dict[str, Any], weights: str, version: 
     raise SettingsError({"weights": Text(
         "quant.scheme_capability" if method in _SCHEMES else "quant.min_capability", label=_LABEL[method],
         version=str(version), gpu=gpu_name, have=capability, need=need / 10, need_int=need, have_int=have)})
+
+
+def needs_deprecated_flag(config: dict[str, Any], weights: str, version: Version) -> bool:
+    """Whether vLLM ``version`` starts this checkpoint only with --allow-deprecated-quantization:
+    fbgemm_fp8 from v0.14 (Rule.DEPRECATED_QUANTIZATION_GATE)."""
+    return vllm_method(config, weights) == "fbgemm_fp8" and applies(Rule.DEPRECATED_QUANTIZATION_GATE, version)
+

@@ -11,13 +11,15 @@ from .versions import Rule, applies, default_gpu_memory_utilization, flashinfer_
 
 
 def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching_default: bool = True,
-                  model_runner_v2_default: bool | None = None, quantization: str | None = None) -> str:
+                  model_runner_v2_default: bool | None = None, quantization: str | None = None,
+                  allow_deprecated_quantization: bool = False) -> str:
     """``prefix_caching_default``: whether this model and release turn prefix caching on unasked
     (engine.prefix_caching_default), so only a change from it is spelled out; likewise
     ``model_runner_v2_default``, the runner the release picks for this model unasked
     (engine.uses_model_runner_v2; None: not known, so a chosen runner is always spelled out).
     ``quantization``: the ``--quantization`` vLLM needs to quantize the checkpoint while loading
-    (weights.serving_quantization)."""
+    (weights.serving_quantization); ``allow_deprecated_quantization``: the checkpoint's method is one
+    vLLM starts only with --allow-deprecated-quantization (quant_support.needs_deprecated_flag)."""
     s = r.settings
     parts = ["vllm", "serve", shlex.quote(model) if model else "MODEL"]
 
@@ -32,6 +34,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--decode-context-parallel-size", s.decode_context_parallel_size)
     if quantization:
         flag("--quantization", quantization)
+    if allow_deprecated_quantization:
+        flag("--allow-deprecated-quantization")
     if s.gpu_memory_utilization is not None and \
             abs(s.gpu_memory_utilization - default_gpu_memory_utilization(r.version)) > 1e-12:
         flag("--gpu-memory-utilization", f"{s.gpu_memory_utilization:g}")

@@ -510,6 +510,12 @@ class Rule(Enum):
         "capability 8.9, need 7.5 instead of 8.0",
         "confirmed: CompressedTensorsW8A16Fp8.get_min_capability returns 80 in the v0.10.0-v0.15.0 wheels and "
         "75 from v0.16.0")
+    DEPRECATED_QUANTIZATION_GATE = RuleInfo(
+        _v("0.14.0"), "v0.14.0 wheel", "vllm/config/model.py _verify_quantization",
+        "deprecated quantization methods (fbgemm_fp8 checkpoints such as Llama-3.1-405B-Instruct-FP8; "
+        "ptpc_fp8 until its removal in v0.19) stop at start-up unless --allow-deprecated-quantization is given",
+        "confirmed: DEPRECATED_QUANTIZATION_METHODS and the flag first ship in the v0.14.0 wheel (absent from "
+        "v0.13.0); fbgemm_fp8 is still listed in v0.33.0")
     BITSANDBYTES_REMOVED = RuleInfo(
         _v("0.28.0"), "v0.28.0 wheel", "vllm/model_executor/layers/quantization/__init__.py QuantizationMethods",
         "bitsandbytes is no longer a quantization method: a bitsandbytes checkpoint stops at start-up with "
@@ -893,6 +899,9 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "CT_FP8_ON_TURING": (
         "compressed-tensors 的 FP8 检查点在计算能力低于 8.9 时回退到仅权重的 W8A16 方案，其所需的计算能力从 8.0 降到 7.5",
         "已确认：v0.10.0–v0.15.0 wheel 中 CompressedTensorsW8A16Fp8.get_min_capability 返回 80，v0.16.0 起返回 75"),
+    "DEPRECATED_QUANTIZATION_GATE": (
+        "已弃用的量化方法（fbgemm_fp8 检查点，如 Llama-3.1-405B-Instruct-FP8；ptpc_fp8 直到 v0.19 移除）在启动时报错，除非指定 --allow-deprecated-quantization",
+        "已确认：DEPRECATED_QUANTIZATION_METHODS 与该参数首次出现在 v0.14.0 wheel（v0.13.0 中没有）；v0.33.0 中 fbgemm_fp8 仍在列表里"),
     "BITSANDBYTES_REMOVED": (
         "bitsandbytes 不再是量化方法：bitsandbytes 检查点在启动时报错 'Unknown quantization method: bitsandbytes'",
         "已确认：v0.27.0 wheel 中还有 bitsandbytes.py 和该方法名，v0.28.0 起没有"),
