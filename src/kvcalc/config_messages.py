@@ -179,16 +179,16 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     # ---- quantized checkpoints vLLM refuses to load (quant_support.py): SettingsError problems
     "quant.min_capability": (
         "vLLM {version} does not load {label} weights on {gpu} (compute capability {have}): the method "
-        "needs {need:.1f} or newer, and vLLM stops at start-up with `… is not supported for the current GPU. "
-        "Minimum capability: {need_int}. Current capability: {have_int}.`. Choose a GPU of compute capability "
+        "needs {need:.1f} or newer, and vLLM stops at start-up with “… is not supported for the current GPU. "
+        "Minimum capability: {need_int}. Current capability: {have_int}.” Choose a GPU of compute capability "
         "{need:.1f} or newer, or a checkpoint in another format",
         "vLLM {version} 不能在 {gpu}（计算能力 {have}）上加载 {label} 权重：该方法需要 {need:.1f} 或更高，vLLM 启动时会报错"
         "`… is not supported for the current GPU. Minimum capability: {need_int}. Current capability: "
         "{have_int}.`。请选择计算能力 {need:.1f} 或更高的 GPU，或换用其他格式的检查点"),
     "quant.scheme_capability": (
         "vLLM {version} does not load {label} weights on {gpu} (compute capability {have}): the scheme needs "
-        "{need:.1f} or newer, and vLLM stops while building the layers with `Quantization scheme is not supported "
-        "for the current GPU` (minimum {need_int}, current {have_int}). Choose a GPU of compute capability "
+        "{need:.1f} or newer, and vLLM stops while building the layers with “Quantization scheme is not supported "
+        "for the current GPU” (minimum {need_int}, current {have_int}). Choose a GPU of compute capability "
         "{need:.1f} or newer, or a checkpoint in another format",
         "vLLM {version} 不能在 {gpu}（计算能力 {have}）上加载 {label} 权重：该方案需要 {need:.1f} 或更高，vLLM 在构建各层时会报错"
         " `Quantization scheme is not supported for the current GPU`（最低 {need_int}，当前 {have_int}）。"
@@ -196,14 +196,14 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "quant.marlin_only": (
         "vLLM {version} does not load GPTQ weights on {gpu} (compute capability {have}): from v{since} GPTQ "
         "checkpoints always run on Marlin kernels, which need {need:.1f} or newer, and vLLM stops while building "
-        "the layers with `Marlin does not support weight_bits = … Only types = [] are supported`. Choose a GPU "
+        "the layers with “Marlin does not support weight_bits = … Only types = [] are supported”. Choose a GPU "
         "of compute capability {need:.1f} or newer, an earlier release, or an unquantized checkpoint",
         "vLLM {version} 不能在 {gpu}（计算能力 {have}）上加载 GPTQ 权重：从 v{since} 起 GPTQ 检查点一律使用 Marlin 内核，"
         "它需要 {need:.1f} 或更高，vLLM 在构建各层时会报错 `Marlin does not support weight_bits = … Only types = [] "
         "are supported`。请选择计算能力 {need:.1f} 或更高的 GPU、更早的版本，或未量化的检查点"),
     "quant.removed": (
         "vLLM {version} no longer loads {method} checkpoints (the method was removed in v{since}; vLLM stops "
-        "with `Unknown quantization method: {method}`). Choose an earlier release, or an AWQ, GPTQ or "
+        "with “Unknown quantization method: {method}”). Choose an earlier release, or an AWQ, GPTQ or "
         "FP8 checkpoint",
         "vLLM {version} 已不再加载 {method} 检查点（该方法在 v{since} 中移除；vLLM 会报错"
         "`Unknown quantization method: {method}`）。请选择更早的版本，或换用 AWQ、GPTQ 或 FP8 检查点"),
