@@ -165,7 +165,7 @@ def _moe_layer(t: dict, i: int) -> bool:
 def _experts(t: dict, i: int, H: int, tp: int) -> list[Part]:
     E = expert_count(t)
     inter = _n(t, "moe_intermediate_size") or _n(t, "intermediate_size")
-    gated = t.get("mlp_hidden_act") != "relu2"
+    gated = _gated(t, "mlp_hidden_act")     # Nemotron-H's squared-ReLU experts have no gate
     latent = _n(t, "moe_latent_size")        # Nemotron-3 latent MoE: experts work in a smaller width
     width = latent or H
     per = (3 if gated else 2) * width * inter
