@@ -543,17 +543,23 @@ function showRequestError(error) {
     const p = document.createElement("p");
     p.textContent = fill(S("request_error"), { msg: loose.length ? loose.join(state.lang === "zh" ? "；" : "; ") : C(error.message) });
     const k = document.createElement("p");
-    k.textContent = S("kept_last");
+    k.textContent = S(keptKey());
     err.replaceChildren(p, k);
   } else {
     const k = document.createElement("p");
-    k.textContent = S("kept_last");
+    k.textContent = S(keptKey());
     err.replaceChildren(k);
   }
   err.dataset.kind = "request";
   err.hidden = false;
   $("results").dataset.state = "error";
   return "shown";
+}
+
+// What the result area still shows after a failed request: the last result computed for this
+// visit, or, before any (a shared link whose settings fail at once), the page's built-in example.
+function keptKey() {
+  return state.lastResult === PR.default_result ? "kept_default" : "kept_last";
 }
 
 // --- the worker -----------------------------------------------------------------------------

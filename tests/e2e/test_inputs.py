@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import (FORM, assert_numbers_match, open_advanced, oracle, page_request, set_form, shown,
-                     value_of, wait_request)
+from pagekit import (FORM, READY_TIMEOUT_MS, assert_numbers_match, open_advanced, open_page, oracle, page_request,
+                     set_form, shown, value_of, wait_request)
 
 pytestmark = pytest.mark.browser
 
@@ -147,3 +147,21 @@ def test_a_checkpoint_vllm_refuses_on_the_gpu_is_said_at_the_weights_field(py_pa
     assert reply["ok"], reply
     assert_numbers_match(page, reply["result"])
     reset(page)
+
+
+def test_a_shared_link_that_fails_at_once_says_the_result_is_the_built_in_example(browser, browser_context_args,
+                                                                                   base_url):
+    """Opening a link whose settings vLLM refuses (AWQ on a V100) computes nothing for them: the
+    page says the result on show is its built-in example, not 'the last good result'."""
+    ctx, page, watch = open_page(browser, browser_context_args, base_url,
+                                 "/?model=Qwen%2FQwen2.5-7B-Instruct-AWQ&gpu=v100-16g", locale="en-US")
+    try:
+        expect(page.locator("#weights-msg")).to_contain_text("Minimum capability: 75", timeout=READY_TIMEOUT_MS)
+        expect(page.get_by_test_id("error")).to_contain_text("built-in example")
+        page.get_by_test_id("gpu-select").select_option("t4")
+        expect(page.get_by_test_id("error")).to_be_hidden(timeout=20_000)
+        page.get_by_test_id("gpu-select").select_option("v100-16g")
+        expect(page.get_by_test_id("error")).to_contain_text("last good result")
+    finally:
+        ctx.close()
+    watch.check()
