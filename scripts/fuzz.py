@@ -222,7 +222,8 @@ SETTING_KEYS = ["tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "mamba_ssm_cache_dtype", "weights", "avg_tokens", "kv_cache_memory_bytes", "flashinfer_sampler",
                 "cudagraph_memory_profiling", "rocm_quick_reduce", "model_runner_v2",
                 "skip_mm_profiling", "language_model_only", "max_cudagraph_capture_size",
-                "cudagraph_capture_sizes", "limit_mm_per_prompt", "mm_processor_kwargs", "compile_cache", "speculative"]
+                "cudagraph_capture_sizes", "limit_mm_per_prompt", "mm_processor_kwargs", "compile_cache", "speculative",
+                "pinned_memory"]
 
 
 EAGLE3_HEAD = {"architectures": ["LlamaForCausalLMEagle3"], "model_type": "llama", "hidden_size": 4096,
@@ -266,9 +267,13 @@ def settings_case(rng: random.Random, models) -> dict:
                     settings[key] = json.dumps(spec)
                 except (TypeError, ValueError, RecursionError):   # hostile values JSON cannot spell
                     pass
+        elif key == "weights" and rng.random() < 0.5:      # the formats vLLM refuses on old GPUs
+            settings[key] = rng.choice(["awq", "gptq", "fp8", "mxfp4", "nvfp4", "int4"])
         else:
             settings[key] = hostile(rng)
-    req = {"op": "estimate", "model": rng.choice(models).id, "gpu": "h100", "settings": settings}
+    # GPUs below the quantization minimums (quant_support) and ROCm, beside the H100
+    gpu = rng.choice(["h100", "h100", "t4", "v100-16g", "mi300x"])
+    req = {"op": "estimate", "model": rng.choice(models).id, "gpu": gpu, "settings": settings}
     if rng.random() < 0.2:   # a drafter config the page fetched for the drafter the spec names
         req["drafter"] = {"id": rng.choice(["acme/head", hostile(rng)]), "config": hostile_drafter(rng)}
     if rng.random() < 0.2:
