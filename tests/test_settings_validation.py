@@ -329,3 +329,8 @@ def test_a_yarn_length_beyond_the_config_is_refused_from_v0_30_with_the_reason()
     assert "v0.30" in msg and "131,072" in msg and "32,768" in msg and "VLLM_ALLOW_LONG_MAX_MODEL_LEN" in msg
     plain = problems(llama(), vllm_version="0.33.0", max_model_len=10**6)["--max-model-len"]
     assert "YaRN" not in plain
+
+
+def test_pinned_memory_takes_true_or_false_only():
+    assert ok(llama(), pinned_memory=False)["settings"]["pinned_memory"] is False
+    assert "true or false" in problems(llama(), pinned_memory="no")["pinned memory"]
