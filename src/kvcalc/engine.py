@@ -456,7 +456,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     if fp8_by_default(s.kv_cache_dtype, arch.architecture, gpu.platform, gpu.target.major, version):
         notes = [*notes, Text("note.glm_fp8_kv_on_sm10")]
     check_quantization_supported(config, s.weights, version, gpu.platform, gpu.compute_capability, gpu.name)
-    if needs_deprecated_flag(config, s.weights, version):
+    deprecated_flag = needs_deprecated_flag(config, s.weights, version)
+    if deprecated_flag:
         notes = [*notes, Text("note.deprecated_quantization", since=str(Rule.DEPRECATED_QUANTIZATION_GATE.info.since))]
     online, needs_checkpoint = serving_quantization(config, s.weights)
     if needs_checkpoint:
@@ -528,7 +529,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         high = _pool(parts, math.floor((available_kv_gib + 0.005) * GIB + _FLOAT_EPS))
     cmd = serve_command(model_id or arch.architecture, resolved, kv_name=s.kv_cache_dtype,
                         prefix_caching_default=caching_default, quantization=online,
-                        allow_deprecated_quantization=needs_deprecated_flag(config, s.weights, version),
+                        allow_deprecated_quantization=deprecated_flag,
                         model_runner_v2_default=uses_model_runner_v2(
                             arch, version, s.speculative.method if s.speculative else None))
     from .reserve import sampler_path  # noqa: PLC0415

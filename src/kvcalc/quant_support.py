@@ -24,6 +24,7 @@ from typing import Any
 from .config_aliases import modelopt_algo, quantization_config
 from .errors import SettingsError
 from .messages import Text
+from .reserve import parse_capability
 from .versions import Rule, Version, applies
 
 _MIN_CAPABILITY: dict[str, tuple[tuple[Rule | None, int], ...]] = {
@@ -111,14 +112,6 @@ def min_capability(method: str, version: Version) -> int | None:
     return None
 
 
-def _capability_int(text: str) -> int | None:
-    """"7.5" → 75, as vLLM's DeviceCapability.to_int(); None for a gfx name or an unknown GPU."""
-    major, _, minor = (text or "").partition(".")
-    if not (major.isdigit() and minor.isdigit() and len(minor) == 1):
-        return None
-    return int(major) * 10 + int(minor)
-
-
 def check_quantization_supported(config: dict[str, Any], weights: str, version: Version, platform: str,
                                  capability: str, gpu_name: str) -> None:
     """Raise a SettingsError naming the weights field where vLLM ``version`` would stop at
@@ -131,7 +124,9 @@ def check_quantization_supported(config: dict[str, Any], weights: str, version: 
                                              since=str(Rule.BITSANDBYTES_REMOVED.info.since))})
     if platform != "cuda":
         return
-    need, have = min_capability(method, version), _capability_int(capability)
+    cc = parse_capability(capability)      # vLLM's DeviceCapability.to_int(): major × 10 + minor
+    have = cc[0] * 10 + cc[1] if cc else None
+    need = min_capability(method, version)
     if have is not None and method == "gptq" and have < MARLIN_MIN_CAPABILITY \
             and applies(Rule.GPTQ_MARLIN_ONLY, version):
         raise SettingsError({"weights": Text("quant.marlin_only", version=str(version), gpu=gpu_name,

@@ -121,7 +121,7 @@ SAMPLER_LOW_BYTES = 5.0
 """Per-entry cost at the optimistic end of the band when the sampler path is not known."""
 
 
-def _capability(text: str) -> tuple[int, int] | None:
+def parse_capability(text: str) -> tuple[int, int] | None:
     """"9.0" → (9, 0); None for a gfx name or an unknown GPU."""
     major, _, minor = (text or "").partition(".")
     return (int(major), int(minor or 0)) if major.isdigit() and (minor or "0").isdigit() else None
@@ -144,7 +144,7 @@ def sampler_path(version: Version, model_runner_v2: bool, platform: str,
     taken as supported). Where the release's default depends on the install (before v0.11.1), the
     sort-based path is taken, the larger peak: an estimate that errs should err low, and the band's
     optimistic end (the smaller reserve) covers FlashInfer."""
-    cc = _capability(capability)
+    cc = parse_capability(capability)
     if model_runner_v2:
         if not applies(Rule.MRV2_SAMPLER_WARMUP_PASS, version):
             return "greedy"
@@ -321,7 +321,7 @@ def allreduce_fusion_bytes(version: Version, platform: str, capability: str, tp:
     counted. 0.5 GiB (trtllm) or 0.375 GiB (MNNVL) at TP 2 on Hopper with 64 MiB inputs."""
     if platform != "cuda" or tp < 2 or hidden <= 0:
         return 0
-    cc = _capability(capability)
+    cc = parse_capability(capability)
     if cc is None or cc[0] not in (9, 10) or (cc[0] == 9 and cc[1] != 0):
         return 0
     max_mib = fusion_max_input_mib(version, cc, tp)
@@ -417,25 +417,32 @@ def mrope_position_dims(config: dict[str, Any]) -> int:
     return 0
 
 
-def dense_token_ids_bytes(version: Version, model_runner_v2: bool, spec_method: str | None,
-                          max_num_seqs: int, max_model_len: int, pinned_memory: bool | None = None,
-                          mrope_dims: int = 0) -> int:
-    """Model runner V2 keeps every request's token ids (``RequestState.all_token_ids``, int32,
-    max_num_seqs × max_model_len) and, for M-RoPE models, their prefill positions (``RopeState``,
+def dense_token_id_rows(version: Version, model_runner_v2: bool, spec_method: str | None,
+                        pinned_memory: bool | None = None, mrope_dims: int = 0) -> tuple[int, bool]:
+    """(rows of max_model_len int32 values per request slot that model runner V2 keeps in GPU
+    memory, whether for want of pinned host memory). V2 keeps every request's token ids
+    (``RequestState.all_token_ids``) and, for M-RoPE models, their prefill positions (``RopeState``,
     ``mrope_dims`` rows per request) in pinned host memory the GPU reads through UVA, except where
     it cannot (vllm/v1/worker/gpu/states.py, mm/rope.py and buffer_utils.py ``StagedWriteTensor``):
     n-gram speculation scans the token ids on the GPU (Rule.NGRAM_DENSE_TOKEN_IDS, from v0.32, the
     first release that runs n-gram on V2), and without pinned memory (WSL2, where
     ``is_pin_memory_available`` is false unless VLLM_WSL2_ENABLE_PIN_MEMORY=1, v0.24+) both live in
-    GPU memory. 1,024 × 131,072 × 4 B = 0.5 GiB of token ids (three times that again for a Qwen-VL
-    model's positions), allocated at start-up, so charged from v0.27 (Rule.MRV2_PENALTY_BUFFER)."""
+    GPU memory, allocated at start-up, so charged from v0.27 (Rule.MRV2_PENALTY_BUFFER)."""
     if not model_runner_v2:
-        return 0
-    rows = 0
-    if spec_method in ("ngram", "ngram_gpu") and applies(Rule.NGRAM_DENSE_TOKEN_IDS, version):
-        rows = 1
+        return 0, False
     if pinned_memory is False and applies(Rule.MRV2_PENALTY_BUFFER, version):
-        rows = 1 + mrope_dims
+        return 1 + mrope_dims, True
+    if spec_method in ("ngram", "ngram_gpu") and applies(Rule.NGRAM_DENSE_TOKEN_IDS, version):
+        return 1, False
+    return 0, False
+
+
+def dense_token_ids_bytes(version: Version, model_runner_v2: bool, spec_method: str | None,
+                          max_num_seqs: int, max_model_len: int, pinned_memory: bool | None = None,
+                          mrope_dims: int = 0) -> int:
+    """Bytes of ``dense_token_id_rows``: 1,024 × 131,072 × 4 B = 0.5 GiB of token ids (three
+    times that again for a Qwen-VL model's positions without pinned memory)."""
+    rows, _ = dense_token_id_rows(version, model_runner_v2, spec_method, pinned_memory, mrope_dims)
     return max_num_seqs * rows * max_model_len * 4
 
 
@@ -1286,9 +1293,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     nt_basis = non_torch_basis(tp, pp, era, peer_to_peer, compiled)
     penalties = penalty_buffer_bytes(version, model_runner_v2, max_num_seqs, vocab) if last_stage else 0
     prepaid = cublas_prepaid_bytes(version, platform)
-    mrope = mrope_position_dims(config)
-    token_ids = dense_token_ids_bytes(version, model_runner_v2, spec_method, max_num_seqs, max_model_len,
-                                      pinned_memory, mrope)
+    token_rows, unpinned = dense_token_id_rows(version, model_runner_v2, spec_method, pinned_memory,
+                                               mrope_position_dims(config))
+    token_ids = max_num_seqs * token_rows * max_model_len * 4
     extras: list[tuple[int, bool, str]] = []    # (bytes, at the band's low end too, why)
     if allreduce_fusion:        # not at the low end: flashinfer may be missing
         extras.append((allreduce_fusion, False, Text("basis.allreduce_fusion", gib=allreduce_fusion / GIB,
@@ -1298,12 +1305,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     if quick_reduce:
         extras.append((quick_reduce, True, Text("basis.quick_reduce", gib=quick_reduce / GIB)))
     if token_ids:
-        ngram = spec_method in ("ngram", "ngram_gpu") and applies(Rule.NGRAM_DENSE_TOKEN_IDS, version)
-        rows = token_ids // (max_num_seqs * max_model_len * 4)
-        why = Text("basis.dense_token_ids", seqs=max_num_seqs, length=max_model_len, gib=token_ids / GIB) \
-            if ngram and pinned_memory is not False else \
-            Text("basis.dense_token_ids_unpinned", seqs=max_num_seqs, rows=rows, length=max_model_len,
-                 gib=token_ids / GIB)
+        why = Text("basis.dense_token_ids_unpinned", seqs=max_num_seqs, rows=token_rows, length=max_model_len,
+                   gib=token_ids / GIB) if unpinned else \
+            Text("basis.dense_token_ids", seqs=max_num_seqs, length=max_model_len, gib=token_ids / GIB)
         extras.append((token_ids, True, why))
     if penalties:
         extras.append((penalties, True, Text("basis.penalty_buffer", seqs=max_num_seqs, vocab=vocab,
