@@ -66,10 +66,10 @@ def predict(f: dict, base: float, cold: tuple[float, float] = (0.0, 0.0)) -> flo
     """Reserve in GiB: the fixed part plus the terms kvcalc's estimate computes for the row (the
     activation peak, non-torch memory with its peers, the CUDA-graph estimate), plus, where a first
     start's compile reserve applies (a row whose log shows a warm compile cache has none), ``cold`` =
-    (GiB of compile peak per 1,000 hidden units on a GPU, GiB that stay): the peak beyond the
-    activation plus what stays (reserve.cold_compile_reserve)."""
+    (GiB of compile peak per 1,000 hidden units on a GPU, its fixed GiB): the part of that peak beyond
+    the activation (reserve.cold_compile_reserve)."""
     per_1000, fixed = cold
-    extra = max(0.0, per_1000 * f.get("hidden_per_gpu", 0) / 1000 - f["activation_gib"]) + fixed \
+    extra = max(0.0, per_1000 * f.get("hidden_per_gpu", 0) / 1000 + fixed - f["activation_gib"]) \
         if f.get("cold_compile") else 0.0
     # the fixed part is for compiled runs (reserve.fixed_part_gib)
     return (base if f.get("compiled", True) else 0.0) + f["activation_gib"] + f["non_torch_gib"] \
@@ -116,7 +116,7 @@ def fit(features: list[dict]) -> dict:
 COLD_PEAK_CANDIDATES = [x / 20 for x in range(0, 13)]
 """GiB of a first start's compile peak per 1,000 hidden units on a GPU the fit tries: 0 to 0.6."""
 COLD_FIXED_CANDIDATES = [x / 20 for x in range(0, 17)]
-"""GiB a first start keeps beyond its peak the fit tries: 0 to 0.8 in steps of 0.05."""
+"""The fixed GiB of a first start's compile peak the fit tries: 0 to 0.8 in steps of 0.05."""
 
 
 FIXED_PART_CANDIDATES = [x / 20 for x in range(0, 41)]
@@ -174,8 +174,8 @@ def main() -> int:
             print(f"  group {g}: fixed part {base:.2f} GiB (carried by non-torch memory)")
         per_1000, fixed = best["cold"]
         print(f"  a first start's compile (from v0.27, unless the log shows a warm cache): a peak of "
-              f"{per_1000:.2f} GiB per 1,000 hidden units on a GPU beyond the activation peak, plus "
-              f"{fixed:.2f} GiB")
+              f"{per_1000:.2f} GiB per 1,000 hidden units on a GPU plus "
+              f"{fixed:.2f} GiB, beyond the activation peak")
         print("Put these into reserve.py (ERAS) to use them; then run with --check.\n")
     rows = [evaluate_entry(e) for e in logs]
     fitted = fit_ids if not args.check else set(reserve.FIT_ROWS)

@@ -1088,14 +1088,15 @@ COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN = 0.25
 COLD_COMPILE_FIXED_GIB = 0.10
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
-(Rule.COLD_COMPILE_RESERVE): max(0, 0.25 GiB per 1,000 hidden units one GPU holds − the warm-up's
-own activation peak) + 0.15 GiB; the band runs from 0 to that plus 0.50 GiB.
+(Rule.COLD_COMPILE_RESERVE): max(0, 0.10 GiB + 0.25 GiB per 1,000 hidden units one GPU holds − the
+warm-up's own activation peak); the band runs from 0 to that plus 0.50 GiB.
 
 vLLM profiles the KV budget on the first forward pass, which is also where torch.compile compiles,
 autotunes and (torch >= 2.10) exports the AOT artifact (vllm#54383, #54209, #54479; unmerged
 through v0.33); a restart that finds ~/.cache/vllm loads the compiled graphs and skips all of it.
 The compile's temporaries are freed before the forward pass, so they raise the peak vLLM
-subtracts only where they exceed the pass's own; the kernels it loads stay (non-torch memory).
+subtracts only where they exceed the pass's own; the fixed 0.10 GiB is part of that peak, not
+memory that stays (the RTX 3090 first starts below keep nothing beyond their pass).
 Public pairs of identical starts say the same: the first start's peak is 1.2–1.3 GiB for hidden
 sizes of 3,584–4,096 (A40 and RTX 3090 Qwen2.5-7B, RTX 4090 Qwen3-8B; +0.77 to +0.99 GiB against
 warm peaks of 0.19 to 0.53), 0.6 for 2,048 (Qwen3-1.7B) and 0.25 for 896 (Qwen2.5-0.5B), while
@@ -1126,7 +1127,7 @@ def cold_compile_reserve(version: Version, compiled: bool, state: str | None, hi
     if not compiled or state == "warm" or not applies(Rule.COLD_COMPILE_RESERVE, version):
         return (0, 0, 0)
     peak = COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN * hidden_per_gpu / 1000 * GIB
-    typical = int(max(0.0, peak - activation) + COLD_COMPILE_FIXED_GIB * GIB)
+    typical = int(max(0.0, peak + COLD_COMPILE_FIXED_GIB * GIB - activation))
     return typical, 0, typical + int(COLD_COMPILE_SPREAD_GIB * GIB)
 
 
@@ -1318,7 +1319,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     hidden = hidden_per_gpu(config, tp)
     cold = cold_compile_reserve(version, compiled, compile_cache, hidden, act)
     cold_basis = Text("basis.cold_compile" if compile_cache == "cold" else "basis.cold_compile_assumed",
-                      peak=COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN * hidden / 1000, hidden=hidden,
+                      peak=COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN * hidden / 1000 + COLD_COMPILE_FIXED_GIB,
+                      hidden=hidden, per_1000=COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN,
                       fixed=COLD_COMPILE_FIXED_GIB, gib=cold[0] / GIB, high=cold[2] / GIB) if cold[2] else ""
     hybrid_tower = hybrid and bool(vision)
     uma = unified_memory_reserve(version, unified_memory, stage_weights, hybrid_tower)
