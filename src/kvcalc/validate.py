@@ -201,8 +201,10 @@ def _term_checks(logged: dict[str, Any], calc) -> dict[str, dict[str, float]]:
     prints those two instead. The CUDA-graph term is set against "Estimated CUDA graph memory"
     where kvcalc subtracts one (releases that print it without subtracting it are left out). Rows whose reserve was measured (a pasted log) are not checked.
     On a unified-memory GPU kvcalc's host-memory term joins its non-torch memory, where vLLM counts it.
-    kvcalc's first-start compile term is in none of these: a log spreads it over its peak and its
-    non-torch memory (0.45 and 0.53 GiB in the one public cold/warm pair that splits it)."""
+    kvcalc's first-start compile term joins its activation peak: it models the compile's
+    temporaries beyond the warm-up's own peak, which vLLM measures in that peak (a laptop under
+    WSL, the one public cold/warm pair that also keeps 0.53 GiB more non-torch memory, is the
+    exception)."""
     b = calc.budget
     if b is None or b.terms[1].name != "activation peak":
         return {}
@@ -210,7 +212,9 @@ def _term_checks(logged: dict[str, Any], calc) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     if logged.get("activation_peak_gib") is not None:
         with_graphs = logged.get("consumed_gib") is not None     # the newer "Actual usage" form
-        ours = (b.terms[1].bytes + (b.terms[3].bytes if with_graphs else 0)) / gib
+        first_start = b.term("first-start compile")
+        ours = (b.terms[1].bytes + (b.terms[3].bytes if with_graphs else 0)
+                + (first_start.bytes if first_start else 0)) / gib
         out["activation"] = {"logged_gib": logged["activation_peak_gib"], "estimated_gib": round(ours, 2)}
     non_torch = logged.get("non_torch_gib")
     if non_torch is None and logged.get("consumed_gib") is not None and logged.get("model_loading_gib"):
