@@ -8,8 +8,8 @@ from factories import config
 from kvcalc import api
 from kvcalc.catalog import find_gpu, find_model
 from kvcalc.engine import calculate
-from kvcalc.plan import (concurrency_at, levers, max_context_for, smallest_setups, utilization_for,
-                         valid_tp_sizes)
+from kvcalc.plan import (UTILIZATION_GRID, concurrency_at, levers, max_context_for, pool_vs_utilization,
+                         smallest_setups, utilization_for, valid_tp_sizes)
 from kvcalc.settings import Settings
 
 
@@ -144,3 +144,32 @@ def test_the_int4_lever_takes_gptq_where_vllm_refuses_awq_and_none_where_both_ar
     assert "weights_int4" not in new and "weights_fp8" not in new
     on_a100 = offered(find_gpu("a100-80g-sxm"))
     assert on_a100["weights_int4"]["value"] == "awq" and "weights_fp8" in on_a100
+
+
+def test_the_utilization_curve_runs_through_the_current_setting_and_rises_where_vllm_starts():
+    """Qwen3-8B at 32,768 tokens on an RTX 4090: one request fits from a share between two grid
+    points (0.90 and 0.92 on v0.33), so the curve carries that share and the one just below it,
+    and the current 0.92 lies on the curve; each point is the forward calculation's own pool."""
+    m = find_model("Qwen/Qwen3-8B")
+    s = Settings(max_model_len=32768, vllm_version="0.33.0")
+    curve = pool_vs_utilization(m.config, find_gpu("rtx-4090"), s, weights_bytes=m.weights_bytes)
+    utils = [p["gpu_memory_utilization"] for p in curve]
+    assert utils == sorted(set(utils)) and set(UTILIZATION_GRID) <= set(utils) and 0.92 in utils
+    start = next(i for i, p in enumerate(curve) if p["pool_tokens"] > 0)
+    assert curve[start - 1]["pool_tokens"] == 0
+    assert round((curve[start]["gpu_memory_utilization"] - curve[start - 1]["gpu_memory_utilization"]) * 1000) == 1
+    assert 0.90 < curve[start]["gpu_memory_utilization"] <= 0.92
+    # the same share through utilization_for: the smallest that holds one max_model_len request
+    assert utilization_for(m.config, find_gpu("rtx-4090"), s, 32768,
+                           weights_bytes=m.weights_bytes)["gpu_memory_utilization"] == curve[start]["gpu_memory_utilization"]
+    for p in curve:
+        c = calculate(m.config, find_gpu("rtx-4090"), replace(s, gpu_memory_utilization=p["gpu_memory_utilization"]),
+                      weights_bytes=m.weights_bytes)
+        assert p["pool_tokens"] == (c.estimated.tokens if c.estimated.fits else 0)
+
+
+def test_the_utilization_curve_needs_no_threshold_when_every_share_fits():
+    m = find_model("Qwen/Qwen3-0.6B")
+    curve = pool_vs_utilization(m.config, find_gpu("h100"), Settings(max_model_len=4096), weights_bytes=m.weights_bytes)
+    assert [p["gpu_memory_utilization"] for p in curve] == sorted(set(UTILIZATION_GRID) | {0.92})
+    assert all(p["pool_tokens"] > 0 for p in curve)

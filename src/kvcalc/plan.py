@@ -278,16 +278,48 @@ def concurrency_curve(c: Calculation, points: int = 24) -> list[dict[str, float]
     return out
 
 
+UTILIZATION_GRID = [x / 100 for x in range(50, 101, 5)]
+"""The --gpu-memory-utilization values the pool chart always samples: 0.50 to 1.00 by 0.05."""
+
+
 def pool_vs_utilization(config: dict[str, Any], gpu: Gpu, settings: Settings, *,
                         weights_bytes: int | None = None,
                         measured_reserve_bytes: int | None = None) -> list[dict[str, float]]:
-    out = []
-    for util in [x / 100 for x in range(50, 101, 5)]:
+    """The estimated pool (tokens; 0 where vLLM would refuse to start because one request of
+    max_model_len does not fit) against --gpu-memory-utilization, for the page's chart: the grid
+    (``UTILIZATION_GRID``), the current setting, and where the pool first holds one request (to
+    0.001, with the point just below it at 0), so the line runs through the current point and
+    rises where vLLM starts, not between two grid points."""
+    def sample(util: float) -> dict[str, float] | None:
         try:
             c = calculate(config, gpu, replace(settings, gpu_memory_utilization=util),
                           weights_bytes=weights_bytes, measured_reserve_bytes=measured_reserve_bytes)
         except KvcalcError:
-            continue
+            return None
         p = c.estimated
-        out.append({"gpu_memory_utilization": util, "pool_tokens": p.tokens if p and p.fits else 0})
-    return out
+        return {"gpu_memory_utilization": util, "pool_tokens": p.tokens if p and p.fits else 0}
+
+    points = {u: sample(u) for u in UTILIZATION_GRID}
+    try:
+        current = calculate(config, gpu, settings, weights_bytes=weights_bytes,
+                            measured_reserve_bytes=measured_reserve_bytes).resolved.gpu_memory_utilization
+    except KvcalcError:
+        current = None
+    if current is not None and UTILIZATION_GRID[0] <= current <= UTILIZATION_GRID[-1] and current not in points:
+        points[current] = sample(current)
+    known = sorted((u, p) for u, p in points.items() if p is not None)
+    for (u0, p0), (u1, p1) in zip(known, known[1:]):
+        if p0["pool_tokens"] == 0 and p1["pool_tokens"] > 0:      # vLLM starts somewhere in (u0, u1]
+            lo, hi = round(u0 * 1000) + 1, round(u1 * 1000)
+            while lo < hi:
+                mid = (lo + hi) // 2
+                p = sample(mid / 1000)
+                if p is not None and p["pool_tokens"] > 0:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            for u in ((lo - 1) / 1000, lo / 1000):
+                if u not in points:
+                    points[u] = sample(u)
+            break
+    return [p for _, p in sorted(points.items()) if p is not None]

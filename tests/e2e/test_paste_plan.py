@@ -361,6 +361,11 @@ def test_charts_follow_the_core_curves(py_page):
             assert page.locator(f"#{id_}").text_content().strip() != ""
     c = page.get_by_test_id("chart-concurrency")
     assert c.get_attribute("data-one-request") == str(cv["max_model_len_one_request"])
+    # where vLLM starts: the first share whose pool holds a request, right after one that does not
+    pu = cv["pool_vs_utilization"]
+    starts = [b["gpu_memory_utilization"] for a, b in zip(pu, pu[1:]) if a["pool_tokens"] == 0 < b["pool_tokens"]]
+    assert page.get_by_test_id("chart-util").get_attribute("data-starts-at") == (str(starts[0]) if starts else "")
+    assert not starts      # 65,536 tokens of Llama-3.1-8B fit on an A100 80GB from 0.50 on
     desc = page.locator("#chart-c-desc").text_content()
     assert f"{r['from_log']['max_concurrency'] if r['from_log'] else r['estimated']['max_concurrency']:.2f}x" in desc
     assert "--max-model-len" in c.locator("text.label").first.text_content()
@@ -371,6 +376,28 @@ def test_charts_follow_the_core_curves(py_page):
     assert "token" in page.get_by_test_id("chart-util").locator("text.label").nth(1).text_content()
     assert page.get_by_test_id("chart-util").locator("circle.pt").count() == len(cv["pool_vs_utilization"])
     expect(page.get_by_test_id("baseline")).to_contain_text("基准")
+    page.get_by_test_id("lang-toggle").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+
+
+def test_the_utilization_chart_marks_where_vllm_starts(py_page):
+    """Qwen3-8B at 32,768 tokens on an RTX 4090 holds one request only from a share between two
+    grid points: the chart's line runs through the current share and its caption says where vLLM
+    starts, in both languages, from the core's own points."""
+    page = py_page
+    reset(page)
+    set_form(page, model="Qwen/Qwen3-8B", gpu=catalog_gpu("rtx-4090"), max_model_len=32768)
+    base = settle(page, max_model_len=32768)
+    pu = oracle({**base, "curves": True})["result"]["curves"]["pool_vs_utilization"]
+    starts = [b["gpu_memory_utilization"] for a, b in zip(pu, pu[1:]) if a["pool_tokens"] == 0 < b["pool_tokens"]]
+    assert len(starts) == 1 and 0.9 < starts[0] <= 0.92
+    chart = page.get_by_test_id("chart-util")
+    expect(chart).to_have_attribute("data-starts-at", str(starts[0]))
+    assert chart.locator("circle.pt").count() == len(pu)
+    expect(page.locator("#chart-u-cap")).to_contain_text(f"Below {starts[0]:.3f}".rstrip("0").rstrip("."))
+    expect(page.locator("#chart-u-cap")).to_contain_text("vLLM refuses to start")
+    page.get_by_test_id("lang-toggle").click()
+    expect(page.locator("#chart-u-cap")).to_contain_text("vLLM 会拒绝启动")
     page.get_by_test_id("lang-toggle").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
 
