@@ -31,6 +31,9 @@ def test_paste_fills_and_from_log_pool_matches(entry):
                                                "decode_context_parallel_size", "block_size",
                                                "language_model_only")
                         if entry.get(k) is not None}}
+    spec = entry.get("speculative") or {}
+    if spec.get("draft_config"):     # what the page reads from Hugging Face for the drafter the log names
+        req["drafter"] = {"id": spec["model"], "config": spec["draft_config"]}
     r = api.handle(req)
     assert r["ok"], r
     rows = {row["line"]: row for row in r["result"]["rows"]}

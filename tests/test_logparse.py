@@ -197,3 +197,43 @@ def test_a_wsl_start_turns_pinned_memory_off():
         log = parse_log(line + "\nINFO [gpu_worker.py:373] Available KV cache memory: 13.49 GiB\n")
         assert log.pinned_memory is False and log.settings()["pinned_memory"] is False
     assert "pinned_memory" not in parse_log("INFO [gpu_worker.py:373] Available KV cache memory: 13.49 GiB\n").settings()
+
+
+ENGINE = ("(EngineCore pid=77) INFO 08-27 19:53:25 [core.py:113] Initializing a V1 LLM engine (v0.23.0) with "
+          "config: model='Qwen/Qwen2.5-1.5B-Instruct', speculative_config={spec}, "
+          "tokenizer='Qwen/Qwen2.5-1.5B-Instruct', skip_tokenizer_init=False, dtype=torch.bfloat16, "
+          "max_seq_len=4096, tensor_parallel_size=1, pipeline_parallel_size=1")
+
+
+@pytest.mark.parametrize("spec, want", [
+    ("SpeculativeConfig(method='draft_model', model='Qwen/Qwen2.5-0.5B-Instruct', num_spec_tokens=5)",
+     {"method": "draft_model", "model": "Qwen/Qwen2.5-0.5B-Instruct", "num_speculative_tokens": 5}),
+    ("SpeculativeConfig(method='ngram', model=None, num_spec_tokens=5)",
+     {"method": "ngram", "num_speculative_tokens": 5}),
+    ("SpeculativeConfig(method='mtp', model='Qwen/Qwen2.5-1.5B-Instruct', num_spec_tokens=3)",
+     {"method": "mtp", "model": "Qwen/Qwen2.5-1.5B-Instruct", "num_speculative_tokens": 3}),
+    ("None", None),
+])
+def test_the_engine_lines_speculative_config_and_the_model_it_serves(spec, want):
+    """SpeculativeConfig's repr carries its own model= (the drafter): it is read as the speculative
+    config, and the model the log serves stays the target."""
+    log = parse_log(ENGINE.format(spec=spec))
+    assert log.model == "Qwen/Qwen2.5-1.5B-Instruct"
+    assert log.settings().get("speculative") == want
+    assert log.settings()["max_model_len"] == 4096
+
+
+def test_speculative_settings_from_the_args_before_the_engine_line():
+    spec = "SpeculativeConfig(method='ngram', model=None, num_spec_tokens=5)"
+    as_json = ("INFO [utils.py:233] non-default args: {'model': 'Qwen/Qwen2.5-1.5B-Instruct', "
+               "'speculative_config': {'method': 'ngram', 'num_speculative_tokens': 4, 'prompt_lookup_max': 5}}")
+    log = parse_log(as_json + "\n" + ENGINE.format(spec=spec))
+    assert log.settings()["speculative"] == {"method": "ngram", "num_speculative_tokens": 4, "prompt_lookup_max": 5}
+    # the v0.22+ shorthand flags, when no engine line resolved them
+    flags = ("INFO [api_utils.py:273] non-default args: {'model': 'Qwen/Qwen2.5-1.5B-Instruct', "
+             "'spec_method': 'draft_model', 'spec_model': 'Qwen/Qwen2.5-0.5B-Instruct', 'spec_tokens': 5}")
+    assert parse_log(flags).settings()["speculative"] == {
+        "method": "draft_model", "model": "Qwen/Qwen2.5-0.5B-Instruct", "num_speculative_tokens": 5}
+    # without a method the flags say nothing kvcalc can size
+    no_method = flags.replace("'spec_method': 'draft_model', ", "")
+    assert "speculative" not in parse_log(no_method).settings()

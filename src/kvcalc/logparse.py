@@ -125,8 +125,9 @@ class ParsedLog:
         weights = VLLM_QUANTIZATION_FORMATS.get(str(quant).lower()) if isinstance(quant, str) else None
         if weights:
             out["weights"] = weights
-        if isinstance(a.get("speculative_config"), dict):
-            out["speculative"] = a["speculative_config"]
+        spec = _speculative(a, e)
+        if spec is not None:
+            out["speculative"] = spec
         if self.flashinfer_sampler is not None:
             out["flashinfer_sampler"] = self.flashinfer_sampler
         if self.cudagraph_memory_profiling is not None:
@@ -237,12 +238,48 @@ _USAGE = re.compile(r"(?<![0-9.])([0-9.]{1,20}) GiB for ([a-zA-Z \-+()]{1,80}?)(
 _MAX_LINE = 20_000
 
 
+_SPEC_REPR = re.compile(r"speculative_config=SpeculativeConfig\(method='([\w\-]{1,40})', "
+                        r"model=(?:'([^']{1,500})'|None), num_spec_tokens=(\d{1,6})\)")
+"""The engine line's speculative config, as ``SpeculativeConfig.__repr__`` prints it (the same
+f-string from v0.11.0 to v0.33.0, vllm/config/speculative.py): the method vLLM resolved, the
+drafter's model (the target's own for MTP; None for n-gram and suffix) and the token count."""
+
+
 def _engine_config(text: str) -> dict[str, str]:
-    """``key=value, key=value`` of the 'with config:' line (values kept as text)."""
+    """``key=value, key=value`` of the 'with config:' line (values kept as text). The speculative
+    config is read whole first (``_SPEC_REPR``) into ``speculative.method``, ``speculative.model``
+    and ``speculative.tokens``: its own ``model=`` names the drafter, not the model served."""
+    text = text[:_MAX_LINE]
     out: dict[str, str] = {}
-    for m in re.finditer(r"(?<!\w)(\w{1,100})=('(?:[^']*)'|[^,]*)", text[:_MAX_LINE]):
+    spec = _SPEC_REPR.search(text)
+    if spec:
+        out["speculative.method"], out["speculative.tokens"] = spec.group(1), spec.group(3)
+        if spec.group(2):
+            out["speculative.model"] = spec.group(2)
+        text = text[:spec.start()] + text[spec.end():]
+    for m in re.finditer(r"(?<!\w)(\w{1,100})=('(?:[^']*)'|[^,]*)", text):
         out[m.group(1)] = m.group(2).strip().strip("'")
     return out
+
+
+def _speculative(args: dict[str, Any], engine: dict[str, str]) -> dict[str, Any] | None:
+    """The speculative config a log shows: ``--speculative-config`` among the non-default args,
+    else the engine line's resolved one (``_SPEC_REPR``), else the shorthand flags --spec-method,
+    --spec-model and --spec-tokens (v0.22+, vllm/engine/arg_utils.py create_speculative_config),
+    which need a method to say anything."""
+    if isinstance(args.get("speculative_config"), dict):
+        return args["speculative_config"]
+    if engine.get("speculative.method"):
+        out: dict[str, Any] = {"method": engine["speculative.method"],
+                               "num_speculative_tokens": int(engine["speculative.tokens"])}
+        if engine.get("speculative.model"):
+            out["model"] = engine["speculative.model"]
+        return out
+    if isinstance(args.get("spec_method"), str):
+        flags = {"method": args["spec_method"], "model": args.get("spec_model"),
+                 "num_speculative_tokens": args.get("spec_tokens")}
+        return {k: v for k, v in flags.items() if v is not None}
+    return None
 
 
 _DROP = object()

@@ -17,6 +17,8 @@ pytestmark = pytest.mark.browser
 QWEN8_CONFIG = json.loads((FIXTURES / "qwen3-8b" / "config.json").read_text())
 QWEN8_INDEX = json.loads((FIXTURES / "qwen3-8b" / "model.safetensors.index.json").read_text())
 QWEN06_CONFIG = json.loads((FIXTURES / "qwen3-0.6b" / "config.json").read_text())
+QWEN25_15_CONFIG = json.loads((FIXTURES / "qwen2.5-1.5b-instruct" / "config.json").read_text())
+QWEN25_05_CONFIG = json.loads((FIXTURES / "qwen2.5-0.5b-instruct" / "config.json").read_text())
 
 
 def safetensors_prefix() -> tuple[bytes, int]:
@@ -241,5 +243,36 @@ def test_a_gated_drafter_is_read_once_a_token_is_entered(py_page, hub):
     token.dispatch_event("change")
     expect(msg).to_have_attribute("data-kind", "spec_drafter_loaded")
     wait_request(page, spec_request(spec, {"id": repo, "config": EAGLE3_LLAMA8B}))
+    page.get_by_test_id("spec-config").fill("")
+    fresh_form(page)
+
+
+def test_a_pasted_draft_model_log_reads_its_drafter_and_lands_inside_the_logged_pool(py_page, hub):
+    """A v0.23 log of Qwen2.5-1.5B drafted by Qwen2.5-0.5B (5 tokens): the engine line's
+    SpeculativeConfig names the drafter (its own model= is not the model served); the page fills
+    --speculative-config, reads the drafter's config.json and compares again, so the pool from the
+    log's memory counts both models' KV (40,960 B per token) and holds the logged 140,832 tokens."""
+    from kvcalc.validate import load_logs
+    e = next(x for x in load_logs() if x["id"] == "rtx4080-laptop-wsl-qwen2.5-1.5b-draft0.5b-k5-seqs64-v0.23.0")
+    page = py_page
+    hub.add("Qwen/Qwen2.5-1.5B-Instruct", body=QWEN25_15_CONFIG)
+    hub.add("Qwen/Qwen2.5-0.5B-Instruct", body=QWEN25_05_CONFIG)
+    load(page, "Qwen/Qwen2.5-1.5B-Instruct")
+    open_advanced(page)
+    page.get_by_test_id("log-paste").fill(e["excerpt"])
+    page.get_by_test_id("log-compare").click()
+    expect(page.get_by_test_id("spec-drafter-msg")).to_have_attribute("data-kind", "spec_drafter_loaded")
+    spec = json.loads(page.get_by_test_id("spec-config").input_value())
+    assert spec == {"method": "draft_model", "num_speculative_tokens": 5, "model": "Qwen/Qwen2.5-0.5B-Instruct"}
+    summary = page.get_by_test_id("log-compare-summary")
+    expect(summary).to_have_attribute("data-logged", "140832")
+    expect(summary).to_have_attribute("data-from-log", re.compile(r"^14\d{4}$"))
+    low, high = int(summary.get_attribute("data-low")), int(summary.get_attribute("data-high"))
+    assert low <= 140832 <= high
+    req = page.evaluate("() => window.__kvcalc.lastCompare.request")
+    assert req["drafter"] == {"id": "Qwen/Qwen2.5-0.5B-Instruct", "config": QWEN25_05_CONFIG}
+    assert oracle(req)["result"]["calculation"]["from_log"]["tokens"] == int(summary.get_attribute("data-from-log"))
+    expect(page.get_by_test_id("model-select")).not_to_have_value("Qwen/Qwen2.5-0.5B-Instruct")
+    page.get_by_test_id("log-paste").fill("")
     page.get_by_test_id("spec-config").fill("")
     fresh_form(page)
