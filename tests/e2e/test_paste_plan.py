@@ -381,16 +381,18 @@ def test_charts_follow_the_core_curves(py_page):
 
 
 def test_the_utilization_chart_marks_where_vllm_starts(py_page):
-    """Qwen3-8B at 32,768 tokens on an RTX 4090 holds one request only from a share between two
-    grid points: the chart's line runs through the current share and its caption says where vLLM
-    starts, in both languages, from the core's own points."""
+    """Qwen3-8B at its full 40,960 tokens on an RTX 4090 holds one request only from a share
+    between two grid points (about 0.95): the chart's line rises there, and its caption says where
+    vLLM starts, in both languages, from the core's own points."""
     page = py_page
     reset(page)
-    set_form(page, model="Qwen/Qwen3-8B", gpu=catalog_gpu("rtx-4090"), max_model_len=32768)
-    base = settle(page, max_model_len=32768)
+    gpu = catalog_gpu("rtx-4090")
+    set_form(page, model="Qwen/Qwen3-8B", gpu=gpu, max_model_len=40960)
+    poll(page, "() => window.__kvcalc.lastRequest?.gpu", gpu)
+    base = settle(page, max_model_len=40960)
     pu = oracle({**base, "curves": True})["result"]["curves"]["pool_vs_utilization"]
     starts = [b["gpu_memory_utilization"] for a, b in zip(pu, pu[1:]) if a["pool_tokens"] == 0 < b["pool_tokens"]]
-    assert len(starts) == 1 and 0.9 < starts[0] <= 0.92
+    assert len(starts) == 1 and 0.5 < starts[0] < 1
     chart = page.get_by_test_id("chart-util")
     expect(chart).to_have_attribute("data-starts-at", str(starts[0]))
     assert chart.locator("circle.pt").count() == len(pu)
