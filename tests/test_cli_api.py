@@ -73,6 +73,21 @@ def test_model_runner_flag_sets_the_runner(capsys):
     assert code == 2 and "VLLM_USE_V2_MODEL_RUNNER" in err and "0.12.0" in err
 
 
+def test_mxfp4_marlin_flag_grows_the_experts_and_spells_itself(capsys):
+    """--mxfp4-marlin on: gpt-oss's experts sized in Marlin's layout (more weights per GPU at TP 2),
+    the setting in the JSON, and the serve command asking for it (an env var on v0.22)."""
+    def run_json(*extra):
+        code, out, err = run(capsys, "estimate", "--model", "openai/gpt-oss-120b", "--gpu", "h200", "--tp", "2",
+                             "--vllm-version", "0.22.1", "--max-model-len", "8192", "--json", *extra)
+        assert code == 0, err
+        return json.loads(out)
+    plain, marlin = run_json(), run_json("--mxfp4-marlin", "on")
+    assert marlin["budget"]["terms"][0]["gib"] - plain["budget"]["terms"][0]["gib"] > 1.2
+    assert marlin["settings"]["mxfp4_marlin"] is True and plain["settings"]["mxfp4_marlin"] is None
+    assert marlin["serve_command"].startswith("VLLM_MXFP4_USE_MARLIN=1 vllm serve")
+    assert run_json("--mxfp4-marlin", "off")["budget"]["terms"][0]["gib"] == plain["budget"]["terms"][0]["gib"]
+
+
 def test_rocm_quick_reduce_flag_adds_its_buffer(capsys):
     """--rocm-quick-reduce LEVEL is VLLM_ROCM_QUICK_REDUCE_QUANTIZATION (any case): 4 GiB more
     non-torch memory on an MI355X TP 2 group; an unknown level or INT3 before v0.25 is refused."""

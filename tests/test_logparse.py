@@ -237,3 +237,19 @@ def test_speculative_settings_from_the_args_before_the_engine_line():
     # without a method the flags say nothing kvcalc can size
     no_method = flags.replace("'spec_method': 'draft_model', ", "")
     assert "speculative" not in parse_log(no_method).settings()
+
+
+@pytest.mark.parametrize("line, want", [
+    ("(EngineCore_DP0 pid=289) INFO 11-28 11:47:32 [mxfp4.py:141] Using Marlin backend", True),
+    ("INFO 08-05 10:00:00 [mxfp4.py:101] Using Triton backend", False),
+    ("INFO 08-05 10:00:00 [mxfp4.py:66] Using FlashInfer MXFP4 BF16 backend for SM100, For faster ...", False),
+    ("INFO 05-01 10:00:00 [mxfp4.py:381] Using 'MARLIN' Mxfp4 MoE backend.", True),
+    ("INFO 05-01 10:00:00 [mxfp4.py:381] Using 'BATCHED_MARLIN' Mxfp4 MoE backend.", True),
+    ("INFO 05-01 10:00:00 [mxfp4.py:381] Using 'TRITON' Mxfp4 MoE backend.", False),
+    ("INFO 01-01 00:00:00 [utils.py:1] non-default args: {'model': 'openai/gpt-oss-20b', 'moe_backend': 'marlin'}", True),
+    # not the MXFP4 experts: attention's Triton backend, FP8 MoE's Marlin
+    ("INFO 10-01 00:00:00 [cuda.py:322] Using Triton backend on V1 engine.", None),
+    ("INFO 10-01 00:00:00 [fp8.py:169] Using Marlin backend for FP8 MoE", None),
+])
+def test_the_kernels_mxfp4_experts_run_on_become_a_setting(line, want):
+    assert parse_log(line).settings().get("mxfp4_marlin") is want

@@ -304,3 +304,49 @@ def test_rounding_lands_on_the_stage_that_holds_each_tensor():
     plain = estimate_weights(cfg, None, "auto", 2, 1, 2).per_stage_bytes
     rounded = estimate_weights(cfg, None, "auto", 2, 1, 2, rounding=True, max_split=LOAD_MAX_SPLIT_BYTES).per_stage_bytes
     assert [r - p for r, p in zip(rounded, plain)] == [int((14 * 3.5 + 0.5) * MIB)] * 2
+
+
+@pytest.mark.parametrize("gpu, version, marlin, native", [
+    ("h200", "0.22.1", None, True),          # Hopper: the Triton kernels
+    ("h200", "0.22.1", True, False),         # VLLM_MXFP4_USE_MARLIN=1
+    ("h200", "0.11.0", True, False),         # a v0.11 install without triton_kernels ('Using Marlin backend')
+    ("b200", "0.33.0", None, True),          # data-centre Blackwell (10.0)
+    ("a100-80g-sxm", "0.33.0", False, False),  # below 9.0 Marlin is the only kernel, whatever a log says
+    ("gb10", "0.11.0", None, True),          # 12.1: v0.11 ran triton_kernels on any capability from 9.0
+    ("gb10", "0.12.0", None, False),         # from v0.12 only up to 11.0 (Rule.MXFP4_MARLIN_FROM_SM110)
+    ("rtx-5090", "0.33.0", None, False),
+    ("rtx-5090", "0.33.0", False, True),     # a log naming the Triton kernels on 12.0 (v0.33 allows them)
+    ("mi300x", "0.33.0", None, False),
+])
+def test_which_gpus_and_releases_run_mxfp4_experts_on_marlin(gpu, version, marlin, native):
+    from kvcalc.catalog import find_gpu
+    from kvcalc.versions import parse_version
+    from kvcalc.weights import native_mxfp4_experts
+    g = find_gpu(gpu)
+    assert native_mxfp4_experts(parse_version(version), g.platform, g.compute_capability, marlin) is native
+
+
+def test_marlin_makes_gpt_oss_load_what_its_logs_print():
+    """gpt-oss-120b with VLLM_MXFP4_USE_MARLIN=1 over two H200s (v0.22.1) logs 34.38 GiB per GPU:
+    Marlin pads each GPU's 1,440 expert columns to 1,536, not 1,472; the DGX Spark (12.1) takes
+    Marlin unasked from v0.12 (gpt-oss-20b: 13.72 and 13.80 GiB logged on v0.13 and v0.30)."""
+    marlin = calc("openai/gpt-oss-120b", "h200", tensor_parallel_size=2, vllm_version="0.22.1", mxfp4_marlin=True,
+                  max_model_len=2068)
+    native = calc("openai/gpt-oss-120b", "h200", tensor_parallel_size=2, vllm_version="0.22.1", max_model_len=2068)
+    assert marlin.budget.weights_as_logged / 2**30 == pytest.approx(34.38, rel=0.005)
+    assert native.budget.weights_as_logged < marlin.budget.weights_as_logged - 1.2 * 2**30
+    assert "MXFP4 experts on Marlin kernels" in marlin.budget.terms[0].basis
+    assert "native kernels' tiles" in native.budget.terms[0].basis
+    spark = calc("openai/gpt-oss-20b", "gb10", vllm_version="0.30.0", max_model_len=32768)
+    assert spark.budget.weights_as_logged / 2**30 == pytest.approx(13.80, rel=0.005)
+
+
+@pytest.mark.parametrize("version, prefix, flag", [("0.22.1", "VLLM_MXFP4_USE_MARLIN=1 vllm serve", None),
+                                                   ("0.24.0", "vllm serve", "--moe-backend marlin")])
+def test_the_serve_command_asks_for_marlin_as_each_release_reads_it(version, prefix, flag):
+    c = calc("openai/gpt-oss-120b", "h200", vllm_version=version, mxfp4_marlin=True)
+    assert c.serve_command.startswith(prefix)
+    assert (flag in c.serve_command) if flag else "--moe-backend" not in c.serve_command
+    # no MXFP4 experts, nothing to ask for
+    dense = calc("Qwen/Qwen3-8B", "h200", vllm_version=version, mxfp4_marlin=True).serve_command
+    assert "MARLIN" not in dense and "--moe-backend" not in dense

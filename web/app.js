@@ -134,6 +134,7 @@ const FIELDS = [
   ["mr", "model-runner", ""],
   ["cc", "compile-cache", ""],
   ["pm", "pinned-memory", ""],
+  ["mx", "mxfp4-marlin", ""],
   ["smp", "skip-mm-profiling", false],
   ["lmo", "language-model-only", false],
   ["ep", "entrypoint", "serve"],
@@ -152,7 +153,7 @@ const FIELD_MSG = {
   VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: "cg-profiling",
   VLLM_ROCM_QUICK_REDUCE_QUANTIZATION: "rocm-quick-reduce",
   VLLM_USE_V2_MODEL_RUNNER: "model-runner",
-  "compile cache": "compile-cache", "pinned memory": "pinned-memory",
+  "compile cache": "compile-cache", "pinned memory": "pinned-memory", VLLM_MXFP4_USE_MARLIN: "mxfp4-marlin",
   "--language-model-only": "language-model-only", available_kv_gib: "available-kv-gib",
 };
 
@@ -230,6 +231,7 @@ function profileSettings() {
   const pc = $("prefix-caching").value;
   const cc = $("compile-cache").value;
   const pm = $("pinned-memory").value;
+  const mx = $("mxfp4-marlin").value;
   return {
     ...(pc === "" ? {} : { enable_prefix_caching: pc === "1" }),
     ...(v === "" ? {} : { flashinfer_sampler: v === "1" }),
@@ -238,6 +240,7 @@ function profileSettings() {
     ...(mr === "" ? {} : { model_runner_v2: mr === "1" }),
     ...(cc === "" ? {} : { compile_cache: cc }),
     ...(pm === "" ? {} : { pinned_memory: false }),
+    ...(mx === "" ? {} : { mxfp4_marlin: mx === "1" }),
     ...($("skip-mm-profiling").checked ? { skip_mm_profiling: true } : {}),
     ...($("language-model-only").checked ? { language_model_only: true } : {}),
   };
@@ -401,6 +404,10 @@ function renderResult(r, source) {
   const weights = b ? b.terms.find((t) => t.name === "weights") : null;
   setNum("weights-gib-per-gpu", weights ? weights.gib : null, "gib");
   if (weights) $("weights-gib-per-gpu").textContent += " GiB";
+  // what the weights rest on (the checkpoint or the parameters, MXFP4 padding, allocator rounding)
+  const wb = $("weights-basis");
+  wb.removeAttribute("lang");
+  coreLang(wb, weights ? weights.basis : "").textContent = weights && weights.basis ? C(weights.basis) : "";
   const reserve = b ? b.terms.filter((t) => t.name !== "weights") : [];
   $("reserve-list").replaceChildren(...reserve.map((t) => {
     const e = li(`${termName(t.name)}: ` + (t.low_gib === t.high_gib ? `${F.gib(t.gib)} GiB` : fill(S("term_range"), {
@@ -502,6 +509,7 @@ function renderSettingsUsed(r) {
       ? [[S("cc_label"), compileCacheText(s.compile_cache)]]
       : []),
     ...(s.pinned_memory === false ? [[S("pm_label"), S("pm_off")]] : []),
+    ...(s.mxfp4_marlin != null ? [[S("mx_label"), S(s.mxfp4_marlin ? "mx_on" : "mx_off")]] : []),
     ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
     ...(s.cudagraph_memory_profiling != null
       ? [["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", s.cudagraph_memory_profiling ? "1" : "0"]] : []),
@@ -1051,6 +1059,7 @@ const LOG_FIELDS = [
   ["model_runner_v2", "model-runner", ""],
   ["compile_cache", "compile-cache", ""],
   ["pinned_memory", "pinned-memory", ""],
+  ["mxfp4_marlin", "mxfp4-marlin", ""],
   ["skip_mm_profiling", "skip-mm-profiling", false],
   ["language_model_only", "language-model-only", false],
   ["vllm_version", "vllm-version", CAT.newest_version],
@@ -1076,6 +1085,7 @@ function settingName(k) {
   if (k === "model") return S("name_model");
   if (k === "compile_cache") return S("name_compile_cache");
   if (k === "pinned_memory") return S("pm_label");
+  if (k === "mxfp4_marlin") return S("mx_label");
   if (k === "gpu") return S("name_gpu");
   return SETTING_FLAG[k] || k;
 }
@@ -1090,6 +1100,7 @@ function settingText(k, v) {
   if (k === "model_runner_v2") return S(v ? "runner_v2" : "runner_v1");
   if (k === "compile_cache") return compileCacheText(v);
   if (k === "pinned_memory") return S(v === false ? "pm_off" : "pm_unset");
+  if (k === "mxfp4_marlin") return S(v ? "mx_on" : "mx_off");
   if (k === "enable_prefix_caching") return v ? "--enable-prefix-caching" : "--no-enable-prefix-caching";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;
   if (Array.isArray(v)) return `${SETTING_FLAG[k] || k} ${v.join(" ")}`;

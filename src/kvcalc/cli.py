@@ -131,6 +131,12 @@ def _model_flags(p: Any) -> None:
                         "VLLM_WSL2_ENABLE_PIN_MEMORY=1 (v0.24+): model runner V2 then keeps every request's "
                         "token ids in GPU memory, max_num_seqs x max_model_len x 4 B, charged from v0.27. "
                         "Default: on (Linux)")
+    p.add_argument("--mxfp4-marlin", type=_flag_bool, metavar="on|off",
+                   help="on: MXFP4 experts (gpt-oss) run on Marlin kernels, as VLLM_MXFP4_USE_MARLIN=1 (--moe-backend "
+                        "marlin from v0.24) or a v0.10-v0.11 install without triton_kernels makes them; Marlin pads "
+                        "each GPU's expert intermediate size to 128 (64 natively), so the weights grow. off: a "
+                        "native kernel (what a log naming Triton or FlashInfer shows). Default: the release's "
+                        "choice (Marlin below compute capability 9.0, and from 11.0 on from v0.12)")
     p.add_argument("--available-kv-gib", type=float,
                    help="'Available KV cache memory' from your log: compute the pool from it")
     p.add_argument("--measured-reserve-gib", type=float,
@@ -146,7 +152,7 @@ SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "model_runner_v2",
                 "skip_mm_profiling", "language_model_only",
                 "max_cudagraph_capture_size", "cudagraph_capture_sizes", "limit_mm_per_prompt",
-                "mm_processor_kwargs", "compile_cache", "pinned_memory")
+                "mm_processor_kwargs", "compile_cache", "pinned_memory", "mxfp4_marlin")
 
 
 def _fetch_drafter(spec: Any) -> None:

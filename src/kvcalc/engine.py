@@ -26,7 +26,7 @@ from .specs import SizingContext
 from .units import GIB
 from .versions import (NEWEST_LOGGED, Rule, Version, applies, default_v2_architectures,
                        flashinfer_sampler_default, runs_on_v1_for)
-from .weights import DRAFTER_WEIGHT_METHODS, drafter_weights, serving_quantization
+from .weights import DRAFTER_WEIGHT_METHODS, drafter_weights, format_for, native_mxfp4_experts, serving_quantization
 
 _FLOAT_EPS = 1e-9
 
@@ -339,7 +339,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
 
     s = r.settings
     dtype_bytes = model_dtype_bytes(model_dtype)
-    native_mxfp4 = gpu.platform == "cuda" and gpu.target.major >= 9
+    native_mxfp4 = native_mxfp4_experts(r.version, gpu.platform, gpu.compute_capability, s.mxfp4_marlin)
     # vLLM loads under a 20 MiB split limit on CUDA from v0.21; ROCm keeps torch's default
     load_split = LOAD_MAX_SPLIT_BYTES if gpu.platform == "cuda" and applies(Rule.LOAD_MAX_SPLIT_20MIB, r.version) \
         else None
@@ -406,6 +406,13 @@ def _drafter(config: dict[str, Any], s: Settings, dtype_bytes: int,
     basis = Text("basis.draft_model", gib=sized[0] / GIB) if method == "draft_model" else \
         Text("basis.draft_eagle", method=method, gib=sized[0] / GIB, high=sized[2] / GIB)
     return sized, basis
+
+
+def _mxfp4_experts(config: dict[str, Any], s: Settings) -> bool:
+    """Whether the experts load as MXFP4 (the checkpoint's format, or the weights chosen), the
+    only case where asking vLLM for Marlin (Settings.mxfp4_marlin) changes anything."""
+    fmt = format_for(s.weights, config, True)
+    return fmt is not None and fmt.name == "mxfp4"
 
 
 def _weights_problem(budget: Budget, total: int) -> str | None:
@@ -530,6 +537,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     cmd = serve_command(model_id or arch.architecture, resolved, kv_name=s.kv_cache_dtype,
                         prefix_caching_default=caching_default, quantization=online,
                         allow_deprecated_quantization=deprecated_flag,
+                        mxfp4_experts=_mxfp4_experts(config, s),
                         model_runner_v2_default=uses_model_runner_v2(
                             arch, version, s.speculative.method if s.speculative else None))
     from .reserve import sampler_path  # noqa: PLC0415

@@ -20,6 +20,12 @@ from .units import cdiv
 from .settings import VALID_BLOCK_SIZES
 from .versions import Version
 
+def parse_capability(text: str) -> tuple[int, int] | None:
+    """"9.0" → (9, 0); None for a gfx name or an unknown GPU."""
+    major, _, minor = (text or "").partition(".")
+    return (int(major), int(minor or 0)) if major.isdigit() and (minor or "0").isdigit() else None
+
+
 @dataclass(frozen=True)
 class GpuTarget:
     """What of the GPU changes the layout: its architecture picks the attention backend."""

@@ -81,6 +81,7 @@ class ParsedLog:
     model_runner_v2: bool | None = None   # "Using V2 Model Runner" / "... using the V1 model runner instead"
     compile_cache: str | None = None    # "cold" when the log compiles the model, "warm" when it loads it
     pinned_memory: bool | None = None   # False: "Using 'pin_memory=False' as WSL is detected"
+    mxfp4_marlin: bool | None = None    # MXFP4 experts on Marlin (True) or a native kernel (False)
     error: str | None = None
     error_needed_gib: float | None = None
     error_available_gib: float | None = None
@@ -138,6 +139,10 @@ class ParsedLog:
             out["compile_cache"] = self.compile_cache
         if self.pinned_memory is not None:
             out["pinned_memory"] = self.pinned_memory
+        if self.mxfp4_marlin is not None:
+            out["mxfp4_marlin"] = self.mxfp4_marlin
+        elif str(a.get("moe_backend", "")).lower() == "marlin":
+            out["mxfp4_marlin"] = True
         limits = a.get("limit_mm_per_prompt")
         if isinstance(limits, dict) and mm_limits_of(limits) is not None:
             out["limit_mm_per_prompt"] = limits
@@ -232,6 +237,13 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("Compiling a graph for", re.compile(r"Compiling a graph for (?:dynamic shape|compile range)"), "compile_cold"),
     ("Directly load", re.compile(r"Directly load (?:the compiled graph|AOT compilation)"), "compile_warm"),
     ("WSL is detected", re.compile(r"Using '?pin_memory=False'? as WSL is detected"), "unpinned"),
+    # the kernels MXFP4 experts run on: vllm/model_executor/layers/quantization/mxfp4.py (v0.10.1-v0.18:
+    # 'Using Marlin backend' / 'Using Triton backend' / 'Using FlashInfer MXFP4 ... backend for SM...')
+    # and fused_moe/oracle/mxfp4.py (v0.19+: "Using 'MARLIN' Mxfp4 MoE backend.")
+    ("Using Marlin backend", re.compile(r"Using Marlin backend\s*$"), "mxfp4_marlin"),
+    ("Using Triton backend", re.compile(r"Using Triton backend\s*$"), "mxfp4_native"),
+    ("Using FlashInfer MXFP4", re.compile(r"Using FlashInfer MXFP4 \S+"), "mxfp4_native"),
+    ("Mxfp4 MoE backend", re.compile(r"Using '(\w{1,40})' Mxfp4 MoE backend"), "mxfp4_backend"),
 ]
 
 _USAGE = re.compile(r"(?<![0-9.])([0-9.]{1,20}) GiB for ([a-zA-Z \-+()]{1,80}?)(?:,|\.| and)")
@@ -440,6 +452,10 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         log.cudagraph_memory_profiling = g[0] == "enabled"
     elif kind == "unpinned":
         log.pinned_memory = False
+    elif kind in ("mxfp4_marlin", "mxfp4_native"):
+        log.mxfp4_marlin = kind == "mxfp4_marlin"
+    elif kind == "mxfp4_backend":
+        log.mxfp4_marlin = g[0] in ("MARLIN", "BATCHED_MARLIN")
     elif kind in ("compile_cold", "compile_warm"):
         # a compile anywhere in the start makes it a first start, whatever else was loaded
         log.compile_cache = "cold" if kind == "compile_cold" or log.compile_cache == "cold" else "warm"

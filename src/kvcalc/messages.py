@@ -388,6 +388,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "basis.weights_rounding": (
         "plus {mib:,.0f} MiB PyTorch's allocator rounds up on the large tensors",
         "加上 PyTorch 分配器对大张量向上取整的 {mib:,.0f} MiB"),
+    "basis.weights_mxfp4": (
+        "MXFP4 experts padded {pct:.1f}% for the native kernels' tiles",
+        "MXFP4 专家层按原生内核的分块对齐，多占 {pct:.1f}%"),
+    "basis.weights_mxfp4_marlin": (
+        "MXFP4 experts on Marlin kernels, padded {pct:.1f}% for their tiles (each GPU's expert "
+        "intermediate size to 128)",
+        "MXFP4 专家层走 Marlin 内核，按其分块对齐多占 {pct:.1f}%（每张 GPU 的专家中间维度对齐到 128）"),
     "basis.weights_params": (
         "{billions:.2f} B parameters, {label} weights, split across TP/PP",
         "{billions:.2f} B 参数，{label} 权重，按 TP/PP 切分"),

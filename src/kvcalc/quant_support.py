@@ -24,7 +24,7 @@ from typing import Any
 from .config_aliases import modelopt_algo, quantization_config
 from .errors import SettingsError
 from .messages import Text
-from .reserve import parse_capability
+from .kvspecs import parse_capability
 from .versions import Rule, Version, applies
 
 _MIN_CAPABILITY: dict[str, tuple[tuple[Rule | None, int], ...]] = {

@@ -87,6 +87,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "mm_processor_kwargs": json.loads(r.mm_processor.spelled) if r.mm_processor is not None else None,
             "compile_cache": s.compile_cache,
             "pinned_memory": s.pinned_memory,
+            "mxfp4_marlin": s.mxfp4_marlin,
             # the speculative config as vLLM's flag spells it, and whether the drafter's config was given
             "speculative": None if s.speculative is None else {
                 "method": s.speculative.method, "num_speculative_tokens": s.speculative.num_speculative_tokens,

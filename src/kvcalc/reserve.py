@@ -33,6 +33,7 @@ from typing import Any
 from .messages import Text, join_texts
 from .params import QWEN2_VL_MODEL_TYPES, QWEN3_VL_MODEL_TYPES, QWEN_VL_MODEL_TYPES, config_int as _n, expert_count, \
     text_part
+from .kvspecs import parse_capability
 from .units import GIB, cdiv
 from .settings import MmLimits, MmProcessor, max_pixels_ok, processor_max_pixels
 from .versions import NEWEST, Rule, Version, applies, flashinfer_sampler_default, parse_version
@@ -119,12 +120,6 @@ greedy cost plus the copy (4 B). Its cached per-SM row buffer (SMs × vocabulary
 MiB) is not counted."""
 SAMPLER_LOW_BYTES = 5.0
 """Per-entry cost at the optimistic end of the band when the sampler path is not known."""
-
-
-def parse_capability(text: str) -> tuple[int, int] | None:
-    """"9.0" → (9, 0); None for a gfx name or an unknown GPU."""
-    major, _, minor = (text or "").partition(".")
-    return (int(major), int(minor or 0)) if major.isdigit() and (minor or "0").isdigit() else None
 
 
 def sampler_path(version: Version, model_runner_v2: bool, platform: str,

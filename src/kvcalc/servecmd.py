@@ -12,14 +12,16 @@ from .versions import Rule, applies, default_gpu_memory_utilization, flashinfer_
 
 def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching_default: bool = True,
                   model_runner_v2_default: bool | None = None, quantization: str | None = None,
-                  allow_deprecated_quantization: bool = False) -> str:
+                  allow_deprecated_quantization: bool = False, mxfp4_experts: bool = False) -> str:
     """``prefix_caching_default``: whether this model and release turn prefix caching on unasked
     (engine.prefix_caching_default), so only a change from it is spelled out; likewise
     ``model_runner_v2_default``, the runner the release picks for this model unasked
     (engine.uses_model_runner_v2; None: not known, so a chosen runner is always spelled out).
     ``quantization``: the ``--quantization`` vLLM needs to quantize the checkpoint while loading
     (weights.serving_quantization); ``allow_deprecated_quantization``: the checkpoint's method is one
-    vLLM starts only with --allow-deprecated-quantization (quant_support.needs_deprecated_flag)."""
+    vLLM starts only with --allow-deprecated-quantization (quant_support.needs_deprecated_flag).
+    ``mxfp4_experts``: the model's experts are MXFP4, so Marlin, when chosen, is asked for
+    (VLLM_MXFP4_USE_MARLIN=1, or --moe-backend marlin from v0.24: Rule.MXFP4_MARLIN_FLAG)."""
     s = r.settings
     parts = ["vllm", "serve", shlex.quote(model) if model else "MODEL"]
 
@@ -72,6 +74,9 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--kv-cache-memory-bytes", s.kv_cache_memory_bytes)
     if s.mamba_ssm_cache_dtype not in (None, "auto"):
         flag("--mamba-ssm-cache-dtype", s.mamba_ssm_cache_dtype)
+    marlin_flag = applies(Rule.MXFP4_MARLIN_FLAG, r.version)
+    if mxfp4_experts and s.mxfp4_marlin and marlin_flag:
+        flag("--moe-backend", "marlin")
     if s.speculative is not None:
         cfg = {"method": s.speculative.method,
                "num_speculative_tokens": s.speculative.num_speculative_tokens}
@@ -86,6 +91,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
     if s.cudagraph_memory_profiling is not None and \
             s.cudagraph_memory_profiling != applies(Rule.CUDA_GRAPH_ESTIMATE_DEDUCTED, r.version):
         parts.insert(0, f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS={int(s.cudagraph_memory_profiling)}")
+    if mxfp4_experts and s.mxfp4_marlin and not marlin_flag:
+        parts.insert(0, "VLLM_MXFP4_USE_MARLIN=1")
     if s.model_runner_v2 is not None and s.model_runner_v2 != model_runner_v2_default:
         parts.insert(0, f"VLLM_USE_V2_MODEL_RUNNER={int(s.model_runner_v2)}")
     return " ".join(parts)

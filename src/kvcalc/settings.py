@@ -33,7 +33,8 @@ on a first start of these settings (or in a fresh container without that directo
 ENV_SETTINGS = {"flashinfer_sampler": "VLLM_USE_FLASHINFER_SAMPLER",
                 "cudagraph_memory_profiling": "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
                 "rocm_quick_reduce": "VLLM_ROCM_QUICK_REDUCE_QUANTIZATION",
-                "model_runner_v2": "VLLM_USE_V2_MODEL_RUNNER"}
+                "model_runner_v2": "VLLM_USE_V2_MODEL_RUNNER",
+                "mxfp4_marlin": "VLLM_MXFP4_USE_MARLIN"}
 """Settings that are environment variables, not flags: a log's "non-default args" never states them."""
 
 ROCM_QUICK_REDUCE_LEVELS = ("NONE", "FP", "INT8", "INT6", "INT4", "INT3")
@@ -46,6 +47,7 @@ _BOOL_FLAGS = (("enforce_eager", "--enforce-eager"), ("enable_prefix_caching", "
                ("flashinfer_sampler", "VLLM_USE_FLASHINFER_SAMPLER"),
                ("cudagraph_memory_profiling", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"),
                ("model_runner_v2", "VLLM_USE_V2_MODEL_RUNNER"),
+               ("mxfp4_marlin", "VLLM_MXFP4_USE_MARLIN"),
                ("skip_mm_profiling", "--skip-mm-profiling"),
                ("language_model_only", "--language-model-only"), ("pinned_memory", "pinned memory"))
 
@@ -103,6 +105,7 @@ class Settings:
     cudagraph_memory_profiling: bool | None = None  # VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1/0
     rocm_quick_reduce: str | None = None    # VLLM_ROCM_QUICK_REDUCE_QUANTIZATION; None: unset (NONE)
     model_runner_v2: bool | None = None     # VLLM_USE_V2_MODEL_RUNNER=1/0; None: the release's choice
+    mxfp4_marlin: bool | None = None        # MXFP4 experts on Marlin (VLLM_MXFP4_USE_MARLIN=1 / --moe-backend marlin)
     skip_mm_profiling: bool | None = None
     language_model_only: bool | None = None   # no vision/audio towers loaded or profiled
     max_cudagraph_capture_size: int | None = None

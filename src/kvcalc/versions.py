@@ -483,6 +483,21 @@ class Rule(Enum):
         "gptq_marlin need compute capability 7.5 instead of 8.0, so T4s and RTX 20xx cards load FP8 and NVFP4 "
         "checkpoints and run AWQ/GPTQ on Marlin",
         "confirmed: get_min_capability returns 80 in the v0.10.0-v0.13.0 wheels and 75 from v0.14.0")
+    MXFP4_MARLIN_FROM_SM110 = RuleInfo(
+        _v("0.12.0"), "v0.12.0 wheel", "vllm/model_executor/layers/quantization/mxfp4.py get_mxfp4_backend",
+        "MXFP4 experts (gpt-oss) run on Marlin kernels on compute capability 11.0 and newer (Thor, DGX Spark's "
+        "GB10, RTX 50xx, RTX PRO Blackwell): the vendored triton_kernels are only used from 9.0 up to 11.0, and "
+        "Marlin pads each GPU's expert intermediate size to 128 instead of 64",
+        "confirmed: the v0.12.0 wheel vendors vllm.third_party.triton_kernels and limits them to "
+        "(9, 0) <= capability < (11, 0), as do the fused_moe/oracle/mxfp4.py backends through v0.31.0; v0.33.0 "
+        "lets the Triton kernels run on 12.x but orders Marlin first there; v0.11 used them on any capability "
+        "from 9.0 whenever the optional triton_kernels package was installed")
+    MXFP4_MARLIN_FLAG = RuleInfo(
+        _v("0.24.0"), "v0.24.0 wheel", "vllm/config/kernel.py MoEBackend",
+        "Marlin for MXFP4 experts is asked for with --moe-backend marlin: VLLM_MXFP4_USE_MARLIN, read from "
+        "v0.10.1, is gone",
+        "confirmed: VLLM_MXFP4_USE_MARLIN is in vllm/envs.py of the v0.10.1-v0.23.0 wheels and not in v0.24.0, "
+        "whose MoEBackend choices include 'marlin' (fused_moe/oracle/mxfp4.py map_mxfp4_backend)")
     MODELOPT_FP8_ON_AMPERE = RuleInfo(
         _v("0.27.0"), "v0.27.0 wheel", "vllm/model_executor/layers/quantization/modelopt.py ModelOptFp8Config",
         "ModelOpt FP8 checkpoints need compute capability 8.0 instead of 8.9, so A100s and RTX 30xx cards "
@@ -887,6 +902,16 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "MARLIN_ON_TURING": (
         "Marlin 的仅权重量化内核支持 Turing：FP8（Fp8Config）、NVFP4（ModelOptNvFp4Config）、awq_marlin 与 gptq_marlin 所需的计算能力从 8.0 降到 7.5，因此 T4 与 RTX 20 系列显卡可以加载 FP8 和 NVFP4 检查点，AWQ/GPTQ 也走 Marlin",
         "已确认：v0.10.0–v0.13.0 wheel 中 get_min_capability 返回 80，v0.14.0 起返回 75"),
+    "MXFP4_MARLIN_FROM_SM110": (
+        "MXFP4 专家层（gpt-oss）在计算能力 11.0 及以上（Thor、DGX Spark 的 GB10、RTX 50 系列、RTX PRO Blackwell）走 Marlin "
+        "内核：内置的 triton_kernels 只用于 9.0 到 11.0 之间，而 Marlin 把每张 GPU 的专家中间维度按 128 而不是 64 对齐",
+        "已确认：v0.12.0 wheel 内置 vllm.third_party.triton_kernels，并限定 (9, 0) <= 计算能力 < (11, 0)，直到 v0.31.0 的 "
+        "fused_moe/oracle/mxfp4.py 各后端都是如此；v0.33.0 允许 Triton 内核在 12.x 上运行，但在那里把 Marlin 排在前面；"
+        "v0.11 只要装了可选的 triton_kernels 包，在 9.0 及以上任何计算能力上都用它"),
+    "MXFP4_MARLIN_FLAG": (
+        "MXFP4 专家层改用 --moe-backend marlin 指定 Marlin：自 v0.10.1 起读取的 VLLM_MXFP4_USE_MARLIN 已移除",
+        "已确认：v0.10.1–v0.23.0 wheel 的 vllm/envs.py 中有 VLLM_MXFP4_USE_MARLIN，v0.24.0 中没有，其 MoEBackend 选项包含 "
+        "'marlin'（fused_moe/oracle/mxfp4.py map_mxfp4_backend）"),
     "MODELOPT_FP8_ON_AMPERE": (
         "ModelOpt FP8 检查点所需的计算能力从 8.9 降到 8.0，因此 A100 与 RTX 30 系列显卡可以加载",
         "已确认：v0.10.0–v0.26.0 wheel 中 ModelOptFp8Config.get_min_capability 返回 89，v0.27.0 起返回 80"),

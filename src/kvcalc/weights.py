@@ -17,10 +17,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .config_aliases import modelopt_algo, quantization_config
+from .kvspecs import parse_capability
 from .errors import SettingsError
 from .messages import Text, join_texts
 from .params import Part, big_tensors, drafter_parts, inventory, mtp_parts, text_part
 from .units import MIB, cdiv
+from .versions import Rule, Version, applies
 
 WEIGHT_FORMATS: tuple[str, ...] = ("auto", "bf16", "fp16", "fp8", "int8", "awq", "gptq", "int4",
                                    "mxfp4", "nvfp4")
@@ -144,6 +146,26 @@ def _part_bytes(p: Part, fmt: Format | None, dtype_bytes: int, tp: int,
     elif fmt is not None and fmt.lm_head_bytes_per_param and p.name == "lm_head":
         b = fmt.lm_head_bytes_per_param
     return p.params * b, per_rank * b * (expert_pad if p.expert else 1.0)
+
+
+def native_mxfp4_experts(version: Version, platform: str, capability: str, marlin: bool | None) -> bool:
+    """Whether vLLM runs MXFP4 experts on a native kernel (Triton's or FlashInfer's, whose layout
+    pads each GPU's expert intermediate size to 64) rather than Marlin (128): on CUDA from compute
+    capability 9.0, up to 11.0 from v0.12 (Rule.MXFP4_MARLIN_FROM_SM110: Thor, GB10, RTX 50xx and
+    RTX PRO Blackwell take Marlin). ``marlin`` True: Marlin asked for (VLLM_MXFP4_USE_MARLIN=1,
+    --moe-backend marlin from v0.24) or what the log shows ('Using Marlin backend': a v0.10-v0.11
+    install without the optional triton_kernels package takes it on Hopper too); False: the log
+    names a native kernel; None: the release's choice. Below 9.0 Marlin is the only kernel. Other
+    platforms keep kvcalc's Marlin-like alignment (ROCm pads to 256 on AITER; no public log to check
+    it against)."""
+    if platform != "cuda" or marlin is True:
+        return False
+    cc = parse_capability(capability)
+    if cc is None or cc < (9, 0):
+        return False
+    if marlin is False:
+        return True
+    return cc < (11, 0) or not applies(Rule.MXFP4_MARLIN_FROM_SM110, version)
 
 
 def mxfp4_expert_padding(config: dict[str, Any], tp: int, native_mxfp4: bool) -> float:
@@ -356,6 +378,9 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     first = per_layer_input_buffer_bytes(config, mnbt, model_dtype_bytes)
     lost = allocator_rounding_bytes(config, tp, model_dtype_bytes, max_split, sizes, fmt) \
         if rounding else [0] * pp
+    if pad > 1.0:
+        basis = join_texts([basis, Text("basis.weights_mxfp4_marlin" if not native_mxfp4 else "basis.weights_mxfp4",
+                                        pct=(pad - 1) * 100)])
     if max(lost) >= MIB:
         basis = join_texts([basis, Text("basis.weights_rounding", mib=max(lost) / MIB)])
     per_stage = tuple(int(b * scale) + buffers + lost[i] + (first if i == 0 else 0) for i, b in enumerate(stage))

@@ -136,6 +136,25 @@ def test_the_rocm_quick_reduce_select_adds_its_buffer_where_it_starts(py_page):
     fresh_form(page)
 
 
+def test_the_mxfp4_kernel_select_sizes_gpt_oss_experts_in_marlins_layout(py_page):
+    """MXFP4 expert kernels: Marlin (Advanced) on two H200s with vLLM 0.22: gpt-oss-120b's
+    weights per GPU grow by Marlin's padding (1,440 expert columns to 1,536), the weights basis
+    says so in both languages, the serve command carries VLLM_MXFP4_USE_MARLIN=1, and the link
+    restores the choice."""
+    page = py_page
+    on, off, want = choose_setting(page, "mxfp4-marlin", "1", "mxfp4_marlin", True,
+                                   model="openai/gpt-oss-120b", gpu="h200", tensor_parallel_size=2,
+                                   vllm_version="0.22.0", max_model_len=8192)
+    w = lambda r: r["budget"]["terms"][0]  # noqa: E731
+    assert w(on)["gib"] - w(off)["gib"] > 1.2 and "Marlin" in w(on)["basis"]
+    expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"^VLLM_MXFP4_USE_MARLIN=1 vllm serve"))
+    expect_in_both_languages(page, page.get_by_test_id("weights-basis"),
+                             "MXFP4 experts on Marlin kernels", "MXFP4 专家层走 Marlin 内核")
+    expect(page.get_by_test_id("settings-used")).to_contain_text("MXFP4 expert kernels")
+    link_restores(page, "mx", "1", "mxfp4-marlin", "1", want)
+    fresh_form(page)
+
+
 def test_pinned_memory_off_puts_the_token_ids_in_gpu_memory(py_page):
     """Pinned host memory off (WSL2) on model runner V2: every request's token ids move to GPU
     memory, max_num_seqs × max_model_len × 4 B inside the non-torch term; the settings-used list
