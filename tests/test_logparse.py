@@ -246,8 +246,9 @@ def test_speculative_settings_from_the_args_before_the_engine_line():
     ("INFO 05-01 10:00:00 [mxfp4.py:381] Using 'MARLIN' Mxfp4 MoE backend.", True),
     ("INFO 05-01 10:00:00 [mxfp4.py:381] Using 'BATCHED_MARLIN' Mxfp4 MoE backend.", True),
     ("INFO 05-01 10:00:00 [mxfp4.py:381] Using 'TRITON' Mxfp4 MoE backend.", False),
-    ("INFO 01-01 00:00:00 [utils.py:1] non-default args: {'model': 'openai/gpt-oss-20b', 'moe_backend': 'marlin'}", True),
-    # not the MXFP4 experts: attention's Triton backend, FP8 MoE's Marlin
+    # not the MXFP4 experts: --moe-backend (any MoE format; an MXFP4 model's log names its kernels
+    # too), attention's Triton backend, FP8 MoE's Marlin
+    ("INFO 01-01 00:00:00 [utils.py:1] non-default args: {'model': 'x/nvfp4-moe', 'moe_backend': 'marlin'}", None),
     ("INFO 10-01 00:00:00 [cuda.py:322] Using Triton backend on V1 engine.", None),
     ("INFO 10-01 00:00:00 [fp8.py:169] Using Marlin backend for FP8 MoE", None),
 ])

@@ -139,10 +139,8 @@ class ParsedLog:
             out["compile_cache"] = self.compile_cache
         if self.pinned_memory is not None:
             out["pinned_memory"] = self.pinned_memory
-        if self.mxfp4_marlin is not None:
+        if self.mxfp4_marlin is not None:     # not --moe-backend: it applies to every MoE format
             out["mxfp4_marlin"] = self.mxfp4_marlin
-        elif str(a.get("moe_backend", "")).lower() == "marlin":
-            out["mxfp4_marlin"] = True
         limits = a.get("limit_mm_per_prompt")
         if isinstance(limits, dict) and mm_limits_of(limits) is not None:
             out["limit_mm_per_prompt"] = limits
