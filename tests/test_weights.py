@@ -123,10 +123,11 @@ def test_gpt_oss_experts_padded_to_kernel_tiles():
     # stays 720 (64-aligned) on GPUs with native MXFP4.
     from kvcalc.weights import mxfp4_expert_padding
     cfg = config("openai/gpt-oss-120b")
-    assert mxfp4_expert_padding(cfg, 1, True) == 3072 / 2880
-    assert mxfp4_expert_padding(cfg, 4, False) == (3072 * 768) / (2880 * 720)
+    assert mxfp4_expert_padding(cfg, 1, 64) == 3072 / 2880
+    assert mxfp4_expert_padding(cfg, 4, 128) == (3072 * 768) / (2880 * 720)
+    assert mxfp4_expert_padding(cfg, 1, 256) == (3072 * 3072) / (2880 * 2880)
     # The checkpoint itself is not padded: only the per-GPU bytes grow.
-    native = estimate_weights(cfg, None, "auto", 2, 1, 1, native_mxfp4=True)
+    native = estimate_weights(cfg, None, "auto", 2, 1, 1, mxfp4_align=64)
     assert abs(native.total_bytes / 65.2e9 - 1) < 0.01
 
 
@@ -306,24 +307,28 @@ def test_rounding_lands_on_the_stage_that_holds_each_tensor():
     assert [r - p for r, p in zip(rounded, plain)] == [int((14 * 3.5 + 0.5) * MIB)] * 2
 
 
-@pytest.mark.parametrize("gpu, version, marlin, native", [
-    ("h200", "0.22.1", None, True),          # Hopper: the Triton kernels
-    ("h200", "0.22.1", True, False),         # VLLM_MXFP4_USE_MARLIN=1
-    ("h200", "0.11.0", True, False),         # a v0.11 install without triton_kernels ('Using Marlin backend')
-    ("b200", "0.33.0", None, True),          # data-centre Blackwell (10.0)
-    ("a100-80g-sxm", "0.33.0", False, False),  # below 9.0 Marlin is the only kernel, whatever a log says
-    ("gb10", "0.11.0", None, True),          # 12.1: v0.11 ran triton_kernels on any capability from 9.0
-    ("gb10", "0.12.0", None, False),         # from v0.12 only up to 11.0 (Rule.MXFP4_MARLIN_FROM_SM110)
-    ("rtx-5090", "0.33.0", None, False),
-    ("rtx-5090", "0.33.0", False, True),     # a log naming the Triton kernels on 12.0 (v0.33 allows them)
-    ("mi300x", "0.33.0", None, False),
+@pytest.mark.parametrize("gpu, version, marlin, align", [
+    ("h200", "0.22.1", None, 64),           # Hopper: the Triton kernels
+    ("h200", "0.22.1", True, 128),          # VLLM_MXFP4_USE_MARLIN=1
+    ("h200", "0.11.0", True, 128),          # a v0.11 install without triton_kernels ('Using Marlin backend')
+    ("b200", "0.11.0", None, 64),           # flashinfer an optional extra: not assumed
+    ("b200", "0.12.0", None, 256),          # FlashInfer's TRT-LLM kernels once flashinfer is a dependency
+    ("b300", "0.18.0", None, 64),           # 10.3: only 10.0 until v0.18 ...
+    ("b300", "0.19.0", None, 256),          # ... the 10.x family from v0.19
+    ("b200", "0.33.0", True, 128),
+    ("a100-80g-sxm", "0.33.0", False, 128),  # below 9.0 Marlin is the only kernel, whatever a log says
+    ("gb10", "0.11.0", None, 64),           # 12.1: v0.11 ran triton_kernels on any capability from 9.0
+    ("gb10", "0.12.0", None, 128),          # from v0.12 only up to 11.0 (Rule.MXFP4_MARLIN_FROM_SM110)
+    ("rtx-5090", "0.33.0", None, 128),
+    ("rtx-5090", "0.33.0", False, 64),      # a log naming the Triton kernels on 12.0 (v0.33 allows them)
+    ("mi300x", "0.33.0", None, 128),
 ])
-def test_which_gpus_and_releases_run_mxfp4_experts_on_marlin(gpu, version, marlin, native):
+def test_the_kernels_mxfp4_experts_run_on_set_their_padding(gpu, version, marlin, align):
     from kvcalc.catalog import find_gpu
     from kvcalc.versions import parse_version
-    from kvcalc.weights import native_mxfp4_experts
+    from kvcalc.weights import mxfp4_expert_align
     g = find_gpu(gpu)
-    assert native_mxfp4_experts(parse_version(version), g.platform, g.compute_capability, marlin) is native
+    assert mxfp4_expert_align(parse_version(version), g.platform, g.compute_capability, marlin) == align
 
 
 def test_marlin_makes_gpt_oss_load_what_its_logs_print():
@@ -336,7 +341,7 @@ def test_marlin_makes_gpt_oss_load_what_its_logs_print():
     assert marlin.budget.weights_as_logged / 2**30 == pytest.approx(34.38, rel=0.005)
     assert native.budget.weights_as_logged < marlin.budget.weights_as_logged - 1.2 * 2**30
     assert "MXFP4 experts on Marlin kernels" in marlin.budget.terms[0].basis
-    assert "native kernels' tiles" in native.budget.terms[0].basis
+    assert "Triton kernels' tiles" in native.budget.terms[0].basis
     spark = calc("openai/gpt-oss-20b", "gb10", vllm_version="0.30.0", max_model_len=32768)
     assert spark.budget.weights_as_logged / 2**30 == pytest.approx(13.80, rel=0.005)
 

@@ -26,7 +26,7 @@ from .specs import SizingContext
 from .units import GIB
 from .versions import (NEWEST_LOGGED, Rule, Version, applies, default_v2_architectures,
                        flashinfer_sampler_default, runs_on_v1_for)
-from .weights import DRAFTER_WEIGHT_METHODS, drafter_weights, format_for, native_mxfp4_experts, serving_quantization
+from .weights import DRAFTER_WEIGHT_METHODS, drafter_weights, format_for, mxfp4_expert_align, serving_quantization
 
 _FLOAT_EPS = 1e-9
 
@@ -339,12 +339,12 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
 
     s = r.settings
     dtype_bytes = model_dtype_bytes(model_dtype)
-    native_mxfp4 = native_mxfp4_experts(r.version, gpu.platform, gpu.compute_capability, s.mxfp4_marlin)
+    mxfp4_align = mxfp4_expert_align(r.version, gpu.platform, gpu.compute_capability, s.mxfp4_marlin)
     # vLLM loads under a 20 MiB split limit on CUDA from v0.21; ROCm keeps torch's default
     load_split = LOAD_MAX_SPLIT_BYTES if gpu.platform == "cuda" and applies(Rule.LOAD_MAX_SPLIT_20MIB, r.version) \
         else None
     w = estimate_weights(config, weights_bytes, s.weights, dtype_bytes, s.tensor_parallel_size,
-                         s.pipeline_parallel_size, native_mxfp4=native_mxfp4,
+                         s.pipeline_parallel_size, mxfp4_align=mxfp4_align,
                          max_len=r.max_len_limit or r.max_model_len,
                          mtp_layers=len(arch.mtp_layers) if s.speculative else 0,
                          mnbt=r.max_num_batched_tokens, towers_off=_towers_off(config, r),
@@ -381,7 +381,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                          Text("basis.measured_reserve"),
                                          measured=True)
                          for _ in range(pp))
-    drafter, drafter_basis = _drafter(config, s, dtype_bytes, native_mxfp4)
+    drafter, drafter_basis = _drafter(config, s, dtype_bytes)
     draft = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, 0,
                             drafter, drafter_basis)
     limiting = _limiting_stage(parts, draft.stage_available)
@@ -390,8 +390,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     return budget, _weights_problem(budget, gpu.total_bytes), reserve_notes
 
 
-def _drafter(config: dict[str, Any], s: Settings, dtype_bytes: int,
-             native_mxfp4: bool) -> tuple[tuple[int, int, int], str]:
+def _drafter(config: dict[str, Any], s: Settings, dtype_bytes: int) -> tuple[tuple[int, int, int], str]:
     """A speculative drafter's weights on the last stage, from its config (weights.drafter_weights),
     with the basis the budget shows; none without a drafter config or for a method not sized."""
     spec = s.speculative
@@ -400,7 +399,7 @@ def _drafter(config: dict[str, Any], s: Settings, dtype_bytes: int,
     method = spec.method.lower()
     # the config was read and checked with the layers (_draft_layers, read_drafter)
     sized = drafter_weights(speculators_view(spec.draft_config), config, method,
-                            s.tensor_parallel_size, dtype_bytes, native_mxfp4)
+                            s.tensor_parallel_size, dtype_bytes)
     if sized is None:
         return (0, 0, 0), ""
     basis = Text("basis.draft_model", gib=sized[0] / GIB) if method == "draft_model" else \
@@ -411,7 +410,7 @@ def _drafter(config: dict[str, Any], s: Settings, dtype_bytes: int,
 def _mxfp4_experts(config: dict[str, Any], s: Settings) -> bool:
     """Whether the experts load as MXFP4 (the checkpoint's format, or the weights chosen), the
     only case where asking vLLM for Marlin (Settings.mxfp4_marlin) changes anything."""
-    fmt = format_for(s.weights, config, True)
+    fmt = format_for(s.weights, config)
     return fmt is not None and fmt.name == "mxfp4"
 
 

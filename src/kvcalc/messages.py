@@ -389,8 +389,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "plus {mib:,.0f} MiB PyTorch's allocator rounds up on the large tensors",
         "加上 PyTorch 分配器对大张量向上取整的 {mib:,.0f} MiB"),
     "basis.weights_mxfp4": (
-        "MXFP4 experts padded {pct:.1f}% for the native kernels' tiles",
-        "MXFP4 专家层按原生内核的分块对齐，多占 {pct:.1f}%"),
+        "MXFP4 experts padded {pct:.1f}% for the Triton kernels' tiles",
+        "MXFP4 专家层按 Triton 内核的分块对齐，多占 {pct:.1f}%"),
+    "basis.weights_mxfp4_trtllm": (
+        "MXFP4 experts on FlashInfer's TRT-LLM kernels, padded {pct:.1f}% for their tiles (each GPU's "
+        "expert intermediate size to 256)",
+        "MXFP4 专家层走 FlashInfer 的 TRT-LLM 内核，按其分块对齐多占 {pct:.1f}%（每张 GPU 的专家中间维度对齐到 256）"),
     "basis.weights_mxfp4_marlin": (
         "MXFP4 experts on Marlin kernels, padded {pct:.1f}% for their tiles (each GPU's expert "
         "intermediate size to 128)",

@@ -492,6 +492,18 @@ class Rule(Enum):
         "(9, 0) <= capability < (11, 0), as do the fused_moe/oracle/mxfp4.py backends through v0.31.0; v0.33.0 "
         "lets the Triton kernels run on 12.x but orders Marlin first there; v0.11 used them on any capability "
         "from 9.0 whenever the optional triton_kernels package was installed")
+    MXFP4_TRTLLM_ON_SM100 = RuleInfo(
+        _v("0.12.0"), "v0.12.0 wheel", "vllm/model_executor/layers/quantization/mxfp4.py get_mxfp4_backend",
+        "MXFP4 experts run on FlashInfer's TRT-LLM kernels on B200 (compute capability 10.0), which pad each "
+        "GPU's expert intermediate size to 256: flashinfer-python became a dependency of the wheel",
+        "confirmed: the v0.12.0 wheel requires flashinfer-python (v0.11.0 offers it as the 'flashinfer' extra) "
+        "and picks SM100_FI_MXFP4_BF16 on is_device_capability(100) with flashinfer present")
+    MXFP4_TRTLLM_ON_SM10X = RuleInfo(
+        _v("0.19.0"), "v0.19.0 wheel", "vllm/model_executor/layers/fused_moe/experts/trtllm_mxfp4_moe.py",
+        "FlashInfer's TRT-LLM MXFP4 experts, first in the gpt-oss order, run on the whole 10.x family: B300 "
+        "(10.3) pads to 256 too (the Triton kernels before)",
+        "confirmed: TrtLlmMxfp4Experts._supports_current_device tests is_device_capability_family(100) in the "
+        "v0.19.0-v0.33.0 wheels; v0.12.0-v0.18.0 test is_device_capability(100)")
     MXFP4_MARLIN_FLAG = RuleInfo(
         _v("0.24.0"), "v0.24.0 wheel", "vllm/config/kernel.py MoEBackend",
         "Marlin for MXFP4 experts is asked for with --moe-backend marlin: VLLM_MXFP4_USE_MARLIN, read from "
@@ -908,6 +920,16 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.12.0 wheel 内置 vllm.third_party.triton_kernels，并限定 (9, 0) <= 计算能力 < (11, 0)，直到 v0.31.0 的 "
         "fused_moe/oracle/mxfp4.py 各后端都是如此；v0.33.0 允许 Triton 内核在 12.x 上运行，但在那里把 Marlin 排在前面；"
         "v0.11 只要装了可选的 triton_kernels 包，在 9.0 及以上任何计算能力上都用它"),
+    "MXFP4_TRTLLM_ON_SM100": (
+        "B200（计算能力 10.0）上 MXFP4 专家层走 FlashInfer 的 TRT-LLM 内核，每张 GPU 的专家中间维度对齐到 256："
+        "flashinfer-python 成为 wheel 的依赖",
+        "已确认：v0.12.0 wheel 依赖 flashinfer-python（v0.11.0 只作为 'flashinfer' extra 提供），在 "
+        "is_device_capability(100) 且有 flashinfer 时选择 SM100_FI_MXFP4_BF16"),
+    "MXFP4_TRTLLM_ON_SM10X": (
+        "FlashInfer 的 TRT-LLM MXFP4 专家内核在 gpt-oss 的顺序中排第一，并覆盖整个 10.x 系列：B300（10.3）同样对齐到 256"
+        "（此前走 Triton 内核）",
+        "已确认：v0.19.0–v0.33.0 wheel 中 TrtLlmMxfp4Experts._supports_current_device 检查 "
+        "is_device_capability_family(100)；v0.12.0–v0.18.0 检查 is_device_capability(100)"),
     "MXFP4_MARLIN_FLAG": (
         "MXFP4 专家层改用 --moe-backend marlin 指定 Marlin：自 v0.10.1 起读取的 VLLM_MXFP4_USE_MARLIN 已移除",
         "已确认：v0.10.1–v0.23.0 wheel 的 vllm/envs.py 中有 VLLM_MXFP4_USE_MARLIN，v0.24.0 中没有，其 MoEBackend 选项包含 "

@@ -79,7 +79,7 @@ def _int4(group: int) -> float:
     return 0.5 + 2.5 / max(1, group)        # packed 4-bit + fp16 scale + packed zero per group
 
 
-def checkpoint_format(config: dict[str, Any], native_mxfp4: bool = True) -> Format | None:
+def checkpoint_format(config: dict[str, Any]) -> Format | None:
     """The weight format a config's ``quantization_config`` declares (None: unquantized)."""
     q = quantization_config(config)
     if q is None:
@@ -121,10 +121,10 @@ def checkpoint_format(config: dict[str, Any], native_mxfp4: bool = True) -> Form
     return None
 
 
-def format_for(name: str, config: dict[str, Any], native_mxfp4: bool) -> Format | None:
+def format_for(name: str, config: dict[str, Any]) -> Format | None:
     """The format to size: the checkpoint's ("auto") or the user's choice."""
     if name == "auto":
-        return checkpoint_format(config, native_mxfp4)
+        return checkpoint_format(config)
     if name in ("bf16", "fp16"):
         return None
     return {"fp8": Format("fp8", 1.0), "int8": Format("int8", 1.0), "awq": Format("awq", _int4(128)),
@@ -148,38 +148,47 @@ def _part_bytes(p: Part, fmt: Format | None, dtype_bytes: int, tp: int,
     return p.params * b, per_rank * b * (expert_pad if p.expert else 1.0)
 
 
-def native_mxfp4_experts(version: Version, platform: str, capability: str, marlin: bool | None) -> bool:
-    """Whether vLLM runs MXFP4 experts on a native kernel (Triton's or FlashInfer's, whose layout
-    pads each GPU's expert intermediate size to 64) rather than Marlin (128): on CUDA from compute
-    capability 9.0, up to 11.0 from v0.12 (Rule.MXFP4_MARLIN_FROM_SM110: Thor, GB10, RTX 50xx and
-    RTX PRO Blackwell take Marlin). ``marlin`` True: Marlin asked for (VLLM_MXFP4_USE_MARLIN=1,
-    --moe-backend marlin from v0.24) or what the log shows ('Using Marlin backend': a v0.10-v0.11
-    install without the optional triton_kernels package takes it on Hopper too); False: the log
-    names a native kernel; None: the release's choice. Below 9.0 Marlin is the only kernel. Other
-    platforms keep kvcalc's Marlin-like alignment (ROCm pads to 256 on AITER; no public log to check
-    it against)."""
+MXFP4_ALIGN_TRITON, MXFP4_ALIGN_MARLIN, MXFP4_ALIGN_TRTLLM = 64, 128, 256
+"""What each GPU's share of the MXFP4 expert intermediate size is rounded up to, by the kernels
+that run the experts (``mxfp4_round_up_hidden_size_and_intermediate_size``, fused_moe/oracle/mxfp4.py;
+quantization/mxfp4.py before v0.19): the Triton kernels 64, Marlin 128, FlashInfer's TRT-LLM
+kernels (data-centre Blackwell) 256."""
+
+
+def mxfp4_expert_align(version: Version, platform: str, capability: str, marlin: bool | None) -> int:
+    """The expert alignment (``MXFP4_ALIGN_*``) of the kernels vLLM runs MXFP4 experts on. CUDA:
+    Marlin below compute capability 9.0 (its only kernel) and from 11.0 on from v0.12
+    (Rule.MXFP4_MARLIN_FROM_SM110: Thor, GB10, RTX 50xx and RTX PRO Blackwell); FlashInfer's TRT-LLM
+    kernels on B200 (10.0) from v0.12, where flashinfer became a dependency, and on the whole 10.x
+    family (B300) from v0.19 (Rule.MXFP4_TRTLLM_ON_SM100, Rule.MXFP4_TRTLLM_ON_SM10X); the Triton
+    kernels otherwise. ``marlin`` True: Marlin asked for (VLLM_MXFP4_USE_MARLIN=1, --moe-backend marlin
+    from v0.24) or what the log shows ('Using Marlin backend': a v0.10-v0.11 install without the
+    optional triton_kernels package takes it on Hopper too); False: the log names a native kernel
+    (the release's native one is assumed); None: the release's choice. Other platforms keep
+    Marlin's alignment (ROCm's AITER pads to 256; no public log to check it against)."""
     if platform != "cuda" or marlin is True:
-        return False
+        return MXFP4_ALIGN_MARLIN
     cc = parse_capability(capability)
     if cc is None or cc < (9, 0):
-        return False
-    if marlin is False:
-        return True
-    return cc < (11, 0) or not applies(Rule.MXFP4_MARLIN_FROM_SM110, version)
+        return MXFP4_ALIGN_MARLIN
+    if cc[0] == 10 and (applies(Rule.MXFP4_TRTLLM_ON_SM10X, version)
+                        or (cc == (10, 0) and applies(Rule.MXFP4_TRTLLM_ON_SM100, version))):
+        return MXFP4_ALIGN_TRTLLM
+    if marlin is False or cc < (11, 0) or not applies(Rule.MXFP4_MARLIN_FROM_SM110, version):
+        return MXFP4_ALIGN_TRITON
+    return MXFP4_ALIGN_MARLIN
 
 
-def mxfp4_expert_padding(config: dict[str, Any], tp: int, native_mxfp4: bool) -> float:
+def mxfp4_expert_padding(config: dict[str, Any], tp: int, align: int = MXFP4_ALIGN_TRITON) -> float:
     """How much larger MXFP4 expert tensors get in memory: vLLM rounds the hidden size up to a
-    multiple of 256 and each GPU's share of the expert intermediate size to 128 (Marlin on
-    GPUs without native MXFP4) or 64 (``mxfp4_round_up_hidden_size_and_intermediate_size``,
-    fused_moe/oracle/mxfp4.py). gpt-oss: 2,880 -> 3,072 hidden, +6.7%."""
+    multiple of 256 and each GPU's share of the expert intermediate size to ``align``
+    (``mxfp4_expert_align``). gpt-oss: 2,880 -> 3,072 hidden, +6.7%."""
     t = text_part(config)
     hidden = t.get("hidden_size")
     inter = t.get("intermediate_size")
     if not (isinstance(hidden, int) and isinstance(inter, int) and hidden > 0 and inter > 0):
         return 1.0
     per_gpu = cdiv(inter, tp)
-    align = 64 if native_mxfp4 else 128
     return (cdiv(hidden, 256) * 256 * cdiv(per_gpu, align) * align) / (hidden * per_gpu)
 
 
@@ -331,7 +340,7 @@ def pp_stage_of(layer: int, sizes: list[int]) -> int:
 
 
 def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_format: str,
-                     model_dtype_bytes: int, tp: int, pp: int, *, native_mxfp4: bool = True,
+                     model_dtype_bytes: int, tp: int, pp: int, *, mxfp4_align: int = MXFP4_ALIGN_TRITON,
                      max_len: int | None = None, mtp_layers: int = 0,
                      mnbt: int = 0, towers_off: frozenset[str] = frozenset(),
                      rounding: bool = False, max_split: int | None = None) -> WeightsEstimate | None:
@@ -355,12 +364,12 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
         return None
     if mtp_layers:
         parts += mtp_parts(config, tp, mtp_layers)
-    fmt = format_for(name, config, native_mxfp4)
+    fmt = format_for(name, config)
     layers = max((p.layer for p in parts if p.layer is not None), default=0) + 1
     sizes = pp_partition(layers, pp) if layers >= pp else [layers] + [0] * (pp - 1)
     stage = [0.0] * pp
     total = 0.0
-    pad = mxfp4_expert_padding(config, tp, native_mxfp4) if fmt and fmt.name == "mxfp4" else 1.0
+    pad = mxfp4_expert_padding(config, tp, mxfp4_align) if fmt and fmt.name == "mxfp4" else 1.0
     for p in parts:
         ckpt, rank = _part_bytes(p, fmt, model_dtype_bytes, tp, pad)
         total += ckpt
@@ -379,8 +388,10 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     lost = allocator_rounding_bytes(config, tp, model_dtype_bytes, max_split, sizes, fmt) \
         if rounding else [0] * pp
     if pad > 1.0:
-        basis = join_texts([basis, Text("basis.weights_mxfp4_marlin" if not native_mxfp4 else "basis.weights_mxfp4",
-                                        pct=(pad - 1) * 100)])
+        padded = Text("basis.weights_mxfp4_marlin" if mxfp4_align == MXFP4_ALIGN_MARLIN
+                      else "basis.weights_mxfp4_trtllm" if mxfp4_align == MXFP4_ALIGN_TRTLLM
+                      else "basis.weights_mxfp4", pct=(pad - 1) * 100)
+        basis = join_texts([basis, padded])
     if max(lost) >= MIB:
         basis = join_texts([basis, Text("basis.weights_rounding", mib=max(lost) / MIB)])
     per_stage = tuple(int(b * scale) + buffers + lost[i] + (first if i == 0 else 0) for i, b in enumerate(stage))
@@ -393,7 +404,7 @@ DRAFTER_WEIGHT_METHODS = ("eagle", "eagle3", "draft_model")
 
 
 def drafter_weights(draft: dict[str, Any], target: dict[str, Any], method: str, tp: int,
-                    model_dtype_bytes: int, native_mxfp4: bool = True) -> tuple[int, int, int] | None:
+                    model_dtype_bytes: int) -> tuple[int, int, int] | None:
     """Typical, low and high bytes one GPU of the last stage holds for a speculative drafter, in
     the drafter checkpoint's own format (vLLM loads it with the draft's quantization config,
     llama_eagle3.py ``get_draft_quant_config``): the high end adds the embedding an EAGLE
@@ -404,6 +415,6 @@ def drafter_weights(draft: dict[str, Any], target: dict[str, Any], method: str, 
     parts, own_embedding = drafter_parts(draft, target, tp, method)
     if not parts:
         return None
-    fmt = checkpoint_format(draft, native_mxfp4)
+    fmt = checkpoint_format(draft)
     typical = int(sum(_part_bytes(p, fmt, model_dtype_bytes, tp)[1] for p in parts))
     return typical, typical, typical + own_embedding * model_dtype_bytes
