@@ -254,3 +254,13 @@ def test_speculative_settings_from_the_args_before_the_engine_line():
 ])
 def test_the_kernels_mxfp4_experts_run_on_become_a_setting(line, want):
     assert parse_log(line).settings().get("mxfp4_marlin") is want
+
+
+@pytest.mark.parametrize("line", [
+    "(APIServer pid=1) INFO 10-08 13:23:01 [api_utils.py:347] vLLM server version 0.30.0, serving model Qwen/Qwen3-8B",
+    "(APIServer pid=1) INFO 10-08 13:23:01 [api_utils.py:347]  ▄▄ ▄█ █     █     █ ▀▄▀ █  version 0.30.0",
+])
+def test_the_v0_30_server_banner_names_the_release(line):
+    """From v0.30 the API server prints 'vLLM server version X, serving model M' (or, with its
+    logo, '... version X' at the end of a line): either names the release."""
+    assert parse_log(line).settings()["vllm_version"] == "0.30.0"

@@ -179,6 +179,8 @@ def _int_or_none(text: Any) -> int | None:
 
 _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("version", re.compile(r"vLLM API server version\s+(\S+)"), "version"),
+    # vllm/entrypoints/serve/utils/api_utils.py log_version_and_model (v0.30+) without the logo
+    ("vLLM server version", re.compile(r"vLLM server version\s+(\d+\.\d+[\w.+\-]*), serving model"), "version"),
     ("Initializing a V1 LLM engine", re.compile(r"Initializing a V1 LLM engine \(v?([^)\s]+)\)"), "version"),
     ("version", re.compile(r"(?:^|\s)version\s+(\d+\.\d+[\w.+\-]*)\s*$"), "version"),
     ("non-default args", re.compile(r"non-default args:\s*(\{.*)$"), "args"),
