@@ -9,7 +9,7 @@ from kvcalc import api
 from kvcalc.catalog import find_gpu, find_model
 from kvcalc.engine import calculate
 from kvcalc.plan import (UTILIZATION_GRID, concurrency_at, levers, max_context_for, pool_vs_utilization,
-                         smallest_setups, utilization_for, valid_tp_sizes)
+                         smallest_setups, starting_share, utilization_for, valid_tp_sizes)
 from kvcalc.settings import Settings
 
 
@@ -152,13 +152,14 @@ def test_the_utilization_curve_runs_through_the_current_setting_and_rises_where_
     and the current 0.92 lies on the curve; each point is the forward calculation's own pool."""
     m = find_model("Qwen/Qwen3-8B")
     s = Settings(max_model_len=32768, vllm_version="0.33.0")
-    curve = pool_vs_utilization(m.config, find_gpu("rtx-4090"), s, weights_bytes=m.weights_bytes)
+    curve = pool_vs_utilization(m.config, find_gpu("rtx-4090"), s, weights_bytes=m.weights_bytes, current=0.92)
     utils = [p["gpu_memory_utilization"] for p in curve]
     assert utils == sorted(set(utils)) and set(UTILIZATION_GRID) <= set(utils) and 0.92 in utils
     start = next(i for i, p in enumerate(curve) if p["pool_tokens"] > 0)
     assert curve[start - 1]["pool_tokens"] == 0
     assert round((curve[start]["gpu_memory_utilization"] - curve[start - 1]["gpu_memory_utilization"]) * 1000) == 1
     assert 0.90 < curve[start]["gpu_memory_utilization"] <= 0.92
+    assert starting_share(curve) == curve[start]["gpu_memory_utilization"]
     # the same share through utilization_for: the smallest that holds one max_model_len request
     assert utilization_for(m.config, find_gpu("rtx-4090"), s, 32768,
                            weights_bytes=m.weights_bytes)["gpu_memory_utilization"] == curve[start]["gpu_memory_utilization"]
@@ -170,6 +171,8 @@ def test_the_utilization_curve_runs_through_the_current_setting_and_rises_where_
 
 def test_the_utilization_curve_needs_no_threshold_when_every_share_fits():
     m = find_model("Qwen/Qwen3-0.6B")
-    curve = pool_vs_utilization(m.config, find_gpu("h100"), Settings(max_model_len=4096), weights_bytes=m.weights_bytes)
+    curve = pool_vs_utilization(m.config, find_gpu("h100"), Settings(max_model_len=4096), weights_bytes=m.weights_bytes,
+                                current=0.92)
     assert [p["gpu_memory_utilization"] for p in curve] == sorted(set(UTILIZATION_GRID) | {0.92})
     assert all(p["pool_tokens"] > 0 for p in curve)
+    assert starting_share(curve) is None

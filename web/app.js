@@ -1376,10 +1376,10 @@ function renderCharts() {
   specU.desc = maxPool ? fill(S("chart_u_desc"), {
     u0: F.dec2(up[0][0]), p0: F.int(up[0][1]), u1: F.dec2(up[up.length - 1][0]), p1: F.int(up[up.length - 1][1]),
     util: F.dec2(util), tokens: est && est.fits ? F.int(est.tokens) : "–" }) : S("chart_empty");
-  // the core samples the utilization where one request first fits next to the one just below it
-  const start = up.findIndex((p, i) => i > 0 && p[1] > 0 && up[i - 1][1] === 0);
-  if (maxPool && start > 0) specU.desc += fill(S("chart_u_start"), { start: F.dec3(up[start][0]) });
-  $("chart-util").dataset.startsAt = start > 0 ? String(up[start][0]) : "";
+  // the share from which one request fits, as the core found it
+  const start = cv.utilization_one_request;
+  if (maxPool && start != null) specU.desc += fill(S("chart_u_start"), { start: F.dec3(start) });
+  $("chart-util").dataset.startsAt = start != null ? String(start) : "";
   drawChart($("chart-util"), specU);
   $("chart-u-cap").textContent = specU.desc;
 }

@@ -129,10 +129,14 @@ def estimate(req: dict[str, Any]) -> dict[str, Any]:
                      available_kv_gib=_available(req), measured_reserve_bytes=reserve)
     out = calculation_dict(calc)
     if req.get("curves"):
-        from .plan import concurrency_curve, max_context_for, pool_vs_utilization  # noqa: PLC0415
+        from .plan import (concurrency_curve, max_context_for, pool_vs_utilization,  # noqa: PLC0415
+                           starting_share)
+        by_share = pool_vs_utilization(config, gpu, settings, weights_bytes=weights, measured_reserve_bytes=reserve,
+                                       current=calc.resolved.gpu_memory_utilization)
         out["curves"] = {"concurrency_vs_max_model_len": concurrency_curve(calc),
-                         "pool_vs_utilization": pool_vs_utilization(config, gpu, settings, weights_bytes=weights,
-                                                                    measured_reserve_bytes=reserve),
+                         "pool_vs_utilization": by_share,
+                         # the share from which one request fits (None: every share or none)
+                         "utilization_one_request": starting_share(by_share),
                          # the longest --max-model-len at which one request still fits (0: none)
                          "max_model_len_one_request": max_context_for(calc, 1)}
     return out

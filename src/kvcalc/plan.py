@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from . import paging
 from .catalog import Gpu
@@ -223,6 +223,18 @@ def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_byte
             "levers": [lv.to_dict() for lv in out]}
 
 
+def _smallest_share(ok: Callable[[float], bool], lo: int, hi: int) -> float:
+    """The smallest --gpu-memory-utilization in thousandths from ``lo`` to ``hi`` for which ``ok``
+    holds, given that it holds at ``hi`` and the pool only grows with the share."""
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ok(mid / 1000):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo / 1000
+
+
 def utilization_for(config: dict[str, Any], gpu: Gpu, settings: Settings, target_tokens: int, *,
                     weights_bytes: int | None = None,
                     measured_reserve_bytes: int | None = None) -> dict[str, Any]:
@@ -240,14 +252,7 @@ def utilization_for(config: dict[str, Any], gpu: Gpu, settings: Settings, target
     result: dict[str, Any] = {"target_tokens": target_tokens, "gpu_memory_utilization": None,
                               "kv_cache_memory_bytes": None}
     if pool(1.0) >= target_tokens:
-        lo, hi = 1, 1000
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if pool(mid / 1000) >= target_tokens:
-                hi = mid
-            else:
-                lo = mid + 1
-        result["gpu_memory_utilization"] = lo / 1000
+        result["gpu_memory_utilization"] = _smallest_share(lambda u: pool(u) >= target_tokens, 1, 1000)
     c = calculate(config, gpu, settings, weights_bytes=weights_bytes,
                   measured_reserve_bytes=measured_reserve_bytes)
     per_block = max(paging.bytes_per_block(paging.project(c.grouping, st)) for st in c.layout.stages)
@@ -284,12 +289,14 @@ UTILIZATION_GRID = [x / 100 for x in range(50, 101, 5)]
 
 def pool_vs_utilization(config: dict[str, Any], gpu: Gpu, settings: Settings, *,
                         weights_bytes: int | None = None,
-                        measured_reserve_bytes: int | None = None) -> list[dict[str, float]]:
+                        measured_reserve_bytes: int | None = None,
+                        current: float | None = None) -> list[dict[str, float]]:
     """The estimated pool (tokens; 0 where vLLM would refuse to start because one request of
     max_model_len does not fit) against --gpu-memory-utilization, for the page's chart: the grid
-    (``UTILIZATION_GRID``), the current setting, and where the pool first holds one request (to
-    0.001, with the point just below it at 0), so the line runs through the current point and
-    rises where vLLM starts, not between two grid points."""
+    (``UTILIZATION_GRID``), the ``current`` share (the resolved one of the caller's calculation),
+    and where the pool first holds one request (to 0.001, with the point just below it at 0,
+    ``starting_share``), so the line runs through the current point and rises where vLLM starts,
+    not between two grid points."""
     def sample(util: float) -> dict[str, float] | None:
         try:
             c = calculate(config, gpu, replace(settings, gpu_memory_utilization=util),
@@ -300,26 +307,22 @@ def pool_vs_utilization(config: dict[str, Any], gpu: Gpu, settings: Settings, *,
         return {"gpu_memory_utilization": util, "pool_tokens": p.tokens if p and p.fits else 0}
 
     points = {u: sample(u) for u in UTILIZATION_GRID}
-    try:
-        current = calculate(config, gpu, settings, weights_bytes=weights_bytes,
-                            measured_reserve_bytes=measured_reserve_bytes).resolved.gpu_memory_utilization
-    except KvcalcError:
-        current = None
     if current is not None and UTILIZATION_GRID[0] <= current <= UTILIZATION_GRID[-1] and current not in points:
         points[current] = sample(current)
     known = sorted((u, p) for u, p in points.items() if p is not None)
     for (u0, p0), (u1, p1) in zip(known, known[1:]):
         if p0["pool_tokens"] == 0 and p1["pool_tokens"] > 0:      # vLLM starts somewhere in (u0, u1]
-            lo, hi = round(u0 * 1000) + 1, round(u1 * 1000)
-            while lo < hi:
-                mid = (lo + hi) // 2
-                p = sample(mid / 1000)
-                if p is not None and p["pool_tokens"] > 0:
-                    hi = mid
-                else:
-                    lo = mid + 1
-            for u in ((lo - 1) / 1000, lo / 1000):
+            first = _smallest_share(lambda u: (sample(u) or {}).get("pool_tokens", 0) > 0,
+                                    round(u0 * 1000) + 1, round(u1 * 1000))
+            for u in (round(first * 1000 - 1) / 1000, first):
                 if u not in points:
                     points[u] = sample(u)
             break
     return [p for _, p in sorted(points.items()) if p is not None]
+
+
+def starting_share(curve: list[dict[str, float]]) -> float | None:
+    """The share of ``pool_vs_utilization``'s curve from which one request fits (its first point
+    with a pool right after one without), None where every point or none has a pool."""
+    return next((b["gpu_memory_utilization"] for a, b in zip(curve, curve[1:])
+                 if a["pool_tokens"] == 0 < b["pool_tokens"]), None)

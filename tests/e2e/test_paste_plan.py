@@ -365,7 +365,7 @@ def test_charts_follow_the_core_curves(py_page):
     pu = cv["pool_vs_utilization"]
     starts = [b["gpu_memory_utilization"] for a, b in zip(pu, pu[1:]) if a["pool_tokens"] == 0 < b["pool_tokens"]]
     assert page.get_by_test_id("chart-util").get_attribute("data-starts-at") == (str(starts[0]) if starts else "")
-    assert not starts      # 65,536 tokens of Llama-3.1-8B fit on an A100 80GB from 0.50 on
+    assert not starts and cv["utilization_one_request"] is None  # 65,536 tokens fit on an A100 80GB from 0.50 on
     desc = page.locator("#chart-c-desc").text_content()
     assert f"{r['from_log']['max_concurrency'] if r['from_log'] else r['estimated']['max_concurrency']:.2f}x" in desc
     assert "--max-model-len" in c.locator("text.label").first.text_content()
@@ -393,6 +393,7 @@ def test_the_utilization_chart_marks_where_vllm_starts(py_page):
     pu = oracle({**base, "curves": True})["result"]["curves"]["pool_vs_utilization"]
     starts = [b["gpu_memory_utilization"] for a, b in zip(pu, pu[1:]) if a["pool_tokens"] == 0 < b["pool_tokens"]]
     assert len(starts) == 1 and 0.5 < starts[0] < 1
+    assert oracle({**base, "curves": True})["result"]["curves"]["utilization_one_request"] == starts[0]
     chart = page.get_by_test_id("chart-util")
     expect(chart).to_have_attribute("data-starts-at", str(starts[0]))
     assert chart.locator("circle.pt").count() == len(pu)
