@@ -438,6 +438,11 @@ def dense_token_ids_bytes(version: Version, model_runner_v2: bool, spec_method: 
     """Bytes of ``dense_token_id_rows``: 1,024 × 131,072 × 4 B = 0.5 GiB of token ids (three
     times that again for a Qwen-VL model's positions without pinned memory)."""
     rows, _ = dense_token_id_rows(version, model_runner_v2, spec_method, pinned_memory, mrope_dims)
+    return token_id_rows_bytes(rows, max_num_seqs, max_model_len)
+
+
+def token_id_rows_bytes(rows: int, max_num_seqs: int, max_model_len: int) -> int:
+    """``rows`` int32 rows of max_model_len values for each of max_num_seqs request slots."""
     return max_num_seqs * rows * max_model_len * 4
 
 
@@ -1291,7 +1296,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     prepaid = cublas_prepaid_bytes(version, platform)
     token_rows, unpinned = dense_token_id_rows(version, model_runner_v2, spec_method, pinned_memory,
                                                mrope_position_dims(config))
-    token_ids = max_num_seqs * token_rows * max_model_len * 4
+    token_ids = token_id_rows_bytes(token_rows, max_num_seqs, max_model_len)
     extras: list[tuple[int, bool, str]] = []    # (bytes, at the band's low end too, why)
     if allreduce_fusion:        # not at the low end: flashinfer may be missing
         extras.append((allreduce_fusion, False, Text("basis.allreduce_fusion", gib=allreduce_fusion / GIB,
