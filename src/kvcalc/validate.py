@@ -140,7 +140,9 @@ def evaluate_entry(entry: dict[str, Any]) -> dict[str, Any]:
         row["skipped"] = message_of(exc)
         return row
     loading = (entry.get("logged") or {}).get("model_loading_gib")
-    if loading and calc.budget is not None:
+    # a row that supplies its weights (weights_gib: the checkpoint's own config is not public)
+    # would only check kvcalc's split of the logged figure, not its weights model
+    if loading and calc.budget is not None and not entry.get("weights_gib"):
         row["weights_error_pct"] = _pct_f(calc.budget.weights_as_logged / (1 << 30), loading)
     terms = _term_checks(entry.get("logged") or {}, calc)
     if terms:
