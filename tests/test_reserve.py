@@ -916,7 +916,8 @@ def test_without_pinned_memory_v2_keeps_the_token_ids_in_gpu_memory():
 def test_an_mrope_models_prefill_positions_join_the_token_ids_without_pinned_memory():
     """M-RoPE models (Qwen2-VL to Qwen3.6) keep 3 rows of prefill positions per request beside the
     token ids (RopeState); without pinned memory both live in GPU memory."""
-    from kvcalc.reserve import dense_token_ids_bytes, mrope_position_dims
+    from kvcalc.hf_config import mrope_position_dims
+    from kvcalc.reserve import dense_token_ids_bytes
     assert mrope_position_dims(config("Qwen/Qwen2.5-VL-7B-Instruct")) == 3
     assert mrope_position_dims(config("Qwen/Qwen3.5-27B")) == 3          # text_config.rope_parameters
     assert mrope_position_dims(config("Qwen/Qwen3-8B")) == 0

@@ -256,6 +256,23 @@ def _rope_entries(f: _Fields) -> list[tuple[str, dict[str, Any]]]:
     return [(f"{key}.{name}", rp) for name, rp in rope.items() if isinstance(rp, dict)]
 
 
+def mrope_position_dims(config: dict[str, Any]) -> int:
+    """Position channels of an M-RoPE model (Qwen2-VL to Qwen3.6): the length of the
+    ``mrope_section`` (or HunYuan-VL's ``xdrope_section``) its RoPE parameters declare, at least 3;
+    0 for other models (vllm/transformers_utils/config.py ``mrope_num_dims``)."""
+    for d in (config, config.get("text_config")):
+        if not isinstance(d, dict):
+            continue
+        for key in ("rope_scaling", "rope_parameters"):
+            rope = d.get(key)
+            entries = [rope] + [v for v in rope.values() if isinstance(v, dict)] if isinstance(rope, dict) else []
+            for entry in entries:
+                section = entry.get("mrope_section", entry.get("xdrope_section"))
+                if isinstance(section, list):
+                    return max(len(section), 3)
+    return 0
+
+
 def _derived_max_len(f: _Fields, model_type: str, yarn_scaled: bool) -> int | None:
     """``_get_and_verify_max_len`` (vllm/config/model.py): the smallest length key (or the class
     default transformers fills in), times the RoPE factor unless the type's length is already

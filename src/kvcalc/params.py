@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .config_aliases import NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical, model_type_of
+from .kvspecs import kv_heads_per_gpu
 from .units import cdiv
 
 
@@ -105,7 +106,7 @@ def _attention(t: dict, i: int, tp: int, kind: str, heads: int, kv: int, hd: int
     # k_eq_v: the checkpoint stores K alone, but vLLM's QKVParallelLinear still allocates the V
     # slot and loads K into both (gemma4.py Gemma4Attention), so one GPU holds K and V.
     kv_total = kv * kv_one * (1 if k_eq_v else 2)
-    kv_rank = max(1, kv // tp) * kv_one * 2
+    kv_rank = kv_heads_per_gpu(kv, tp) * kv_one * 2
     o = heads * hd * H
     parts = [Part("attention", q + o, None, True, layer=i),
              Part("attention", kv_total, kv_rank, True, layer=i)]
@@ -426,7 +427,7 @@ def big_tensors(config: dict[str, Any], tp: int) -> list[tuple[str, int | None, 
     inter = _n(t, "intermediate_size_mlp") or _n(t, "intermediate_size")
     gated = _gated(t)
     for i in range(L):
-        out.append(("layer", i, (q_rank + 2 * max(1, kv // tp) * hd) * H, "attention"))
+        out.append(("layer", i, (q_rank + 2 * kv_heads_per_gpu(kv, tp) * hd) * H, "attention"))
         out.append(("layer", i, cdiv(heads, tp) * hd * H, "attention"))
         if inter and not _moe_layer(t, i):
             out.append(("layer", i, (2 if gated else 1) * cdiv(inter, tp) * H, "mlp"))
@@ -499,7 +500,7 @@ def drafter_parts(draft: dict[str, Any], target: dict[str, Any], tp: int, method
     vocab_padded = cdiv(draft_vocab, 64) * 64
     extra = [
         Part("draft", H * heads * hd, None, True, where="last"),            # q over the 2H input
-        Part("draft", 2 * kv * H * hd, 2 * max(1, kv // tp) * H * hd, True, where="last"),  # k, v
+        Part("draft", 2 * kv * H * hd, 2 * kv_heads_per_gpu(kv, tp) * H * hd, True, where="last"),  # k, v
         Part("draft", H, H, False, where="last"),                           # hidden_norm
         Part("draft", n_aux * target_h * H, n_aux * target_h * H, True, where="last"),   # fc
         Part("draft", vocab_padded * H, cdiv(vocab_padded, tp) * H, False, where="last"),  # LM head

@@ -33,6 +33,7 @@ from typing import Any
 from .messages import Text, join_texts
 from .params import QWEN2_VL_MODEL_TYPES, QWEN3_VL_MODEL_TYPES, QWEN_VL_MODEL_TYPES, config_int as _n, expert_count, \
     text_part
+from .hf_config import mrope_position_dims
 from .kvspecs import parse_capability
 from .units import GIB, cdiv
 from .settings import MmLimits, MmProcessor, max_pixels_ok, processor_max_pixels
@@ -393,23 +394,6 @@ def penalty_buffer_bytes(version: Version, model_runner_v2: bool, max_num_seqs: 
     if not (model_runner_v2 and applies(Rule.MRV2_PENALTY_BUFFER, version)):
         return 0
     return max_num_seqs * (vocab * 4 + cdiv(vocab, 32) * 4)
-
-
-def mrope_position_dims(config: dict[str, Any]) -> int:
-    """Position channels of an M-RoPE model (Qwen2-VL to Qwen3.6): the length of the
-    ``mrope_section`` (or HunYuan-VL's ``xdrope_section``) its RoPE parameters declare, at least 3;
-    0 for other models (vllm/transformers_utils/config.py ``mrope_num_dims``)."""
-    for d in (config, config.get("text_config")):
-        if not isinstance(d, dict):
-            continue
-        for key in ("rope_scaling", "rope_parameters"):
-            rope = d.get(key)
-            entries = [rope] + [v for v in rope.values() if isinstance(v, dict)] if isinstance(rope, dict) else []
-            for entry in entries:
-                section = entry.get("mrope_section", entry.get("xdrope_section"))
-                if isinstance(section, list):
-                    return max(len(section), 3)
-    return 0
 
 
 def dense_token_id_rows(version: Version, model_runner_v2: bool, spec_method: str | None,
