@@ -5,7 +5,8 @@
 
 Prints, for cold loads (a fresh browser each time, empty cache) and warm loads (one persistent
 profile, reloaded): time to first numbers (the prerendered result on screen, ms after
-navigation start), time to `ready` (Python took over), recompute latency after an input change
+navigation start), time to `ready` (Python took over) with the worker's phases (Pyodide loaded,
+kvcalc's wheel unpacked, kvcalc imported), recompute latency after an input change
 (change → DOM updated, median of 10 changes), the longest main-thread task until ready, and the
 bytes the server sent. Targets from issue 3: first numbers ≤ 500 ms, recompute ≤ 50 ms, longest
 main-thread task ≤ 200 ms during boot, ready ≤ 6 s cold on a 2-core machine.
@@ -71,7 +72,12 @@ def one_load(page, url: str, counter: Counter) -> dict[str, float]:
     t = page.evaluate("""() => ({
         first: performance.getEntriesByName('kvcalc:first-numbers')[0]?.startTime,
         fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
-        ready: window.__kvcalc.timings.ready, longest: window.__longest })""")
+        ready: window.__kvcalc.timings.ready, longest: window.__longest,
+        boot: window.__kvcalc.runtime.t })""")
+    boot = t.pop("boot")     # the worker's own clock: phases since the worker started
+    t["pyodide"] = boot["loadPyodide"] - boot["start"]
+    t["install"] = boot["installed"] - boot["loadPyodide"]
+    t["import"] = boot["imported"] - boot["installed"]
     lat = []
     for i in range(10):
         n = page.evaluate("() => window.__kvcalc.computed")
@@ -92,6 +98,8 @@ def summarize(name: str, runs: list[dict[str, float]]) -> None:
     print(f"  first numbers      {med('first'):8.0f} ms   (first contentful paint {med('fcp'):.0f} ms)")
     each = ", ".join(f"{r['ready']:.0f}" for r in runs)
     print(f"  ready              {med('ready'):8.0f} ms   (runs: {each})")
+    print(f"    in the worker: Pyodide {med('pyodide'):.0f} ms, wheel unpacked {med('install'):.0f} ms, "
+          f"kvcalc imported {med('import'):.0f} ms")
     print(f"  recompute          {med('recompute'):8.1f} ms")
     print(f"  longest main task  {med('longest'):8.0f} ms")
     print(f"  bytes transferred  {med('bytes'):8.0f}")
