@@ -11,7 +11,8 @@ What goes into site/:
   *.js, *.css     copied from web/
   pyodide/        the five core files of the pinned ``pyodide`` npm package (npm ci if missing)
   wheels/         kvcalc-<version>-py3-none-any.whl, built here from src/ (standard library only:
-                  a pure-Python wheel is a zip with a dist-info), plus manifest.json
+                  a pure-Python wheel is a zip with a dist-info) with each module's bytecode for
+                  Pyodide's Python (compiled by that Pyodide under Node), plus manifest.json
   data/           data/*.json, as shipped inside the wheel
 
 Needs only the standard library, Node's npm (once, for the pinned Pyodide) and a POSIX shell.
@@ -29,6 +30,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from functools import partial
 from pathlib import Path
@@ -99,8 +101,32 @@ def _record_hash(data: bytes) -> str:
     return f"sha256={digest}"
 
 
-def build_wheel(dest: Path) -> str:
-    """A pure-Python wheel of src/kvcalc (symlinked data/ followed), reproducible byte for byte."""
+def pyodide_bytecode(sources: list[tuple[str, bytes]], pyodide_dir: Path) -> list[tuple[str, bytes]]:
+    """kvcalc's modules compiled by the Pyodide the page ships (scripts/compile_pyc.mjs under Node),
+    as (wheel path, bytes) of kvcalc/__pycache__/*.cpython-314.pyc: the worker then imports without
+    compiling (about 0.2 s of a cold start). Unchecked-hash pycs hold a hash of their source, so the
+    wheel stays reproducible. [] when Node cannot run it: the page works the same, only slower."""
+    node = shutil.which("node")
+    if node is None:
+        log("node not found: the wheel ships sources only (the page compiles them at start-up)")
+        return []
+    with tempfile.TemporaryDirectory() as tmp:
+        for rel, data in sources:
+            out = Path(tmp) / rel
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(data)
+        run = subprocess.run([node, str(ROOT / "scripts" / "compile_pyc.mjs"), str(pyodide_dir), tmp, "kvcalc"],
+                             capture_output=True, text=True, timeout=300)
+        cache = Path(tmp) / "kvcalc" / "__pycache__"
+        if run.returncode != 0 or not cache.is_dir():
+            log(f"bytecode not compiled (node exit {run.returncode}): {run.stderr.strip()[-300:]}")
+            return []
+        return [(p.relative_to(tmp).as_posix(), p.read_bytes()) for p in sorted(cache.rglob("*.pyc"))]
+
+
+def build_wheel(dest: Path, pyodide_dir: Path | None = None) -> str:
+    """A pure-Python wheel of src/kvcalc (symlinked data/ followed), reproducible byte for byte,
+    with Pyodide's bytecode of each module when ``pyodide_dir`` is given (``pyodide_bytecode``)."""
     dest.mkdir(parents=True, exist_ok=True)
     name = f"kvcalc-{__version__}-py3-none-any.whl"
     dist_info = f"kvcalc-{__version__}.dist-info"
@@ -115,6 +141,8 @@ def build_wheel(dest: Path) -> str:
     if not any(r.startswith("kvcalc/data/") for r, _ in files):  # symlink not followed
         for path in sorted(DATA.glob("*.json")):
             files.append((f"kvcalc/data/{path.name}", path.read_bytes()))
+    if pyodide_dir is not None:
+        files += pyodide_bytecode([(r, b) for r, b in files if r.endswith(".py")], pyodide_dir)
     metadata = (f"Metadata-Version: 2.1\nName: kvcalc\nVersion: {__version__}\n"
                 "Summary: Reproduce, to the block, the KV cache pool vLLM prints at startup\n"
                 "Requires-Python: >=3.11\nLicense: Apache-2.0\n")
@@ -257,7 +285,7 @@ def build(site: Path = SITE) -> Path:
         shutil.rmtree(site)
     site.mkdir(parents=True)
     copy_pyodide(site / "pyodide")
-    wheel = build_wheel(site / "wheels")
+    wheel = build_wheel(site / "wheels", site / "pyodide")
     (site / "data").mkdir()
     for path in sorted(DATA.glob("*.json")):
         shutil.copy2(path, site / "data" / path.name)
