@@ -76,8 +76,27 @@ def test_ready_runs_in_a_worker_and_loads_only_our_files(browser, browser_contex
     assert any(u.endswith("/pyodide/pyodide.asm.wasm") for u in urls)
     assert any("/wheels/kvcalc-" in u for u in urls)
     assert [u for u in urls if not u.startswith(base_url)] == []
+    check_wheel_bytecode(rt["python"])
     ctx.close()
     watch.check()
+
+
+def check_wheel_bytecode(python: str) -> None:
+    """The wheel carries, for every module, the bytecode of the page's own Python (its cache tag),
+    as an unchecked-hash pyc (PEP 552 flags 0b01), so the worker imports without compiling. (The
+    hash inside is keyed by that Python's magic number, so CPython 3.11 cannot recompute it here.)"""
+    import zipfile
+    manifest = json.loads((ROOT / "site" / "wheels" / "manifest.json").read_text())
+    tag = "cpython-" + "".join(python.split(".")[:2])
+    with zipfile.ZipFile(ROOT / "site" / "wheels" / manifest["kvcalc"]) as wheel:
+        names = set(wheel.namelist())
+        sources = sorted(n for n in names if n.startswith("kvcalc/") and n.endswith(".py"))
+        assert sources
+        for src in sources:
+            folder, module = src.rsplit("/", 1)
+            pyc = f"{folder}/__pycache__/{module[:-3]}.{tag}.pyc"
+            assert pyc in names, pyc
+            assert int.from_bytes(wheel.read(pyc)[4:8], "little") == 0b01   # hash-based, unchecked
 
 
 def test_no_console_errors_or_csp_violations(browser, browser_context_args, base_url):
