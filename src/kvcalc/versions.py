@@ -235,12 +235,12 @@ class Rule(Enum):
         "confirmed: unset means off in the v0.20.2 wheel, on in v0.21.0 where FlashInfer supports the "
         "GPU; public v0.21–v0.28 logs show the smaller peak")
     TOKENS_FROM_CONCURRENCY = RuleInfo(
-        _v("0.20.2"), "#41069", "vllm/v1/core/kv_cache_utils.py get_kv_cache_capacity",
+        _v("0.20.1"), "#41069", "vllm/v1/core/kv_cache_utils.py get_kv_cache_capacity",
         "'GPU KV cache size' = int(max_concurrency × max_model_len); before: "
         "num_blocks // num_groups × block_size",
-        "confirmed: issue #43308 compares v0.20.0 and v0.21.0; a v0.20.2 log already prints "
-        "286,007 tokens = int(1.1172 × 256,000), so the 0.20 branch took it in a patch release "
-        "(v0.20.1 not seen)")
+        "confirmed: the v0.20.0 wheel still counts blocks, the v0.20.1 wheel (PyPI) computes "
+        "int(max_concurrency * max_model_len); issue #43308 compares v0.20.0 and v0.21.0, and v0.20.2 "
+        "logs print 286,007 tokens = int(1.1172 × 256,000)")
     NEW_FIT_ERROR_TEXT = RuleInfo(
         _v("0.22.0"), "#42479", "vllm/v1/core/kv_cache_utils.py _check_enough_kv_cache_memory",
         "the 'To serve at least one request' error prints GiB with format_gib and mentions the CPU backend",
@@ -752,8 +752,8 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.20.2 wheel 中未设置即关闭，v0.21.0 中在 FlashInfer 支持该 GPU 时开启；v0.21–v0.28 的公开日志显示峰值变小"),
     "TOKENS_FROM_CONCURRENCY": (
         "'GPU KV cache size' = int(max_concurrency × max_model_len)；此前为 num_blocks // num_groups × block_size",
-        "已确认：issue #43308 对比了 v0.20.0 与 v0.21.0；一条 v0.20.2 日志已打印 286,007 tokens = "
-        "int(1.1172 × 256,000)，说明 0.20 分支在补丁版本中已引入（v0.20.1 未见日志）"),
+        "已确认：v0.20.0 wheel 仍按块数计算，v0.20.1 wheel（PyPI）已计算 int(max_concurrency * max_model_len)；"
+        "issue #43308 对比了 v0.20.0 与 v0.21.0，v0.20.2 日志打印 286,007 tokens = int(1.1172 × 256,000)"),
     "NEW_FIT_ERROR_TEXT": (
         "'To serve at least one request' 报错改用 format_gib 打印 GiB，并提到 CPU 后端",
         "已确认：v0.21.0 wheel 中没有，v0.22.0 中措辞相同"),
