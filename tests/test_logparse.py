@@ -239,6 +239,24 @@ def test_speculative_settings_from_the_args_before_the_engine_line():
     assert "speculative" not in parse_log(no_method).settings()
 
 
+
+@pytest.mark.parametrize("args, want", [
+    # an author's '...' elision: the nested config stays one setting, not loose keys
+    ("{'model_tag': 'RedHatAI/Qwen3.6-35B-A3B-NVFP4', ..., 'max_num_seqs': 8, "
+     "'speculative_config': {'method': 'qwen3_next_mtp', 'num_speculative_tokens': 2}}",
+     {"model_tag": "RedHatAI/Qwen3.6-35B-A3B-NVFP4", "max_num_seqs": 8,
+      "speculative_config": {"method": "qwen3_next_mtp", "num_speculative_tokens": 2}}),
+    # commas inside strings and lists do not split; an escaped quote does not end the string
+    ("{'served_model_name': ['a, b'], ..., 'chat_template': 'it\\'s, {x}', 'max_model_len': 4096}",
+     {"served_model_name": ["a, b"], "chat_template": "it's, {x}", "max_model_len": 4096}),
+    # a line cut off inside a value keeps the entries before it
+    ("{'max_model_len': 4096, 'speculative_config': {'method': 'eagle3', 'model': 'x}",
+     {"max_model_len": 4096}),
+])
+def test_non_default_args_that_are_not_a_literal_are_read_entry_by_entry(args, want):
+    log = parse_log("(APIServer pid=1) INFO 05-03 18:36:06 [utils.py:233] non-default args: " + args)
+    assert log.non_default_args == want
+
 @pytest.mark.parametrize("line, want", [
     ("(EngineCore_DP0 pid=289) INFO 11-28 11:47:32 [mxfp4.py:141] Using Marlin backend", True),
     ("INFO 08-05 10:00:00 [mxfp4.py:101] Using Triton backend", False),

@@ -326,8 +326,13 @@ def _args(text: str) -> dict[str, Any]:
         value = _plain(_literal(text))
         return value if isinstance(value, dict) else {}
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        # Not a literal as a whole (an author's '...' elision, a cut-off line): read the top-level
+        # entries one by one, nested values whole ('speculative_config': {...} stays one setting).
         out: dict[str, Any] = {}
-        for m in re.finditer(r"'(\w{1,100})': ('[^']*'|[0-9.]{1,40}|True|False|None)(?=\s*[,}])", text):
+        for entry in _top_level_entries(text):
+            m = _ARG_ENTRY.match(entry)
+            if m is None:
+                continue
             try:
                 value = _plain(_literal(m.group(2)))
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
@@ -335,6 +340,38 @@ def _args(text: str) -> dict[str, Any]:
             if value is not _DROP:
                 out[m.group(1)] = value
         return out
+
+
+_ARG_ENTRY = re.compile(r"\s*'(\w{1,100})'\s*:\s*(.+?)\s*$", re.S)
+_OPENERS, _CLOSERS = "{[(", "}])"
+
+
+def _top_level_entries(text: str) -> list[str]:
+    """The comma-separated entries of a dict's text at its outer level: commas inside nested
+    brackets or quoted strings do not split (``text`` is bounded by ``_MAX_LINE``)."""
+    entries, depth, quote, start, i = [], 0, "", 0, 0
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "'\"":
+            quote = c
+        elif c in _OPENERS:
+            depth += 1
+            if depth == 1:
+                start = i + 1
+        elif c in _CLOSERS:
+            if depth == 1:
+                entries.append(text[start:i])
+            depth -= 1
+        elif c == "," and depth == 1:
+            entries.append(text[start:i])
+            start = i + 1
+        i += 1
+    return entries
 
 
 def _literal(text: str) -> Any:

@@ -509,7 +509,7 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "44g-llama3.2-1b-main-475c1a0-debug-v0.10.1", "a100-80g-pcie-qwen3.5-0.8b-serve-util0.85-maxlen8k-seqs32-v0.28.0",
     "mi300x-rocm-gemma-4-26b-a4b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
     "mi300x-rocm-gemma-4-31b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
-    "h200x2-gpt-oss-120b-tp2-marlin-seqs64-maxlen2068-nopc-v0.22.1",
+    "h200x2-gpt-oss-120b-tp2-marlin-seqs64-maxlen2068-nopc-v0.22.1", "a10g-qwen3-8b-maxlen8k-defaults-v0.30.0",
     "h200x4-gpt-oss-120b-tp4-marlin-seqs4-maxlen2068-nopc-v0.22.1",
     "h200x8-gpt-oss-120b-tp8-marlin-seqs4-maxlen2068-nopc-v0.22.1",
     "h200-qwen3-next-80b-tp2-v0.10.2", "llmd-h100-gpt-oss-20b",
@@ -1069,17 +1069,17 @@ def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool, platfo
 
 
 COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN = 0.25
-COLD_COMPILE_FIXED_GIB = 0.10
+COLD_COMPILE_FIXED_GIB = 0.15
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
-(Rule.COLD_COMPILE_RESERVE): max(0, 0.10 GiB + 0.25 GiB per 1,000 hidden units one GPU holds − the
+(Rule.COLD_COMPILE_RESERVE): max(0, 0.15 GiB + 0.25 GiB per 1,000 hidden units one GPU holds − the
 warm-up's own activation peak); the band runs from 0 to that plus 0.50 GiB.
 
 vLLM profiles the KV budget on the first forward pass, which is also where torch.compile compiles,
 autotunes and (torch >= 2.10) exports the AOT artifact (vllm#54383, #54209, #54479; unmerged
 through v0.33); a restart that finds ~/.cache/vllm loads the compiled graphs and skips all of it.
 The compile's temporaries are freed before the forward pass, so they raise the peak vLLM
-subtracts only where they exceed the pass's own; the fixed 0.10 GiB is part of that peak, not
+subtracts only where they exceed the pass's own; the fixed 0.15 GiB is part of that peak, not
 memory that stays (the RTX 3090 first starts below keep nothing beyond their pass).
 Public pairs of identical starts say the same: the first start's peak is 1.2–1.3 GiB for hidden
 sizes of 3,584–4,096 (A40 and RTX 3090 Qwen2.5-7B, RTX 4090 Qwen3-8B; +0.77 to +0.99 GiB against
