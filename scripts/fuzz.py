@@ -223,7 +223,7 @@ SETTING_KEYS = ["tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "cudagraph_memory_profiling", "rocm_quick_reduce", "model_runner_v2",
                 "skip_mm_profiling", "language_model_only", "max_cudagraph_capture_size",
                 "cudagraph_capture_sizes", "limit_mm_per_prompt", "mm_processor_kwargs", "compile_cache", "speculative",
-                "pinned_memory", "mxfp4_marlin"]
+                "pinned_memory", "mxfp4_marlin", "performance_mode"]
 
 
 EAGLE3_HEAD = {"architectures": ["LlamaForCausalLMEagle3"], "model_type": "llama", "hidden_size": 4096,

@@ -242,6 +242,38 @@ def test_python_m_kvcalc_works():
     assert "no direct peer-to-peer" in l40s and "peer-to-peer" not in h100
 
 
+def test_performance_mode_flag_sizes_the_warm_up_and_the_graphs_and_spells_itself(capsys):
+    """--performance-mode throughput doubles the batch defaults (a larger forward pass in the
+    warm-up), interactivity adds CUDA graphs; both show in the serve command, balanced does not."""
+    def estimate(*extra):
+        code, out, _ = run(capsys, "estimate", "--model", "Qwen/Qwen2.5-7B-Instruct", "--gpu", "l40s",
+                           "--vllm-version", "0.22.0", "--max-model-len", "8192", "--json", *extra)
+        assert code == 0
+        return json.loads(out)
+
+    def term(r, name):
+        return next(t["bytes"] for t in r["budget"]["terms"] if t["name"] == name)
+    base, balanced = estimate(), estimate("--performance-mode", "balanced")
+    fast, fine = estimate("--performance-mode", "throughput"), estimate("--performance-mode", "interactivity")
+    assert balanced["estimated"]["tokens"] == base["estimated"]["tokens"]
+    assert "--performance-mode" not in balanced["serve_command"]
+    assert (fast["settings"]["max_num_batched_tokens"], fast["settings"]["max_num_seqs"]) == (4096, 512)
+    assert term(fast, "activation peak") > term(base, "activation peak")
+    assert fast["serve_command"].endswith("--max-model-len 8192 --performance-mode throughput")
+    assert term(fine, "CUDA graphs") > term(base, "CUDA graphs") and "76 piecewise" in \
+        next(t["basis"] for t in fine["budget"]["terms"] if t["name"] == "CUDA graphs")
+    assert fine["estimated"]["tokens"] < base["estimated"]["tokens"]
+    assert (fast["settings"]["performance_mode"], base["settings"]["performance_mode"]) == ("throughput", None)
+    # a value equal to the plain default differs from throughput's doubled one: it must be spelled out
+    pinned = estimate("--performance-mode", "throughput", "--max-num-batched-tokens", "2048")
+    assert "--max-num-batched-tokens 2048" in pinned["serve_command"]
+    assert "--max-num-batched-tokens" not in estimate("--performance-mode", "throughput",
+                                                      "--max-num-batched-tokens", "4096")["serve_command"]
+    with pytest.raises(SystemExit) as info:
+        main(["estimate", "--model", "Qwen/Qwen3-8B", "--performance-mode", "turbo"])
+    assert info.value.code == 2 and "--performance-mode" in capsys.readouterr().err
+
+
 def test_compile_cache_flag_drops_the_first_start_term(capsys):
     """--compile-cache warm (a restart that reuses ~/.cache/vllm) leaves out the first-start
     compile term the default (a first start) subtracts, and the pool gains exactly that term."""

@@ -240,6 +240,15 @@ def test_speculative_settings_from_the_args_before_the_engine_line():
 
 
 
+@pytest.mark.parametrize("text", [
+    "(EngineCore pid=9) INFO 03-02 10:00:00 [vllm.py:660] Performance mode set to 'throughput'.",
+    "(APIServer pid=1) INFO 03-02 10:00:00 [utils.py:233] non-default args: {'model': 'Qwen/Qwen3-8B', "
+    "'performance_mode': 'throughput'}",
+])
+def test_the_performance_mode_a_log_names_becomes_a_setting(text):
+    assert parse_log(text).settings()["performance_mode"] == "throughput"
+
+
 @pytest.mark.parametrize("args, want", [
     # an author's '...' elision: the nested config stays one setting, not loose keys
     ("{'model_tag': 'RedHatAI/Qwen3.6-35B-A3B-NVFP4', ..., 'max_num_seqs': 8, "

@@ -376,6 +376,20 @@ def test_capture_sizes_give_the_graph_counts_logs_print(release, seqs, mnbt, maj
     assert (*cuda_graph_count(sizes, seqs), sizes[-1]) == printed
 
 
+def test_interactivity_mode_captures_every_size_up_to_32():
+    """--performance-mode interactivity (v0.17+, #34936) replaces 1, 2, 4 by every size from 1 to
+    32 (below the largest capture size); the steps of 8 and 16 above stay: 76 sizes up to 512
+    instead of 51, and 16 up to 16."""
+    v = parse_version("0.22.0")
+    plain = cudagraph_capture_sizes(v, 256, 2048, 1, 8)
+    fine = cudagraph_capture_sizes(v, 256, 2048, 1, 8, interactivity=True)
+    assert fine[:32] == tuple(range(1, 33)) and set(plain) < set(fine) and fine[-1] == 512
+    assert (len(plain), len(fine)) == (51, 76)
+    assert cudagraph_capture_sizes(v, 8, 2048, 1, 8, interactivity=True) == tuple(range(1, 17))
+    # a listed set is kept as given, whatever the mode
+    assert cudagraph_capture_sizes(v, 256, 2048, 1, 8, listed=(1, 8), interactivity=True) == (1, 8)
+
+
 def test_capture_ceiling_is_1024_on_datacentre_blackwell_from_0_28():
     """#49390 merged in July 2026, but the v0.27.0 and v0.27.1 wheels still cap at 512; v0.28.0 takes
     1,024 on compute capability 10.x."""

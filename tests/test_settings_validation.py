@@ -305,6 +305,26 @@ def test_capture_size_flags_are_checked_as_vllm_does():
     assert "0.11.1" in problems(max_cudagraph_capture_size=8, vllm_version="0.11.0")["--max-cudagraph-capture-size"]
 
 
+@pytest.mark.parametrize("bad", ["fast", "Throughput", "", 2, ["throughput"]], ids=repr)
+def test_performance_mode_takes_vllms_three_modes(bad):
+    field = problems(performance_mode=bad)["--performance-mode"]
+    assert "balanced, interactivity, throughput" in field
+
+
+def test_performance_mode_needs_v0_17_and_throughput_doubles_only_the_defaults():
+    """--performance-mode arrived in v0.17 (#34936); 'throughput' doubles the batch limits vLLM
+    fills in, never one the user gave, and the token budget is still capped at seqs × length."""
+    assert "0.17.0" in problems(performance_mode="balanced", vllm_version="0.16.0")["--performance-mode"]
+    base = ok(vllm_version="0.22.0", max_model_len=32768)["settings"]
+    fast = ok(vllm_version="0.22.0", max_model_len=32768, performance_mode="throughput")["settings"]
+    assert (fast["max_num_batched_tokens"], fast["max_num_seqs"]) == \
+        (2 * base["max_num_batched_tokens"], 2 * base["max_num_seqs"])
+    given = ok(vllm_version="0.22.0", max_num_seqs=64, performance_mode="throughput")["settings"]
+    assert (given["max_num_seqs"], given["max_num_batched_tokens"]) == (64, 2 * base["max_num_batched_tokens"])
+    short = ok(vllm_version="0.22.0", max_model_len=4, performance_mode="throughput")["settings"]
+    assert short["max_num_batched_tokens"] == 2 * base["max_num_seqs"] * 4
+
+
 @pytest.mark.parametrize("bad", ["lukewarm", "COLD", "", 1, True, ["warm"]], ids=repr)
 def test_compile_cache_is_cold_or_warm(bad):
     """The compile cache's state is not a vLLM flag: the message says what the two states mean."""

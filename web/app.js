@@ -120,6 +120,7 @@ const FIELDS = [
   ["ver", "vllm-version", CAT.newest_version],
   ["mnbt", "mnbt", ""],
   ["mns", "max-num-seqs", ""],
+  ["perf", "performance-mode", ""],
   ["mcg", "max-cg-size", ""],
   ["cgs", "cg-sizes", ""],
   ["mmlim", "mm-limits", ""],
@@ -147,6 +148,7 @@ const FIELD_MSG = {
   "--max-model-len": "max-model-len", "--avg-tokens": "avg-tokens",
   "--max-num-batched-tokens": "mnbt", "--max-num-seqs": "max-num-seqs", "--block-size": "block-size",
   "--max-cudagraph-capture-size": "max-cg-size", "--cudagraph-capture-sizes": "cg-sizes",
+  "--performance-mode": "performance-mode",
   "--limit-mm-per-prompt": "mm-limits", "--mm-processor-kwargs": "mm-proc",
   "--speculative-config": "spec-config",
   VLLM_USE_FLASHINFER_SAMPLER: "flashinfer-sampler", "--enable-prefix-caching": "prefix-caching",
@@ -222,7 +224,7 @@ function drafterField() {
 }
 
 // --enable-prefix-caching, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
-// VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --skip-mm-profiling and --language-model-only: sent only when the user (or a pasted log) set them.
+// VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, --skip-mm-profiling and --language-model-only: sent only when the user (or a pasted log) set them.
 function profileSettings() {
   const v = $("flashinfer-sampler").value;
   const cg = $("cg-profiling").value;
@@ -232,6 +234,7 @@ function profileSettings() {
   const cc = $("compile-cache").value;
   const pm = $("pinned-memory").value;
   const mx = $("mxfp4-marlin").value;
+  const perf = $("performance-mode").value;
   return {
     ...(pc === "" ? {} : { enable_prefix_caching: pc === "1" }),
     ...(v === "" ? {} : { flashinfer_sampler: v === "1" }),
@@ -241,6 +244,7 @@ function profileSettings() {
     ...(cc === "" ? {} : { compile_cache: cc }),
     ...(pm === "" ? {} : { pinned_memory: false }),
     ...(mx === "" ? {} : { mxfp4_marlin: mx === "1" }),
+    ...(perf === "" ? {} : { performance_mode: perf }),
     ...($("skip-mm-profiling").checked ? { skip_mm_profiling: true } : {}),
     ...($("language-model-only").checked ? { language_model_only: true } : {}),
   };
@@ -514,6 +518,7 @@ function renderSettingsUsed(r) {
     ...(s.cudagraph_memory_profiling != null
       ? [["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", s.cudagraph_memory_profiling ? "1" : "0"]] : []),
     ...(s.rocm_quick_reduce ? [["VLLM_ROCM_QUICK_REDUCE_QUANTIZATION", s.rocm_quick_reduce]] : []),
+    ...(s.performance_mode ? [["--performance-mode", s.performance_mode]] : []),
     ...(s.cudagraph_capture_sizes ? [["--cudagraph-capture-sizes", s.cudagraph_capture_sizes.join(" ")]] : []),
     ...(s.limit_mm_per_prompt ? [["--limit-mm-per-prompt", JSON.stringify(s.limit_mm_per_prompt)]] : []),
     ...(s.mm_processor_kwargs ? [["--mm-processor-kwargs", JSON.stringify(s.mm_processor_kwargs)]] : []),
@@ -1045,6 +1050,7 @@ const LOG_FIELDS = [
   ["max_model_len", "max-model-len", ""],
   ["max_num_batched_tokens", "mnbt", ""],
   ["max_num_seqs", "max-num-seqs", ""],
+  ["performance_mode", "performance-mode", ""],
   ["max_cudagraph_capture_size", "max-cg-size", ""],
   ["cudagraph_capture_sizes", "cg-sizes", ""],
   ["limit_mm_per_prompt", "mm-limits", ""],
@@ -1078,6 +1084,7 @@ const SETTING_FLAG = {
   language_model_only: "--language-model-only",
   max_cudagraph_capture_size: "--max-cudagraph-capture-size", cudagraph_capture_sizes: "--cudagraph-capture-sizes",
   limit_mm_per_prompt: "--limit-mm-per-prompt", mm_processor_kwargs: "--mm-processor-kwargs",
+  performance_mode: "--performance-mode",
 };
 function settingName(k) {
   if (k === "vllm_version") return S("name_version");

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from . import __version__, api
 from .catalog import find_model, load_gpus, load_models
 from .errors import KvcalcError
-from .settings import COMPILE_CACHE_STATES, ROCM_QUICK_REDUCE_LEVELS, spec_family
+from .settings import COMPILE_CACHE_STATES, PERFORMANCE_MODES, ROCM_QUICK_REDUCE_LEVELS, spec_family
 from .validate import load_logs, validate_logs
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
@@ -137,6 +137,10 @@ def _model_flags(p: Any) -> None:
                         "each GPU's expert intermediate size to 128 (64 natively), so the weights grow. off: a "
                         "native kernel (what a log naming Triton or FlashInfer shows). Default: the release's "
                         "choice (Marlin below compute capability 9.0, and from 11.0 on from v0.12)")
+    p.add_argument("--performance-mode", choices=PERFORMANCE_MODES,
+                   help="vLLM's flag (v0.17+): throughput doubles the default --max-num-batched-tokens and "
+                        "--max-num-seqs (a larger warm-up, more CUDA graphs); interactivity captures a CUDA "
+                        "graph for every batch size from 1 to 32 (a larger CUDA-graph estimate). Default: balanced")
     p.add_argument("--available-kv-gib", type=float,
                    help="'Available KV cache memory' from your log: compute the pool from it")
     p.add_argument("--measured-reserve-gib", type=float,
@@ -152,7 +156,7 @@ SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_contex
                 "model_runner_v2",
                 "skip_mm_profiling", "language_model_only",
                 "max_cudagraph_capture_size", "cudagraph_capture_sizes", "limit_mm_per_prompt",
-                "mm_processor_kwargs", "compile_cache", "pinned_memory", "mxfp4_marlin")
+                "mm_processor_kwargs", "compile_cache", "pinned_memory", "mxfp4_marlin", "performance_mode")
 
 
 def _fetch_drafter(spec: Any) -> None:

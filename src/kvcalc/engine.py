@@ -367,6 +367,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       nvswitch=gpu.nvswitch,
                                       max_capture_size=s.max_cudagraph_capture_size,
                                       capture_sizes=r.capture_sizes, compiled=not s.enforce_eager,
+                                      interactivity=s.performance_mode == "interactivity",
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,
                                       compile_cache=s.compile_cache, unified_memory=gpu.unified_memory,
                                       stage_weights=w.per_stage_bytes[i], capability=gpu.compute_capability,

@@ -82,6 +82,7 @@ class ParsedLog:
     compile_cache: str | None = None    # "cold" when the log compiles the model, "warm" when it loads it
     pinned_memory: bool | None = None   # False: "Using 'pin_memory=False' as WSL is detected"
     mxfp4_marlin: bool | None = None    # MXFP4 experts on Marlin (True) or a native kernel (False)
+    performance_mode: str | None = None  # "Performance mode set to 'throughput'." (v0.17+)
     error: str | None = None
     error_needed_gib: float | None = None
     error_available_gib: float | None = None
@@ -154,6 +155,8 @@ class ParsedLog:
         for key in ("max_cudagraph_capture_size", "cudagraph_capture_sizes"):
             if a.get(key) is not None:
                 out[key] = a[key]
+        mode = a.get("performance_mode")
+        pick("performance_mode", mode if isinstance(mode, str) else None, self.performance_mode)
         return {k: v for k, v in out.items() if v is not None}
 
     def release(self) -> str | None:
@@ -244,6 +247,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("Using Triton backend", re.compile(r"Using Triton backend\s*$"), "mxfp4_native"),
     ("Using FlashInfer MXFP4", re.compile(r"Using FlashInfer MXFP4 \S+"), "mxfp4_native"),
     ("Mxfp4 MoE backend", re.compile(r"Using '(\w{1,40})' Mxfp4 MoE backend"), "mxfp4_backend"),
+    # vllm/config/vllm.py (v0.17+), printed when --performance-mode is not balanced
+    ("Performance mode set to", re.compile(r"Performance mode set to '(\w{1,20})'"), "performance_mode"),
 ]
 
 _USAGE = re.compile(r"(?<![0-9.])([0-9.]{1,20}) GiB for ([a-zA-Z \-+()]{1,80}?)(?:,|\.| and)")
@@ -493,6 +498,8 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         log.mxfp4_marlin = kind == "mxfp4_marlin"
     elif kind == "mxfp4_backend":
         log.mxfp4_marlin = g[0] in ("MARLIN", "BATCHED_MARLIN")
+    elif kind == "performance_mode":
+        log.performance_mode = g[0]
     elif kind in ("compile_cold", "compile_warm"):
         # a compile anywhere in the start makes it a first start, whatever else was loaded
         log.compile_cache = "cold" if kind == "compile_cold" or log.compile_cache == "cold" else "warm"

@@ -88,6 +88,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "compile_cache": s.compile_cache,
             "pinned_memory": s.pinned_memory,
             "mxfp4_marlin": s.mxfp4_marlin,
+            "performance_mode": s.performance_mode,
             # the speculative config as vLLM's flag spells it, and whether the drafter's config was given
             "speculative": None if s.speculative is None else {
                 "method": s.speculative.method, "num_speculative_tokens": s.speculative.num_speculative_tokens,

@@ -994,10 +994,12 @@ def qwen_vl_patch_values(vision_config: dict[str, Any], tp: int, model_type: str
 def cudagraph_capture_sizes(version: Version, max_num_seqs: int, mnbt: int, decode_query_len: int = 1,
                             capability_major: int = 0, model_runner_v2: bool = False,
                             max_size: int | None = None,
-                            listed: tuple[int, ...] | None = None) -> tuple[int, ...]:
+                            listed: tuple[int, ...] | None = None,
+                            interactivity: bool = False) -> tuple[int, ...]:
     """The capture sizes (vllm/config/vllm.py ``_set_cudagraph_sizes``). ``listed``
     (``--cudagraph-capture-sizes``): those up to max_num_batched_tokens. Otherwise the defaults:
-    1, 2, 4, then steps of 8 below 256 and of 16 from 256, up to min(``max_size``
+    1, 2, 4 (every size from 1 to 32 with ``interactivity``, --performance-mode interactivity:
+    Rule.PERFORMANCE_MODE), then steps of 8 below 256 and of 16 from 256, up to min(``max_size``
     (``--max-cudagraph-capture-size``) or else max_num_seqs × decode query length × 2 and 512,
     max_num_batched_tokens); the 512 is 1,024 on data-centre Blackwell (compute capability 10.x)
     from Rule.BLACKWELL_CAPTURE_1024. max_num_batched_tokens is added when it lies below the top;
@@ -1025,7 +1027,7 @@ def cudagraph_capture_sizes(version: Version, max_num_seqs: int, mnbt: int, deco
             elif q == 1 and applies(Rule.MAX_NUM_SEQS_CAPTURE_SIZE, version) and max_num_seqs <= max_size:
                 uniform = {max_num_seqs}
         top = min(max_size, mnbt)
-        sizes = {i for i in (1, 2, 4) if i <= top}
+        sizes = set(range(1, min(top, 32) + 1)) if interactivity else {i for i in (1, 2, 4) if i <= top}
         sizes.update(range(8, min(top + 1, 256), 8))
         sizes.update(range(256, top + 1, 16))
         if mnbt <= top:
@@ -1194,7 +1196,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      compile_cache: str | None = None, unified_memory: bool = False,
                      stage_weights: int = 0, capability: str = "",
                      quick_reduce_level: str | None = None, spec_method: str | None = None,
-                     pinned_memory: bool | None = None) -> ReserveEstimate:
+                     pinned_memory: bool | None = None, interactivity: bool = False) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -1203,7 +1205,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     ``capability`` its compute capability or gfx name (the all-reduce buffers below),
     ``quick_reduce_level`` VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, ``spec_method`` the speculative
     method (n-gram's token ids on V2: ``dense_token_ids_bytes``), ``pinned_memory`` False where vLLM
-    has no pinned host memory (WSL2: the same token ids in GPU memory). Non-torch memory adds ROCm quick
+    has no pinned host memory (WSL2: the same token ids in GPU memory), ``interactivity``
+    --performance-mode interactivity (its capture sizes). Non-torch memory adds ROCm quick
     all-reduce's buffer (``quick_reduce_bytes``) and FlashInfer's all-reduce fusion workspace
     (``allreduce_fusion_bytes``: in the typical value and the band's top, not its low end, where
     flashinfer may be missing; ``nvswitch``: the GPUs share NVSwitch multicast, which picks its
@@ -1235,7 +1238,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     cg, cg_basis = (0, 0, 0), Text("basis.cuda_graphs_none")
     if cuda_graphs:
         sizes = cudagraph_capture_sizes(version, max_num_seqs, mnbt, decode_query_len, capability_major,
-                                        model_runner_v2, max_capture_size, capture_sizes)
+                                        model_runner_v2, max_capture_size, capture_sizes, interactivity)
         piecewise, full = cuda_graph_count(sizes, max_num_seqs, decode_query_len)
         # no graph to capture, nothing estimated (gpu_model_runner.py profile_cudagraph_memory)
         layers = _n(text_part(config), "num_hidden_layers")

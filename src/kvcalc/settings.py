@@ -30,6 +30,17 @@ COMPILE_CACHE_STATES = ("cold", "warm")
 on a first start of these settings (or in a fresh container without that directory on a volume),
 "warm" on a restart that loads the compiled graphs. Not a vLLM flag; unset: not known."""
 
+PERFORMANCE_MODES = ("balanced", "interactivity", "throughput")
+"""``--performance-mode`` choices (vllm/config/vllm.py ``PerformanceMode``, from v0.17:
+Rule.PERFORMANCE_MODE); "balanced" is vLLM's default."""
+
+def batch_default_factor(performance_mode: str | None) -> int:
+    """How many times the release's default max_num_batched_tokens and max_num_seqs vLLM fills in:
+    2 with --performance-mode throughput (``_set_default_max_num_seqs_and_batched_tokens_args``,
+    Rule.PERFORMANCE_MODE), else 1."""
+    return 2 if performance_mode == "throughput" else 1
+
+
 ENV_SETTINGS = {"flashinfer_sampler": "VLLM_USE_FLASHINFER_SAMPLER",
                 "cudagraph_memory_profiling": "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
                 "rocm_quick_reduce": "VLLM_ROCM_QUICK_REDUCE_QUANTIZATION",
@@ -110,6 +121,7 @@ class Settings:
     language_model_only: bool | None = None   # no vision/audio towers loaded or profiled
     max_cudagraph_capture_size: int | None = None
     cudagraph_capture_sizes: Any = None         # list of ints, or "1 2 4 8" / "1,2,4,8"
+    performance_mode: str | None = None         # --performance-mode (PERFORMANCE_MODES); None: not given
     limit_mm_per_prompt: Any = None             # {"image": 2, "video": 0}, its JSON, or "image=2,video=0"
     mm_processor_kwargs: Any = None             # {"max_pixels": 1003520} or its JSON
     mamba_ssm_cache_dtype: str | None = None
@@ -421,6 +433,14 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         for f in cg_flags:
             problems.setdefault(f, Text("settings.flag_needs_release", since=str(rule.since), pr=rule.pr,
                                         version=str(version)))
+    if s.performance_mode is not None:
+        if s.performance_mode not in PERFORMANCE_MODES:
+            problems["--performance-mode"] = Text("settings.not_accepted", value=show(s.performance_mode),
+                                                  allowed=", ".join(PERFORMANCE_MODES))
+        elif version is not None and not applies(Rule.PERFORMANCE_MODE, version):
+            rule = Rule.PERFORMANCE_MODE.value
+            problems["--performance-mode"] = Text("settings.flag_needs_release", since=str(rule.since),
+                                                  pr=rule.pr, version=str(version))
     mm_limits = None
     if s.limit_mm_per_prompt is not None:
         mm_limits = mm_limits_of(s.limit_mm_per_prompt)
@@ -458,13 +478,16 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         used.add("--gpu-memory-utilization")
     mnbt = s.max_num_batched_tokens
     seqs = s.max_num_seqs
+    # _set_default_max_num_seqs_and_batched_tokens_args: --performance-mode throughput doubles the
+    # defaults it fills in, before the token budget is capped
+    factor = batch_default_factor(s.performance_mode)
     if seqs is None:
         used.add("--max-num-seqs")
-        seqs = defaults.max_num_seqs
+        seqs = defaults.max_num_seqs * factor
     if mnbt is None:
         used.add("--max-num-batched-tokens")
-        # _set_default_max_num_seqs_and_batched_tokens_args: never more than seqs × length.
-        mnbt = min(defaults.max_num_batched_tokens, seqs * max_len)
+        # never more than seqs × length
+        mnbt = min(defaults.max_num_batched_tokens * factor, seqs * max_len)
     if s.max_model_len is None:
         used.add("--max-model-len")
     if s.max_num_seqs is None and s.max_num_batched_tokens is None:

@@ -27,7 +27,8 @@ _SETTING_FIELDS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_con
                    "cudagraph_memory_profiling", "rocm_quick_reduce", "model_runner_v2",
                    "enable_prefix_caching", "skip_mm_profiling", "language_model_only",
                    "max_cudagraph_capture_size", "cudagraph_capture_sizes", "limit_mm_per_prompt",
-                   "mm_processor_kwargs", "compile_cache", "pinned_memory", "mxfp4_marlin")
+                   "mm_processor_kwargs", "compile_cache", "pinned_memory", "mxfp4_marlin",
+                   "performance_mode")
 
 
 def load_logs(path: str | Path | None = None) -> list[dict[str, Any]]:

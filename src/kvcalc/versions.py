@@ -378,6 +378,13 @@ class Rule(Enum):
         "--cudagraph-capture-sizes and --max-cudagraph-capture-size as serve flags (the CUDA-graph "
         "capture sizes, which set the graph count of vLLM's CUDA-graph estimate)",
         "confirmed: absent from the v0.11.0 wheel (which has --cuda-graph-sizes), in v0.11.1")
+    PERFORMANCE_MODE = RuleInfo(
+        _v("0.17.0"), "#34936", "vllm/engine/arg_utils.py _set_default_max_num_seqs_and_batched_tokens_args, "
+        "vllm/config/vllm.py _set_cudagraph_sizes",
+        "--performance-mode: 'throughput' doubles the default max_num_batched_tokens and max_num_seqs "
+        "(those not given); 'interactivity' captures a CUDA graph for every size from 1 to 32 (up to the "
+        "largest capture size) instead of 1, 2, 4 and steps of 8; 'balanced' (the default) changes nothing",
+        "confirmed: absent from the v0.16.0 wheel; the v0.17.0 to v0.33.0 wheels apply both alike")
     UMA_FREE_FROM_MEMAVAILABLE = RuleInfo(
         _v("0.11.1"), "#26098", "vllm/utils/mem_utils.py MemorySnapshot.measure",
         "on unified-memory GPUs (Jetson Orin and Thor, DGX Spark; any integrated GPU from #35356) free "
@@ -838,6 +845,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "因此 8,192 个 token 能容纳 32 张而不是 31 张）",
         "已确认：v0.12.0 wheel 按连续 token 计，v0.13.0 按嵌入计（get_mm_max_tokens）；一条 v0.11 日志在 8,192 个 token 下预热 31 张 "
         "Gemma 3 图像，一条 v0.23 日志为 32 张"),
+    "PERFORMANCE_MODE": (
+        "--performance-mode：'throughput' 把未指定的 max_num_batched_tokens 与 max_num_seqs 默认值加倍；'interactivity' "
+        "为 1 到 32 的每个尺寸（不超过最大捕获尺寸）各捕获一个 CUDA graph，而不是 1、2、4 和以 8 为步长；"
+        "'balanced'（默认）不做改变",
+        "已确认：v0.16.0 wheel 中没有；v0.17.0 到 v0.33.0 的 wheel 中两项行为相同"),
     "MM_MODALITY_TIE_BY_NAME": (
         "两种模态每项 token 数相同时，预热选名称靠后的（'video' 而非 'image'）；此前选先列出的",
         "已确认：v0.16.0 wheel 仍只按 token 数排序（2026-02-13 合并），v0.17.0 按 token 数与名称"),

@@ -155,6 +155,28 @@ def test_the_mxfp4_kernel_select_sizes_gpt_oss_experts_in_marlins_layout(py_page
     fresh_form(page)
 
 
+def test_the_performance_mode_select_doubles_the_batch_defaults(py_page):
+    """--performance-mode throughput (v0.17+) on an L40S with vLLM 0.22: the batch defaults double
+    (4,096 tokens, 512 sequences), the warm-up's activation term grows, the serve command and the
+    settings-used list carry the flag, the link restores it; on v0.16 the core's "needs vLLM
+    0.17.0" shows beside the select, in both languages."""
+    page = py_page
+    on, off, want = choose_setting(page, "performance-mode", "throughput", "performance_mode", "throughput",
+                                   model="Qwen/Qwen2.5-7B-Instruct", gpu="l40s", vllm_version="0.22.0",
+                                   max_model_len=8192)
+    assert (on["settings"]["max_num_batched_tokens"], on["settings"]["max_num_seqs"]) == \
+        (2 * off["settings"]["max_num_batched_tokens"], 2 * off["settings"]["max_num_seqs"])
+    assert activation(on)["gib"] > activation(off)["gib"]
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--performance-mode throughput")
+    expect(page.get_by_test_id("settings-used")).to_contain_text("--performance-mode")
+    link_restores(page, "perf", "throughput", "performance-mode", "throughput", want)
+    open_advanced(page)
+    page.get_by_test_id("vllm-version").select_option("0.16.0")
+    page.get_by_test_id("performance-mode").select_option("interactivity")
+    expect_in_both_languages(page, page.locator("#performance-mode-msg"), "needs vLLM 0.17.0", "需要 vLLM 0.17.0")
+    fresh_form(page)
+
+
 def test_pinned_memory_off_puts_the_token_ids_in_gpu_memory(py_page):
     """Pinned host memory off (WSL2) on model runner V2: every request's token ids move to GPU
     memory, max_num_seqs × max_model_len × 4 B inside the non-torch term; the settings-used list
@@ -477,6 +499,22 @@ def test_a_pasted_log_that_compiles_sets_the_compile_cache_to_cold(py_page):
     reply = paste_stored_log(page, "h200-llama32-1b-fp16-seqs32-v0.31.0", "Compiling a graph for compile range")
     assert reply["result"]["settings"]["compile_cache"] == "cold"
     expect(page.get_by_test_id("compile-cache")).to_have_value("cold")
+    clear_pasted_log(page)
+
+
+def test_a_pasted_throughput_mode_log_sets_the_performance_mode(py_page):
+    """A v0.17 start with --performance-mode throughput ('Performance mode set to 'throughput''):
+    pasting it sets the select, so the batch defaults the page uses double as vLLM's did
+    (the log's 'max_num_batched_tokens=4096' on a 48 GB card, which the log does not name: the
+    form's L40S stands in, as it would for a user)."""
+    page = py_page
+    fresh_form(page)
+    page.get_by_test_id("gpu-select").select_option("l40s")
+    reply = paste_stored_log(page, "l40s-class-qwen3-8b-awq-tp2-nop2p-util0.2-maxlen32k-throughputmode-warm-v0.17.0",
+                             "Performance mode set to", fresh=False)
+    assert reply["result"]["settings"]["performance_mode"] == "throughput"
+    expect(page.get_by_test_id("performance-mode")).to_have_value("throughput")
+    assert reply["result"]["calculation"]["settings"]["max_num_batched_tokens"] == 4096
     clear_pasted_log(page)
 
 
