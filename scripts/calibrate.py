@@ -66,11 +66,11 @@ def predict(f: dict, base: float, cold: tuple[float, float] = (0.0, 0.0)) -> flo
     """Reserve in GiB: the fixed part plus the terms kvcalc's estimate computes for the row (the
     activation peak, non-torch memory with its peers, the CUDA-graph estimate), plus, where a first
     start's compile reserve applies (a row whose log shows a warm compile cache has none), ``cold`` =
-    (GiB of compile peak per 1,000 hidden units on a GPU, its fixed GiB): the part of that peak beyond
-    the activation (reserve.cold_compile_reserve)."""
-    per_1000, fixed = cold
-    extra = max(0.0, per_1000 * f.get("hidden_per_gpu", 0) / 1000 + fixed - f["activation_gib"]) \
-        if f.get("cold_compile") else 0.0
+    (copies of the embedding table the first stage's graph looks up, a fixed GiB): the part of that
+    peak beyond the activation (reserve.cold_compile_reserve)."""
+    copies, fixed = cold
+    table = f.get("table_gib", 0.0)
+    extra = max(0.0, copies * table + fixed - f["activation_gib"]) if f.get("cold_compile") and table else 0.0
     # the fixed part is for compiled runs (reserve.fixed_part_gib)
     return (base if f.get("compiled", True) else 0.0) + f["activation_gib"] + f["non_torch_gib"] \
         + f["cuda_graph_gib"] + extra
@@ -107,14 +107,14 @@ def fit_groups(features: list[dict], cold: tuple[float, float]) -> dict:
 
 def fit(features: list[dict]) -> dict:
     """The fixed part of each group and one first-start compile reserve for all of them (the rows
-    of every group from v0.27 that show a cold or warm compile cache tell the two apart): the
+    of every group from v0.19 that show a cold or warm compile cache tell the two apart): the
     coefficients with the smallest median error, then the smallest sum."""
     return min((fit_groups(features, (a, n)) for a in COLD_PEAK_CANDIDATES for n in COLD_FIXED_CANDIDATES),
                key=lambda b: (b["score"], b["total"]))
 
 
-COLD_PEAK_CANDIDATES = [x / 20 for x in range(0, 13)]
-"""GiB of a first start's compile peak per 1,000 hidden units on a GPU the fit tries: 0 to 0.6."""
+COLD_PEAK_CANDIDATES = [x / 20 for x in range(0, 31)]
+"""Copies of the embedding table in a first start's compile peak the fit tries: 0 to 1.5."""
 COLD_FIXED_CANDIDATES = [x / 20 for x in range(0, 17)]
 """The fixed GiB of a first start's compile peak the fit tries: 0 to 0.8 in steps of 0.05."""
 
@@ -172,10 +172,11 @@ def main() -> int:
               f"{reserve.NO_P2P_NON_TORCH_GIB:.2f} without peer-to-peer (measured)")
         for g, (_, base) in best["groups"].items():
             print(f"  group {g}: fixed part {base:.2f} GiB (carried by non-torch memory)")
-        per_1000, fixed = best["cold"]
-        print(f"  a first start's compile (from v0.27, unless the log shows a warm cache): a peak of "
-              f"{per_1000:.2f} GiB per 1,000 hidden units on a GPU plus "
-              f"{fixed:.2f} GiB, beyond the activation peak")
+        copies, fixed = best["cold"]
+        print(f"  a first start's compile (from v{reserve.Rule.COLD_COMPILE_RESERVE.value.since}, "
+              f"v{reserve.Rule.COLD_COMPILE_UNTIED.value.since} for untied embeddings, unless the log shows a warm "
+              f"cache): a peak of {copies:.2f} copies of the embedding table on a GPU plus {fixed:.2f} GiB, "
+              f"beyond the activation peak")
         print("Put these into reserve.py (ERAS) to use them; then run with --check.\n")
     rows = [evaluate_entry(e) for e in logs]
     fitted = fit_ids if not args.check else set(reserve.FIT_ROWS)

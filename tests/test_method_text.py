@@ -59,12 +59,12 @@ def method_claims() -> list[str]:
         f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for models with Mamba or GDN layers",
         f"{reserve.HYBRID_TOWER_EXCESS_GIB_PER_16K:.1f} GiB per {reserve.HYBRID_TOWER_EXCESS_MIN_TOKENS:,} batched "
         f"tokens from {reserve.HYBRID_TOWER_EXCESS_MIN_TOKENS:,} on, up to {reserve.HYBRID_TOWER_EXCESS_GIB:.1f} GiB",
-        f"from v{reserve.Rule.COLD_COMPILE_RESERVE.value.since.major}.{reserve.Rule.COLD_COMPILE_RESERVE.value.since.minor} "
-        f"(torch 2.13)",
-        f"({reserve.COLD_COMPILE_FIXED_GIB:.2f} GiB plus {reserve.COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN:.2f} GiB "
-        f"per 1,000 hidden units on a GPU, fitted: about "
-        f"{reserve.COLD_COMPILE_FIXED_GIB + reserve.COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN * 4.096:.1f} GiB for a "
-        f"4,096-wide model)",
+        f"First-start compile: from v{reserve.Rule.COLD_COMPILE_RESERVE.value.since.major}."
+        f"{reserve.Rule.COLD_COMPILE_RESERVE.value.since.minor} (from v{reserve.Rule.COLD_COMPILE_UNTIED.value.since.major}."
+        f"{reserve.Rule.COLD_COMPILE_UNTIED.value.since.minor} for models whose input embeddings are not tied",
+        f"(fitted: {reserve.COLD_COMPILE_TABLE_COPIES:.2f} × the table plus {reserve.COLD_COMPILE_FIXED_GIB:.2f} GiB, "
+        f"about {reserve.compile_peak_bytes(reserve.embedding_table_bytes(config('Qwen/Qwen3-8B'), 151936, 1, 2)) / GIB:.1f}"
+        f" GiB for Qwen3-8B",
         "{:.1f} GiB ({:.1f} to {:.1f}) from public DGX Spark logs".format(*reserve.UMA_HOST_GIB),
         "it adds {:.1f} GiB more ({:.1f} to {:.1f})".format(*reserve.UMA_HYBRID_TOWER_GIB),
         f"32 at 8,192 batched tokens, about "
@@ -100,8 +100,8 @@ def test_the_chinese_method_text_keeps_every_number():
     lambda: f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for Mamba/GDN models",
     lambda: f"(about {reserve.vision_profile(config('Qwen/Qwen3.5-27B'), 8192, 256, 262144, 1, 2)[0] / GIB:.1f} "
             f"GiB for one",
-    lambda: f"kvcalc models them as {reserve.COLD_COMPILE_FIXED_GIB:.2f} GiB plus "
-            f"{reserve.COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN:.2f} GiB per 1,000 hidden units",
+    lambda: f"kvcalc models them as {reserve.COLD_COMPILE_TABLE_COPIES:.2f} × that table plus "
+            f"{reserve.COLD_COMPILE_FIXED_GIB:.2f} GiB",
     lambda: f"the band runs from 0 to {reserve.COLD_COMPILE_SPREAD_GIB:.1f} GiB above it",
     lambda: "kvcalc adds {:.1f} GiB ({:.1f} to {:.1f}) from public DGX Spark logs".format(*reserve.UMA_HOST_GIB),
     lambda: "kvcalc adds {:.1f} GiB more ({:.1f} to {:.1f})".format(*reserve.UMA_HYBRID_TOWER_GIB),

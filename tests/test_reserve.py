@@ -537,38 +537,64 @@ def test_v2_warm_up_is_greedy_and_the_band_keeps_the_sort():
             assert r.activation[2] > int(1024 * 151936 * SAMPLER_BYTES_PER_ENTRY)
 
 
-@pytest.mark.parametrize("version,compiled,state,applies", [
-    ("0.26.0", True, None, False),     # before torch 2.13 (v0.27): first starts reserve no more
-    ("0.27.0", True, None, True),      # not known: a first start is assumed
-    ("0.31.0", True, "cold", True),
-    ("0.31.0", True, "warm", False),   # a restart loads the compiled graphs
-    ("0.33.0", False, "cold", False),  # --enforce-eager compiles nothing
+QWEN3_8B_TABLE = 151936 * 4096 * 2
+"""Qwen3-8B's input-embedding table on one GPU (bytes): 1.16 GiB."""
+
+
+@pytest.mark.parametrize("version,compiled,state,table,tied,applies", [
+    ("0.18.0", True, None, QWEN3_8B_TABLE, False, False),  # no public first start before v0.19 shows it
+    ("0.19.0", True, None, QWEN3_8B_TABLE, False, True),   # not known: a first start is assumed
+    ("0.26.0", True, "cold", QWEN3_8B_TABLE, True, False),  # tied embeddings: from v0.27 only
+    ("0.27.0", True, "cold", QWEN3_8B_TABLE, True, True),
+    ("0.31.0", True, "warm", QWEN3_8B_TABLE, False, False),  # a restart loads the compiled graphs
+    ("0.33.0", False, "cold", QWEN3_8B_TABLE, False, False),  # --enforce-eager compiles nothing
+    ("0.31.0", True, "cold", 0, False, False),          # no table in the graph: a tower's input or a later stage
 ])
-def test_first_start_compile_reserve_applies(version, compiled, state, applies):
+def test_first_start_compile_reserve_applies(version, compiled, state, table, tied, applies):
     from kvcalc.reserve import cold_compile_reserve
-    got = cold_compile_reserve(parse_version(version), compiled, state, 4096, int(0.2 * GIB))
+    got = cold_compile_reserve(parse_version(version), compiled, state, table, int(0.2 * GIB), tied)
     assert (got != (0, 0, 0)) is applies
     assert got[1] <= got[0] <= got[2]
 
 
 def test_first_start_compile_counts_only_the_peak_beyond_the_warm_up():
-    """The compile's temporaries (COLD_COMPILE_FIXED_GIB plus COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN
-    per 1,000 hidden units a GPU holds) count only where they exceed the warm-up's own peak.
-    Qwen3-8B (4,096 wide) on an RTX 4090 with a 0.19 GiB warm peak: all but that peak; a 3,584-wide
-    model whose 32,768-token forward pass already peaks at 4.1 GiB (the RTX 3090 first start of
-    Qwen2.5-7B, which kept nothing more): none; a pass just under the compile peak: the rest only;
-    TP 2 halves the width a GPU holds."""
-    from kvcalc.reserve import (COLD_COMPILE_FIXED_GIB, COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN,
-                                COLD_COMPILE_SPREAD_GIB, cold_compile_reserve)
+    """The compile's temporaries (COLD_COMPILE_TABLE_COPIES of the input-embedding table one GPU
+    holds plus COLD_COMPILE_FIXED_GIB) count only where they exceed the warm-up's own peak.
+    Qwen3-8B on an RTX 4090 with a 0.19 GiB warm peak: all but that peak; Qwen2.5-7B, whose
+    32,768-token forward pass already peaks at 4.1 GiB (the RTX 3090 first start, which kept
+    nothing more): none; a pass just under the compile peak: the rest only; TP 2 halves the table."""
+    from kvcalc.reserve import (COLD_COMPILE_SPREAD_GIB, cold_compile_reserve, compile_peak_bytes,
+                                embedding_table_bytes)
     v = parse_version("0.27.1")
-    peak = COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN * 4.096 + COLD_COMPILE_FIXED_GIB
-    typical, low, high = cold_compile_reserve(v, True, "cold", 4096, int(0.19 * GIB))
-    assert typical / GIB == pytest.approx(peak - 0.19, abs=1e-6)
+    table = embedding_table_bytes(config("Qwen/Qwen3-8B"), 151936, 1, 2)
+    assert table == QWEN3_8B_TABLE
+    peak = compile_peak_bytes(table)
+    assert 1.1 * GIB < peak < 1.25 * GIB          # the public cold peak: 1.18 GiB
+    typical, low, high = cold_compile_reserve(v, True, "cold", table, int(0.19 * GIB))
+    assert typical == peak - int(0.19 * GIB)
     assert (low, high - typical) == (0, int(COLD_COMPILE_SPREAD_GIB * GIB))
-    assert cold_compile_reserve(v, True, None, 3584, int(4.1 * GIB)) == (0, 0, int(COLD_COMPILE_SPREAD_GIB * GIB))
-    nearly = cold_compile_reserve(v, True, None, 4096, int((peak - 0.05) * GIB))[0]
-    assert nearly / GIB == pytest.approx(0.05, abs=1e-6)
-    assert cold_compile_reserve(v, True, None, 2048, 0)[0] < cold_compile_reserve(v, True, None, 4096, 0)[0]
+    qwen25 = embedding_table_bytes(config("Qwen/Qwen2.5-7B-Instruct"), 152064, 1, 2)
+    assert cold_compile_reserve(v, True, None, qwen25, int(4.1 * GIB)) == (0, 0, int(COLD_COMPILE_SPREAD_GIB * GIB))
+    assert cold_compile_reserve(v, True, None, table, peak - int(0.05 * GIB))[0] == int(0.05 * GIB)
+    assert embedding_table_bytes(config("Qwen/Qwen3-8B"), 151936, 2, 2) == table // 2
+
+
+def test_the_compile_peak_follows_the_embedding_table_the_graph_looks_up():
+    """Text input: the compiled graph looks the embeddings up (a first start adds the term); a
+    multimodal model whose towers take input gets them from the runner, outside the graph, and
+    --language-model-only makes it text input again."""
+    from kvcalc.catalog import find_gpu
+    from kvcalc.engine import calculate
+    from kvcalc.settings import Settings
+    gpu = find_gpu("h100")
+
+    def term(model, **s):
+        c = calculate(config(model), gpu, Settings(vllm_version="0.31.0", max_model_len=8192,
+                                                      max_num_batched_tokens=2048, max_num_seqs=16, **s))
+        return next((t.bytes for t in c.budget.terms if t.name == "first-start compile"), None)
+    assert term("Qwen/Qwen3-8B") > 0.7 * GIB
+    assert term("google/gemma-3-27b-it") is None
+    assert term("google/gemma-3-27b-it", language_model_only=True) > 1.5 * GIB
 
 
 def test_a_warm_row_and_its_cold_twin_differ_by_the_first_start_term():

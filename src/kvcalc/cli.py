@@ -125,7 +125,7 @@ def _model_flags(p: Any) -> None:
     p.add_argument("--compile-cache", choices=COMPILE_CACHE_STATES,
                    help="cold: a first start (the torch.compile cache ~/.cache/vllm is empty, as in a "
                         "fresh container); warm: a restart that loads the compiled graphs, whose pool is "
-                        "larger by the 'first-start compile' term (v0.27+). Default: a first start")
+                        "larger by the 'first-start compile' term (v0.27+; v0.19+ for untied embeddings). Default: a first start")
     p.add_argument("--pinned-memory", type=_flag_bool, metavar="on|off",
                    help="off under WSL2 (vLLM prints 'Using pin_memory=False as WSL is detected') unless "
                         "VLLM_WSL2_ENABLE_PIN_MEMORY=1 (v0.24+): model runner V2 then keeps every request's "

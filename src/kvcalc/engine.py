@@ -220,6 +220,18 @@ def profile_off(config: dict[str, Any], r: Resolved) -> bool:
         (limits is not None and all(limits.off(m) for m in mods))
 
 
+def embeds_in_graph(config: dict[str, Any], r: Resolved) -> bool:
+    """Whether the compiled graph looks the input embeddings up itself: for text input only. A
+    multimodal model whose towers take input gets its embeddings from the runner, outside the graph
+    (gpu_model_runner.py, ``supports_mm_inputs``); --language-model-only or every modality at 0
+    (vLLM: "running in text-only mode") is text input. Decides a first start's compile peak
+    (reserve.cold_compile_reserve)."""
+    from .reserve import tower_modalities  # noqa: PLC0415
+    mods, limits = tower_modalities(config), r.mm_limits
+    return not mods or bool(r.settings.language_model_only) or \
+        (limits is not None and all(limits.off(m) for m in mods))
+
+
 def _dummy_options_unmodelled(config: dict[str, Any], r: Resolved) -> bool:
     """--limit-mm-per-prompt options that shape the warm-up's dummy item in a way kvcalc does not
     size (width, height, length; num_frames where frames do not set the size)."""
@@ -368,6 +380,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       max_capture_size=s.max_cudagraph_capture_size,
                                       capture_sizes=r.capture_sizes, compiled=not s.enforce_eager,
                                       interactivity=s.performance_mode == "interactivity",
+                                      embeds_in_graph=embeds_in_graph(config, r),
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,
                                       compile_cache=s.compile_cache, unified_memory=gpu.unified_memory,
                                       stage_weights=w.per_stage_bytes[i], capability=gpu.compute_capability,

@@ -507,20 +507,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(public MI300X and MI355X logs)",
         "在 ROCm 上每个 graph 每个解码层约 {per_layer:g} MiB（这里共 {layers} 层），远多于 CUDA（公开的 MI300X 与 MI355X 日志）"),
     "basis.cold_compile": (
-        "a first start compiles the model inside vLLM's profiling: its temporaries ({peak:.2f} GiB: "
-        "{fixed:.2f} plus {per_1000:.2f} per 1,000 of the {hidden:,} hidden units per GPU) count where they exceed the "
+        "a first start compiles the model inside vLLM's profiling: its temporaries ({peak:.2f} GiB, about "
+        "one copy of the {table:.2f} GiB input-embedding table one GPU holds) count where they exceed the "
         "warm-up's own peak: {gib:.2f} GiB, up to {high:.2f}; a restart that finds the compile cache "
         "(~/.cache/vllm) has none of it",
-        "首次启动时模型在 vLLM 的 profiling 期间编译：编译的临时张量（{peak:.2f} GiB：{fixed:.2f} GiB 加上每张 GPU "
-        "{hidden:,} 个隐藏单元中每 1,000 个 {per_1000:.2f} GiB）超出预热自身峰值的部分会被计入：共 {gib:.2f} GiB，最多 {high:.2f}；"
+        "首次启动时模型在 vLLM 的 profiling 期间编译：编译的临时张量（{peak:.2f} GiB，约为每张 GPU 所持 "
+        "{table:.2f} GiB 输入嵌入表的一份拷贝）超出预热自身峰值的部分会被计入：共 {gib:.2f} GiB，最多 {high:.2f}；"
         "找到编译缓存（~/.cache/vllm）的重启没有这部分"),
     "basis.cold_compile_assumed": (
         "assumed a first start, which compiles the model inside vLLM's profiling: its temporaries "
-        "({peak:.2f} GiB: {fixed:.2f} plus {per_1000:.2f} per 1,000 of the {hidden:,} hidden units per GPU) count where "
+        "({peak:.2f} GiB, about one copy of the {table:.2f} GiB input-embedding table one GPU holds) count where "
         "they exceed the warm-up's own peak: {gib:.2f} GiB, up to {high:.2f}; a restart that finds the "
         "compile cache (~/.cache/vllm) has none of it: set the compile cache to warm for that",
-        "按首次启动估算，首次启动时模型在 vLLM 的 profiling 期间编译：编译的临时张量（{peak:.2f} GiB：{fixed:.2f} GiB "
-        "加上每张 GPU {hidden:,} 个隐藏单元中每 1,000 个 {per_1000:.2f} GiB）超出预热自身峰值的部分会被计入：共 {gib:.2f} GiB，"
+        "按首次启动估算，首次启动时模型在 vLLM 的 profiling 期间编译：编译的临时张量（{peak:.2f} GiB，约为每张 GPU "
+        "所持 {table:.2f} GiB 输入嵌入表的一份拷贝）超出预热自身峰值的部分会被计入：共 {gib:.2f} GiB，"
         "最多 {high:.2f}；找到编译缓存（~/.cache/vllm）的重启没有这部分：那种情况请把编译缓存设为 warm"),
     "basis.unified_memory": (
         "on a unified-memory GPU vLLM takes free memory from the OS, so the host memory its processes "

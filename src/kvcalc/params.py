@@ -89,6 +89,11 @@ def _gated(t: dict[str, Any], act_key: str = "hidden_act") -> bool:
     return t.get(act_key) != "relu2" and model_type_of(t) not in NON_GATED_MLP_TYPES
 
 
+def tied_embeddings(config: dict[str, Any]) -> bool:
+    """Whether the checkpoint ties its input embeddings to the LM head (one table for both)."""
+    return _tied(config, text_part(config))
+
+
 def _tied(config: dict[str, Any], t: dict[str, Any]) -> bool:
     for d in (t, config):
         if isinstance(d.get("tie_word_embeddings"), bool):

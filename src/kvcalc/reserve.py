@@ -32,7 +32,7 @@ from typing import Any
 
 from .messages import Text, join_texts
 from .params import QWEN2_VL_MODEL_TYPES, QWEN3_VL_MODEL_TYPES, QWEN_VL_MODEL_TYPES, config_int as _n, expert_count, \
-    text_part
+    text_part, tied_embeddings
 from .hf_config import mrope_position_dims
 from .kvspecs import parse_capability
 from .units import GIB, cdiv
@@ -1070,50 +1070,64 @@ def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool, platfo
     return tuple(int(graphs * p * (1 << 20) + f * GIB) for p, f in zip(per, first))  # type: ignore[return-value]
 
 
-COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN = 0.25
-COLD_COMPILE_FIXED_GIB = 0.15
+COLD_COMPILE_TABLE_COPIES = 0.75
+COLD_COMPILE_FIXED_GIB = 0.30
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
-(Rule.COLD_COMPILE_RESERVE): max(0, 0.15 GiB + 0.25 GiB per 1,000 hidden units one GPU holds − the
-warm-up's own activation peak); the band runs from 0 to that plus 0.50 GiB.
+(Rule.COLD_COMPILE_RESERVE; from v0.19 for untied embeddings: Rule.COLD_COMPILE_UNTIED): max(0, one copy of the input-embedding table one GPU holds
+(vocabulary / TP × hidden size × dtype bytes) − the warm-up's own activation peak); the band runs
+from 0 to that plus 0.50 GiB.
 
-vLLM profiles the KV budget on the first forward pass, which is also where torch.compile compiles,
-autotunes and (torch >= 2.10) exports the AOT artifact (vllm#54383, #54209, #54479; unmerged
-through v0.33); a restart that finds ~/.cache/vllm loads the compiled graphs and skips all of it.
-The compile's temporaries are freed before the forward pass, so they raise the peak vLLM
-subtracts only where they exceed the pass's own; the fixed 0.15 GiB is part of that peak, not
-memory that stays (the RTX 3090 first starts below keep nothing beyond their pass).
-Public pairs of identical starts say the same: the first start's peak is 1.2–1.3 GiB for hidden
-sizes of 3,584–4,096 (A40 and RTX 3090 Qwen2.5-7B, RTX 4090 Qwen3-8B; +0.77 to +0.99 GiB against
-warm peaks of 0.19 to 0.53), 0.6 for 2,048 (Qwen3-1.7B) and 0.25 for 896 (Qwen2.5-0.5B), while
-forward passes that already peak higher hide it: Qwen2.5-7B on an RTX 3090 (v0.29) peaks at 2.21
-and 4.28 GiB on first starts of 16,384 and 32,768 batched tokens, what its forward pass takes, an
-H200 start of Llama-3.2-1B at 8,192 batched tokens (a 0.5 GiB pass) loses 0.04 and Qwen3-32B over
-two RTX PRO 6000s (TP 2, a 0.9 GiB forward pass) 0.05; without such a pass an L4 start of
-Qwen3-14B loses 1.23 GiB. What stays varies: nothing on the RTX 3090s, 0.53 GiB of non-torch
-memory on a 6 GB RTX 4050 Laptop under WSL (v0.29, V1 runner). The two coefficients are fitted by
-scripts/calibrate.py with the per-release fixed parts on the breakdown rows whose log shows the
-cache state (``compile_cache`` in data/vllm_logs.json); the spread covers the pairs they miss most
-(a pipeline-parallel first stage, +0.5)."""
+vLLM profiles the KV budget on the first forward pass, which is also where torch.compile compiles
+and (torch >= 2.10) exports the AOT artifact (vllm#54383, #54209, #54479; unmerged through v0.33);
+a restart that finds ~/.cache/vllm loads the compiled graphs and skips all of it. The compile's
+temporaries are freed before the forward pass, so they raise the peak vLLM subtracts only where
+they exceed the pass's own. Every public first start whose peak can be read matches the embedding
+table to ±0.03 GiB, whatever the restart's peak: 0.25 GiB for Qwen2.5-0.5B (0.254), 0.59 for
+Qwen3-1.7B (0.58), 0.71 for Qwen3-4B (0.72), 1.18 for Qwen3-8B (1.16), 1.03 for Qwen2.5-7B on an
+RTX 3090 and an A40, bf16 and GPTQ alike (1.015), and 1.04 for a v0.26 first start of
+Qwen2.5-7B-AWQ (1.015); where the forward pass or the sampler already peaks higher it hides it
+(Qwen2.5-7B at 16,384 and 32,768 batched tokens, Llama-3.1-8B's sort-based sampler at v0.15.1).
+Inductor's compile-time benchmarking of the kernel that gathers the embeddings is the likely
+cause (it runs on fresh copies of its arguments); the lookup is in the compiled graph only for
+text input (``embeds_in_graph``): a multimodal model whose towers take input gets its embeddings
+from outside the graph, and a Gemma 3 first start peaks below its 2.63 GiB table. Before v0.27
+vLLM printed the peak at DEBUG only; v0.19 to v0.26 first starts of untied Qwen2.5-7B/14B and
+Llama-3.1-8B on five machines leave what this term gives (0.5 to 0.8 GiB) beyond the other terms,
+and the wheels run the compile inside the profiling window the same way (torch >= 2.10 from v0.19
+exports the AOT artifact there), while tied Qwen2.5-1.5B first starts on an RTX 4080 Laptop
+(v0.20, v0.23) leave none of it: before v0.27 kvcalc counts it for untied embeddings only (the
+cause of the split is not identified). What stays varies: nothing on the RTX 3090s, 0.53 GiB of non-torch memory on a 6 GB RTX
+4050 Laptop under WSL (v0.29, V1 runner). ``COLD_COMPILE_TABLE_COPIES`` and the fixed part are
+fitted by scripts/calibrate.py with the per-release fixed parts on the breakdown rows; the spread
+covers the pairs they miss most (a pipeline-parallel first stage, +0.5)."""
 
 
-def hidden_per_gpu(config: dict[str, Any], tp: int) -> int:
-    """Hidden units of the language model one GPU holds: hidden size / TP (what sizes a first
-    start's compile peak, ``cold_compile_reserve``)."""
-    return cdiv(_n(text_part(config), "hidden_size"), tp)
+def embedding_table_bytes(config: dict[str, Any], vocab: int, tp: int, dtype_bytes: int) -> int:
+    """The input-embedding table one GPU holds: vocabulary padded to 64 (vLLM's
+    VocabParallelEmbedding), split across TP, × hidden size × dtype bytes."""
+    return cdiv(cdiv(vocab, 64) * 64, tp) * _n(text_part(config), "hidden_size") * dtype_bytes
 
 
-def cold_compile_reserve(version: Version, compiled: bool, state: str | None, hidden_per_gpu: int = 0,
-                         activation: int = 0) -> tuple[int, int, int]:
-    """Typical, low and high bytes a first start adds (``COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN``),
-    given the hidden units one GPU holds (hidden size / TP) and the warm-up's activation peak
-    (bytes): none with --enforce-eager (nothing is compiled), on a restart (``state`` "warm") or
-    before v0.27. When the state is not known (None) a first start is assumed: it is what a new
-    deployment meets, and the smaller pool."""
-    if not compiled or state == "warm" or not applies(Rule.COLD_COMPILE_RESERVE, version):
+def compile_peak_bytes(table: int) -> int:
+    """A first start's compile peak for an embedding table of ``table`` bytes on the GPU."""
+    return int(COLD_COMPILE_TABLE_COPIES * table + COLD_COMPILE_FIXED_GIB * GIB) if table else 0
+
+
+def cold_compile_reserve(version: Version, compiled: bool, state: str | None, table: int = 0,
+                         activation: int = 0, tied: bool = False) -> tuple[int, int, int]:
+    """Typical, low and high bytes a first start adds (``COLD_COMPILE_TABLE_COPIES``), given the
+    embedding table the compiled graph looks up on this GPU (bytes; 0 where the stage has none or
+    the embeddings come from outside the graph) and the warm-up's activation peak (bytes): none
+    with --enforce-eager (nothing is compiled), on a restart (``state`` "warm"), before v0.19, and
+    before v0.27 where the table is ``tied`` to the LM head (Rule.COLD_COMPILE_UNTIED). When the
+    state is not known (None) a first start is assumed: it is what a new deployment meets, and the
+    smaller pool."""
+    in_release = applies(Rule.COLD_COMPILE_RESERVE, version) or \
+        (not tied and applies(Rule.COLD_COMPILE_UNTIED, version))
+    if not compiled or state == "warm" or not in_release or not table:
         return (0, 0, 0)
-    peak = COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN * hidden_per_gpu / 1000 * GIB
-    typical = int(max(0.0, peak + COLD_COMPILE_FIXED_GIB * GIB - activation))
+    typical = int(max(0, compile_peak_bytes(table) - activation))
     return typical, 0, typical + int(COLD_COMPILE_SPREAD_GIB * GIB)
 
 
@@ -1196,7 +1210,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      compile_cache: str | None = None, unified_memory: bool = False,
                      stage_weights: int = 0, capability: str = "",
                      quick_reduce_level: str | None = None, spec_method: str | None = None,
-                     pinned_memory: bool | None = None, interactivity: bool = False) -> ReserveEstimate:
+                     pinned_memory: bool | None = None, interactivity: bool = False,
+                     embeds_in_graph: bool = True) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -1206,7 +1221,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     ``quick_reduce_level`` VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, ``spec_method`` the speculative
     method (n-gram's token ids on V2: ``dense_token_ids_bytes``), ``pinned_memory`` False where vLLM
     has no pinned host memory (WSL2: the same token ids in GPU memory), ``interactivity``
-    --performance-mode interactivity (its capture sizes). Non-torch memory adds ROCm quick
+    --performance-mode interactivity (its capture sizes), ``embeds_in_graph`` whether the compiled
+    graph looks the input embeddings up itself (text input; ``compile_peak_bytes``). Non-torch memory adds ROCm quick
     all-reduce's buffer (``quick_reduce_bytes``) and FlashInfer's all-reduce fusion workspace
     (``allreduce_fusion_bytes``: in the typical value and the band's top, not its low end, where
     flashinfer may be missing; ``nvswitch``: the GPUs share NVSwitch multicast, which picks its
@@ -1303,12 +1319,11 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     for amount, low_too, why in extras:
         nt = (max(0, nt[0] + amount), max(0, nt[1] + amount) if low_too else nt[1], max(0, nt[2] + amount))
         nt_basis = join_texts([nt_basis, why])
-    hidden = hidden_per_gpu(config, tp)
-    cold = cold_compile_reserve(version, compiled, compile_cache, hidden, act)
+    table = embedding_table_bytes(config, vocab, tp, dtype_bytes) if first_stage and embeds_in_graph else 0
+    cold = cold_compile_reserve(version, compiled, compile_cache, table, act, tied_embeddings(config))
     cold_basis = Text("basis.cold_compile" if compile_cache == "cold" else "basis.cold_compile_assumed",
-                      peak=COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN * hidden / 1000 + COLD_COMPILE_FIXED_GIB,
-                      hidden=hidden, per_1000=COLD_COMPILE_PEAK_GIB_PER_1000_HIDDEN,
-                      fixed=COLD_COMPILE_FIXED_GIB, gib=cold[0] / GIB, high=cold[2] / GIB) if cold[2] else ""
+                      peak=compile_peak_bytes(table) / GIB, table=table / GIB,
+                      gib=cold[0] / GIB, high=cold[2] / GIB) if cold[2] else ""
     hybrid_tower = hybrid and bool(vision)
     uma = unified_memory_reserve(version, unified_memory, stage_weights, hybrid_tower)
     uma_basis = "" if not uma[2] else \

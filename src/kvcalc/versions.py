@@ -367,12 +367,20 @@ class Rule(Enum):
         "confirmed: the v0.16.0 wheel still ranks by tokens alone (merged 2026-02-13), v0.17.0 by tokens and name")
     COLD_COMPILE_RESERVE = RuleInfo(
         _v("0.27.0"), "#54383", "vllm/v1/worker/gpu_worker.py determine_available_memory",
-        "a first start (empty torch.compile cache) compiles and autotunes inside the profiling window, "
-        "whose peak and non-torch growth vLLM subtracts: the pool is smaller than on a restart that "
-        "loads the compiled graphs (issue #54383; fixes #54209 and #54479 unmerged through v0.33)",
-        "inferred: v0.27.0 moved to torch 2.13 (2.11 before); public first starts of v0.13–v0.26 "
-        "reserve no more than restarts (a warm v0.26 log against cold ones), while cold/warm pairs of "
-        "v0.27–v0.31 and issue #54383 (v0.28) differ by up to 1.3 GiB")
+        "a first start (empty torch.compile cache) compiles inside the profiling window, whose peak "
+        "vLLM subtracts: a copy of the input-embedding table joins the peak, and the pool is smaller "
+        "than on a restart that loads the compiled graphs (issue #54383; fixes #54209 and #54479 "
+        "unmerged through v0.33); from v0.27 (torch 2.13) for every model",
+        "inferred: cold/warm pairs of v0.27–v0.31 (tied and untied embeddings alike) and issue #54383 "
+        "(v0.28) differ by up to 1.3 GiB, what one copy of the embedding table gives")
+    COLD_COMPILE_UNTIED = RuleInfo(
+        _v("0.19.0"), "#54383", "vllm/v1/worker/gpu_worker.py determine_available_memory",
+        "the same first-start compile peak from v0.19 (torch >= 2.10, which also exports the AOT "
+        "artifact inside the window) for models whose input embeddings are not tied to the LM head",
+        "inferred: a v0.26 first start prints the peak (1.04 GiB for Qwen2.5-7B-AWQ, DEBUG before "
+        "v0.26), and v0.19–v0.26 first starts of untied Qwen2.5-7B/14B and Llama-3.1-8B on five "
+        "machines leave that much; tied Qwen2.5-1.5B first starts (RTX 4080 Laptop, v0.20 and v0.23) "
+        "leave none, while tied models show it from v0.27; the cause of the split is not identified")
     CUDAGRAPH_SIZE_FLAGS = RuleInfo(
         _v("0.11.1"), "#26016", "vllm/engine/arg_utils.py",
         "--cudagraph-capture-sizes and --max-cudagraph-capture-size as serve flags (the CUDA-graph "
@@ -854,10 +862,16 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "两种模态每项 token 数相同时，预热选名称靠后的（'video' 而非 'image'）；此前选先列出的",
         "已确认：v0.16.0 wheel 仍只按 token 数排序（2026-02-13 合并），v0.17.0 按 token 数与名称"),
     "COLD_COMPILE_RESERVE": (
-        "首次启动（torch.compile 缓存为空）时，编译与自动调优发生在 profiling 窗口之内，vLLM 会把其峰值和非 torch "
-        "显存增长一并扣除：缓存池小于加载已编译图的重启（issue #54383；修复 #54209 与 #54479 直到 v0.33 仍未合并）",
-        "推断：v0.27.0 改用 torch 2.13（此前为 2.11）；v0.13–v0.26 的公开首次启动日志预留的显存不多于重启"
-        "（一条 v0.26 热启动日志对照多条冷启动日志），而 v0.27–v0.31 的冷/热成对日志与 issue #54383（v0.28）相差最多 1.3 GiB"),
+        "首次启动（torch.compile 缓存为空）时，编译发生在 profiling 窗口之内，vLLM 会扣除其峰值：输入嵌入表的一份拷贝"
+        "计入峰值，缓存池小于加载已编译图的重启（issue #54383；修复 #54209 与 #54479 直到 v0.33 仍未合并）；"
+        "从 v0.27（torch 2.13）起适用于所有模型",
+        "推断：v0.27–v0.31 的冷/热成对日志（嵌入绑定与不绑定的模型都有）与 issue #54383（v0.28）相差最多 1.3 GiB，"
+        "与嵌入表的一份拷贝相当"),
+    "COLD_COMPILE_UNTIED": (
+        "同样的首次启动编译峰值从 v0.19 起（torch >= 2.10，它也在窗口内导出 AOT 产物）适用于输入嵌入未与 LM head 绑定的模型",
+        "推断：一条 v0.26 首次启动日志打印了该峰值（Qwen2.5-7B-AWQ 为 1.04 GiB，v0.26 之前只在 DEBUG 级别打印），"
+        "五台机器上未绑定嵌入的 Qwen2.5-7B/14B 与 Llama-3.1-8B 在 v0.19–v0.26 的首次启动也多占这么多；绑定嵌入的 "
+        "Qwen2.5-1.5B 首次启动（RTX 4080 Laptop，v0.20 与 v0.23）没有，而绑定嵌入的模型从 v0.27 起都有；分界的原因尚未查明"),
     "CUDAGRAPH_SIZE_FLAGS": (
         "--cudagraph-capture-sizes 与 --max-cudagraph-capture-size 成为 serve 参数（CUDA graph 的捕获尺寸，"
         "决定 vLLM 的 CUDA graph 显存估算中的 graph 数）",
