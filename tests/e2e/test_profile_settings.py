@@ -456,7 +456,8 @@ def test_a_pasted_log_with_multimodal_limits_fills_both_fields(py_page):
 
 
 def test_the_compile_cache_select_moves_the_first_start_term(py_page):
-    """Unset, the page assumes a first start (v0.27+): a 'first-start compile' term is subtracted
+    """Unset, the page assumes a first start (v0.27+; v0.19+ for untied embeddings such as Qwen3-8B's):
+    a 'first-start compile' term is subtracted
     (on an RTX 4090, whose 2,048-token warm-up peaks below the compile's temporaries; an H100's
     8,192-token pass hides them). 'warm' (a restart that reuses ~/.cache/vllm) drops it, and the
     pool grows by exactly that term; the choice lands in the link and in the settings used, and the
@@ -482,11 +483,11 @@ def test_the_compile_cache_select_moves_the_first_start_term(py_page):
     used = page.get_by_test_id("settings-used").locator("div").filter(has_text="torch.compile cache")
     expect(used.locator("dd")).to_have_text("warm: restart that reuses ~/.cache/vllm")
     link_restores(page, "cc", "warm", "compile-cache", "warm", want)
-    # before v0.27 a first start costs nothing more: no term, and the settings used leave it out
+    # before v0.19 a first start costs nothing more: no term, and the settings used leave it out
     fresh_form(page)
     open_advanced(page)
-    page.get_by_test_id("vllm-version").select_option("0.26.0")
-    wait_request(page, page_request(vllm_version="0.26.0"))
+    page.get_by_test_id("vllm-version").select_option("0.18.0")
+    wait_request(page, page_request(vllm_version="0.18.0"))
     expect(page.get_by_test_id("reserve-list")).not_to_contain_text("first-start compile")
     expect(page.get_by_test_id("settings-used")).not_to_contain_text("torch.compile cache")
     fresh_form(page)
