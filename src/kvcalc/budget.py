@@ -65,6 +65,7 @@ class Budget:
     stage_high: tuple[int, ...]
     limiting_stage: int
     checkpoint_bytes: int = 0            # the whole checkpoint (all GPUs)
+    compile_table_bytes: int = 0         # the limiting stage's embedding table its compiled graph looks up
 
     @property
     def available_bytes(self) -> int:
@@ -134,4 +135,4 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
     if draft[2] and limiting_stage == last:   # a drafter sized from its config
         terms += (Term("draft model", *draft, draft_basis),)
     return Budget(total, requested, terms, tuple(typical), tuple(low), tuple(high), limiting_stage,
-                  weights.total_bytes)
+                  weights.total_bytes, r.compile_table)

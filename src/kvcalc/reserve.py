@@ -1193,6 +1193,7 @@ class ReserveEstimate:
     non_torch_basis: str = ""
     cold_compile: tuple[int, int, int] = (0, 0, 0)   # a first start's extra (cold_compile_reserve)
     cold_compile_basis: str = ""
+    compile_table: int = 0              # bytes of the embedding table the stage's compiled graph looks up
     unified_memory: tuple[int, int, int] = (0, 0, 0)  # host memory counted on unified memory
     unified_memory_basis: str = ""
     notes: tuple[str, ...] = ()         # Texts: what these terms leave out or where a setting is idle
@@ -1335,5 +1336,5 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                                                 low=UMA_HYBRID_TOWER_GIB[1], high=UMA_HYBRID_TOWER_GIB[2])])
     return ReserveEstimate((act, act_low, act_high + spread), nt, cg, basis,
                            cuda_graph_basis=cg_basis, non_torch_basis=nt_basis,
-                           cold_compile=cold, cold_compile_basis=cold_basis,
+                           cold_compile=cold, cold_compile_basis=cold_basis, compile_table=table,
                            unified_memory=uma, unified_memory_basis=uma_basis, notes=tuple(notes))

@@ -79,10 +79,7 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
     activation peak with the sampler, forward pass and tower warm-up; non-torch memory less the
     fixed part; the CUDA-graph estimate the log printed, or kvcalc's). None when the entry cannot
     be evaluated."""
-    from .dtypes import model_dtype_bytes  # noqa: PLC0415
-    from .engine import embeds_in_graph  # noqa: PLC0415
-    from .params import config_int as _n, text_part  # noqa: PLC0415
-    from .reserve import embedding_table_bytes, era_for, fixed_part_gib, group_for  # noqa: PLC0415
+    from .reserve import era_for, fixed_part_gib, group_for  # noqa: PLC0415
 
     logged = entry.get("logged") or {}
     if entry.get("vllm_version") is None or logged.get("available_kv_cache_gib") is None:
@@ -118,9 +115,7 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
         # a first start's compile reserve applies (reserve.cold_compile_reserve); its size is fitted
         # from the embedding table the first stage's graph looks up and the activation peak
         "cold_compile": "first-start compile" in terms,
-        "table_gib": embedding_table_bytes(config, _n(text_part(config), "vocab_size"), s.tensor_parallel_size,
-                                           model_dtype_bytes(calc.model_dtype)) / gib
-        if embeds_in_graph(config, r) else 0.0,
+        "table_gib": calc.budget.compile_table_bytes / gib,
         # host memory counts on unified memory (reserve.UMA_HOST_GIB): its spread would set the fixed part
         "unified_memory": calc.gpu.unified_memory,
         # the config does not describe what the GPU holds or warms up: the fixed part would absorb it
