@@ -85,7 +85,7 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
     if entry.get("vllm_version") is None or logged.get("available_kv_cache_gib") is None:
         return None
     try:
-        config, calc = _calculate(entry)
+        _, calc = _calculate(entry)
     except KvcalcError:
         return None
     if calc.budget is None:
