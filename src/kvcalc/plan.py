@@ -297,17 +297,21 @@ def pool_vs_utilization(config: dict[str, Any], gpu: Gpu, settings: Settings, *,
     and where the pool first holds one request (to 0.001, with the point just below it at 0,
     ``starting_share``), so the line runs through the current point and rises where vLLM starts,
     not between two grid points."""
+    computed: dict[float, dict[str, float] | None] = {}     # each share is calculated once
+
     def sample(util: float) -> dict[str, float] | None:
-        try:
-            c = calculate(config, gpu, replace(settings, gpu_memory_utilization=util),
-                          weights_bytes=weights_bytes, measured_reserve_bytes=measured_reserve_bytes)
-        except KvcalcError:
-            return None
-        p = c.estimated
-        return {"gpu_memory_utilization": util, "pool_tokens": p.tokens if p and p.fits else 0}
+        if util not in computed:
+            try:
+                c = calculate(config, gpu, replace(settings, gpu_memory_utilization=util),
+                              weights_bytes=weights_bytes, measured_reserve_bytes=measured_reserve_bytes)
+                p = c.estimated
+                computed[util] = {"gpu_memory_utilization": util, "pool_tokens": p.tokens if p and p.fits else 0}
+            except KvcalcError:
+                computed[util] = None
+        return computed[util]
 
     points = {u: sample(u) for u in UTILIZATION_GRID}
-    if current is not None and UTILIZATION_GRID[0] <= current <= UTILIZATION_GRID[-1] and current not in points:
+    if current is not None and UTILIZATION_GRID[0] <= current <= UTILIZATION_GRID[-1]:
         points[current] = sample(current)
     known = sorted((u, p) for u, p in points.items() if p is not None)
     for (u0, p0), (u1, p1) in zip(known, known[1:]):
@@ -315,8 +319,7 @@ def pool_vs_utilization(config: dict[str, Any], gpu: Gpu, settings: Settings, *,
             first = _smallest_share(lambda u: (sample(u) or {}).get("pool_tokens", 0) > 0,
                                     round(u0 * 1000) + 1, round(u1 * 1000))
             for u in (round(first * 1000 - 1) / 1000, first):
-                if u not in points:
-                    points[u] = sample(u)
+                points[u] = sample(u)
             break
     return [p for _, p in sorted(points.items()) if p is not None]
 
