@@ -89,6 +89,16 @@ def _gated(t: dict[str, Any], act_key: str = "hidden_act") -> bool:
     return t.get(act_key) != "relu2" and model_type_of(t) not in NON_GATED_MLP_TYPES
 
 
+VOCAB_PADDING = 64
+"""vLLM pads the vocabulary of its embedding and LM head to a multiple of 64
+(vllm/model_executor/layers/vocab_parallel_embedding.py ``DEFAULT_VOCAB_PADDING_SIZE``)."""
+
+
+def padded_vocab(vocab: int) -> int:
+    """The vocabulary rows vLLM allocates (``VOCAB_PADDING``); TP splits these."""
+    return cdiv(vocab, VOCAB_PADDING) * VOCAB_PADDING
+
+
 def tied_embeddings(config: dict[str, Any]) -> bool:
     """Whether the checkpoint ties its input embeddings to the LM head (one table for both)."""
     return _tied(config, text_part(config))
@@ -315,7 +325,7 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
     kv = _n(t, "num_key_value_heads", heads) or heads
     hd = _n(t, "head_dim") or H // heads
     vocab = _n(t, "vocab_size")
-    vocab_padded = cdiv(vocab, 64) * 64
+    vocab_padded = padded_vocab(vocab)
     parts: list[Part] = [Part("embedding", vocab_padded * H, cdiv(vocab_padded, tp) * H, False, where="first")]
     if not _tied(config, t):
         parts.append(Part("lm_head", vocab_padded * H, cdiv(vocab_padded, tp) * H, False, where="last"))
@@ -416,7 +426,7 @@ def big_tensors(config: dict[str, Any], tp: int) -> list[tuple[str, int | None, 
     H, L, heads = _n(t, "hidden_size"), _n(t, "num_hidden_layers"), _n(t, "num_attention_heads")
     if not (H and L and heads):
         return []
-    vocab_rank = cdiv(cdiv(_n(t, "vocab_size"), 64) * 64, tp) * H
+    vocab_rank = cdiv(padded_vocab(_n(t, "vocab_size")), tp) * H
     out: list[tuple[str, int | None, int, str]] = [("first", None, vocab_rank, "embedding")]
     if not _tied(config, t):
         out.append(("last", None, vocab_rank, "lm_head"))
@@ -502,7 +512,7 @@ def drafter_parts(draft: dict[str, Any], target: dict[str, Any], tp: int, method
     n_aux = _n(t, "num_aux_hidden_states") or (len(aux) if isinstance(aux, list) and aux else EAGLE3_AUX_STATES)
     target_h = _n(t, "target_hidden_size") or _n(text_part(target), "hidden_size") or H
     draft_vocab = _n(t, "draft_vocab_size") or _n(t, "vocab_size")
-    vocab_padded = cdiv(draft_vocab, 64) * 64
+    vocab_padded = padded_vocab(draft_vocab)
     extra = [
         Part("draft", H * heads * hd, None, True, where="last"),            # q over the 2H input
         Part("draft", 2 * kv * H * hd, 2 * kv_heads_per_gpu(kv, tp) * H * hd, True, where="last"),  # k, v

@@ -32,7 +32,7 @@ from typing import Any
 
 from .messages import Text, join_texts
 from .params import QWEN2_VL_MODEL_TYPES, QWEN3_VL_MODEL_TYPES, QWEN_VL_MODEL_TYPES, config_int as _n, expert_count, \
-    text_part, tied_embeddings
+    padded_vocab, text_part, tied_embeddings
 from .hf_config import mrope_position_dims
 from .kvspecs import parse_capability
 from .units import GIB, cdiv
@@ -1104,9 +1104,9 @@ covers the pairs they miss most (a pipeline-parallel first stage, +0.5)."""
 
 
 def embedding_table_bytes(config: dict[str, Any], vocab: int, tp: int, dtype_bytes: int) -> int:
-    """The input-embedding table one GPU holds: vocabulary padded to 64 (vLLM's
-    VocabParallelEmbedding), split across TP, × hidden size × dtype bytes."""
-    return cdiv(cdiv(vocab, 64) * 64, tp) * _n(text_part(config), "hidden_size") * dtype_bytes
+    """The input-embedding table one GPU holds: the padded vocabulary (params.padded_vocab) split
+    across TP, × hidden size × dtype bytes."""
+    return cdiv(padded_vocab(vocab), tp) * _n(text_part(config), "hidden_size") * dtype_bytes
 
 
 def compile_peak_bytes(table: int) -> int:
@@ -1230,7 +1230,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     MNNVL layout from v0.25)."""
     era = era_for(version, model_runner_v2)
     rows = sampler_rows(max_num_seqs, mnbt)
-    vocab_padded = cdiv(vocab, 64) * 64
+    vocab_padded = padded_vocab(vocab)
     entries = rows * vocab_padded if last_stage else 0
     fwd = forward_bytes(config, mnbt, tp, dtype_bytes, compiled)
     warm_up = tower_pass(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes, version, compiled,
