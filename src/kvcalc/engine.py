@@ -211,13 +211,9 @@ def _tower_not_modelled(config: dict[str, Any], r: Resolved) -> bool:
 
 
 def profile_off(config: dict[str, Any], r: Resolved) -> bool:
-    """No tower warm-up: no tower, ``--skip-mm-profiling``, ``--language-model-only`` (no towers
-    at all), or --limit-mm-per-prompt at 0 for every modality the towers serve."""
-    from .reserve import tower_modalities  # noqa: PLC0415
-    s, mods = r.settings, tower_modalities(config)
-    limits = r.mm_limits
-    return not mods or bool(s.skip_mm_profiling or s.language_model_only) or \
-        (limits is not None and all(limits.off(m) for m in mods))
+    """No tower warm-up: text input only (``embeds_in_graph``: no tower, ``--language-model-only``,
+    or --limit-mm-per-prompt at 0 for every modality the towers serve), or ``--skip-mm-profiling``."""
+    return embeds_in_graph(config, r) or bool(r.settings.skip_mm_profiling)
 
 
 def embeds_in_graph(config: dict[str, Any], r: Resolved) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import shlex
 
-from .settings import Resolved, batch_default_factor
+from .settings import Resolved
 from .versions import Rule, applies, default_gpu_memory_utilization, flashinfer_sampler_default
 
 
@@ -47,12 +47,11 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--max-model-len", s.max_model_len)
     if s.performance_mode not in (None, "balanced"):
         flag("--performance-mode", s.performance_mode)
-    # a value equal to the default vLLM fills in goes unsaid (throughput mode doubles the defaults)
-    factor = batch_default_factor(s.performance_mode)
+    # a value equal to the default vLLM fills in (doubled in throughput mode) goes unsaid
     if s.max_num_batched_tokens is not None and \
-            s.max_num_batched_tokens != r.batch_defaults.max_num_batched_tokens * factor:
+            s.max_num_batched_tokens != r.batch_defaults.max_num_batched_tokens:
         flag("--max-num-batched-tokens", s.max_num_batched_tokens)
-    if s.max_num_seqs is not None and s.max_num_seqs != r.batch_defaults.max_num_seqs * factor:
+    if s.max_num_seqs is not None and s.max_num_seqs != r.batch_defaults.max_num_seqs:
         flag("--max-num-seqs", s.max_num_seqs)
     if s.block_size is not None:
         flag("--block-size", s.block_size)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .dtypes import KV_CACHE_DTYPE_CHOICES
@@ -33,13 +33,6 @@ on a first start of these settings (or in a fresh container without that directo
 PERFORMANCE_MODES = ("balanced", "interactivity", "throughput")
 """``--performance-mode`` choices (vllm/config/vllm.py ``PerformanceMode``, from v0.17:
 Rule.PERFORMANCE_MODE); "balanced" is vLLM's default."""
-
-def batch_default_factor(performance_mode: str | None) -> int:
-    """How many times the release's default max_num_batched_tokens and max_num_seqs vLLM fills in:
-    2 with --performance-mode throughput (``_set_default_max_num_seqs_and_batched_tokens_args``,
-    Rule.PERFORMANCE_MODE), else 1."""
-    return 2 if performance_mode == "throughput" else 1
-
 
 ENV_SETTINGS = {"flashinfer_sampler": "VLLM_USE_FLASHINFER_SAMPLER",
                 "cudagraph_memory_profiling": "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
@@ -142,7 +135,7 @@ class Resolved:
     max_model_len: int
     max_num_batched_tokens: int
     max_num_seqs: int
-    batch_defaults: BatchDefaults
+    batch_defaults: BatchDefaults                  # the limits vLLM fills in (doubled in throughput mode)
     defaults_used: frozenset[str] = field(default_factory=frozenset)
     capture_sizes: tuple[int, ...] | None = None   # --cudagraph-capture-sizes, parsed once
     mm_limits: MmLimits | None = None              # --limit-mm-per-prompt, parsed once
@@ -473,21 +466,23 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         raise SettingsError(problems)
     defaults = default_batch_limits(version, device_total_bytes, device_name, s.entrypoint,
                                     unified_memory)
+    if s.performance_mode == "throughput":
+        # _set_default_max_num_seqs_and_batched_tokens_args doubles the defaults it fills in
+        # (Rule.PERFORMANCE_MODE), before the token budget is capped; the serve command compares with these
+        defaults = replace(defaults, max_num_batched_tokens=2 * defaults.max_num_batched_tokens,
+                           max_num_seqs=2 * defaults.max_num_seqs)
     used = set()
     if s.gpu_memory_utilization is None:
         used.add("--gpu-memory-utilization")
     mnbt = s.max_num_batched_tokens
     seqs = s.max_num_seqs
-    # _set_default_max_num_seqs_and_batched_tokens_args: --performance-mode throughput doubles the
-    # defaults it fills in, before the token budget is capped
-    factor = batch_default_factor(s.performance_mode)
     if seqs is None:
         used.add("--max-num-seqs")
-        seqs = defaults.max_num_seqs * factor
+        seqs = defaults.max_num_seqs
     if mnbt is None:
         used.add("--max-num-batched-tokens")
-        # never more than seqs × length
-        mnbt = min(defaults.max_num_batched_tokens * factor, seqs * max_len)
+        # _set_default_max_num_seqs_and_batched_tokens_args: never more than seqs × length.
+        mnbt = min(defaults.max_num_batched_tokens, seqs * max_len)
     if s.max_model_len is None:
         used.add("--max-model-len")
     if s.max_num_seqs is None and s.max_num_batched_tokens is None:
