@@ -49,9 +49,11 @@ def test_pool_log_lines_end_to_end():
 
 def test_serve_command_lists_only_non_default_flags():
     assert calc("Qwen/Qwen3-8B").serve_command == "vllm serve Qwen/Qwen3-8B"
-    # 0.9 is the default before v0.21, not after.
-    assert calc("Qwen/Qwen3-8B", gpu_memory_utilization=0.9, vllm_version="0.20.0").serve_command == \
+    # 0.9 is the default before v0.20, not after.
+    assert calc("Qwen/Qwen3-8B", gpu_memory_utilization=0.9, vllm_version="0.19.1").serve_command == \
         "vllm serve Qwen/Qwen3-8B"
+    assert calc("Qwen/Qwen3-8B", gpu_memory_utilization=0.9, vllm_version="0.20.0").serve_command == \
+        "vllm serve Qwen/Qwen3-8B --gpu-memory-utilization 0.9"
     cmd = calc("Qwen/Qwen3-8B", tensor_parallel_size=2, gpu_memory_utilization=0.9, kv_cache_dtype="fp8",
                max_model_len=32768, max_num_batched_tokens=8192, max_num_seqs=64, enforce_eager=True).serve_command
     assert cmd == ("vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2 --gpu-memory-utilization 0.9 "

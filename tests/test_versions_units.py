@@ -33,9 +33,12 @@ def test_parse_version_rejects_outside_range_with_a_reason(text):
     assert text in str(info.value)
 
 
-def test_utilization_default_changes_at_0_21():
-    assert default_gpu_memory_utilization(Version(0, 20, 2)) == 0.9
-    assert default_gpu_memory_utilization(Version(0, 21, 0)) == 0.92
+def test_utilization_default_changes_at_0_20_with_the_cuda_graph_estimate():
+    """Both came with #38284: the v0.19.0 wheel's CacheConfig defaults to 0.9, v0.20.0's to 0.92."""
+    assert default_gpu_memory_utilization(Version(0, 19, 1)) == 0.9
+    assert default_gpu_memory_utilization(Version(0, 20, 0)) == 0.92
+    assert applies(Rule.GPU_UTIL_DEFAULT_092, Version(0, 20, 0)) == applies(Rule.CUDA_GRAPH_ESTIMATE_DEDUCTED,
+                                                                             Version(0, 20, 0))
 
 
 def test_token_formula_rule_is_confirmed_at_0_21():

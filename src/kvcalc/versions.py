@@ -151,9 +151,12 @@ class Rule(Enum):
         _v("0.20.0"), "#37332", "vllm/config/cache.py CacheDType",
         "kv cache dtype nvfp4", "confirmed: absent from the v0.19.1 wheel, in v0.20.0")
     GPU_UTIL_DEFAULT_092 = RuleInfo(
-        _v("0.21.0"), "#38284", "vllm/config/cache.py gpu_memory_utilization",
-        "default --gpu-memory-utilization 0.92 (0.9 before)",
-        "confirmed: log text 'default since v0.21.0'")
+        _v("0.20.0"), "#38284", "vllm/config/cache.py gpu_memory_utilization",
+        "default --gpu-memory-utilization 0.92 (0.9 before), to make room for the CUDA-graph estimate deducted "
+        "from the same release",
+        "confirmed: CacheConfig's default is 0.9 in the v0.19.0 wheel and 0.92 in v0.20.0 (the release's "
+        "log text 'default as of v0.21.0' names the next one); two GLM-5.1 TP 8 starts that differ only by "
+        "build (0.19.1 and 0.20.1 dev) differ by 0.02 x 139.80 GiB")
     V1_SAMPLER_WARMS_NATIVE = RuleInfo(
         _v("0.21.0"), "#41375", "vllm/v1/worker/gpu_model_runner.py _dummy_sampler_run",
         "the V1 runner's dummy sampler run samples a second time with a per-request generator, which "
@@ -620,7 +623,7 @@ def runs_on_v1_for(method: str | None, version: Version) -> bool:
 
 
 def default_gpu_memory_utilization(version: Version) -> float:
-    """``CacheConfig.gpu_memory_utilization`` default: 0.92 from v0.21.0 (#38284), else 0.9."""
+    """``CacheConfig.gpu_memory_utilization`` default: 0.92 from v0.20.0 (#38284), else 0.9."""
     return 0.92 if applies(Rule.GPU_UTIL_DEFAULT_092, version) else 0.9
 
 
@@ -707,7 +710,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "新增 KV cache 数据类型 int4_per_token_head", "已确认：v0.24.0 wheel 中没有，v0.25.0 中有"),
     "NVFP4_KV_DTYPE": ("新增 KV cache 数据类型 nvfp4", "已确认：v0.19.1 wheel 中没有，v0.20.0 中有"),
     "GPU_UTIL_DEFAULT_092": (
-        "--gpu-memory-utilization 默认值改为 0.92（此前为 0.9）", "已确认：日志文字 'default since v0.21.0'"),
+        "--gpu-memory-utilization 默认值改为 0.92（此前为 0.9），为同时开始扣除的 CUDA graph 估算值留出空间",
+        "已确认：v0.19.0 wheel 中 CacheConfig 的默认值是 0.9，v0.20.0 中是 0.92（该版本日志文字 "
+        "'default as of v0.21.0' 说的是下一个版本）；两次只差构建版本（0.19.1 与 0.20.1 dev）的 "
+        "GLM-5.1 TP 8 启动相差 0.02 x 139.80 GiB"),
     "ALLREDUCE_RMS_FUSION_DEFAULT": (
         "在默认的 -O2 下，计算能力 9.0 或 10.x 上 2 卡及以上的 TP 组通过 FlashInfer 把 all-reduce 与 RMSNorm 融合，"
         "其 IPC 工作区常驻每张 GPU",
