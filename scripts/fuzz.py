@@ -34,6 +34,7 @@ from kvcalc.catalog import load_models  # noqa: E402
 from kvcalc.hf_config import read_model, show  # noqa: E402
 from kvcalc.errors import KvcalcError  # noqa: E402
 from kvcalc.logparse import parse_log  # noqa: E402
+from kvcalc.settings import Settings  # noqa: E402
 from kvcalc.validate import load_logs  # noqa: E402
 
 ERROR_TYPES = {"ConfigError", "UnsupportedModelError", "SettingsError", "CatalogError",
@@ -215,15 +216,7 @@ def config_case(rng: random.Random, models) -> dict:
     return {"op": "estimate", "config": cfg, "gpu": rng.choice(["h100", "a100", "l4", "b200"]), "settings": flags}
 
 
-SETTING_KEYS = ["tensor_parallel_size", "pipeline_parallel_size", "decode_context_parallel_size",
-                "gpu_memory_utilization", "kv_cache_dtype", "max_model_len", "max_num_batched_tokens",
-                "max_num_seqs", "block_size", "enforce_eager", "entrypoint", "vllm_version",
-                "enable_prefix_caching", "disable_hybrid_kv_cache_manager", "async_scheduling",
-                "mamba_ssm_cache_dtype", "weights", "avg_tokens", "kv_cache_memory_bytes", "flashinfer_sampler",
-                "cudagraph_memory_profiling", "rocm_quick_reduce", "model_runner_v2",
-                "skip_mm_profiling", "language_model_only", "max_cudagraph_capture_size",
-                "cudagraph_capture_sizes", "limit_mm_per_prompt", "mm_processor_kwargs", "compile_cache", "speculative",
-                "pinned_memory", "mxfp4_marlin", "performance_mode"]
+SETTING_KEYS = list(Settings.__dataclass_fields__)
 
 
 EAGLE3_HEAD = {"architectures": ["LlamaForCausalLMEagle3"], "model_type": "llama", "hidden_size": 4096,

@@ -151,6 +151,39 @@ def test_vllm_spellings_of_switches_work_as_typed(capsys):
     assert info.value.code == 2 and "--quantization" in err and "awq_marlin" in err
 
 
+def test_every_setting_has_an_option_and_a_name():
+    """A new Settings field reaches the CLI, the log rows and the page's names without a list to
+    extend by hand: each is vLLM's (VLLM_SPELLING, which the page reads from the catalog) or
+    kvcalc's own, and the parser has an option for every one but the speculative config's JSON."""
+    import argparse
+    from kvcalc.cli import SETTING_ARGS, _estimate_parser
+    from kvcalc.settings import KVCALC_SETTINGS, VLLM_SPELLING, Settings
+    names = set(Settings.__dataclass_fields__)
+    assert set(VLLM_SPELLING) | set(KVCALC_SETTINGS) == names
+    assert not set(VLLM_SPELLING) & set(KVCALC_SETTINGS)
+    assert api.catalog()["setting_spelling"] == VLLM_SPELLING
+    parser = argparse.ArgumentParser()
+    _estimate_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["estimate", "--model", "Qwen/Qwen3-8B"])
+    assert set(SETTING_ARGS) == names - {"speculative"} and all(hasattr(args, k) for k in SETTING_ARGS)
+
+
+def test_async_scheduling_and_the_mamba_state_dtype_are_options(capsys):
+    """vLLM's --async-scheduling / --no-async-scheduling and --mamba-ssm-cache-dtype: the serve
+    command spells a switch only where it differs from the release's own choice."""
+    def serve(*extra):
+        code, out, err = run(capsys, "estimate", "--model", "Qwen/Qwen3-8B", "--json", *extra)
+        assert code == 0, err
+        return json.loads(out)["serve_command"]
+    assert serve("--async-scheduling") == "vllm serve Qwen/Qwen3-8B"         # on by default since v0.14
+    assert serve("--no-async-scheduling").endswith(" --no-async-scheduling")
+    assert serve("--async-scheduling", "--vllm-version", "0.13.0").endswith(" --async-scheduling")
+    assert serve("--mamba-ssm-cache-dtype", "float32").endswith(" --mamba-ssm-cache-dtype float32")
+    with pytest.raises(SystemExit) as info:
+        main(["estimate", "--model", "Qwen/Qwen3-8B", "--mamba-ssm-cache-dtype", "int8"])
+    assert info.value.code == 2 and "--mamba-ssm-cache-dtype" in capsys.readouterr().err
+
+
 def test_config_path(capsys, tmp_path):
     from factories import config
     p = tmp_path / "config.json"

@@ -1071,21 +1071,7 @@ const LOG_FIELDS = [
   ["vllm_version", "vllm-version", CAT.newest_version],
   ["weights", "weights", "auto"],
 ];
-const SETTING_FLAG = {
-  tensor_parallel_size: "--tensor-parallel-size", pipeline_parallel_size: "--pipeline-parallel-size",
-  gpu_memory_utilization: "--gpu-memory-utilization", kv_cache_dtype: "--kv-cache-dtype",
-  max_model_len: "--max-model-len", max_num_batched_tokens: "--max-num-batched-tokens",
-  max_num_seqs: "--max-num-seqs", block_size: "--block-size", enforce_eager: "--enforce-eager",
-  speculative: "--speculative-config", flashinfer_sampler: "VLLM_USE_FLASHINFER_SAMPLER",
-  cudagraph_memory_profiling: "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
-  rocm_quick_reduce: "VLLM_ROCM_QUICK_REDUCE_QUANTIZATION",
-  model_runner_v2: "VLLM_USE_V2_MODEL_RUNNER",
-  skip_mm_profiling: "--skip-mm-profiling", enable_prefix_caching: "--enable-prefix-caching",
-  language_model_only: "--language-model-only",
-  max_cudagraph_capture_size: "--max-cudagraph-capture-size", cudagraph_capture_sizes: "--cudagraph-capture-sizes",
-  limit_mm_per_prompt: "--limit-mm-per-prompt", mm_processor_kwargs: "--mm-processor-kwargs",
-  performance_mode: "--performance-mode",
-};
+const SETTING_FLAG = CAT.setting_spelling; // vLLM's flag or environment variable (settings.VLLM_SPELLING)
 function settingName(k) {
   if (k === "vllm_version") return S("name_version");
   if (k === "weights") return S("name_weights");

@@ -19,7 +19,7 @@ from .engine import calculate
 from .errors import CatalogError, ConfigError, KvcalcError, SettingsError
 from .messages import Text, message_of, translations
 from .report import calculation_dict
-from .settings import DRAFTER_METHODS, ENV_SETTINGS, Settings, Speculative
+from .settings import DRAFTER_METHODS, ENV_SETTINGS, VLLM_SPELLING, Settings, Speculative
 from .versions import KNOWN_RELEASES, NEWEST, rules_table
 from .weights import WEIGHT_FORMATS
 
@@ -189,6 +189,7 @@ def catalog() -> dict[str, Any]:
         "vllm_versions": list(KNOWN_RELEASES), "newest_version": str(NEWEST),
         "kv_cache_dtypes": list(KV_CACHE_DTYPE_CHOICES), "weight_formats": list(WEIGHT_FORMATS),
         "drafter_methods": list(DRAFTER_METHODS),
+        "setting_spelling": dict(VLLM_SPELLING),
         "rules": rules_table(),
     }
 

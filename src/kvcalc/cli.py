@@ -16,7 +16,8 @@ from typing import Any, Sequence
 from . import __version__, api
 from .catalog import find_model, load_gpus, load_models
 from .errors import KvcalcError
-from .settings import COMPILE_CACHE_STATES, PERFORMANCE_MODES, ROCM_QUICK_REDUCE_LEVELS, spec_family
+from .settings import (COMPILE_CACHE_STATES, MAMBA_SSM_CACHE_DTYPES, PERFORMANCE_MODES, ROCM_QUICK_REDUCE_LEVELS,
+                       Settings, spec_family)
 from .validate import load_logs, validate_logs
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
@@ -92,7 +93,13 @@ def _model_flags(p: Any) -> None:
                    help="vLLM's switch (--no-enable-prefix-caching turns it off; default: the release's own)")
     p.add_argument("--no-enable-prefix-caching", dest="enable_prefix_caching", action="store_false",
                    default=None, help=argparse.SUPPRESS)
+    p.add_argument("--async-scheduling", type=_flag_bool, nargs="?", const=True, metavar="on|off",
+                   help="vLLM's switch (--no-async-scheduling turns it off; default: the release's own)")
+    p.add_argument("--no-async-scheduling", dest="async_scheduling", action="store_false",
+                   default=None, help=argparse.SUPPRESS)
     p.add_argument("--disable-hybrid-kv-cache-manager", action="store_true", default=None)
+    p.add_argument("--mamba-ssm-cache-dtype", choices=MAMBA_SSM_CACHE_DTYPES,
+                   help="vLLM's flag: the dtype of a hybrid model's Mamba state (default: the model's)")
     p.add_argument("--kv-cache-memory-bytes", type=int)
     p.add_argument("--skip-mm-profiling", action="store_true", default=None,
                    help="vLLM's flag: no profile pass of a multimodal model's vision tower")
@@ -147,16 +154,9 @@ def _model_flags(p: Any) -> None:
                    help="what your log shows vLLM subtracted besides the weights (what-ifs from it)")
 
 
-SETTING_ARGS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_context_parallel_size",
-                "gpu_memory_utilization",
-                "kv_cache_dtype", "max_model_len", "avg_tokens", "max_num_batched_tokens",
-                "max_num_seqs", "block_size", "enforce_eager", "entrypoint", "vllm_version",
-                "weights", "enable_prefix_caching", "disable_hybrid_kv_cache_manager",
-                "kv_cache_memory_bytes", "flashinfer_sampler", "cudagraph_memory_profiling", "rocm_quick_reduce",
-                "model_runner_v2",
-                "skip_mm_profiling", "language_model_only",
-                "max_cudagraph_capture_size", "cudagraph_capture_sizes", "limit_mm_per_prompt",
-                "mm_processor_kwargs", "compile_cache", "pinned_memory", "mxfp4_marlin", "performance_mode")
+SETTING_ARGS = tuple(name for name in Settings.__dataclass_fields__ if name != "speculative")
+"""Every setting is an option of its own (the speculative config is read apart: JSON, and a drafter
+to fetch)."""
 
 
 def _fetch_drafter(spec: Any) -> None:

@@ -548,7 +548,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                         allow_deprecated_quantization=deprecated_flag,
                         mxfp4_experts=_mxfp4_experts(config, s),
                         model_runner_v2_default=uses_model_runner_v2(
-                            arch, version, s.speculative.method if s.speculative else None))
+                            arch, version, s.speculative.method if s.speculative else None),
+                        async_scheduling_default=_async_scheduling(replace(s, async_scheduling=None), version))
     from .reserve import sampler_path  # noqa: PLC0415
     sampler = sampler_path(version, mrv2, gpu.platform, s.flashinfer_sampler, gpu.compute_capability)
     return Calculation(

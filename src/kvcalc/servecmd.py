@@ -12,11 +12,13 @@ from .versions import Rule, applies, default_gpu_memory_utilization, flashinfer_
 
 def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching_default: bool = True,
                   model_runner_v2_default: bool | None = None, quantization: str | None = None,
-                  allow_deprecated_quantization: bool = False, mxfp4_experts: bool = False) -> str:
+                  allow_deprecated_quantization: bool = False, mxfp4_experts: bool = False,
+                  async_scheduling_default: bool = True) -> str:
     """``prefix_caching_default``: whether this model and release turn prefix caching on unasked
     (engine.prefix_caching_default), so only a change from it is spelled out; likewise
     ``model_runner_v2_default``, the runner the release picks for this model unasked
-    (engine.uses_model_runner_v2; None: not known, so a chosen runner is always spelled out).
+    (engine.uses_model_runner_v2; None: not known, so a chosen runner is always spelled out), and
+    ``async_scheduling_default``, whether the release schedules asynchronously unasked.
     ``quantization``: the ``--quantization`` vLLM needs to quantize the checkpoint while loading
     (weights.serving_quantization); ``allow_deprecated_quantization``: the checkpoint's method is one
     vLLM starts only with --allow-deprecated-quantization (quant_support.needs_deprecated_flag).
@@ -59,6 +61,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--enforce-eager")
     if s.enable_prefix_caching is not None and s.enable_prefix_caching != prefix_caching_default:
         flag("--enable-prefix-caching" if s.enable_prefix_caching else "--no-enable-prefix-caching")
+    if s.async_scheduling is not None and s.async_scheduling != async_scheduling_default:
+        flag("--async-scheduling" if s.async_scheduling else "--no-async-scheduling")
     if s.disable_hybrid_kv_cache_manager:
         flag("--disable-hybrid-kv-cache-manager")
     if s.skip_mm_profiling:

@@ -41,19 +41,38 @@ ENV_SETTINGS = {"flashinfer_sampler": "VLLM_USE_FLASHINFER_SAMPLER",
                 "mxfp4_marlin": "VLLM_MXFP4_USE_MARLIN"}
 """Settings that are environment variables, not flags: a log's "non-default args" never states them."""
 
+VLLM_SPELLING = {
+    "tensor_parallel_size": "--tensor-parallel-size", "pipeline_parallel_size": "--pipeline-parallel-size",
+    "decode_context_parallel_size": "--decode-context-parallel-size",
+    "gpu_memory_utilization": "--gpu-memory-utilization", "kv_cache_dtype": "--kv-cache-dtype",
+    "max_model_len": "--max-model-len", "max_num_batched_tokens": "--max-num-batched-tokens",
+    "max_num_seqs": "--max-num-seqs", "block_size": "--block-size", "enforce_eager": "--enforce-eager",
+    "speculative": "--speculative-config", "enable_prefix_caching": "--enable-prefix-caching",
+    "disable_hybrid_kv_cache_manager": "--disable-hybrid-kv-cache-manager",
+    "async_scheduling": "--async-scheduling", "skip_mm_profiling": "--skip-mm-profiling",
+    "language_model_only": "--language-model-only",
+    "max_cudagraph_capture_size": "--max-cudagraph-capture-size",
+    "cudagraph_capture_sizes": "--cudagraph-capture-sizes", "performance_mode": "--performance-mode",
+    "limit_mm_per_prompt": "--limit-mm-per-prompt", "mm_processor_kwargs": "--mm-processor-kwargs",
+    "mamba_ssm_cache_dtype": "--mamba-ssm-cache-dtype", "kv_cache_memory_bytes": "--kv-cache-memory-bytes",
+    **ENV_SETTINGS,
+}
+"""How vLLM spells each ``Settings`` field that is one of its own: the ``vllm serve`` flag, or the
+environment variable. The page names settings by it (a pasted log's differences, what it read).
+The other fields are kvcalc's: ``KVCALC_SETTINGS``."""
+
+KVCALC_SETTINGS = ("entrypoint", "vllm_version", "weights", "avg_tokens", "compile_cache", "pinned_memory")
+"""``Settings`` fields that are not a vLLM flag or variable: the entry point (``vllm serve`` or the
+``LLM`` class), the release, the checkpoint's format, the average request length, the compile
+cache's state, and pinned host memory (off under WSL2, which no flag says)."""
+
 ROCM_QUICK_REDUCE_LEVELS = ("NONE", "FP", "INT8", "INT6", "INT4", "INT3")
 """``VLLM_ROCM_QUICK_REDUCE_QUANTIZATION`` choices (vllm/envs.py; INT3 from v0.25, #45666): the codec
 of ROCm's quick all-reduce, off ("NONE") by default."""
 
-_BOOL_FLAGS = (("enforce_eager", "--enforce-eager"), ("enable_prefix_caching", "--enable-prefix-caching"),
-               ("disable_hybrid_kv_cache_manager", "--disable-hybrid-kv-cache-manager"),
-               ("async_scheduling", "--async-scheduling"),
-               ("flashinfer_sampler", "VLLM_USE_FLASHINFER_SAMPLER"),
-               ("cudagraph_memory_profiling", "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS"),
-               ("model_runner_v2", "VLLM_USE_V2_MODEL_RUNNER"),
-               ("mxfp4_marlin", "VLLM_MXFP4_USE_MARLIN"),
-               ("skip_mm_profiling", "--skip-mm-profiling"),
-               ("language_model_only", "--language-model-only"), ("pinned_memory", "pinned memory"))
+_BOOL_SETTINGS = ("enforce_eager", "enable_prefix_caching", "disable_hybrid_kv_cache_manager", "async_scheduling",
+                  "flashinfer_sampler", "cudagraph_memory_profiling", "model_runner_v2", "mxfp4_marlin",
+                  "skip_mm_profiling", "language_model_only", "pinned_memory")
 
 
 @dataclass(frozen=True)
@@ -386,10 +405,10 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
             "settings.flag_needs_release", since=str(rule.since), pr=rule.pr, version=str(version))
     if s.weights is not None and not isinstance(s.weights, str):
         problems["weights"] = Text("settings.weights_name", value=show(s.weights))
-    for attr, flag in _BOOL_FLAGS:
+    for attr in _BOOL_SETTINGS:
         value = getattr(s, attr)
         if value is not None and not isinstance(value, bool):
-            problems[flag] = Text("settings.bool", value=show(value))
+            problems[VLLM_SPELLING.get(attr, attr.replace("_", " "))] = Text("settings.bool", value=show(value))
     if not isinstance(s.entrypoint, str) or s.entrypoint not in ("serve", "llm"):
         problems["entrypoint"] = Text("settings.entrypoint", value=show(s.entrypoint))
     if s.speculative is not None:

@@ -19,16 +19,10 @@ from .config_aliases import quantization_config
 from .catalog import DATA_DIR, find_gpu, find_model
 from .engine import calculate
 from .errors import KvcalcError
+from .settings import Settings
 
-_SETTING_FIELDS = ("tensor_parallel_size", "pipeline_parallel_size", "decode_context_parallel_size",
-                   "gpu_memory_utilization",
-                   "kv_cache_dtype", "max_model_len", "max_num_batched_tokens", "max_num_seqs",
-                   "block_size", "enforce_eager", "entrypoint", "vllm_version", "flashinfer_sampler",
-                   "cudagraph_memory_profiling", "rocm_quick_reduce", "model_runner_v2",
-                   "enable_prefix_caching", "skip_mm_profiling", "language_model_only",
-                   "max_cudagraph_capture_size", "cudagraph_capture_sizes", "limit_mm_per_prompt",
-                   "mm_processor_kwargs", "compile_cache", "pinned_memory", "mxfp4_marlin",
-                   "performance_mode")
+_SETTING_FIELDS = tuple(name for name in Settings.__dataclass_fields__ if name != "speculative")
+"""A log row's settings carry Settings' names (its speculative config is read apart)."""
 
 
 def load_logs(path: str | Path | None = None) -> list[dict[str, Any]]:
