@@ -403,6 +403,16 @@ def test_capture_ceiling_is_1024_on_datacentre_blackwell_from_0_28():
     assert cudagraph_capture_sizes(v28, 1024, 100, 1, 9)[-1] == 100
 
 
+def test_max_num_batched_tokens_is_captured_itself_from_0_21():
+    """The v0.20.0 wheel only filters the sizes to max_num_batched_tokens; v0.21.0 appends the budget
+    itself when it lies under the ceiling (Rule.MNBT_CAPTURE_SIZE): one more graph pair for 100."""
+    assert cudagraph_capture_sizes(parse_version("0.20.2"), 1024, 100, 1, 9)[-1] == 96
+    assert cudagraph_capture_sizes(parse_version("0.21.0"), 1024, 100, 1, 9)[-1] == 100
+    # a budget on the grid adds nothing
+    assert cudagraph_capture_sizes(parse_version("0.20.2"), 1024, 256, 1, 9) == \
+        cudagraph_capture_sizes(parse_version("0.21.0"), 1024, 256, 1, 9)
+
+
 def test_speculative_decoding_rounds_capture_sizes_to_the_query_length():
     sizes = cudagraph_capture_sizes(parse_version("0.22.0"), 5, 8192, 3, 12)
     assert sizes == (3, 6, 9, 18, 24)

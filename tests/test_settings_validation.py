@@ -354,3 +354,32 @@ def test_a_yarn_length_beyond_the_config_is_refused_from_v0_30_with_the_reason()
 def test_pinned_memory_takes_true_or_false_only():
     assert ok(llama(), pinned_memory=False)["settings"]["pinned_memory"] is False
     assert "true or false" in problems(llama(), pinned_memory="no")["pinned memory"]
+
+
+def test_a_default_max_num_seqs_never_exceeds_the_batch_budget_from_0_10_1():
+    """From v0.10.1 vLLM caps a max_num_seqs it fills in at max_num_batched_tokens, also when only
+    the budget was given (Rule.SEQS_CAPPED_BY_MNBT); v0.10.0 did not."""
+    def seqs(version, **given):
+        return resolve(Settings(vllm_version=version, **given), H100.total_bytes, H100.device_name,
+                       8192).max_num_seqs
+    assert seqs("0.33.0", max_num_batched_tokens=128) == 128
+    assert seqs("0.10.1", max_num_batched_tokens=128) == 128
+    assert seqs("0.10.0", max_num_batched_tokens=128) == 1024
+    assert seqs("0.33.0", max_num_batched_tokens=128, max_num_seqs=64) == 64
+
+
+def test_a_longrope_model_defaults_to_its_original_length_from_0_11_1():
+    """Phi-3.5-mini (LongRoPE, 131,072 positions, trained at 4,096): vLLM v0.11.1 and later serve
+    4,096 tokens unless asked (Rule.LONGROPE_DEFAULT_ORIGINAL_LEN), and the result says how to get
+    the rest; --max-model-len up to 131,072 is still accepted."""
+    def run(**s):
+        r = api.handle({"op": "estimate", "gpu": "l4", "model": "microsoft/Phi-3.5-mini-instruct",
+                        "settings": s})
+        assert r["ok"], r
+        return r["result"]
+    new, old = run(vllm_version="0.11.1"), run(vllm_version="0.11.0")
+    assert new["settings"]["max_model_len"] == 4096 and old["settings"]["max_model_len"] == 131072
+    assert any("--max-model-len 131072" in n for n in new["notes"])
+    assert not any("LongRoPE" in n for n in old["notes"])
+    full = run(vllm_version="0.11.1", max_model_len=131072)
+    assert full["settings"]["max_model_len"] == 131072 and not any("LongRoPE" in n for n in full["notes"])

@@ -449,7 +449,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         raise SettingsError({"weights_bytes": Text("settings.weights_bytes")})
     arch = read_model(config)
     resolved = resolve(settings, gpu.total_bytes, gpu.device_name, arch.derived_max_model_len,
-                       gpu.unified_memory, arch.derived_max_model_len_yarn_scaled)
+                       gpu.unified_memory, arch.derived_max_model_len_yarn_scaled, arch.longrope_default_max_len)
     version = resolved.version
     s = settings
     supports_bf16 = gpu.platform != "cuda" or gpu.target.major >= 8
@@ -469,6 +469,10 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         if (version.major, version.minor) > (NEWEST_LOGGED.major, NEWEST_LOGGED.minor) else ()
     if arch.derived_max_model_len is None and s.max_model_len is None:
         notes = [*notes, Text("note.max_len_assumed", length=NO_LENGTH_KEY_MAX_LEN)]
+    if s.max_model_len is None and arch.longrope_default_max_len is not None and \
+            applies(Rule.LONGROPE_DEFAULT_ORIGINAL_LEN, version) and resolved.max_len_limit and \
+            resolved.max_model_len < resolved.max_len_limit:
+        notes = [*notes, Text("note.longrope_default", length=resolved.max_model_len, limit=resolved.max_len_limit)]
     if fp8_by_default(s.kv_cache_dtype, arch.architecture, gpu.platform, gpu.target.major, version):
         notes = [*notes, Text("note.glm_fp8_kv_on_sm10")]
     check_quantization_supported(config, s.weights, version, gpu.platform, gpu.compute_capability, gpu.name)

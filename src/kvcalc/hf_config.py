@@ -75,6 +75,7 @@ class ModelArch:
     max_position_embeddings: int | None
     derived_max_model_len: int | None       # vLLM's default max_model_len from v0.30
     derived_max_model_len_yarn_scaled: int | None  # the same before v0.30 (YaRN's factor applied)
+    longrope_default_max_len: int | None = None  # a LongRoPE model's default from v0.11.1 (_longrope_default_len)
     mamba: MambaDims | None = None
     hybrid_mamba_class: bool = False   # vLLM aligns the attention block to a Mamba page
     mtp_layers: tuple[AttentionLayer, ...] = ()  # draft layers MTP speculative decoding adds
@@ -308,6 +309,16 @@ def _derived_max_len(f: _Fields, model_type: str, yarn_scaled: bool) -> int | No
         raise ConfigError(f.path(f"{factor_key}.factor"),
                           Text("config.rope_factor_range", factor=show(factor), length=derived, scaled=scaled))
     return scaled
+
+
+def _longrope_default_len(f: _Fields) -> int | None:
+    """The max_model_len vLLM defaults to for a LongRoPE model (rope type "longrope", or "su", which
+    transformers renames to it) from v0.11.1: its original_max_position_embeddings, the length it
+    was trained at, while --max-model-len may still ask for the extended one
+    (Rule.LONGROPE_DEFAULT_ORIGINAL_LEN). None for other models or where the key is absent."""
+    if not any(rope.get("rope_type", rope.get("type")) in ("longrope", "su") for _, rope in _rope_entries(f)):
+        return None
+    return f.opt_int("original_max_position_embeddings", maximum=10**8)
 
 
 def _checkpoint_kv_dtype(config: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -891,6 +902,7 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         max_position_embeddings=f.opt_int("max_position_embeddings", maximum=10**8),
         derived_max_model_len=_derived_max_len(f, model_type, yarn_scaled=False),
         derived_max_model_len_yarn_scaled=_derived_max_len(f, model_type, yarn_scaled=True),
+        longrope_default_max_len=_longrope_default_len(f),
         mamba=mamba,
         hybrid_mamba_class=hybrid_class,
         mtp_layers=_mtp_layers(f, layers),

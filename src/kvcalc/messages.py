@@ -258,6 +258,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--allow-deprecated-quantization, which the command below includes",
         "该检查点的量化方式（fbgemm_fp8）已被弃用：从 v{since} 起，vLLM 只有在指定 --allow-deprecated-quantization 时才会启动它，"
         "下方命令已包含该参数"),
+    "note.longrope_default": (
+        "a LongRoPE model: unless --max-model-len is given, vLLM (v0.11.1 and later) serves {length:,} tokens, "
+        "the length it was trained at, not its extended {limit:,}; pass --max-model-len {limit} for the full context",
+        "这是 LongRoPE 模型：不给 --max-model-len 时，vLLM（v0.11.1 起）按训练长度 {length:,} 个 token 服务，"
+        "而不是扩展后的 {limit:,}；需要完整上下文请传 --max-model-len {limit}"),
     "note.max_len_assumed": (
         "the config has no length key (max_position_embeddings, n_positions, seq_length …), so vLLM assumes "
         "a maximum length of {length:,} tokens and says so in a warning; a --max-model-len you give is taken "

@@ -1002,7 +1002,8 @@ def cudagraph_capture_sizes(version: Version, max_num_seqs: int, mnbt: int, deco
     Rule.PERFORMANCE_MODE), then steps of 8 below 256 and of 16 from 256, up to min(``max_size``
     (``--max-cudagraph-capture-size``) or else max_num_seqs × decode query length × 2 and 512,
     max_num_batched_tokens); the 512 is 1,024 on data-centre Blackwell (compute capability 10.x)
-    from Rule.BLACKWELL_CAPTURE_1024. max_num_batched_tokens is added when it lies below the top;
+    from Rule.BLACKWELL_CAPTURE_1024. max_num_batched_tokens is added when it lies below the top
+    (from v0.21, Rule.MNBT_CAPTURE_SIZE);
     from v0.29 speculative decoding adds each request count × q under that ceiling
     (Rule.UNIFORM_DECODE_CAPTURE_SIZES), from v0.31 max_num_seqs itself without it
     (Rule.MAX_NUM_SEQS_CAPTURE_SIZE).
@@ -1030,7 +1031,7 @@ def cudagraph_capture_sizes(version: Version, max_num_seqs: int, mnbt: int, deco
         sizes = set(range(1, min(top, 32) + 1)) if interactivity else {i for i in (1, 2, 4) if i <= top}
         sizes.update(range(8, min(top + 1, 256), 8))
         sizes.update(range(256, top + 1, 16))
-        if mnbt <= top:
+        if mnbt <= top and applies(Rule.MNBT_CAPTURE_SIZE, version):
             sizes.add(mnbt)
         sizes.update(x for x in uniform if x <= mnbt)
         top = max(sizes, default=0)

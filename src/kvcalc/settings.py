@@ -334,10 +334,12 @@ length is 2048" and takes a --max-model-len given as it is, without a limit to c
 
 
 def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_len: int | None,
-            unified_memory: bool = False, yarn_scaled_max_len: int | None = None) -> Resolved:
+            unified_memory: bool = False, yarn_scaled_max_len: int | None = None,
+            longrope_default_len: int | None = None) -> Resolved:
     """Every setting with the release's defaults filled in, or SettingsError naming each bad flag.
     ``derived_max_len`` is the model's length limit; ``yarn_scaled_max_len`` the limit releases
-    before v0.30 derive when it differs (hf_config.max_len_limit picks by release)."""
+    before v0.30 derive when it differs (hf_config.max_len_limit picks by release);
+    ``longrope_default_len`` a LongRoPE model's shorter default (Rule.LONGROPE_DEFAULT_ORIGINAL_LEN)."""
     problems: dict[str, str] = {}
     version = None
     if s.vllm_version is not None and (not isinstance(s.vllm_version, str) or len(s.vllm_version) > 64):
@@ -421,8 +423,13 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
     if yarn_scaled_max_len is not None:
         derived_max_len = max_len_limit(derived_max_len, yarn_scaled_max_len, version) if version is not None \
             else None
-    max_len = s.max_model_len if s.max_model_len is not None else \
-        derived_max_len if derived_max_len is not None else NO_LENGTH_KEY_MAX_LEN
+    if s.max_model_len is not None:
+        max_len = s.max_model_len
+    elif longrope_default_len is not None and version is not None and \
+            applies(Rule.LONGROPE_DEFAULT_ORIGINAL_LEN, version):
+        max_len = longrope_default_len
+    else:
+        max_len = derived_max_len if derived_max_len is not None else NO_LENGTH_KEY_MAX_LEN
     if s.max_model_len is not None and derived_max_len is not None and \
             _is_int(s.max_model_len) and s.max_model_len > derived_max_len:
         # a limit the YaRN factor raised before v0.30 would have allowed it: say why it no longer does
@@ -504,7 +511,7 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         mnbt = min(defaults.max_num_batched_tokens, seqs * max_len)
     if s.max_model_len is None:
         used.add("--max-model-len")
-    if s.max_num_seqs is None and s.max_num_batched_tokens is None:
+    if s.max_num_seqs is None and (s.max_num_batched_tokens is None or applies(Rule.SEQS_CAPPED_BY_MNBT, version)):
         seqs = min(seqs, mnbt)
     if sizes and s.max_cudagraph_capture_size is not None:
         # vllm/config/vllm.py _set_cudagraph_sizes: both given, the maximum must be the largest

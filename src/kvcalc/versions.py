@@ -438,6 +438,20 @@ class Rule(Enum):
         "with speculative decoding (decode query length q > 1) the default capture sizes also hold "
         "every request count × q up to the capture ceiling, off the 8/16-token grid (q = 3: 9 more sizes)",
         "confirmed: absent from the v0.28.0 wheel, in v0.29.0 (request_counts)")
+    SEQS_CAPPED_BY_MNBT = RuleInfo(
+        _v("0.10.1"), "v0.10.1 wheel", "vllm/engine/arg_utils.py _set_default_args",
+        "a default max_num_seqs is capped at max_num_batched_tokens, also when --max-num-batched-tokens is given",
+        "confirmed: absent from the v0.10.0 wheel, in v0.10.1 (arg_utils.py:1711) through v0.33.0")
+    LONGROPE_DEFAULT_ORIGINAL_LEN = RuleInfo(
+        _v("0.11.1"), "v0.11.1 wheel", "vllm/config/model.py _get_and_verify_max_len",
+        "a LongRoPE model (Phi-3.5) defaults max_model_len to its original_max_position_embeddings; "
+        "--max-model-len may still ask for the longer length",
+        "confirmed: absent from the v0.11.0 wheel, in v0.11.1 (config/model.py:2112) through v0.33.0")
+    MNBT_CAPTURE_SIZE = RuleInfo(
+        _v("0.21.0"), "v0.21.0 wheel", "vllm/config/vllm.py _set_cudagraph_sizes",
+        "max_num_batched_tokens is a default CUDA-graph capture size when it fits under the ceiling "
+        "(one more graph pair for a budget off the 8/16 grid)",
+        "confirmed: absent from the v0.20.0 wheel, in v0.21.0 (config/vllm.py:1580) through v0.33.0")
     MAX_NUM_SEQS_CAPTURE_SIZE = RuleInfo(
         _v("0.31.0"), "v0.31.0 wheel", "vllm/config/vllm.py _set_cudagraph_sizes",
         "without speculative decoding max_num_seqs itself is a default capture size when it fits under "
@@ -908,6 +922,17 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "开启推测解码（decode 查询长度 q > 1）时，默认 capture size 还包括每个请求数 × q（不超过捕获上限），"
         "不必落在 8/16 token 的步长上（q = 3 时多 9 个）",
         "已确认：v0.28.0 wheel 中没有，v0.29.0 中有（request_counts）"),
+    "SEQS_CAPPED_BY_MNBT": (
+        "默认的 max_num_seqs 不超过 max_num_batched_tokens，给了 --max-num-batched-tokens 时也一样",
+        "已确认：v0.10.0 wheel 中没有，v0.10.1（arg_utils.py:1711）至 v0.33.0 中有"),
+    "LONGROPE_DEFAULT_ORIGINAL_LEN": (
+        "LongRoPE 模型（Phi-3.5）的 max_model_len 默认取 original_max_position_embeddings；"
+        "--max-model-len 仍可要求更长的长度",
+        "已确认：v0.11.0 wheel 中没有，v0.11.1（config/model.py:2112）至 v0.33.0 中有"),
+    "MNBT_CAPTURE_SIZE": (
+        "只要不超过上限，max_num_batched_tokens 本身也是默认的 CUDA graph capture size"
+        "（不在 8/16 步长上的预算会多一对 graph）",
+        "已确认：v0.20.0 wheel 中没有，v0.21.0（config/vllm.py:1580）至 v0.33.0 中有"),
     "MAX_NUM_SEQS_CAPTURE_SIZE": (
         "不开推测解码时，只要不超过上限，max_num_seqs 本身也是默认 capture size（不在 8/16 步长上的数，"
         "比如 100，会多一对 graph）",
