@@ -103,10 +103,35 @@ def test_deepseek_v3_latent_is_whole_on_every_gpu(tp):
 
 
 @pytest.mark.parametrize("gpu,version,block", [
-    ("h100", "0.33.0", 16), ("h100", "0.11.0", 64), ("b200", "0.33.0", 32), ("b200", "0.12.0", 128)])
+    # Hopper: FlashMLA's 64 forced through v0.17 (#24794 in v0.12 only reordered the backends)
+    ("h100", "0.11.0", 64), ("h100", "0.14.0", 64), ("h100", "0.17.0", 64), ("h100", "0.18.0", 16),
+    ("h100", "0.33.0", 16),
+    # B200 (10.0): Triton in v0.10.0, CUTLASS's 128, FlashInfer MLA forced to 64, then its own 32
+    ("b200", "0.10.0", 16), ("b200", "0.12.0", 128), ("b200", "0.14.0", 128), ("b200", "0.15.0", 64),
+    ("b200", "0.17.0", 64), ("b200", "0.18.0", 32), ("b200", "0.33.0", 32),
+    # B300 (10.3): outside the exact 10.0 test until v0.13
+    ("b300", "0.12.0", 16), ("b300", "0.13.0", 128), ("b300", "0.33.0", 32),
+    # compute capability 12.x has no MLA backend but Triton's
+    ("rtx-5090", "0.12.0", 16), ("rtx-5090", "0.33.0", 16), ("rtx-pro-6000", "0.22.0", 16)])
 def test_mla_block_size_follows_backend(gpu, version, block):
+    """The backend each release picks for DeepSeek-V3's MLA (qk_nope_head_dim 128), read from the
+    release wheels' vllm/platforms/cuda.py and, from v0.18, the backends' preferred block sizes."""
     assert calc("deepseek-ai/DeepSeek-V3", gpu, tensor_parallel_size=8, max_model_len=8192,
                 vllm_version=version).layout.block_size == block
+
+
+def test_mla_block_size_depends_on_the_cache_and_the_head_width():
+    """FLASH_ATTN_MLA holds 16-bit caches only, so an fp8 cache on Hopper keeps FlashMLA's 64 from
+    v0.18; FLASHINFER_MLA takes qk_nope_head_dim 64 or 128 (192 from v0.19), CUTLASS_MLA the rest."""
+    def block(gpu, version, kv="auto", **over):
+        return calc({**config("deepseek-ai/DeepSeek-V3"), **over}, gpu, tensor_parallel_size=8,
+                    max_model_len=8192, vllm_version=version, kv_cache_dtype=kv).layout.block_size
+    assert block("h100", "0.33.0", "fp8") == 64
+    assert block("h100", "0.17.0", "fp8") == 64
+    assert block("b200", "0.33.0", "fp8") == 32
+    assert block("b200", "0.18.0", qk_nope_head_dim=192) == 128
+    assert block("b200", "0.19.0", qk_nope_head_dim=192) == 32
+    assert block("b200", "0.17.0", qk_nope_head_dim=64) == 128
 
 
 def test_deepseek_v32_indexer_and_fp8_ds_mla():

@@ -82,6 +82,7 @@ class ModelArch:
     checkpoint_kv_dtype: str | None = None  # KV dtype the quantization_config asks for
     quant_method: str | None = None
     sparse_mla_index_head_dim: int | None = None  # DeepSeek-V3.2 indexer (index_head_dim)
+    mla_qk_nope_head_dim: int = 0      # MLA's query/key width without RoPE: which Blackwell backend runs it
     num_attention_heads: int = 0
     hidden_size: int = 0
     is_moe: bool = False
@@ -909,6 +910,7 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         checkpoint_kv_dtype=ckpt_kv,
         quant_method=method,
         sparse_mla_index_head_dim=index_dim,
+        mla_qk_nope_head_dim=f.int("qk_nope_head_dim", minimum=0) if f.has("qk_nope_head_dim") else 0,
         num_attention_heads=heads,
         hidden_size=f.int("hidden_size") if f.has("hidden_size") else 0,
         is_moe=any(f.has(k) for k in ("num_local_experts", "num_experts", "n_routed_experts",

@@ -18,7 +18,7 @@ from .specs import (ChunkedLocalSpec, FullAttentionSpec, LayerSpec, MambaSpec, M
                     SlidingWindowSpec)
 from .units import cdiv
 from .settings import VALID_BLOCK_SIZES
-from .versions import Version
+from .versions import Rule, Version, applies
 
 def parse_capability(text: str) -> tuple[int, int] | None:
     """"9.0" → (9, 0); None for a gfx name or an unknown GPU."""
@@ -102,27 +102,45 @@ def check_tensor_parallel(arch: ModelArch, tp: int) -> None:
             if valid else Text("tp.no_size_works", problem=problem)})
 
 
-def default_block_size(arch: ModelArch, gpu: GpuTarget, version: Version) -> tuple[int, str]:
-    """Tokens per block when ``--block-size`` is not given (Platform.update_block_size_for_backend).
+def default_block_size(arch: ModelArch, gpu: GpuTarget, version: Version,
+                       sixteen_bit_cache: bool = True) -> tuple[int, str]:
+    """Tokens per block when ``--block-size`` is not given: 16 for FlashAttention, FlashInfer and
+    Triton; MLA takes the block of the backend vLLM picks for it (vllm/platforms/cuda.py, from v0.18
+    Platform.update_block_size_for_backend):
 
-    16 for FlashAttention, FlashInfer and Triton. MLA depends on the backend vLLM picks:
-    Hopper runs FLASH_ATTN_MLA (16) since #24794 (v0.12) and FlashMLA (64) before;
-    Blackwell runs FLASHINFER_MLA (32) since about v0.13 and CUTLASS_MLA (128) before;
-    the sparse MLA of DeepSeek-V3.2 uses 64 (FLASHMLA_SPARSE, and its indexer supports only 64).
-    """
-    if arch.is_mla:
-        if arch.sparse_mla_index_head_dim:
-            return 64, Text("block.sparse_mla")
-        if gpu.platform == "cuda" and gpu.major == 9:
-            if version >= Version(0, 12, 0):
-                return 16, Text("block.mla_hopper")
-            return 64, Text("block.mla_hopper_old")
-        if gpu.platform == "cuda" and gpu.major >= 10:
-            if version >= Version(0, 13, 0):
-                return 32, Text("block.mla_blackwell")
-            return 128, Text("block.mla_blackwell_old")
+    - Hopper: FlashMLA's 64, forced before v0.18; from v0.18 FLASH_ATTN_MLA's 16, except for an
+      fp8 cache, which only FlashMLA holds (Rule.MLA_BLOCK_FROM_BACKEND).
+    - Blackwell 10.x: Triton MLA's 16 in v0.10.0; CUTLASS_MLA's 128 from v0.10.1 on 10.0
+      (Rule.MLA_BLACKWELL_CUTLASS) and from v0.13 on every 10.x (Rule.MLA_BLACKWELL_FAMILY, B300 ran
+      Triton's 16 before); FLASHINFER_MLA from v0.15 where its kernel takes qk_nope_head_dim (128,
+      Rule.MLA_BLACKWELL_FLASHINFER), with the block forced to 64 until v0.18 and its own 32 after
+      (64 and 128 from v0.18, 192 too from v0.19: Rule.FLASHINFER_MLA_NOPE_192).
+    - Other GPUs (RTX 50xx, RTX PRO 6000, GB10 at 12.x, Ampere, ROCm): Triton MLA's 16.
+
+    The sparse MLA of DeepSeek-V3.2 uses 64 (FLASHMLA_SPARSE, and its indexer supports only 64).
+    ``sixteen_bit_cache``: the KV cache holds 16-bit values (FLASH_ATTN_MLA takes no other)."""
+    if not arch.is_mla:
+        return 16, Text("block.default")
+    if arch.sparse_mla_index_head_dim:
+        return 64, Text("block.sparse_mla")
+    if gpu.platform != "cuda":
         return 16, Text("block.mla_triton")
-    return 16, Text("block.default")
+    by_backend = applies(Rule.MLA_BLOCK_FROM_BACKEND, version)
+    if gpu.major == 9:
+        if by_backend and sixteen_bit_cache:
+            return 16, Text("block.mla_hopper")
+        return 64, Text("block.mla_hopper_flashmla")
+    blackwell = gpu.compute_capability == "10.0" and applies(Rule.MLA_BLACKWELL_CUTLASS, version) or \
+        gpu.major == 10 and applies(Rule.MLA_BLACKWELL_FAMILY, version)
+    if not blackwell:
+        return 16, Text("block.mla_triton")
+    widths = (64, 128, 192) if applies(Rule.FLASHINFER_MLA_NOPE_192, version) else (64, 128) if by_backend \
+        else (128,) if applies(Rule.MLA_BLACKWELL_FLASHINFER, version) else ()
+    if arch.mla_qk_nope_head_dim not in widths:
+        return 128, Text("block.mla_blackwell_cutlass")
+    if by_backend:
+        return 32, Text("block.mla_blackwell_flashinfer")
+    return 64, Text("block.mla_blackwell_flashinfer_forced")
 
 
 def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
@@ -191,7 +209,7 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
     if req.block_size is not None:
         block_size, reason = req.block_size, "--block-size"
     else:
-        block_size, reason = default_block_size(arch, req.gpu, req.version)
+        block_size, reason = default_block_size(arch, req.gpu, req.version, req.kv.value_bytes >= 2)
     has_chunked = any(l.kind == "chunked_local" for l in arch.layers)
     hybrid_manager = req.hybrid_manager
     if hybrid_manager is None:

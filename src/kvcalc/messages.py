@@ -602,17 +602,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "DeepSeek-V3.2 sparse MLA backends and the indexer use 64-token blocks",
         "DeepSeek-V3.2 的稀疏 MLA 后端与 indexer 使用 64 token 的块"),
     "block.mla_hopper": (
-        "MLA on Hopper: FLASH_ATTN_MLA backend (16) since v0.12 (#24794)",
-        "Hopper 上的 MLA：自 v0.12 起用 FLASH_ATTN_MLA 后端（16）（#24794）"),
-    "block.mla_hopper_old": (
-        "MLA on Hopper before v0.12: FlashMLA backend (64)",
-        "v0.12 之前 Hopper 上的 MLA：FlashMLA 后端（64）"),
-    "block.mla_blackwell": (
-        "MLA on Blackwell: FLASHINFER_MLA backend (32)",
-        "Blackwell 上的 MLA：FLASHINFER_MLA 后端（32）"),
-    "block.mla_blackwell_old": (
-        "MLA on Blackwell before v0.13: CUTLASS_MLA backend (128)",
-        "v0.13 之前 Blackwell 上的 MLA：CUTLASS_MLA 后端（128）"),
+        "MLA on Hopper from v0.18: FLASH_ATTN_MLA backend (16)",
+        "v0.18 起 Hopper 上的 MLA：FLASH_ATTN_MLA 后端（16）"),
+    "block.mla_hopper_flashmla": (
+        "MLA on Hopper: FlashMLA backend (64), forced before v0.18 and taken since for an fp8 cache, which "
+        "FLASH_ATTN_MLA cannot hold",
+        "Hopper 上的 MLA：FlashMLA 后端（64），v0.18 之前强制使用，之后用于 FLASH_ATTN_MLA 放不下的 fp8 缓存"),
+    "block.mla_blackwell_flashinfer": (
+        "MLA on Blackwell (10.x) from v0.18: FLASHINFER_MLA backend (32)",
+        "v0.18 起 Blackwell（10.x）上的 MLA：FLASHINFER_MLA 后端（32）"),
+    "block.mla_blackwell_flashinfer_forced": (
+        "MLA on Blackwell (10.x), v0.15 to v0.17: FLASHINFER_MLA backend, its block size forced to 64",
+        "v0.15 至 v0.17 Blackwell（10.x）上的 MLA：FLASHINFER_MLA 后端，块大小强制为 64"),
+    "block.mla_blackwell_cutlass": (
+        "MLA on Blackwell: CUTLASS_MLA backend (128)",
+        "Blackwell 上的 MLA：CUTLASS_MLA 后端（128）"),
     "block.mla_triton": (
         "MLA on this GPU: Triton MLA backend (16)",
         "该 GPU 上的 MLA：Triton MLA 后端（16）"),

@@ -438,6 +438,35 @@ class Rule(Enum):
         "with speculative decoding (decode query length q > 1) the default capture sizes also hold "
         "every request count × q up to the capture ceiling, off the 8/16-token grid (q = 3: 9 more sizes)",
         "confirmed: absent from the v0.28.0 wheel, in v0.29.0 (request_counts)")
+    MLA_BLACKWELL_CUTLASS = RuleInfo(
+        _v("0.10.1"), "v0.10.1 wheel", "vllm/platforms/cuda.py check_and_update_config",
+        "MLA on compute capability 10.0 defaults to CUTLASS_MLA, which forces 128-token blocks (Triton "
+        "MLA's 16 before, where CUTLASS was an opt-in)",
+        "confirmed: the v0.10.0 wheel takes CUTLASS only from VLLM_ATTENTION_BACKEND (cuda.py:165), "
+        "v0.10.1 by default on 10.0 (cuda.py:152)")
+    MLA_BLACKWELL_FAMILY = RuleInfo(
+        _v("0.13.0"), "v0.13.0 wheel", "vllm/platforms/cuda.py check_and_update_config",
+        "the Blackwell MLA default covers every 10.x device (B300's 10.3), not only 10.0, which ran "
+        "Triton MLA's 16-token blocks",
+        "confirmed: is_device_capability(100) in the v0.12.0 wheel (cuda.py:184), "
+        "is_device_capability_family(100) in v0.13.0 (cuda.py:185)")
+    MLA_BLACKWELL_FLASHINFER = RuleInfo(
+        _v("0.15.0"), "v0.15.0 wheel", "vllm/platforms/cuda.py check_and_update_config",
+        "MLA on 10.x with qk_nope_head_dim 128 defaults to FLASHINFER_MLA, whose block-size check "
+        "turns the default 16 into 64 (CUTLASS_MLA's 128 for other widths)",
+        "confirmed: absent from the v0.14.0 wheel, in v0.15.0 (cuda.py:190-237)")
+    MLA_BLOCK_FROM_BACKEND = RuleInfo(
+        _v("0.18.0"), "v0.18.0 wheel", "vllm/platforms/interface.py update_block_size_for_backend",
+        "the default block size is the one the chosen attention backend prefers: MLA on Hopper runs "
+        "FLASH_ATTN_MLA (16; FlashMLA's 64 for an fp8 cache, which FLASH_ATTN_MLA cannot hold), on 10.x "
+        "FLASHINFER_MLA (32; CUTLASS_MLA's 128 for a qk_nope_head_dim it does not take); before, "
+        "FlashMLA's 64 was forced on Hopper",
+        "confirmed: the v0.17.0 wheel forces 64 for FlashMLA (cuda.py:247), v0.18.0 sizes by the backend "
+        "(interface.py:427; flashattn_mla.py:55 MultipleOf(16), flashinfer_mla.py:50 [32, 64])")
+    FLASHINFER_MLA_NOPE_192 = RuleInfo(
+        _v("0.19.0"), "v0.19.0 wheel", "vllm/v1/attention/backends/mla/flashinfer_mla.py supports_combination",
+        "FLASHINFER_MLA also takes qk_nope_head_dim 192 (64 and 128 before)",
+        "confirmed: [64, 128] in the v0.18.0 wheel, [64, 128, 192] in v0.19.0 through v0.33.0")
     SEQS_CAPPED_BY_MNBT = RuleInfo(
         _v("0.10.1"), "v0.10.1 wheel", "vllm/engine/arg_utils.py _set_default_args",
         "a default max_num_seqs is capped at max_num_batched_tokens, also when --max-num-batched-tokens is given",
@@ -922,6 +951,27 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "开启推测解码（decode 查询长度 q > 1）时，默认 capture size 还包括每个请求数 × q（不超过捕获上限），"
         "不必落在 8/16 token 的步长上（q = 3 时多 9 个）",
         "已确认：v0.28.0 wheel 中没有，v0.29.0 中有（request_counts）"),
+    "MLA_BLACKWELL_CUTLASS": (
+        "计算能力 10.0 上的 MLA 默认用 CUTLASS_MLA，块大小强制为 128 个 token（此前 CUTLASS 需手动选择，默认是 Triton MLA 的 16）",
+        "已确认：v0.10.0 wheel 只在设置 VLLM_ATTENTION_BACKEND 时用 CUTLASS（cuda.py:165），"
+        "v0.10.1 在 10.0 上默认使用（cuda.py:152）"),
+    "MLA_BLACKWELL_FAMILY": (
+        "Blackwell 的 MLA 默认值覆盖所有 10.x 设备（B300 的 10.3），不再只限 10.0（此前 B300 用 Triton MLA 的 16 token 块）",
+        "已确认：v0.12.0 wheel 中是 is_device_capability(100)（cuda.py:184），"
+        "v0.13.0 中是 is_device_capability_family(100)（cuda.py:185）"),
+    "MLA_BLACKWELL_FLASHINFER": (
+        "10.x 上 qk_nope_head_dim 为 128 的 MLA 默认用 FLASHINFER_MLA，其块大小检查把默认的 16 改成 64"
+        "（其他宽度用 CUTLASS_MLA 的 128）",
+        "已确认：v0.14.0 wheel 中没有，v0.15.0 中有（cuda.py:190-237）"),
+    "MLA_BLOCK_FROM_BACKEND": (
+        "默认块大小取所选注意力后端偏好的值：Hopper 上的 MLA 用 FLASH_ATTN_MLA（16；fp8 缓存它放不下，"
+        "改用 FlashMLA 的 64），10.x 上用 FLASHINFER_MLA（32；它不支持的 qk_nope_head_dim 用 CUTLASS_MLA 的 128）；"
+        "此前 Hopper 上强制为 FlashMLA 的 64",
+        "已确认：v0.17.0 wheel 为 FlashMLA 强制 64（cuda.py:247），v0.18.0 按后端确定（interface.py:427；"
+        "flashattn_mla.py:55 MultipleOf(16)，flashinfer_mla.py:50 [32, 64]）"),
+    "FLASHINFER_MLA_NOPE_192": (
+        "FLASHINFER_MLA 也接受 qk_nope_head_dim 192（此前只有 64 和 128）",
+        "已确认：v0.18.0 wheel 中为 [64, 128]，v0.19.0 至 v0.33.0 中为 [64, 128, 192]"),
     "SEQS_CAPPED_BY_MNBT": (
         "默认的 max_num_seqs 不超过 max_num_batched_tokens，给了 --max-num-batched-tokens 时也一样",
         "已确认：v0.10.0 wheel 中没有，v0.10.1（arg_utils.py:1711）至 v0.33.0 中有"),
