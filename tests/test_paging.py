@@ -55,6 +55,25 @@ def test_gpt_oss_120b_two_groups_and_9225_blocks_per_request():
     assert c.grouping.page_size_bytes == 16 * 8 * 128 * 2 == 32 * 1024
 
 
+def test_speculative_methods_that_keep_async_scheduling_by_release():
+    """A draft model keeps async scheduling from v0.28 (off before); from v0.33 the methods that
+    turn it off (n-gram here) do so on the V1 runner only; that sets how many batches a
+    sliding-window layer keeps blocks for (gpt-oss-120b's layers, v0.26+)."""
+    def run(version, method, runner_v2=None):
+        spec = {"method": method, "num_speculative_tokens": 2}
+        if method == "draft_model":
+            spec["model"] = "openai/gpt-oss-20b"
+            spec["draft_config"] = config("openai/gpt-oss-20b")
+        c = calc("openai/gpt-oss-120b", max_model_len=32768, vllm_version=version, speculative=spec,
+                 model_runner_v2=runner_v2)
+        return c.async_scheduling, c.ctx.in_flight_tokens
+    assert run("0.27.0", "draft_model") == (False, 8192)
+    assert run("0.28.0", "draft_model")[0] is True
+    assert run("0.32.0", "ngram", runner_v2=True)[0] is False
+    assert run("0.33.0", "ngram", runner_v2=True) == (True, 2 * 8192)
+    assert run("0.33.0", "ngram", runner_v2=False)[0] is False
+
+
 def test_gpt_oss_sliding_window_before_0_26_uses_one_batch():
     c = calc("openai/gpt-oss-120b", max_model_len=131072, vllm_version="0.25.0")
     assert c.estimated.blocks_per_request == 8192 + 520 + 1     # cdiv(127 + 8,192, 16) + 1

@@ -104,17 +104,20 @@ def uses_model_runner_v2(arch: ModelArch, version: Version, spec_method: str | N
     return applies(Rule.MRV2_LISTED_MOE, version) or (not arch.is_moe and arch.quant_method is None)
 
 
-def _async_scheduling(s: Settings, version: Version) -> bool:
-    """On by default since v0.14 (#27614); off for speculative methods other than EAGLE-style,
-    draft models and GPU n-gram (vllm/config/vllm.py)."""
+def _async_scheduling(s: Settings, version: Version, model_runner_v2: bool = False) -> bool:
+    """On by default since v0.14 (#27614), except with a speculative method other than EAGLE-style,
+    MTP, GPU n-gram and, from v0.28, a draft model (Rule.DRAFT_MODEL_ASYNC); from v0.33 that
+    exception holds on the V1 runner only (Rule.ASYNC_SPEC_V1_ONLY) (vllm/config/vllm.py)."""
     if s.async_scheduling is not None:
         return s.async_scheduling
     if not applies(Rule.ASYNC_SCHEDULING_DEFAULT, version):
         return False
-    if s.speculative is not None and s.speculative.method in ("ngram", "suffix", "medusa",
-                                                             "mlp_speculator"):
-        return False
-    return True
+    method = s.speculative.method if s.speculative is not None else None
+    if method is None or model_runner_v2 and applies(Rule.ASYNC_SPEC_V1_ONLY, version):
+        return True
+    if method == "draft_model":
+        return applies(Rule.DRAFT_MODEL_ASYNC, version)
+    return method not in ("ngram", "suffix", "medusa", "mlp_speculator")
 
 
 def read_drafter(spec: Speculative) -> ModelArch:
@@ -457,7 +460,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     kv = resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_dtype, version, arch.is_mla,
                           arch.architecture, gpu.platform, gpu.target.major)
     mrv2 = uses_model_runner_v2(arch, version, s.speculative.method if s.speculative else None, s.model_runner_v2)
-    async_on = _async_scheduling(s, version)
+    async_on = _async_scheduling(s, version, mrv2)
     draft, notes, drafter = _draft_layers(arch, s)
     capped = draft_length_cap(s, drafter, version, mrv2, resolved.max_model_len)
     if capped is not None:
@@ -553,7 +556,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                         mxfp4_experts=_mxfp4_experts(config, s),
                         model_runner_v2_default=uses_model_runner_v2(
                             arch, version, s.speculative.method if s.speculative else None),
-                        async_scheduling_default=_async_scheduling(replace(s, async_scheduling=None), version))
+                        async_scheduling_default=_async_scheduling(replace(s, async_scheduling=None), version, mrv2))
     from .reserve import sampler_path  # noqa: PLC0415
     sampler = sampler_path(version, mrv2, gpu.platform, s.flashinfer_sampler, gpu.compute_capability)
     return Calculation(

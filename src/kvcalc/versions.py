@@ -467,6 +467,17 @@ class Rule(Enum):
         _v("0.19.0"), "v0.19.0 wheel", "vllm/v1/attention/backends/mla/flashinfer_mla.py supports_combination",
         "FLASHINFER_MLA also takes qk_nope_head_dim 192 (64 and 128 before)",
         "confirmed: [64, 128] in the v0.18.0 wheel, [64, 128, 192] in v0.19.0 through v0.33.0")
+    DRAFT_MODEL_ASYNC = RuleInfo(
+        _v("0.28.0"), "v0.28.0 wheel", "vllm/config/vllm.py VllmConfig.__post_init__",
+        "speculative decoding with a draft model keeps asynchronous scheduling on (it turned it off "
+        "before, as every method outside EAGLE/MTP and GPU n-gram does)",
+        "confirmed: the v0.27.0 wheel disables async scheduling for draft_model, v0.28.0 exempts it")
+    ASYNC_SPEC_V1_ONLY = RuleInfo(
+        _v("0.33.0"), "v0.33.0 wheel", "vllm/config/vllm.py VllmConfig.__post_init__",
+        "the speculative methods that turn asynchronous scheduling off do so on the V1 model runner "
+        "only: on model runner V2 n-gram, suffix, Medusa and MLP speculators keep it",
+        "confirmed: the v0.32.0 wheel checks the method whatever the runner (config/vllm.py:1606), "
+        "v0.33.0 only where use_v2_model_runner is false (config/vllm.py:1652)")
     SEQS_CAPPED_BY_MNBT = RuleInfo(
         _v("0.10.1"), "v0.10.1 wheel", "vllm/engine/arg_utils.py _set_default_args",
         "a default max_num_seqs is capped at max_num_batched_tokens, also when --max-num-batched-tokens is given",
@@ -972,6 +983,14 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "FLASHINFER_MLA_NOPE_192": (
         "FLASHINFER_MLA 也接受 qk_nope_head_dim 192（此前只有 64 和 128）",
         "已确认：v0.18.0 wheel 中为 [64, 128]，v0.19.0 至 v0.33.0 中为 [64, 128, 192]"),
+    "DRAFT_MODEL_ASYNC": (
+        "用草稿模型做推测解码时仍保持异步调度（此前与 EAGLE/MTP、GPU n-gram 以外的方法一样会关闭它）",
+        "已确认：v0.27.0 wheel 对 draft_model 关闭异步调度，v0.28.0 将其排除在外"),
+    "ASYNC_SPEC_V1_ONLY": (
+        "会关闭异步调度的推测解码方法只在 V1 model runner 上这样做：在 model runner V2 上，n-gram、suffix、"
+        "Medusa 和 MLP speculator 都保持异步调度",
+        "已确认：v0.32.0 wheel 不论 runner 都检查方法（config/vllm.py:1606），"
+        "v0.33.0 只在 use_v2_model_runner 为假时检查（config/vllm.py:1652）"),
     "SEQS_CAPPED_BY_MNBT": (
         "默认的 max_num_seqs 不超过 max_num_batched_tokens，给了 --max-num-batched-tokens 时也一样",
         "已确认：v0.10.0 wheel 中没有，v0.10.1（arg_utils.py:1711）至 v0.33.0 中有"),
