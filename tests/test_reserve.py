@@ -977,3 +977,23 @@ def test_an_mrope_models_prefill_positions_join_the_token_ids_without_pinned_mem
     c = calc("Qwen/Qwen2.5-VL-7B-Instruct", "rtx-4090", max_model_len=8192, max_num_seqs=64, pinned_memory=False)
     nt = next(t for t in c.budget.terms if t.name == "non-torch memory")
     assert "64 request slots × 4 row(s) × 8,192 tokens" in nt.basis
+
+
+def test_gemma_4_raises_a_small_default_batch_to_one_video_from_0_22():
+    """vLLM v0.22 (#43051) raises a default max_num_batched_tokens below Gemma 4's largest item (a
+    32-frame video, 32 × 78 = 2,496 tokens) so that item fits in one batch; before, such a start
+    failed ('max_tokens_per_mm_item (2496) is larger than max_num_batched_tokens (2048)'). A given
+    budget, a larger default (H100 serve, the LLM class) or fewer video frames leave it alone."""
+    def mnbt(gpu="l40s", **s):
+        c = calc("google/gemma-4-26B-A4B-it", gpu, max_model_len=8192, **s)
+        return c.resolved.max_num_batched_tokens, any(getattr(n, "key", "") == "note.mm_prefix_lm_batch_floor"
+                                                        for n in c.notes)
+    assert mnbt(vllm_version="0.22.0") == (2496, True)
+    assert mnbt(vllm_version="0.21.0") == (2048, False)
+    assert mnbt(vllm_version="0.33.0", max_num_batched_tokens=2048) == (2048, False)
+    assert mnbt("h100", vllm_version="0.33.0") == (8192, False)
+    assert mnbt(vllm_version="0.33.0", entrypoint="llm") == (8192, False)
+    assert mnbt(vllm_version="0.33.0", limit_mm_per_prompt={"video": {"count": 1, "num_frames": 8}}) == (2048, False)
+    assert mnbt(vllm_version="0.33.0", language_model_only=True) == (2048, False)
+    assert calc("google/gemma-4-26B-A4B-it", "l40s", max_model_len=8192, vllm_version="0.33.0").serve_command == \
+        "vllm serve google/gemma-4-26B-A4B-it --max-model-len 8192"

@@ -21,7 +21,8 @@ from .messages import Text, message_of
 from .params import text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
 from .servecmd import serve_command
-from .settings import NO_LENGTH_KEY_MAX_LEN, Resolved, Settings, Speculative, resolve, spec_family
+from .settings import (NO_LENGTH_KEY_MAX_LEN, Resolved, Settings, Speculative, resolve, spec_family,
+                       with_batch_floor)
 from .specs import SizingContext
 from .units import GIB
 from .versions import (NEWEST_LOGGED, Rule, Version, applies, default_v2_architectures,
@@ -454,6 +455,15 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     resolved = resolve(settings, gpu.total_bytes, gpu.device_name, arch.derived_max_model_len,
                        gpu.unified_memory, arch.derived_max_model_len_yarn_scaled, arch.longrope_default_max_len)
     version = resolved.version
+    from .reserve import mm_prefix_lm_batch_floor  # noqa: PLC0415
+    # five public --language-model-only Gemma-4-31B starts of a v0.22 build size their sliding-window
+    # blocks from the unraised 2,048 tokens, so the floor is left out there (mm_prefix_lm_batch_floor)
+    floored = resolved if settings.language_model_only else \
+        with_batch_floor(resolved, mm_prefix_lm_batch_floor(config, resolved.mm_limits, resolved.mm_processor))
+    batch_floor_notes = (Text("note.mm_prefix_lm_batch_floor", old=resolved.max_num_batched_tokens,
+                              new=floored.max_num_batched_tokens),) \
+        if floored.max_num_batched_tokens != resolved.max_num_batched_tokens else ()
+    resolved = floored
     s = settings
     supports_bf16 = gpu.platform != "cuda" or gpu.target.major >= 8
     model_dtype = normalize_model_dtype(arch.torch_dtype, supports_bf16)
@@ -470,6 +480,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     release_notes = (Text("note.release_without_logs", major=version.major, minor=version.minor,
                           newest_major=NEWEST_LOGGED.major, newest_minor=NEWEST_LOGGED.minor),) \
         if (version.major, version.minor) > (NEWEST_LOGGED.major, NEWEST_LOGGED.minor) else ()
+    notes = [*notes, *batch_floor_notes]
     if arch.derived_max_model_len is None and s.max_model_len is None:
         notes = [*notes, Text("note.max_len_assumed", length=NO_LENGTH_KEY_MAX_LEN)]
     if s.max_model_len is None and arch.longrope_default_max_len is not None and \

@@ -258,6 +258,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--allow-deprecated-quantization, which the command below includes",
         "该检查点的量化方式（fbgemm_fp8）已被弃用：从 v{since} 起，vLLM 只有在指定 --allow-deprecated-quantization 时才会启动它，"
         "下方命令已包含该参数"),
+    "note.mm_prefix_lm_batch_floor": (
+        "vLLM (v0.22 and later) raises the default max_num_batched_tokens from {old:,} to {new:,}: this model "
+        "attends bidirectionally over an image or video, so one whole item (a 32-frame video) must fit in a batch",
+        "vLLM（v0.22 起）把默认的 max_num_batched_tokens 从 {old:,} 提高到 {new:,}：该模型对图像或视频使用双向注意力，"
+        "一个完整的输入（32 帧视频）必须放进一个批次"),
     "note.longrope_default": (
         "a LongRoPE model: unless --max-model-len is given, vLLM (v0.11.1 and later) serves {length:,} tokens, "
         "the length it was trained at, not its extended {limit:,}; pass --max-model-len {limit} for the full context",

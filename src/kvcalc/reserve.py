@@ -626,6 +626,9 @@ QWEN3_VL_FORMATTED_VIDEO_TOKENS = QWEN3_VL_VIDEO_TOKENS * 25 // 2
 tokens per video token, for the timestamps; Rule.QWEN3_VL_FORMATTED_VIDEO)."""
 GEMMA4_IMAGE_TOKENS = 280
 """Gemma 4's soft tokens per image when the vision config does not say (``default_output_length``)."""
+GEMMA4_AUDIO_TOKENS = 750
+"""Tokens of Gemma 4's longest audio clip (the processor's ``audio_seq_length``), on the models with an
+audio tower (E2B, E4B)."""
 GEMMA4_VIDEO_FRAMES = 32
 GEMMA4_VIDEO_TOKENS_PER_FRAME = 70 + 2 + 6
 """Gemma 4's largest multimodal item is a video: 32 sampled frames of 70 soft tokens, each
@@ -808,6 +811,29 @@ def _gemma4_item(config: dict[str, Any], limits: MmLimits | None,
     tokens = (processor.max_soft_tokens if processor and processor.max_soft_tokens else None) or \
         _n(v, "default_output_length") or GEMMA4_IMAGE_TOKENS
     return TowerItem("image", tokens, tokens, tokens * (_n(v, "pooling_kernel_size") or 3) ** 2)
+
+
+def mm_prefix_lm_batch_floor(config: dict[str, Any], limits: MmLimits | None = None,
+                             processor: MmProcessor | None = None) -> int:
+    """The smallest batch that holds one item of each modality a multimodal prefix-LM model takes
+    (vllm/engine/arg_utils.py ``_get_min_mm_batched_tokens``, Rule.MM_PREFIX_LM_MNBT_FLOOR): for
+    Gemma 4 with ``use_bidirectional_attention: "vision"`` the largest of a video (32 frames × 78
+    tokens, fewer where the video option sets ``num_frames``), an audio clip (750) and an image
+    (``default_output_length`` or ``max_soft_tokens``). vLLM counts every modality the model
+    supports, so --limit-mm-per-prompt switching one off does not lower it. 0 for other models
+    (Gemma 3, also a prefix LM, gives vLLM no per-item ceiling, so nothing is raised). The engine
+    leaves it out with --language-model-only: five public starts of Gemma-4-31B that way (GB10, a
+    v0.22 main build) print pools that match 2,048 tokens in flight, not 2,496, although the v0.22
+    code reads no such exception (a failed lookup there only logs a warning and raises nothing)."""
+    text = config.get("text_config") if isinstance(config.get("text_config"), dict) else {}
+    if str(config.get("model_type")) != "gemma4" or text.get("use_bidirectional_attention") != "vision" \
+            or not isinstance(config.get("vision_config"), dict):
+        return 0
+    frames = min(GEMMA4_VIDEO_FRAMES, limits.video_frames) if limits and limits.video_frames else GEMMA4_VIDEO_FRAMES
+    image = (processor.max_soft_tokens if processor and processor.max_soft_tokens else None) or \
+        _n(config["vision_config"], "default_output_length") or GEMMA4_IMAGE_TOKENS
+    audio = GEMMA4_AUDIO_TOKENS if isinstance(config.get("audio_config"), dict) else 0
+    return max(frames * GEMMA4_VIDEO_TOKENS_PER_FRAME, audio, image)
 
 
 def video_frames_modelled(config: dict[str, Any]) -> bool:

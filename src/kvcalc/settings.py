@@ -162,6 +162,19 @@ class Resolved:
     max_len_limit: int | None = None               # the model's derived max_model_len in this release
 
 
+def with_batch_floor(r: Resolved, floor: int) -> Resolved:
+    """``r`` with a default max_num_batched_tokens raised to ``floor`` where vLLM raises it so one
+    multimodal item of a prefix-LM model fits in a batch (Rule.MM_PREFIX_LM_MNBT_FLOOR; the floor
+    comes from reserve.mm_prefix_lm_batch_floor), still no more than max_num_seqs × max_model_len.
+    The default the serve command compares with moves with it."""
+    if r.settings.max_num_batched_tokens is not None or floor <= r.batch_defaults.max_num_batched_tokens \
+            or not applies(Rule.MM_PREFIX_LM_MNBT_FLOOR, r.version):
+        return r
+    mnbt = min(floor, r.max_num_seqs * r.max_model_len)
+    return replace(r, max_num_batched_tokens=max(mnbt, r.max_num_batched_tokens),
+                   batch_defaults=replace(r.batch_defaults, max_num_batched_tokens=floor))
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 

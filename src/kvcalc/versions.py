@@ -478,6 +478,12 @@ class Rule(Enum):
         "only: on model runner V2 n-gram, suffix, Medusa and MLP speculators keep it",
         "confirmed: the v0.32.0 wheel checks the method whatever the runner (config/vllm.py:1606), "
         "v0.33.0 only where use_v2_model_runner is false (config/vllm.py:1652)")
+    MM_PREFIX_LM_MNBT_FLOOR = RuleInfo(
+        _v("0.22.0"), "v0.22.0 wheel", "vllm/engine/arg_utils.py _get_min_mm_batched_tokens",
+        "a default max_num_batched_tokens is raised to the largest multimodal item of a prefix-LM model "
+        "(Gemma 4 with bidirectional vision attention: a 32-frame video, 2,496 tokens), which must fit "
+        "in one batch",
+        "confirmed: absent from the v0.21.0 wheel, in v0.22.0 (arg_utils.py:2529) through v0.33.0")
     SEQS_CAPPED_BY_MNBT = RuleInfo(
         _v("0.10.1"), "v0.10.1 wheel", "vllm/engine/arg_utils.py _set_default_args",
         "a default max_num_seqs is capped at max_num_batched_tokens, also when --max-num-batched-tokens is given",
@@ -991,6 +997,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "Medusa 和 MLP speculator 都保持异步调度",
         "已确认：v0.32.0 wheel 不论 runner 都检查方法（config/vllm.py:1606），"
         "v0.33.0 只在 use_v2_model_runner 为假时检查（config/vllm.py:1652）"),
+    "MM_PREFIX_LM_MNBT_FLOOR": (
+        "默认的 max_num_batched_tokens 提高到 prefix-LM 模型最大的单个多模态输入（视觉部分双向注意力的 Gemma 4："
+        "32 帧视频，2,496 个 token），保证它能放进一个批次",
+        "已确认：v0.21.0 wheel 中没有，v0.22.0（arg_utils.py:2529）至 v0.33.0 中有"),
     "SEQS_CAPPED_BY_MNBT": (
         "默认的 max_num_seqs 不超过 max_num_batched_tokens，给了 --max-num-batched-tokens 时也一样",
         "已确认：v0.10.0 wheel 中没有，v0.10.1（arg_utils.py:1711）至 v0.33.0 中有"),
