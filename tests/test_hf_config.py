@@ -209,3 +209,12 @@ def test_rope_parameters_per_layer_type():
     cfg["rope_parameters"] = {"full_attention": {"rope_type": "linear", "factor": 2.0},
                               "sliding_attention": {"rope_type": "default"}, "no_rope": None}
     assert read_model(cfg).derived_max_model_len == 8192
+
+
+def test_model_max_length_replaces_the_smaller_length_keys():
+    """vLLM takes the smallest length key, then lets a config's model_max_length replace it even
+    when larger (Command-R: 8,192 positions, model_max_length 131,072), in every release
+    (config.py in v0.10.0, model_arch_config_convertor.py in v0.33.0)."""
+    cfg = llama_like(max_position_embeddings=8192, model_max_length=131072)
+    assert read_model(cfg).derived_max_model_len == 131072
+    assert read_model(llama_like(max_position_embeddings=8192, seq_length=4096)).derived_max_model_len == 4096

@@ -277,7 +277,7 @@ def mrope_position_dims(config: dict[str, Any]) -> int:
 
 def _derived_max_len(f: _Fields, model_type: str, yarn_scaled: bool) -> int | None:
     """``_get_and_verify_max_len`` (vllm/config/model.py): the smallest length key (or the class
-    default transformers fills in), times the RoPE factor unless the type's length is already
+    default transformers fills in; a ``model_max_length`` replaces it), times the RoPE factor unless the type's length is already
     final (su/longrope/llama3, YaRN from v0.30) or the model is a Gemma 3 (whose 128K is already
     scaled). ``yarn_scaled`` is the rule before v0.30: YaRN's factor scales its
     original_max_position_embeddings."""
@@ -286,7 +286,9 @@ def _derived_max_len(f: _Fields, model_type: str, yarn_scaled: bool) -> int | No
         lengths = [CLASS_MAX_POSITIONS[f.str("model_type")]]
     if not lengths:
         return None
-    derived = min(lengths)
+    # the smallest key, unless the config sets model_max_length, which then wins even when larger
+    # (Command-R: 8,192 positions, model_max_length 131,072; derive_max_model_len_and_key)
+    derived = f.int("model_max_length", minimum=1, maximum=10**8) if f.has("model_max_length") else min(lengths)
     if "gemma3" in model_type:
         return derived
     factor, factor_key = None, ""
