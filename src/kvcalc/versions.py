@@ -99,7 +99,8 @@ class Rule(Enum):
     ASYNC_SCHEDULING_DEFAULT = RuleInfo(
         _v("0.14.0"), "#27614", "vllm/config/scheduler.py",
         "async scheduling on by default (two batches in flight)",
-        "confirmed: v0.14.0 release notes")
+        "confirmed: async_scheduling defaults to False in the v0.13.0 wheel (config/scheduler.py:133), to None "
+        "in v0.14.0, which VllmConfig turns on (config/vllm.py:588-628); the v0.14.0 release notes")
     MAMBA_ALL_MODE = RuleInfo(
         _v("0.11.1"), "v0.11.1 wheel", "vllm/model_executor/models/config.py MambaModelConfig",
         "with prefix caching on, models whose class supports Mamba prefix caching (Nemotron-H, Granite "
@@ -211,8 +212,9 @@ class Rule(Enum):
     CUDA_GRAPH_ESTIMATE_DEDUCTED = RuleInfo(
         _v("0.20.0"), "#38284", "vllm/envs.py VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
         "the CUDA-graph memory estimate is subtracted from the KV budget (V1 model runner)",
-        "confirmed: two logs with the 0.20.0 banner print 'CUDA graph memory profiling is enabled "
-        "(default since v0.21.0)' and subtract it; 0.19 logs say it will be enabled")
+        "confirmed: VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS defaults to 0 in the v0.19.0 wheel (envs.py:1654), "
+        "to 1 in v0.20.0 (envs.py:1724; gpu_worker.py:399-424 subtracts it); two logs with the 0.20.0 "
+        "banner print 'CUDA graph memory profiling is enabled (default since v0.21.0)' and subtract it")
     BLACKWELL_CAPTURE_1024 = RuleInfo(
         _v("0.28.0"), "#49390", "vllm/config/vllm.py _set_cudagraph_sizes",
         "on data-centre Blackwell (compute capability 10.x) CUDA graphs are captured up to 1,024 "
@@ -224,7 +226,8 @@ class Rule(Enum):
         "FlashInfer's top-k/top-p sampler only with VLLM_USE_FLASHINFER_SAMPLER=1; before, the V1 "
         "runner used it whenever flashinfer was installed (the Docker images; pip installs from "
         "v0.11.1, #26443), so the profile peak depended on the install",
-        "confirmed: #26859 merged 2025-10-15, after v0.11.0; #40376 quotes it")
+        "confirmed: the v0.11.0 wheel tests 'is not False' (topk_topp_sampler.py:46), v0.11.1 asks for the "
+        "variable (topk_topp_sampler.py:34); #26859 merged 2025-10-15")
     TRITON_TOP_K_TOP_P = RuleInfo(
         _v("0.17.0"), "#33538", "vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p",
         "top-k/top-p over 8 rows or more run as Triton kernels (topk_topp_triton.py) instead of "
@@ -287,7 +290,8 @@ class Rule(Enum):
         _v("0.26.0"), "#47728", "vllm/config/vllm.py max_in_flight_tokens",
         "sliding-window/chunked layers keep window − 1 + in-flight tokens, in-flight = "
         "batches in flight × max_num_batched_tokens (1 × before)",
-        "confirmed: issue #49878 (Gemma 4, v0.25.1 → v0.26)")
+        "confirmed: the v0.25.0 wheel keeps window − 1 + max_num_batched_tokens (kv_cache_interface.py:561), "
+        "v0.26.0 max_in_flight_tokens (config/vllm.py:525-533); issue #49878 (Gemma 4, v0.25.1 → v0.26)")
     MERGED_CAPACITY_LOG_LINE = RuleInfo(
         _v("0.28.0"), "#50462", "vllm/v1/core/kv_cache_utils.py update_kv_cache_capacity",
         "'GPU KV cache size' and 'Maximum concurrency' printed on one line (two before)",
@@ -305,13 +309,15 @@ class Rule(Enum):
     QWEN2_VL_VIDEO_14_FRAMES = RuleInfo(
         _v("0.11.0"), "#25557", "vllm/model_executor/models/qwen2_vl.py _MAX_FRAMES_PER_VIDEO",
         "Qwen2-VL / Qwen2.5-VL's largest dummy video has at most 14 frames (16 before), each full size",
-        "confirmed: the same PR's Qwen3-VL budget (153,600) is in a v0.11.0 log; a v0.23 log profiles one "
-        "114,688-token video (7 × 16,384) at max_model_len 128,000")
+        "confirmed: _MAX_FRAMES_PER_VIDEO is 16 in the v0.10.1 wheel (qwen2_vl.py:84), 14 in v0.11.0 "
+        "(qwen2_vl.py:82) through v0.33.0; a v0.23 log profiles one 114,688-token video (7 × 16,384) at "
+        "max_model_len 128,000")
     QWEN3_VL_FORMATTED_VIDEO = RuleInfo(
         _v("0.11.0"), "#25557", "vllm/model_executor/models/qwen3_vl.py get_max_video_tokens",
         "Qwen3-VL's encoder budget counts its largest video at 12.5 tokens per embedding (timestamps): "
         "153,600 tokens, more than an image, so the warm-up encodes one video of 12,288 embeddings",
-        "confirmed: a v0.11.0 log prints 'budget of 153600 tokens, and profiled with 1 video items'")
+        "confirmed: qwen3_vl.py first ships in the v0.11.0 wheel with the × 12.5 (qwen3_vl.py:674), "
+        "kept through v0.12.0; a v0.11.0 log prints 'budget of 153600 tokens, and profiled with 1 video items'")
     QWEN_VL_VISION_NO_GATHER = RuleInfo(
         _v("0.11.1"), "#28271", "vllm/model_executor/models/qwen2_5_vl.py Qwen2_5_VisionAttention",
         "the Qwen-VL vision attention no longer gathers QKV across TP, and Qwen2.5-VL/Qwen3-VL rotate "
@@ -735,7 +741,9 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "FORMAT_GIB_LOGS": (
         "日志中的 GiB 数值按 str(round(x, 2)) 打印（'50.6'）；此前为 '%.2f'（'50.60'）", "已确认：v0.13.0 wheel 打印 '%.2f'，v0.14.0 用 format_gib"),
     "ASYNC_SCHEDULING_DEFAULT": (
-        "默认开启异步调度（同时有两个批次在途）", "已确认：v0.14.0 发行说明"),
+        "默认开启异步调度（同时有两个批次在途）",
+        "已确认：v0.13.0 wheel 中 async_scheduling 默认为 False（config/scheduler.py:133），v0.14.0 中为 None，"
+        "由 VllmConfig 打开（config/vllm.py:588-628）；v0.14.0 发行说明"),
     "MAMBA_ALL_MODE": (
         "开启前缀缓存时，类支持 Mamba 前缀缓存的模型（Nemotron-H、Granite 4.0-H、Mamba、Jamba、Zamba2、Falcon-H1）"
         "按块缓存状态：块大小取 SSD kernel chunk 的整数倍，每个请求按 max_model_len 的每个块保留一个状态块（'all' 模式），"
@@ -811,8 +819,9 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.20.0 wheel 中没有，v0.21.0 至 v0.33.0 中都有；同一模型在此前后的公开日志一致"),
     "CUDA_GRAPH_ESTIMATE_DEDUCTED": (
         "CUDA graph 显存估算值从 KV 预算中扣除（V1 model runner）",
-        "已确认：两条带 0.20.0 横幅的日志打印 'CUDA graph memory profiling is enabled (default since v0.21.0)' "
-        "并扣除了估算值；0.19 的日志说它将会默认开启"),
+        "已确认：v0.19.0 wheel 中 VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS 默认为 0（envs.py:1654），v0.20.0 中为 1"
+        "（envs.py:1724；gpu_worker.py:399-424 扣除它）；两条带 0.20.0 横幅的日志打印 "
+        "'CUDA graph memory profiling is enabled (default since v0.21.0)' 并扣除了估算值"),
     "BLACKWELL_CAPTURE_1024": (
         "数据中心 Blackwell（compute capability 10.x）上 CUDA graph 默认捕获到 1,024 个 token"
         "（此前及其他 GPU 为 512），仍受 max_num_seqs × decode 查询长度 × 2 限制",
@@ -821,7 +830,8 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "FLASHINFER_SAMPLER_OPT_IN": (
         "只有设置 VLLM_USE_FLASHINFER_SAMPLER=1 才用 FlashInfer 的 top-k/top-p 采样器；此前只要装了 flashinfer"
         "（Docker 镜像自带；pip 安装从 v0.11.1 起才带，#26443），V1 runner 就会用它，所以 profile 峰值取决于安装方式",
-        "已确认：#26859 于 2025-10-15 合并，晚于 v0.11.0；#40376 引用了它"),
+        "已确认：v0.11.0 wheel 判断 'is not False'（topk_topp_sampler.py:46），v0.11.1 要求设置该变量"
+        "（topk_topp_sampler.py:34）；#26859 于 2025-10-15 合并"),
     "TRITON_TOP_K_TOP_P": (
         "8 行及以上的 top-k/top-p 改用 Triton 内核（topk_topp_triton.py），不再对 logits 排序，"
         "预热时采样器的峰值不到排序方式的一半",
@@ -864,7 +874,8 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "SW_IN_FLIGHT_TWO_BATCHES": (
         "滑动窗口 / 分块注意力层保留 window − 1 + 在途 token 数，在途 = 在途批次数 × max_num_batched_tokens"
         "（此前为 1 ×）",
-        "已确认：issue #49878（Gemma 4，v0.25.1 → v0.26）"),
+        "已确认：v0.25.0 wheel 保留 window − 1 + max_num_batched_tokens（kv_cache_interface.py:561），"
+        "v0.26.0 改用 max_in_flight_tokens（config/vllm.py:525-533）；issue #49878（Gemma 4，v0.25.1 → v0.26）"),
     "MERGED_CAPACITY_LOG_LINE": (
         "'GPU KV cache size' 与 'Maximum concurrency' 打印在同一行（此前为两行）",
         "已确认：v0.27.1 wheel 中为两行，v0.28.0 中为一行；v0.27.x 日志为两行"),
@@ -880,12 +891,13 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.10.0 wheel 中没有，v0.10.1 中有"),
     "QWEN2_VL_VIDEO_14_FRAMES": (
         "Qwen2-VL / Qwen2.5-VL 最大的虚拟视频最多 14 帧（此前 16 帧），每帧都是最大尺寸",
-        "已确认：同一 PR 的 Qwen3-VL 预算（153,600）出现在一条 v0.11.0 日志中；一条 v0.23 日志在 max_model_len 128,000 下 "
-        "profile 了一段 114,688 token（7 × 16,384）的视频"),
+        "已确认：v0.10.1 wheel 中 _MAX_FRAMES_PER_VIDEO 为 16（qwen2_vl.py:84），v0.11.0（qwen2_vl.py:82）至 v0.33.0 "
+        "中为 14；一条 v0.23 日志在 max_model_len 128,000 下 profile 了一段 114,688 token（7 × 16,384）的视频"),
     "QWEN3_VL_FORMATTED_VIDEO": (
         "Qwen3-VL 的编码器预算按每个嵌入 12.5 个 token（时间戳）计算最大视频：153,600 个 token，多于图像，"
         "所以预热编码一段 12,288 个嵌入的视频",
-        "已确认：一条 v0.11.0 日志打印 'budget of 153600 tokens, and profiled with 1 video items'"),
+        "已确认：qwen3_vl.py 首次出现在 v0.11.0 wheel，带 × 12.5（qwen3_vl.py:674），一直保留到 v0.12.0；"
+        "一条 v0.11.0 日志打印 'budget of 153600 tokens, and profiled with 1 video items'"),
     "QWEN_VL_VISION_NO_GATHER": (
         "Qwen-VL 视觉注意力不再跨 TP 收集 QKV，Qwen2.5-VL/Qwen3-VL 改为旋转一份连续的 q·k 副本，不再复制 q、k、v 再拼接"
         "（#28769）：每个 patch 为 2 + 15/TP 个隐藏维度的值（Qwen2-VL 自己的注意力仍为 2 + 18/TP）",
