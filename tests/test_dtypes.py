@@ -1,6 +1,7 @@
 import pytest
 
-from factories import calc, llama_like
+from factories import calc, config, llama_like
+from kvcalc.units import GIB
 from kvcalc.dtypes import KV_CACHE_DTYPES, resolve_kv_dtype
 from kvcalc.errors import SettingsError
 from kvcalc.versions import parse_version
@@ -35,6 +36,38 @@ def test_auto_follows_modelopt_kv_algo():
     assert calc(cfg, max_model_len=4096).kv.name == "nvfp4"
     # nvfp4 KV only exists from v0.20 (#37332): older releases stay in the model dtype.
     assert calc(cfg, max_model_len=4096, vllm_version="0.19.0").kv.name == "bfloat16"
+
+
+def test_checkpoint_kv_dtypes_by_release():
+    """ModelOpt's kv_cache_quant_algo sets auto from v0.14; an llm-compressor kv_cache_scheme from
+    v0.15, never on MLA layers, and over an explicit value until v0.21 (#42782 in v0.22)."""
+    opt = llama_like(quantization_config={"quant_method": "modelopt", "kv_cache_quant_algo": "FP8"})
+    assert calc(opt, max_model_len=4096, vllm_version="0.13.0").kv.name == "bfloat16"
+    assert calc(opt, max_model_len=4096, vllm_version="0.14.0").kv.name == "fp8_e4m3"
+    ct = llama_like(quantization_config={"quant_method": "compressed-tensors",
+                                         "kv_cache_scheme": {"num_bits": 8, "type": "float"}})
+    assert calc(ct, max_model_len=4096, vllm_version="0.14.0").kv.name == "bfloat16"
+    assert calc(ct, max_model_len=4096, vllm_version="0.15.0").kv.name == "fp8"
+    assert calc(ct, max_model_len=4096, vllm_version="0.21.0", kv_cache_dtype="bfloat16").kv.name == "fp8"
+    assert calc(ct, max_model_len=4096, vllm_version="0.22.0", kv_cache_dtype="bfloat16").kv.name == "bfloat16"
+    mla = {**config("deepseek-ai/DeepSeek-V2-Lite"),
+           "quantization_config": {"quant_method": "compressed-tensors",
+                                   "kv_cache_scheme": {"num_bits": 8, "type": "float"}}}
+    assert calc(mla, max_model_len=4096, vllm_version="0.33.0").kv.name == "bfloat16"
+
+
+def test_a_modelopt_hf_quant_config_beside_the_config_is_read():
+    """Older ModelOpt exports keep their quantization in hf_quant_config.json, which vLLM reads when
+    config.json has none (the catalog keeps it beside the config): nvidia/Llama-3.1-70B-Instruct-FP8
+    loads FP8 weights (about 17 GiB per GPU at TP 4, not 33), keeps an fp8 cache from v0.14 and stays
+    on the V1 runner where V2 takes only unquantized Llama (v0.23)."""
+    def run(version):
+        return calc("nvidia/Llama-3.1-70B-Instruct-FP8", tensor_parallel_size=4, max_model_len=8192,
+                    vllm_version=version)
+    new = run("0.33.0")
+    assert new.kv.name == "fp8_e4m3" and 16 * GIB < new.budget.weights.bytes < 18 * GIB
+    assert run("0.13.0").kv.name == "bfloat16"
+    assert run("0.23.0").model_runner_v2 is False
 
 
 def test_fp32_checkpoints_run_in_bf16_or_fp16_on_old_gpus():

@@ -55,6 +55,23 @@ def test_a_vision_model_brings_its_processor_limit(tmp_path, monkeypatch):
     assert "preprocessor_config" not in cfg
 
 
+def test_a_modelopt_checkpoint_brings_its_hf_quant_config(tmp_path, monkeypatch):
+    """An older ModelOpt export declares its quantization in hf_quant_config.json: the fetch attaches
+    it where config.json declares none, and the core reads FP8 weights and an fp8 cache from it."""
+    from factories import calc, llama_like
+    quant = {"producer": {"name": "modelopt"}, "quantization": {"quant_algo": "FP8", "kv_cache_quant_algo": "FP8"}}
+    files = {"config.json": llama_like(), "hf_quant_config.json": quant}
+    monkeypatch.setitem(sys.modules, "huggingface_hub", fake_hub(tmp_path, files))
+    cfg, _ = fetch_model("someone/llama-fp8")
+    assert cfg["hf_quant_config"] == quant
+    assert calc(cfg, max_model_len=4096).kv.name == "fp8_e4m3"
+    # a config that declares its own quantization does not ask for the file
+    files = {"config.json": llama_like(quantization_config={"quant_method": "fp8"}), "hf_quant_config.json": quant}
+    monkeypatch.setitem(sys.modules, "huggingface_hub", fake_hub(tmp_path, files))
+    cfg, _ = fetch_model("someone/llama-fp8-new")
+    assert "hf_quant_config" not in cfg
+
+
 def test_the_cli_fetches_the_drafter_a_speculative_config_names(tmp_path, monkeypatch, capsys):
     """--speculative-config naming an EAGLE-3 drafter: the CLI fetches the drafter's config.json
     (here in the speculators format), so the budget counts the drafter's weights and the serve

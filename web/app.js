@@ -920,13 +920,14 @@ async function weightsFromHub(id, headers, signal) {
   return null;
 }
 
-async function preprocessorFromHub(id, headers, signal) {
+// A JSON object file beside config.json, or null: optional, so its defaults apply without it.
+async function optionalJsonFromHub(id, file, headers, signal) {
   try {
-    const r = await hfFetch(id, "preprocessor_config.json", headers, { signal });
+    const r = await hfFetch(id, file, headers, { signal });
     if (!r.ok) return null;
-    const pre = JSON.parse(await r.text());
-    return pre && typeof pre === "object" && !Array.isArray(pre) ? pre : null;
-  } catch { return null; } // optional: without it the processor's default applies
+    const data = JSON.parse(await r.text());
+    return data && typeof data === "object" && !Array.isArray(data) ? data : null;
+  } catch { return null; }
 }
 
 // A fetched config.json: {config} when it is a JSON object, else {fail: [message key, args]}.
@@ -977,8 +978,14 @@ async function loadHf(rawId) {
   const weights = await weightsFromHub(id, headers, ctl.signal);
   // a vision model's image limit sizes vLLM's warm-up: the core reads it from the config
   if (config.vision_config && typeof config.vision_config === "object") {
-    const pre = await preprocessorFromHub(id, headers, ctl.signal);
+    const pre = await optionalJsonFromHub(id, "preprocessor_config.json", headers, ctl.signal);
     if (pre) config.preprocessor_config = pre;
+  }
+  // an older ModelOpt export declares its quantization in hf_quant_config.json, which vLLM reads
+  // when config.json declares none (the core's config_aliases.quantization_config)
+  if (!config.quantization_config && !config.text_config?.quantization_config) {
+    const quant = await optionalJsonFromHub(id, "hf_quant_config.json", headers, ctl.signal);
+    if (quant) config.hf_quant_config = quant;
   }
   done();
   if (mine !== hfSeq) return;

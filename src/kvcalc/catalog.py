@@ -73,10 +73,18 @@ def parse_gpus(data: Any) -> tuple[Gpu, ...]:
         raise CatalogError(Text("catalog.gpus_malformed", error=repr(exc))) from exc
 
 
+def _with_quant_file(m: dict[str, Any]) -> dict[str, Any]:
+    """The entry's config with the ModelOpt ``hf_quant_config.json`` it records beside it, where the
+    config itself declares no quantization (config_aliases.quantization_config reads it there)."""
+    config = m["config"]
+    extra = m.get("hf_quant_config")
+    return {**config, "hf_quant_config": extra} if isinstance(extra, dict) and isinstance(config, dict) else config
+
+
 def parse_models(data: Any) -> tuple[Model, ...]:
     try:
         return tuple(
-            Model(m["id"], m.get("name") or m["id"], m.get("family", ""), m["config"],
+            Model(m["id"], m.get("name") or m["id"], m.get("family", ""), _with_quant_file(m),
                   m.get("weights_bytes"), tuple(m.get("source") or ()))
             for m in data["models"])
     except (KeyError, TypeError) as exc:

@@ -135,14 +135,33 @@ def canonical(t: dict[str, Any]) -> dict[str, Any]:
     return canonical_with_sources(t)[0]
 
 
+MODELOPT_FP8_ALGOS = ("FP8", "FP8_PER_CHANNEL_PER_TOKEN", "FP8_PB_WO")
+
+
 def quantization_config(config: dict[str, Any]) -> dict[str, Any] | None:
     """The checkpoint's ``quantization_config``: top level, or in ``text_config`` for the
-    multimodal configs that keep it there; None when neither holds a dict."""
+    multimodal configs that keep it there, or else the ModelOpt ``hf_quant_config.json`` that older
+    ModelOpt exports ship beside config.json (kept under ``hf_quant_config``: the catalog, the CLI's
+    and the page's Hub fetch), which vLLM reads in its place (transformers_utils/config.py); None
+    when none holds a dict."""
     q = config.get("quantization_config")
     if not isinstance(q, dict):
         text = config.get("text_config")
         q = text.get("quantization_config") if isinstance(text, dict) else None
+    if not isinstance(q, dict):
+        q = _from_hf_quant_config(config.get("hf_quant_config"))
     return q if isinstance(q, dict) else None
+
+
+def _from_hf_quant_config(h: Any) -> dict[str, Any] | None:
+    """An ``hf_quant_config.json`` with the ``quant_method`` vLLM gives it from its ``quant_algo``
+    (model_arch_config_convertor.py, for producer "modelopt", the tool that writes this file):
+    "modelopt" for FP8, "modelopt_fp4" for NVFP4."""
+    if not isinstance(h, dict) or not isinstance(h.get("quantization"), dict):
+        return None
+    algo = str(h["quantization"].get("quant_algo") or "").upper()
+    method = "modelopt" if algo in MODELOPT_FP8_ALGOS else "modelopt_fp4" if algo == "NVFP4" else None
+    return {**h, "quant_method": method} if method and "quant_method" not in h else h
 
 
 def modelopt_algo(q: dict[str, Any]) -> str:

@@ -107,27 +107,46 @@ def fp8_by_default(requested: str, architecture: str, platform: str, capability_
         and platform == "cuda" and capability_major == 10 and applies(Rule.GLM_DSA_FP8_KV_ON_SM10, version)
 
 
+def checkpoint_kv_dtype(checkpoint_kv: str | None, checkpoint_method: str | None, version: Version,
+                        is_mla: bool = False) -> KvDtype | None:
+    """The KV dtype a checkpoint's quantization_config makes ``auto`` take in ``version``, or None:
+    a ModelOpt one (``kv_cache_quant_algo``) from v0.14 (Rule.MODELOPT_KV_AUTO,
+    ``resolve_kv_cache_dtype_string``); an llm-compressor ``kv_cache_scheme`` fp8 from v0.15
+    (Rule.CT_KV_SCHEME_AUTO_FP8, the attention layer), never on MLA layers, which do not read it."""
+    ckpt = KV_CACHE_DTYPES.get(checkpoint_kv or "")
+    if ckpt is None or ckpt.since is not None and not applies(ckpt.since, version):
+        return None
+    if (checkpoint_method or "").startswith("modelopt"):
+        return ckpt if applies(Rule.MODELOPT_KV_AUTO, version) else None
+    return ckpt if applies(Rule.CT_KV_SCHEME_AUTO_FP8, version) and not is_mla else None
+
+
 def resolve_kv_dtype(
     requested: str, model_dtype: str, checkpoint_kv: str | None, version: Version,
     is_mla: bool = False, architecture: str = "", platform: str = "cuda", capability_major: int = 0,
+    checkpoint_method: str | None = None,
 ) -> KvDtype:
     """Turn ``--kv-cache-dtype`` into a storage type.
 
     ``auto`` is the model dtype, except that a checkpoint whose quantization_config asks for
-    a KV cache dtype (llm-compressor fp8 scheme, ModelOpt fp8/nvfp4) gets that one
-    (``resolve_kv_cache_dtype_string``; an explicit value wins, #42782), that an explicit float16 or
-    bfloat16 must be the model's dtype from v0.33 (Rule.FLOAT_KV_MATCHES_MODEL), and that GLM-5-class
-    models (GlmMoeDsaForCausalLM) on data-centre Blackwell take fp8_e4m3 from v0.32, set before the
-    checkpoint is asked.
+    a KV cache dtype (llm-compressor fp8 scheme, ModelOpt fp8/nvfp4: ``checkpoint_kv_dtype``) gets
+    that one; an explicit value wins from v0.22 (#42782), while v0.15 to v0.21 stored an
+    llm-compressor scheme's fp8 whatever was asked (Rule.CT_KV_SCHEME_EXPLICIT_WINS). An explicit
+    float16 or bfloat16 must be the model's dtype from v0.33 (Rule.FLOAT_KV_MATCHES_MODEL), and
+    GLM-5-class models (GlmMoeDsaForCausalLM) on data-centre Blackwell take fp8_e4m3 from v0.32, set
+    before the checkpoint is asked.
     """
     name = (requested or "auto").strip().lower()
     if fp8_by_default(name, architecture, platform, capability_major, version):
         return KV_CACHE_DTYPES["fp8_e4m3"]
+    ckpt = checkpoint_kv_dtype(checkpoint_kv, checkpoint_method, version, is_mla)
     if name == "auto":
-        ckpt = KV_CACHE_DTYPES.get(checkpoint_kv or "")
-        if ckpt is not None and (ckpt.since is None or applies(ckpt.since, version)):
+        if ckpt is not None:
             return ckpt
         return KV_CACHE_DTYPES[model_dtype if model_dtype in KV_CACHE_DTYPES else "bfloat16"]
+    if ckpt is not None and not (checkpoint_method or "").startswith("modelopt") and \
+            not applies(Rule.CT_KV_SCHEME_EXPLICIT_WINS, version) and name in KV_CACHE_DTYPES:
+        return ckpt
     if name not in KV_CACHE_DTYPES:
         raise SettingsError({"--kv-cache-dtype": Text(
             "dtype.unknown_kv", value=repr(requested), choices=", ".join(KV_CACHE_DTYPE_CHOICES))})

@@ -468,7 +468,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     supports_bf16 = gpu.platform != "cuda" or gpu.target.major >= 8
     model_dtype = normalize_model_dtype(arch.torch_dtype, supports_bf16)
     kv = resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_dtype, version, arch.is_mla,
-                          arch.architecture, gpu.platform, gpu.target.major)
+                          arch.architecture, gpu.platform, gpu.target.major, arch.quant_method)
     mrv2 = uses_model_runner_v2(arch, version, s.speculative.method if s.speculative else None, s.model_runner_v2)
     async_on = _async_scheduling(s, version, mrv2)
     draft, notes, drafter = _draft_layers(arch, s)

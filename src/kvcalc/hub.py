@@ -10,6 +10,7 @@ import math
 import os
 from typing import Any
 
+from .config_aliases import quantization_config
 from .errors import KvcalcError
 from .messages import Text
 
@@ -45,21 +46,27 @@ def fetch_model(model_id: str, token: str | None = None) -> tuple[dict[str, Any]
         raise HubError(Text("hub.fetch_failed", model=model_id, error_type=type(exc).__name__,
                             error=str(exc))) from exc
     if isinstance(config, dict) and isinstance(config.get("vision_config"), dict):
-        processor = _preprocessor_config(hub, model_id, token)
+        processor = _optional_json(hub, model_id, "preprocessor_config.json", token)
         if processor is not None:
             config = {**config, "preprocessor_config": processor}
+    if isinstance(config, dict) and quantization_config(config) is None:
+        quant = _optional_json(hub, model_id, "hf_quant_config.json", token)
+        if quant is not None:
+            config = {**config, "hf_quant_config": quant}
     return config, _weights_bytes(hub, model_id, token)
 
 
-def _preprocessor_config(hub: Any, model_id: str, token: str | None) -> dict[str, Any] | None:
-    """A vision model's preprocessor_config.json (its image size limit sizes vLLM's warm-up,
-    reserve.checkpoint_max_pixels); None when the checkpoint has none or it cannot be read."""
+def _optional_json(hub: Any, model_id: str, name: str, token: str | None) -> dict[str, Any] | None:
+    """A file beside config.json that refines it, or None when the checkpoint has none or it cannot
+    be read: a vision model's preprocessor_config.json (its image size limit sizes vLLM's warm-up,
+    reserve.checkpoint_max_pixels), an older ModelOpt export's hf_quant_config.json (its
+    quantization, which vLLM reads when config.json declares none)."""
     try:
-        path = hub.hf_hub_download(model_id, "preprocessor_config.json", token=token)
+        path = hub.hf_hub_download(model_id, name, token=token)
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
         return data if isinstance(data, dict) else None
-    except Exception:  # noqa: BLE001 - optional file: the processor's default applies
+    except Exception:  # noqa: BLE001 - optional file: the defaults apply
         return None
 
 

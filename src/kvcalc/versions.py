@@ -490,6 +490,23 @@ class Rule(Enum):
         "(Gemma 4 with bidirectional vision attention: a 32-frame video, 2,496 tokens), which must fit "
         "in one batch",
         "confirmed: absent from the v0.21.0 wheel, in v0.22.0 (arg_utils.py:2529) through v0.33.0")
+    MODELOPT_KV_AUTO = RuleInfo(
+        _v("0.14.0"), "v0.14.0 wheel", "vllm/utils/torch_utils.py resolve_kv_cache_dtype_string",
+        "--kv-cache-dtype auto takes the KV dtype a ModelOpt checkpoint declares (kv_cache_quant_algo: "
+        "FP8 -> fp8_e4m3, NVFP4 -> nvfp4); the model dtype before",
+        "confirmed: absent from the v0.13.0 wheel (auto is the model dtype, attention/layer.py:163), in "
+        "v0.14.0 (utils/torch_utils.py:239,301, called from engine/arg_utils.py:1398)")
+    CT_KV_SCHEME_AUTO_FP8 = RuleInfo(
+        _v("0.15.0"), "v0.15.0 wheel", "vllm/attention/layer.py Attention.__init__",
+        "an llm-compressor checkpoint's kv_cache_scheme makes the cache fp8 (not on MLA layers, which "
+        "do not read it); before, the scheme only carried scales for a cache asked for as fp8",
+        "confirmed: absent from the v0.14.0 wheel, in v0.15.0 (attention/layer.py:198-203)")
+    CT_KV_SCHEME_EXPLICIT_WINS = RuleInfo(
+        _v("0.22.0"), "#42782", "vllm/model_executor/layers/attention/attention.py Attention.__init__",
+        "an explicit --kv-cache-dtype wins over an llm-compressor kv_cache_scheme (v0.15 to v0.21 stored "
+        "fp8 whatever was asked)",
+        "confirmed: the v0.21.0 wheel sets fp8 unconditionally (attention.py:232-238), v0.22.0 only for "
+        "auto (attention.py:237-238)")
     SEQS_CAPPED_BY_MNBT = RuleInfo(
         _v("0.10.1"), "v0.10.1 wheel", "vllm/engine/arg_utils.py _set_default_args",
         "a default max_num_seqs is capped at max_num_batched_tokens, also when --max-num-batched-tokens is given",
@@ -1013,6 +1030,19 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "默认的 max_num_batched_tokens 提高到 prefix-LM 模型最大的单个多模态输入（视觉部分双向注意力的 Gemma 4："
         "32 帧视频，2,496 个 token），保证它能放进一个批次",
         "已确认：v0.21.0 wheel 中没有，v0.22.0（arg_utils.py:2529）至 v0.33.0 中有"),
+    "MODELOPT_KV_AUTO": (
+        "--kv-cache-dtype auto 采用 ModelOpt 检查点声明的 KV 类型（kv_cache_quant_algo：FP8 -> fp8_e4m3，"
+        "NVFP4 -> nvfp4）；此前是模型的数据类型",
+        "已确认：v0.13.0 wheel 中没有（auto 取模型数据类型，attention/layer.py:163），v0.14.0 中有"
+        "（utils/torch_utils.py:239,301，由 engine/arg_utils.py:1398 调用）"),
+    "CT_KV_SCHEME_AUTO_FP8": (
+        "llm-compressor 检查点的 kv_cache_scheme 让缓存变为 fp8（MLA 层不读它，不受影响）；此前该方案只为"
+        "显式要求 fp8 的缓存提供缩放系数",
+        "已确认：v0.14.0 wheel 中没有，v0.15.0 中有（attention/layer.py:198-203）"),
+    "CT_KV_SCHEME_EXPLICIT_WINS": (
+        "显式的 --kv-cache-dtype 优先于 llm-compressor 的 kv_cache_scheme（v0.15 至 v0.21 不论要求什么都存 fp8）",
+        "已确认：v0.21.0 wheel 无条件设为 fp8（attention.py:232-238），v0.22.0 只在 auto 时设置"
+        "（attention.py:237-238）"),
     "SEQS_CAPPED_BY_MNBT": (
         "默认的 max_num_seqs 不超过 max_num_batched_tokens，给了 --max-num-batched-tokens 时也一样",
         "已确认：v0.10.0 wheel 中没有，v0.10.1（arg_utils.py:1711）至 v0.33.0 中有"),

@@ -156,6 +156,23 @@ def test_a_vision_model_brings_its_processor_limit(py_page, hub):
     assert not [u for u, _ in hub.seen if "qwen3-8b-copy/resolve/main/preprocessor_config.json" in u]
 
 
+def test_a_modelopt_checkpoint_brings_its_hf_quant_config(py_page, hub):
+    """An older ModelOpt FP8 export declares its quantization only in hf_quant_config.json: the page
+    fetches it beside a config.json without quantization_config and hands it to the core, which
+    sizes FP8 weights and the fp8 cache the checkpoint asks for."""
+    page = py_page
+    quant = {"producer": {"name": "modelopt", "version": "0.23.0"},
+             "quantization": {"quant_algo": "FP8", "kv_cache_quant_algo": "FP8", "exclude_modules": ["lm_head"]}}
+    hub.add("acme/qwen3-8b-fp8-modelopt", "config.json", body=QWEN8_CONFIG)
+    hub.add("acme/qwen3-8b-fp8-modelopt", "hf_quant_config.json", body=quant)
+    load(page, "acme/qwen3-8b-fp8-modelopt")
+    want = page_request(model="acme/qwen3-8b-fp8-modelopt", config={**QWEN8_CONFIG, "hf_quant_config": quant})
+    wait_request(page, want)
+    r = oracle(want)["result"]
+    assert r["settings"]["kv_cache_dtype_resolved"] == "fp8_e4m3"
+    assert_numbers_match(page, r)
+
+
 EAGLE3_LLAMA8B = json.loads((FIXTURES / "eagle3-llama3.1-8b" / "config.json").read_text())
 EAGLE3_SPEC = ('{"method": "eagle3", "model": "nm-testing/EAGLE3-LLaMA3.1-Instruct-8B-converted", '
                '"num_speculative_tokens": 5}')
