@@ -247,11 +247,17 @@ def test_hub_errors_are_translated(monkeypatch, tmp_path, exc, needle, key):
 
 
 def test_attention_only_hybrid_note_is_translated():
-    reply = handle({"op": "estimate", "model": "ibm-granite/granite-4.0-micro", "gpu": "h100", "settings": {}})
-    assert reply["ok"] is True
-    note = next(n for n in reply["result"]["notes"] if n.startswith("all layers are attention"))
-    assert note in reply["zh"]
-    assert_chinese(note, reply["zh"][note])
+    """Said where the release still treats granite-4.0-micro as a hybrid (v0.11.0); from v0.11.1 it is
+    a dense model and nothing needs saying (Rule.ATTENTION_ONLY_NOT_HYBRID)."""
+    def notes(version):
+        reply = handle({"op": "estimate", "model": "ibm-granite/granite-4.0-micro", "gpu": "h100",
+                        "settings": {"vllm_version": version}})
+        assert reply["ok"] is True
+        return reply, [n for n in reply["result"]["notes"] if n.startswith("all layers are attention")]
+    reply, said = notes("0.11.0")
+    assert said and said[0] in reply["zh"]
+    assert_chinese(said[0], reply["zh"][said[0]])
+    assert notes("0.11.1")[1] == []
 
 
 # --------------------------------------------------------------------------- the catalog itself

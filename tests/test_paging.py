@@ -339,3 +339,14 @@ def test_nemotron_h_with_prefix_caching_keeps_a_state_per_block_before_v0_28():
     # Qwen3-Next's class does not support it: 'align' from v0.15
     assert calc("Qwen/Qwen3-Next-80B-A3B-Instruct", vllm_version="0.20.0", enable_prefix_caching=True,
                 max_model_len=32768).ctx.mamba_mode == "align"
+
+
+def test_granite_micro_is_a_dense_model_from_0_11_1():
+    """granite-4.0-micro's class is a Mamba hybrid but its layers are all attention: v0.11.0 raised
+    its block to 1,312 tokens (a public L40S log), v0.11.1 onwards treat it as dense: 16-token
+    blocks, prefix caching on and, where the release runs dense models on V2, model runner V2."""
+    def run(version):
+        return calc("ibm-granite/granite-4.0-micro", max_model_len=8192, vllm_version=version)
+    old, new = run("0.11.0"), run("0.11.1")
+    assert old.layout.block_size == 1312 and new.layout.block_size == 16
+    assert run("0.26.0").model_runner_v2 is True

@@ -127,9 +127,9 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
         "this config has no layer with a KV cache or state",
         "该配置中没有任何带 KV cache 或状态的层"),
     "model.note_attention_only_hybrid": (
-        "all layers are attention, but vLLM still raises the attention block size to cover "
-        "the Mamba state the model class declares",
-        "所有层都是注意力层，但 vLLM 仍会调大注意力块大小，以容纳模型类声明的 Mamba 状态"),
+        "all layers are attention, but vLLM before v0.11.1 still raises the attention block size to "
+        "cover the Mamba state the model class declares",
+        "所有层都是注意力层，但 v0.11.1 之前的 vLLM 仍会调大注意力块大小，以容纳模型类声明的 Mamba 状态"),
     # what ``model.unsupported`` cannot reproduce (hf_config._UNSUPPORTED)
     "model.reason.speculators": (
         "speculators-format drafters other than EAGLE-3 and PEagle",

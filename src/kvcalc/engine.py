@@ -194,6 +194,18 @@ def mamba_cache_mode(arch: ModelArch, version: Version, prefix_caching: bool) ->
     return "align" if applies(Rule.MAMBA_ALIGN_MODE, version) else "none"
 
 
+def as_release_reads(arch: ModelArch, version: Version) -> ModelArch:
+    """The model as ``version`` classifies it: from v0.11.1 a hybrid class whose layers are all
+    attention (granite-4.0-micro) is no hybrid (ModelConfig.is_hybrid, Rule.ATTENTION_ONLY_NOT_HYBRID),
+    so it keeps 16-token blocks, prefix caching and the dense model's runner; v0.11.0 still raised
+    its block to hold the Mamba state its class declares (a public L40S log: 1,312 tokens)."""
+    if not arch.hybrid_mamba_class or any(l.kind == "mamba" for l in arch.layers) or \
+            not applies(Rule.ATTENTION_ONLY_NOT_HYBRID, version):
+        return arch
+    return replace(arch, hybrid_mamba_class=False, mamba=None,
+                   notes=tuple(n for n in arch.notes if getattr(n, "key", "") != "model.note_attention_only_hybrid"))
+
+
 def prefix_caching_default(arch: ModelArch, version: Version) -> bool:
     """vLLM's default for --enable-prefix-caching: on, except for hybrid models (layers with a
     Mamba-style state) before #50991 (Rule.HYBRID_PREFIX_CACHING_DEFAULT), which kept it opt-in
@@ -455,6 +467,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     resolved = resolve(settings, gpu.total_bytes, gpu.device_name, arch.derived_max_model_len,
                        gpu.unified_memory, arch.derived_max_model_len_yarn_scaled, arch.longrope_default_max_len)
     version = resolved.version
+    arch = as_release_reads(arch, version)
     from .reserve import mm_prefix_lm_batch_floor  # noqa: PLC0415
     # five public --language-model-only Gemma-4-31B starts of a v0.22 build size their sliding-window
     # blocks from the unraised 2,048 tokens, so the floor is left out there (mm_prefix_lm_batch_floor)

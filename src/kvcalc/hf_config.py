@@ -915,7 +915,8 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         mla_qk_nope_head_dim=f.int("qk_nope_head_dim", minimum=0) if f.has("qk_nope_head_dim") else 0,
         num_attention_heads=heads,
         hidden_size=f.int("hidden_size") if f.has("hidden_size") else 0,
-        is_moe=any(f.has(k) for k in ("num_local_experts", "num_experts", "n_routed_experts",
-                                      "moe_num_experts")),
+        # a count of 0 is no MoE (granite-4.0-micro's num_local_experts: 0), as vLLM's get_num_experts
+        is_moe=any(isinstance(f.raw(k), int) and not isinstance(f.raw(k), bool) and f.raw(k) > 0
+                   for k in ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts")),
         notes=tuple(notes),
     )

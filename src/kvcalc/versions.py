@@ -507,6 +507,12 @@ class Rule(Enum):
         "fp8 whatever was asked)",
         "confirmed: the v0.21.0 wheel sets fp8 unconditionally (attention.py:232-238), v0.22.0 only for "
         "auto (attention.py:237-238)")
+    ATTENTION_ONLY_NOT_HYBRID = RuleInfo(
+        _v("0.11.1"), "v0.11.1 wheel", "vllm/config/model.py ModelConfig.is_hybrid",
+        "a hybrid model class whose layer_types are all attention (granite-4.0-micro) is not treated as a "
+        "hybrid: 16-token blocks instead of a block raised to hold a Mamba state, prefix caching on",
+        "confirmed: absent from the v0.11.0 wheel (config/model.py:1427), in v0.11.1 (config/model.py:1632) "
+        "through v0.33.0; a public v0.11.0 L40S log prints 1,312-token blocks")
     SEQS_CAPPED_BY_MNBT = RuleInfo(
         _v("0.10.1"), "v0.10.1 wheel", "vllm/engine/arg_utils.py _set_default_args",
         "a default max_num_seqs is capped at max_num_batched_tokens, also when --max-num-batched-tokens is given",
@@ -1043,6 +1049,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "显式的 --kv-cache-dtype 优先于 llm-compressor 的 kv_cache_scheme（v0.15 至 v0.21 不论要求什么都存 fp8）",
         "已确认：v0.21.0 wheel 无条件设为 fp8（attention.py:232-238），v0.22.0 只在 auto 时设置"
         "（attention.py:237-238）"),
+    "ATTENTION_ONLY_NOT_HYBRID": (
+        "layer_types 全是注意力层的混合模型类（granite-4.0-micro）不再按混合模型处理：块大小为 16 个 token，"
+        "不再为容纳 Mamba 状态而调大，前缀缓存开启",
+        "已确认：v0.11.0 wheel 中没有（config/model.py:1427），v0.11.1（config/model.py:1632）至 v0.33.0 中有；"
+        "一条公开的 v0.11.0 L40S 日志打印 1,312 token 的块"),
     "SEQS_CAPPED_BY_MNBT": (
         "默认的 max_num_seqs 不超过 max_num_batched_tokens，给了 --max-num-batched-tokens 时也一样",
         "已确认：v0.10.0 wheel 中没有，v0.10.1（arg_utils.py:1711）至 v0.33.0 中有"),
