@@ -997,3 +997,17 @@ def test_gemma_4_raises_a_small_default_batch_to_one_video_from_0_22():
     assert mnbt(vllm_version="0.33.0", language_model_only=True) == (2048, False)
     assert calc("google/gemma-4-26B-A4B-it", "l40s", max_model_len=8192, vllm_version="0.33.0").serve_command == \
         "vllm serve google/gemma-4-26B-A4B-it --max-model-len 8192"
+
+
+def test_breakable_cuda_graphs_drop_torch_compile_from_0_29():
+    """DeepSeek-V3.2 runs breakable CUDA graphs without torch.compile from v0.29 on CUDA
+    (Rule.BREAKABLE_CUDAGRAPHS), so a first start has no compile term; ROCm keeps compiling it
+    (v0.29 leaves it out there, v0.30 lists only DeepSeek-V4.1)."""
+    def run(gpu, version):
+        c = calc("deepseek-ai/DeepSeek-V3.2", gpu, tensor_parallel_size=8, max_model_len=8192,
+                 vllm_version=version, compile_cache="cold")
+        said = any(getattr(n, "key", "") == "note.breakable_cudagraphs" for n in c.notes)
+        return c.budget.term("first-start compile") is not None, said
+    assert run("b200", "0.28.0") == (True, False)
+    assert run("b200", "0.29.0") == (False, True)
+    assert run("mi300x", "0.30.0") == (True, False)

@@ -25,7 +25,7 @@ from .settings import (NO_LENGTH_KEY_MAX_LEN, Resolved, Settings, Speculative, r
                        with_batch_floor)
 from .specs import SizingContext
 from .units import GIB
-from .versions import (NEWEST_LOGGED, Rule, Version, applies, default_v2_architectures,
+from .versions import (NEWEST_LOGGED, Rule, Version, applies, breakable_cudagraphs, default_v2_architectures,
                        flashinfer_sampler_default, runs_on_v1_for)
 from .weights import DRAFTER_WEIGHT_METHODS, drafter_weights, format_for, mxfp4_expert_align, serving_quantization
 
@@ -379,6 +379,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     if not isinstance(vocab, int):
         return None, Text("note.vocab_unknown"), ()
     cg = cuda_graph_deducted(r.version, s.enforce_eager, mrv2, s.cudagraph_memory_profiling, gpu.platform)
+    # breakable CUDA graphs (Rule.BREAKABLE_CUDAGRAPHS) keep the graphs and drop torch.compile
+    compiled = not s.enforce_eager and not breakable_cudagraphs(arch.architecture, r.version, gpu.platform)
     pp = s.pipeline_parallel_size
     reserves = tuple(estimate_reserve(config, r.version, tp=s.tensor_parallel_size, pp=pp,
                                       mnbt=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
@@ -390,7 +392,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       hybrid=_has_state_layers(arch), peer_to_peer=gpu.peer_to_peer,
                                       nvswitch=gpu.nvswitch,
                                       max_capture_size=s.max_cudagraph_capture_size,
-                                      capture_sizes=r.capture_sizes, compiled=not s.enforce_eager,
+                                      capture_sizes=r.capture_sizes, compiled=compiled,
                                       interactivity=s.performance_mode == "interactivity",
                                       embeds_in_graph=embeds_in_graph(config, r),
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,
@@ -494,6 +496,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                           newest_major=NEWEST_LOGGED.major, newest_minor=NEWEST_LOGGED.minor),) \
         if (version.major, version.minor) > (NEWEST_LOGGED.major, NEWEST_LOGGED.minor) else ()
     notes = [*notes, *batch_floor_notes]
+    if not s.enforce_eager and breakable_cudagraphs(arch.architecture, version, gpu.platform):
+        notes = [*notes, Text("note.breakable_cudagraphs", major=version.major, minor=version.minor)]
     if arch.derived_max_model_len is None and s.max_model_len is None:
         notes = [*notes, Text("note.max_len_assumed", length=NO_LENGTH_KEY_MAX_LEN)]
     if s.max_model_len is None and arch.longrope_default_max_len is not None and \

@@ -258,6 +258,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--allow-deprecated-quantization, which the command below includes",
         "该检查点的量化方式（fbgemm_fp8）已被弃用：从 v{since} 起，vLLM 只有在指定 --allow-deprecated-quantization 时才会启动它，"
         "下方命令已包含该参数"),
+    "note.breakable_cudagraphs": (
+        "vLLM {major}.{minor} runs this model on breakable CUDA graphs, without torch.compile (its default for "
+        "the model since v0.29): a first start compiles nothing inside the memory profile and the forward "
+        "pass runs eager; VLLM_USE_BREAKABLE_CUDAGRAPH=0 would compile it, which kvcalc does not size",
+        "vLLM {major}.{minor} 以可中断的 CUDA graph 运行该模型，不做 torch.compile（v0.29 起对该模型的默认做法）："
+        "首次启动时内存 profile 里没有编译，前向按 eager 计算；设置 VLLM_USE_BREAKABLE_CUDAGRAPH=0 会改为编译，"
+        "kvcalc 不估算这种情况"),
     "note.mm_prefix_lm_batch_floor": (
         "vLLM (v0.22 and later) raises the default max_num_batched_tokens from {old:,} to {new:,}: this model "
         "attends bidirectionally over an image or video, so one whole item (a 32-frame video) must fit in a batch",

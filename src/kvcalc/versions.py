@@ -513,6 +513,12 @@ class Rule(Enum):
         "hybrid: 16-token blocks instead of a block raised to hold a Mamba state, prefix caching on",
         "confirmed: absent from the v0.11.0 wheel (config/model.py:1427), in v0.11.1 (config/model.py:1632) "
         "through v0.33.0; a public v0.11.0 L40S log prints 1,312-token blocks")
+    BREAKABLE_CUDAGRAPHS = RuleInfo(
+        _v("0.29.0"), "v0.29.0 wheel", "vllm/config/vllm.py _maybe_enable_breakable_cudagraph",
+        "listed architectures (DeepSeek-V3.2, GLM-5 and other sparse-attention models: "
+        "BREAKABLE_CUDAGRAPH_ARCHITECTURES) run breakable CUDA graphs without torch.compile: no compile "
+        "inside the memory profile, the eager forward pass, the same graph counts",
+        "confirmed: absent from the v0.28.0 wheel, in v0.29.0 (config/vllm.py:75, 710-727) through v0.33.0")
     SEQS_CAPPED_BY_MNBT = RuleInfo(
         _v("0.10.1"), "v0.10.1 wheel", "vllm/engine/arg_utils.py _set_default_args",
         "a default max_num_seqs is capped at max_num_batched_tokens, also when --max-num-batched-tokens is given",
@@ -674,6 +680,35 @@ V1_SPECULATIVE_METHODS: tuple[tuple[Version, frozenset[str]], ...] = (
 )
 """Speculative methods that send a model to the V1 runner where V2 is the default
 (Rule.MRV2_SPEC_FALLBACK; _get_v2_model_runner_unsupported_features in each release's wheel)."""
+
+
+_BREAKABLE_0_29 = frozenset({
+    "DeepseekV32ForCausalLM", "DeepseekV4ForCausalLM", "Dots3NoteForCausalLM", "GlmMoeDsaForCausalLM",
+    "HYV4ForCausalLM", "InklingForCausalLM", "InklingForConditionalGeneration", "KimiK3ForConditionalGeneration",
+    "KimiLinearForCausalLM", "MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration"})
+_BREAKABLE_0_30 = _BREAKABLE_0_29 | {"DeepseekV41ForCausalLM", "DeepseekV4ForConditionalGeneration",
+                                     "Glm5NextForCausalLM", "Glm5NextForConditionalGeneration",
+                                     "Qwen4ExpForCausalLM", "Qwen4ExpForConditionalGeneration"}
+BREAKABLE_CUDAGRAPH_ARCHITECTURES: tuple[tuple[Version, frozenset[str], frozenset[str]], ...] = (
+    (_v("0.33.0"), _BREAKABLE_0_30 | {"AliceAIForCausalLM", "BeamForCausalLM", "MuseSpark1xForCausalLM",
+                                      "MuseSparkForConditionalGeneration", "Step5ForCausalLM",
+                                      "Step5ForConditionalGeneration"}, frozenset({"DeepseekV41ForCausalLM"})),
+    (_v("0.30.0"), _BREAKABLE_0_30, frozenset({"DeepseekV41ForCausalLM"})),
+    (_v("0.29.0"), _BREAKABLE_0_29, _BREAKABLE_0_29 - {"DeepseekV32ForCausalLM"}),
+)
+"""(first release, architectures on CUDA, on ROCm) that default to breakable CUDA graphs
+(Rule.BREAKABLE_CUDAGRAPHS; ``DEFAULT_BREAKABLE_CUDAGRAPH_ARCHITECTURES`` and
+``default_breakable_cudagraph_architectures`` in each release's vllm/config/vllm.py; from v0.30 ROCm
+keeps only DeepSeek-V4.1, which cannot compile)."""
+
+
+def breakable_cudagraphs(architecture: str, version: Version, platform: str = "cuda") -> bool:
+    """Whether ``version`` runs this architecture without torch.compile, on breakable CUDA graphs
+    (unless VLLM_USE_BREAKABLE_CUDAGRAPH=0, which kvcalc does not model)."""
+    for since, cuda, rocm in BREAKABLE_CUDAGRAPH_ARCHITECTURES:
+        if version >= since:
+            return architecture in (rocm if platform == "rocm" else cuda)
+    return False
 
 
 _V2_MOE_0_25 = frozenset({"DeepseekV2ForCausalLM", "Qwen2MoeForCausalLM", "GraniteMoeForCausalLM"})
@@ -1054,6 +1089,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "不再为容纳 Mamba 状态而调大，前缀缓存开启",
         "已确认：v0.11.0 wheel 中没有（config/model.py:1427），v0.11.1（config/model.py:1632）至 v0.33.0 中有；"
         "一条公开的 v0.11.0 L40S 日志打印 1,312 token 的块"),
+    "BREAKABLE_CUDAGRAPHS": (
+        "列出的架构（DeepSeek-V3.2、GLM-5 等稀疏注意力模型：BREAKABLE_CUDAGRAPH_ARCHITECTURES）使用可中断的 "
+        "CUDA graph，不做 torch.compile：内存 profile 中没有编译，前向按 eager 计算，graph 数量不变",
+        "已确认：v0.28.0 wheel 中没有，v0.29.0（config/vllm.py:75, 710-727）至 v0.33.0 中有"),
     "SEQS_CAPPED_BY_MNBT": (
         "默认的 max_num_seqs 不超过 max_num_batched_tokens，给了 --max-num-batched-tokens 时也一样",
         "已确认：v0.10.0 wheel 中没有，v0.10.1（arg_utils.py:1711）至 v0.33.0 中有"),
