@@ -1011,3 +1011,27 @@ def test_breakable_cuda_graphs_drop_torch_compile_from_0_29():
     assert run("b200", "0.28.0") == (True, False)
     assert run("b200", "0.29.0") == (False, True)
     assert run("mi300x", "0.30.0") == (True, False)
+
+
+@pytest.mark.parametrize("model,gpu,version,spec,full", [
+    # Triton MLA (Ampere): no full graphs before v0.22; with MTP none from v0.26 to v0.30
+    ("deepseek-ai/DeepSeek-V2-Lite", "a100", "0.20.0", False, False),
+    ("deepseek-ai/DeepSeek-V2-Lite", "a100", "0.22.0", False, True),
+    ("deepseek-ai/DeepSeek-V2-Lite", "a100", "0.26.0", True, False),
+    ("deepseek-ai/DeepSeek-V2-Lite", "a100", "0.31.0", True, True),
+    # FLASH_ATTN_MLA on Hopper keeps them
+    ("deepseek-ai/DeepSeek-V2-Lite", "h100", "0.20.0", False, True),
+])
+def test_attention_backends_without_full_graphs_capture_piecewise_only(model, gpu, version, spec, full):
+    """vLLM drops the default FULL_AND_PIECEWISE to piecewise graphs when an attention backend supports
+    no full graph (or none for speculative decoding's uniform batches), and its CUDA-graph estimate
+    then counts the piecewise graphs only (kvspecs.full_cuda_graphs)."""
+    from kvcalc.kvspecs import full_cuda_graphs
+    from kvcalc.catalog import find_gpu
+    from kvcalc.hf_config import read_model
+    target = find_gpu(gpu).target
+    assert full_cuda_graphs(read_model(config(model)), target, parse_version(version), 2 if spec else 1) is full
+    if not spec and version == "0.20.0":
+        c = calc(model, gpu, max_model_len=8192, vllm_version=version)
+        graphs = c.budget.term("CUDA graphs").basis
+        assert (" + 0 full graphs" in graphs) is not full

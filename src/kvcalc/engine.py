@@ -16,7 +16,7 @@ from .catalog import Gpu
 from .dtypes import KvDtype, fp8_by_default, model_dtype_bytes, normalize_model_dtype, resolve_kv_dtype
 from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, speculators_view
-from .kvspecs import Layout, LayoutRequest, build_layout
+from .kvspecs import Layout, LayoutRequest, build_layout, full_cuda_graphs
 from .messages import Text, message_of
 from .params import text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
@@ -354,10 +354,11 @@ def _limiting_stage(parts: dict[str, Any], stage_available: tuple[int, ...]) -> 
 def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, model_dtype: str,
               weights_bytes: int | None, mrv2: bool, parts: dict[str, Any],
               measured_reserve: int | None = None,
-              num_spec: int = 0) -> tuple[Budget | None, str | None, tuple[str, ...]]:
+              num_spec: int = 0, sixteen_bit_cache: bool = True) -> tuple[Budget | None, str | None, tuple[str, ...]]:
     """The fully estimated budget, or why there is none, and the notes its reserve raises (none for
     a measured reserve). ``num_spec`` is the speculative tokens per step (any method, n-gram
-    included): it sets the decode query length the CUDA-graph sizes follow."""
+    included): it sets the decode query length the CUDA-graph sizes follow; ``sixteen_bit_cache``
+    the KV cache's values are 16-bit (it picks Hopper's MLA backend, whose graphs count)."""
     from .reserve import ReserveEstimate, estimate_reserve  # noqa: PLC0415
     from .weights import LOAD_MAX_SPLIT_BYTES, estimate_weights  # noqa: PLC0415
 
@@ -393,6 +394,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       nvswitch=gpu.nvswitch,
                                       max_capture_size=s.max_cudagraph_capture_size,
                                       capture_sizes=r.capture_sizes, compiled=compiled,
+                                      full_graphs=full_cuda_graphs(arch, gpu.target, r.version, 1 + num_spec,
+                                                                   sixteen_bit_cache),
                                       interactivity=s.performance_mode == "interactivity",
                                       embeds_in_graph=embeds_in_graph(config, r),
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,
@@ -548,7 +551,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         budget_note = Text("note.kv_cache_memory_bytes")
     else:
         budget, budget_note, reserve_notes = _estimate(config, arch, gpu, resolved, model_dtype, weights_bytes,
-                                                       mrv2, parts, measured_reserve_bytes, spec_tokens)
+                                                       mrv2, parts, measured_reserve_bytes, spec_tokens,
+                                                       kv.value_bytes >= 2)
         if budget is not None:
             estimated = _pool(parts, budget.stage_available)
             est_low = _pool(parts, budget.stage_low)

@@ -102,45 +102,76 @@ def check_tensor_parallel(arch: ModelArch, tp: int) -> None:
             if valid else Text("tp.no_size_works", problem=problem)})
 
 
-def default_block_size(arch: ModelArch, gpu: GpuTarget, version: Version,
-                       sixteen_bit_cache: bool = True) -> tuple[int, str]:
-    """Tokens per block when ``--block-size`` is not given: 16 for FlashAttention, FlashInfer and
-    Triton; MLA takes the block of the backend vLLM picks for it (vllm/platforms/cuda.py, from v0.18
-    Platform.update_block_size_for_backend):
+def mla_backend(arch: ModelArch, gpu: GpuTarget, version: Version, sixteen_bit_cache: bool = True) -> str:
+    """The attention backend vLLM picks for an MLA model when none is asked for (vllm/platforms/cuda.py,
+    from v0.18 the backends' priorities and what each supports):
 
-    - Hopper: FlashMLA's 64, forced before v0.18; from v0.18 FLASH_ATTN_MLA's 16, except for an
-      fp8 cache, which only FlashMLA holds (Rule.MLA_BLOCK_FROM_BACKEND).
-    - Blackwell 10.x: Triton MLA's 16 in v0.10.0; CUTLASS_MLA's 128 from v0.10.1 on 10.0
-      (Rule.MLA_BLACKWELL_CUTLASS) and from v0.13 on every 10.x (Rule.MLA_BLACKWELL_FAMILY, B300 ran
-      Triton's 16 before); FLASHINFER_MLA from v0.15 where its kernel takes qk_nope_head_dim (128,
-      Rule.MLA_BLACKWELL_FLASHINFER), with the block forced to 64 until v0.18 and its own 32 after
-      (64 and 128 from v0.18, 192 too from v0.19: Rule.FLASHINFER_MLA_NOPE_192).
-    - Other GPUs (RTX 50xx, RTX PRO 6000, GB10 at 12.x, Ampere, ROCm): Triton MLA's 16.
-
-    The sparse MLA of DeepSeek-V3.2 uses 64 (FLASHMLA_SPARSE, and its indexer supports only 64).
+    - sparse MLA (DeepSeek-V3.2's indexer): "flashmla_sparse" (64-token blocks);
+    - Hopper: "flashmla", forced before v0.18; from v0.18 "flash_attn_mla", except for an fp8 cache,
+      which only FlashMLA holds (Rule.MLA_BLOCK_FROM_BACKEND);
+    - Blackwell 10.x: "cutlass_mla" from v0.10.1 on 10.0 (Rule.MLA_BLACKWELL_CUTLASS) and from v0.13 on
+      every 10.x (Rule.MLA_BLACKWELL_FAMILY); "flashinfer_mla" from v0.15 where its kernel takes
+      qk_nope_head_dim (128; 64 and 128 from v0.18, 192 too from v0.19: Rule.MLA_BLACKWELL_FLASHINFER,
+      Rule.FLASHINFER_MLA_NOPE_192);
+    - anything else (Ampere, Ada, 12.x, ROCm without AITER, B300 before v0.13): "triton_mla".
     ``sixteen_bit_cache``: the KV cache holds 16-bit values (FLASH_ATTN_MLA takes no other)."""
-    if not arch.is_mla:
-        return 16, Text("block.default")
     if arch.sparse_mla_index_head_dim:
-        return 64, Text("block.sparse_mla")
+        return "flashmla_sparse"
     if gpu.platform != "cuda":
-        return 16, Text("block.mla_triton")
+        return "triton_mla"
     by_backend = applies(Rule.MLA_BLOCK_FROM_BACKEND, version)
     if gpu.major == 9:
-        if by_backend and sixteen_bit_cache:
-            return 16, Text("block.mla_hopper")
-        return 64, Text("block.mla_hopper_flashmla")
+        return "flash_attn_mla" if by_backend and sixteen_bit_cache else "flashmla"
     blackwell = gpu.compute_capability == "10.0" and applies(Rule.MLA_BLACKWELL_CUTLASS, version) or \
         gpu.major == 10 and applies(Rule.MLA_BLACKWELL_FAMILY, version)
     if not blackwell:
-        return 16, Text("block.mla_triton")
+        return "triton_mla"
     widths = (64, 128, 192) if applies(Rule.FLASHINFER_MLA_NOPE_192, version) else (64, 128) if by_backend \
         else (128,) if applies(Rule.MLA_BLACKWELL_FLASHINFER, version) else ()
-    if arch.mla_qk_nope_head_dim not in widths:
-        return 128, Text("block.mla_blackwell_cutlass")
-    if by_backend:
-        return 32, Text("block.mla_blackwell_flashinfer")
-    return 64, Text("block.mla_blackwell_flashinfer_forced")
+    return "flashinfer_mla" if arch.mla_qk_nope_head_dim in widths else "cutlass_mla"
+
+
+_MLA_BLOCKS = {"flashmla_sparse": (64, Text("block.sparse_mla")), "flash_attn_mla": (16, Text("block.mla_hopper")),
+               "flashmla": (64, Text("block.mla_hopper_flashmla")),
+               "cutlass_mla": (128, Text("block.mla_blackwell_cutlass")), "triton_mla": (16, Text("block.mla_triton"))}
+
+
+def default_block_size(arch: ModelArch, gpu: GpuTarget, version: Version,
+                       sixteen_bit_cache: bool = True) -> tuple[int, str]:
+    """Tokens per block when ``--block-size`` is not given: 16 for FlashAttention, FlashInfer and
+    Triton; MLA takes the block of the backend vLLM picks for it (``mla_backend``; from v0.18
+    Platform.update_block_size_for_backend): FlashMLA's 64, FLASH_ATTN_MLA's and Triton MLA's 16,
+    CUTLASS_MLA's 128, and FLASHINFER_MLA's 32 from v0.18, forced to 64 in v0.15 to v0.17."""
+    if not arch.is_mla:
+        return 16, Text("block.default")
+    backend = mla_backend(arch, gpu, version, sixteen_bit_cache)
+    if backend == "flashinfer_mla":
+        if applies(Rule.MLA_BLOCK_FROM_BACKEND, version):
+            return 32, Text("block.mla_blackwell_flashinfer")
+        return 64, Text("block.mla_blackwell_flashinfer_forced")
+    return _MLA_BLOCKS[backend]
+
+
+def full_cuda_graphs(arch: ModelArch, gpu: GpuTarget, version: Version, decode_query_len: int,
+                     sixteen_bit_cache: bool = True) -> bool:
+    """Whether the default FULL_AND_PIECEWISE mode keeps its full graphs: vLLM drops to piecewise
+    graphs only when an attention backend supports no full graph, or, with speculative decoding
+    (a decode query longer than 1), none for a uniform batch of such queries
+    (config/compilation.py ``resolve_cudagraph_mode_and_sizes``): Triton MLA before v0.22
+    (Rule.TRITON_MLA_FULL_GRAPHS) and with speculative decoding from v0.26 to v0.30
+    (Rule.TRITON_MLA_SINGLE_TOKEN_DECODE, Rule.TRITON_MLA_UNIFORM_BATCH), CUTLASS MLA with
+    speculative decoding, and FlashInfer attention, Turing's backend, with speculative decoding
+    before v0.24 (Rule.FLASHINFER_WITHOUT_TURING)."""
+    if arch.is_mla:
+        backend = mla_backend(arch, gpu, version, sixteen_bit_cache)
+        if backend == "triton_mla":
+            if not applies(Rule.TRITON_MLA_FULL_GRAPHS, version):
+                return False
+            return decode_query_len == 1 or not applies(Rule.TRITON_MLA_SINGLE_TOKEN_DECODE, version) or \
+                applies(Rule.TRITON_MLA_UNIFORM_BATCH, version)
+        return decode_query_len == 1 or backend != "cutlass_mla"
+    turing_flashinfer = gpu.platform == "cuda" and gpu.major == 7 and not applies(Rule.FLASHINFER_WITHOUT_TURING, version)
+    return decode_query_len == 1 or not turing_flashinfer
 
 
 def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,

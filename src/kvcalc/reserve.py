@@ -1239,7 +1239,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      stage_weights: int = 0, capability: str = "",
                      quick_reduce_level: str | None = None, spec_method: str | None = None,
                      pinned_memory: bool | None = None, interactivity: bool = False,
-                     embeds_in_graph: bool = True) -> ReserveEstimate:
+                     embeds_in_graph: bool = True, full_graphs: bool = True) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -1250,7 +1250,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     method (n-gram's token ids on V2: ``dense_token_ids_bytes``), ``pinned_memory`` False where vLLM
     has no pinned host memory (WSL2: the same token ids in GPU memory), ``interactivity``
     --performance-mode interactivity (its capture sizes), ``embeds_in_graph`` whether the compiled
-    graph looks the input embeddings up itself (text input; ``compile_peak_bytes``). Non-torch memory adds ROCm quick
+    graph looks the input embeddings up itself (text input; ``compile_peak_bytes``), ``full_graphs``
+    whether the attention backend keeps the default mode's full graphs (kvspecs.full_cuda_graphs;
+    piecewise graphs only where it does not). Non-torch memory adds ROCm quick
     all-reduce's buffer (``quick_reduce_bytes``) and FlashInfer's all-reduce fusion workspace
     (``allreduce_fusion_bytes``: in the typical value and the band's top, not its low end, where
     flashinfer may be missing; ``nvswitch``: the GPUs share NVSwitch multicast, which picks its
@@ -1284,6 +1286,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         sizes = cudagraph_capture_sizes(version, max_num_seqs, mnbt, decode_query_len, capability_major,
                                         model_runner_v2, max_capture_size, capture_sizes, interactivity)
         piecewise, full = cuda_graph_count(sizes, max_num_seqs, decode_query_len)
+        full = full if full_graphs else 0
         # no graph to capture, nothing estimated (gpu_model_runner.py profile_cudagraph_memory)
         layers = _n(text_part(config), "num_hidden_layers")
         cg = cuda_graph_estimate(piecewise + full, model_runner_v2, hybrid, platform, layers) \

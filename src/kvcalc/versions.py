@@ -519,6 +519,23 @@ class Rule(Enum):
         "BREAKABLE_CUDAGRAPH_ARCHITECTURES) run breakable CUDA graphs without torch.compile: no compile "
         "inside the memory profile, the eager forward pass, the same graph counts",
         "confirmed: absent from the v0.28.0 wheel, in v0.29.0 (config/vllm.py:75, 710-727) through v0.33.0")
+    TRITON_MLA_FULL_GRAPHS = RuleInfo(
+        _v("0.22.0"), "v0.22.0 wheel", "vllm/v1/attention/backends/mla/triton_mla.py TritonMLAMetadataBuilder",
+        "Triton MLA (MLA on Ampere, Ada, 12.x and ROCm without AITER) captures full CUDA graphs; before, "
+        "its builder supported none and the default mode fell back to piecewise graphs only",
+        "confirmed: the v0.21.0 wheel builds Triton MLA with MLACommonMetadataBuilder, whose support is "
+        "NEVER (v1/attention/backend.py:519); v0.22.0 has its own builder, UNIFORM_BATCH (triton_mla.py:33)")
+    TRITON_MLA_SINGLE_TOKEN_DECODE = RuleInfo(
+        _v("0.26.0"), "v0.26.0 wheel", "vllm/v1/attention/backends/mla/triton_mla.py TritonMLAMetadataBuilder",
+        "Triton MLA's full graphs cover single-token decodes only: with speculative decoding the default "
+        "mode falls back to piecewise graphs only",
+        "confirmed: UNIFORM_BATCH in the v0.25.0 wheel (triton_mla.py:51), UNIFORM_SINGLE_TOKEN_DECODE in "
+        "v0.26.0 (triton_mla.py:51) through v0.30.0")
+    TRITON_MLA_UNIFORM_BATCH = RuleInfo(
+        _v("0.31.0"), "v0.31.0 wheel", "vllm/v1/attention/backends/mla/triton_mla.py TritonMLAMetadataBuilder",
+        "Triton MLA captures full graphs for speculative decoding's uniform batches again",
+        "confirmed: UNIFORM_SINGLE_TOKEN_DECODE in the v0.30.0 wheel, UNIFORM_BATCH in v0.31.0 "
+        "(triton_mla.py:54) through v0.33.0")
     SEQS_CAPPED_BY_MNBT = RuleInfo(
         _v("0.10.1"), "v0.10.1 wheel", "vllm/engine/arg_utils.py _set_default_args",
         "a default max_num_seqs is capped at max_num_batched_tokens, also when --max-num-batched-tokens is given",
@@ -1093,6 +1110,18 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "列出的架构（DeepSeek-V3.2、GLM-5 等稀疏注意力模型：BREAKABLE_CUDAGRAPH_ARCHITECTURES）使用可中断的 "
         "CUDA graph，不做 torch.compile：内存 profile 中没有编译，前向按 eager 计算，graph 数量不变",
         "已确认：v0.28.0 wheel 中没有，v0.29.0（config/vllm.py:75, 710-727）至 v0.33.0 中有"),
+    "TRITON_MLA_FULL_GRAPHS": (
+        "Triton MLA（Ampere、Ada、12.x 以及不开 AITER 的 ROCm 上的 MLA）会捕获完整 CUDA graph；此前它的构建器"
+        "不支持完整 graph，默认模式退回只用分段 graph",
+        "已确认：v0.21.0 wheel 用 MLACommonMetadataBuilder 构建 Triton MLA，其支持级别为 NEVER"
+        "（v1/attention/backend.py:519）；v0.22.0 有自己的构建器，UNIFORM_BATCH（triton_mla.py:33）"),
+    "TRITON_MLA_SINGLE_TOKEN_DECODE": (
+        "Triton MLA 的完整 graph 只覆盖单 token 解码：开推测解码时默认模式退回只用分段 graph",
+        "已确认：v0.25.0 wheel 中为 UNIFORM_BATCH（triton_mla.py:51），v0.26.0（triton_mla.py:51）至 v0.30.0 中为 "
+        "UNIFORM_SINGLE_TOKEN_DECODE"),
+    "TRITON_MLA_UNIFORM_BATCH": (
+        "Triton MLA 重新为推测解码的统一批次捕获完整 graph",
+        "已确认：v0.30.0 wheel 中为 UNIFORM_SINGLE_TOKEN_DECODE，v0.31.0（triton_mla.py:54）至 v0.33.0 中为 UNIFORM_BATCH"),
     "SEQS_CAPPED_BY_MNBT": (
         "默认的 max_num_seqs 不超过 max_num_batched_tokens，给了 --max-num-batched-tokens 时也一样",
         "已确认：v0.10.0 wheel 中没有，v0.10.1（arg_utils.py:1711）至 v0.33.0 中有"),
