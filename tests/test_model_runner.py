@@ -109,3 +109,22 @@ def test_a_shorter_draft_model_caps_max_model_len_on_v2_from_v0_33():
     eagle = calc("meta-llama/Llama-3.1-8B-Instruct", vllm_version="0.33.0", max_model_len=32768,
                  speculative={"method": "eagle3", "num_speculative_tokens": 3, "draft_config": draft})
     assert eagle.resolved.max_model_len == 32768
+
+
+def test_rocm_keeps_sparse_mla_on_v1_from_0_29_to_0_31():
+    """ROCM_DEFAULT_MRV1_ARCHITECTURES: DeepSeek-V3.2 stays on V1 on ROCm in v0.29-v0.31, GLM-5 in
+    v0.30-v0.31; CUDA runs both on V2 from v0.29, and v0.32 drops the list."""
+    def v2(model, release, platform):
+        return uses_model_runner_v2(read_model(config(model)), parse_version(release), platform=platform)
+    assert v2("deepseek-ai/DeepSeek-V3.2", "0.29.0", "rocm") is False
+    assert v2("deepseek-ai/DeepSeek-V3.2", "0.29.0", "cuda") is True
+    assert v2("zai-org/GLM-5", "0.29.0", "rocm") is True
+    assert v2("zai-org/GLM-5", "0.31.0", "rocm") is False
+    assert v2("deepseek-ai/DeepSeek-V3.2", "0.32.0", "rocm") is True
+
+
+def test_dflash_runs_on_v2_from_0_24():
+    """V2 took eagle, eagle3 and MTP in v0.22-v0.23 and DFlash too from v0.24 (config/vllm.py:2031)."""
+    from kvcalc.versions import runs_on_v1_for
+    assert runs_on_v1_for("dflash", parse_version("0.23.0")) is True
+    assert runs_on_v1_for("dflash", parse_version("0.24.0")) is False

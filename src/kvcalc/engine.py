@@ -26,7 +26,7 @@ from .settings import (NO_LENGTH_KEY_MAX_LEN, Resolved, Settings, Speculative, r
 from .specs import SizingContext
 from .units import GIB
 from .versions import (NEWEST_LOGGED, Rule, Version, applies, breakable_cudagraphs, default_v2_architectures,
-                       flashinfer_sampler_default, runs_on_v1_for)
+                       flashinfer_sampler_default, rocm_keeps_v1, runs_on_v1_for)
 from .weights import DRAFTER_WEIGHT_METHODS, drafter_weights, format_for, mxfp4_expert_align, serving_quantization
 
 _FLOAT_EPS = 1e-9
@@ -79,7 +79,7 @@ class Calculation:
 
 
 def uses_model_runner_v2(arch: ModelArch, version: Version, spec_method: str | None = None,
-                         chosen: bool | None = None) -> bool:
+                         chosen: bool | None = None, platform: str = "cuda") -> bool:
     """Which runner vLLM picks (config/vllm.py ``use_v2_model_runner`` in each release's wheel).
 
     ``chosen`` is VLLM_USE_V2_MODEL_RUNNER (None: unset), which decides when set
@@ -87,11 +87,12 @@ def uses_model_runner_v2(arch: ModelArch, version: Version, spec_method: str | N
     neither MoE nor hybrid, plus the MoE architectures the release lists; in v0.24 the listed
     architectures; in v0.22-v0.23 the listed ones that are neither MoE nor quantized
     (``default_v2_architectures``). A speculative method V2 does not run keeps V1
-    (Rule.MRV2_SPEC_FALLBACK).
+    (Rule.MRV2_SPEC_FALLBACK); on ROCm v0.29 to v0.31 keep sparse-MLA architectures on V1
+    (``rocm_keeps_v1``).
     """
     if chosen is not None:
         return chosen
-    if runs_on_v1_for(spec_method, version):
+    if runs_on_v1_for(spec_method, version) or platform == "rocm" and rocm_keeps_v1(arch.architecture, version):
         return False
     if applies(Rule.MRV2_ALL_MODELS_CG_PROFILED, version):
         return True
@@ -487,7 +488,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     model_dtype = normalize_model_dtype(arch.torch_dtype, supports_bf16)
     kv = resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_dtype, version, arch.is_mla,
                           arch.architecture, gpu.platform, gpu.target.major, arch.quant_method)
-    mrv2 = uses_model_runner_v2(arch, version, s.speculative.method if s.speculative else None, s.model_runner_v2)
+    mrv2 = uses_model_runner_v2(arch, version, s.speculative.method if s.speculative else None, s.model_runner_v2,
+                                gpu.platform)
     async_on = _async_scheduling(s, version, mrv2)
     draft, notes, drafter = _draft_layers(arch, s)
     capped = draft_length_cap(s, drafter, version, mrv2, resolved.max_model_len)
@@ -587,7 +589,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                         allow_deprecated_quantization=deprecated_flag,
                         mxfp4_experts=_mxfp4_experts(config, s),
                         model_runner_v2_default=uses_model_runner_v2(
-                            arch, version, s.speculative.method if s.speculative else None),
+                            arch, version, s.speculative.method if s.speculative else None, platform=gpu.platform),
                         async_scheduling_default=_async_scheduling(replace(s, async_scheduling=None), version, mrv2))
     from .reserve import sampler_path  # noqa: PLC0415
     sampler = sampler_path(version, mrv2, gpu.platform, s.flashinfer_sampler, gpu.compute_capability)

@@ -693,10 +693,29 @@ V1_SPECULATIVE_METHODS: tuple[tuple[Version, frozenset[str]], ...] = (
     (_v("0.33.0"), frozenset({"suffix"})),
     (_v("0.32.0"), frozenset({"suffix", "medusa", "mlp_speculator"})),
     (_v("0.31.0"), frozenset({"ngram", "ngram_gpu", "suffix", "medusa", "mlp_speculator"})),
-    (_v("0.22.0"), frozenset({"ngram", "ngram_gpu", "draft_model", "suffix", "medusa", "mlp_speculator"})),
+    (_v("0.24.0"), frozenset({"ngram", "ngram_gpu", "draft_model", "suffix", "medusa", "mlp_speculator"})),
+    (_v("0.22.0"), frozenset({"ngram", "ngram_gpu", "draft_model", "dflash", "suffix", "medusa", "mlp_speculator"})),
 )
 """Speculative methods that send a model to the V1 runner where V2 is the default
-(Rule.MRV2_SPEC_FALLBACK; _get_v2_model_runner_unsupported_features in each release's wheel)."""
+(Rule.MRV2_SPEC_FALLBACK; _get_v2_model_runner_unsupported_features in each release's wheel: V2 takes
+eagle, eagle3 and MTP in v0.22 and v0.23, DFlash too from v0.24, config/vllm.py:2031)."""
+
+
+ROCM_V1_ARCHITECTURES: tuple[tuple[Version, frozenset[str]], ...] = (
+    (_v("0.32.0"), frozenset()),
+    (_v("0.30.0"), frozenset({"DeepseekV32ForCausalLM", "DeepseekV4ForCausalLM", "GlmMoeDsaForCausalLM"})),
+    (_v("0.29.0"), frozenset({"DeepseekV32ForCausalLM", "DeepseekV4ForCausalLM"})),
+)
+"""Architectures the release keeps on the V1 runner on ROCm while V2 is the default for every model
+(``ROCM_DEFAULT_MRV1_ARCHITECTURES``, vllm/config/vllm.py: v0.29 line 71, v0.30 line 73, gone in
+v0.32)."""
+
+
+def rocm_keeps_v1(architecture: str, version: Version) -> bool:
+    for since, names in ROCM_V1_ARCHITECTURES:
+        if version >= since:
+            return architecture in names
+    return False
 
 
 _BREAKABLE_0_29 = frozenset({
