@@ -350,3 +350,22 @@ def test_granite_micro_is_a_dense_model_from_0_11_1():
     old, new = run("0.11.0"), run("0.11.1")
     assert old.layout.block_size == 1312 and new.layout.block_size == 16
     assert run("0.26.0").model_runner_v2 is True
+
+
+def test_speculative_decoding_keeps_nemotron_h_in_align_mode_in_0_20_and_0_21():
+    """v0.20 and v0.21 give hybrids that support Mamba prefix caching the 'align' mode when a
+    speculative config is present (models/config.py:353-360), 'all' before and after."""
+    def mode(version):
+        return calc("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", vllm_version=version, enable_prefix_caching=True,
+                    max_model_len=32768, speculative={"method": "ngram", "num_speculative_tokens": 2}).ctx.mamba_mode
+    assert [mode(v) for v in ("0.19.0", "0.20.0", "0.21.0", "0.22.0")] == ["all", "align", "align", "all"]
+
+
+def test_llama4_keeps_the_hybrid_manager_in_0_10_0():
+    """v0.10.0 kept the hybrid KV cache manager for chunked local attention (off only with EAGLE);
+    from v0.10.1 vLLM turns it off and the chunked layers keep the whole context."""
+    def groups(version):
+        c = calc("meta-llama/Llama-4-Scout-17B-16E-Instruct", max_model_len=131072, vllm_version=version,
+                 tensor_parallel_size=8)
+        return len(c.grouping.groups)
+    assert groups("0.10.0") > 1 and groups("0.10.1") == 1

@@ -182,15 +182,19 @@ MAMBA_PREFIX_CACHING_TYPES = frozenset({"nemotron_h", "granitemoehybrid"})
 granitemoehybrid.py; Mamba, Mamba2, Jamba, Zamba2, FalconH1 and Bamba share it but are not read)."""
 
 
-def mamba_cache_mode(arch: ModelArch, version: Version, prefix_caching: bool) -> str:
+def mamba_cache_mode(arch: ModelArch, version: Version, prefix_caching: bool, speculative: bool = False) -> str:
     """vLLM's Mamba cache mode (vllm/model_executor/models/config.py ``MambaModelConfig``): with prefix
     caching on, classes that support Mamba prefix caching keep a state per block ("all",
-    Rule.MAMBA_ALL_MODE: v0.11.1 to v0.27; #50991 made it "align" for all in v0.28), the others
-    two ("align", from v0.15; before, vLLM turned prefix caching off for them); "none" otherwise."""
+    Rule.MAMBA_ALL_MODE: v0.11.1 to v0.27; #50991 made it "align" for all in v0.28), except with
+    speculative decoding in v0.20 and v0.21 (Rule.MAMBA_ALIGN_WITH_SPEC, Rule.MAMBA_ALL_WITH_SPEC_AGAIN),
+    the others two ("align", from v0.15; before, vLLM turned prefix caching off for them); "none"
+    otherwise."""
     if not prefix_caching:
         return "none"
+    spec_align = speculative and applies(Rule.MAMBA_ALIGN_WITH_SPEC, version) and \
+        not applies(Rule.MAMBA_ALL_WITH_SPEC_AGAIN, version)
     if arch.model_type in MAMBA_PREFIX_CACHING_TYPES and applies(Rule.MAMBA_ALL_MODE, version) and \
-            not applies(Rule.HYBRID_PREFIX_CACHING_DEFAULT, version):
+            not applies(Rule.HYBRID_PREFIX_CACHING_DEFAULT, version) and not spec_align:
         return "all"
     return "align" if applies(Rule.MAMBA_ALIGN_MODE, version) else "none"
 
@@ -522,7 +526,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     num_spec = spec_tokens if draft else 0      # draft layers that keep a KV cache of their own
     caching_default = prefix_caching_default(arch, version)
     prefix_caching = s.enable_prefix_caching if s.enable_prefix_caching is not None else caching_default
-    mamba_mode = mamba_cache_mode(arch, version, prefix_caching)
+    mamba_mode = mamba_cache_mode(arch, version, prefix_caching, s.speculative is not None)
     hybrid_manager = None if s.disable_hybrid_kv_cache_manager is None else not s.disable_hybrid_kv_cache_manager
     layout = build_layout(arch, LayoutRequest(
         tp=s.tensor_parallel_size, pp=s.pipeline_parallel_size, kv=kv, model_dtype=model_dtype,

@@ -244,8 +244,11 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
     has_chunked = any(l.kind == "chunked_local" for l in arch.layers)
     hybrid_manager = req.hybrid_manager
     if hybrid_manager is None:
-        hybrid_manager = not has_chunked
-        if has_chunked:
+        # chunked local attention turns the hybrid manager off from v0.10.1 (unless
+        # VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1); v0.10.0 only with an EAGLE drafter
+        hybrid_manager = not has_chunked or \
+            not applies(Rule.HMA_OFF_FOR_CHUNKED_LOCAL, req.version) and not req.draft_layers
+        if not hybrid_manager:
             notes.append(Text("note.chunked_local_full_length"))
 
     template = arch.full_attention_layer()

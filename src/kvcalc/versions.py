@@ -536,6 +536,23 @@ class Rule(Enum):
         "Triton MLA captures full graphs for speculative decoding's uniform batches again",
         "confirmed: UNIFORM_SINGLE_TOKEN_DECODE in the v0.30.0 wheel, UNIFORM_BATCH in v0.31.0 "
         "(triton_mla.py:54) through v0.33.0")
+    MAMBA_ALIGN_WITH_SPEC = RuleInfo(
+        _v("0.20.0"), "v0.20.0 wheel", "vllm/model_executor/models/config.py MambaModelConfig",
+        "with prefix caching and speculative decoding, hybrids that support Mamba prefix caching take "
+        "the 'align' cache mode (two states a request) instead of 'all' (a state a block)",
+        "confirmed: absent from the v0.19.0 wheel, in v0.20.0 (models/config.py:353-360) and v0.21.0")
+    MAMBA_ALL_WITH_SPEC_AGAIN = RuleInfo(
+        _v("0.22.0"), "v0.22.0 wheel", "vllm/model_executor/models/config.py MambaModelConfig",
+        "speculative decoding no longer changes the Mamba cache mode ('all' again for those hybrids until "
+        "v0.28 makes 'align' the mode for all)",
+        "confirmed: in the v0.21.0 wheel, absent from v0.22.0")
+    HMA_OFF_FOR_CHUNKED_LOCAL = RuleInfo(
+        _v("0.10.1"), "v0.10.1 wheel", "vllm/config/__init__.py VllmConfig.__post_init__",
+        "chunked local attention (Llama 4) turns the hybrid KV cache manager off, so those layers keep "
+        "the whole context; v0.10.0 did so only with an EAGLE drafter",
+        "confirmed: the v0.10.0 wheel disables it for chunked local attention with EAGLE only "
+        "(config.py:4671), v0.10.1 unless VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1 "
+        "(config/__init__.py:3675) through v0.33.0")
     SEQS_CAPPED_BY_MNBT = RuleInfo(
         _v("0.10.1"), "v0.10.1 wheel", "vllm/engine/arg_utils.py _set_default_args",
         "a default max_num_seqs is capped at max_num_batched_tokens, also when --max-num-batched-tokens is given",
@@ -1141,6 +1158,17 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "TRITON_MLA_UNIFORM_BATCH": (
         "Triton MLA 重新为推测解码的统一批次捕获完整 graph",
         "已确认：v0.30.0 wheel 中为 UNIFORM_SINGLE_TOKEN_DECODE，v0.31.0（triton_mla.py:54）至 v0.33.0 中为 UNIFORM_BATCH"),
+    "MAMBA_ALIGN_WITH_SPEC": (
+        "同时开启前缀缓存和推测解码时，支持 Mamba 前缀缓存的混合模型采用 'align' 缓存模式（每个请求两个状态），"
+        "而不是 'all'（每个块一个状态）",
+        "已确认：v0.19.0 wheel 中没有，v0.20.0（models/config.py:353-360）和 v0.21.0 中有"),
+    "MAMBA_ALL_WITH_SPEC_AGAIN": (
+        "推测解码不再改变 Mamba 缓存模式（这些混合模型重新用 'all'，直到 v0.28 对所有模型改用 'align'）",
+        "已确认：v0.21.0 wheel 中有，v0.22.0 中没有"),
+    "HMA_OFF_FOR_CHUNKED_LOCAL": (
+        "分块局部注意力（Llama 4）会关闭混合 KV cache 管理器，这些层保留完整上下文；v0.10.0 只在有 EAGLE 草稿模型时这样做",
+        "已确认：v0.10.0 wheel 只对带 EAGLE 的分块局部注意力关闭它（config.py:4671），v0.10.1 起除非设置 "
+        "VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1 都会关闭（config/__init__.py:3675），直到 v0.33.0"),
     "SEQS_CAPPED_BY_MNBT": (
         "默认的 max_num_seqs 不超过 max_num_batched_tokens，给了 --max-num-batched-tokens 时也一样",
         "已确认：v0.10.0 wheel 中没有，v0.10.1（arg_utils.py:1711）至 v0.33.0 中有"),
