@@ -123,3 +123,20 @@ def test_a_float_kv_dtype_other_than_the_models_is_refused_from_v0_33():
     assert "bfloat16" in text and "auto or bfloat16" in text and "0.33.0" in text
     assert calc("Qwen/Qwen3-8B", vllm_version="0.32.0", kv_cache_dtype="float16").kv.name == "float16"
     assert calc("Qwen/Qwen3-8B", vllm_version="0.33.0", kv_cache_dtype="bfloat16").kv.name == "bfloat16"
+
+
+@pytest.mark.parametrize("gpu,tp,version,asked,stored", [
+    ("h200", 8, "0.11.0", "auto", "fp8_ds_mla"),     # v0.11.0 turned auto into DeepSeek's layout
+    ("h200", 8, "0.11.1", "auto", "bfloat16"),
+    ("h200", 8, "0.17.0", "fp8", "fp8_ds_mla"),      # every fp8 cache before v0.18
+    ("h200", 8, "0.33.0", "fp8", "fp8_ds_mla"),      # Hopper: FLASHMLA_SPARSE
+    ("b200", 4, "0.18.0", "fp8", "fp8_ds_mla"),      # 10.x, 32 heads per GPU: FLASHMLA_SPARSE
+    ("b200", 8, "0.18.0", "fp8", "fp8"),             # 16 heads per GPU: FLASHINFER_MLA_SPARSE
+    ("b200", 4, "0.19.0", "fp8", "fp8"),             # fp8 caches go to FlashInfer from v0.19
+    ("rtx-pro-6000", 8, "0.24.0", "auto", "fp8_ds_mla"),   # SM120 backend
+    ("rtx-pro-6000", 8, "0.23.0", "auto", "bfloat16"),
+])
+def test_sparse_mla_stores_deepseeks_fp8_layout_where_its_backend_does(gpu, tp, version, asked, stored):
+    c = calc("deepseek-ai/DeepSeek-V3.2", gpu, tensor_parallel_size=tp, max_model_len=8192,
+             vllm_version=version, kv_cache_dtype=asked)
+    assert c.kv.name == stored

@@ -107,6 +107,31 @@ def fp8_by_default(requested: str, architecture: str, platform: str, capability_
         and platform == "cuda" and capability_major == 10 and applies(Rule.GLM_DSA_FP8_KV_ON_SM10, version)
 
 
+def sparse_mla_storage(kv: KvDtype, requested: str, version: Version, platform: str, capability_major: int,
+                       heads_per_gpu: int) -> KvDtype:
+    """What a sparse-MLA model (DeepSeek-V3.2, GLM-5: an indexer beside the latent) stores for the
+    resolved ``kv``: DeepSeek's own fp8_ds_mla layout (656 B a token) where the chosen backend wants
+    it, else ``kv``. Before v0.18 every fp8 cache (models/config.py), and in v0.11.0 ``auto`` too
+    (Rule.V32_AUTO_BF16); from v0.18 FLASHMLA_SPARSE's fp8 (mla_attention.py, Rule.MLA_BLOCK_FROM_BACKEND):
+    on Hopper always, on 10.x only above 16 heads per GPU until v0.19 sends fp8 caches to
+    FLASHINFER_MLA_SPARSE, which keeps standard fp8 (Rule.FLASHINFER_SPARSE_FOR_FP8); on 12.x the
+    SM120 backend from v0.24 stores fp8_ds_mla for auto and fp8 alike (Rule.SM120_SPARSE_MLA_FP8_DS_MLA)."""
+    ds = KV_CACHE_DTYPES["fp8_ds_mla"]
+    fp8 = kv.name in ("fp8", "fp8_e4m3")
+    auto = (requested or "auto").strip().lower() == "auto"
+    if not applies(Rule.MLA_BLOCK_FROM_BACKEND, version):
+        return ds if fp8 or auto and not applies(Rule.V32_AUTO_BF16, version) else kv
+    if platform != "cuda":
+        return kv
+    if capability_major == 9:
+        return ds if fp8 else kv
+    if capability_major == 10:
+        return ds if fp8 and heads_per_gpu > 16 and not applies(Rule.FLASHINFER_SPARSE_FOR_FP8, version) else kv
+    if capability_major == 12 and applies(Rule.SM120_SPARSE_MLA_FP8_DS_MLA, version) and (fp8 or auto):
+        return ds
+    return kv
+
+
 def checkpoint_kv_dtype(checkpoint_kv: str | None, checkpoint_method: str | None, version: Version,
                         is_mla: bool = False) -> KvDtype | None:
     """The KV dtype a checkpoint's quantization_config makes ``auto`` take in ``version``, or None:

@@ -13,7 +13,8 @@ from typing import Any
 from . import logfmt, paging
 from .budget import Budget, cuda_graph_deducted, estimate_budget
 from .catalog import Gpu
-from .dtypes import KvDtype, fp8_by_default, model_dtype_bytes, normalize_model_dtype, resolve_kv_dtype
+from .dtypes import (KvDtype, fp8_by_default, model_dtype_bytes, normalize_model_dtype, resolve_kv_dtype,
+                     sparse_mla_storage)
 from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, speculators_view
 from .kvspecs import Layout, LayoutRequest, build_layout, full_cuda_graphs
@@ -492,6 +493,9 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     model_dtype = normalize_model_dtype(arch.torch_dtype, supports_bf16)
     kv = resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_dtype, version, arch.is_mla,
                           arch.architecture, gpu.platform, gpu.target.major, arch.quant_method)
+    if arch.sparse_mla_index_head_dim:
+        kv = sparse_mla_storage(kv, s.kv_cache_dtype, version, gpu.platform, gpu.target.major,
+                                max(1, arch.num_attention_heads // max(1, s.tensor_parallel_size)))
     mrv2 = uses_model_runner_v2(arch, version, s.speculative.method if s.speculative else None, s.model_runner_v2,
                                 gpu.platform)
     async_on = _async_scheduling(s, version, mrv2)

@@ -553,6 +553,25 @@ class Rule(Enum):
         "confirmed: the v0.10.0 wheel disables it for chunked local attention with EAGLE only "
         "(config.py:4671), v0.10.1 unless VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1 "
         "(config/__init__.py:3675) through v0.33.0")
+    V32_AUTO_BF16 = RuleInfo(
+        _v("0.11.1"), "v0.11.1 wheel", "vllm/model_executor/models/config.py DeepseekV32ForCausalLM",
+        "DeepSeek-V3.2's --kv-cache-dtype auto stores bfloat16; v0.11.0 turned auto into its fp8_ds_mla "
+        "layout (656 B a token instead of 1,152)",
+        "confirmed: the v0.11.0 wheel converts auto and fp8 (models/config.py:419-421), v0.11.1 fp8 only "
+        "(models/config.py:478)")
+    FLASHINFER_SPARSE_FOR_FP8 = RuleInfo(
+        _v("0.19.0"), "v0.19.0 wheel", "vllm/platforms/cuda.py _get_backend_priorities",
+        "on 10.x an fp8 cache of a sparse-MLA model goes to FLASHINFER_MLA_SPARSE, which stores standard "
+        "fp8 (576 B a token); v0.18 chose FLASHMLA_SPARSE above 16 heads per GPU, which stores fp8_ds_mla",
+        "confirmed: the v0.18.0 wheel orders the sparse backends by heads only, v0.19.0 puts FlashInfer "
+        "first for fp8 caches (issue #35807)")
+    SM120_SPARSE_MLA_FP8_DS_MLA = RuleInfo(
+        _v("0.24.0"), "v0.24.0 wheel", "vllm/model_executor/layers/attention/mla_attention.py "
+        "_canonicalize_sparse_mla_kv_cache_dtype",
+        "on compute capability 12.x a sparse-MLA model runs FLASHINFER_MLA_SPARSE_SM120, which stores "
+        "fp8_ds_mla for auto, fp8 and fp8_e4m3",
+        "confirmed: absent from the v0.23.0 wheel, in v0.24.0 (platforms/cuda.py:130-134, "
+        "mla_attention.py:323-336) through v0.33.0")
     SEQS_CAPPED_BY_MNBT = RuleInfo(
         _v("0.10.1"), "v0.10.1 wheel", "vllm/engine/arg_utils.py _set_default_args",
         "a default max_num_seqs is capped at max_num_batched_tokens, also when --max-num-batched-tokens is given",
@@ -1169,6 +1188,17 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "分块局部注意力（Llama 4）会关闭混合 KV cache 管理器，这些层保留完整上下文；v0.10.0 只在有 EAGLE 草稿模型时这样做",
         "已确认：v0.10.0 wheel 只对带 EAGLE 的分块局部注意力关闭它（config.py:4671），v0.10.1 起除非设置 "
         "VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1 都会关闭（config/__init__.py:3675），直到 v0.33.0"),
+    "V32_AUTO_BF16": (
+        "DeepSeek-V3.2 的 --kv-cache-dtype auto 存 bfloat16；v0.11.0 会把 auto 改成它的 fp8_ds_mla 格式"
+        "（每 token 656 B，而不是 1,152 B）",
+        "已确认：v0.11.0 wheel 转换 auto 和 fp8（models/config.py:419-421），v0.11.1 只转换 fp8（models/config.py:478）"),
+    "FLASHINFER_SPARSE_FOR_FP8": (
+        "在 10.x 上，稀疏 MLA 模型的 fp8 缓存交给 FLASHINFER_MLA_SPARSE，按标准 fp8 存储（每 token 576 B）；"
+        "v0.18 在每张 GPU 超过 16 个头时选 FLASHMLA_SPARSE，存成 fp8_ds_mla",
+        "已确认：v0.18.0 wheel 只按头数排序稀疏后端，v0.19.0 对 fp8 缓存优先用 FlashInfer（issue #35807）"),
+    "SM120_SPARSE_MLA_FP8_DS_MLA": (
+        "在计算能力 12.x 上，稀疏 MLA 模型使用 FLASHINFER_MLA_SPARSE_SM120，auto、fp8 和 fp8_e4m3 都存成 fp8_ds_mla",
+        "已确认：v0.23.0 wheel 中没有，v0.24.0（platforms/cuda.py:130-134，mla_attention.py:323-336）至 v0.33.0 中有"),
     "SEQS_CAPPED_BY_MNBT": (
         "默认的 max_num_seqs 不超过 max_num_batched_tokens，给了 --max-num-batched-tokens 时也一样",
         "已确认：v0.10.0 wheel 中没有，v0.10.1（arg_utils.py:1711）至 v0.33.0 中有"),
