@@ -128,3 +128,20 @@ def test_dflash_runs_on_v2_from_0_24():
     from kvcalc.versions import runs_on_v1_for
     assert runs_on_v1_for("dflash", parse_version("0.23.0")) is True
     assert runs_on_v1_for("dflash", parse_version("0.24.0")) is False
+
+
+@pytest.mark.parametrize("gpu,release,kv,model,key", [
+    ("t4", "0.10.1", "auto", "Qwen/Qwen3-8B", "note.v0_engine_capability"),
+    ("t4", "0.10.2", "auto", "Qwen/Qwen3-8B", None),
+    ("a100", "0.10.2", "fp8", "Qwen/Qwen3-8B", "note.v0_engine_kv"),
+    ("h100", "0.10.2", "fp8", "Qwen/Qwen3-8B", None),
+    ("a100", "0.11.0", "fp8", "Qwen/Qwen3-8B", None),
+    ("h100", "0.10.1", "auto", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", "note.v0_engine_mamba"),
+    ("h100", "0.10.2", "auto", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16", None),
+])
+def test_v0_10_starts_on_the_v0_engine_are_flagged(gpu, release, kv, model, key):
+    """v0.10 fell back to its V0 engine for old GPUs and Mamba-state models (until v0.10.2) and for fp8
+    caches V1 could not hold (until v0.11); kvcalc sizes V1 only and says so."""
+    c = calc(model, gpu, max_model_len=4096, vllm_version=release, kv_cache_dtype=kv)
+    keys = [getattr(n, "key", "") for n in c.notes if getattr(n, "key", "").startswith("note.v0_engine")]
+    assert keys == ([key] if key else [])

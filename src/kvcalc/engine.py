@@ -17,7 +17,7 @@ from .dtypes import (KvDtype, fp8_by_default, model_dtype_bytes, normalize_model
                      sparse_mla_storage)
 from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, speculators_view
-from .kvspecs import Layout, LayoutRequest, build_layout, full_cuda_graphs
+from .kvspecs import GpuTarget, Layout, LayoutRequest, build_layout, full_cuda_graphs
 from .messages import Text, message_of
 from .params import text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
@@ -198,6 +198,27 @@ def mamba_cache_mode(arch: ModelArch, version: Version, prefix_caching: bool, sp
             not applies(Rule.HYBRID_PREFIX_CACHING_DEFAULT, version) and not spec_align:
         return "all"
     return "align" if applies(Rule.MAMBA_ALIGN_MODE, version) else "none"
+
+
+def v0_engine_note(arch: ModelArch, gpu: GpuTarget, version: Version, requested_kv: str) -> Text | None:
+    """Why v0.10 runs this start on its V0 engine, whose memory profile and block manager kvcalc does
+    not model (engine/arg_utils.py ``_is_v1_supported_oracle``), or None: compute capability below
+    8.0 or a Mamba-state model in v0.10.0-v0.10.1 (Rule.V1_ENGINE_OLD_GPUS_AND_MAMBA), an fp8 KV cache
+    V1 could not hold until v0.11 (Rule.V1_ENGINE_ALWAYS): only 10.0, Hopper's FlashAttention 3 and,
+    from v0.10.2, MLA's FlashMLA and CUTLASS backends could."""
+    if applies(Rule.V1_ENGINE_ALWAYS, version) or gpu.platform != "cuda":
+        return None
+    old_checks = not applies(Rule.V1_ENGINE_OLD_GPUS_AND_MAMBA, version)
+    if old_checks and 0 < gpu.major < 8:
+        return Text("note.v0_engine_capability", major=version.major, minor=version.minor)
+    kv = (requested_kv or "auto").strip().lower()
+    held = gpu.compute_capability == "10.0" or gpu.major == 9 and kv.startswith("fp8") or \
+        arch.is_mla and not old_checks and kv.startswith("fp8")
+    if kv != "auto" and not held:
+        return Text("note.v0_engine_kv", major=version.major, minor=version.minor)
+    if old_checks and _has_state_layers(arch):
+        return Text("note.v0_engine_mamba", major=version.major, minor=version.minor)
+    return None
 
 
 def as_release_reads(arch: ModelArch, version: Version) -> ModelArch:
@@ -509,6 +530,9 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                           newest_major=NEWEST_LOGGED.major, newest_minor=NEWEST_LOGGED.minor),) \
         if (version.major, version.minor) > (NEWEST_LOGGED.major, NEWEST_LOGGED.minor) else ()
     notes = [*notes, *batch_floor_notes]
+    v0_note = v0_engine_note(arch, gpu.target, version, s.kv_cache_dtype)
+    if v0_note:
+        notes = [*notes, v0_note]
     if not s.enforce_eager and breakable_cudagraphs(arch.architecture, version, gpu.platform):
         notes = [*notes, Text("note.breakable_cudagraphs", major=version.major, minor=version.minor)]
     if arch.derived_max_model_len is None and s.max_model_len is None:

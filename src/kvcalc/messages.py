@@ -258,6 +258,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--allow-deprecated-quantization, which the command below includes",
         "该检查点的量化方式（fbgemm_fp8）已被弃用：从 v{since} 起，vLLM 只有在指定 --allow-deprecated-quantization 时才会启动它，"
         "下方命令已包含该参数"),
+    "note.v0_engine_capability": (
+        "vLLM {major}.{minor} runs a GPU below compute capability 8.0 on its older V0 engine, whose memory "
+        "profile and block manager kvcalc does not model: the figures follow the V1 engine of v0.11 and later",
+        "vLLM {major}.{minor} 在计算能力低于 8.0 的 GPU 上使用旧的 V0 引擎，kvcalc 不模拟它的内存 profile 和块管理："
+        "下列数字按 v0.11 及以后的 V1 引擎计算"),
+    "note.v0_engine_kv": (
+        "vLLM {major}.{minor} runs this KV cache dtype on its older V0 engine (V1 held fp8 caches only on Hopper "
+        "with FlashAttention 3 and on compute capability 10.0), whose memory profile and block manager kvcalc "
+        "does not model: the figures follow the V1 engine of v0.11 and later",
+        "vLLM {major}.{minor} 用旧的 V0 引擎运行这种 KV cache 类型（V1 只在带 FlashAttention 3 的 Hopper 和计算能力 "
+        "10.0 上支持 fp8 缓存），kvcalc 不模拟它的内存 profile 和块管理：下列数字按 v0.11 及以后的 V1 引擎计算"),
+    "note.v0_engine_mamba": (
+        "vLLM {major}.{minor} runs models with a Mamba-style state on its older V0 engine unless VLLM_USE_V1=1, "
+        "and kvcalc does not model V0's memory profile and block manager: the figures follow the V1 engine",
+        "vLLM {major}.{minor} 除非设置 VLLM_USE_V1=1，否则用旧的 V0 引擎运行带 Mamba 类状态的模型，kvcalc 不模拟 V0 "
+        "的内存 profile 和块管理：下列数字按 V1 引擎计算"),
     "note.breakable_cudagraphs": (
         "vLLM {major}.{minor} runs this model on breakable CUDA graphs, without torch.compile (its default for "
         "the model since v0.29): a first start compiles nothing inside the memory profile and the forward "

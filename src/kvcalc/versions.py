@@ -572,6 +572,18 @@ class Rule(Enum):
         "fp8_ds_mla for auto, fp8 and fp8_e4m3",
         "confirmed: absent from the v0.23.0 wheel, in v0.24.0 (platforms/cuda.py:130-134, "
         "mla_attention.py:323-336) through v0.33.0")
+    V1_ENGINE_OLD_GPUS_AND_MAMBA = RuleInfo(
+        _v("0.10.2"), "v0.10.2 wheel", "vllm/engine/arg_utils.py _is_v1_supported_oracle",
+        "GPUs below compute capability 8.0 and Mamba-state models run on the V1 engine; v0.10.0 and "
+        "v0.10.1 fell back to the older V0 engine for them",
+        "confirmed: the v0.10.1 wheel falls back (arg_utils.py:1403, 1429), v0.10.2's oracle checks neither")
+    V1_ENGINE_ALWAYS = RuleInfo(
+        _v("0.11.0"), "v0.11.0 wheel", "vllm/engine/arg_utils.py _is_v1_supported_oracle",
+        "every start runs on the V1 engine; v0.10 fell back to the older V0 engine for an fp8 KV cache "
+        "V1 could not hold (outside Hopper's FlashAttention 3, compute capability 10.0 and, from v0.10.2, "
+        "MLA's FlashMLA and CUTLASS backends)",
+        "confirmed: the v0.10.1 wheel (arg_utils.py:1409-1414) and v0.10.2 (arg_utils.py:1466) fall back, "
+        "v0.11.0's oracle does not check the cache dtype")
     SEQS_CAPPED_BY_MNBT = RuleInfo(
         _v("0.10.1"), "v0.10.1 wheel", "vllm/engine/arg_utils.py _set_default_args",
         "a default max_num_seqs is capped at max_num_batched_tokens, also when --max-num-batched-tokens is given",
@@ -1199,6 +1211,13 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "SM120_SPARSE_MLA_FP8_DS_MLA": (
         "在计算能力 12.x 上，稀疏 MLA 模型使用 FLASHINFER_MLA_SPARSE_SM120，auto、fp8 和 fp8_e4m3 都存成 fp8_ds_mla",
         "已确认：v0.23.0 wheel 中没有，v0.24.0（platforms/cuda.py:130-134，mla_attention.py:323-336）至 v0.33.0 中有"),
+    "V1_ENGINE_OLD_GPUS_AND_MAMBA": (
+        "计算能力低于 8.0 的 GPU 和带 Mamba 状态的模型使用 V1 引擎；v0.10.0 和 v0.10.1 会为它们退回旧的 V0 引擎",
+        "已确认：v0.10.1 wheel 会退回（arg_utils.py:1403, 1429），v0.10.2 的判断两者都不检查"),
+    "V1_ENGINE_ALWAYS": (
+        "所有启动都使用 V1 引擎；v0.10 对 V1 放不下的 fp8 KV cache（Hopper 的 FlashAttention 3、计算能力 10.0，"
+        "以及 v0.10.2 起 MLA 的 FlashMLA 和 CUTLASS 后端以外）会退回旧的 V0 引擎",
+        "已确认：v0.10.1 wheel（arg_utils.py:1409-1414）和 v0.10.2（arg_utils.py:1466）会退回，v0.11.0 的判断不检查缓存类型"),
     "SEQS_CAPPED_BY_MNBT": (
         "默认的 max_num_seqs 不超过 max_num_batched_tokens，给了 --max-num-batched-tokens 时也一样",
         "已确认：v0.10.0 wheel 中没有，v0.10.1（arg_utils.py:1711）至 v0.33.0 中有"),
