@@ -141,23 +141,16 @@ const FIELDS = [
   ["ep", "entrypoint", "serve"],
   ["avail", "available-kv-gib", ""],
 ];
-// Where each core error field is shown.
-const FIELD_MSG = {
-  "--tensor-parallel-size": "gpu-count", "--pipeline-parallel-size": "pp",
-  "--gpu-memory-utilization": "util", "--kv-cache-dtype": "kv-dtype", weights: "weights",
-  "--max-model-len": "max-model-len", "--avg-tokens": "avg-tokens",
-  "--max-num-batched-tokens": "mnbt", "--max-num-seqs": "max-num-seqs", "--block-size": "block-size",
-  "--max-cudagraph-capture-size": "max-cg-size", "--cudagraph-capture-sizes": "cg-sizes",
-  "--performance-mode": "performance-mode",
-  "--limit-mm-per-prompt": "mm-limits", "--mm-processor-kwargs": "mm-proc",
-  "--speculative-config": "spec-config",
-  VLLM_USE_FLASHINFER_SAMPLER: "flashinfer-sampler", "--enable-prefix-caching": "prefix-caching",
-  VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS: "cg-profiling",
-  VLLM_ROCM_QUICK_REDUCE_QUANTIZATION: "rocm-quick-reduce",
-  VLLM_USE_V2_MODEL_RUNNER: "model-runner",
-  "compile cache": "compile-cache", "pinned memory": "pinned-memory", VLLM_MXFP4_USE_MARLIN: "mxfp4-marlin",
-  "--language-model-only": "language-model-only", available_kv_gib: "available-kv-gib",
-};
+// Where each core error field is shown: the core names a setting's field by its vLLM spelling
+// (settings.VLLM_SPELLING, the catalog's setting_spelling) or else by its name with spaces.
+let fieldMsgIds = null;
+function fieldMsg() {
+  fieldMsgIds ??= Object.fromEntries([
+    ...LOG_FIELDS.map(([k, id]) => [SETTING_FLAG[k] || k.replace(/_/g, " "), id]),
+    ["--avg-tokens", "avg-tokens"], ["available_kv_gib", "available-kv-gib"],
+  ]);
+  return fieldMsgIds;
+}
 
 // A typed value as the core should see it: empty → null (vLLM's default), a plain decimal
 // numeral → a JS number, anything else → the text itself, so the core names the problem.
@@ -531,7 +524,7 @@ function renderSettingsUsed(r) {
 
 // --- errors next to fields -------------------------------------------------------------------
 function clearFieldErrors() {
-  for (const id of Object.values(FIELD_MSG)) {
+  for (const id of Object.values(fieldMsg())) {
     const m = $(id + "-msg");
     if (m) m.textContent = "";
     $(id).removeAttribute("aria-invalid");
@@ -545,7 +538,7 @@ function showRequestError(error) {
     return "hf";
   }
   for (const [flag, msg] of Object.entries(fields)) {
-    const id = FIELD_MSG[flag];
+    const id = fieldMsg()[flag];
     if (id && $(id + "-msg")) {
       $(id + "-msg").textContent = `${flag}: ${C(msg)}`;
       $(id).setAttribute("aria-invalid", "true");
