@@ -481,3 +481,18 @@ def test_speculative_method_nested_deeply():
     # api.settings_from_dict: str(spec["method"]) recurses through the nesting.
     check_response(api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B",
                                "settings": {"speculative": {"method": DEEP}}}))
+
+
+def test_fuzz_found_an_unbounded_speculators_type_and_an_unchecked_weight_name():
+    """scripts/fuzz.py (seed 15): a drafter whose speculators_model_type is a huge object made an
+    error message of 18 MB (now bounded by show), and an unknown weight format with
+    --kv-cache-memory-bytes reached the serve command's format lookup as a KeyError (now the same
+    SettingsError every path gives)."""
+    head = {"speculators_model_type": {"kv_cache_scheme": ["full_attention"] * 200_000},
+            "transformer_layer_config": {}}
+    r = api.handle({"op": "estimate", "gpu": "h100", "model": "meta-llama/Llama-3.1-8B-Instruct",
+                    "settings": {"speculative": {"method": "eagle3", "model": "acme/head", "draft_config": head}}})
+    assert r["ok"] is False and len(r["error"]["message"]) < 2000
+    r = api.handle({"op": "estimate", "gpu": "h100", "model": "deepseek-ai/DeepSeek-V3",
+                    "settings": {"kv_cache_memory_bytes": 64, "weights": "4096"}})
+    assert r["ok"] is False and r["error"]["type"] == "SettingsError" and "not a known weight format" in r["error"]["message"]

@@ -821,7 +821,7 @@ def speculators_view(config: dict[str, Any]) -> dict[str, Any]:
         return _checked_drafter(config)
     if kind not in SPECULATORS_EAGLE_TYPES:
         raise UnsupportedModelError(Text("model.unsupported", what=Text("model.reason.speculators"),
-                                         model_type=repr(kind)))
+                                         model_type=show(kind)))
     layer = config.get("transformer_layer_config")
     if not isinstance(layer, dict):
         raise ConfigError("transformer_layer_config",

@@ -121,8 +121,18 @@ def checkpoint_format(config: dict[str, Any]) -> Format | None:
     return None
 
 
+def checked_format_name(weight_format: Any) -> str:
+    """The weight format's name in lower case, or a SettingsError naming the known ones."""
+    name = (weight_format or "auto").lower() if isinstance(weight_format, str) else weight_format
+    if name not in WEIGHT_FORMATS:
+        raise SettingsError({"weights": Text("settings.weights_format", value=repr(str(weight_format)[:40]),
+                                             allowed=", ".join(WEIGHT_FORMATS))})
+    return name
+
+
 def format_for(name: str, config: dict[str, Any]) -> Format | None:
     """The format to size: the checkpoint's ("auto") or the user's choice."""
+    name = checked_format_name(name)
     if name == "auto":
         return checkpoint_format(config)
     if name in ("bf16", "fp16"):
@@ -355,10 +365,7 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     (``allocator_rounding_bytes``; GPUs run torch's allocator), under ``max_split`` bytes."""
     from .kvspecs import pp_partition  # noqa: PLC0415 - avoid a cycle at import time
 
-    name = (weight_format or "auto").lower()
-    if name not in WEIGHT_FORMATS:
-        raise SettingsError({"weights": Text("settings.weights_format", value=repr(weight_format[:40]),
-                                             allowed=", ".join(WEIGHT_FORMATS))})
+    name = checked_format_name(weight_format)
     parts = inventory(config, tp, towers_off)
     if not parts:
         return None
