@@ -445,7 +445,7 @@ class Rule(Enum):
         "every request count × q up to the capture ceiling, off the 8/16-token grid (q = 3: 9 more sizes)",
         "confirmed: absent from the v0.28.0 wheel, in v0.29.0 (request_counts)")
     MLA_BLACKWELL_CUTLASS = RuleInfo(
-        _v("0.10.1"), "v0.10.1 wheel", "vllm/platforms/cuda.py check_and_update_config",
+        _v("0.10.1"), "#21626", "vllm/platforms/cuda.py check_and_update_config",
         "MLA on compute capability 10.0 defaults to CUTLASS_MLA, which forces 128-token blocks (Triton "
         "MLA's 16 before, where CUTLASS was an opt-in)",
         "confirmed: the v0.10.0 wheel takes CUTLASS only from VLLM_ATTENTION_BACKEND (cuda.py:165), "
@@ -457,7 +457,7 @@ class Rule(Enum):
         "confirmed: is_device_capability(100) in the v0.12.0 wheel (cuda.py:184), "
         "is_device_capability_family(100) in v0.13.0 (cuda.py:185)")
     MLA_BLACKWELL_FLASHINFER = RuleInfo(
-        _v("0.15.0"), "v0.15.0 wheel", "vllm/platforms/cuda.py check_and_update_config",
+        _v("0.15.0"), "#32615", "vllm/platforms/cuda.py check_and_update_config",
         "MLA on 10.x with qk_nope_head_dim 128 defaults to FLASHINFER_MLA, whose block-size check "
         "turns the default 16 into 64 (CUTLASS_MLA's 128 for other widths)",
         "confirmed: absent from the v0.14.0 wheel, in v0.15.0 (cuda.py:190-237)")
@@ -470,7 +470,7 @@ class Rule(Enum):
         "confirmed: the v0.17.0 wheel forces 64 for FlashMLA (cuda.py:247), v0.18.0 sizes by the backend "
         "(interface.py:427; flashattn_mla.py:55 MultipleOf(16), flashinfer_mla.py:50 [32, 64])")
     FLASHINFER_MLA_NOPE_192 = RuleInfo(
-        _v("0.19.0"), "v0.19.0 wheel", "vllm/v1/attention/backends/mla/flashinfer_mla.py supports_combination",
+        _v("0.19.0"), "#37475", "vllm/v1/attention/backends/mla/flashinfer_mla.py supports_combination",
         "FLASHINFER_MLA also takes qk_nope_head_dim 192 (64 and 128 before)",
         "confirmed: [64, 128] in the v0.18.0 wheel, [64, 128, 192] in v0.19.0 through v0.33.0")
     DRAFT_MODEL_ASYNC = RuleInfo(
@@ -485,7 +485,7 @@ class Rule(Enum):
         "confirmed: the v0.32.0 wheel checks the method whatever the runner (config/vllm.py:1606), "
         "v0.33.0 only where use_v2_model_runner is false (config/vllm.py:1652)")
     MM_PREFIX_LM_MNBT_FLOOR = RuleInfo(
-        _v("0.22.0"), "v0.22.0 wheel", "vllm/engine/arg_utils.py _get_min_mm_batched_tokens",
+        _v("0.22.0"), "#43051", "vllm/engine/arg_utils.py _get_min_mm_batched_tokens",
         "a default max_num_batched_tokens is raised to the largest multimodal item of a prefix-LM model "
         "(Gemma 4 with bidirectional vision attention: a 32-frame video, 2,496 tokens), which must fit "
         "in one batch",
@@ -508,7 +508,7 @@ class Rule(Enum):
         "confirmed: the v0.21.0 wheel sets fp8 unconditionally (attention.py:232-238), v0.22.0 only for "
         "auto (attention.py:237-238)")
     ATTENTION_ONLY_NOT_HYBRID = RuleInfo(
-        _v("0.11.1"), "v0.11.1 wheel", "vllm/config/model.py ModelConfig.is_hybrid",
+        _v("0.11.1"), "#28563", "vllm/config/model.py ModelConfig.is_hybrid",
         "a hybrid model class whose layer_types are all attention (granite-4.0-micro) is not treated as a "
         "hybrid: 16-token blocks instead of a block raised to hold a Mamba state, prefix caching on",
         "confirmed: absent from the v0.11.0 wheel (config/model.py:1427), in v0.11.1 (config/model.py:1632) "
@@ -520,7 +520,7 @@ class Rule(Enum):
         "inside the memory profile, the eager forward pass, the same graph counts",
         "confirmed: absent from the v0.28.0 wheel, in v0.29.0 (config/vllm.py:75, 710-727) through v0.33.0")
     TRITON_MLA_FULL_GRAPHS = RuleInfo(
-        _v("0.22.0"), "v0.22.0 wheel", "vllm/v1/attention/backends/mla/triton_mla.py TritonMLAMetadataBuilder",
+        _v("0.22.0"), "#42885", "vllm/v1/attention/backends/mla/triton_mla.py TritonMLAMetadataBuilder",
         "Triton MLA (MLA on Ampere, Ada, 12.x and ROCm without AITER) captures full CUDA graphs; before, "
         "its builder supported none and the default mode fell back to piecewise graphs only",
         "confirmed: the v0.21.0 wheel builds Triton MLA with MLACommonMetadataBuilder, whose support is "
@@ -537,7 +537,7 @@ class Rule(Enum):
         "confirmed: UNIFORM_SINGLE_TOKEN_DECODE in the v0.30.0 wheel, UNIFORM_BATCH in v0.31.0 "
         "(triton_mla.py:54) through v0.33.0")
     MAMBA_ALIGN_WITH_SPEC = RuleInfo(
-        _v("0.20.0"), "v0.20.0 wheel", "vllm/model_executor/models/config.py MambaModelConfig",
+        _v("0.20.0"), "#40454", "vllm/model_executor/models/config.py MambaModelConfig",
         "with prefix caching and speculative decoding, hybrids that support Mamba prefix caching take "
         "the 'align' cache mode (two states a request) instead of 'all' (a state a block)",
         "confirmed: absent from the v0.19.0 wheel, in v0.20.0 (models/config.py:353-360) and v0.21.0")
@@ -547,7 +547,7 @@ class Rule(Enum):
         "v0.28 makes 'align' the mode for all)",
         "confirmed: in the v0.21.0 wheel, absent from v0.22.0")
     HMA_OFF_FOR_CHUNKED_LOCAL = RuleInfo(
-        _v("0.10.1"), "v0.10.1 wheel", "vllm/config/__init__.py VllmConfig.__post_init__",
+        _v("0.10.1"), "#21761", "vllm/config/__init__.py VllmConfig.__post_init__",
         "chunked local attention (Llama 4) turns the hybrid KV cache manager off, so those layers keep "
         "the whole context; v0.10.0 did so only with an EAGLE drafter",
         "confirmed: the v0.10.0 wheel disables it for chunked local attention with EAGLE only "
@@ -560,7 +560,7 @@ class Rule(Enum):
         "confirmed: the v0.11.0 wheel converts auto and fp8 (models/config.py:419-421), v0.11.1 fp8 only "
         "(models/config.py:478)")
     FLASHINFER_SPARSE_FOR_FP8 = RuleInfo(
-        _v("0.19.0"), "v0.19.0 wheel", "vllm/platforms/cuda.py _get_backend_priorities",
+        _v("0.19.0"), "#37252", "vllm/platforms/cuda.py _get_backend_priorities",
         "on 10.x an fp8 cache of a sparse-MLA model goes to FLASHINFER_MLA_SPARSE, which stores standard "
         "fp8 (576 B a token); v0.18 chose FLASHMLA_SPARSE above 16 heads per GPU, which stores fp8_ds_mla",
         "confirmed: the v0.18.0 wheel orders the sparse backends by heads only, v0.19.0 puts FlashInfer "
@@ -573,7 +573,7 @@ class Rule(Enum):
         "confirmed: absent from the v0.23.0 wheel, in v0.24.0 (platforms/cuda.py:130-134, "
         "mla_attention.py:323-336) through v0.33.0")
     V1_ENGINE_OLD_GPUS_AND_MAMBA = RuleInfo(
-        _v("0.10.2"), "v0.10.2 wheel", "vllm/engine/arg_utils.py _is_v1_supported_oracle",
+        _v("0.10.2"), "#23614", "vllm/engine/arg_utils.py _is_v1_supported_oracle",
         "GPUs below compute capability 8.0 and Mamba-state models run on the V1 engine; v0.10.0 and "
         "v0.10.1 fell back to the older V0 engine for them",
         "confirmed: the v0.10.1 wheel falls back (arg_utils.py:1403, 1429), v0.10.2's oracle checks neither")
@@ -594,7 +594,7 @@ class Rule(Enum):
         "--max-model-len may still ask for the longer length",
         "confirmed: absent from the v0.11.0 wheel, in v0.11.1 (config/model.py:2112) through v0.33.0")
     MNBT_CAPTURE_SIZE = RuleInfo(
-        _v("0.21.0"), "v0.21.0 wheel", "vllm/config/vllm.py _set_cudagraph_sizes",
+        _v("0.21.0"), "#40734", "vllm/config/vllm.py _set_cudagraph_sizes",
         "max_num_batched_tokens is a default CUDA-graph capture size when it fits under the ceiling "
         "(one more graph pair for a budget off the 8/16 grid)",
         "confirmed: absent from the v0.20.0 wheel, in v0.21.0 (config/vllm.py:1580) through v0.33.0")
