@@ -291,3 +291,35 @@ def test_the_v0_30_server_banner_names_the_release(line):
     """From v0.30 the API server prints 'vLLM server version X, serving model M' (or, with its
     logo, '... version X' at the end of a line): either names the release."""
     assert parse_log(line).settings()["vllm_version"] == "0.30.0"
+
+
+def test_settings_the_args_state_are_all_kept_and_auto_length_is_not_a_length():
+    """non-default args carry settings that change the pool (decode context parallelism, a fixed
+    --kv-cache-memory-bytes, async scheduling, the hybrid manager, the Mamba state dtype); --max-model-len
+    auto is -1 there, so the length comes from 'Using max model len'. With --kv-cache-memory-bytes vLLM
+    prints the pool it reserved instead of 'Available KV cache memory', and the comparison uses it."""
+    text = ("INFO [utils.py:233] non-default args: {'model': 'Qwen/Qwen3-8B', 'max_model_len': -1, "
+            "'tensor_parallel_size': 2, 'decode_context_parallel_size': 2, 'kv_cache_memory_bytes': 10737418240, "
+            "'async_scheduling': False, 'disable_hybrid_kv_cache_manager': True, 'mamba_ssm_cache_dtype': 'float32'}\n"
+            "INFO [model.py:1] Using max model len 40960\n"
+            "INFO [gpu_worker.py:300] Initial free memory 78.50 GiB, reserved 10.00 GiB memory for KV Cache as "
+            "specified by kv_cache_memory_bytes config and skipped memory profiling.\n")
+    p = parse_log(text)
+    s = p.settings()
+    assert s["max_model_len"] == 40960 and s["decode_context_parallel_size"] == 2
+    assert s["kv_cache_memory_bytes"] == 10737418240 and s["async_scheduling"] is False
+    assert s["disable_hybrid_kv_cache_manager"] is True and s["mamba_ssm_cache_dtype"] == "float32"
+    assert p.available_kv_cache_gib == [10.0]
+
+
+def test_a_start_refused_for_free_memory_gets_a_specific_answer():
+    """'Free memory on device ... is less than desired GPU memory utilization': nothing was sized, so
+    the comparison says what would have let the start through instead of 'nothing usable'."""
+    from kvcalc import api
+    text = ("ValueError: Free memory on device cuda:0 (40.12/79.19 GiB) on startup is less than desired GPU "
+            "memory utilization (0.9, 71.27 GiB). Decrease GPU memory utilization or reduce GPU memory used by "
+            "other processes.")
+    r = api.handle({"op": "compare_log", "text": text, "gpu": "h100"})
+    assert r["ok"] is False
+    msg = r["error"]["message"]
+    assert "40.12 of 79.19 GiB free" in msg and "at most 0.5" in msg

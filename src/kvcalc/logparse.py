@@ -111,11 +111,17 @@ class ParsedLog:
              _int_or_none(e.get("pipeline_parallel_size")))
         pick("gpu_memory_utilization", a.get("gpu_memory_utilization"), self.requested_util)
         pick("kv_cache_dtype", a.get("kv_cache_dtype"), e.get("kv_cache_dtype"))
-        pick("max_model_len", self.concurrency_len, a.get("max_model_len"), self.max_model_len,
-             _int_or_none(e.get("max_seq_len")))
+        # --max-model-len auto (v0.14+) is -1 in the args: the length is the one vLLM then prints
+        given_len = a.get("max_model_len")
+        pick("max_model_len", self.concurrency_len,
+             given_len if isinstance(given_len, int) and not isinstance(given_len, bool) and given_len > 0 else None,
+             self.max_model_len, _int_or_none(e.get("max_seq_len")))
         pick("max_num_batched_tokens", a.get("max_num_batched_tokens"))
         pick("max_num_seqs", a.get("max_num_seqs"))
         pick("block_size", a.get("block_size"))
+        for key in ("decode_context_parallel_size", "kv_cache_memory_bytes", "async_scheduling",
+                    "disable_hybrid_kv_cache_manager", "mamba_ssm_cache_dtype"):
+            pick(key, a.get(key))
         caching = a.get("enable_prefix_caching")
         if not isinstance(caching, bool):
             caching = {"True": True, "False": False}.get(e.get("enable_prefix_caching", ""))
@@ -196,6 +202,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     # line; the engine sizes the pool from the smallest rank, which a log may quote only here.
     ("Current kv cache memory in use", re.compile(r"Current kv cache memory in use is " + _NUM + r" ?GiB"),
      "available"),
+    # vllm/v1/worker/gpu_worker.py (v0.11+): with --kv-cache-memory-bytes vLLM skips the profile and
+    # prints the pool it reserved instead of the "Available KV cache memory" line
+    ("memory for KV Cache as specified", re.compile(r"reserved " + _NUM + r" ?GiB memory for KV Cache as specified"),
+     "available"),
     ("Estimated CUDA graph memory", re.compile(r"Estimated CUDA graph memory:\s*" + _NUM + r" ?GiB"), "cg"),
     ("Graph capturing finished", re.compile(r"Graph capturing finished in .{0,200}?took " + _NUM + r" ?GiB"), "capture"),
     ("Free memory on device", re.compile(
@@ -218,6 +228,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
         r"To serve at least one request with the models?'s? max seq len \((\d{1,16})\), \(" + _NUM +
         r" GiB KV cache is needed, which is larger than the available KV cache memory \(" + _NUM +
         r" GiB\)\.(?:.{0,300}?estimated maximum model length is (\d{1,16})(?!\d))?"), "fit_error"),
+    # vllm/v1/worker/utils.py (and gpu_worker.py before): the start refused for want of free memory
+    ("is less than desired GPU memory utilization", re.compile(
+        r"Free memory on device[^(]{0,40}\(" + _NUM + r"/" + _NUM + r" GiB\) on startup is less than desired GPU "
+        r"memory utilization \(" + _NUM + r", " + _NUM + r" GiB\)"), "util_error"),
     ("No available memory for the cache blocks",
      re.compile(r"No available memory for the cache blocks"), "no_memory"),
     # vllm/v1/sample/ops/topk_topp_sampler.py: which sampler the profile run used.
@@ -486,6 +500,10 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         log.error_estimated_max_len = int(g[3]) if g[3] else None
     elif kind == "no_memory":
         log.error = m.group(0)
+    elif kind == "util_error":
+        log.error = m.group(0)
+        log.free_memory_gib, log.total_memory_gib = _f(g[0]), _f(g[1])
+        log.requested_util, log.requested_gib = _f(g[2]), _f(g[3])
     elif kind in ("sampler_on", "sampler_off"):
         log.flashinfer_sampler = kind == "sampler_on"
     elif kind in ("runner_v2", "runner_v1"):

@@ -180,6 +180,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "refuse to start with this layout",
         "vLLM 无法统一该模型的页大小（{page:,} B 不能整除 {top:,} B）；这种布局下它会拒绝启动"),
     # ---- pasted logs (api.py compare_log)
+    "log.util_error": (
+        "this start was refused before any sizing: the GPU had {free:.2f} of {total:.2f} GiB free, and "
+        "--gpu-memory-utilization {util} asks for {wanted:.2f} GiB. Another process (or a previous vLLM) holds "
+        "the rest: free the GPU, or ask for at most {most} of it",
+        "这次启动在计算缓存之前就被拒绝了：GPU 总共 {total:.2f} GiB，只有 {free:.2f} GiB 空闲，而 "
+        "--gpu-memory-utilization {util} 需要 {wanted:.2f} GiB。其余显存被别的进程（或之前的 vLLM）占用："
+        "请释放 GPU，或把比例设为不超过 {most}"),
     "log.nothing_usable": (
         "nothing usable in this text: kvcalc needs at least the 'Available KV cache memory: … GiB' line "
         "of a vLLM startup log",
