@@ -1095,6 +1095,8 @@ function settingText(k, v) {
   if (k === "pinned_memory") return S(v === false ? "pm_off" : "pm_unset");
   if (k === "mxfp4_marlin") return S(v ? "mx_on" : "mx_off");
   if (k === "enable_prefix_caching") return v ? "--enable-prefix-caching" : "--no-enable-prefix-caching";
+  if (k === "async_scheduling") return v ? "--async-scheduling" : "--no-async-scheduling";
+  if (k === "disable_hybrid_kv_cache_manager") return v ? SETTING_FLAG[k] : "";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;
   if (Array.isArray(v)) return `${SETTING_FLAG[k] || k} ${v.join(" ")}`;
   return `${SETTING_FLAG[k] || k} ${v}`;

@@ -212,10 +212,10 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
             parsed.free_memory_gib is not None and parsed.total_memory_gib:
         # the start was refused before any sizing (and no later start in the paste got further):
         # say what would have let it start
-        raise SettingsError({"log": Text(
+        raise KvcalcError(Text(
             "log.util_error", free=parsed.free_memory_gib, total=parsed.total_memory_gib,
             util=parsed.requested_util, wanted=parsed.requested_gib,
-            most=math.floor(parsed.free_memory_gib / parsed.total_memory_gib * 100) / 100)})
+            most=math.floor(parsed.free_memory_gib / parsed.total_memory_gib * 100) / 100))
     if not parsed.found_anything or not parsed.available_kv_cache_gib:
         raise SettingsError({"log": Text("log.nothing_usable")})
     # "fallback": what the caller (the page's form) holds, used only where the log is silent:

@@ -199,6 +199,30 @@ def test_nothing_usable_says_so(py_page):
         expect(page.get_by_test_id("baseline")).to_have_attribute("data-state", "estimated")
 
 
+def test_a_refused_start_and_switches_the_log_states_are_shown(py_page):
+    """A start vLLM refused for want of free memory gets the core's specific answer (free, wanted and
+    the largest utilization that fits), not 'nothing usable'; a log whose args turn async scheduling
+    off says so in vLLM's own spelling among what the page read."""
+    page = py_page
+    reset(page)
+    refused = ("ValueError: Free memory on device cuda:0 (40.12/79.19 GiB) on startup is less than desired GPU "
+               "memory utilization (0.9, 71.27 GiB). Decrease GPU memory utilization or reduce GPU memory used "
+               "by other processes.")
+    got = paste(page, refused)
+    assert got["reply"] == oracle(got["request"]) and not got["reply"]["ok"]
+    msg = page.get_by_test_id("log-paste-msg")
+    expect(msg).to_have_attribute("data-kind", "paste_error")
+    expect(msg).to_contain_text("40.12 of 79.19 GiB free")
+    reset(page)
+    text = ("INFO [utils.py:233] non-default args: {'model': 'Qwen/Qwen3-8B', 'max_model_len': 32768, "
+            "'async_scheduling': False}\n"
+            "INFO [gpu_worker.py:298] Available KV cache memory: 51.39 GiB\n"
+            "INFO [kv_cache_utils.py:1087] GPU KV cache size: 374,208 tokens\n")
+    got = paste(page, text)
+    assert got["reply"]["ok"] and got["reply"]["result"]["form"]["async_scheduling"] is False
+    expect(page.get_by_test_id("log-sources")).to_contain_text("--no-async-scheduling")
+
+
 def test_what_ifs_move_from_the_measured_baseline(py_page):
     page = py_page
     e = LOGS["a100-llama31-8b-v0.31.0"]
