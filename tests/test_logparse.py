@@ -323,3 +323,11 @@ def test_a_start_refused_for_free_memory_gets_a_specific_answer():
     assert r["ok"] is False
     msg = r["error"]["message"]
     assert "40.12 of 79.19 GiB free" in msg and "at most 0.5" in msg
+
+
+def test_the_cuda_graph_pool_line_gives_both_figures():
+    """'CUDA graph pool memory: A GiB (actual), E GiB (estimated)' (v0.20+, both runners; the V2 runner
+    prints no 'Estimated CUDA graph memory' line)."""
+    p = parse_log("INFO [gpu_worker.py:600] CUDA graph pool memory: 0.45 GiB (actual), 0.52 GiB (estimated), "
+                  "difference: 0.07 GiB (15.6%).\n")
+    assert (p.graph_capture_gib, p.cuda_graph_estimate_gib) == (0.45, 0.52)

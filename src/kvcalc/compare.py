@@ -63,7 +63,8 @@ def _causes(parsed: ParsedLog, calc: Calculation, form: dict[str, Any]) -> list[
                             diff=abs(diff)))
     if b is not None and "non_torch" in usage and abs(usage["non_torch"] - b.non_torch_as_logged / GIB) > 0.3:
         out.append(Text("cause.non_torch", theirs=usage["non_torch"], ours=b.non_torch_as_logged / GIB))
-    if parsed.cuda_graph_estimate_gib is not None and b is not None:
+    if parsed.cuda_graph_estimate_gib is not None and b is not None and b.terms[3].bytes:
+        # only where this setting subtracts the estimate (V2 before v0.29 profiles one it does not use)
         ours = b.terms[3].bytes / GIB
         if abs(parsed.cuda_graph_estimate_gib - ours) > 0.3:
             out.append(Text("cause.cuda_graphs", theirs=parsed.cuda_graph_estimate_gib, ours=ours))

@@ -207,6 +207,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("memory for KV Cache as specified", re.compile(r"reserved " + _NUM + r" ?GiB memory for KV Cache as specified"),
      "available"),
     ("Estimated CUDA graph memory", re.compile(r"Estimated CUDA graph memory:\s*" + _NUM + r" ?GiB"), "cg"),
+    # vllm/v1/worker/gpu_worker.py (v0.20+): both runners print the profiled estimate beside the pool
+    # they captured; the V1 runner also prints "Estimated CUDA graph memory", V2 only this
+    ("CUDA graph pool memory", re.compile(r"CUDA graph pool memory: " + _NUM + r" GiB \(actual\), " + _NUM +
+                                          r" GiB \(estimated\)"), "cg_pool"),
     ("Graph capturing finished", re.compile(r"Graph capturing finished in .{0,200}?took " + _NUM + r" ?GiB"), "capture"),
     ("Free memory on device", re.compile(
         r"Free memory on device \(" + _NUM + r"/" + _NUM + r" GiB\) on startup\. Desired GPU memory "
@@ -461,6 +465,10 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         log.cuda_graph_estimate_gib = _f(g[0])
     elif kind == "capture":
         log.graph_capture_gib = _f(g[0])
+    elif kind == "cg_pool":
+        log.graph_capture_gib = log.graph_capture_gib if log.graph_capture_gib is not None else _f(g[0])
+        log.cuda_graph_estimate_gib = log.cuda_graph_estimate_gib if log.cuda_graph_estimate_gib is not None \
+            else _f(g[1])
     elif kind == "free":
         log.free_memory_gib, log.total_memory_gib = _f(g[0]), _f(g[1])
         log.requested_util, log.requested_gib = _f(g[2]), _f(g[3])
