@@ -74,6 +74,24 @@ def test_gpu_guessed_from_total_and_reserve_measured():
     assert abs(again["estimated"]["available_gib"] - 56.21) < 0.02
 
 
+def test_non_torch_memory_from_the_consumed_figure():
+    """From v0.27 the breakdown gives 'consumed memory (weights + non-torch)': less 'Model loading took'
+    it is the non-torch memory, which the comparison names when it is far from kvcalc's."""
+    def causes(consumed):
+        text = ("INFO [model_runner.py:407] Model loading took 15.0 GiB memory\n"
+                "INFO [gpu_worker.py:692] Available KV cache memory: 56.21 GiB\n"
+                "INFO [kv_cache_utils.py:2464] GPU KV cache size: 460,496 tokens, "
+                "Maximum concurrency for 131,072 tokens per request: 3.51x\n"
+                "INFO [gpu_worker.py:955] Free memory on device (78.84/79.25 GiB) on startup. Desired GPU memory "
+                f"utilization is (0.92, 72.91 GiB). Actual usage is {consumed} GiB for consumed memory "
+                "(weights + non-torch), 1.44 GiB for peak activation, and 0.23 GiB for CUDAGraph memory.\n")
+        r = api.handle({"op": "compare_log", "text": text, "model": "meta-llama/Llama-3.1-8B-Instruct"})
+        assert r["ok"], r
+        return " ".join(r["result"]["causes"])
+    assert "non-torch" not in causes("15.26")
+    assert "non-torch" in causes("16.50")
+
+
 def _entry(log_id):
     return next(e for e in load_logs() if e["id"] == log_id)
 

@@ -61,8 +61,12 @@ def _causes(parsed: ParsedLog, calc: Calculation, form: dict[str, Any]) -> list[
         if abs(diff) > 0.3:
             out.append(Text("cause.activation_higher" if diff > 0 else "cause.activation_lower",
                             diff=abs(diff)))
-    if b is not None and "non_torch" in usage and abs(usage["non_torch"] - b.non_torch_as_logged / GIB) > 0.3:
-        out.append(Text("cause.non_torch", theirs=usage["non_torch"], ours=b.non_torch_as_logged / GIB))
+    non_torch = usage.get("non_torch")
+    if non_torch is None and "consumed" in usage and parsed.model_loading_gib:
+        # from v0.27 the breakdown gives weights and non-torch memory together
+        non_torch = usage["consumed"] - parsed.model_loading_gib[-1]
+    if b is not None and non_torch is not None and abs(non_torch - b.non_torch_as_logged / GIB) > 0.3:
+        out.append(Text("cause.non_torch", theirs=non_torch, ours=b.non_torch_as_logged / GIB))
     if parsed.cuda_graph_estimate_gib is not None and b is not None and b.terms[3].bytes:
         # only where this setting subtracts the estimate (V2 before v0.29 profiles one it does not use)
         ours = b.terms[3].bytes / GIB
