@@ -130,6 +130,19 @@ def test_bad_id_and_bad_json(py_page):
     h.close()
 
 
+def load_with_side_file(page, hub, model_id, config, file, body, key):
+    """Serve config.json and a file beside it, load the id, and wait for the page's request that carries
+    the file inside the config under ``key``; the page's numbers equal the oracle's, which is returned."""
+    hub.add(model_id, "config.json", body=config)
+    hub.add(model_id, file, body=body)
+    load(page, model_id)
+    want = page_request(model=model_id, config={**config, key: body})
+    wait_request(page, want)
+    r = oracle(want)["result"]
+    assert_numbers_match(page, r)
+    return r
+
+
 def test_a_vision_model_brings_its_processor_limit(py_page, hub):
     """A Qwen2.5-VL fine-tune whose preprocessor_config.json lowers max_pixels to 1,003,520: the
     page fetches the file beside config.json, hands it to the core inside the config, and the
@@ -140,13 +153,7 @@ def test_a_vision_model_brings_its_processor_limit(py_page, hub):
     cfg = find_model("Qwen/Qwen2.5-VL-7B-Instruct").config
     pre = {"image_processor_type": "Qwen2VLImageProcessor", "max_pixels": 1003520, "min_pixels": 3136,
            "merge_size": 2, "patch_size": 14, "temporal_patch_size": 2}
-    hub.add("acme/vl-ocr", "config.json", body=cfg)
-    hub.add("acme/vl-ocr", "preprocessor_config.json", body=pre)
-    load(page, "acme/vl-ocr")
-    want = page_request(model="acme/vl-ocr", config={**cfg, "preprocessor_config": pre})
-    wait_request(page, want)
-    r = oracle(want)["result"]
-    assert_numbers_match(page, r)
+    r = load_with_side_file(page, hub, "acme/vl-ocr", cfg, "preprocessor_config.json", pre, "preprocessor_config")
     act = next(t for t in r["budget"]["terms"] if t["name"] == "activation peak")
     assert "1 video(s) of 8,960 tokens" in act["basis"]
     expect(page.get_by_test_id("serve-command")).not_to_contain_text("--mm-processor-kwargs")
@@ -163,14 +170,9 @@ def test_a_modelopt_checkpoint_brings_its_hf_quant_config(py_page, hub):
     page = py_page
     quant = {"producer": {"name": "modelopt", "version": "0.23.0"},
              "quantization": {"quant_algo": "FP8", "kv_cache_quant_algo": "FP8", "exclude_modules": ["lm_head"]}}
-    hub.add("acme/qwen3-8b-fp8-modelopt", "config.json", body=QWEN8_CONFIG)
-    hub.add("acme/qwen3-8b-fp8-modelopt", "hf_quant_config.json", body=quant)
-    load(page, "acme/qwen3-8b-fp8-modelopt")
-    want = page_request(model="acme/qwen3-8b-fp8-modelopt", config={**QWEN8_CONFIG, "hf_quant_config": quant})
-    wait_request(page, want)
-    r = oracle(want)["result"]
+    r = load_with_side_file(page, hub, "acme/qwen3-8b-fp8-modelopt", QWEN8_CONFIG, "hf_quant_config.json", quant,
+                            "hf_quant_config")
     assert r["settings"]["kv_cache_dtype_resolved"] == "fp8_e4m3"
-    assert_numbers_match(page, r)
 
 
 EAGLE3_LLAMA8B = json.loads((FIXTURES / "eagle3-llama3.1-8b" / "config.json").read_text())
