@@ -126,6 +126,7 @@ const FIELDS = [
   ["mmlim", "mm-limits", ""],
   ["mmp", "mm-proc", ""],
   ["spec", "spec-config", ""],
+  ["dcp", "dcp", ""],
   ["bs", "block-size", ""],
   ["eager", "enforce-eager", false],
   ["pc", "prefix-caching", ""],
@@ -217,7 +218,7 @@ function drafterField() {
 }
 
 // --enable-prefix-caching, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
-// VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, --skip-mm-profiling and --language-model-only: sent only when the user (or a pasted log) set them.
+// VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, --skip-mm-profiling, --language-model-only and --decode-context-parallel-size: sent only when the user (or a pasted log) set them.
 function profileSettings() {
   const v = $("flashinfer-sampler").value;
   const cg = $("cg-profiling").value;
@@ -238,6 +239,7 @@ function profileSettings() {
     ...(pm === "" ? {} : { pinned_memory: false }),
     ...(mx === "" ? {} : { mxfp4_marlin: mx === "1" }),
     ...(perf === "" ? {} : { performance_mode: perf }),
+    ...(value("dcp") === null ? {} : { decode_context_parallel_size: value("dcp") }),
     ...($("skip-mm-profiling").checked ? { skip_mm_profiling: true } : {}),
     ...($("language-model-only").checked ? { language_model_only: true } : {}),
   };
@@ -1056,6 +1058,7 @@ const LOG_FIELDS = [
   ["limit_mm_per_prompt", "mm-limits", ""],
   ["mm_processor_kwargs", "mm-proc", ""],
   ["speculative", "spec-config", ""],
+  ["decode_context_parallel_size", "dcp", ""],
   ["block_size", "block-size", ""],
   ["enforce_eager", "enforce-eager", false],
   ["enable_prefix_caching", "prefix-caching", ""],

@@ -557,3 +557,29 @@ def test_a_hybrid_model_profiling_its_tower_at_a_large_batch_says_the_band_carri
     page.get_by_test_id("language-model-only").check()
     expect(notes).not_to_contain_text("the band's low end includes it")
     fresh_form(page)
+
+
+def test_the_decode_context_parallel_field(py_page):
+    """--decode-context-parallel-size: sent only when typed, it splits DeepSeek-V2-Lite's latent cache
+    over the TP group's ranks (about twice the tokens at DCP 2), a size that does not divide the
+    GPU count is named beside the field, and the URL keeps it."""
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    base = set_form(page, model="deepseek-ai/DeepSeek-V2-Lite", tensor_parallel_size=2)
+    wait_request(page, base)
+    plain = oracle(base)["result"]
+    page.get_by_test_id("dcp").fill("2")
+    want = page_request(model="deepseek-ai/DeepSeek-V2-Lite", tensor_parallel_size=2)
+    want["settings"]["decode_context_parallel_size"] = 2
+    wait_request(page, want)
+    split = oracle(want)["result"]
+    assert_numbers_match(page, split)
+    assert split["estimated"]["tokens"] > 1.8 * plain["estimated"]["tokens"]
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--decode-context-parallel-size 2")
+    link_restores(page, "dcp", "2", "dcp", "2", want)
+    open_advanced(page)
+    page.get_by_test_id("dcp").fill("3")
+    expect(page.locator("#dcp-msg")).to_contain_text("--decode-context-parallel-size")
+    page.get_by_test_id("dcp").fill("")
+    fresh_form(page)
