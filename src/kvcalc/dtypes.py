@@ -30,6 +30,11 @@ class KvDtype:
     mla_only: bool = False
     since: Rule | None = None
 
+    @property
+    def sixteen_bit(self) -> bool:
+        """16-bit values (float16, bfloat16): the only cache FLASH_ATTN_MLA holds (kvspecs.mla_backend)."""
+        return self.value_bytes >= 2
+
     def head_bytes(self, head_k: int, head_v: int) -> int:
         """Bytes one token occupies for one KV head (K and V together).
 

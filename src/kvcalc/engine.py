@@ -501,10 +501,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     version = resolved.version
     arch = as_release_reads(arch, version)
     from .reserve import mm_prefix_lm_batch_floor  # noqa: PLC0415
-    # five public --language-model-only Gemma-4-31B starts of a v0.22 build size their sliding-window
-    # blocks from the unraised 2,048 tokens, so the floor is left out there (mm_prefix_lm_batch_floor)
-    floored = resolved if settings.language_model_only else \
-        with_batch_floor(resolved, mm_prefix_lm_batch_floor(config, resolved.mm_limits, resolved.mm_processor))
+    floored = with_batch_floor(resolved, mm_prefix_lm_batch_floor(config, resolved.mm_limits, resolved.mm_processor,
+                                                                 bool(settings.language_model_only)))
     batch_floor_notes = (Text("note.mm_prefix_lm_batch_floor", old=resolved.max_num_batched_tokens,
                               new=floored.max_num_batched_tokens),) \
         if floored.max_num_batched_tokens != resolved.max_num_batched_tokens else ()
@@ -586,7 +584,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     else:
         budget, budget_note, reserve_notes = _estimate(config, arch, gpu, resolved, model_dtype, weights_bytes,
                                                        mrv2, parts, measured_reserve_bytes, spec_tokens,
-                                                       kv.value_bytes >= 2)
+                                                       kv.sixteen_bit)
         if budget is not None:
             estimated = _pool(parts, budget.stage_available)
             est_low = _pool(parts, budget.stage_low)

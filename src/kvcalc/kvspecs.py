@@ -240,7 +240,7 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
     if req.block_size is not None:
         block_size, reason = req.block_size, "--block-size"
     else:
-        block_size, reason = default_block_size(arch, req.gpu, req.version, req.kv.value_bytes >= 2)
+        block_size, reason = default_block_size(arch, req.gpu, req.version, req.kv.sixteen_bit)
     has_chunked = any(l.kind == "chunked_local" for l in arch.layers)
     hybrid_manager = req.hybrid_manager
     if hybrid_manager is None:

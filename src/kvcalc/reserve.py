@@ -814,20 +814,20 @@ def _gemma4_item(config: dict[str, Any], limits: MmLimits | None,
 
 
 def mm_prefix_lm_batch_floor(config: dict[str, Any], limits: MmLimits | None = None,
-                             processor: MmProcessor | None = None) -> int:
+                             processor: MmProcessor | None = None, language_model_only: bool = False) -> int:
     """The smallest batch that holds one item of each modality a multimodal prefix-LM model takes
     (vllm/engine/arg_utils.py ``_get_min_mm_batched_tokens``, Rule.MM_PREFIX_LM_MNBT_FLOOR): for
     Gemma 4 with ``use_bidirectional_attention: "vision"`` the largest of a video (32 frames × 78
     tokens, fewer where the video option sets ``num_frames``), an audio clip (750) and an image
     (``default_output_length`` or ``max_soft_tokens``). vLLM counts every modality the model
     supports, so --limit-mm-per-prompt switching one off does not lower it. 0 for other models
-    (Gemma 3, also a prefix LM, gives vLLM no per-item ceiling, so nothing is raised). The engine
-    leaves it out with --language-model-only: five public starts of Gemma-4-31B that way (GB10, a
+    (Gemma 3, also a prefix LM, gives vLLM no per-item ceiling, so nothing is raised), and 0 with
+    ``language_model_only``: five public starts of Gemma-4-31B that way (GB10, a
     v0.22 main build) print pools that match 2,048 tokens in flight, not 2,496, although the v0.22
     code reads no such exception (a failed lookup there only logs a warning and raises nothing)."""
     text = config.get("text_config") if isinstance(config.get("text_config"), dict) else {}
-    if str(config.get("model_type")) != "gemma4" or text.get("use_bidirectional_attention") != "vision" \
-            or not isinstance(config.get("vision_config"), dict):
+    if language_model_only or str(config.get("model_type")) != "gemma4" or \
+            text.get("use_bidirectional_attention") != "vision" or not isinstance(config.get("vision_config"), dict):
         return 0
     frames = min(GEMMA4_VIDEO_FRAMES, limits.video_frames) if limits and limits.video_frames else GEMMA4_VIDEO_FRAMES
     image = (processor.max_soft_tokens if processor and processor.max_soft_tokens else None) or \

@@ -524,7 +524,7 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         mnbt = min(defaults.max_num_batched_tokens, seqs * max_len)
     if s.max_model_len is None:
         used.add("--max-model-len")
-    if s.max_num_seqs is None and (s.max_num_batched_tokens is None or applies(Rule.SEQS_CAPPED_BY_MNBT, version)):
+    if s.max_num_seqs is None and applies(Rule.SEQS_CAPPED_BY_MNBT, version):
         seqs = min(seqs, mnbt)
     if sizes and s.max_cudagraph_capture_size is not None:
         # vllm/config/vllm.py _set_cudagraph_sizes: both given, the maximum must be the largest
