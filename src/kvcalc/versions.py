@@ -759,11 +759,14 @@ ROCM_V1_ARCHITECTURES: tuple[tuple[Version, frozenset[str]], ...] = (
 v0.32)."""
 
 
+def in_force(table: tuple[tuple[Version, frozenset[str]], ...], version: Version) -> frozenset[str]:
+    """The entry of a release table (newest first) that ``version`` runs: the newest whose first
+    release is not after it; empty before the oldest."""
+    return next((names for since, names in table if version >= since), frozenset())
+
+
 def rocm_keeps_v1(architecture: str, version: Version) -> bool:
-    for since, names in ROCM_V1_ARCHITECTURES:
-        if version >= since:
-            return architecture in names
-    return False
+    return architecture in in_force(ROCM_V1_ARCHITECTURES, version)
 
 
 _BREAKABLE_0_29 = frozenset({
@@ -773,26 +776,29 @@ _BREAKABLE_0_29 = frozenset({
 _BREAKABLE_0_30 = _BREAKABLE_0_29 | {"DeepseekV41ForCausalLM", "DeepseekV4ForConditionalGeneration",
                                      "Glm5NextForCausalLM", "Glm5NextForConditionalGeneration",
                                      "Qwen4ExpForCausalLM", "Qwen4ExpForConditionalGeneration"}
-BREAKABLE_CUDAGRAPH_ARCHITECTURES: tuple[tuple[Version, frozenset[str], frozenset[str]], ...] = (
+BREAKABLE_CUDAGRAPH_ARCHITECTURES: tuple[tuple[Version, frozenset[str]], ...] = (
     (_v("0.33.0"), _BREAKABLE_0_30 | {"AliceAIForCausalLM", "BeamForCausalLM", "MuseSpark1xForCausalLM",
                                       "MuseSparkForConditionalGeneration", "Step5ForCausalLM",
-                                      "Step5ForConditionalGeneration"}, frozenset({"DeepseekV41ForCausalLM"})),
-    (_v("0.30.0"), _BREAKABLE_0_30, frozenset({"DeepseekV41ForCausalLM"})),
-    (_v("0.29.0"), _BREAKABLE_0_29, _BREAKABLE_0_29 - {"DeepseekV32ForCausalLM"}),
+                                      "Step5ForConditionalGeneration"}),
+    (_v("0.30.0"), _BREAKABLE_0_30),
+    (_v("0.29.0"), _BREAKABLE_0_29),
 )
-"""(first release, architectures on CUDA, on ROCm) that default to breakable CUDA graphs
-(Rule.BREAKABLE_CUDAGRAPHS; ``DEFAULT_BREAKABLE_CUDAGRAPH_ARCHITECTURES`` and
-``default_breakable_cudagraph_architectures`` in each release's vllm/config/vllm.py; from v0.30 ROCm
-keeps only DeepSeek-V4.1, which cannot compile)."""
+"""(first release, architectures) that default to breakable CUDA graphs on CUDA
+(Rule.BREAKABLE_CUDAGRAPHS; ``DEFAULT_BREAKABLE_CUDAGRAPH_ARCHITECTURES`` in each release's
+vllm/config/vllm.py)."""
+ROCM_BREAKABLE_CUDAGRAPH_ARCHITECTURES: tuple[tuple[Version, frozenset[str]], ...] = (
+    (_v("0.30.0"), frozenset({"DeepseekV41ForCausalLM"})),
+    (_v("0.29.0"), _BREAKABLE_0_29 - {"DeepseekV32ForCausalLM"}),
+)
+"""The same on ROCm (``default_breakable_cudagraph_architectures``): v0.29 leaves DeepSeek-V3.2 out,
+and from v0.30 only DeepSeek-V4.1, which cannot compile, qualifies."""
 
 
 def breakable_cudagraphs(architecture: str, version: Version, platform: str = "cuda") -> bool:
     """Whether ``version`` runs this architecture without torch.compile, on breakable CUDA graphs
     (unless VLLM_USE_BREAKABLE_CUDAGRAPH=0, which kvcalc does not model)."""
-    for since, cuda, rocm in BREAKABLE_CUDAGRAPH_ARCHITECTURES:
-        if version >= since:
-            return architecture in (rocm if platform == "rocm" else cuda)
-    return False
+    table = ROCM_BREAKABLE_CUDAGRAPH_ARCHITECTURES if platform == "rocm" else BREAKABLE_CUDAGRAPH_ARCHITECTURES
+    return architecture in in_force(table, version)
 
 
 _V2_MOE_0_25 = frozenset({"DeepseekV2ForCausalLM", "Qwen2MoeForCausalLM", "GraniteMoeForCausalLM"})
@@ -814,20 +820,12 @@ model that is not MoE. From v0.29 every model runs on V2 and the list is gone.""
 
 def default_v2_architectures(version: Version) -> frozenset[str]:
     """The architectures listed in ``version`` (empty before v0.22)."""
-    for since, archs in DEFAULT_V2_ARCHITECTURES:      # newest first
-        if version >= since:
-            return archs
-    return frozenset()
+    return in_force(DEFAULT_V2_ARCHITECTURES, version)
 
 
 def runs_on_v1_for(method: str | None, version: Version) -> bool:
     """Whether the speculative ``method`` keeps the model on the V1 runner in ``version``."""
-    if method is None:
-        return False
-    for since, methods in V1_SPECULATIVE_METHODS:      # newest first
-        if version >= since:
-            return method.lower() in methods
-    return False
+    return method is not None and method.lower() in in_force(V1_SPECULATIVE_METHODS, version)
 
 
 def default_gpu_memory_utilization(version: Version) -> float:
