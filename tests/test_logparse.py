@@ -293,11 +293,12 @@ def test_the_v0_30_server_banner_names_the_release(line):
     assert parse_log(line).settings()["vllm_version"] == "0.30.0"
 
 
-def test_settings_the_args_state_are_all_kept_and_auto_length_is_not_a_length():
+def test_settings_the_args_state_are_all_kept_and_auto_length_stays_auto():
     """non-default args carry settings that change the pool (decode context parallelism, a fixed
     --kv-cache-memory-bytes, async scheduling, the hybrid manager, the Mamba state dtype); --max-model-len
-    auto is -1 there, so the length comes from 'Using max model len'. With --kv-cache-memory-bytes vLLM
-    prints the pool it reserved instead of 'Available KV cache memory', and the comparison uses it."""
+    auto is -1 there and stays auto (kvcalc fits the length again from the log's memory), whatever
+    'Using max model len' says. With --kv-cache-memory-bytes vLLM prints the pool it reserved instead of
+    'Available KV cache memory', and the comparison uses it."""
     text = ("INFO [utils.py:233] non-default args: {'model': 'Qwen/Qwen3-8B', 'max_model_len': -1, "
             "'tensor_parallel_size': 2, 'decode_context_parallel_size': 2, 'kv_cache_memory_bytes': 10737418240, "
             "'async_scheduling': False, 'disable_hybrid_kv_cache_manager': True, 'mamba_ssm_cache_dtype': 'float32'}\n"
@@ -306,7 +307,7 @@ def test_settings_the_args_state_are_all_kept_and_auto_length_is_not_a_length():
             "specified by kv_cache_memory_bytes config and skipped memory profiling.\n")
     p = parse_log(text)
     s = p.settings()
-    assert s["max_model_len"] == 40960 and s["decode_context_parallel_size"] == 2
+    assert s["max_model_len"] == -1 and s["decode_context_parallel_size"] == 2
     assert s["kv_cache_memory_bytes"] == 10737418240 and s["async_scheduling"] is False
     assert s["disable_hybrid_kv_cache_manager"] is True and s["mamba_ssm_cache_dtype"] == "float32"
     assert p.available_kv_cache_gib == [10.0]
@@ -331,3 +332,18 @@ def test_the_cuda_graph_pool_line_gives_both_figures():
     p = parse_log("INFO [gpu_worker.py:600] CUDA graph pool memory: 0.45 GiB (actual), 0.52 GiB (estimated), "
                   "difference: 0.07 GiB (15.6%).\n")
     assert (p.graph_capture_gib, p.cuda_graph_estimate_gib) == (0.45, 0.52)
+
+
+def test_the_auto_fit_line_marks_an_auto_length_and_gives_the_fitted_one():
+    """'Auto-fit max_model_len: reduced from A to B ...' (v0.14+) says the start ran with --max-model-len
+    auto even where the args are not quoted, and B is the length vLLM served; 'full model context length
+    A fits' keeps A. Both wordings (before and from v0.32) are read."""
+    old = parse_log("INFO [kv_cache_utils.py:1373] Auto-fit max_model_len: reduced from 10485760 to 324640 to "
+                    "fit in available GPU memory (29.72 GiB available for KV cache)\n"
+                    "INFO [kv_cache_utils.py:1087] Maximum concurrency for 324,640 tokens per request: 1.00x\n")
+    assert old.auto_max_model_len and old.auto_fit_len == 324640 and old.settings()["max_model_len"] == -1
+    new = parse_log("INFO [kv_cache_utils.py:2480] Auto-fit max_model_len: full model context length 262144 fits "
+                    "in available KV cache memory (61.5 GiB GPU)\n")
+    assert new.auto_max_model_len and new.auto_fit_len == 262144
+    plain = parse_log("INFO [kv_cache_utils.py:1087] Maximum concurrency for 32,768 tokens per request: 3.00x\n")
+    assert not plain.auto_max_model_len and plain.settings()["max_model_len"] == 32768

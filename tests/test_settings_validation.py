@@ -90,11 +90,11 @@ def test_tensor_parallel_kv_head_rule_alone():
     ("--tensor-parallel-size", "tensor_parallel_size", [0, -1, 1.5, "2", True, 2048]),
     ("--pipeline-parallel-size", "pipeline_parallel_size", [0, -2, 1.5, "2", False]),
     ("--decode-context-parallel-size", "decode_context_parallel_size", [0, -1, "1", 2.0]),
-    ("--max-model-len", "max_model_len", [0, -1, 1.5, "4096", True, 10**9]),
-    ("--max-num-batched-tokens", "max_num_batched_tokens", [0, -1, 2.5, "8192", True]),
+    ("--max-model-len", "max_model_len", [0, -2, 1.5, "4.5", "4k tokens", True, 10**9]),
+    ("--max-num-batched-tokens", "max_num_batched_tokens", [0, -1, 2.5, "8192.5", "auto", True]),
     ("--max-num-seqs", "max_num_seqs", [0, -1, 2.5, "256", 10**7]),
     ("--avg-tokens", "avg_tokens", [0, -5, 1.5, "100"]),
-    ("--kv-cache-memory-bytes", "kv_cache_memory_bytes", [0, -1, 1.5, "1"]),
+    ("--kv-cache-memory-bytes", "kv_cache_memory_bytes", [0, -1, 1.5, "0", "8 GiB"]),
 ])
 def test_whole_number_flags(flag, key, bad):
     for value in bad:
@@ -236,7 +236,10 @@ def run(capsys, *argv):
     (["--dcp", "0"], "--decode-context-parallel-size"),
     (["--dcp", "3"], "--decode-context-parallel-size"),
     (["--max-model-len", "0"], "--max-model-len"),
-    (["--max-model-len", "-1"], "--max-model-len"),
+    (["--max-model-len", "-2"], "--max-model-len"),
+    (["--max-model-len", "auto", "--vllm-version", "0.13.0"], "needs vLLM 0.14.0"),
+    (["--max-model-len", "1.5K"], "1.5k for x 1000"),
+    (["--kv-cache-memory-bytes", "8 GiB"], "8G = 8,589,934,592"),
     (["--max-model-len", "99999999"], "exceeds the model's maximum"),
     (["--block-size", "24"], "1, 8, 16, 32, 64, 128, 256"),
     (["--block-size", "0"], "--block-size"),

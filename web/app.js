@@ -486,13 +486,21 @@ function specUsedText(spec) {
   return `${flag} · ${S(spec.drafter_config ? "spec_drafter_read" : "spec_drafter_assumed")}`;
 }
 
+// --max-model-len auto: the length the headline pool fitted (the core's _auto_fit), from the model's own
+function usedAutoLen(r) {
+  const pool = r.from_log ?? r.estimated;
+  return pool && pool.fits
+    ? fill(S("used_mml_auto"), { len: F.int(pool.max_model_len), from: F.int(r.settings.max_model_len) })
+    : fill(S("used_mml_auto_none"), { from: F.int(r.settings.max_model_len) });
+}
+
 function renderSettingsUsed(r) {
   const s = r.settings;
   const rows = [
     [S("used_model"), `${r.model.id || "–"} (${r.model.architecture}, ${r.model.dtype})`],
     [S("used_version"), s.vllm_version],
     [S("used_util"), F.dec2(s.gpu_memory_utilization)],
-    [S("used_mml"), F.int(s.max_model_len)],
+    [S("used_mml"), s.max_model_len_auto ? usedAutoLen(r) : F.int(s.max_model_len)],
     [S("used_mnbt"), F.int(s.max_num_batched_tokens)],
     [S("used_mns"), F.int(s.max_num_seqs)],
     [S("used_kv"), `${s.kv_cache_dtype} → ${s.kv_cache_dtype_resolved}`],
@@ -1339,7 +1347,7 @@ function renderCharts() {
   } else {
     const lo = Math.pow(10, Math.floor(Math.log10(Math.min(...ys, 1))));
     const hi = Math.pow(10, Math.ceil(Math.log10(Math.max(...ys, 1) * 1.0001)));
-    const curLen = r.settings.max_model_len;
+    const curLen = pool ? pool.max_model_len : r.settings.max_model_len;
     Object.assign(specC, {
       yDomain: [lo, hi], yTicks: powerTicks(lo, hi, 10),
       yFmt: (v, full) => (full ? F.x(v) : nf({ maximumSignificantDigits: 3 }).format(v)),

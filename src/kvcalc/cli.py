@@ -74,9 +74,11 @@ def _model_flags(p: Any) -> None:
                    type=int, default=1)
     p.add_argument("--gpu-memory-utilization", type=float)
     p.add_argument("--kv-cache-dtype", default="auto")
-    p.add_argument("--max-model-len", type=int)
+    # the sizes as typed: the core reads vLLM's forms (32k, 32K, 8G; auto for the length) and names a bad one
+    p.add_argument("--max-model-len", metavar="N|auto",
+                   help="tokens per request (32768, 32k, 32K); auto: the longest the KV cache holds (vLLM 0.14+)")
     p.add_argument("--avg-tokens", type=int, help="average tokens per request (prompt + output)")
-    p.add_argument("--max-num-batched-tokens", type=int)
+    p.add_argument("--max-num-batched-tokens", metavar="N", help="tokens per step (8192, 8k, 8K)")
     p.add_argument("--max-num-seqs", type=int)
     p.add_argument("--block-size", type=int)
     p.add_argument("--enforce-eager", action="store_true")
@@ -100,7 +102,8 @@ def _model_flags(p: Any) -> None:
     p.add_argument("--disable-hybrid-kv-cache-manager", action="store_true", default=None)
     p.add_argument("--mamba-ssm-cache-dtype", choices=MAMBA_SSM_CACHE_DTYPES,
                    help="vLLM's flag: the dtype of a hybrid model's Mamba state (default: the model's)")
-    p.add_argument("--kv-cache-memory-bytes", type=int)
+    p.add_argument("--kv-cache-memory-bytes", metavar="BYTES",
+                   help="the KV cache memory per GPU, instead of --gpu-memory-utilization (8589934592, 8G, 8.6g)")
     p.add_argument("--skip-mm-profiling", action="store_true", default=None,
                    help="vLLM's flag: no profile pass of a multimodal model's vision tower")
     p.add_argument("--max-cudagraph-capture-size", type=int,
@@ -216,7 +219,8 @@ def print_estimate(r: dict[str, Any], out=None) -> None:
     w = (out or sys.stdout).write
     w(f"{r['model']['id'] or r['model']['architecture']} on {s['tensor_parallel_size']} × "
       f"{r['gpu']['name']} ({r['gpu']['total_gib']:.2f} GiB), vLLM {s['vllm_version']}\n")
-    w(f"  max_model_len {s['max_model_len']:,} · util {s['gpu_memory_utilization']} · KV "
+    length = f"auto (from {s['max_model_len']:,})" if s["max_model_len_auto"] else f"{s['max_model_len']:,}"
+    w(f"  max_model_len {length} · util {s['gpu_memory_utilization']} · KV "
       f"{s['kv_cache_dtype_resolved']} · block {s['block_size']} · batched tokens "
       f"{s['max_num_batched_tokens']:,} · max seqs {s['max_num_seqs']:,} · model runner "
       f"{'V2' if lay['model_runner_v2'] else 'V1'}\n")
@@ -249,7 +253,7 @@ def print_estimate(r: dict[str, Any], out=None) -> None:
             if "tokens_low" in p:
                 extra = f"  (log rounding allows {_fmt_int(p['tokens_low'])}–{_fmt_int(p['tokens_high'])})"
             w(f"  GPU KV cache size      {p['tokens']:,} tokens{extra}\n")
-            w(f"  Max concurrency        {p['max_concurrency']:.2f}x at {s['max_model_len']:,} tokens\n")
+            w(f"  Max concurrency        {p['max_concurrency']:.2f}x at {p['max_model_len']:,} tokens\n")
             if p["avg_requests"] is not None:
                 w(f"  Requests at {s['avg_tokens']:,} tokens  {p['avg_requests']:.1f}\n")
         w("  vLLM prints:\n")

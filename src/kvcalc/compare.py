@@ -107,8 +107,15 @@ def compare(parsed: ParsedLog, calc: Calculation) -> dict[str, Any]:
                         _pct(est.tokens, theirs) if est and est.fits else None,
                         None if inside in (None, True) else
                         Text("cause.pool_outside_rounding")))
+    if parsed.auto_fit_len is not None:
+        theirs = parsed.auto_fit_len
+        rows.append(Row("Auto-fit max_model_len", f"{theirs:,} tokens",
+                        f"{fl.max_model_len:,} tokens" if fl and fl.fits else None,
+                        f"{est.max_model_len:,} tokens" if est and est.fits else None,
+                        _pct(est.max_model_len, theirs) if est and est.fits else None, None))
     if parsed.max_concurrency is not None:
-        rows.append(Row(f"Maximum concurrency for {parsed.concurrency_len or calc.resolved.max_model_len:,} tokens",
+        length = parsed.concurrency_len or (fl or est).max_model_len if (fl or est) else calc.resolved.max_model_len
+        rows.append(Row(f"Maximum concurrency for {length:,} tokens",
                         f"{parsed.max_concurrency:.2f}x",
                         f"{fl.max_concurrency:.2f}x" if fl else None,
                         f"{est.max_concurrency:.2f}x" if est and est.fits else None,

@@ -48,6 +48,7 @@ class PoolResult:
     error: str | None
     log_lines: tuple[str, ...]
     avg_requests: float | None
+    max_model_len: int          # the length the pool serves: --max-model-len, or what auto fitted
 
 
 @dataclass(frozen=True)
@@ -316,7 +317,9 @@ def _sampler_depends_on_install(s: Settings, version: Version, gpu: Gpu, mrv2: b
 
 def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolResult:
     """What vLLM makes of ``available`` bytes per GPU: one number for every worker, or one per
-    pipeline stage. Blocks are the minimum over workers (``get_kv_cache_configs``)."""
+    pipeline stage. Blocks are the minimum over workers (``get_kv_cache_configs``); with
+    ``--max-model-len auto`` the length is the longest the fit check passes first
+    (``_auto_fit_max_model_len``, Rule.MAX_MODEL_LEN_AUTO)."""
     per_stage = available if isinstance(available, tuple) else None
     available = min(per_stage) if per_stage else available
     grouping: paging.Grouping = calc_parts["grouping"]
@@ -324,33 +327,39 @@ def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolR
     ctx: SizingContext = calc_parts["ctx"]
     version: Version = calc_parts["version"]
     avg = calc_parts["avg_tokens"]
+    stage_bytes = list(per_stage) if per_stage else [available] * len(layout.stages)
     blocks = None
-    worst_need = 0
-    fits = True
-    est_len: int | None = None
-    error = None
+    no_memory = False
     for index, stage in enumerate(layout.stages):
         proj = paging.project(grouping, stage)
         if not any(g.layer_names for g in proj.groups):
             continue
-        stage_available = per_stage[index] if per_stage else available
-        b = paging.num_blocks(proj, stage_available)
+        b = paging.num_blocks(proj, stage_bytes[index])
         blocks = b if blocks is None else min(blocks, b)
-        stage_need = paging.needed_bytes(proj, ctx, version, stage)
-        check = stage_available
-        if applies(Rule.FIT_CHECK_RESERVES_NULL_BLOCK, version):
-            check = stage_available - paging.bytes_per_block(proj)
-        if stage_available <= 0:
+        no_memory = no_memory or stage_bytes[index] <= 0
+    targets = paging.fit_targets(grouping, layout.stages, version, stage_bytes)
+    fits = True
+    error = None
+    lines = [logfmt.available_line(available, version)] if available > 0 else []
+    if calc_parts.get("auto_max_model_len"):
+        ctx, fitted_line = _auto_fit(ctx, targets, version, grouping.kind == "attention_free")
+        if fitted_line is None:
+            fits, error = False, logfmt.AUTO_FIT_ERROR
+        else:
+            lines.append(fitted_line)
+    worst_need = 0
+    est_len: int | None = None
+    for target in targets:
+        need = paging.needed_bytes(target.grouping, ctx, version, target.specs)
+        if fits and no_memory:
+            fits, error = False, logfmt.no_memory_error(version)
+        elif fits and need > target.check_bytes:
             fits = False
-            error = logfmt.no_memory_error(version)
-        elif stage_need > check and fits:
-            fits = False
-            est_len = paging.estimate_max_model_len(proj, ctx, version, stage, check)
-            error = logfmt.does_not_fit_error(ctx.max_model_len, stage_need, check, est_len, version)
-        worst_need = max(worst_need, stage_need)
+            est_len = paging.estimate_max_model_len(target.grouping, ctx, version, target.specs, target.check_bytes)
+            error = logfmt.does_not_fit_error(ctx.max_model_len, need, target.check_bytes, est_len, version)
+        worst_need = max(worst_need, need)
     blocks = blocks or 0
     cap = paging.capacity(grouping, blocks, ctx, version)
-    lines = [logfmt.available_line(available, version)] if available > 0 else []
     if fits:
         lines += logfmt.capacity_lines(cap.tokens, ctx.max_model_len, cap.max_concurrency, version)
     elif error:
@@ -360,7 +369,25 @@ def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolR
         per = paging.blocks_per_request(grouping, replace(ctx, max_model_len=min(avg, ctx.max_model_len)))
         avg_requests = blocks / per if per else None
     return PoolResult(available, blocks, cap.blocks_per_request, cap.max_concurrency, cap.tokens,
-                      fits, worst_need, est_len, error, tuple(lines), avg_requests)
+                      fits, worst_need, est_len, error, tuple(lines), avg_requests, ctx.max_model_len)
+
+
+def _auto_fit(ctx: SizingContext, targets: list[paging.FitTarget], version: Version,
+              attention_free: bool) -> tuple[SizingContext, str | None]:
+    """``_auto_fit_max_model_len``: the longest length every worker's fit check passes (never
+    above the model's own), with the line vLLM prints; no line when not one token fits (vLLM
+    refuses to start). The memory named is the first worker's, or the one that cut the length."""
+    original = ctx.max_model_len
+    if attention_free or not targets:
+        return ctx, logfmt.auto_fit_attention_free_line(original)
+    fitted, memory = original, targets[0].check_bytes
+    for target in targets:
+        longest = paging.estimate_max_model_len(target.grouping, ctx, version, target.specs, target.check_bytes)
+        if longest < fitted:
+            fitted, memory = longest, target.check_bytes
+    if fitted <= 0:
+        return ctx, None
+    return replace(ctx, max_model_len=fitted), logfmt.auto_fit_line(original, fitted, memory, version)
 
 
 def _limiting_stage(parts: dict[str, Any], stage_available: tuple[int, ...]) -> int:
@@ -507,7 +534,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                               new=floored.max_num_batched_tokens),) \
         if floored.max_num_batched_tokens != resolved.max_num_batched_tokens else ()
     resolved = floored
-    s = settings
+    s = resolved.settings     # the sizes read ("32k" -> 32,000)
+    given_len = None if resolved.auto_max_model_len else s.max_model_len
     supports_bf16 = gpu.platform != "cuda" or gpu.target.major >= 8
     model_dtype = normalize_model_dtype(arch.torch_dtype, supports_bf16)
     kv = resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_dtype, version, arch.is_mla,
@@ -533,9 +561,9 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         notes = [*notes, v0_note]
     if not s.enforce_eager and breakable_cudagraphs(arch.architecture, version, gpu.platform):
         notes = [*notes, Text("note.breakable_cudagraphs", major=version.major, minor=version.minor)]
-    if arch.derived_max_model_len is None and s.max_model_len is None:
+    if arch.derived_max_model_len is None and given_len is None:
         notes = [*notes, Text("note.max_len_assumed", length=NO_LENGTH_KEY_MAX_LEN)]
-    if s.max_model_len is None and arch.longrope_default_max_len is not None and \
+    if given_len is None and arch.longrope_default_max_len is not None and \
             applies(Rule.LONGROPE_DEFAULT_ORIGINAL_LEN, version) and resolved.max_len_limit and \
             resolved.max_model_len < resolved.max_len_limit:
         notes = [*notes, Text("note.longrope_default", length=resolved.max_model_len, limit=resolved.max_len_limit)]
@@ -573,7 +601,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         kv_per_token = max(sum(sp.token_bytes for sp in st.values() if hasattr(sp, "token_bytes"))
                            for st in layout.stages)
     parts = {"grouping": grouping, "layout": layout, "ctx": ctx, "version": version,
-             "avg_tokens": s.avg_tokens}
+             "avg_tokens": s.avg_tokens, "auto_max_model_len": resolved.auto_max_model_len}
 
     budget = None
     budget_note = None

@@ -74,3 +74,25 @@ def does_not_fit_error(max_model_len: int, needed: int, available: int, estimate
             f"({max_model_len}), ({needed / GIB:.2f} GiB KV cache is needed, which is larger than "
             f"the available KV cache memory ({available / GIB:.2f} GiB). {est} Try increasing "
             f"`gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.")
+
+
+def auto_fit_line(original_len: int, fitted_len: int, memory_bytes: int, version: Version) -> str:
+    """The line ``--max-model-len auto`` prints once the pool is known (``_auto_fit_max_model_len``):
+    the model's own length kept, or the length it was cut to and the memory that set it."""
+    if applies(Rule.AUTO_FIT_LINE_KV_MEMORY, version):
+        where = f"available KV cache memory ({format_gib(memory_bytes)} GiB GPU)"
+        if fitted_len >= original_len:
+            return f"Auto-fit max_model_len: full model context length {original_len} fits in {where}"
+        return f"Auto-fit max_model_len: reduced from {original_len} to {fitted_len} to fit in {where}"
+    if fitted_len >= original_len:
+        return f"Auto-fit max_model_len: full model context length {original_len} fits in available GPU memory"
+    return (f"Auto-fit max_model_len: reduced from {original_len} to {fitted_len} to fit in available GPU "
+            f"memory ({format_gib(memory_bytes)} GiB available for KV cache)")
+
+
+def auto_fit_attention_free_line(original_len: int) -> str:
+    return f"Auto-fit max_model_len: attention-free model, using derived max_model_len={original_len}"
+
+
+AUTO_FIT_ERROR = ("ValueError: Cannot auto-fit max_model_len: not enough GPU memory available to serve even "
+                  "a single token. Try increasing `gpu_memory_utilization`.")

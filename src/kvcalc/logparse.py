@@ -19,7 +19,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from .settings import mm_limits_of, mm_processor_of
+from .settings import AUTO_MAX_MODEL_LEN, mm_limits_of, mm_processor_of
 from .weights import VLLM_QUANTIZATION_FORMATS
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -56,6 +56,8 @@ class ParsedLog:
     non_default_args: dict[str, Any] = field(default_factory=dict)
     engine_config: dict[str, str] = field(default_factory=dict)
     max_model_len: int | None = None
+    auto_max_model_len: bool = False     # --max-model-len auto: the args' -1, or the "Auto-fit" line
+    auto_fit_len: int | None = None      # the length that line says vLLM serves
     max_num_batched_tokens: int | None = None
     model_loading_gib: list[float] = field(default_factory=list)
     available_kv_cache_gib: list[float] = field(default_factory=list)
@@ -111,11 +113,15 @@ class ParsedLog:
              _int_or_none(e.get("pipeline_parallel_size")))
         pick("gpu_memory_utilization", a.get("gpu_memory_utilization"), self.requested_util)
         pick("kv_cache_dtype", a.get("kv_cache_dtype"), e.get("kv_cache_dtype"))
-        # --max-model-len auto (v0.14+) is -1 in the args: the length is the one vLLM then prints
+        # --max-model-len auto (v0.14+) is -1 in the args: kvcalc fits the length again from the
+        # log's memory (engine._pool), so the length vLLM printed is checked, not copied
         given_len = a.get("max_model_len")
-        pick("max_model_len", self.concurrency_len,
-             given_len if isinstance(given_len, int) and not isinstance(given_len, bool) and given_len > 0 else None,
-             self.max_model_len, _int_or_none(e.get("max_seq_len")))
+        if self.auto_max_model_len or given_len == AUTO_MAX_MODEL_LEN:
+            out["max_model_len"] = AUTO_MAX_MODEL_LEN
+        else:
+            pick("max_model_len", self.concurrency_len,
+                 given_len if isinstance(given_len, int) and not isinstance(given_len, bool) and given_len > 0
+                 else None, self.max_model_len, _int_or_none(e.get("max_seq_len")))
         pick("max_num_batched_tokens", a.get("max_num_batched_tokens"))
         pick("max_num_seqs", a.get("max_num_seqs"))
         pick("block_size", a.get("block_size"))
@@ -195,6 +201,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("non-default args", re.compile(r"non-default args:\s*(\{.*)$"), "args"),
     ("with config:", re.compile(r"with config:\s*(.*)$"), "engine_config"),
     ("Using max model len", re.compile(r"Using max model len (\d{1,16})(?!\d)"), "max_len"),
+    # vllm/v1/core/kv_cache_utils.py _auto_fit_max_model_len (v0.14+): --max-model-len auto at work
+    ("Auto-fit max_model_len", re.compile(r"Auto-fit max_model_len: (?:reduced from (\d{1,16}) to (\d{1,16})"
+                                          r"|full model context length (\d{1,16}) fits|attention-free model)"),
+     "auto_fit"),
     ("max_num_batched_tokens=", re.compile(r"max_num_batched_tokens=(\d{1,16})(?!\d)"), "mnbt"),
     ("Model loading took", re.compile(r"Model loading took " + _NUM + r" ?GiB"), "loading"),
     ("Available KV cache memory", re.compile(r"Available KV cache memory:\s*" + _NUM + r" ?GiB"), "available"),
@@ -455,6 +465,9 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         return True
     if kind == "max_len":
         log.max_model_len = int(g[0])
+    elif kind == "auto_fit":
+        log.auto_fit_len = int(g[1] or g[2]) if (g[1] or g[2]) else None
+        log.auto_max_model_len = True
     elif kind == "mnbt":
         log.max_num_batched_tokens = int(g[0])
     elif kind == "loading":

@@ -29,6 +29,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.whole_number": (
         "must be a whole number, got {value}",
         "须为整数，收到的是 {value}"),
+    "settings.size_text": (
+        "must be a whole number, as digits or with vLLM's suffixes k/m/g/t (x 1000, 25.6k = 25,600) or "
+        "K/M/G/T (x 1024, 8G = 8,589,934,592); got {value}",
+        "须为整数：直接写数字，或用 vLLM 的后缀 k/m/g/t（x 1000，25.6k = 25,600）或 K/M/G/T"
+        "（x 1024，8G = 8,589,934,592）；收到的是 {value}"),
+    "settings.max_len_text": (
+        "must be a whole number (32768, 32k = 32,000, 32K = 32,768) or auto (-1: the longest length the "
+        "KV cache holds, vLLM 0.14+); got {value}",
+        "须为整数（32768、32k = 32,000、32K = 32,768）或 auto（-1：KV cache 能容纳的最长长度，vLLM 0.14+）；"
+        "收到的是 {value}"),
+    "settings.binary_suffix_decimal": (
+        "vLLM refuses decimals with the binary suffix {suffix} (x 1024), got {value}; write a whole number, "
+        "or {lower} for x 1000",
+        "vLLM 不接受二进制后缀 {suffix}（x 1024）前带小数，收到的是 {value}；请写整数，或用 {lower} 表示 x 1000"),
+    "settings.max_len_auto_release": (
+        "auto (-1) needs vLLM {since} or newer ({pr}); you chose {version}, which needs a length: "
+        "choose a newer release, or type the length",
+        "auto（-1）需要 vLLM {since} 或更高版本（{pr}）；当前选择的是 {version}，它需要具体长度："
+        "请选择更新的版本，或填写长度"),
     "settings.between": (
         "must be between {lo:,} and {hi:,}, got {value:,}",
         "须在 {lo:,} 到 {hi:,} 之间，收到的是 {value:,}"),

@@ -183,6 +183,41 @@ def needed_bytes(grouping: Grouping, ctx: SizingContext, version: Version,
     return size * page * grouping.groups[0].blocks_per_request(ctx)
 
 
+@dataclass(frozen=True)
+class FitTarget:
+    """One comparison of vLLM's fit check: the groups it measures, the layers whose own maxima it
+    sums where it sums layers (``needed_bytes``), and the bytes they must fit in."""
+
+    grouping: Grouping
+    specs: dict[str, LayerSpec]
+    check_bytes: int
+
+
+def fit_targets(grouping: Grouping, stages: tuple[dict[str, LayerSpec], ...] | list[dict[str, LayerSpec]],
+                version: Version, stage_bytes: list[int]) -> list[FitTarget]:
+    """What ``get_kv_cache_configs`` checks (and ``--max-model-len auto`` fits) against which
+    memory, for PP stages ``stages`` holding ``stage_bytes`` each.
+
+    Each stage's own layers against its memory, less one block from v0.29 (the null block,
+    Rule.FIT_CHECK_RESERVES_NULL_BLOCK); v0.14-v0.16 the whole model's groups against the
+    smallest stage's memory (Rule.FIT_CHECK_PER_WORKER), so a PP start needed every layer's
+    cache on one GPU. Stages without layers are not checked.
+    """
+    owned = [(stage, mem) for stage, mem in zip(stages, stage_bytes)
+             if any(g.layer_names for g in project(grouping, stage).groups)]
+    if not owned:
+        return []
+    if applies(Rule.FIT_CHECK_GROUP0, version) and not applies(Rule.FIT_CHECK_PER_WORKER, version):
+        every = {name: spec for stage, _ in owned for name, spec in stage.items()}
+        return [FitTarget(grouping, every, min(mem for _, mem in owned))]
+    targets = []
+    for stage, mem in owned:
+        proj = project(grouping, stage)
+        check = mem - bytes_per_block(proj) if applies(Rule.FIT_CHECK_RESERVES_NULL_BLOCK, version) else mem
+        targets.append(FitTarget(proj, stage, check))
+    return targets
+
+
 def estimate_max_model_len(grouping: Grouping, ctx: SizingContext, version: Version,
                            raw_specs: dict[str, LayerSpec], available_bytes: int) -> int:
     """``_estimate_max_model_len_from_groups``: binary search over 1..max_model_len for the
@@ -257,5 +292,6 @@ def in_flight_tokens(version: Version, mnbt: int, pp: int, async_scheduling: boo
 
 
 __all__ = ["Group", "Grouping", "Capacity", "group_layers", "project", "num_blocks",
-           "bytes_per_block", "blocks_per_request", "needed_bytes", "estimate_max_model_len",
+           "bytes_per_block", "blocks_per_request", "needed_bytes", "FitTarget", "fit_targets",
+           "estimate_max_model_len",
            "capacity", "in_flight_tokens", "unify_page_size", "largest_true", "FullAttentionSpec"]

@@ -52,19 +52,14 @@ def max_context_for(c: Calculation, requests: int, limit: int | None = None) -> 
     if available is None or (_pool_blocks(c) or 0) == 0:
         return 0
 
+    version = c.resolved.version
+    targets = paging.fit_targets(c.grouping, c.layout.stages, version, [available] * len(c.layout.stages))
+
     def ok(length: int) -> bool:
         if concurrency_at(c, length) < requests:
             return False
-        for stage in c.layout.stages:
-            proj = paging.project(c.grouping, stage)
-            if not any(g.layer_names for g in proj.groups):
-                continue
-            check = available
-            if applies(Rule.FIT_CHECK_RESERVES_NULL_BLOCK, c.resolved.version):
-                check -= paging.bytes_per_block(proj)     # the same check as engine._pool
-            if paging.needed_bytes(proj, replace(c.ctx, max_model_len=length), c.resolved.version, stage) > check:
-                return False
-        return True
+        at = replace(c.ctx, max_model_len=length)      # the same check as engine._pool
+        return all(paging.needed_bytes(t.grouping, at, version, t.specs) <= t.check_bytes for t in targets)
 
     return paging.largest_true(1, top, ok)
 
@@ -170,6 +165,11 @@ def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_byte
     current --max-model-len (fully estimated, or from the user's measured reserve), ranked."""
     base = calculate(config, gpu, settings, weights_bytes=weights_bytes,
                      measured_reserve_bytes=measured_reserve_bytes)
+    if base.resolved.auto_max_model_len and base.estimated is not None and base.estimated.fits:
+        # auto fits the length to each pool (about 1x at any pool): compare at the length it fitted now
+        settings = replace(base.resolved.settings, max_model_len=base.estimated.max_model_len)
+        base = calculate(config, gpu, settings, weights_bytes=weights_bytes,
+                         measured_reserve_bytes=measured_reserve_bytes)
     now = base.estimated.max_concurrency if base.estimated and base.estimated.fits else 0.0
     r = base.resolved
     s = settings

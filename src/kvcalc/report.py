@@ -26,7 +26,7 @@ def pool_dict(p: PoolResult | None) -> dict[str, Any] | None:
         "max_concurrency": p.max_concurrency, "tokens": p.tokens, "fits": p.fits,
         "needed_bytes": p.needed_bytes, "needed_gib": _gib(p.needed_bytes),
         "estimated_max_model_len": p.estimated_max_model_len, "error": p.error,
-        "log_lines": list(p.log_lines), "avg_requests": p.avg_requests,
+        "log_lines": list(p.log_lines), "avg_requests": p.avg_requests, "max_model_len": p.max_model_len,
     }
 
 
@@ -69,7 +69,8 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "pipeline_parallel_size": s.pipeline_parallel_size,
             "gpu_memory_utilization": r.gpu_memory_utilization,
             "kv_cache_dtype": s.kv_cache_dtype, "kv_cache_dtype_resolved": c.kv.name,
-            "max_model_len": r.max_model_len, "max_num_batched_tokens": r.max_num_batched_tokens,
+            "max_model_len": r.max_model_len, "max_model_len_auto": r.auto_max_model_len,
+            "max_num_batched_tokens": r.max_num_batched_tokens,
             "max_num_seqs": r.max_num_seqs, "block_size": c.layout.block_size,
             "block_size_reason": c.layout.block_size_reason, "enforce_eager": s.enforce_eager,
             "entrypoint": s.entrypoint, "avg_tokens": s.avg_tokens,

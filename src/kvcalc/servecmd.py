@@ -45,7 +45,9 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--gpu-memory-utilization", f"{s.gpu_memory_utilization:g}")
     if kv_name and kv_name != "auto":
         flag("--kv-cache-dtype", kv_name)
-    if s.max_model_len is not None:
+    if r.auto_max_model_len:
+        flag("--max-model-len", "auto")
+    elif s.max_model_len is not None:
         flag("--max-model-len", s.max_model_len)
     if s.performance_mode not in (None, "balanced"):
         flag("--performance-mode", s.performance_mode)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -73,6 +74,63 @@ of ROCm's quick all-reduce, off ("NONE") by default."""
 _BOOL_SETTINGS = ("enforce_eager", "enable_prefix_caching", "disable_hybrid_kv_cache_manager", "async_scheduling",
                   "flashinfer_sampler", "cudagraph_memory_profiling", "model_runner_v2", "mxfp4_marlin",
                   "skip_mm_profiling", "language_model_only", "pinned_memory")
+
+
+AUTO_MAX_MODEL_LEN = -1
+"""``--max-model-len auto`` (or -1), as vLLM stores it (ModelConfig.max_model_len, #29431): serve the
+longest length the KV pool holds (Rule.MAX_MODEL_LEN_AUTO; engine._pool finds it)."""
+
+SIZE_SETTINGS = ("max_model_len", "max_num_batched_tokens", "kv_cache_memory_bytes")
+"""Flags vLLM reads with ``human_readable_int`` ("32k", "8G"; vllm/engine/arg_utils.py); the other
+numeric flags take plain numbers only."""
+
+_DECIMAL_SUFFIX = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
+_BINARY_SUFFIX = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+_SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)([kmgtKMGT])")
+_WHOLE = re.compile(r"-?[0-9]+")
+
+
+def human_readable_int(text: str) -> int | Text:
+    """A size typed the way vLLM's ``human_readable_int`` reads it (vllm/utils/argparse_utils.py):
+    digits, or a number with k/m/g/t (x 1000: "25.6k" = 25,600) or K/M/G/T (x 1024: "8G" =
+    8,589,934,592; whole numbers only). The reason as a Text when it is not one."""
+    value = text.strip()
+    if len(value) > 30:    # no size that long is a real one (and int() refuses 4,300+ digits)
+        return Text("settings.size_text", value=show(text))
+    match = _SIZE.fullmatch(value)
+    if match:
+        number, suffix = match.groups()
+        if suffix in _DECIMAL_SUFFIX:
+            return int(float(number) * _DECIMAL_SUFFIX[suffix])
+        if "." in number:
+            return Text("settings.binary_suffix_decimal", value=show(text), suffix=suffix,
+                        lower=number + suffix.lower())
+        return int(number) * _BINARY_SUFFIX[suffix]
+    if _WHOLE.fullmatch(value):
+        return int(value)
+    return Text("settings.size_text", value=show(text))
+
+
+def read_sizes(s: "Settings") -> tuple["Settings", dict[str, str]]:
+    """``s`` with the sizes typed as text ("32k", "8G", "auto") turned into vLLM's integers, and
+    the reason for each one that is not a size, by flag."""
+    changes: dict[str, Any] = {}
+    problems: dict[str, str] = {}
+    for name in SIZE_SETTINGS:
+        value = getattr(s, name)
+        if not isinstance(value, str):
+            continue
+        if name == "max_model_len" and value.strip().lower() in ("auto", "-1"):
+            changes[name] = AUTO_MAX_MODEL_LEN
+            continue
+        read = human_readable_int(value)
+        if not isinstance(read, Text):
+            changes[name] = read
+        elif name == "max_model_len" and read.key == "settings.size_text":
+            problems[VLLM_SPELLING[name]] = Text("settings.max_len_text", value=show(value))
+        else:
+            problems[VLLM_SPELLING[name]] = read
+    return (replace(s, **changes) if changes else s), problems
 
 
 @dataclass(frozen=True)
@@ -160,6 +218,7 @@ class Resolved:
     mm_limits: MmLimits | None = None              # --limit-mm-per-prompt, parsed once
     mm_processor: MmProcessor | None = None        # --mm-processor-kwargs, parsed once
     max_len_limit: int | None = None               # the model's derived max_model_len in this release
+    auto_max_model_len: bool = False               # --max-model-len auto: max_model_len is where the fit starts
 
 
 def with_batch_floor(r: Resolved, floor: int) -> Resolved:
@@ -353,7 +412,7 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
     ``derived_max_len`` is the model's length limit; ``yarn_scaled_max_len`` the limit releases
     before v0.30 derive when it differs (hf_config.max_len_limit picks by release);
     ``longrope_default_len`` a LongRoPE model's shorter default (Rule.LONGROPE_DEFAULT_ORIGINAL_LEN)."""
-    problems: dict[str, str] = {}
+    s, problems = read_sizes(s)
     version = None
     if s.vllm_version is not None and (not isinstance(s.vllm_version, str) or len(s.vllm_version) > 64):
         problems["--vllm-version"] = Text("settings.release", value=show(s.vllm_version))
@@ -364,7 +423,7 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
             problems["--vllm-version"] = exc.args[0]  # Text: parse_version raises with one
 
     def need_int(flag: str, value: Any, lo: int, hi: int) -> None:
-        if value is None:
+        if value is None or flag in problems:   # a size read_sizes could not read: its own reason
             return
         if not _is_int(value):
             problems[flag] = Text("settings.whole_number", value=show(value))
@@ -379,7 +438,13 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
             and s.tensor_parallel_size % s.decode_context_parallel_size:
         problems["--decode-context-parallel-size"] = Text("settings.dcp_divides_tp",
                                                           tp=s.tensor_parallel_size)
-    need_int("--max-model-len", s.max_model_len, 1, 100_000_000)
+    auto_len = s.max_model_len == AUTO_MAX_MODEL_LEN and _is_int(s.max_model_len)
+    if auto_len and version is not None and not applies(Rule.MAX_MODEL_LEN_AUTO, version):
+        rule = Rule.MAX_MODEL_LEN_AUTO.value
+        problems["--max-model-len"] = Text("settings.max_len_auto_release", since=str(rule.since), pr=rule.pr,
+                                           version=str(version))
+    if not auto_len:
+        need_int("--max-model-len", s.max_model_len, 1, 100_000_000)
     need_int("--max-num-batched-tokens", s.max_num_batched_tokens, 1, 100_000_000)
     need_int("--max-num-seqs", s.max_num_seqs, 1, 1_000_000)
     need_int("--avg-tokens", s.avg_tokens, 1, 100_000_000)
@@ -436,15 +501,16 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
     if yarn_scaled_max_len is not None:
         derived_max_len = max_len_limit(derived_max_len, yarn_scaled_max_len, version) if version is not None \
             else None
-    if s.max_model_len is not None:
-        max_len = s.max_model_len
+    given_len = None if auto_len else s.max_model_len   # auto starts from the model's own length
+    if given_len is not None:
+        max_len = given_len
     elif longrope_default_len is not None and version is not None and \
             applies(Rule.LONGROPE_DEFAULT_ORIGINAL_LEN, version):
         max_len = longrope_default_len
     else:
         max_len = derived_max_len if derived_max_len is not None else NO_LENGTH_KEY_MAX_LEN
-    if s.max_model_len is not None and derived_max_len is not None and \
-            _is_int(s.max_model_len) and s.max_model_len > derived_max_len:
+    if given_len is not None and derived_max_len is not None and \
+            _is_int(given_len) and given_len > derived_max_len:
         # a limit the YaRN factor raised before v0.30 would have allowed it: say why it no longer does
         scaled = yarn_scaled_max_len
         yarn = scaled is not None and scaled >= s.max_model_len
@@ -524,6 +590,8 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         mnbt = min(defaults.max_num_batched_tokens, seqs * max_len)
     if s.max_model_len is None:
         used.add("--max-model-len")
+    # max_len is the model's own length with auto: vLLM fills the batch defaults from it before
+    # the pool is known (the fitted length only sizes the pool: engine._pool)
     if s.max_num_seqs is None and applies(Rule.SEQS_CAPPED_BY_MNBT, version):
         seqs = min(seqs, mnbt)
     if sizes and s.max_cudagraph_capture_size is not None:
@@ -538,4 +606,4 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         gpu_memory_utilization=float(util) if util is not None else default_gpu_memory_utilization(version),
         max_model_len=int(max_len), max_num_batched_tokens=int(mnbt), max_num_seqs=int(seqs),
         batch_defaults=defaults, defaults_used=frozenset(used), capture_sizes=sizes, mm_limits=mm_limits,
-        mm_processor=mm_processor, max_len_limit=derived_max_len)
+        mm_processor=mm_processor, max_len_limit=derived_max_len, auto_max_model_len=auto_len)

@@ -135,6 +135,26 @@ class Rule(Enum):
         _v("0.18.0"), "#36684", "vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size",
         "layer types are padded to the largest count when max < 1.5 × min (1.25 before)",
         "confirmed: 1.25 in the v0.17.1 wheel, 1.5 in v0.18.0")
+    MAX_MODEL_LEN_AUTO = RuleInfo(
+        _v("0.14.0"), "#29431", "vllm/v1/core/kv_cache_utils.py _auto_fit_max_model_len",
+        "--max-model-len auto (or -1): the engine profiles at the model's own length, then serves the "
+        "longest length whose fit check passes in the KV memory (a binary search, the minimum over "
+        "workers) and prints 'Auto-fit max_model_len: ...'",
+        "confirmed: the v0.13.0 wheel's parser refuses 'auto' (plain human_readable_int) and gives -1 no "
+        "meaning; human_readable_int_or_auto and _auto_fit_max_model_len in v0.14.0 through v0.33.0")
+    FIT_CHECK_PER_WORKER = RuleInfo(
+        _v("0.17.0"), "#33698", "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs",
+        "the fit check (and the automatic max_model_len) measure each pipeline stage's own layers "
+        "against its memory; v0.14-v0.16 measured the whole model's groups against the smallest "
+        "worker's memory, so a PP start needed every stage's layers on one GPU",
+        "confirmed: the v0.14.0-v0.16.0 wheels check global_kv_cache_groups against "
+        "min(available_memory); v0.17.0 adds _project_kv_cache_groups_to_worker (merged 2026-02-03, "
+        "'Regression introduced by #29431')")
+    AUTO_FIT_LINE_KV_MEMORY = RuleInfo(
+        _v("0.32.0"), "v0.32.0 wheel", "vllm/v1/core/kv_cache_utils.py _auto_fit_max_model_len",
+        "the auto-fit line says 'to fit in available KV cache memory (X GiB GPU)'; before, 'to fit in "
+        "available GPU memory (X GiB available for KV cache)'",
+        "confirmed: the old wording in the v0.31.0 wheel, the new one in v0.32.0 and v0.33.0")
     FIT_CHECK_GROUP_AWARE = RuleInfo(
         _v("0.19.0"), "#36030", "vllm/v1/core/kv_cache_utils.py _max_memory_usage_bytes_from_groups",
         "the fit check needs group_size × page × Σ_groups blocks per request",
@@ -899,6 +919,20 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "此前对它们需要手动开启（#23716）",
         "已确认：v0.27.1 wheel 中混合模型的前缀缓存仍需手动开启，v0.28.0 默认开启；一条未加该参数的 v0.19.0 "
         "Qwen3.5 日志显示每组只有 1 个状态块"),
+    "MAX_MODEL_LEN_AUTO": (
+        "--max-model-len auto（或 -1）：引擎按模型自身的长度做 profile，然后在 KV 显存内取能通过装载检查的"
+        "最长长度（二分查找，取各 worker 的最小值）来服务，并打印 'Auto-fit max_model_len: ...'",
+        "已确认：v0.13.0 wheel 的参数解析拒绝 'auto'（只有 human_readable_int），-1 也没有特殊含义；v0.14.0 至 v0.33.0 "
+        "有 human_readable_int_or_auto 和 _auto_fit_max_model_len"),
+    "FIT_CHECK_PER_WORKER": (
+        "装载检查（以及自动 max_model_len）按每个流水线阶段自己的层对照它的显存计算；v0.14-v0.16 用整个模型的"
+        "分组对照显存最少的 worker，因此 PP 启动需要把所有阶段的层都放进一块 GPU",
+        "已确认：v0.14.0-v0.16.0 wheel 用 global_kv_cache_groups 对照 min(available_memory) 检查；"
+        "v0.17.0 加入 _project_kv_cache_groups_to_worker（2026-02-03 合并，'Regression introduced by #29431'）"),
+    "AUTO_FIT_LINE_KV_MEMORY": (
+        "自动长度那一行写作 'to fit in available KV cache memory (X GiB GPU)'；此前为 'to fit in "
+        "available GPU memory (X GiB available for KV cache)'",
+        "已确认：v0.31.0 wheel 为旧写法，v0.32.0 和 v0.33.0 为新写法"),
     "FIT_CHECK_GROUP0": (
         "max_model_len 装载检查按第 0 组计算：group_size × 页大小 × 块数（此前为所有层逐层求和）",
         "已确认：v0.13.0 wheel 逐层求和，v0.14.0 检查第 0 组"),
