@@ -127,6 +127,10 @@ const FIELDS = [
   ["mmp", "mm-proc", ""],
   ["spec", "spec-config", ""],
   ["dcp", "dcp", ""],
+  ["kvb", "kv-bytes", ""],
+  ["asy", "async-scheduling", ""],
+  ["ssm", "mamba-ssm-dtype", ""],
+  ["nohma", "disable-hybrid", false],
   ["bs", "block-size", ""],
   ["eager", "enforce-eager", false],
   ["pc", "prefix-caching", ""],
@@ -218,7 +222,9 @@ function drafterField() {
 }
 
 // --enable-prefix-caching, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
-// VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, --skip-mm-profiling, --language-model-only and --decode-context-parallel-size: sent only when the user (or a pasted log) set them.
+// VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, --skip-mm-profiling,
+// --language-model-only, --decode-context-parallel-size, --kv-cache-memory-bytes, --async-scheduling,
+// --mamba-ssm-cache-dtype and --disable-hybrid-kv-cache-manager: sent only when the user (or a pasted log) set them.
 function profileSettings() {
   const v = $("flashinfer-sampler").value;
   const cg = $("cg-profiling").value;
@@ -229,6 +235,8 @@ function profileSettings() {
   const pm = $("pinned-memory").value;
   const mx = $("mxfp4-marlin").value;
   const perf = $("performance-mode").value;
+  const asy = $("async-scheduling").value;
+  const ssm = $("mamba-ssm-dtype").value;
   return {
     ...(pc === "" ? {} : { enable_prefix_caching: pc === "1" }),
     ...(v === "" ? {} : { flashinfer_sampler: v === "1" }),
@@ -240,6 +248,10 @@ function profileSettings() {
     ...(mx === "" ? {} : { mxfp4_marlin: mx === "1" }),
     ...(perf === "" ? {} : { performance_mode: perf }),
     ...(value("dcp") === null ? {} : { decode_context_parallel_size: value("dcp") }),
+    ...(value("kv-bytes") === null ? {} : { kv_cache_memory_bytes: value("kv-bytes") }),
+    ...(asy === "" ? {} : { async_scheduling: asy === "1" }),
+    ...(ssm === "" ? {} : { mamba_ssm_cache_dtype: ssm }),
+    ...($("disable-hybrid").checked ? { disable_hybrid_kv_cache_manager: true } : {}),
     ...($("skip-mm-profiling").checked ? { skip_mm_profiling: true } : {}),
     ...($("language-model-only").checked ? { language_model_only: true } : {}),
   };
@@ -1067,6 +1079,10 @@ const LOG_FIELDS = [
   ["mm_processor_kwargs", "mm-proc", ""],
   ["speculative", "spec-config", ""],
   ["decode_context_parallel_size", "dcp", ""],
+  ["kv_cache_memory_bytes", "kv-bytes", ""],
+  ["async_scheduling", "async-scheduling", ""],
+  ["mamba_ssm_cache_dtype", "mamba-ssm-dtype", ""],
+  ["disable_hybrid_kv_cache_manager", "disable-hybrid", false],
   ["block_size", "block-size", ""],
   ["enforce_eager", "enforce-eager", false],
   ["enable_prefix_caching", "prefix-caching", ""],
@@ -1107,6 +1123,7 @@ function settingText(k, v) {
   if (k === "mxfp4_marlin") return S(v ? "mx_on" : "mx_off");
   if (k === "enable_prefix_caching") return v ? "--enable-prefix-caching" : "--no-enable-prefix-caching";
   if (k === "async_scheduling") return v ? "--async-scheduling" : "--no-async-scheduling";
+  if (k === "max_model_len" && v === -1) return "--max-model-len auto";
   if (k === "disable_hybrid_kv_cache_manager") return v ? SETTING_FLAG[k] : "";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;
   if (Array.isArray(v)) return `${SETTING_FLAG[k] || k} ${v.join(" ")}`;
@@ -1126,7 +1143,8 @@ function logMsg(key, args, bad) {
 function fillFormFromLog(res) {
   const s = res.settings || {};
   for (const [k, id, d] of LOG_FIELDS) {
-    const v = s[k];
+    // vLLM's -1 is --max-model-len auto; a Mamba dtype of auto is the select's default
+    const v = k === "max_model_len" && s[k] === -1 ? "auto" : k === "mamba_ssm_cache_dtype" && s[k] === "auto" ? null : s[k];
     setField(id, v === undefined || v === null ? d
       : typeof v === "boolean" ? v : Array.isArray(v) ? v.join(" ")
         : typeof v === "object" ? JSON.stringify(v) : String(v));

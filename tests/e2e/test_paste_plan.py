@@ -106,9 +106,13 @@ def expected_estimate(res: dict[str, Any], **override: Any) -> dict[str, Any]:
     logged = {k: res["settings"][k] for k, _, _ in FIELDS if res["settings"].get(k) is not None}
     req = page_request(res["model"], res["gpu"], **{"max_model_len": None, **logged, **override})
     # settings without a field in page_request's defaults ride along only when the log set them
-    for key in ("enable_prefix_caching", "flashinfer_sampler", "skip_mm_profiling"):
-        if res["settings"].get(key) is not None:
+    for key in ("enable_prefix_caching", "flashinfer_sampler", "skip_mm_profiling", "decode_context_parallel_size",
+                "kv_cache_memory_bytes", "async_scheduling", "disable_hybrid_kv_cache_manager",
+                "mamba_ssm_cache_dtype"):
+        if res["settings"].get(key) not in (None, "auto"):      # a Mamba dtype of auto is the select's default
             req["settings"][key] = res["settings"][key]
+    if req["settings"]["max_model_len"] == -1:     # vLLM's -1 fills the field as auto, sent as typed
+        req["settings"]["max_model_len"] = "auto"
     # --speculative-config fills its text field, which the page sends as typed (JSON.stringify)
     if res["settings"].get("speculative") is not None:
         req["settings"]["speculative"] = json.dumps(res["settings"]["speculative"], separators=(",", ":"),

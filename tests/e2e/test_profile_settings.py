@@ -583,3 +583,87 @@ def test_the_decode_context_parallel_field(py_page):
     expect(page.locator("#dcp-msg")).to_contain_text("--decode-context-parallel-size")
     page.get_by_test_id("dcp").fill("")
     fresh_form(page)
+
+
+def test_the_kv_cache_bytes_async_mamba_and_hybrid_manager_fields(py_page):
+    """--kv-cache-memory-bytes (vLLM's 8G form, read by the core), --async-scheduling,
+    --mamba-ssm-cache-dtype and --disable-hybrid-kv-cache-manager: each sent only when set, each
+    changing what the core says it changes, and the link keeps them."""
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    base = set_form(page, model="google/gemma-3-12b-it", vllm_version="0.30.0")
+    wait_request(page, base)
+    plain = oracle(base)["result"]
+    page.get_by_test_id("kv-bytes").fill("8G")
+    want = page_request(model="google/gemma-3-12b-it", vllm_version="0.30.0")
+    want["settings"]["kv_cache_memory_bytes"] = "8G"
+    wait_request(page, want)
+    fixed = oracle(want)["result"]
+    assert_numbers_match(page, fixed)
+    assert fixed["estimated"]["available_bytes"] == 8 << 30 and fixed["budget"] is None
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--kv-cache-memory-bytes 8589934592")
+    page.get_by_test_id("kv-bytes").fill("8.5G")
+    expect(page.locator("#kv-bytes-msg")).to_contain_text("8.5g for x 1000")
+    page.get_by_test_id("kv-bytes").fill("")
+    wait_request(page, base)
+    # without the hybrid manager every sliding-window layer keeps the whole context: fewer tokens
+    page.get_by_test_id("disable-hybrid").check()
+    want = page_request(model="google/gemma-3-12b-it", vllm_version="0.30.0")
+    want["settings"]["disable_hybrid_kv_cache_manager"] = True
+    wait_request(page, want)
+    flat = oracle(want)["result"]
+    assert_numbers_match(page, flat)
+    assert flat["layout"]["grouping"] != plain["layout"]["grouping"] and \
+        flat["estimated"]["tokens"] != plain["estimated"]["tokens"]
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--disable-hybrid-kv-cache-manager")
+    page.get_by_test_id("disable-hybrid").uncheck()
+    wait_request(page, base)
+    # async scheduling off: the sliding-window layers keep blocks for one batch in flight fewer
+    page.get_by_test_id("async-scheduling").select_option("0")
+    want = page_request(model="google/gemma-3-12b-it", vllm_version="0.30.0")
+    want["settings"]["async_scheduling"] = False
+    wait_request(page, want)
+    sync = oracle(want)["result"]
+    assert_numbers_match(page, sync)
+    assert sync["layout"]["in_flight_tokens"] < plain["layout"]["in_flight_tokens"]
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--no-async-scheduling")
+    link_restores(page, "asy", "0", "async-scheduling", "0", want)
+    fresh_form(page)
+    open_advanced(page)
+    # a hybrid's Mamba state in float32 is larger than in the model's bfloat16
+    base = set_form(page, model="ibm-granite/granite-4.0-h-tiny", vllm_version="0.30.0")
+    wait_request(page, base)
+    page.get_by_test_id("mamba-ssm-dtype").select_option("float32")
+    want = page_request(model="ibm-granite/granite-4.0-h-tiny", vllm_version="0.30.0")
+    want["settings"]["mamba_ssm_cache_dtype"] = "float32"
+    wait_request(page, want)
+    wide = oracle(want)["result"]
+    assert_numbers_match(page, wide)
+    assert wide["layout"]["mamba_state_bytes"] > oracle(base)["result"]["layout"]["mamba_state_bytes"]
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--mamba-ssm-cache-dtype float32")
+    fresh_form(page)
+
+
+def test_max_model_len_auto_fits_the_length_to_the_pool(py_page):
+    """auto in the length field: the core fits the length to the pool, the settings list says which
+    length and from what, the log lines carry vLLM's Auto-fit line, the link keeps it; 32k reads as
+    32,000 as in vLLM."""
+    page = py_page
+    fresh_form(page)
+    want = set_form(page, model="Qwen/Qwen3-8B", gpu="a10", max_model_len="auto")
+    wait_request(page, want)
+    res = oracle(want)["result"]
+    assert_numbers_match(page, res)
+    fitted = res["estimated"]["max_model_len"]
+    assert res["settings"]["max_model_len_auto"] and fitted < res["settings"]["max_model_len"]
+    expect(page.get_by_test_id("settings-used")).to_contain_text(f"auto: {fitted:,}")
+    expect(page.get_by_test_id("log-lines")).to_contain_text(f"to {fitted} to fit in available KV cache memory")
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--max-model-len auto")
+    link_restores(page, "mml", "auto", "max-model-len", "auto", want)
+    want = set_form(page, model="Qwen/Qwen3-8B", gpu="a10", max_model_len="32k")
+    wait_request(page, want)
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--max-model-len 32000")
+    set_form(page, model="Qwen/Qwen3-8B", gpu="a10", max_model_len="auto", vllm_version="0.13.0")
+    expect(page.locator("#max-model-len-msg")).to_contain_text("needs vLLM 0.14.0")
+    fresh_form(page)
