@@ -34,7 +34,7 @@ from kvcalc.catalog import load_models  # noqa: E402
 from kvcalc.hf_config import read_model, show  # noqa: E402
 from kvcalc.errors import KvcalcError  # noqa: E402
 from kvcalc.logparse import parse_log  # noqa: E402
-from kvcalc.settings import Settings  # noqa: E402
+from kvcalc.settings import SIZE_SETTINGS, Settings  # noqa: E402
 from kvcalc.validate import load_logs  # noqa: E402
 
 ERROR_TYPES = {"ConfigError", "UnsupportedModelError", "SettingsError", "CatalogError",
@@ -260,6 +260,9 @@ def settings_case(rng: random.Random, models) -> dict:
                     settings[key] = json.dumps(spec)
                 except (TypeError, ValueError, RecursionError):   # hostile values JSON cannot spell
                     pass
+        elif key in SIZE_SETTINGS and rng.random() < 0.5:   # vLLM's size forms, typed as text
+            settings[key] = rng.choice(["auto", "-1", "AUTO", "32k", "32K", "1.5K", "0.0001k", "8G", "1T", "9" * 29 + "t",
+                                        "1e3", " 4096 ", "--1", "k", "٣k", "1" * 31])
         elif key == "weights" and rng.random() < 0.5:      # the formats vLLM refuses on old GPUs
             settings[key] = rng.choice(["awq", "gptq", "fp8", "mxfp4", "nvfp4", "int4"])
         else:

@@ -347,3 +347,19 @@ def test_the_auto_fit_line_marks_an_auto_length_and_gives_the_fitted_one():
     assert new.auto_max_model_len and new.auto_fit_len == 262144
     plain = parse_log("INFO [kv_cache_utils.py:1087] Maximum concurrency for 32,768 tokens per request: 3.00x\n")
     assert not plain.auto_max_model_len and plain.settings()["max_model_len"] == 32768
+
+
+def test_a_frontend_decoding_reserve_sizes_the_pool_from_what_is_left():
+    """v0.25+: with a GPU budget for the frontend's multimodal decoding, vLLM prints 'Available KV
+    cache memory' first, then takes the reserve off ('KV cache memory reduced to Y GiB'): the pool
+    is sized from Y, and the from-log pool with it."""
+    from kvcalc import api
+    text = ("INFO [gpu_worker.py:436] Available KV cache memory: 51.39 GiB\n"
+            "INFO [gpu_ipc_memory.py:244] Reserving 4.0 GiB of GPU memory for frontend multimodal decoding "
+            "(4.0 GiB raw-frame semaphore budget, 0.0 GiB decoder+CUDA-context across 1 API server(s) @ 0.0 "
+            "GiB/server); KV cache memory reduced to 47.39 GiB.\n")
+    assert min(parse_log(text).available_kv_cache_gib) == 47.39
+    r = api.handle({"op": "compare_log", "text": text, "model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "h100",
+                    "settings": {"vllm_version": "0.29.0", "max_model_len": 8192}})
+    assert r["ok"], r
+    assert r["result"]["calculation"]["from_log"]["available_gib"] == 47.39

@@ -216,6 +216,11 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     # prints the pool it reserved instead of the "Available KV cache memory" line
     ("memory for KV Cache as specified", re.compile(r"reserved " + _NUM + r" ?GiB memory for KV Cache as specified"),
      "available"),
+    # vllm/v1/worker/gpu_worker.py v0.25-v0.26, multimodal/gpu_ipc_memory.py from v0.27 (opt-in
+    # --mm-ipc-gpu-memory-gb, or GPU video decoding): the
+    # reserve for the frontend's decoders comes off after "Available KV cache memory" was printed; the pool
+    # is sized from what is left
+    ("KV cache memory reduced to", re.compile(r"KV cache memory reduced to " + _NUM + r" ?GiB"), "available"),
     ("Estimated CUDA graph memory", re.compile(r"Estimated CUDA graph memory:\s*" + _NUM + r" ?GiB"), "cg"),
     # vllm/v1/worker/gpu_worker.py (v0.20+): both runners print the profiled estimate beside the pool
     # they captured; the V1 runner also prints "Estimated CUDA graph memory", V2 only this
