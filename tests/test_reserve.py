@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from factories import calc, config
+from kvcalc.errors import SettingsError
 from kvcalc.reserve import (ERAS, cuda_graph_count, cuda_graph_estimate, cudagraph_capture_sizes, MULTI_GPU_NON_TORCH_GIB, NO_P2P_NON_TORCH_GIB, non_torch_estimate, SAMPLER_BYTES_FLASHINFER, SAMPLER_BYTES_MRV2_GREEDY, SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER, SAMPLER_BYTES_MRV2_WARMUP_TRITON,
                             SAMPLER_BYTES_PER_ENTRY, SAMPLER_BYTES_TRITON, SINGLE_GPU_NON_TORCH_GIB,
                             estimate_reserve, vision_profile,
@@ -982,15 +983,18 @@ def test_an_mrope_models_prefill_positions_join_the_token_ids_without_pinned_mem
 def test_gemma_4_raises_a_small_default_batch_to_one_video_from_0_22():
     """vLLM v0.22 (#43051) raises a default max_num_batched_tokens below Gemma 4's largest item (a
     32-frame video, 32 × 78 = 2,496 tokens) so that item fits in one batch; before, such a start
-    failed ('max_tokens_per_mm_item (2496) is larger than max_num_batched_tokens (2048)'). A given
-    budget, a larger default (H100 serve, the LLM class) or fewer video frames leave it alone."""
+    failed ('max_tokens_per_mm_item (2496) is larger than max_num_batched_tokens (2048)', from v0.20:
+    tests/test_mm_whole_items.py). A given budget, a larger default (H100 serve, the LLM class) or
+    fewer video frames leave it alone."""
     def mnbt(gpu="l40s", **s):
         c = calc("google/gemma-4-26B-A4B-it", gpu, max_model_len=8192, **s)
         return c.resolved.max_num_batched_tokens, any(getattr(n, "key", "") == "note.mm_prefix_lm_batch_floor"
                                                         for n in c.notes)
     assert mnbt(vllm_version="0.22.0") == (2496, True)
-    assert mnbt(vllm_version="0.21.0") == (2048, False)
-    assert mnbt(vllm_version="0.33.0", max_num_batched_tokens=2048) == (2048, False)
+    with pytest.raises(SettingsError, match="refuses to start"):
+        mnbt(vllm_version="0.21.0")
+    assert mnbt(vllm_version="0.33.0", max_num_batched_tokens=2048, limit_mm_per_prompt={"video": 0}) == \
+        (2048, False)
     assert mnbt("h100", vllm_version="0.33.0") == (8192, False)
     assert mnbt(vllm_version="0.33.0", entrypoint="llm") == (8192, False)
     assert mnbt(vllm_version="0.33.0", limit_mm_per_prompt={"video": {"count": 1, "num_frames": 8}}) == (2048, False)

@@ -564,6 +564,10 @@ function showRequestError(error) {
     if (id && $(id + "-msg")) {
       $(id + "-msg").textContent = `${flag}: ${C(msg)}`;
       $(id).setAttribute("aria-invalid", "true");
+      // a field inside the closed Advanced section (a refusal the model brings, e.g. Gemma 4's batch):
+      // open it, and say the reason beside the results too, where the user is looking
+      const closed = $(id).closest("details:not([open])");
+      if (closed) { closed.open = true; loose.push(`${flag}: ${C(msg)}`); }
     } else loose.push(`${flag}: ${C(msg)}`);
   }
   const err = $("error");

@@ -475,6 +475,27 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     return budget, _weights_problem(budget, gpu.total_bytes), reserve_notes
 
 
+def _refuse_item_over_batch(config: dict[str, Any], r: Resolved, platform: str) -> None:
+    """Where vLLM takes a prefix-LM model's multimodal items whole (Rule.MM_PREFIX_LM_WHOLE_ITEMS;
+    ROCm from v0.30), a start whose step is shorter than the largest item is refused: say so, as
+    vLLM would, instead of sizing a pool it never builds."""
+    from .reserve import mm_item_taken_whole  # noqa: PLC0415
+    rule = Rule.MM_PREFIX_LM_WHOLE_ITEMS if platform == "cuda" else Rule.MM_PREFIX_LM_WHOLE_ITEMS_ROCM
+    if platform not in ("cuda", "rocm") or not applies(rule, r.version):
+        return
+    item = mm_item_taken_whole(config, r.mm_limits, r.mm_processor, bool(r.settings.language_model_only))
+    if item is None or item[1] <= r.max_num_batched_tokens:
+        return
+    modality, tokens = item
+    if r.settings.max_num_batched_tokens is not None:
+        why = Text("settings.mm_item_whole_given", version=str(r.version), modality=modality, tokens=tokens,
+                   mnbt=r.max_num_batched_tokens)
+    else:
+        why = Text("settings.mm_item_whole_default", version=str(r.version), modality=modality, tokens=tokens,
+                   mnbt=r.max_num_batched_tokens)
+    raise SettingsError({"--max-num-batched-tokens": why})
+
+
 def _drafter(config: dict[str, Any], s: Settings, dtype_bytes: int) -> tuple[tuple[int, int, int], str]:
     """A speculative drafter's weights on the last stage, from its config (weights.drafter_weights),
     with the basis the budget shows; none without a drafter config or for a method not sized."""
@@ -534,6 +555,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                               new=floored.max_num_batched_tokens),) \
         if floored.max_num_batched_tokens != resolved.max_num_batched_tokens else ()
     resolved = floored
+    _refuse_item_over_batch(config, resolved, gpu.platform)
     s = resolved.settings     # the sizes read ("32k" -> 32,000)
     given_len = None if resolved.auto_max_model_len else s.max_model_len
     supports_bf16 = gpu.platform != "cuda" or gpu.target.major >= 8

@@ -48,6 +48,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "choose a newer release, or type the length",
         "auto（-1）需要 vLLM {since} 或更高版本（{pr}）；当前选择的是 {version}，它需要具体长度："
         "请选择更新的版本，或填写长度"),
+    "settings.mm_item_whole_default": (
+        "vLLM {version} refuses to start: Gemma 4 takes each {modality} item whole ({tokens:,} tokens; its "
+        "bidirectional vision attention turns chunked multimodal input off), more than the {mnbt:,} tokens per "
+        "step this release fills in ('Chunked MM input disabled but max_tokens_per_mm_item ({tokens}) is larger "
+        "than max_num_batched_tokens ({mnbt})'). Set --max-num-batched-tokens {tokens} or more, turn {modality} "
+        "off with --limit-mm-per-prompt, serve text only with --language-model-only, or choose vLLM 0.22 or "
+        "newer, which raises the default",
+        "vLLM {version} 会拒绝启动：Gemma 4 的每个 {modality} 项必须整体处理（{tokens:,} 个 token；它的视觉双向注意力"
+        "关闭了多模态输入分块），超过该版本默认的每步 {mnbt:,} 个 token（'Chunked MM input disabled but "
+        "max_tokens_per_mm_item ({tokens}) is larger than max_num_batched_tokens ({mnbt})'）。请设置 "
+        "--max-num-batched-tokens {tokens} 或更大，用 --limit-mm-per-prompt 关闭 {modality}，用 --language-model-only "
+        "只服务文本，或选择会自动提高默认值的 vLLM 0.22 及以上版本"),
+    "settings.mm_item_whole_given": (
+        "vLLM {version} refuses to start: Gemma 4 takes each {modality} item whole ({tokens:,} tokens; its "
+        "bidirectional vision attention turns chunked multimodal input off), more than --max-num-batched-tokens "
+        "{mnbt:,} ('Chunked MM input disabled but max_tokens_per_mm_item ({tokens}) is larger than "
+        "max_num_batched_tokens ({mnbt})'). Set it to {tokens} or more, turn {modality} off with "
+        "--limit-mm-per-prompt, or serve text only with --language-model-only",
+        "vLLM {version} 会拒绝启动：Gemma 4 的每个 {modality} 项必须整体处理（{tokens:,} 个 token；它的视觉双向注意力"
+        "关闭了多模态输入分块），超过 --max-num-batched-tokens {mnbt:,}（'Chunked MM input disabled but "
+        "max_tokens_per_mm_item ({tokens}) is larger than max_num_batched_tokens ({mnbt})'）。请把它设为 {tokens} "
+        "或更大，用 --limit-mm-per-prompt 关闭 {modality}，或用 --language-model-only 只服务文本"),
     "settings.between": (
         "must be between {lo:,} and {hi:,}, got {value:,}",
         "须在 {lo:,} 到 {hi:,} 之间，收到的是 {value:,}"),

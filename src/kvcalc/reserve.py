@@ -813,27 +813,56 @@ def _gemma4_item(config: dict[str, Any], limits: MmLimits | None,
     return TowerItem("image", tokens, tokens, tokens * (_n(v, "pooling_kernel_size") or 3) ** 2)
 
 
-def mm_prefix_lm_batch_floor(config: dict[str, Any], limits: MmLimits | None = None,
-                             processor: MmProcessor | None = None, language_model_only: bool = False) -> int:
-    """The smallest batch that holds one item of each modality a multimodal prefix-LM model takes
-    (vllm/engine/arg_utils.py ``_get_min_mm_batched_tokens``, Rule.MM_PREFIX_LM_MNBT_FLOOR): for
-    Gemma 4 with ``use_bidirectional_attention: "vision"`` the largest of a video (32 frames × 78
-    tokens, fewer where the video option sets ``num_frames``), an audio clip (750) and an image
-    (``default_output_length`` or ``max_soft_tokens``). vLLM counts every modality the model
-    supports, so --limit-mm-per-prompt switching one off does not lower it. 0 for other models
-    (Gemma 3, also a prefix LM, gives vLLM no per-item ceiling, so nothing is raised), and 0 with
-    ``language_model_only``: five public starts of Gemma-4-31B that way (GB10, a
-    v0.22 main build) print pools that match 2,048 tokens in flight, not 2,496, although the v0.22
-    code reads no such exception (a failed lookup there only logs a warning and raises nothing)."""
+def _mm_prefix_lm_items(config: dict[str, Any], limits: MmLimits | None,
+                        processor: MmProcessor | None) -> dict[str, int]:
+    """Tokens of one item of each modality a multimodal prefix-LM model takes whole
+    (vllm/model_executor/models/gemma4_mm.py ``get_mm_max_tokens_per_item``): for Gemma 4 with
+    ``use_bidirectional_attention: "vision"`` a video (32 frames x 78 tokens, fewer where the video
+    option sets ``num_frames``), an audio clip (750, with an audio tower) and an image
+    (``default_output_length`` or ``max_soft_tokens``). Empty for other models (Gemma 3, also a
+    prefix LM, gives vLLM no per-item ceiling)."""
     text = config.get("text_config") if isinstance(config.get("text_config"), dict) else {}
-    if language_model_only or str(config.get("model_type")) != "gemma4" or \
-            text.get("use_bidirectional_attention") != "vision" or not isinstance(config.get("vision_config"), dict):
-        return 0
+    if str(config.get("model_type")) != "gemma4" or text.get("use_bidirectional_attention") != "vision" or \
+            not isinstance(config.get("vision_config"), dict):
+        return {}
     frames = min(GEMMA4_VIDEO_FRAMES, limits.video_frames) if limits and limits.video_frames else GEMMA4_VIDEO_FRAMES
     image = (processor.max_soft_tokens if processor and processor.max_soft_tokens else None) or \
         _n(config["vision_config"], "default_output_length") or GEMMA4_IMAGE_TOKENS
-    audio = GEMMA4_AUDIO_TOKENS if isinstance(config.get("audio_config"), dict) else 0
-    return max(frames * GEMMA4_VIDEO_TOKENS_PER_FRAME, audio, image)
+    items = {"video": frames * GEMMA4_VIDEO_TOKENS_PER_FRAME, "image": image}
+    if isinstance(config.get("audio_config"), dict):
+        items["audio"] = GEMMA4_AUDIO_TOKENS
+    return items
+
+
+def mm_prefix_lm_batch_floor(config: dict[str, Any], limits: MmLimits | None = None,
+                             processor: MmProcessor | None = None, language_model_only: bool = False) -> int:
+    """The smallest batch that holds one item of each modality a multimodal prefix-LM model takes
+    (vllm/engine/arg_utils.py ``_get_min_mm_batched_tokens``, Rule.MM_PREFIX_LM_MNBT_FLOOR): the
+    largest of ``_mm_prefix_lm_items``. vLLM counts every modality the model supports, so
+    --limit-mm-per-prompt switching one off does not lower it. 0 for other models, and 0 with
+    ``language_model_only``: five public starts of Gemma-4-31B that way (GB10, a v0.22 main build)
+    print pools that match 2,048 tokens in flight, not 2,496, although the v0.22 code reads no such
+    exception (a failed lookup there only logs a warning and raises nothing)."""
+    if language_model_only:
+        return 0
+    return max(_mm_prefix_lm_items(config, limits, processor).values(), default=0)
+
+
+def mm_item_taken_whole(config: dict[str, Any], limits: MmLimits | None = None,
+                        processor: MmProcessor | None = None,
+                        language_model_only: bool = False) -> tuple[str, int] | None:
+    """The largest item a prefix-LM model must take in one batch, among the modalities the prompt
+    may carry (vllm/multimodal/encoder_budget.py: only modalities with a limit above 0 are active;
+    --language-model-only sets every limit to 0), as (modality, tokens); None when there is none
+    (Rule.MM_PREFIX_LM_WHOLE_ITEMS)."""
+    if language_model_only:
+        return None
+    items = {m: n for m, n in _mm_prefix_lm_items(config, limits, processor).items()
+             if limits is None or not limits.off(m)}
+    if not items:
+        return None
+    modality = max(items, key=lambda m: items[m])
+    return modality, items[modality]
 
 
 def video_frames_modelled(config: dict[str, Any]) -> bool:

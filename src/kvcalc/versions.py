@@ -504,6 +504,20 @@ class Rule(Enum):
         "only: on model runner V2 n-gram, suffix, Medusa and MLP speculators keep it",
         "confirmed: the v0.32.0 wheel checks the method whatever the runner (config/vllm.py:1606), "
         "v0.33.0 only where use_v2_model_runner is false (config/vllm.py:1652)")
+    MM_PREFIX_LM_WHOLE_ITEMS = RuleInfo(
+        _v("0.20.0"), "#40534", "vllm/transformers_utils/model_arch_config_convertor.py Gemma4ModelArchConfigConvertor",
+        "Gemma 4 with bidirectional vision attention is a multimodal prefix LM: on CUDA vLLM forces "
+        "--disable-chunked-mm-input (platforms/cuda.py) and refuses to start when the largest item of a "
+        "modality the prompt may carry is longer than max_num_batched_tokens "
+        "(v1/core/encoder_cache_manager.py compute_mm_encoder_budget)",
+        "confirmed: the v0.19.0 wheel reads no prefix LM for gemma4 (not in MM_PREFIX_LM_MODELS, no "
+        "convertor override), v0.20.0 adds the override; a GB10 lab notebook's v0.20.0 retry note records "
+        "the refused start at the default 2,048 ('failed_for_gemma4_mm_budget_2496'); a public v0.19.2 dev "
+        "start at 2,048 ran. PR named by its description (merged 2026-04-21)")
+    MM_PREFIX_LM_WHOLE_ITEMS_ROCM = RuleInfo(
+        _v("0.30.0"), "v0.30.0 wheel", "vllm/platforms/rocm.py",
+        "ROCm forces --disable-chunked-mm-input for multimodal prefix LMs too (Rule.MM_PREFIX_LM_WHOLE_ITEMS)",
+        "confirmed: absent from the v0.29.0 wheel's platforms/rocm.py, in v0.30.0 through v0.33.0")
     MM_PREFIX_LM_MNBT_FLOOR = RuleInfo(
         _v("0.22.0"), "#43051", "vllm/engine/arg_utils.py _get_min_mm_batched_tokens",
         "a default max_num_batched_tokens is raised to the largest multimodal item of a prefix-LM model "
@@ -1183,6 +1197,16 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "Medusa 和 MLP speculator 都保持异步调度",
         "已确认：v0.32.0 wheel 不论 runner 都检查方法（config/vllm.py:1606），"
         "v0.33.0 只在 use_v2_model_runner 为假时检查（config/vllm.py:1652）"),
+    "MM_PREFIX_LM_WHOLE_ITEMS": (
+        "视觉双向注意力的 Gemma 4 是多模态前缀语言模型：在 CUDA 上 vLLM 强制 --disable-chunked-mm-input"
+        "（platforms/cuda.py），若提示可携带的某种模态的最大单项长于 max_num_batched_tokens 就拒绝启动"
+        "（v1/core/encoder_cache_manager.py compute_mm_encoder_budget）",
+        "已确认：v0.19.0 wheel 不把 gemma4 视为前缀语言模型（不在 MM_PREFIX_LM_MODELS 中，也没有 convertor 覆盖），"
+        "v0.20.0 加入该覆盖；一份 GB10 实验笔记的 v0.20.0 重试记录写明默认 2,048 下启动被拒"
+        "（'failed_for_gemma4_mm_budget_2496'）；一个公开的 v0.19.2 开发版在 2,048 下正常启动。PR 按其描述认定（2026-04-21 合并）"),
+    "MM_PREFIX_LM_WHOLE_ITEMS_ROCM": (
+        "ROCm 也对多模态前缀语言模型强制 --disable-chunked-mm-input（见 Rule.MM_PREFIX_LM_WHOLE_ITEMS）",
+        "已确认：v0.29.0 wheel 的 platforms/rocm.py 中没有，v0.30.0 至 v0.33.0 中有"),
     "MM_PREFIX_LM_MNBT_FLOOR": (
         "默认的 max_num_batched_tokens 提高到 prefix-LM 模型最大的单个多模态输入（视觉部分双向注意力的 Gemma 4："
         "32 帧视频，2,496 个 token），保证它能放进一个批次",

@@ -165,3 +165,27 @@ def test_a_shared_link_that_fails_at_once_says_the_result_is_the_built_in_exampl
     finally:
         ctx.close()
     watch.check()
+
+
+def test_a_refusal_in_a_closed_section_opens_it_and_says_why_by_the_results(py_page):
+    """Gemma-4-26B-A4B on an RTX 5090 with vLLM 0.21: the default step (2,048 tokens) is shorter
+    than the video Gemma 4 takes whole, so vLLM refuses to start. The reason belongs to
+    --max-num-batched-tokens, inside the closed Advanced section: the page opens it and also says
+    the reason beside the results; videos off (--limit-mm-per-prompt video=0) lets it start."""
+    page = py_page
+    reset(page)
+    if page.locator("#advanced").get_attribute("open") is not None:    # an earlier test opened it
+        page.locator("#advanced summary").click()
+    expect(page.locator("#mnbt")).to_be_hidden()
+    set_form(page, model="google/gemma-4-26B-A4B-it", gpu="rtx-5090", vllm_version="0.21.0")
+    msg = page.locator("#mnbt-msg")
+    expect(msg).to_contain_text("vLLM 0.21.0 refuses to start", timeout=20_000)
+    expect(msg).to_be_visible()
+    expect(page.get_by_test_id("error")).to_contain_text("max_tokens_per_mm_item (2496)")
+    page.get_by_test_id("mm-limits").fill("video=0")
+    want = page_request(model="google/gemma-4-26B-A4B-it", gpu="rtx-5090", vllm_version="0.21.0",
+                        limit_mm_per_prompt="video=0")
+    wait_request(page, want)
+    expect(msg).to_be_empty()
+    assert_numbers_match(page, oracle(want)["result"])
+    reset(page)
