@@ -207,6 +207,7 @@ def faq_numbers(newest: str) -> dict[str, Any]:
     l70_2 = estimate("meta-llama/Llama-3.1-70B-Instruct", max_model_len=32768, weights="fp8",
                      tensor_parallel_size=2, **v)
     oss = estimate("openai/gpt-oss-120b", max_model_len=131072, **v)
+    auto = estimate("Qwen/Qwen3-8B", "l4", max_model_len="auto", **v)
     reserve = [t for t in qwen["budget"]["terms"] if t["name"] != "weights"]
     return {
         "version": newest,
@@ -214,6 +215,8 @@ def faq_numbers(newest: str) -> dict[str, Any]:
         "qwen_095_extra_gib": round(qwen_095["estimated"]["available_gib"]
                                     - qwen["estimated"]["available_gib"], 2),
         "llama70_tp1": pick(l70_1), "llama70_tp2": pick(l70_2),
+        # --max-model-len auto: the length the pool fitted against the model's own
+        "qwen_l4_auto": {**pick(auto), "fitted": auto["estimated"]["max_model_len"]},
         "oss120": {**pick(oss), "kv_bytes_per_token": oss["layout"]["kv_bytes_per_token"],
                    "groups": len(oss["layout"]["groups"])},
         "reserve_low_gib": round(sum(t["low_gib"] for t in reserve), 2),

@@ -70,4 +70,7 @@ def test_method_rules_and_faq_come_from_the_core(py_page):
     text = faq.text_content()
     assert f"{q['estimated']['tokens']:,}" in text
     assert f"{q8['estimated']['tokens']:,}" in text
+    auto = oracle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "l4",
+                   "settings": {"max_model_len": "auto", "vllm_version": cat["newest_version"]}})["result"]
+    assert f"room for {auto['estimated']['max_model_len']:,} of its {auto['settings']['max_model_len']:,}" in text
     assert "{" not in text and "}" not in text  # every placeholder was filled
