@@ -41,3 +41,19 @@ def test_static_text_is_the_english_the_script_writes():
 def test_every_page_key_has_chinese():
     en, zh = strings("en"), strings("zh")
     assert set(en) == set(zh), (set(en) ^ set(zh))
+
+
+def test_every_setting_has_a_form_field_a_pasted_log_fills():
+    """Each Settings field but the two a log never states (the average request length, the entry
+    point: the form's own) is in app.js's LOG_FIELDS, with a form control in index.html: a setting
+    a pasted log states then survives the page's recompute, and a user can set it by hand."""
+    from kvcalc.settings import Settings
+    js = (WEB / "app.js").read_text(encoding="utf-8")
+    block = js[js.index("const LOG_FIELDS = ["):]
+    block = block[:block.index("];")]
+    fields = dict(re.findall(r'\["(\w+)", "([\w-]+)"', block))
+    page = (WEB / "index.html").read_text(encoding="utf-8")
+    wanted = set(Settings.__dataclass_fields__) - {"avg_tokens", "entrypoint"}
+    assert wanted - set(fields) == set(), "settings a pasted log cannot put on the form"
+    missing = [cid for cid in fields.values() if f'id="{cid}"' not in page]
+    assert missing == []
