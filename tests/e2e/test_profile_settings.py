@@ -585,6 +585,17 @@ def test_the_decode_context_parallel_field(py_page):
     fresh_form(page)
 
 
+def sent_and_shown(page, key: str, value, model: str = "google/gemma-3-12b-it") -> tuple[dict, dict]:
+    """The request with setting ``key`` = ``value`` (on vLLM 0.30) the page should now send, once
+    it has, and CPython's result for it, which the page shows."""
+    want = page_request(model=model, vllm_version="0.30.0")
+    want["settings"][key] = value
+    wait_request(page, want)
+    result = oracle(want)["result"]
+    assert_numbers_match(page, result)
+    return want, result
+
+
 def test_the_kv_cache_bytes_async_mamba_and_hybrid_manager_fields(py_page):
     """--kv-cache-memory-bytes (vLLM's 8G form, read by the core), --async-scheduling,
     --mamba-ssm-cache-dtype and --disable-hybrid-kv-cache-manager: each sent only when set, each
@@ -596,11 +607,7 @@ def test_the_kv_cache_bytes_async_mamba_and_hybrid_manager_fields(py_page):
     wait_request(page, base)
     plain = oracle(base)["result"]
     page.get_by_test_id("kv-bytes").fill("8G")
-    want = page_request(model="google/gemma-3-12b-it", vllm_version="0.30.0")
-    want["settings"]["kv_cache_memory_bytes"] = "8G"
-    wait_request(page, want)
-    fixed = oracle(want)["result"]
-    assert_numbers_match(page, fixed)
+    _, fixed = sent_and_shown(page, "kv_cache_memory_bytes", "8G")
     assert fixed["estimated"]["available_bytes"] == 8 << 30 and fixed["budget"] is None
     expect(page.get_by_test_id("serve-command")).to_contain_text("--kv-cache-memory-bytes 8589934592")
     page.get_by_test_id("kv-bytes").fill("8.5G")
@@ -609,11 +616,7 @@ def test_the_kv_cache_bytes_async_mamba_and_hybrid_manager_fields(py_page):
     wait_request(page, base)
     # without the hybrid manager every sliding-window layer keeps the whole context: fewer tokens
     page.get_by_test_id("disable-hybrid").check()
-    want = page_request(model="google/gemma-3-12b-it", vllm_version="0.30.0")
-    want["settings"]["disable_hybrid_kv_cache_manager"] = True
-    wait_request(page, want)
-    flat = oracle(want)["result"]
-    assert_numbers_match(page, flat)
+    _, flat = sent_and_shown(page, "disable_hybrid_kv_cache_manager", True)
     assert flat["layout"]["grouping"] != plain["layout"]["grouping"] and \
         flat["estimated"]["tokens"] != plain["estimated"]["tokens"]
     expect(page.get_by_test_id("serve-command")).to_contain_text("--disable-hybrid-kv-cache-manager")
@@ -621,25 +624,18 @@ def test_the_kv_cache_bytes_async_mamba_and_hybrid_manager_fields(py_page):
     wait_request(page, base)
     # async scheduling off: the sliding-window layers keep blocks for one batch in flight fewer
     page.get_by_test_id("async-scheduling").select_option("0")
-    want = page_request(model="google/gemma-3-12b-it", vllm_version="0.30.0")
-    want["settings"]["async_scheduling"] = False
-    wait_request(page, want)
-    sync = oracle(want)["result"]
-    assert_numbers_match(page, sync)
+    want, sync = sent_and_shown(page, "async_scheduling", False)
     assert sync["layout"]["in_flight_tokens"] < plain["layout"]["in_flight_tokens"]
     expect(page.get_by_test_id("serve-command")).to_contain_text("--no-async-scheduling")
     link_restores(page, "asy", "0", "async-scheduling", "0", want)
     fresh_form(page)
     open_advanced(page)
     # a hybrid's Mamba state in float32 is larger than in the model's bfloat16
-    base = set_form(page, model="ibm-granite/granite-4.0-h-tiny", vllm_version="0.30.0")
+    granite = "ibm-granite/granite-4.0-h-tiny"
+    base = set_form(page, model=granite, vllm_version="0.30.0")
     wait_request(page, base)
     page.get_by_test_id("mamba-ssm-dtype").select_option("float32")
-    want = page_request(model="ibm-granite/granite-4.0-h-tiny", vllm_version="0.30.0")
-    want["settings"]["mamba_ssm_cache_dtype"] = "float32"
-    wait_request(page, want)
-    wide = oracle(want)["result"]
-    assert_numbers_match(page, wide)
+    _, wide = sent_and_shown(page, "mamba_ssm_cache_dtype", "float32", model=granite)
     assert wide["layout"]["mamba_state_bytes"] > oracle(base)["result"]["layout"]["mamba_state_bytes"]
     expect(page.get_by_test_id("serve-command")).to_contain_text("--mamba-ssm-cache-dtype float32")
     fresh_form(page)
