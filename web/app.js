@@ -128,6 +128,7 @@ const FIELDS = [
   ["spec", "spec-config", ""],
   ["dcp", "dcp", ""],
   ["kvb", "kv-bytes", ""],
+  ["nblk", "num-blocks", ""],
   ["asy", "async-scheduling", ""],
   ["ssm", "mamba-ssm-dtype", ""],
   ["nohma", "disable-hybrid", false],
@@ -223,7 +224,7 @@ function drafterField() {
 
 // --enable-prefix-caching, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
 // VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, --skip-mm-profiling,
-// --language-model-only, --decode-context-parallel-size, --kv-cache-memory-bytes, --async-scheduling,
+// --language-model-only, --decode-context-parallel-size, --kv-cache-memory-bytes, --num-gpu-blocks-override, --async-scheduling,
 // --mamba-ssm-cache-dtype and --disable-hybrid-kv-cache-manager: sent only when the user (or a pasted log) set them.
 function profileSettings() {
   const v = $("flashinfer-sampler").value;
@@ -249,6 +250,7 @@ function profileSettings() {
     ...(perf === "" ? {} : { performance_mode: perf }),
     ...(value("dcp") === null ? {} : { decode_context_parallel_size: value("dcp") }),
     ...(value("kv-bytes") === null ? {} : { kv_cache_memory_bytes: value("kv-bytes") }),
+    ...(value("num-blocks") === null ? {} : { num_gpu_blocks_override: value("num-blocks") }),
     ...(asy === "" ? {} : { async_scheduling: asy === "1" }),
     ...(ssm === "" ? {} : { mamba_ssm_cache_dtype: ssm }),
     ...($("disable-hybrid").checked ? { disable_hybrid_kv_cache_manager: true } : {}),
@@ -1084,6 +1086,7 @@ const LOG_FIELDS = [
   ["speculative", "spec-config", ""],
   ["decode_context_parallel_size", "dcp", ""],
   ["kv_cache_memory_bytes", "kv-bytes", ""],
+  ["num_gpu_blocks_override", "num-blocks", ""],
   ["async_scheduling", "async-scheduling", ""],
   ["mamba_ssm_cache_dtype", "mamba-ssm-dtype", ""],
   ["disable_hybrid_kv_cache_manager", "disable-hybrid", false],

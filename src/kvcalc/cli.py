@@ -104,6 +104,9 @@ def _model_flags(p: Any) -> None:
                    help="vLLM's flag: the dtype of a hybrid model's Mamba state (default: the model's)")
     p.add_argument("--kv-cache-memory-bytes", metavar="BYTES",
                    help="the KV cache memory per GPU, instead of --gpu-memory-utilization (8589934592, 8G, 8.6g)")
+    p.add_argument("--num-gpu-blocks-override", type=int, metavar="N",
+                   help="vLLM's flag: the pool gets N blocks whatever the memory (from v0.21 one request is also "
+                        "checked against N blocks' bytes, not the profiled memory)")
     p.add_argument("--skip-mm-profiling", action="store_true", default=None,
                    help="vLLM's flag: no profile pass of a multimodal model's vision tower")
     p.add_argument("--max-cudagraph-capture-size", type=int,

@@ -49,6 +49,7 @@ class PoolResult:
     log_lines: tuple[str, ...]
     avg_requests: float | None
     max_model_len: int          # the length the pool serves: --max-model-len, or what auto fitted
+    fit_bytes: tuple[int, ...]  # per PP stage, the memory the fit check measures (bytes)
 
 
 @dataclass(frozen=True)
@@ -328,6 +329,11 @@ def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolR
     version: Version = calc_parts["version"]
     avg = calc_parts["avg_tokens"]
     stage_bytes = list(per_stage) if per_stage else [available] * len(layout.stages)
+    lines = [logfmt.available_line(available, version)] if available > 0 else []
+    override = calc_parts.get("num_blocks_override")
+    if override:
+        stage_bytes, line = _override_blocks(grouping, layout, version, stage_bytes, override)
+        lines.append(line)
     blocks = None
     no_memory = False
     for index, stage in enumerate(layout.stages):
@@ -337,10 +343,11 @@ def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolR
         b = paging.num_blocks(proj, stage_bytes[index])
         blocks = b if blocks is None else min(blocks, b)
         no_memory = no_memory or stage_bytes[index] <= 0
+    if override and blocks is not None:
+        blocks = override       # before v0.21 the memory made its own count, then the override replaced it
     targets = paging.fit_targets(grouping, layout.stages, version, stage_bytes)
     fits = True
     error = None
-    lines = [logfmt.available_line(available, version)] if available > 0 else []
     if calc_parts.get("auto_max_model_len"):
         ctx, fitted_line = _auto_fit(ctx, targets, version, grouping.kind == "attention_free")
         if fitted_line is None:
@@ -369,7 +376,39 @@ def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolR
         per = paging.blocks_per_request(grouping, replace(ctx, max_model_len=min(avg, ctx.max_model_len)))
         avg_requests = blocks / per if per else None
     return PoolResult(available, blocks, cap.blocks_per_request, cap.max_concurrency, cap.tokens,
-                      fits, worst_need, est_len, error, tuple(lines), avg_requests, ctx.max_model_len)
+                      fits, worst_need, est_len, error, tuple(lines), avg_requests, ctx.max_model_len,
+                      tuple(stage_bytes))
+
+
+def _override_note(parts: dict[str, Any], override: int, available: int) -> Text:
+    """What --num-gpu-blocks-override asks of each GPU (the stage with the largest blocks), and a
+    warning where that is more than the memory vLLM found for the cache: it allocates the blocks
+    anyway, so the start or a later batch can run out of GPU memory."""
+    grouping: paging.Grouping = parts["grouping"]
+    per_block = max((paging.bytes_per_block(paging.project(grouping, st)) for st in parts["layout"].stages), default=0)
+    asked = override * per_block
+    if asked > available:
+        return Text("note.blocks_override_over", blocks=override, gib=asked / GIB, available=available / GIB)
+    return Text("note.blocks_override", blocks=override, gib=asked / GIB, available=available / GIB)
+
+
+def _override_blocks(grouping: paging.Grouping, layout: Layout, version: Version, stage_bytes: list[int],
+                     override: int) -> tuple[list[int], str]:
+    """--num-gpu-blocks-override: the line vLLM prints (the blocks the first stage's memory would have
+    made), and the memory the fit check then measures: N blocks' bytes per stage from v0.21
+    (Rule.BLOCKS_OVERRIDE_SETS_MEMORY), the profiled memory before."""
+    out = list(stage_bytes)
+    natural = None
+    for index, stage in enumerate(layout.stages):
+        proj = paging.project(grouping, stage)
+        if not any(g.layer_names for g in proj.groups):
+            continue
+        per_block = paging.bytes_per_block(proj)
+        if natural is None:
+            natural = max(0, stage_bytes[index]) // per_block if per_block else 0
+        if applies(Rule.BLOCKS_OVERRIDE_SETS_MEMORY, version):
+            out[index] = override * per_block
+    return out, logfmt.blocks_override_line(natural or 0, override)
 
 
 def _auto_fit(ctx: SizingContext, targets: list[paging.FitTarget], version: Version,
@@ -623,7 +662,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         kv_per_token = max(sum(sp.token_bytes for sp in st.values() if hasattr(sp, "token_bytes"))
                            for st in layout.stages)
     parts = {"grouping": grouping, "layout": layout, "ctx": ctx, "version": version,
-             "avg_tokens": s.avg_tokens, "auto_max_model_len": resolved.auto_max_model_len}
+             "avg_tokens": s.avg_tokens, "auto_max_model_len": resolved.auto_max_model_len,
+             "num_blocks_override": s.num_gpu_blocks_override}
 
     budget = None
     budget_note = None
@@ -664,6 +704,9 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         # The log rounds to 0.01 GiB: the true value lies within ±0.005 GiB.
         low = _pool(parts, math.ceil((available_kv_gib - 0.005) * GIB - _FLOAT_EPS))
         high = _pool(parts, math.floor((available_kv_gib + 0.005) * GIB + _FLOAT_EPS))
+    pool = from_log or estimated
+    if s.num_gpu_blocks_override and pool is not None:
+        notes.append(_override_note(parts, s.num_gpu_blocks_override, pool.available_bytes))
     cmd = serve_command(model_id or arch.architecture, resolved, kv_name=s.kv_cache_dtype,
                         prefix_caching_default=caching_default, quantization=online,
                         allow_deprecated_quantization=deprecated_flag,

@@ -96,3 +96,9 @@ def auto_fit_attention_free_line(original_len: int) -> str:
 
 AUTO_FIT_ERROR = ("ValueError: Cannot auto-fit max_model_len: not enough GPU memory available to serve even "
                   "a single token. Try increasing `gpu_memory_utilization`.")
+
+
+def blocks_override_line(natural_blocks: int, override: int) -> str:
+    """``may_override_num_blocks`` / ``get_kv_cache_configs``: the blocks the memory would have made,
+    replaced by --num-gpu-blocks-override."""
+    return f"Overriding num_gpu_blocks={natural_blocks} with num_gpu_blocks_override={override}"

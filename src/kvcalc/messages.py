@@ -456,6 +456,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "add GPUs or quantize the weights",
         "每张 GPU 的权重需要 {weights:.2f} GiB，超过了 总显存 × gpu_memory_utilization（{requested:.2f} GiB）："
         "KV cache 没有剩余空间。请调高 --gpu-memory-utilization、增加 GPU 或量化权重"),
+    "note.blocks_override": (
+        "--num-gpu-blocks-override fixes the pool at {blocks:,} blocks ({gib:.2f} GiB per GPU) whatever the "
+        "memory; the {available:.2f} GiB vLLM finds for the cache would hold more",
+        "--num-gpu-blocks-override 把缓存池固定为 {blocks:,} 个块（每块 GPU {gib:.2f} GiB），与显存无关；vLLM "
+        "为缓存找到的 {available:.2f} GiB 本可容纳更多"),
+    "note.blocks_override_over": (
+        "--num-gpu-blocks-override asks for {blocks:,} blocks, {gib:.2f} GiB per GPU, more than the {available:.2f} GiB "
+        "vLLM finds for the cache: vLLM allocates them anyway, so the start or a later batch can run out of GPU memory",
+        "--num-gpu-blocks-override 要求 {blocks:,} 个块，即每块 GPU {gib:.2f} GiB，超过 vLLM 为缓存找到的 "
+        "{available:.2f} GiB：vLLM 仍会照此分配，因此启动时或之后的批次可能显存不足"),
     "note.kv_cache_memory_bytes": (
         "--kv-cache-memory-bytes sets the KV cache memory directly",
         "--kv-cache-memory-bytes 直接指定了 KV cache 显存"),

@@ -53,7 +53,8 @@ def max_context_for(c: Calculation, requests: int, limit: int | None = None) -> 
         return 0
 
     version = c.resolved.version
-    targets = paging.fit_targets(c.grouping, c.layout.stages, version, [available] * len(c.layout.stages))
+    pool = c.from_log or c.estimated
+    targets = paging.fit_targets(c.grouping, c.layout.stages, version, list(pool.fit_bytes))
 
     def ok(length: int) -> bool:
         if concurrency_at(c, length) < requests:

@@ -81,6 +81,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         parts.append(" ".join(["--cudagraph-capture-sizes", *map(str, r.capture_sizes)]))
     if s.kv_cache_memory_bytes:
         flag("--kv-cache-memory-bytes", s.kv_cache_memory_bytes)
+    if s.num_gpu_blocks_override:
+        flag("--num-gpu-blocks-override", s.num_gpu_blocks_override)
     if s.mamba_ssm_cache_dtype not in (None, "auto"):
         flag("--mamba-ssm-cache-dtype", s.mamba_ssm_cache_dtype)
     marlin_flag = applies(Rule.MXFP4_MARLIN_FLAG, r.version)

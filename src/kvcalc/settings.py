@@ -56,6 +56,7 @@ VLLM_SPELLING = {
     "cudagraph_capture_sizes": "--cudagraph-capture-sizes", "performance_mode": "--performance-mode",
     "limit_mm_per_prompt": "--limit-mm-per-prompt", "mm_processor_kwargs": "--mm-processor-kwargs",
     "mamba_ssm_cache_dtype": "--mamba-ssm-cache-dtype", "kv_cache_memory_bytes": "--kv-cache-memory-bytes",
+    "num_gpu_blocks_override": "--num-gpu-blocks-override",
     **ENV_SETTINGS,
 }
 """How vLLM spells each ``Settings`` field that is one of its own: the ``vllm serve`` flag, or the
@@ -200,6 +201,7 @@ class Settings:
     weights: str = "auto"
     avg_tokens: int | None = None
     kv_cache_memory_bytes: int | None = None
+    num_gpu_blocks_override: int | None = None    # the pool's block count, whatever the memory
 
 
 @dataclass(frozen=True)
@@ -449,6 +451,7 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
     need_int("--max-num-seqs", s.max_num_seqs, 1, 1_000_000)
     need_int("--avg-tokens", s.avg_tokens, 1, 100_000_000)
     need_int("--kv-cache-memory-bytes", s.kv_cache_memory_bytes, 1, 1 << 50)
+    need_int("--num-gpu-blocks-override", s.num_gpu_blocks_override, 1, 1 << 40)
     util = s.gpu_memory_utilization
     if util is not None:
         if isinstance(util, bool) or not isinstance(util, (int, float)) or not math.isfinite(util):

@@ -135,6 +135,13 @@ class Rule(Enum):
         _v("0.18.0"), "#36684", "vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size",
         "layer types are padded to the largest count when max < 1.5 × min (1.25 before)",
         "confirmed: 1.25 in the v0.17.1 wheel, 1.5 in v0.18.0")
+    BLOCKS_OVERRIDE_SETS_MEMORY = RuleInfo(
+        _v("0.21.0"), "v0.21.0 wheel", "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs",
+        "--num-gpu-blocks-override N replaces each worker's KV memory by N x the bytes of one block before "
+        "the fit check and the automatic max_model_len; before, the pool had N blocks but one request was "
+        "checked against the profiled memory",
+        "confirmed: the v0.20.0 wheel overrides only the block count (may_override_num_blocks), the v0.21.0 "
+        "to v0.33.0 wheels adjust available_memory ('_pool_bytes_per_block')")
     MAX_MODEL_LEN_AUTO = RuleInfo(
         _v("0.14.0"), "#29431", "vllm/v1/core/kv_cache_utils.py _auto_fit_max_model_len",
         "--max-model-len auto (or -1): the engine profiles at the model's own length, then serves the "
@@ -933,6 +940,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "此前对它们需要手动开启（#23716）",
         "已确认：v0.27.1 wheel 中混合模型的前缀缓存仍需手动开启，v0.28.0 默认开启；一条未加该参数的 v0.19.0 "
         "Qwen3.5 日志显示每组只有 1 个状态块"),
+    "BLOCKS_OVERRIDE_SETS_MEMORY": (
+        "--num-gpu-blocks-override N 在装载检查和自动 max_model_len 之前，把每个 worker 的 KV 显存换成 N x 一个块的字节数；"
+        "此前缓存池虽有 N 个块，但一个请求仍按 profile 得到的显存检查",
+        "已确认：v0.20.0 wheel 只覆盖块数（may_override_num_blocks），v0.21.0 至 v0.33.0 wheel 调整 available_memory"
+        "（'_pool_bytes_per_block'）"),
     "MAX_MODEL_LEN_AUTO": (
         "--max-model-len auto（或 -1）：引擎按模型自身的长度做 profile，然后在 KV 显存内取能通过装载检查的"
         "最长长度（二分查找，取各 worker 的最小值）来服务，并打印 'Auto-fit max_model_len: ...'",

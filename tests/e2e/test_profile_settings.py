@@ -597,8 +597,8 @@ def sent_and_shown(page, key: str, value, model: str = "google/gemma-3-12b-it") 
 
 
 def test_the_kv_cache_bytes_async_mamba_and_hybrid_manager_fields(py_page):
-    """--kv-cache-memory-bytes (vLLM's 8G form, read by the core), --async-scheduling,
-    --mamba-ssm-cache-dtype and --disable-hybrid-kv-cache-manager: each sent only when set, each
+    """--kv-cache-memory-bytes (vLLM's 8G form, read by the core), --num-gpu-blocks-override,
+    --async-scheduling, --mamba-ssm-cache-dtype and --disable-hybrid-kv-cache-manager: each sent only when set, each
     changing what the core says it changes, and the link keeps them."""
     page = py_page
     fresh_form(page)
@@ -613,6 +613,14 @@ def test_the_kv_cache_bytes_async_mamba_and_hybrid_manager_fields(py_page):
     page.get_by_test_id("kv-bytes").fill("8.5G")
     expect(page.locator("#kv-bytes-msg")).to_contain_text("8.5g for x 1000")
     page.get_by_test_id("kv-bytes").fill("")
+    wait_request(page, base)
+    # a fixed block count: the pool whatever the memory
+    page.get_by_test_id("num-blocks").fill("1000")
+    _, fixed = sent_and_shown(page, "num_gpu_blocks_override", 1000)
+    assert fixed["estimated"]["num_blocks"] == 1000
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--num-gpu-blocks-override 1000")
+    expect(page.get_by_test_id("log-lines")).to_contain_text("with num_gpu_blocks_override=1000")
+    page.get_by_test_id("num-blocks").fill("")
     wait_request(page, base)
     # without the hybrid manager every sliding-window layer keeps the whole context: fewer tokens
     page.get_by_test_id("disable-hybrid").check()
