@@ -129,6 +129,7 @@ const FIELDS = [
   ["dcp", "dcp", ""],
   ["kvb", "kv-bytes", ""],
   ["nblk", "num-blocks", ""],
+  ["cpuoff", "cpu-offload", ""],
   ["asy", "async-scheduling", ""],
   ["ssm", "mamba-ssm-dtype", ""],
   ["nohma", "disable-hybrid", false],
@@ -224,7 +225,8 @@ function drafterField() {
 
 // --enable-prefix-caching, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
 // VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, --skip-mm-profiling,
-// --language-model-only, --decode-context-parallel-size, --kv-cache-memory-bytes, --num-gpu-blocks-override, --async-scheduling,
+// --language-model-only, --decode-context-parallel-size, --kv-cache-memory-bytes, --num-gpu-blocks-override,
+// --cpu-offload-gb, --async-scheduling,
 // --mamba-ssm-cache-dtype and --disable-hybrid-kv-cache-manager: sent only when the user (or a pasted log) set them.
 function profileSettings() {
   const v = $("flashinfer-sampler").value;
@@ -251,6 +253,7 @@ function profileSettings() {
     ...(value("dcp") === null ? {} : { decode_context_parallel_size: value("dcp") }),
     ...(value("kv-bytes") === null ? {} : { kv_cache_memory_bytes: value("kv-bytes") }),
     ...(value("num-blocks") === null ? {} : { num_gpu_blocks_override: value("num-blocks") }),
+    ...(value("cpu-offload") === null ? {} : { cpu_offload_gb: value("cpu-offload") }),
     ...(asy === "" ? {} : { async_scheduling: asy === "1" }),
     ...(ssm === "" ? {} : { mamba_ssm_cache_dtype: ssm }),
     ...($("disable-hybrid").checked ? { disable_hybrid_kv_cache_manager: true } : {}),
@@ -1087,6 +1090,7 @@ const LOG_FIELDS = [
   ["decode_context_parallel_size", "dcp", ""],
   ["kv_cache_memory_bytes", "kv-bytes", ""],
   ["num_gpu_blocks_override", "num-blocks", ""],
+  ["cpu_offload_gb", "cpu-offload", ""],
   ["async_scheduling", "async-scheduling", ""],
   ["mamba_ssm_cache_dtype", "mamba-ssm-dtype", ""],
   ["disable_hybrid_kv_cache_manager", "disable-hybrid", false],

@@ -66,6 +66,7 @@ class Budget:
     limiting_stage: int
     checkpoint_bytes: int = 0            # the whole checkpoint (all GPUs)
     compile_table_bytes: int = 0         # the limiting stage's embedding table its compiled graph looks up
+    cpu_offload_bytes: int = 0           # the limiting stage's weights --cpu-offload-gb keeps in host memory
 
     @property
     def available_bytes(self) -> int:
@@ -111,16 +112,18 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
     band = 0.0 if weights.exact_total else 0.03
     typical, low, high = [], [], []
     last = len(reserves) - 1
+    # --cpu-offload-gb can move up to one parameter more than asked: fewer weights at the band's high end
+    more = weights.offload_overshoot or (0,) * len(reserves)
     for i, (w, r) in enumerate(zip(weights.per_stage_bytes, reserves)):
         extras = (r.activation, r.non_torch, r.cuda_graphs, r.cold_compile, r.unified_memory,
                   draft if i == last else (0, 0, 0))
         typical.append(requested - w - sum(x[0] for x in extras))
         low.append(requested - int(w * (1 + band)) - sum(x[2] for x in extras))
-        high.append(requested - int(w * (1 - band)) - sum(x[1] for x in extras))
+        high.append(requested - int(w * (1 - band)) + more[i] - sum(x[1] for x in extras))
     w = weights.per_stage_bytes[limiting_stage]
     r = reserves[limiting_stage]
     terms = (
-        Term("weights", w, int(w * (1 - band)), int(w * (1 + band)), weights.basis),
+        Term("weights", w, int(w * (1 - band)) - more[limiting_stage], int(w * (1 + band)), weights.basis),
         Term("measured reserve" if r.measured else "activation peak",
              r.activation[0], r.activation[1], r.activation[2], r.basis),
         Term("non-torch memory", r.non_torch[0], r.non_torch[1], r.non_torch[2],
@@ -134,5 +137,6 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
         terms += (Term("unified memory", *r.unified_memory, r.unified_memory_basis),)
     if draft[2] and limiting_stage == last:   # a drafter sized from its config
         terms += (Term("draft model", *draft, draft_basis),)
+    offloaded = weights.offloaded[limiting_stage] if weights.offloaded else 0
     return Budget(total, requested, terms, tuple(typical), tuple(low), tuple(high), limiting_stage,
-                  weights.total_bytes, r.compile_table)
+                  weights.total_bytes, r.compile_table, offloaded)

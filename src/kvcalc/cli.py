@@ -104,6 +104,9 @@ def _model_flags(p: Any) -> None:
                    help="vLLM's flag: the dtype of a hybrid model's Mamba state (default: the model's)")
     p.add_argument("--kv-cache-memory-bytes", metavar="BYTES",
                    help="the KV cache memory per GPU, instead of --gpu-memory-utilization (8589934592, 8G, 8.6g)")
+    p.add_argument("--cpu-offload-gb", type=float, metavar="GIB",
+                   help="vLLM's flag: GiB of each GPU's layer weights kept in pinned host memory (read over "
+                        "PCIe), which leaves that much more for the KV cache")
     p.add_argument("--num-gpu-blocks-override", type=int, metavar="N",
                    help="vLLM's flag: the pool gets N blocks whatever the memory (from v0.21 one request is also "
                         "checked against N blocks' bytes, not the profiled memory)")

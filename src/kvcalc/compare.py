@@ -120,6 +120,11 @@ def compare(parsed: ParsedLog, calc: Calculation) -> dict[str, Any]:
                         f"{fl.max_concurrency:.2f}x" if fl else None,
                         f"{est.max_concurrency:.2f}x" if est and est.fits else None,
                         _pct(est.max_concurrency, parsed.max_concurrency) if est and est.fits else None, None))
+    if parsed.cpu_offloaded_gib is not None and calc.budget is not None:
+        ours = calc.budget.cpu_offload_bytes / GIB
+        theirs = parsed.cpu_offloaded_gib
+        rows.append(Row("Total CPU offloaded parameters", f"{theirs} GiB", None, f"{ours:.2f} GiB",
+                        _pct(ours, theirs) if theirs else None, None))
     if parsed.model_loading_gib and calc.budget is not None:
         ours = calc.budget.weights_as_logged / GIB
         theirs = parsed.model_loading_gib[0]

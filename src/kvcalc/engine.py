@@ -466,7 +466,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                          max_len=r.max_len_limit or r.max_model_len,
                          mtp_layers=len(arch.mtp_layers) if s.speculative else 0,
                          mnbt=r.max_num_batched_tokens, towers_off=_towers_off(config, r),
-                         rounding=True, max_split=load_split)
+                         rounding=True, max_split=load_split,
+                         cpu_offload_bytes=int((s.cpu_offload_gb or 0) * GIB))
     if w is None:
         return None, Text("note.weights_unknown"), ()
     vocab = text_part(config).get("vocab_size")

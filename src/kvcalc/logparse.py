@@ -58,6 +58,7 @@ class ParsedLog:
     max_model_len: int | None = None
     auto_max_model_len: bool = False     # --max-model-len auto: the args' -1, or the "Auto-fit" line
     auto_fit_len: int | None = None      # the length that line says vLLM serves
+    cpu_offloaded_gib: float | None = None   # "Total CPU offloaded parameters" (first rank quoted)
     max_num_batched_tokens: int | None = None
     model_loading_gib: list[float] = field(default_factory=list)
     available_kv_cache_gib: list[float] = field(default_factory=list)
@@ -127,7 +128,8 @@ class ParsedLog:
         pick("block_size", a.get("block_size"))
         # not the "Overriding num_gpu_blocks=0 with num_gpu_blocks_override=512" line: v0.19+ prints it for
         # the CUDA-graph profile's own dry run; the user's override shows in the args
-        for key in ("decode_context_parallel_size", "kv_cache_memory_bytes", "num_gpu_blocks_override", "async_scheduling",
+        for key in ("decode_context_parallel_size", "kv_cache_memory_bytes", "num_gpu_blocks_override",
+                    "cpu_offload_gb", "async_scheduling",
                     "disable_hybrid_kv_cache_manager", "mamba_ssm_cache_dtype"):
             pick(key, a.get(key))
         caching = a.get("enable_prefix_caching")
@@ -208,6 +210,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
                                           r"|full model context length (\d{1,16}) fits|attention-free model)"),
      "auto_fit"),
     ("max_num_batched_tokens=", re.compile(r"max_num_batched_tokens=(\d{1,16})(?!\d)"), "mnbt"),
+    # vllm/model_executor/offloader/uva.py (models/utils.py before v0.20): what --cpu-offload-gb moved
+    ("Total CPU offloaded parameters", re.compile(r"Total CPU offloaded parameters: " + _NUM), "cpu_offloaded"),
     ("Model loading took", re.compile(r"Model loading took " + _NUM + r" ?GiB"), "loading"),
     ("Available KV cache memory", re.compile(r"Available KV cache memory:\s*" + _NUM + r" ?GiB"), "available"),
     # vllm/v1/worker/gpu_worker.py (from v0.10.2): each rank's own KV memory at the end of its breakdown
@@ -472,6 +476,8 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         return True
     if kind == "max_len":
         log.max_model_len = int(g[0])
+    elif kind == "cpu_offloaded":
+        log.cpu_offloaded_gib = log.cpu_offloaded_gib if log.cpu_offloaded_gib is not None else _f(g[0])
     elif kind == "auto_fit":
         log.auto_fit_len = int(g[1] or g[2]) if (g[1] or g[2]) else None
         log.auto_max_model_len = True

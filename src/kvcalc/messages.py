@@ -70,6 +70,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "关闭了多模态输入分块），超过 --max-num-batched-tokens {mnbt:,}（'Chunked MM input disabled but "
         "max_tokens_per_mm_item ({tokens}) is larger than max_num_batched_tokens ({mnbt})'）。请把它设为 {tokens} "
         "或更大，用 --limit-mm-per-prompt 关闭 {modality}，或用 --language-model-only 只服务文本"),
+    "settings.cpu_offload": (
+        "must be a number of GiB per GPU, 0 or more (vLLM's default 0: nothing offloaded), got {value}",
+        "须为每块 GPU 的 GiB 数，0 或以上（vLLM 默认 0：不卸载），收到的是 {value}"),
     "settings.between": (
         "must be between {lo:,} and {hi:,}, got {value:,}",
         "须在 {lo:,} 到 {hi:,} 之间，收到的是 {value:,}"),
@@ -466,6 +469,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "vLLM finds for the cache: vLLM allocates them anyway, so the start or a later batch can run out of GPU memory",
         "--num-gpu-blocks-override 要求 {blocks:,} 个块，即每块 GPU {gib:.2f} GiB，超过 vLLM 为缓存找到的 "
         "{available:.2f} GiB：vLLM 仍会照此分配，因此启动时或之后的批次可能显存不足"),
+    "basis.weights_cpu_offload": (
+        "less {gib:.2f} GiB per GPU of layer weights kept in host memory (--cpu-offload-gb; whole parameters, "
+        "so up to {more:.2f} GiB more)",
+        "减去每块 GPU 留在主机内存中的 {gib:.2f} GiB 层权重（--cpu-offload-gb；按整个参数移动，最多再多 {more:.2f} GiB）"),
     "note.kv_cache_memory_bytes": (
         "--kv-cache-memory-bytes sets the KV cache memory directly",
         "--kv-cache-memory-bytes 直接指定了 KV cache 显存"),

@@ -83,6 +83,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--kv-cache-memory-bytes", s.kv_cache_memory_bytes)
     if s.num_gpu_blocks_override:
         flag("--num-gpu-blocks-override", s.num_gpu_blocks_override)
+    if s.cpu_offload_gb:
+        flag("--cpu-offload-gb", f"{s.cpu_offload_gb:g}")
     if s.mamba_ssm_cache_dtype not in (None, "auto"):
         flag("--mamba-ssm-cache-dtype", s.mamba_ssm_cache_dtype)
     marlin_flag = applies(Rule.MXFP4_MARLIN_FLAG, r.version)

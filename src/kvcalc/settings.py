@@ -56,7 +56,7 @@ VLLM_SPELLING = {
     "cudagraph_capture_sizes": "--cudagraph-capture-sizes", "performance_mode": "--performance-mode",
     "limit_mm_per_prompt": "--limit-mm-per-prompt", "mm_processor_kwargs": "--mm-processor-kwargs",
     "mamba_ssm_cache_dtype": "--mamba-ssm-cache-dtype", "kv_cache_memory_bytes": "--kv-cache-memory-bytes",
-    "num_gpu_blocks_override": "--num-gpu-blocks-override",
+    "num_gpu_blocks_override": "--num-gpu-blocks-override", "cpu_offload_gb": "--cpu-offload-gb",
     **ENV_SETTINGS,
 }
 """How vLLM spells each ``Settings`` field that is one of its own: the ``vllm serve`` flag, or the
@@ -202,6 +202,7 @@ class Settings:
     avg_tokens: int | None = None
     kv_cache_memory_bytes: int | None = None
     num_gpu_blocks_override: int | None = None    # the pool's block count, whatever the memory
+    cpu_offload_gb: float | None = None           # GiB of each GPU's layer weights kept in host memory
 
 
 @dataclass(frozen=True)
@@ -452,6 +453,10 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
     need_int("--avg-tokens", s.avg_tokens, 1, 100_000_000)
     need_int("--kv-cache-memory-bytes", s.kv_cache_memory_bytes, 1, 1 << 50)
     need_int("--num-gpu-blocks-override", s.num_gpu_blocks_override, 1, 1 << 40)
+    offload = s.cpu_offload_gb
+    if offload is not None and (isinstance(offload, bool) or not isinstance(offload, (int, float)) or
+                                not math.isfinite(offload) or not 0 <= offload <= 100_000):
+        problems["--cpu-offload-gb"] = Text("settings.cpu_offload", value=show(offload))
     util = s.gpu_memory_utilization
     if util is not None:
         if isinstance(util, bool) or not isinstance(util, (int, float)) or not math.isfinite(util):

@@ -21,7 +21,7 @@ from .kvspecs import parse_capability
 from .errors import SettingsError
 from .messages import Text, join_texts
 from .params import Part, big_tensors, drafter_parts, inventory, mtp_parts, text_part
-from .units import MIB, cdiv
+from .units import GIB, MIB, cdiv
 from .versions import Rule, Version, applies
 
 WEIGHT_FORMATS: tuple[str, ...] = ("auto", "bf16", "fp16", "fp8", "int8", "awq", "gptq", "int4",
@@ -334,6 +334,8 @@ class WeightsEstimate:
     per_stage_bytes: tuple[int, ...]  # one TP rank of each PP stage, buffers included
     basis: str
     exact_total: bool
+    offload_overshoot: tuple[int, ...] = ()   # per PP stage: how much more --cpu-offload-gb may move
+    offloaded: tuple[int, ...] = ()           # per PP stage: what --cpu-offload-gb moves (bytes)
 
     @property
     def per_gpu_bytes(self) -> int:
@@ -353,7 +355,8 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
                      model_dtype_bytes: int, tp: int, pp: int, *, mxfp4_align: int = MXFP4_ALIGN_TRITON,
                      max_len: int | None = None, mtp_layers: int = 0,
                      mnbt: int = 0, towers_off: frozenset[str] = frozenset(),
-                     rounding: bool = False, max_split: int | None = None) -> WeightsEstimate | None:
+                     rounding: bool = False, max_split: int | None = None,
+                     cpu_offload_bytes: int = 0) -> WeightsEstimate | None:
     """Per-GPU weights for each PP stage, or None when the config has no sizeable layers.
 
     ``mtp_layers``: MTP draft layers loaded with the model (``ModelArch.mtp_layers``, already
@@ -362,7 +365,8 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     ("vision", "audio") vLLM does not build (``--language-model-only``, or --limit-mm-per-prompt at
     0 for their modalities): the checkpoint keeps them; the GPUs do not load them. ``rounding``:
     count the caching allocator's rounding of the checkpoint's large tensors
-    (``allocator_rounding_bytes``; GPUs run torch's allocator), under ``max_split`` bytes."""
+    (``allocator_rounding_bytes``; GPUs run torch's allocator), under ``max_split`` bytes.
+    ``cpu_offload_bytes``: --cpu-offload-gb per GPU (``cpu_offload_layers``)."""
     from .kvspecs import pp_partition  # noqa: PLC0415 - avoid a cycle at import time
 
     name = checked_format_name(weight_format)
@@ -375,6 +379,8 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     layers = max((p.layer for p in parts if p.layer is not None), default=0) + 1
     sizes = pp_partition(layers, pp) if layers >= pp else [layers] + [0] * (pp - 1)
     stage = [0.0] * pp
+    layer_bytes = [0.0] * pp       # the decoder layers' share: what --cpu-offload-gb can move
+    largest = [0.0] * pp           # the largest component of one layer
     total = 0.0
     pad = mxfp4_expert_padding(config, tp, mxfp4_align) if fmt and fmt.name == "mxfp4" else 1.0
     for p in parts:
@@ -382,6 +388,9 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
         total += ckpt
         s = 0 if p.where == "first" else pp - 1 if p.where == "last" else pp_stage_of(p.layer, sizes)
         stage[s] += rank
+        if p.layer is not None and p.where == "layer":
+            layer_bytes[s] += rank
+            largest[s] = max(largest[s], rank)
     exact = bool(weights_bytes) and name == "auto"
     scale = weights_bytes / total if exact and total else 1.0
     if exact and not mtp_layers:
@@ -402,7 +411,26 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     if max(lost) >= MIB:
         basis = join_texts([basis, Text("basis.weights_rounding", mib=max(lost) / MIB)])
     per_stage = tuple(int(b * scale) + buffers + lost[i] + (first if i == 0 else 0) for i, b in enumerate(stage))
-    return WeightsEstimate(int(weights_bytes if exact else total), per_stage, basis, exact)
+    overshoot: tuple[int, ...] = ()
+    moved: list[int] = []
+    if cpu_offload_bytes:
+        moved, overshoot = cpu_offload_layers(cpu_offload_bytes, [b * scale for b in layer_bytes],
+                                              [b * scale for b in largest])
+        per_stage = tuple(b - m for b, m in zip(per_stage, moved))
+        basis = join_texts([basis, Text("basis.weights_cpu_offload", gib=max(moved) / GIB,
+                                        more=max(overshoot) / GIB)])
+    return WeightsEstimate(int(weights_bytes if exact else total), per_stage, basis, exact, overshoot, tuple(moved))
+
+
+def cpu_offload_layers(budget: int, layer_bytes: list[float], largest: list[float]) -> tuple[list[int], tuple[int, ...]]:
+    """What --cpu-offload-gb moves off each GPU (one budget per process, so per PP stage): the UVA
+    offloader (vllm/model_executor/offloader/uva.py; models/utils.py before v0.20) walks the decoder
+    layers as they are built and moves whole parameters to pinned host memory until the bytes moved
+    reach the budget, so it moves the budget (never more than the layers hold) plus part of the
+    parameter that crosses it: up to one of the largest components more, the second figure."""
+    moved = [int(min(budget, b)) for b in layer_bytes]
+    more = tuple(int(min(big, b - m)) if b > m else 0 for m, b, big in zip(moved, layer_bytes, largest))
+    return moved, more
 
 
 DRAFTER_WEIGHT_METHODS = ("eagle", "eagle3", "draft_model")

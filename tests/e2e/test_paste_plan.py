@@ -107,7 +107,7 @@ def expected_estimate(res: dict[str, Any], **override: Any) -> dict[str, Any]:
     req = page_request(res["model"], res["gpu"], **{"max_model_len": None, **logged, **override})
     # settings without a field in page_request's defaults ride along only when the log set them
     for key in ("enable_prefix_caching", "flashinfer_sampler", "skip_mm_profiling", "decode_context_parallel_size",
-                "kv_cache_memory_bytes", "num_gpu_blocks_override", "async_scheduling", "disable_hybrid_kv_cache_manager",
+                "kv_cache_memory_bytes", "num_gpu_blocks_override", "cpu_offload_gb", "async_scheduling", "disable_hybrid_kv_cache_manager",
                 "mamba_ssm_cache_dtype"):
         if res["settings"].get(key) not in (None, "auto"):      # a Mamba dtype of auto is the select's default
             req["settings"][key] = res["settings"][key]

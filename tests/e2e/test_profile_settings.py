@@ -598,7 +598,7 @@ def sent_and_shown(page, key: str, value, model: str = "google/gemma-3-12b-it") 
 
 def test_the_kv_cache_bytes_async_mamba_and_hybrid_manager_fields(py_page):
     """--kv-cache-memory-bytes (vLLM's 8G form, read by the core), --num-gpu-blocks-override,
-    --async-scheduling, --mamba-ssm-cache-dtype and --disable-hybrid-kv-cache-manager: each sent only when set, each
+    --cpu-offload-gb, --async-scheduling, --mamba-ssm-cache-dtype and --disable-hybrid-kv-cache-manager: each sent only when set, each
     changing what the core says it changes, and the link keeps them."""
     page = py_page
     fresh_form(page)
@@ -621,6 +621,13 @@ def test_the_kv_cache_bytes_async_mamba_and_hybrid_manager_fields(py_page):
     expect(page.get_by_test_id("serve-command")).to_contain_text("--num-gpu-blocks-override 1000")
     expect(page.get_by_test_id("log-lines")).to_contain_text("with num_gpu_blocks_override=1000")
     page.get_by_test_id("num-blocks").fill("")
+    wait_request(page, base)
+    # 4 GiB of layer weights in host memory: 4 GiB more cache
+    page.get_by_test_id("cpu-offload").fill("4")
+    _, offloaded = sent_and_shown(page, "cpu_offload_gb", 4)
+    assert offloaded["estimated"]["available_bytes"] - plain["estimated"]["available_bytes"] == 4 << 30
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--cpu-offload-gb 4")
+    page.get_by_test_id("cpu-offload").fill("")
     wait_request(page, base)
     # without the hybrid manager every sliding-window layer keeps the whole context: fewer tokens
     page.get_by_test_id("disable-hybrid").check()
