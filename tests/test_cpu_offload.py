@@ -61,3 +61,16 @@ def test_a_log_of_an_offloaded_start_compares_what_was_moved():
     assert res["form"]["cpu_offload_gb"] == 4.0
     row = next(x for x in res["rows"] if x["line"] == "Total CPU offloaded parameters")
     assert row["logged"] == "4.08 GiB" and row["estimated"] == "4.00 GiB"
+
+
+def test_without_pinned_memory_releases_before_v0_17_refuse_to_offload():
+    """WSL2 (no pinned host memory): v0.10-v0.16 assert 'V1 CPU offloading requires uva (pin memory)
+    support'; v0.17 copies the offloaded layers in instead."""
+    import pytest
+    from kvcalc.errors import SettingsError
+    with pytest.raises(SettingsError) as e:
+        calc(LLAMA, "rtx-4090", max_model_len=8192, vllm_version="0.16.0", cpu_offload_gb=4, pinned_memory=False)
+    assert "requires uva (pin memory) support" in e.value.problems["--cpu-offload-gb"]
+    assert calc(LLAMA, "rtx-4090", max_model_len=8192, vllm_version="0.17.0", cpu_offload_gb=4,
+                pinned_memory=False).estimated is not None
+    assert calc(LLAMA, "rtx-4090", max_model_len=8192, vllm_version="0.16.0", cpu_offload_gb=4).estimated is not None

@@ -73,6 +73,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.cpu_offload": (
         "must be a number of GiB per GPU, 0 or more (vLLM's default 0: nothing offloaded), got {value}",
         "须为每块 GPU 的 GiB 数，0 或以上（vLLM 默认 0：不卸载），收到的是 {value}"),
+    "settings.cpu_offload_unpinned": (
+        "vLLM {version} refuses to start: its CPU offloading needs pinned host memory, which it does not use "
+        "under WSL2 ('V1 CPU offloading requires uva (pin memory) support'). Choose vLLM {since} or newer, which "
+        "copies the offloaded weights in instead, or run on Linux",
+        "vLLM {version} 会拒绝启动：它的 CPU 卸载需要锁页主机内存，而在 WSL2 下它不使用锁页内存（'V1 CPU offloading "
+        "requires uva (pin memory) support'）。请选择 vLLM {since} 或更高版本（改为把被卸载的权重拷入），或在 Linux 上运行"),
     "settings.between": (
         "must be between {lo:,} and {hi:,}, got {value:,}",
         "须在 {lo:,} 到 {hi:,} 之间，收到的是 {value:,}"),

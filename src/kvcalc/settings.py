@@ -457,6 +457,11 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
     if offload is not None and (isinstance(offload, bool) or not isinstance(offload, (int, float)) or
                                 not math.isfinite(offload) or not 0 <= offload <= 100_000):
         problems["--cpu-offload-gb"] = Text("settings.cpu_offload", value=show(offload))
+    elif offload and s.pinned_memory is False and version is not None and \
+            not applies(Rule.CPU_OFFLOAD_WITHOUT_PINNED_MEMORY, version):
+        rule = Rule.CPU_OFFLOAD_WITHOUT_PINNED_MEMORY.value
+        problems["--cpu-offload-gb"] = Text("settings.cpu_offload_unpinned", version=str(version),
+                                            since=str(rule.since))
     util = s.gpu_memory_utilization
     if util is not None:
         if isinstance(util, bool) or not isinstance(util, (int, float)) or not math.isfinite(util):

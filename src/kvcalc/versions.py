@@ -135,6 +135,13 @@ class Rule(Enum):
         _v("0.18.0"), "#36684", "vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_page_size",
         "layer types are padded to the largest count when max < 1.5 × min (1.25 before)",
         "confirmed: 1.25 in the v0.17.1 wheel, 1.5 in v0.18.0")
+    CPU_OFFLOAD_WITHOUT_PINNED_MEMORY = RuleInfo(
+        _v("0.17.0"), "v0.17.0 wheel", "vllm/model_executor/offloader/uva.py UVAOffloader",
+        "without pinned host memory (WSL2) --cpu-offload-gb falls back to copying the offloaded "
+        "parameters in for each forward pass; before, the V1 engine refused to start ('V1 CPU offloading "
+        "requires uva (pin memory) support')",
+        "confirmed: the assertion in model_executor/models/utils.py maybe_offload_to_cpu from the v0.10.0 "
+        "to the v0.16.0 wheel, the offloader package with its fallback from v0.17.0")
     BLOCKS_OVERRIDE_SETS_MEMORY = RuleInfo(
         _v("0.21.0"), "v0.21.0 wheel", "vllm/v1/core/kv_cache_utils.py get_kv_cache_configs",
         "--num-gpu-blocks-override N replaces each worker's KV memory by N x the bytes of one block before "
@@ -940,6 +947,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "此前对它们需要手动开启（#23716）",
         "已确认：v0.27.1 wheel 中混合模型的前缀缓存仍需手动开启，v0.28.0 默认开启；一条未加该参数的 v0.19.0 "
         "Qwen3.5 日志显示每组只有 1 个状态块"),
+    "CPU_OFFLOAD_WITHOUT_PINNED_MEMORY": (
+        "没有锁页主机内存时（WSL2），--cpu-offload-gb 退而在每次前向时把被卸载的参数拷入；此前 V1 引擎会拒绝启动"
+        "（'V1 CPU offloading requires uva (pin memory) support'）",
+        "已确认：v0.10.0 至 v0.16.0 wheel 的 model_executor/models/utils.py maybe_offload_to_cpu 中有该断言，"
+        "v0.17.0 起改为带回退的 offloader 包"),
     "BLOCKS_OVERRIDE_SETS_MEMORY": (
         "--num-gpu-blocks-override N 在装载检查和自动 max_model_len 之前，把每个 worker 的 KV 显存换成 N x 一个块的字节数；"
         "此前缓存池虽有 N 个块，但一个请求仍按 profile 得到的显存检查",
