@@ -158,3 +158,18 @@ def test_a_pasted_auto_start_is_fitted_again_from_its_memory():
     assert res["form"]["max_model_len"] == -1
     row = next(x for x in res["rows"] if x["line"] == "Auto-fit max_model_len")
     assert row["logged"] == row["from_log"] == "81,920 tokens"
+
+
+def test_two_public_auto_starts_of_a_hybrid_with_mtp_come_out_to_the_token():
+    """A public lab notebook (GitHub file, search index id 63100081154, repository not identified)
+    quotes two auto starts of Qwen3.6-27B AWQ (the Qwen3.5-27B architecture: GDN + full attention)
+    over two 20 GB RTX 3080s, TP 2, MTP 3, fp8 cache: 'Available KV cache memory: 0.89 GiB' ->
+    'reduced from 262144 to 30400', 30,400 tokens, 1.00x (util 0.82), and '(1.94 GiB available for
+    KV cache)' -> 94,400 (util 0.88). Its release is not printed; v0.28 reproduces both (v0.24-v0.27
+    give 35,200 and 99,200, v0.29's null block 92,800), so this pins the fit, not the release."""
+    for gib, fitted in ((0.89, 30400), (1.94, 94400)):
+        c = calc("Qwen/Qwen3.5-27B", "rtx-3080", available_kv_gib=gib, max_model_len="auto", tensor_parallel_size=2,
+                 kv_cache_dtype="fp8", vllm_version="0.28.0", speculative={"method": "mtp", "num_speculative_tokens": 3})
+        p = c.from_log
+        assert (p.max_model_len, p.tokens, round(p.max_concurrency, 2)) == (fitted, fitted, 1.0)
+        assert f"reduced from 262144 to {fitted} to fit in available GPU memory ({gib} GiB available" in p.log_lines[1]
