@@ -385,3 +385,29 @@ def test_a_drafter_config_that_cannot_be_read_is_the_speculative_configs_fault()
                         "drafter": {"id": "someone/eagle3-head", "config": bad}})
         assert not r["ok"] and list(r["error"]["fields"]) == ["--speculative-config"]
         assert "drafter's config.json" in r["error"]["fields"]["--speculative-config"]
+
+
+def test_a_pasted_serve_line_runs_with_the_flags_that_leave_memory_alone(capsys):
+    """--port, --served-model-name, a 16-bit --dtype … change nothing vLLM sizes: ignored, said once
+    on stderr, and the answer is the one without them."""
+    base = ["estimate", "--model", "Qwen/Qwen3-8B", "--gpu", "h100", "--max-model-len", "32k", "--json"]
+    code, plain, _ = run(capsys, *base)
+    code2, out, err = run(capsys, *base, "--host", "0.0.0.0", "--port", "8000", "--served-model-name", "a", "b",
+                          "--trust-remote-code", "--dtype=bfloat16", "--enable-chunked-prefill")
+    assert code == code2 == 0 and out == plain
+    assert err == ("kvcalc: note: ignored --host, --port, --served-model-name, --trust-remote-code, --dtype, "
+                   "--enable-chunked-prefill: they do not change the memory vLLM sizes\n")
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--enable-lora", "--max-loras", "4"], "--enable-lora, --max-loras: LoRA adapters are not modelled"),
+    (["-dp", "2"], "-dp: data parallelism is not modelled"),
+    (["--dtype", "float32"], "float32 doubles the weights"),
+    (["-O3"], "-O: a compilation config is not read"),
+    (["--no-enable-chunked-prefill"], "give --max-num-batched-tokens instead"),
+    (["--frobnicate", "3"], "unrecognized arguments: --frobnicate (no vLLM flag kvcalc knows"),
+])
+def test_flags_that_change_memory_kvcalc_does_not_model_are_refused(capsys, argv, needle):
+    code, out, err = run(capsys, "estimate", "--model", "Qwen/Qwen3-8B", "--gpu", "h100", *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("kvcalc: error: ") and needle in err

@@ -21,6 +21,7 @@ from .settings import (COMPILE_CACHE_STATES, MAMBA_SSM_CACHE_DTYPES, PERFORMANCE
 from .validate import load_logs, validate_logs
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
+from .vllm_flags import sort_unknown
 
 
 def _flag_bool(text: str) -> bool:
@@ -367,6 +368,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def _unknown_flags(command: str, rest: list[str]) -> str | None:
+    """What to do with the flags kvcalc has no option for, so a pasted ``vllm serve`` line works:
+    ignore those that leave GPU memory alone (said on stderr), refuse those that change it in a way
+    kvcalc does not model (the reason, flags that share one named together), and refuse the rest
+    as unknown. The refusal's one line, or None."""
+    if command not in ("estimate", "plan", "levers"):
+        return f"unrecognized arguments: {' '.join(rest)}"
+    ignored, refused, strange = sort_unknown(rest)
+    if strange:
+        return (f"unrecognized arguments: {' '.join(strange)} (no vLLM flag kvcalc knows; flags that leave GPU "
+                f"memory alone, such as --port or --served-model-name, are accepted and ignored)")
+    if refused:
+        by_reason: dict[str, list[str]] = {}
+        for flag, why in refused.items():
+            by_reason.setdefault(why, []).append(flag)
+        return "; ".join(f"{', '.join(flags)}: {why}" for why, flags in by_reason.items())
+    if ignored:
+        sys.stderr.write(f"kvcalc: note: ignored {', '.join(dict.fromkeys(ignored))}: they do not change the "
+                         f"memory vLLM sizes\n")
+    return None
+
+
 def _main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="kvcalc", description=__doc__.split("\n")[0])
     parser.add_argument("--version", action="version", version=f"kvcalc {__version__}")
@@ -385,7 +408,11 @@ def _main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("gpus", help="list the GPU catalog")
     sub.add_parser("models", help="list the model catalog")
     sub.add_parser("rules", help="the vLLM rules that changed between releases")
-    args = parser.parse_args(argv)
+    args, rest = parser.parse_known_args(argv)
+    refusal = _unknown_flags(args.command, rest) if rest else None
+    if refusal:
+        sys.stderr.write(f"kvcalc: error: {refusal}\n")
+        return 2
     try:
         if args.command in ("estimate", "plan", "levers"):
             printer = {"estimate": print_estimate, "plan": print_plan, "levers": print_levers}[args.command]

@@ -79,6 +79,45 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "copies the offloaded weights in instead, or run on Linux",
         "vLLM {version} 会拒绝启动：它的 CPU 卸载需要锁页主机内存，而在 WSL2 下它不使用锁页内存（'V1 CPU offloading "
         "requires uva (pin memory) support'）。请选择 vLLM {since} 或更高版本（改为把被卸载的权重拷入），或在 Linux 上运行"),
+    "flags.data_parallel": (
+        "data parallelism is not modelled yet: each replica of a dense model holds the pool shown for one "
+        "(leave the flag out and multiply), but a MoE model's experts are then spread over every GPU",
+        "尚未建模数据并行：稠密模型的每个副本持有的缓存池与单个副本相同（去掉该参数再乘以副本数即可），"
+        "但 MoE 模型的专家会分布到所有 GPU 上"),
+    "flags.expert_parallel": (
+        "expert parallelism is not modelled: it changes which experts each GPU holds and adds all-to-all buffers",
+        "尚未建模专家并行：它改变每块 GPU 持有的专家，并增加 all-to-all 缓冲区"),
+    "flags.lora": (
+        "LoRA adapters are not modelled: vLLM keeps GPU buffers for them, so the pool would come out too large",
+        "尚未建模 LoRA 适配器：vLLM 会为其保留 GPU 缓冲区，因此算出的缓存池会偏大"),
+    "flags.kv_connector": (
+        "KV transfer and offloading connectors are not modelled: they can take GPU memory of their own",
+        "尚未建模 KV 传输与卸载连接器：它们可能自己占用 GPU 显存"),
+    "flags.chunked_prefill": (
+        "without chunked prefill vLLM batches whole prompts (max_num_batched_tokens at least max_model_len), a "
+        "larger warm-up kvcalc does not model; give --max-num-batched-tokens instead",
+        "关闭分块预填充后 vLLM 按整条提示组批（max_num_batched_tokens 至少为 max_model_len），预热更大，kvcalc 未建模；"
+        "请改为给出 --max-num-batched-tokens"),
+    "flags.compilation": (
+        "a compilation config is not read; kvcalc takes its CUDA-graph sizes from --max-cudagraph-capture-size "
+        "and --cudagraph-capture-sizes, and --enforce-eager for none",
+        "不读取编译配置；kvcalc 通过 --max-cudagraph-capture-size、--cudagraph-capture-sizes 获取 CUDA graph 大小，"
+        "用 --enforce-eager 表示不使用"),
+    "flags.attention_backend": (
+        "kvcalc picks the attention backend each release picks; a forced one can change the block size",
+        "kvcalc 按各版本自己的选择确定注意力后端；强制指定的后端可能改变块大小"),
+    "flags.custom_all_reduce": (
+        "without vLLM's custom all-reduce its buffers go, which changes the non-torch memory kvcalc estimates",
+        "关闭 vLLM 自定义 all-reduce 后其缓冲区随之消失，这会改变 kvcalc 估算的非 torch 显存"),
+    "flags.sleep_mode": (
+        "sleep mode allocates through its own pool, which vLLM counts differently; not modelled",
+        "休眠模式通过自己的内存池分配，vLLM 的计数方式不同；尚未建模"),
+    "flags.hf_overrides": (
+        "config overrides are not read: pass the overridden config.json with --config instead",
+        "不读取配置覆盖：请改用 --config 传入覆盖后的 config.json"),
+    "flags.dtype": (
+        "only 16-bit --dtype values are modelled (auto, half, float16, bfloat16); float32 doubles the weights",
+        "只建模 16 位的 --dtype 取值（auto、half、float16、bfloat16）；float32 会使权重翻倍"),
     "settings.between": (
         "must be between {lo:,} and {hi:,}, got {value:,}",
         "须在 {lo:,} 到 {hi:,} 之间，收到的是 {value:,}"),

@@ -1,0 +1,108 @@
+"""The ``vllm serve`` flags kvcalc has no option for, sorted by what they do to the KV cache, so a
+serve line pasted into the CLI either works or says precisely why not.
+
+Flags that leave GPU memory alone (networking, parsers, logging, the tokenizer) are ignored with a
+note; flags that change what vLLM sizes but that kvcalc does not model are refused with the reason,
+since answering without them would print a pool vLLM will not build. Names as in
+``vllm/engine/arg_utils.py`` and ``vllm/entrypoints/openai/cli_args.py`` (v0.10 to v0.33).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .messages import Text
+
+_OPT_LEVEL = re.compile(r"-O(?:[0-3]|\..*)?")
+
+WITHOUT_MEMORY = frozenset({
+    # the API server
+    "--host", "--port", "--uds", "--uvicorn-log-level", "--disable-uvicorn-access-log", "--allow-credentials",
+    "--allowed-origins", "--allowed-methods", "--allowed-headers", "--api-key", "--ssl-keyfile",
+    "--ssl-certfile", "--ssl-ca-certs", "--ssl-cert-reqs", "--root-path", "--middleware",
+    "--enable-ssl-refresh", "--disable-fastapi-docs", "--enable-request-id-headers",
+    "--enable-server-load-tracking", "--enable-force-include-usage", "--enable-prompt-tokens-details",
+    "--disable-frontend-multiprocessing", "--api-server-count", "-asc", "--headless",
+    # what the server answers with
+    "--served-model-name", "--chat-template", "--chat-template-content-format", "--response-role",
+    "--enable-auto-tool-choice", "--tool-call-parser", "--tool-parser-plugin", "--reasoning-parser",
+    "--return-tokens-as-token-ids", "--max-logprobs", "--generation-config", "--override-generation-config",
+    "--guided-decoding-backend", "--structured-outputs-config", "--logits-processors",
+    "--default-chat-template-kwargs", "--enable-log-outputs",
+    # logging and metrics
+    "--disable-log-stats", "--disable-log-requests", "--enable-log-requests", "--max-log-len",
+    "--otlp-traces-endpoint", "--collect-detailed-traces", "--kv-events-config", "--enable-mfu-metrics",
+    # reading the checkpoint
+    "--trust-remote-code", "--tokenizer", "--tokenizer-mode", "--tokenizer-revision", "--revision",
+    "--code-revision", "--download-dir", "--load-format", "--hf-token", "--ignore-patterns",
+    "--safetensors-load-strategy", "--model-loader-extra-config", "--config-format", "--seed",
+    # scheduling that leaves the batch limits and the cache alone
+    "--scheduling-policy", "--long-prefill-token-threshold", "--max-num-partial-prefills",
+    "--max-long-partial-prefills", "--prefix-caching-hash-algo", "--distributed-executor-backend",
+    "--worker-extension-cls", "--swap-space",
+})
+"""Flags that do not change what vLLM sizes on the GPU (--swap-space is host memory for the V0
+engine's swapped blocks)."""
+
+NOT_MODELLED = {
+    "--data-parallel-size": Text("flags.data_parallel"),
+    "-dp": Text("flags.data_parallel"),
+    "--enable-expert-parallel": Text("flags.expert_parallel"),
+    "-ep": Text("flags.expert_parallel"),
+    "--enable-eplb": Text("flags.expert_parallel"),
+    "--enable-lora": Text("flags.lora"),
+    "--max-loras": Text("flags.lora"),
+    "--max-lora-rank": Text("flags.lora"),
+    "--lora-modules": Text("flags.lora"),
+    "--kv-transfer-config": Text("flags.kv_connector"),
+    "--kv-offloading-size": Text("flags.kv_connector"),
+    "--no-enable-chunked-prefill": Text("flags.chunked_prefill"),
+    "--compilation-config": Text("flags.compilation"),
+    "-O": Text("flags.compilation"),
+    "--attention-backend": Text("flags.attention_backend"),
+    "--disable-custom-all-reduce": Text("flags.custom_all_reduce"),
+    "--enable-sleep-mode": Text("flags.sleep_mode"),
+    "--hf-overrides": Text("flags.hf_overrides"),
+    "--dtype": Text("flags.dtype"),
+}
+"""Flags that change the memory vLLM sizes but that kvcalc does not model, with the reason."""
+
+SIXTEEN_BIT_DTYPES = ("auto", "half", "float16", "bfloat16", "bf16", "fp16")
+"""``--dtype`` values that keep 2 bytes per parameter: kvcalc's weights are right for them."""
+
+
+def sort_unknown(tokens: list[str]) -> tuple[list[str], dict[str, str], list[str]]:
+    """The tokens argparse did not know, as (flags ignored, flags refused with their reason, tokens
+    that are no vLLM flag kvcalc knows). A value belongs to the flag before it; ``--flag=value``
+    is one token. ``--enable-chunked-prefill`` on its own and a 16-bit ``--dtype`` change nothing
+    kvcalc sizes (chunked prefill is always on in the V1 engine) and are ignored."""
+    ignored: list[str] = []
+    refused: dict[str, str] = {}
+    strange: list[str] = []
+    flag = None
+    for token in tokens:
+        if token.startswith("-") and not token.lstrip("-").replace(".", "", 1).isdigit():
+            name, _, value = token.partition("=")
+            if _OPT_LEVEL.fullmatch(name):      # -O3, -O.cudagraph_mode=...: the compilation config
+                name = "-O"
+            flag = name
+            if name in WITHOUT_MEMORY or name == "--enable-chunked-prefill":
+                ignored.append(name)
+            elif name == "--dtype":
+                if value:
+                    _dtype(value, ignored, refused)
+            elif name in NOT_MODELLED:
+                refused[name] = NOT_MODELLED[name]
+            else:
+                strange.append(name)
+        elif flag == "--dtype":
+            _dtype(token, ignored, refused)
+            flag = None
+    return ignored, refused, strange
+
+
+def _dtype(value: str, ignored: list[str], refused: dict[str, str]) -> None:
+    if value.strip().lower() in SIXTEEN_BIT_DTYPES:
+        ignored.append("--dtype")
+    else:
+        refused["--dtype"] = NOT_MODELLED["--dtype"]
