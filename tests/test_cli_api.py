@@ -393,16 +393,17 @@ def test_a_pasted_serve_line_runs_with_the_flags_that_leave_memory_alone(capsys)
     base = ["estimate", "--model", "Qwen/Qwen3-8B", "--gpu", "h100", "--max-model-len", "32k", "--json"]
     code, plain, _ = run(capsys, *base)
     code2, out, err = run(capsys, *base, "--host", "0.0.0.0", "--port", "8000", "--served-model-name", "a", "b",
-                          "--trust-remote-code", "--dtype=bfloat16", "--enable-chunked-prefill")
+                          "--trust-remote-code", "--dtype=bfloat16", "--enable-chunked-prefill", "--load-format", "safetensors")
     assert code == code2 == 0 and out == plain
     assert err == ("kvcalc: note: ignored --host, --port, --served-model-name, --trust-remote-code, --dtype, "
-                   "--enable-chunked-prefill: they do not change the memory vLLM sizes\n")
+                   "--enable-chunked-prefill, --load-format: they do not change the memory vLLM sizes\n")
 
 
 @pytest.mark.parametrize("argv,needle", [
     (["--enable-lora", "--max-loras", "4"], "--enable-lora, --max-loras: LoRA adapters are not modelled"),
     (["-dp", "2"], "-dp: data parallelism is not modelled"),
     (["--dtype", "float32"], "float32 doubles the weights"),
+    (["--load-format", "gguf"], "GGUF files are not modelled"),
     (["-O3"], "-O: a compilation config is not read"),
     (["--no-enable-chunked-prefill"], "give --max-num-batched-tokens instead"),
     (["--frobnicate", "3"], "unrecognized arguments: --frobnicate (no vLLM flag kvcalc knows"),

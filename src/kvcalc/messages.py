@@ -118,6 +118,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "flags.dtype": (
         "only 16-bit --dtype values are modelled (auto, half, float16, bfloat16); float32 doubles the weights",
         "只建模 16 位的 --dtype 取值（auto、half、float16、bfloat16）；float32 会使权重翻倍"),
+    "flags.load_format": (
+        "kvcalc reads the checkpoint's format from its config.json (a checkpoint saved in bitsandbytes is sized as "
+        "such); quantizing while loading and GGUF files are not modelled",
+        "kvcalc 从 config.json 读取检查点的格式（以 bitsandbytes 保存的检查点按此估算）；加载时量化与 GGUF 文件尚未建模"),
     "settings.between": (
         "must be between {lo:,} and {hi:,}, got {value:,}",
         "须在 {lo:,} 到 {hi:,} 之间，收到的是 {value:,}"),

@@ -34,7 +34,7 @@ WITHOUT_MEMORY = frozenset({
     "--otlp-traces-endpoint", "--collect-detailed-traces", "--kv-events-config", "--enable-mfu-metrics",
     # reading the checkpoint
     "--trust-remote-code", "--tokenizer", "--tokenizer-mode", "--tokenizer-revision", "--revision",
-    "--code-revision", "--download-dir", "--load-format", "--hf-token", "--ignore-patterns",
+    "--code-revision", "--download-dir", "--hf-token", "--ignore-patterns",
     "--safetensors-load-strategy", "--model-loader-extra-config", "--config-format", "--seed",
     # scheduling that leaves the batch limits and the cache alone
     "--scheduling-policy", "--long-prefill-token-threshold", "--max-num-partial-prefills",
@@ -63,19 +63,23 @@ NOT_MODELLED = {
     "--disable-custom-all-reduce": Text("flags.custom_all_reduce"),
     "--enable-sleep-mode": Text("flags.sleep_mode"),
     "--hf-overrides": Text("flags.hf_overrides"),
-    "--dtype": Text("flags.dtype"),
 }
 """Flags that change the memory vLLM sizes but that kvcalc does not model, with the reason."""
 
-SIXTEEN_BIT_DTYPES = ("auto", "half", "float16", "bfloat16", "bf16", "fp16")
-"""``--dtype`` values that keep 2 bytes per parameter: kvcalc's weights are right for them."""
+BY_VALUE = {
+    "--dtype": (("auto", "half", "float16", "bfloat16", "bf16", "fp16"), Text("flags.dtype")),
+    "--load-format": (("auto", "safetensors", "pt", "npcache", "dummy", "fastsafetensors", "runai_streamer",
+                       "sharded_state", "tensorizer"), Text("flags.load_format")),
+}
+"""Flags ignored for these values (16-bit weights; a way of reading the same checkpoint) and refused
+for others (float32 weights; a bitsandbytes or GGUF checkpoint, whose format --quantization names)."""
 
 
 def sort_unknown(tokens: list[str]) -> tuple[list[str], dict[str, str], list[str]]:
     """The tokens argparse did not know, as (flags ignored, flags refused with their reason, tokens
     that are no vLLM flag kvcalc knows). A value belongs to the flag before it; ``--flag=value``
-    is one token. ``--enable-chunked-prefill`` on its own and a 16-bit ``--dtype`` change nothing
-    kvcalc sizes (chunked prefill is always on in the V1 engine) and are ignored."""
+    is one token. ``--enable-chunked-prefill`` on its own (always on in the V1 engine) and the
+    harmless values of ``BY_VALUE`` change nothing kvcalc sizes and are ignored."""
     ignored: list[str] = []
     refused: dict[str, str] = {}
     strange: list[str] = []
@@ -88,21 +92,22 @@ def sort_unknown(tokens: list[str]) -> tuple[list[str], dict[str, str], list[str
             flag = name
             if name in WITHOUT_MEMORY or name == "--enable-chunked-prefill":
                 ignored.append(name)
-            elif name == "--dtype":
+            elif name in BY_VALUE:
                 if value:
-                    _dtype(value, ignored, refused)
+                    _by_value(name, value, ignored, refused)
             elif name in NOT_MODELLED:
                 refused[name] = NOT_MODELLED[name]
             else:
                 strange.append(name)
-        elif flag == "--dtype":
-            _dtype(token, ignored, refused)
+        elif flag in BY_VALUE:
+            _by_value(flag, token, ignored, refused)
             flag = None
     return ignored, refused, strange
 
 
-def _dtype(value: str, ignored: list[str], refused: dict[str, str]) -> None:
-    if value.strip().lower() in SIXTEEN_BIT_DTYPES:
-        ignored.append("--dtype")
+def _by_value(flag: str, value: str, ignored: list[str], refused: dict[str, str]) -> None:
+    harmless, reason = BY_VALUE[flag]
+    if value.strip().lower() in harmless:
+        ignored.append(flag)
     else:
-        refused["--dtype"] = NOT_MODELLED["--dtype"]
+        refused[flag] = reason
