@@ -38,6 +38,19 @@ def calc(model: str | dict[str, Any], gpu: str = "h100", *, available_kv_gib: fl
                      weights_bytes=weights_bytes, available_kv_gib=available_kv_gib)
 
 
+def compared(text: str, version: str, gpu: str = "h100") -> dict[str, Any]:
+    """compare_log on a pasted excerpt, with the GPU and release a form would supply; it must succeed."""
+    from kvcalc import api
+    r = api.handle({"op": "compare_log", "text": text, "gpu": gpu, "settings": {"vllm_version": version}})
+    assert r["ok"], r
+    return r["result"]
+
+
+def row_of(result: dict[str, Any], line: str) -> dict[str, Any]:
+    """The comparison's row for one log line."""
+    return next(x for x in result["rows"] if x["line"] == line)
+
+
 def from_bytes(model: str | dict[str, Any], available: int, gpu: str = "h100", **settings: Any):
     """The pool vLLM makes of exactly ``available`` bytes (via --kv-cache-memory-bytes)."""
     return calc(model, gpu, kv_cache_memory_bytes=available, **settings).estimated

@@ -12,7 +12,7 @@ import pytest
 from kvcalc import api
 from kvcalc.settings import human_readable_int
 
-from factories import calc
+from factories import calc, compared, row_of
 
 GIB = 1 << 30
 MIB = 1 << 20
@@ -151,12 +151,9 @@ def test_a_pasted_auto_start_is_fitted_again_from_its_memory():
             "GPU memory (10.0 GiB available for KV cache)\n"
             "INFO [kv_cache_utils.py:1087] GPU KV cache size: 81,920 tokens\n"
             "INFO [kv_cache_utils.py:1091] Maximum concurrency for 81,920 tokens per request: 1.00x\n")
-    r = api.handle({"op": "compare_log", "text": text,
-                    "fallback": {"gpu": "h100", "settings": {"vllm_version": "0.20.0"}}})
-    assert r["ok"], r
-    res = r["result"]
+    res = compared(text, "0.20.0")
     assert res["form"]["max_model_len"] == -1
-    row = next(x for x in res["rows"] if x["line"] == "Auto-fit max_model_len")
+    row = row_of(res, "Auto-fit max_model_len")
     assert row["logged"] == row["from_log"] == "81,920 tokens"
 
 

@@ -5,10 +5,9 @@ and --max-model-len auto also measure N blocks' bytes instead of the profiled me
 
 from __future__ import annotations
 
-from kvcalc import api
 from kvcalc.logparse import parse_log
 
-from factories import calc
+from factories import calc, compared, row_of
 
 GIB = 1 << 30
 LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
@@ -55,7 +54,4 @@ def test_a_log_states_the_override_in_its_args_not_in_the_profiles_line():
             "'max_model_len': 8192, 'num_gpu_blocks_override': 4096}\n"
             "INFO [gpu_worker.py:298] Available KV cache memory: 20.0 GiB\n"
             "INFO [kv_cache_utils.py:1087] GPU KV cache size: 65,536 tokens\n")
-    r = api.handle({"op": "compare_log", "text": text, "gpu": "h100", "settings": {"vllm_version": "0.20.0"}})
-    assert r["ok"], r
-    row = next(x for x in r["result"]["rows"] if x["line"] == "GPU KV cache size")
-    assert row["from_log"] == "65,536 tokens"
+    assert row_of(compared(text, "0.20.0"), "GPU KV cache size")["from_log"] == "65,536 tokens"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kvcalc import api
 
-from factories import calc
+from factories import calc, compared, row_of
 
 GIB = 1 << 30
 LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
@@ -55,11 +55,9 @@ def test_a_log_of_an_offloaded_start_compares_what_was_moved():
             "'max_model_len': 8192, 'cpu_offload_gb': 4.0}\n"
             "INFO [uva.py:61] Total CPU offloaded parameters: 4.08\n"
             "INFO [gpu_worker.py:298] Available KV cache memory: 60.0 GiB\n")
-    r = api.handle({"op": "compare_log", "text": text, "gpu": "h100", "settings": {"vllm_version": "0.25.0"}})
-    assert r["ok"], r
-    res = r["result"]
+    res = compared(text, "0.25.0")
     assert res["form"]["cpu_offload_gb"] == 4.0
-    row = next(x for x in res["rows"] if x["line"] == "Total CPU offloaded parameters")
+    row = row_of(res, "Total CPU offloaded parameters")
     assert row["logged"] == "4.08 GiB" and row["estimated"] == "4.00 GiB"
 
 
