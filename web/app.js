@@ -865,7 +865,8 @@ async function renderAll() {
   }
   renderBuildInfo();
   if (state.hfMsg) hfSet(state.hfMsg.key, state.hfMsg.args, state.hfMsg.bad);
-  if (state.logMsg) logMsg(state.logMsg.key, state.logMsg.args, state.logMsg.bad);
+  if (state.logMsg?.command) commandMsg(state.logMsg.command);
+  else if (state.logMsg) logMsg(state.logMsg.key, state.logMsg.args, state.logMsg.bad);
   renderDrafterMsg();
   renderBaseline();
   renderCompare();
@@ -1151,6 +1152,48 @@ function logMsg(key, args, bad) {
   state.logMsg = key ? { key, args, bad } : null;
 }
 
+// A pasted `vllm serve` command instead of a log: the core reads its flags (commandline.py), the
+// form takes them over and the page computes; there are no logged numbers to compare. False when
+// the text holds no command either.
+async function readCommand(text, fallback, mine) {
+  const reply = learn(JSON.parse(await call("handle", JSON.stringify({ op: "read_command", text, fallback }))));
+  if (mine !== logSeq) return true;
+  if (!reply.ok) {
+    if ((reply.error.fields || {}).log) return false;
+    logMsg("paste_error", { msg: reply.error.message }, true);
+    return true;
+  }
+  const res = reply.result;
+  state.log = null;
+  state.lastCompare = { request: { op: "read_command", text }, reply };
+  renderCompare();
+  renderBaseline();
+  const known = [...$("model-select").options].some((o) => o.value === res.model);
+  fillFormFromLog({ settings: res.settings, model: res.model, gpu: $("gpu-select").value,
+    filled_from_form: known ? [] : ["model"], log: { model: res.model } });
+  commandMsg(res);
+  await compute();
+  document.body.dataset.compared = String((Number(document.body.dataset.compared) || 0) + 1);
+  return true;
+}
+
+function commandMsg(res) {
+  const m = $("log-paste-msg");
+  const parts = [fill(S("paste_command"), { model: res.model || "–" })];
+  if (res.model && ![...$("model-select").options].some((o) => o.value === res.model)) {
+    parts.push(fill(S("paste_command_hf"), { model: res.model }));
+  }
+  if (res.ignored.length) parts.push(fill(S("paste_command_ignored"), { flags: res.ignored.join(", ") }));
+  const refused = Object.entries(res.refused).map(([flag, why]) => `${flag} (${C(why)})`);
+  if (refused.length) parts.push(fill(S("paste_command_refused"), { flags: refused.join(S("list_sep")) }));
+  if (res.unknown.length) parts.push(fill(S("paste_command_unknown"), { flags: res.unknown.join(", ") }));
+  m.textContent = parts.join(" ");
+  m.dataset.kind = "paste_command";
+  m.classList.remove("field-error");
+  $("log-paste").removeAttribute("aria-invalid");
+  state.logMsg = { command: res };
+}
+
 function fillFormFromLog(res) {
   const s = res.settings || {};
   for (const [k, id, d] of LOG_FIELDS) {
@@ -1195,6 +1238,9 @@ async function compareLog(explicit) {
   if (mine !== logSeq) return;
   if (!reply.ok) {
     const f = reply.error.fields || {};
+    // no log lines: perhaps the vllm serve command itself
+    if (f.log && !explicit && await readCommand(req.text, req.fallback, mine)) return;
+    if (mine !== logSeq) return;
     if (f.log) logMsg("paste_nothing", {}, true);
     else logMsg("paste_error", { msg: reply.error.message }, true);
     state.lastCompare = { request: req, reply };

@@ -200,6 +200,13 @@ def guess_gpu(total_gib: float) -> Gpu | None:
     return best if abs(best.total_bytes / (1 << 30) - total_gib) <= 0.005 * total_gib else None
 
 
+UNSTATED_BY_FLAGS = ("vllm_version", "weights", "avg_tokens", "entrypoint", "compile_cache", "pinned_memory",
+                     *ENV_SETTINGS)
+"""What a log's non-default args or a serve command leave unsaid, so the form's choice stands: the
+release (unless a log or an image tag names it), the checkpoint's format (a model id may name a
+quantized variant the catalog lacks), kvcalc's own settings and vLLM's environment variables."""
+
+
 def compare_log(req: dict[str, Any]) -> dict[str, Any]:
     """Paste → the settings the log shows, and its numbers beside kvcalc's (see compare.py)."""
     from .compare import compare  # noqa: PLC0415
@@ -232,8 +239,7 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
     for k, v in (fallback.get("settings") or {}).items():
         if v is None or k in settings or k not in _SETTING_KEYS:
             continue
-        if parsed.non_default_args and k not in ("vllm_version", "weights", "avg_tokens", "entrypoint",
-                                                 "compile_cache", "pinned_memory", *ENV_SETTINGS):
+        if parsed.non_default_args and k not in UNSTATED_BY_FLAGS:
             continue
         settings[k] = v
         if k not in ("avg_tokens", "entrypoint"):
@@ -280,6 +286,21 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+
+
+def command_settings(req: dict[str, Any]) -> dict[str, Any]:
+    """A pasted ``vllm serve`` command (commandline.read_command), with what it leaves unsaid taken
+    from ``fallback.settings`` (the form) for the settings in UNSTATED_BY_FLAGS."""
+    from .commandline import read_command  # noqa: PLC0415
+    out = read_command(req.get("text"))
+    fallback = req.get("fallback") if isinstance(req.get("fallback"), dict) else {}
+    kept = fallback.get("settings") if isinstance(fallback.get("settings"), dict) else {}
+    for key in UNSTATED_BY_FLAGS:
+        if key not in out["settings"] and kept.get(key) is not None:
+            out["settings"][key] = kept[key]
+    return out
+
+
 def _error(exc: KvcalcError) -> dict[str, Any]:
     fields: dict[str, str] = {}
     message = message_of(exc)
@@ -298,7 +319,8 @@ def _translated(reply: dict[str, Any]) -> dict[str, Any]:
 
 
 def handle(request: dict[str, Any]) -> dict[str, Any]:
-    """Dispatch one request: ops "estimate", "catalog", "validate", "plan", "levers", "parse_log"."""
+    """Dispatch one request: ops "estimate", "catalog", "validate", "plan", "levers", "parse_log",
+    "compare_log", "read_command"."""
     if not isinstance(request, dict):
         return _error(SettingsError({"request": Text("request.not_object")}))
     try:
@@ -317,6 +339,8 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
             return _translated({"ok": True, "result": parsed.to_dict()})
         if op == "compare_log":
             return _translated({"ok": True, "result": compare_log(request)})
+        if op == "read_command":
+            return _translated({"ok": True, "result": command_settings(request)})
         if op == "validate":
             from .validate import validate_logs
             logs = request.get("logs")

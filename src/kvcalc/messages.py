@@ -122,6 +122,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "kvcalc reads the checkpoint's format from its config.json (a checkpoint saved in bitsandbytes is sized as "
         "such); quantizing while loading and GGUF files are not modelled",
         "kvcalc 从 config.json 读取检查点的格式（以 bitsandbytes 保存的检查点按此估算）；加载时量化与 GGUF 文件尚未建模"),
+    "command.none": (
+        "no vLLM server command found: paste a line such as vllm serve Qwen/Qwen3-8B --max-model-len 32768",
+        "没有找到 vLLM 服务命令：请粘贴类似 vllm serve Qwen/Qwen3-8B --max-model-len 32768 的命令"),
+    "command.too_long": (
+        "the command is longer than {limit:,} characters; paste the vllm serve line alone",
+        "命令超过 {limit:,} 个字符；请只粘贴 vllm serve 那一行"),
+    "command.quotes": (
+        "the command's quotes do not close ({error}); check the quoting of JSON values such as "
+        "--speculative-config",
+        "命令中的引号没有闭合（{error}）；请检查 --speculative-config 等 JSON 值的引号"),
     "settings.between": (
         "must be between {lo:,} and {hi:,}, got {value:,}",
         "须在 {lo:,} 到 {hi:,} 之间，收到的是 {value:,}"),

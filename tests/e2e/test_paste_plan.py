@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import (ROOT, assert_numbers_match, open_advanced, oracle, page_request, set_form, shown,
-                     wait_request)
+from pagekit import (ROOT, assert_numbers_match, expect_in_both_languages, open_advanced, oracle, page_request,
+                     set_form, shown, wait_request)
 
 pytestmark = pytest.mark.browser
 
@@ -466,3 +466,27 @@ def test_keyboard_and_small_screen(py_page):
     missing = page.evaluate("""() => [...document.querySelectorAll('input, select, textarea')]
         .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-label')).map(el => el.id)""")
     assert missing == []
+
+
+def test_a_pasted_serve_command_fills_the_form(py_page):
+    """The paste box takes a vllm serve command too: the core reads its flags (the environment in
+    front included), the form shows them and the page computes; flags that leave memory alone and
+    flags kvcalc does not model are named, in either language."""
+    page = py_page
+    reset(page)
+    got = paste(page, "VLLM_USE_FLASHINFER_SAMPLER=1 vllm serve meta-llama/Llama-3.1-8B-Instruct \\\n"
+                      "  --max-model-len 16k -tp 2 --max-num-seqs 64 --port 8000 --enable-lora\n")
+    assert got["request"]["op"] == "read_command" and got["reply"]["ok"], got
+    msg = page.get_by_test_id("log-paste-msg")
+    expect(msg).to_have_attribute("data-kind", "paste_command")
+    expect(msg).to_contain_text("Left out, as they do not change GPU memory: --port")
+    expect(msg).to_contain_text("--enable-lora (LoRA adapters are not modelled")
+    want = page_request(model="meta-llama/Llama-3.1-8B-Instruct", max_model_len="16k", tensor_parallel_size=2,
+                        max_num_seqs=64)
+    want["settings"]["flashinfer_sampler"] = True
+    wait_request(page, want, timeout_s=30)
+    assert_numbers_match(page, oracle(want)["result"])
+    expect(page.get_by_test_id("max-model-len")).to_have_value("16k")
+    expect(page.get_by_test_id("log-compare-out")).to_be_hidden()
+    expect_in_both_languages(page, msg, "Read your vllm serve command", "已读取")
+    reset(page)

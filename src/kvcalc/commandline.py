@@ -1,0 +1,183 @@
+"""A pasted ``vllm serve`` command read into kvcalc's settings: the page fills its form from it,
+as it does from a startup log, so a user can start from the command they already run.
+
+Reads ``vllm serve MODEL --flag value …`` (line continuations and environment assignments in
+front included), ``python -m vllm.entrypoints.openai.api_server --model MODEL …`` and
+``docker run … vllm/vllm-openai[:tag] --model MODEL …`` (``-e VAR=value`` kept). Flags are vLLM's
+spellings (settings.VLLM_SPELLING, the short -tp/-pp/-dcp/-q, the --no- switches, dotted
+``--speculative-config.method``); values stay as typed where the core validates them, so a bad one
+is named when the page computes. Flags kvcalc has no setting for are sorted by vllm_flags.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from typing import Any
+
+from .errors import SettingsError
+from .messages import Text
+from .settings import ENV_SETTINGS, VLLM_SPELLING
+from .vllm_flags import sort_unknown
+from .weights import VLLM_QUANTIZATION_FORMATS
+
+_BY_FLAG = {flag: name for name, flag in VLLM_SPELLING.items() if flag.startswith("-")}
+_BY_FLAG.update({"-tp": "tensor_parallel_size", "-pp": "pipeline_parallel_size",
+                 "-dcp": "decode_context_parallel_size", "--kv-cache-memory": "kv_cache_memory_bytes"})
+_BY_ENV = {var: name for name, var in ENV_SETTINGS.items()}
+_SWITCHES = {"enforce_eager", "enable_prefix_caching", "async_scheduling", "disable_hybrid_kv_cache_manager",
+             "skip_mm_profiling", "language_model_only"}
+_NO_SWITCHES = {"--no-enable-prefix-caching": "enable_prefix_caching", "--no-async-scheduling": "async_scheduling"}
+_INTS = {"tensor_parallel_size", "pipeline_parallel_size", "decode_context_parallel_size", "max_num_seqs",
+         "block_size", "max_cudagraph_capture_size", "num_gpu_blocks_override"}
+_FLOATS = {"gpu_memory_utilization", "cpu_offload_gb"}
+_ENV = re.compile(r"([A-Z][A-Z0-9_]*)=(.*)", re.S)
+_IMAGE_TAG = re.compile(r"vllm/vllm-openai:v?([0-9]+\.[0-9]+\.[0-9]+)$")
+MAX_COMMAND_CHARS = 20_000
+
+
+def looks_like_command(text: str) -> bool:
+    """Whether ``text`` holds a vLLM server command (and is not a startup log)."""
+    return bool(re.search(r"\bvllm\s+serve\b|vllm\.entrypoints\.openai\.api_server|vllm/vllm-openai", text)) \
+        and "Available KV cache memory" not in text
+
+
+def read_command(text: str) -> dict[str, Any]:
+    """The model, the settings (kvcalc's names) and the flags ignored or refused of a pasted
+    command; SettingsError on field "log" when the text holds no command (as for a log with
+    nothing to read), on "command" when it cannot be read."""
+    if not isinstance(text, str) or not text.strip():
+        raise SettingsError({"log": Text("command.none")})
+    if len(text) > MAX_COMMAND_CHARS:
+        raise SettingsError({"command": Text("command.too_long", limit=MAX_COMMAND_CHARS)})
+    joined = re.sub(r"\\\r?\n", " ", text)
+    try:
+        tokens = shlex.split(joined, comments=True)
+    except ValueError as exc:
+        raise SettingsError({"command": Text("command.quotes", error=str(exc)[:80])}) from exc
+    args, env, release = _after_program(tokens)
+    if args is None:
+        raise SettingsError({"log": Text("command.none")})
+    settings: dict[str, Any] = {"vllm_version": release} if release else {}
+    for var, value in env.items():
+        if var in _BY_ENV:
+            name = _BY_ENV[var]
+            settings[name] = value if name == "rocm_quick_reduce" else value.strip().lower() in ("1", "true")
+    model = None
+    spec: dict[str, Any] = {}
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        token = args[i]
+        if not token.startswith("-"):
+            if model is None and not rest:
+                model = token          # vllm serve MODEL
+            else:
+                rest.append(token)     # the value of a flag kvcalc does not read
+            i += 1
+            continue
+        flag, eq, inline = token.partition("=")
+        if flag.startswith("--speculative-config."):
+            value, i = _value(args, i, eq, inline)
+            spec[flag.split(".", 1)[1].replace("-", "_")] = _scalar(value)
+            continue
+        if flag in ("--model",):
+            model, i = _value(args, i, eq, inline)
+            continue
+        if flag in ("--quantization", "-q"):
+            value, i = _value(args, i, eq, inline)
+            settings["weights"] = VLLM_QUANTIZATION_FORMATS.get(str(value).lower(), value)
+            continue
+        if flag in _NO_SWITCHES:
+            settings[_NO_SWITCHES[flag]] = False
+            i += 1
+            continue
+        name = _BY_FLAG.get(flag)
+        if name is None or name in ENV_SETTINGS:
+            rest.append(token)
+            i += 1
+            continue
+        if name in _SWITCHES:
+            settings[name] = True
+            i += 1
+            continue
+        if name == "cudagraph_capture_sizes" and not eq:
+            sizes = []
+            i += 1
+            while i < len(args) and not args[i].startswith("-"):
+                sizes.append(args[i])
+                i += 1
+            settings[name] = " ".join(sizes)
+            continue
+        value, i = _value(args, i, eq, inline)
+        settings[name] = _typed(name, value)
+    if spec:
+        settings["speculative"] = json.dumps({**_json(settings.get("speculative")), **spec})
+    ignored, refused, strange = sort_unknown(rest)
+    return {"model": model, "settings": settings, "ignored": list(dict.fromkeys(ignored)),
+            "refused": refused, "unknown": strange}
+
+
+def _after_program(tokens: list[str]) -> tuple[list[str] | None, dict[str, str], str | None]:
+    """The arguments after ``vllm serve`` / the api_server module / the vllm-openai image, the
+    environment assignments before them (and docker's -e/--env), and the release an image tag
+    names (vllm/vllm-openai:v0.20.0)."""
+    env: dict[str, str] = {}
+    for i, token in enumerate(tokens):
+        m = _ENV.fullmatch(token)
+        if m and i + 1 < len(tokens):
+            env[m.group(1)] = m.group(2)
+            continue
+        if token in ("-e", "--env") and i + 1 < len(tokens):
+            m = _ENV.fullmatch(tokens[i + 1])
+            if m:
+                env[m.group(1)] = m.group(2)
+            continue
+        if token == "serve" and i > 0 and tokens[i - 1].endswith("vllm"):
+            return tokens[i + 1:], env, None
+        if token.endswith("vllm.entrypoints.openai.api_server") or "vllm/vllm-openai" in token:
+            tag = _IMAGE_TAG.search(token)
+            return tokens[i + 1:], env, tag.group(1) if tag else None
+    return None, env, None
+
+
+def _value(args: list[str], i: int, eq: str, inline: str) -> tuple[str | None, int]:
+    if eq:
+        return inline, i + 1
+    if i + 1 < len(args) and not (args[i + 1].startswith("-") and not _number(args[i + 1])):
+        return args[i + 1], i + 2
+    return None, i + 1
+
+
+def _number(text: str) -> bool:
+    return bool(re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", text))
+
+
+def _typed(name: str, value: str | None) -> Any:
+    """Numbers as numbers where the setting is one (the core names a bad one), text otherwise."""
+    if value is None:
+        return None
+    if name in _INTS and re.fullmatch(r"-?[0-9]+", value):
+        return int(value)
+    if name in _FLOATS and _number(value):
+        return float(value)
+    return value
+
+
+def _scalar(value: str | None) -> Any:
+    if value is None:
+        return None
+    if re.fullmatch(r"-?[0-9]+", value):
+        return int(value)
+    return value
+
+
+def _json(text: Any) -> dict[str, Any]:
+    if not isinstance(text, str):
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

@@ -1,0 +1,70 @@
+"""A pasted vllm serve command read into kvcalc's settings (commandline.read_command, op
+read_command): the flags vLLM spells, the environment in front, docker's image tag and -e, and
+what kvcalc has no setting for."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kvcalc import api
+from kvcalc.commandline import read_command
+from kvcalc.errors import SettingsError
+
+
+def test_a_multi_line_serve_command():
+    got = read_command(
+        "VLLM_USE_V2_MODEL_RUNNER=0 vllm serve Qwen/Qwen3-8B \\\n"
+        "  --max-model-len 32k -tp 2 --gpu-memory-utilization=0.85 --port 8000 --trust-remote-code \\\n"
+        "  --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 2}' \\\n"
+        "  --enable-prefix-caching --no-async-scheduling -q awq_marlin --cudagraph-capture-sizes 1 2 4 8\n")
+    assert got["model"] == "Qwen/Qwen3-8B"
+    assert got["settings"] == {
+        "model_runner_v2": False, "max_model_len": "32k", "tensor_parallel_size": 2,
+        "gpu_memory_utilization": 0.85, "speculative": '{"method": "mtp", "num_speculative_tokens": 2}',
+        "enable_prefix_caching": True, "async_scheduling": False, "weights": "awq",
+        "cudagraph_capture_sizes": "1 2 4 8"}
+    assert got["ignored"] == ["--port", "--trust-remote-code"] and got["refused"] == {} and got["unknown"] == []
+
+
+def test_docker_names_the_release_and_the_environment():
+    got = read_command("docker run --gpus all -e VLLM_USE_FLASHINFER_SAMPLER=1 -p 8000:8000 "
+                       "vllm/vllm-openai:v0.20.0 --model google/gemma-3-12b-it --max-num-seqs 64 --enable-lora")
+    assert got["model"] == "google/gemma-3-12b-it"
+    assert got["settings"] == {"vllm_version": "0.20.0", "flashinfer_sampler": True, "max_num_seqs": 64}
+    assert "LoRA adapters are not modelled" in got["refused"]["--enable-lora"]
+
+
+def test_the_api_server_module_and_dotted_speculative_flags():
+    got = read_command("python -m vllm.entrypoints.openai.api_server --model acme/m --max-model-len auto "
+                       "--speculative-config.method mtp --speculative-config.num_speculative_tokens 3 --frob 1")
+    assert got["model"] == "acme/m" and got["settings"]["max_model_len"] == "auto"
+    assert json.loads(got["settings"]["speculative"]) == {"method": "mtp", "num_speculative_tokens": 3}
+    assert got["unknown"] == ["--frob"]
+
+
+@pytest.mark.parametrize("text,field,needle", [
+    ("echo hello", "log", "no vLLM server command found"),
+    ("", "log", "no vLLM server command found"),
+    ("vllm serve m --speculative-config '{\"method\": ", "command", "quotes do not close"),
+    ("vllm serve m " + "--port 1 " * 3000, "command", "longer than 20,000 characters"),
+])
+def test_what_is_no_command_says_so(text, field, needle):
+    with pytest.raises(SettingsError) as e:
+        read_command(text)
+    assert needle in e.value.problems[field]
+
+
+def test_the_form_keeps_what_a_command_leaves_unsaid():
+    """The release (unless an image tag names it), the checkpoint format and kvcalc's own settings
+    come from the form, as for a log's non-default args; the flags the command gives win."""
+    r = api.handle({"op": "read_command", "text": "vllm serve Qwen/Qwen3-8B -tp 2",
+                    "fallback": {"settings": {"vllm_version": "0.25.0", "avg_tokens": 1000, "tensor_parallel_size": 4,
+                                              "compile_cache": "warm", "max_num_seqs": 7}}})
+    assert r["ok"], r
+    assert r["result"]["settings"] == {"tensor_parallel_size": 2, "vllm_version": "0.25.0", "avg_tokens": 1000,
+                                       "compile_cache": "warm"}
+    tagged = api.handle({"op": "read_command", "text": "docker run vllm/vllm-openai:v0.31.0 --model Qwen/Qwen3-8B",
+                         "fallback": {"settings": {"vllm_version": "0.25.0"}}})
+    assert tagged["result"]["settings"]["vllm_version"] == "0.31.0"
