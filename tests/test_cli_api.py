@@ -395,8 +395,8 @@ def test_a_pasted_serve_line_runs_with_the_flags_that_leave_memory_alone(capsys)
     code2, out, err = run(capsys, *base, "--host", "0.0.0.0", "--port", "8000", "--served-model-name", "a", "b",
                           "--trust-remote-code", "--dtype=bfloat16", "--enable-chunked-prefill", "--load-format", "safetensors")
     assert code == code2 == 0 and out == plain
-    assert err == ("kvcalc: note: ignored --host, --port, --served-model-name, --trust-remote-code, --dtype, "
-                   "--enable-chunked-prefill, --load-format: they do not change the memory vLLM sizes\n")
+    assert err == ("kvcalc: note: ignored, as they leave GPU memory alone: --host, --port, --served-model-name, "
+                   "--trust-remote-code, --dtype, --enable-chunked-prefill, --load-format\n")
 
 
 @pytest.mark.parametrize("argv,needle", [
@@ -412,3 +412,14 @@ def test_flags_that_change_memory_kvcalc_does_not_model_are_refused(capsys, argv
     code, out, err = run(capsys, "estimate", "--model", "Qwen/Qwen3-8B", "--gpu", "h100", *argv)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith("kvcalc: error: ") and needle in err
+
+
+def test_kvcalc_serve_reads_a_vllm_serve_line(capsys):
+    """`kvcalc serve MODEL …`: a vllm serve line with "vllm" replaced answers as estimate does."""
+    flags = ["--max-model-len", "32k", "-tp", "2", "--gpu", "a100-80g", "--json"]
+    code, out, err = run(capsys, "serve", "Qwen/Qwen3-8B", *flags, "--port", "8000")
+    code2, same, _ = run(capsys, "estimate", "--model", "Qwen/Qwen3-8B", *flags)
+    assert code == code2 == 0 and out == same and "--port" in err
+    with pytest.raises(SystemExit) as e:     # argparse's own refusal: the model is missing
+        run(capsys, "serve")
+    assert e.value.code == 2 and "--model" in capsys.readouterr().err

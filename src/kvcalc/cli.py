@@ -1,6 +1,7 @@
 """``kvcalc`` command line: the same numbers as the page, in a terminal or as JSON.
 
     kvcalc estimate --model Qwen/Qwen3-8B --gpu h100 --max-model-len 32768
+    kvcalc serve Qwen/Qwen3-8B --max-model-len 32k -tp 2     (a vllm serve line, "vllm" replaced)
     kvcalc validate data/vllm_logs.json [--json]
     kvcalc gpus | models | rules
 """
@@ -46,6 +47,10 @@ def _vllm_quantization(text: str) -> str:
 
 def _estimate_parser(sub: Any) -> None:
     p = sub.add_parser("estimate", help="the KV cache pool, concurrency, log lines and serve command")
+    _model_flags(p)
+    p.add_argument("--json", action="store_true", help="print the full result as JSON")
+    p = sub.add_parser("serve", help="estimate, spelled as vllm serve: kvcalc serve MODEL [vLLM flags] "
+                                     "(add --gpu; flags that leave GPU memory alone are ignored)")
     _model_flags(p)
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
     plan = sub.add_parser("plan", help="N requests of L tokens: max context on these settings, "
@@ -368,12 +373,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def _serve_as_estimate(argv: list[str]) -> list[str]:
+    """``kvcalc serve MODEL …``, a vllm serve line with "vllm" replaced: the model vLLM takes as its
+    first argument becomes --model, and the command is estimate."""
+    if len(argv) >= 2 and argv[0] == "serve" and not argv[1].startswith("-"):
+        return ["serve", "--model", argv[1], *argv[2:]]
+    return argv
+
+
 def _unknown_flags(command: str, rest: list[str]) -> str | None:
     """What to do with the flags kvcalc has no option for, so a pasted ``vllm serve`` line works:
     ignore those that leave GPU memory alone (said on stderr), refuse those that change it in a way
     kvcalc does not model (the reason, flags that share one named together), and refuse the rest
     as unknown. The refusal's one line, or None."""
-    if command not in ("estimate", "plan", "levers"):
+    if command not in ("estimate", "serve", "plan", "levers"):
         return f"unrecognized arguments: {' '.join(rest)}"
     ignored, refused, strange = sort_unknown(rest)
     if strange:
@@ -385,8 +398,7 @@ def _unknown_flags(command: str, rest: list[str]) -> str | None:
             by_reason.setdefault(why, []).append(flag)
         return "; ".join(f"{', '.join(flags)}: {why}" for why, flags in by_reason.items())
     if ignored:
-        sys.stderr.write(f"kvcalc: note: ignored {', '.join(dict.fromkeys(ignored))}: they do not change the "
-                         f"memory vLLM sizes\n")
+        sys.stderr.write(f"kvcalc: note: ignored, as they leave GPU memory alone: {', '.join(dict.fromkeys(ignored))}\n")
     return None
 
 
@@ -408,12 +420,14 @@ def _main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("gpus", help="list the GPU catalog")
     sub.add_parser("models", help="list the model catalog")
     sub.add_parser("rules", help="the vLLM rules that changed between releases")
-    args, rest = parser.parse_known_args(argv)
+    args, rest = parser.parse_known_args(_serve_as_estimate(list(sys.argv[1:] if argv is None else argv)))
     refusal = _unknown_flags(args.command, rest) if rest else None
     if refusal:
         sys.stderr.write(f"kvcalc: error: {refusal}\n")
         return 2
     try:
+        if args.command == "serve":
+            args.command = "estimate"
         if args.command in ("estimate", "plan", "levers"):
             printer = {"estimate": print_estimate, "plan": print_plan, "levers": print_levers}[args.command]
             return _answer(build_request(args), args.json, printer)
