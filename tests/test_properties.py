@@ -114,3 +114,28 @@ def test_capture_sizes_stay_on_vllms_grid(seqs, mnbt, spec, major, v2, release):
     low, typ, high = (cuda_graph_estimate(piecewise + full, v2, False)[i] for i in (1, 0, 2))
     assert low <= typ <= high
     assert cuda_graph_estimate(piecewise + full + 1, v2, False)[0] >= typ
+
+
+FLAG_WORDS = st.sampled_from(["--max-model-len", "-tp", "--gpu-memory-utilization", "--speculative-config",
+                              "--speculative-config.method", "--cudagraph-capture-sizes", "--enable-lora", "-q",
+                              "--no-async-scheduling", "--port", "auto", "32k", "0.9", "'{\"method\":", "\\\n",
+                              "VLLM_USE_V2_MODEL_RUNNER=1", "-e", "=", "--dtype", "float32", "Qwen/Qwen3-8B"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=st.lists(st.one_of(FLAG_WORDS, st.text(max_size=12)), max_size=25),
+       lead=st.sampled_from(["vllm serve ", "docker run vllm/vllm-openai:v0.20.0 ", "", "python -m "
+                             "vllm.entrypoints.openai.api_server "]))
+def test_a_pasted_command_is_read_or_refused_with_a_reason(words, lead):
+    """Whatever is pasted, read_command answers with settings the estimate then validates, or with a
+    documented error; and the estimate from what it read answers the same way."""
+    from kvcalc import api
+    r = api.handle({"op": "read_command", "text": lead + " ".join(words)})
+    if not r["ok"]:
+        assert r["error"]["fields"], r
+        return
+    res = r["result"]
+    if res["model"] is None:
+        return
+    est = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "h100", "settings": res["settings"]})
+    assert est["ok"] or est["error"]["fields"], est
