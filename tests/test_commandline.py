@@ -46,6 +46,7 @@ def test_the_api_server_module_and_dotted_speculative_flags():
 
 @pytest.mark.parametrize("text,field,needle", [
     ("echo hello", "log", "no vLLM server command found"),
+    ("<script>'unclosed", "log", "no vLLM server command found"),
     ("", "log", "no vLLM server command found"),
     ("vllm serve m --speculative-config '{\"method\": ", "command", "quotes do not close"),
     ("vllm serve m " + "--port 1 " * 3000, "command", "longer than 20,000 characters"),

@@ -37,18 +37,15 @@ _IMAGE_TAG = re.compile(r"vllm/vllm-openai:v?([0-9]+\.[0-9]+\.[0-9]+)$")
 MAX_COMMAND_CHARS = 20_000
 
 
-def looks_like_command(text: str) -> bool:
-    """Whether ``text`` holds a vLLM server command (and is not a startup log)."""
-    return bool(re.search(r"\bvllm\s+serve\b|vllm\.entrypoints\.openai\.api_server|vllm/vllm-openai", text)) \
-        and "Available KV cache memory" not in text
+_PROGRAM = re.compile(r"\bvllm\s+serve\b|vllm\.entrypoints\.openai\.api_server|vllm/vllm-openai")
 
 
 def read_command(text: str) -> dict[str, Any]:
     """The model, the settings (kvcalc's names) and the flags ignored or refused of a pasted
     command; SettingsError on field "log" when the text holds no command (as for a log with
     nothing to read), on "command" when it cannot be read."""
-    if not isinstance(text, str) or not text.strip():
-        raise SettingsError({"log": Text("command.none")})
+    if not isinstance(text, str) or not _PROGRAM.search(text):
+        raise SettingsError({"log": Text("command.none")})     # whatever it is, no server command
     if len(text) > MAX_COMMAND_CHARS:
         raise SettingsError({"command": Text("command.too_long", limit=MAX_COMMAND_CHARS)})
     joined = re.sub(r"\\\r?\n", " ", text)
