@@ -14,11 +14,12 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from dataclasses import fields
 from typing import Any
 
 from .errors import SettingsError
 from .messages import Text
-from .settings import ENV_SETTINGS, VLLM_SPELLING
+from .settings import ENV_SETTINGS, VLLM_SPELLING, Settings
 from .vllm_flags import sort_unknown
 from .weights import VLLM_QUANTIZATION_FORMATS
 
@@ -26,17 +27,14 @@ _BY_FLAG = {flag: name for name, flag in VLLM_SPELLING.items() if flag.startswit
 _BY_FLAG.update({"-tp": "tensor_parallel_size", "-pp": "pipeline_parallel_size",
                  "-dcp": "decode_context_parallel_size", "--kv-cache-memory": "kv_cache_memory_bytes"})
 _BY_ENV = {var: name for name, var in ENV_SETTINGS.items()}
-_SWITCHES = {"enforce_eager", "enable_prefix_caching", "async_scheduling", "disable_hybrid_kv_cache_manager",
-             "skip_mm_profiling", "language_model_only"}
-_NO_SWITCHES = {"--no-enable-prefix-caching": "enable_prefix_caching", "--no-async-scheduling": "async_scheduling"}
-_INTS = {"tensor_parallel_size", "pipeline_parallel_size", "decode_context_parallel_size", "max_num_seqs",
-         "block_size", "max_cudagraph_capture_size", "num_gpu_blocks_override"}
-_FLOATS = {"gpu_memory_utilization", "cpu_offload_gb"}
+_FLAG_TYPES = {f.name: f.type for f in fields(Settings) if VLLM_SPELLING.get(f.name, "").startswith("-")}
+_SWITCHES = {name for name, kind in _FLAG_TYPES.items() if kind in ("bool", "bool | None")}
+_NO_SWITCHES = {"--no-" + VLLM_SPELLING[name][2:]: name for name in ("enable_prefix_caching", "async_scheduling")}
+_INTS = {name for name, kind in _FLAG_TYPES.items() if kind in ("int", "int | None")}
+_FLOATS = {name for name, kind in _FLAG_TYPES.items() if kind in ("float", "float | None")}
 _ENV = re.compile(r"([A-Z][A-Z0-9_]*)=(.*)", re.S)
 _IMAGE_TAG = re.compile(r"vllm/vllm-openai:v?([0-9]+\.[0-9]+\.[0-9]+)$")
 MAX_COMMAND_CHARS = 20_000
-
-
 _PROGRAM = re.compile(r"\bvllm\s+serve\b|vllm\.entrypoints\.openai\.api_server|vllm/vllm-openai")
 
 
