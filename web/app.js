@@ -372,6 +372,8 @@ function renderResult(r, source) {
   const pool = r.from_log ?? r.estimated; // the headline: exact from the log when given
   setNum("pool-tokens", pool ? pool.tokens : null, "int");
   setNum("max-concurrency", pool ? pool.max_concurrency : null, "x");
+  $("conc-cap").textContent = r.settings.max_model_len_auto && pool && pool.fits
+    ? fill(S("conc_cap_auto"), { len: F.int(pool.max_model_len) }) : S("conc_cap");
   setNum("avg-concurrency", pool ? pool.avg_requests : null, "dec1");
   if (r.from_log) {
     $("band").textContent = fill(S("band"), { low: F.int(r.from_log.tokens_low), high: F.int(r.from_log.tokens_high) });

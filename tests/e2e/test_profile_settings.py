@@ -669,6 +669,7 @@ def test_max_model_len_auto_fits_the_length_to_the_pool(py_page):
     fitted = res["estimated"]["max_model_len"]
     assert res["settings"]["max_model_len_auto"] and fitted < res["settings"]["max_model_len"]
     expect(page.get_by_test_id("settings-used")).to_contain_text(f"auto: {fitted:,}")
+    expect(page.get_by_test_id("conc-cap")).to_have_text(f"maximum concurrency at the {fitted:,} tokens auto fitted")
     expect(page.get_by_test_id("log-lines")).to_contain_text(f"to {fitted} to fit in available KV cache memory")
     expect(page.get_by_test_id("serve-command")).to_contain_text("--max-model-len auto")
     link_restores(page, "mml", "auto", "max-model-len", "auto", want)
