@@ -363,3 +363,16 @@ def test_a_frontend_decoding_reserve_sizes_the_pool_from_what_is_left():
                     "settings": {"vllm_version": "0.29.0", "max_model_len": 8192}})
     assert r["ok"], r
     assert r["result"]["calculation"]["from_log"]["available_gib"] == 47.39
+
+
+def test_a_hisparse_start_is_named_not_compared():
+    """v0.32+ prints 'GPU + host KV cache size' when HiSparse keeps part of the cache in host memory:
+    that count is not a GPU pool, so the comparison says why it stops instead of a wrong difference."""
+    from kvcalc import api
+    text = ("INFO [gpu_worker.py:436] Available KV cache memory: 20.0 GiB\n"
+            "INFO [kv_cache_utils.py:1148] GPU + host KV cache size: 2,000,000 tokens, Maximum concurrency for "
+            "131,072 tokens per request: 15.26x\n")
+    assert parse_log(text).host_kv_pool
+    r = api.handle({"op": "compare_log", "text": text, "model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "h100"})
+    assert not r["ok"] and "HiSparse" in r["error"]["message"]
+    assert not parse_log("INFO GPU KV cache size: 100 tokens\n").host_kv_pool

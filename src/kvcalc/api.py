@@ -225,6 +225,8 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
             most=math.floor(parsed.free_memory_gib / parsed.total_memory_gib * 100) / 100))
     if not parsed.found_anything or not parsed.available_kv_cache_gib:
         raise SettingsError({"log": Text("log.nothing_usable")})
+    if parsed.host_kv_pool:
+        raise KvcalcError(Text("log.host_pool"))
     # "fallback": what the caller (the page's form) holds, used only where the log is silent:
     # {"model", "config", "weights_bytes", "gpu", "settings": {...}}. A log that printed its
     # "non-default args" has stated every flag it changed, so then only what a log never states

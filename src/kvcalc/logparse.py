@@ -59,6 +59,7 @@ class ParsedLog:
     auto_max_model_len: bool = False     # --max-model-len auto: the args' -1, or the "Auto-fit" line
     auto_fit_len: int | None = None      # the length that line says vLLM serves
     cpu_offloaded_gib: float | None = None   # "Total CPU offloaded parameters" (first rank quoted)
+    host_kv_pool: bool = False           # "GPU + host KV cache size": HiSparse keeps part of the cache in host memory
     max_num_batched_tokens: int | None = None
     model_loading_gib: list[float] = field(default_factory=list)
     available_kv_cache_gib: list[float] = field(default_factory=list)
@@ -236,6 +237,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("Free memory on device", re.compile(
         r"Free memory on device \(" + _NUM + r"/" + _NUM + r" GiB\) on startup\. Desired GPU memory "
         r"utilization is \(" + _NUM + r", " + _NUM + r" GiB\)(.*)$"), "free"),
+    # vllm/v1/core/kv_cache_utils.py (v0.32+): "GPU + host KV cache size" counts HiSparse's host pool too
+    ("+ host KV cache size", re.compile(r"\+ host KV cache size:"), "host_pool"),
     ("GPU KV cache size", re.compile(r"KV cache size:\s*" + _NUM + r" tokens"), "tokens"),
     ("Maximum concurrency for", re.compile(
         r"Maximum concurrency for\s*" + _NUM + r" tokens per request:\s*" + _NUM + r"x"), "concurrency"),
@@ -504,6 +507,8 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
                    "peak activation": "activation_peak", "non-torch memory": "non_torch",
                    "cudagraph memory": "cuda_graph"}.get(key, key)
             log.usage[key] = float(value)
+    elif kind == "host_pool":
+        log.host_kv_pool = True
     elif kind == "tokens":
         log.gpu_kv_cache_tokens = _i(g[0])
         rest = m.string[m.end():]

@@ -283,6 +283,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "refuse to start with this layout",
         "vLLM 无法统一该模型的页大小（{page:,} B 不能整除 {top:,} B）；这种布局下它会拒绝启动"),
     # ---- pasted logs (api.py compare_log)
+    "log.host_pool": (
+        "this start keeps part of its KV cache in host memory (HiSparse: 'GPU + host KV cache size', v0.32+), "
+        "which kvcalc does not model, so its token count cannot be set beside a GPU pool",
+        "这次启动把部分 KV cache 放在主机内存中（HiSparse：'GPU + host KV cache size'，v0.32+），kvcalc 尚未建模，"
+        "因此无法把它的 token 数与 GPU 缓存池对照"),
     "log.util_error": (
         "this start was refused before any sizing: the GPU had {free:.2f} of {total:.2f} GiB free, and "
         "--gpu-memory-utilization {util} asks for {wanted:.2f} GiB. Another process (or a previous vLLM) holds "
