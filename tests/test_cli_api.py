@@ -423,3 +423,11 @@ def test_kvcalc_serve_reads_a_vllm_serve_line(capsys):
     with pytest.raises(SystemExit) as e:     # argparse's own refusal: the model is missing
         run(capsys, "serve")
     assert e.value.code == 2 and "--model" in capsys.readouterr().err
+
+
+def test_the_speculative_shorthands_and_moe_backend_in_the_cli(capsys):
+    code, out, _ = run(capsys, "serve", "openai/gpt-oss-20b", "--gpu", "h100", "--spec-method", "ngram",
+                       "--spec-tokens", "3", "--moe-backend", "marlin", "--json")
+    r = json.loads(out)
+    assert code == 0 and r["settings"]["speculative"]["method"] == "ngram"
+    assert r["settings"]["speculative"]["num_speculative_tokens"] == 3 and r["settings"]["mxfp4_marlin"] is True

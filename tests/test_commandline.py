@@ -69,3 +69,18 @@ def test_the_form_keeps_what_a_command_leaves_unsaid():
     tagged = api.handle({"op": "read_command", "text": "docker run vllm/vllm-openai:v0.31.0 --model Qwen/Qwen3-8B",
                          "fallback": {"settings": {"vllm_version": "0.25.0"}}})
     assert tagged["result"]["settings"]["vllm_version"] == "0.31.0"
+
+
+def test_vllm_shorthands_and_the_moe_backend():
+    """--spec-method/--spec-model/--spec-tokens (v0.22+) build the speculative config; --moe-backend
+    marlin is the one MoE kernel choice kvcalc sizes (MXFP4 experts), any other keeps the release's;
+    a whole vision encoder per GPU (--mm-encoder-tp-mode data) is not modelled."""
+    got = read_command("vllm serve openai/gpt-oss-120b --spec-method eagle3 --spec-model acme/head --spec-tokens 3 "
+                       "--moe-backend marlin --stream-interval 5 --mm-encoder-tp-mode weights")
+    assert json.loads(got["settings"]["speculative"]) == {"method": "eagle3", "model": "acme/head",
+                                                          "num_speculative_tokens": 3}
+    assert got["settings"]["mxfp4_marlin"] is True
+    assert got["ignored"] == ["--stream-interval", "--mm-encoder-tp-mode"]
+    other = read_command("vllm serve m --moe-backend cutlass --mm-encoder-tp-mode data")
+    assert "mxfp4_marlin" not in other["settings"] and other["ignored"] == ["--moe-backend"]
+    assert "whole encoder" in other["refused"]["--mm-encoder-tp-mode"]

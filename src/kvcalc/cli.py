@@ -96,6 +96,12 @@ def _model_flags(p: Any) -> None:
                    help="vLLM's flag, as an alternative to --weights (awq, awq_marlin, gptq, fp8, mxfp4, "
                         "modelopt_fp4 …)")
     p.add_argument("--speculative-config", help='JSON, e.g. \'{"method":"mtp","num_speculative_tokens":1}\'')
+    p.add_argument("--spec-method", help="vLLM's shorthand for --speculative-config's method (v0.22+)")
+    p.add_argument("--spec-model", help="vLLM's shorthand for --speculative-config's model")
+    p.add_argument("--spec-tokens", type=int, help="vLLM's shorthand for --speculative-config's num_speculative_tokens")
+    p.add_argument("--moe-backend", metavar="NAME",
+                   help="vLLM's MoE kernel (v0.24+): marlin puts MXFP4 experts on Marlin (as --mxfp4-marlin on); "
+                        "the others keep the release's choice")
     # vLLM's form is a bare switch and its --no- twin; "on"/"off" after it is accepted as well
     p.add_argument("--enable-prefix-caching", type=_flag_bool, nargs="?", const=True, metavar="on|off",
                    help="vLLM's switch (--no-enable-prefix-caching turns it off; default: the release's own)")
@@ -191,12 +197,21 @@ def _fetch_drafter(spec: Any) -> None:
 
 def build_request(args: argparse.Namespace) -> dict[str, Any]:
     settings = {k: getattr(args, k) for k in SETTING_ARGS if getattr(args, k) is not None}
+    spec: Any = None
     if args.speculative_config:
         try:
-            settings["speculative"] = json.loads(args.speculative_config)
+            spec = json.loads(args.speculative_config)
         except ValueError as exc:
             raise KvcalcError(f"--speculative-config is not valid JSON: {exc}") from exc
-        _fetch_drafter(settings["speculative"])
+    shorthand = {key: value for key, value in (("method", args.spec_method), ("model", args.spec_model),
+                                               ("num_speculative_tokens", args.spec_tokens)) if value is not None}
+    if shorthand:    # vLLM refuses a key given both ways; kvcalc lets the shorthand win
+        spec = {**(spec if isinstance(spec, dict) else {}), **shorthand}
+    if spec is not None:
+        settings["speculative"] = spec
+        _fetch_drafter(spec)
+    if args.moe_backend and args.moe_backend.lower() == "marlin" and "mxfp4_marlin" not in settings:
+        settings["mxfp4_marlin"] = True
     req: dict[str, Any] = {"op": args.command, "gpu": args.gpu, "settings": settings,
                            "available_kv_gib": args.available_kv_gib,
                            "measured_reserve_gib": args.measured_reserve_gib,

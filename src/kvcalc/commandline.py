@@ -29,6 +29,8 @@ _BY_FLAG.update({"-tp": "tensor_parallel_size", "-pp": "pipeline_parallel_size",
 _BY_ENV = {var: name for name, var in ENV_SETTINGS.items()}
 _FLAG_TYPES = {f.name: f.type for f in fields(Settings) if VLLM_SPELLING.get(f.name, "").startswith("-")}
 _SWITCHES = {name for name, kind in _FLAG_TYPES.items() if kind in ("bool", "bool | None")}
+_SPEC_SHORTHAND = {"--spec-method": "method", "--spec-model": "model", "--spec-tokens": "num_speculative_tokens"}
+"""vLLM's shorthand for --speculative-config keys (v0.22+, engine/arg_utils.py create_speculative_config)."""
 _NO_SWITCHES = {"--no-" + VLLM_SPELLING[name][2:]: name for name in ("enable_prefix_caching", "async_scheduling")}
 _INTS = {name for name, kind in _FLAG_TYPES.items() if kind in ("int", "int | None")}
 _FLOATS = {name for name, kind in _FLAG_TYPES.items() if kind in ("float", "float | None")}
@@ -73,9 +75,17 @@ def read_command(text: str) -> dict[str, Any]:
             i += 1
             continue
         flag, eq, inline = token.partition("=")
-        if flag.startswith("--speculative-config."):
+        if flag.startswith("--speculative-config.") or flag in _SPEC_SHORTHAND:
             value, i = _value(args, i, eq, inline)
-            spec[flag.split(".", 1)[1].replace("-", "_")] = _scalar(value)
+            key = _SPEC_SHORTHAND.get(flag) or flag.split(".", 1)[1].replace("-", "_")
+            spec[key] = _scalar(value)
+            continue
+        if flag == "--moe-backend":
+            value, i = _value(args, i, eq, inline)
+            if str(value).lower() == "marlin":      # the one choice kvcalc sizes: MXFP4 experts on Marlin
+                settings["mxfp4_marlin"] = True
+            else:
+                rest.append(flag)     # the release's kernel choice stands: ignored
             continue
         if flag in ("--model",):
             model, i = _value(args, i, eq, inline)

@@ -103,6 +103,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "and --cudagraph-capture-sizes, and --enforce-eager for none",
         "不读取编译配置；kvcalc 通过 --max-cudagraph-capture-size、--cudagraph-capture-sizes 获取 CUDA graph 大小，"
         "用 --enforce-eager 表示不使用"),
+    "flags.encoder_tp_mode": (
+        "the vision encoder's TP mode is not modelled: 'data' keeps a whole encoder on every GPU instead of a "
+        "shard",
+        "尚未建模视觉编码器的 TP 模式：'data' 会在每块 GPU 上保留完整的编码器，而不是切分"),
     "flags.attention_backend": (
         "kvcalc picks the attention backend each release picks; a forced one can change the block size",
         "kvcalc 按各版本自己的选择确定注意力后端；强制指定的后端可能改变块大小"),

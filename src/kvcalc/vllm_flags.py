@@ -28,10 +28,14 @@ WITHOUT_MEMORY = frozenset({
     "--enable-auto-tool-choice", "--tool-call-parser", "--tool-parser-plugin", "--reasoning-parser",
     "--return-tokens-as-token-ids", "--max-logprobs", "--generation-config", "--override-generation-config",
     "--guided-decoding-backend", "--structured-outputs-config", "--logits-processors",
-    "--default-chat-template-kwargs", "--enable-log-outputs",
+    "--default-chat-template-kwargs", "--enable-log-outputs", "--reasoning-parser-plugin", "--stream-interval",
     # logging and metrics
     "--disable-log-stats", "--disable-log-requests", "--enable-log-requests", "--max-log-len",
     "--otlp-traces-endpoint", "--collect-detailed-traces", "--kv-events-config", "--enable-mfu-metrics",
+    "--kv-cache-metrics",
+    # kernels whose choice leaves the memory alone (linear layers; a MoE backend other than Marlin,
+    # which kvcalc reads as the release's own choice)
+    "--linear-backend", "--moe-backend",
     # reading the checkpoint
     "--trust-remote-code", "--tokenizer", "--tokenizer-mode", "--tokenizer-revision", "--revision",
     "--code-revision", "--download-dir", "--hf-token", "--ignore-patterns",
@@ -47,6 +51,8 @@ engine's swapped blocks)."""
 NOT_MODELLED = {
     "--data-parallel-size": Text("flags.data_parallel"),
     "-dp": Text("flags.data_parallel"),
+    "--data-parallel-size-local": Text("flags.data_parallel"),
+    "--data-parallel-backend": Text("flags.data_parallel"),
     "--enable-expert-parallel": Text("flags.expert_parallel"),
     "-ep": Text("flags.expert_parallel"),
     "--enable-eplb": Text("flags.expert_parallel"),
@@ -59,6 +65,7 @@ NOT_MODELLED = {
     "--no-enable-chunked-prefill": Text("flags.chunked_prefill"),
     "--compilation-config": Text("flags.compilation"),
     "-O": Text("flags.compilation"),
+    "--optimization-level": Text("flags.compilation"),
     "--attention-backend": Text("flags.attention_backend"),
     "--disable-custom-all-reduce": Text("flags.custom_all_reduce"),
     "--enable-sleep-mode": Text("flags.sleep_mode"),
@@ -70,9 +77,11 @@ BY_VALUE = {
     "--dtype": (("auto", "half", "float16", "bfloat16", "bf16", "fp16"), Text("flags.dtype")),
     "--load-format": (("auto", "safetensors", "pt", "npcache", "dummy", "fastsafetensors", "runai_streamer",
                        "sharded_state", "tensorizer"), Text("flags.load_format")),
+    "--mm-encoder-tp-mode": (("weights",), Text("flags.encoder_tp_mode")),
 }
-"""Flags ignored for these values (16-bit weights; a way of reading the same checkpoint) and refused
-for others (float32 weights; a bitsandbytes or GGUF checkpoint, whose format --quantization names)."""
+"""Flags ignored for these values (16-bit weights; a way of reading the same checkpoint; the vision
+encoder sharded as the rest) and refused for others (float32 weights; a bitsandbytes or GGUF
+checkpoint; a whole encoder per GPU)."""
 
 
 def sort_unknown(tokens: list[str]) -> tuple[list[str], dict[str, str], list[str]]:
