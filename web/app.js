@@ -1183,7 +1183,9 @@ function commandMsg(res) {
   const m = $("log-paste-msg");
   const parts = [fill(S("paste_command"), { model: res.model || "–" })];
   if (res.model && ![...$("model-select").options].some((o) => o.value === res.model)) {
-    parts.push(fill(S("paste_command_hf"), { model: res.model }));
+    // an id Hugging Face knows can be loaded; a local path names no model the page can read
+    const hfId = /^[\w.-]+\/[\w.-]+$/.test(res.model);
+    parts.push(fill(S(hfId ? "paste_command_hf" : "paste_command_path"), { model: res.model }));
   }
   if (res.ignored.length) parts.push(fill(S("paste_command_ignored"), { flags: res.ignored.join(", ") }));
   const refused = Object.entries(res.refused).map(([flag, why]) => `${flag} (${C(why)})`);

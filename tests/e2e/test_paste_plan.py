@@ -489,4 +489,7 @@ def test_a_pasted_serve_command_fills_the_form(py_page):
     expect(page.get_by_test_id("max-model-len")).to_have_value("16k")
     expect(page.get_by_test_id("log-compare-out")).to_be_hidden()
     expect_in_both_languages(page, msg, "Read your vllm serve command", "已读取")
+    # a local path names no model the page can read: it says what to do instead
+    paste(page, "vllm serve /models/my-llama --max-model-len 8192")
+    expect(msg).to_contain_text("/models/my-llama is a local path")
     reset(page)
