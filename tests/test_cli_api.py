@@ -431,3 +431,11 @@ def test_the_speculative_shorthands_and_moe_backend_in_the_cli(capsys):
     r = json.loads(out)
     assert code == 0 and r["settings"]["speculative"]["method"] == "ngram"
     assert r["settings"]["speculative"]["num_speculative_tokens"] == 3 and r["settings"]["mxfp4_marlin"] is True
+
+
+def test_a_vllm_yaml_config_is_told_apart_from_a_model_config(capsys, tmp_path):
+    """vLLM's --config is a YAML file of serve flags; kvcalc's --config is a config.json: say so."""
+    yaml = tmp_path / "serve.yaml"
+    yaml.write_text("model: Qwen/Qwen3-8B\nmax-model-len: 8192\n", encoding="utf-8")
+    code, out, err = run(capsys, "serve", "--config", str(yaml))
+    assert code == 2 and "not vLLM's YAML file of serve flags" in err and err.count("\n") == 1

@@ -225,7 +225,11 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
         except OSError as exc:
             raise KvcalcError(f"cannot read --config {args.config}: {exc.strerror}") from exc
         except ValueError as exc:
-            raise KvcalcError(f"--config {args.config} is not valid JSON: {exc}") from exc
+            # vLLM's own --config is a YAML file of serve flags; kvcalc's is a model's config.json
+            yaml = args.config.suffix.lower() in (".yaml", ".yml")
+            raise KvcalcError(f"--config {args.config} is not valid JSON: {exc}" + (
+                "; kvcalc's --config is a model's config.json, not vLLM's YAML file of serve flags: give those "
+                "flags on the command line, and the model with --model" if yaml else "")) from exc
         req["model"] = args.model_id or ""
     else:
         req["model"] = args.model
