@@ -22,7 +22,7 @@ from .settings import (COMPILE_CACHE_STATES, MAMBA_SSM_CACHE_DTYPES, PERFORMANCE
 from .validate import load_logs, validate_logs
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
-from .vllm_flags import sort_unknown
+from .vllm_flags import SPEC_SHORTHAND, moe_backend_marlin, sort_unknown
 
 
 def _flag_bool(text: str) -> bool:
@@ -203,14 +203,14 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
             spec = json.loads(args.speculative_config)
         except ValueError as exc:
             raise KvcalcError(f"--speculative-config is not valid JSON: {exc}") from exc
-    shorthand = {key: value for key, value in (("method", args.spec_method), ("model", args.spec_model),
-                                               ("num_speculative_tokens", args.spec_tokens)) if value is not None}
+    shorthand = {key: getattr(args, flag[2:].replace("-", "_")) for flag, key in SPEC_SHORTHAND.items()
+                 if getattr(args, flag[2:].replace("-", "_")) is not None}
     if shorthand:    # vLLM refuses a key given both ways; kvcalc lets the shorthand win
         spec = {**(spec if isinstance(spec, dict) else {}), **shorthand}
     if spec is not None:
         settings["speculative"] = spec
         _fetch_drafter(spec)
-    if args.moe_backend and args.moe_backend.lower() == "marlin" and "mxfp4_marlin" not in settings:
+    if args.moe_backend and moe_backend_marlin(args.moe_backend) and "mxfp4_marlin" not in settings:
         settings["mxfp4_marlin"] = True
     req: dict[str, Any] = {"op": args.command, "gpu": args.gpu, "settings": settings,
                            "available_kv_gib": args.available_kv_gib,

@@ -20,7 +20,7 @@ from typing import Any
 from .errors import SettingsError
 from .messages import Text
 from .settings import ENV_SETTINGS, VLLM_SPELLING, Settings
-from .vllm_flags import sort_unknown
+from .vllm_flags import SPEC_SHORTHAND, moe_backend_marlin, sort_unknown
 from .weights import VLLM_QUANTIZATION_FORMATS
 
 _BY_FLAG = {flag: name for name, flag in VLLM_SPELLING.items() if flag.startswith("-")}
@@ -29,8 +29,6 @@ _BY_FLAG.update({"-tp": "tensor_parallel_size", "-pp": "pipeline_parallel_size",
 _BY_ENV = {var: name for name, var in ENV_SETTINGS.items()}
 _FLAG_TYPES = {f.name: f.type for f in fields(Settings) if VLLM_SPELLING.get(f.name, "").startswith("-")}
 _SWITCHES = {name for name, kind in _FLAG_TYPES.items() if kind in ("bool", "bool | None")}
-_SPEC_SHORTHAND = {"--spec-method": "method", "--spec-model": "model", "--spec-tokens": "num_speculative_tokens"}
-"""vLLM's shorthand for --speculative-config keys (v0.22+, engine/arg_utils.py create_speculative_config)."""
 _NO_SWITCHES = {"--no-" + VLLM_SPELLING[name][2:]: name for name in ("enable_prefix_caching", "async_scheduling")}
 _INTS = {name for name, kind in _FLAG_TYPES.items() if kind in ("int", "int | None")}
 _FLOATS = {name for name, kind in _FLAG_TYPES.items() if kind in ("float", "float | None")}
@@ -75,14 +73,14 @@ def read_command(text: str) -> dict[str, Any]:
             i += 1
             continue
         flag, eq, inline = token.partition("=")
-        if flag.startswith("--speculative-config.") or flag in _SPEC_SHORTHAND:
+        if flag.startswith("--speculative-config.") or flag in SPEC_SHORTHAND:
             value, i = _value(args, i, eq, inline)
-            key = _SPEC_SHORTHAND.get(flag) or flag.split(".", 1)[1].replace("-", "_")
+            key = SPEC_SHORTHAND.get(flag) or flag.split(".", 1)[1].replace("-", "_")
             spec[key] = _scalar(value)
             continue
         if flag == "--moe-backend":
             value, i = _value(args, i, eq, inline)
-            if str(value).lower() == "marlin":      # the one choice kvcalc sizes: MXFP4 experts on Marlin
+            if moe_backend_marlin(value):
                 settings["mxfp4_marlin"] = True
             else:
                 rest.append(flag)     # the release's kernel choice stands: ignored

@@ -114,7 +114,8 @@ def compare(parsed: ParsedLog, calc: Calculation) -> dict[str, Any]:
                         f"{est.max_model_len:,} tokens" if est and est.fits else None,
                         _pct(est.max_model_len, theirs) if est and est.fits else None, None))
     if parsed.max_concurrency is not None:
-        length = parsed.concurrency_len or (fl or est).max_model_len if (fl or est) else calc.resolved.max_model_len
+        pool = fl or est
+        length = parsed.concurrency_len or (pool.max_model_len if pool else calc.resolved.max_model_len)
         rows.append(Row(f"Maximum concurrency for {length:,} tokens",
                         f"{parsed.max_concurrency:.2f}x",
                         f"{fl.max_concurrency:.2f}x" if fl else None,

@@ -15,6 +15,18 @@ from .messages import Text
 
 _OPT_LEVEL = re.compile(r"-O(?:[0-3]|\..*)?")
 
+SPEC_SHORTHAND = {"--spec-method": "method", "--spec-model": "model", "--spec-tokens": "num_speculative_tokens"}
+"""vLLM's shorthand for --speculative-config keys (v0.22+, vllm/engine/arg_utils.py
+create_speculative_config); the CLI and a pasted command read them alike."""
+
+
+def moe_backend_marlin(value: object) -> bool:
+    """Whether ``--moe-backend`` (v0.24+, vllm/config/kernel.py) asks for Marlin: the one MoE kernel
+    choice kvcalc sizes (MXFP4 experts' padding, Settings.mxfp4_marlin); any other keeps the
+    release's own choice."""
+    return str(value).lower() == "marlin"
+
+
 WITHOUT_MEMORY = frozenset({
     # the API server
     "--host", "--port", "--uds", "--uvicorn-log-level", "--disable-uvicorn-access-log", "--allow-credentials",
