@@ -459,7 +459,10 @@ more than on CUDA and grows with the model's depth (HIP graphs keep each layer's
 estimates that MI300X logs of model runner V2 print over its 102 default graphs give 1.13 MiB per
 graph and layer for Gemma-4-E2B (35 layers, 3.94 GiB), 1.14 for Gemma-4-26B-A4B (30 layers, 3.40)
 and 1.09 for Gemma-4-31B (60 layers, 6.54; a v0.31 nightly), and the E2B capture of v0.29 took
-3.90 GiB (1.12); MI355X captures of 9 graphs on the V1 runner took 1.5 (Kimi-K2.5 TP 4, MiniMax-M2.5)
+3.90 GiB (1.12); a W8A8 FP8 Llama-3.3-70B (80 layers, 86 graphs, v0.30.0) prints 8.91 GiB with the
+ROCM_ATTN backend vLLM picks and 9.14 with --attention-backend ROCM_AITER_FA (1.33 and 1.36: the
+FP8 activation-quantization kernels add nodes to every layer; kvcalc does not count nodes, so the
+typical figure stays with the bf16 models and these two sit inside the band); MI355X captures of 9 graphs on the V1 runner took 1.5 (Kimi-K2.5 TP 4, MiniMax-M2.5)
 to 2.0 (MiniMax-M2.5 TP 2) MiB per graph and layer, the band's top. kvcalc's CUDA figures
 (``CUDA_GRAPH_MIB_PER_GRAPH``) were 7 to 13 times too small there. The estimator is the same
 (vllm/v1/worker/gpu_model_runner.py ``profile_cudagraph_memory``); ROCm subtracts it from v0.26
@@ -509,6 +512,8 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "44g-llama3.2-1b-main-475c1a0-debug-v0.10.1", "a100-80g-pcie-qwen3.5-0.8b-serve-util0.85-maxlen8k-seqs32-v0.28.0",
     "mi300x-rocm-gemma-4-26b-a4b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
     "mi300x-rocm-gemma-4-31b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
+    "mi300x-vf-rocm-llama-3.3-70b-fp8-dynamic-noprefix-maxlen16k-rocmattn-v2runner-cold-v0.30.0",
+    "mi300x-vf-rocm-llama-3.3-70b-fp8-dynamic-noprefix-maxlen16k-aiterfa-v2runner-cold-v0.30.0",
     "h200x2-gpt-oss-120b-tp2-marlin-seqs64-maxlen2068-nopc-v0.22.1", "a10g-qwen3-8b-maxlen8k-defaults-v0.30.0",
     "h200x4-gpt-oss-120b-tp4-marlin-seqs4-maxlen2068-nopc-v0.22.1",
     "h200x8-gpt-oss-120b-tp8-marlin-seqs4-maxlen2068-nopc-v0.22.1",
