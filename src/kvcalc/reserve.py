@@ -442,14 +442,17 @@ def non_torch_basis(tp: int, pp: int, era: Era, peer_to_peer: bool = True, compi
     return join_texts([base, Text("basis.non_torch_fixed", fixed=era.fixed_gib, era=era.name)])
 
 
-CUDA_GRAPH_MIB_PER_GRAPH = {"v1": (7.0, 4.0, 16.0), "v2": (5.0, 3.0, 8.0)}
+CUDA_GRAPH_MIB_PER_GRAPH = {"v1": (7.0, 4.0, 18.0), "v2": (5.0, 3.0, 8.0)}
 """Typical, low and high MiB of vLLM's CUDA-graph estimate per captured graph. The estimator
 (vllm/v1/worker/gpu_model_runner.py ``profile_cudagraph_memory``) captures the two largest graphs
 of each mode and extrapolates: first capture + (graphs − 1) × the second capture's cost. On the
 V1 runner, logs that print the graph counts give 6.5–7.6 MiB per graph for dense models of 28 to
 60 layers (RTX 4080 Laptop 0.19 GiB for 30 graphs, L40S 0.37 GiB for 54, B300 Gemma 4 0.76 GiB for
-102, 0.08 GiB for 12) and 12.8 MiB for Qwen3-30B-A3B (0.15 GiB for 12 graphs), the band's upper
-end. Model runner V2, whose estimate vLLM subtracts from v0.29: 4.5–6.3 MiB per graph in the
+102, 0.08 GiB for 12), gpt-oss-120b 6.7-7.1 MiB (H200, 150-158 graphs, v0.22), while large MoE
+models cost more per graph: 12.8 MiB for Qwen3-30B-A3B (0.15 GiB for 12 graphs), 16.7 for
+Kimi-K2.5 and 17.7 for MiniMax-M2.5 (NVFP4, TP 4 on GB300s, v0.21: 2.70 GiB for 166 graphs, 1.76
+for 102), the band's upper end; no rule found from the logs sets the MoE cost apart (it follows
+neither the layers nor the experts of the four), so the typical figure stays the dense one. Model runner V2, whose estimate vLLM subtracts from v0.29: 4.5–6.3 MiB per graph in the
 estimates public logs print (median 5.1: Qwen2.5-7B on RTX 3090 and A40, Qwen3-4B on an RTX 5060
 Ti, Llama-3.2-1B on an H200 with 18 and 102 graphs, v0.29–v0.31); captured graphs took 2.7–4.8
 MiB each (A100 Llama-3.1-8B v0.31, RTX 4090 and RTX 4080 v0.26–v0.27), the band's lower end."""
@@ -530,6 +533,11 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "h200-llama32-1b-fp16-seqs1024-v0.31.0", "h200-llama32-1b-fp16-seqs32-v0.31.0",
     "h200-llama32-1b-fp16-seqs1024-eager-v0.31.0", "h200-llama32-1b-fp16-seqs1024-nograph-v0.31.0",
     "rtx3090-llama31-8b-awq-seqs256-nofisampler-v2runner-v0.28.0",
+    "a100-40g-qwen3-4b-llm-util0.8-maxlen1056-seqs256-nopc-nofisampler-v2runner-cold-v0.28.0",
+    "a100-40g-qwen3-4b-llm-util0.45-maxlen8k-nopc-nofisampler-v2runner-warm-v0.28.0",
+    "h200-gpt-oss-120b-tp1-marlin-seqs4-maxlen2068-nopc-v0.22.0",
+    "h200-gpt-oss-120b-tp1-marlin-seqs4-maxlen9472-nopc-v0.22.0",
+    "gb300x4-minimax-m2.5-nvfp4-tp4-fp8kv-maxlen40k-noep-v0.21.0",
     # first-start / restart pairs (compile_cache in the data)
     "a40-qwen2.5-7b-bf16-seqs128-nofisampler-cold-v0.31.0", "a40-qwen2.5-7b-gptq-int8-seqs128-nofisampler-cold-v0.31.0",
     "h200-llama32-1b-fp16-seqs1024-noasync-cold-v0.31.0", "h200-llama32-1b-fp16-seqs1024-pilot-cold-v0.31.0",
