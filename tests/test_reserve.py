@@ -1039,3 +1039,46 @@ def test_attention_backends_without_full_graphs_capture_piecewise_only(model, gp
         c = calc(model, gpu, max_model_len=8192, vllm_version=version)
         graphs = c.budget.term("CUDA graphs").basis
         assert (" + 0 full graphs" in graphs) is not full
+
+
+@pytest.mark.parametrize("model,gpu,version,kv,expected", [
+    ("Qwen/Qwen3-8B", "a100", "0.23.0", "auto", False),        # FlashAttention first
+    ("Qwen/Qwen3-8B", "a100", "0.23.0", "fp8", True),          # FA2 keeps no fp8 cache
+    ("Qwen/Qwen3-8B", "h100", "0.23.0", "fp8", False),         # FA3 on Hopper does
+    ("Qwen/Qwen3-8B", "b200", "0.23.0", "auto", True),         # first choice on 10.x
+    ("Qwen/Qwen3-8B", "t4", "0.23.0", "auto", True),           # Turing: no FlashAttention
+    ("Qwen/Qwen3-8B", "t4", "0.24.0", "auto", False),          # FlashInfer needs 8.0 from v0.24
+    ("Qwen/Qwen3-8B", "mi300x", "0.23.0", "fp8", False),       # ROCm
+    ("openai/gpt-oss-20b", "l40s", "0.23.0", "fp8", False),    # sinks: FlashInfer only on 10.x
+    ("openai/gpt-oss-20b", "b200", "0.23.0", "auto", True),
+    ("google/gemma-4-31B-it", "b200", "0.23.0", "auto", False),  # 256/512 heads run on Triton
+    ("deepseek-ai/DeepSeek-V2-Lite", "b200", "0.23.0", "auto", False),  # MLA
+    ("Qwen/Qwen3.5-27B", "b200", "0.23.0", "auto", False),     # GDN hybrid
+])
+def test_which_models_run_their_attention_on_flashinfer(model, gpu, version, kv, expected):
+    """The CUDA backend priority: FlashInfer first on data-centre Blackwell, elsewhere only where
+    FlashAttention cannot serve (before compute capability 8.0, an fp8 cache off Hopper)."""
+    from kvcalc.catalog import find_gpu
+    from kvcalc.hf_config import read_model
+    from kvcalc.kvspecs import flashinfer_attention
+    target = find_gpu(gpu).target
+    assert flashinfer_attention(read_model(config(model)), target, parse_version(version),
+                                sixteen_bit_cache=kv == "auto") is expected
+
+
+def test_flashinfer_workspace_lands_in_the_first_full_graph():
+    """FlashInfer's 394 MiB workspace is allocated at the first full graph's capture, so vLLM's
+    estimate carries it where the graphs are estimated and the cache runs on FlashInfer: an fp8 cache
+    on an A100 adds it, a bf16 one does not; --enforce-eager and v0.19 (no estimate subtracted)
+    leave it out. The Seed-OSS-36B starts over four A100s (v0.23.0) print 0.04 and 0.40 GiB."""
+    from kvcalc.reserve import FLASHINFER_WORKSPACE_BYTES
+
+    def graphs(**kw):
+        return calc("Qwen/Qwen2.5-7B-Instruct", "a100", max_model_len=8192, **kw).budget.term("CUDA graphs")
+    bf16, fp8 = graphs(vllm_version="0.23.0"), graphs(vllm_version="0.23.0", kv_cache_dtype="fp8")
+    assert fp8.bytes - bf16.bytes == FLASHINFER_WORKSPACE_BYTES == 394 << 20
+    assert "394 MiB attention workspace" in fp8.basis and "workspace" not in bf16.basis
+    assert graphs(vllm_version="0.23.0", kv_cache_dtype="fp8", enforce_eager=True).bytes == 0
+    assert graphs(vllm_version="0.19.0", kv_cache_dtype="fp8").bytes == 0
+    rows = {e["id"]: e["logged"]["cuda_graph_gib"] for e in load_logs() if e["id"].startswith("a100x4-seed-oss-36b")}
+    assert sorted(rows.values()) == [0.04, 0.04, 0.40]

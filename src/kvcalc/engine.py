@@ -17,7 +17,7 @@ from .dtypes import (KvDtype, fp8_by_default, model_dtype_bytes, normalize_model
                      sparse_mla_storage)
 from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, speculators_view
-from .kvspecs import GpuTarget, Layout, LayoutRequest, build_layout, full_cuda_graphs
+from .kvspecs import GpuTarget, Layout, LayoutRequest, build_layout, flashinfer_attention, full_cuda_graphs
 from .messages import Text, message_of
 from .params import text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
@@ -490,6 +490,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       capture_sizes=r.capture_sizes, compiled=compiled,
                                       full_graphs=full_cuda_graphs(arch, gpu.target, r.version, 1 + num_spec,
                                                                    sixteen_bit_cache),
+                                      flashinfer_attention=flashinfer_attention(arch, gpu.target, r.version,
+                                                                                sixteen_bit_cache),
                                       interactivity=s.performance_mode == "interactivity",
                                       embeds_in_graph=embeds_in_graph(config, r),
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,

@@ -174,6 +174,43 @@ def full_cuda_graphs(arch: ModelArch, gpu: GpuTarget, version: Version, decode_q
     return decode_query_len == 1 or not turing_flashinfer
 
 
+FLASHINFER_HEAD_SIZES = (64, 128, 256)
+"""Head sizes FlashInfer's attention backend takes in every release kvcalc models
+(``FlashInferBackend.get_supported_head_sizes``; v0.23 adds 512)."""
+
+
+def flashinfer_attention(arch: ModelArch, gpu: GpuTarget, version: Version,
+                         sixteen_bit_cache: bool = True) -> bool:
+    """Whether vLLM runs the model's attention on FlashInfer, by the CUDA backend priority
+    (vllm/platforms/cuda.py ``_get_backend_priorities``, v0.18–v0.33): first choice on data-centre
+    Blackwell (10.x), elsewhere second after FlashAttention, which needs compute capability 8.0 or
+    more, keeps an fp8 KV cache only on Hopper (FA3: ``FlashAttentionBackend.supports_kv_cache_dtype``)
+    and takes attention sinks only from 9.0, where FlashInfer takes them on 10.x alone. Turing runs
+    FlashInfer until v0.24 (Rule.FLASHINFER_WITHOUT_TURING). Left out, and so not FlashInfer here:
+    MLA (its own backends), models with Mamba/GDN state layers (their attention block follows the
+    state's page; their public starts show no FlashInfer workspace) and mixed or unsupported head
+    sizes (Gemma 4's 256/512 runs on Triton)."""
+    if gpu.platform != "cuda" or arch.is_mla or arch.mamba is not None \
+            or any(l.kind == "mamba" for l in arch.layers):
+        return False
+    heads = {l.head_size for l in arch.layers if l.kind in ("full", "sliding_window", "chunked_local")}
+    if len(heads) != 1 or not heads <= set(FLASHINFER_HEAD_SIZES):
+        return False
+    major, _, minor = gpu.compute_capability.partition(".")
+    try:
+        cc = (int(major), int(minor or 0))
+    except ValueError:
+        return False
+    sinks = arch.architecture == "GptOssForCausalLM"
+    if cc[0] == 10:
+        return True
+    if sinks or cc < (7, 5):
+        return False
+    if cc[0] == 7:
+        return not applies(Rule.FLASHINFER_WITHOUT_TURING, version)
+    return not sixteen_bit_cache and cc[0] != 9
+
+
 def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
                       conv_dtype: str | None = None, ssm_dtype: str | None = None) -> int:
     """Bytes of one request's recurrent state in one layer on one GPU.

@@ -668,6 +668,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(capture sizes up to {largest}) × {per:g} MiB + {first:.2f} GiB for the Mamba/GDN layers' first capture",
         "vLLM 的估算值，在此设置下会被扣除：{piecewise} 个 piecewise + {full} 个 full graph"
         "（capture size 最大 {largest}）× {per:g} MiB，再加 Mamba/GDN 层首次捕获的 {first:.2f} GiB"),
+    "basis.flashinfer_workspace": (
+        "plus FlashInfer's {mib} MiB attention workspace, which the first full graph's capture allocates "
+        "(the profile run builds no attention metadata)",
+        "再加 FlashInfer 的 {mib} MiB 注意力工作区：它在第一个 full graph 捕获时分配（profile 运行不构建注意力元数据）"),
     "basis.cuda_graphs_rocm": (
         "on ROCm a graph costs about {per_layer:g} MiB per decoder layer ({layers} here), far more than on CUDA "
         "(public MI300X and MI355X logs)",

@@ -35,7 +35,7 @@ from .params import QWEN2_VL_MODEL_TYPES, QWEN3_VL_MODEL_TYPES, QWEN_VL_MODEL_TY
     padded_vocab, text_part, tied_embeddings
 from .hf_config import mrope_position_dims
 from .kvspecs import parse_capability
-from .units import GIB, cdiv
+from .units import GIB, MIB, cdiv
 from .settings import MmLimits, MmProcessor, max_pixels_ok, processor_max_pixels
 from .versions import NEWEST, Rule, Version, applies, flashinfer_sampler_default, parse_version
 
@@ -470,6 +470,16 @@ to 2.0 (MiniMax-M2.5 TP 2) MiB per graph and layer, the band's top. kvcalc's CUD
 (``CUDA_GRAPH_MIB_PER_GRAPH``) were 7 to 13 times too small there. The estimator is the same
 (vllm/v1/worker/gpu_model_runner.py ``profile_cudagraph_memory``); ROCm subtracts it from v0.26
 (Rule.ROCM_CUDA_GRAPH_ESTIMATE)."""
+FLASHINFER_WORKSPACE_BYTES = 394 * MIB
+"""FlashInfer's attention workspace (VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE, 394 MiB in the v0.18 to
+v0.33 wheels), which vLLM's metadata builder allocates at the first forward pass that builds
+attention metadata (vllm/v1/attention/backends/flashinfer.py ``_get_workspace_buffer``). The profile
+run builds none (V1: ``_dummy_run`` with ``is_profile``; model runner V2: ``skip_attn=True``), so the
+first full CUDA graph captured while vLLM estimates the graphs' memory allocates it, and the
+estimate carries it. Four Seed-OSS-36B starts over four A100s (v0.23.0, three graphs) print 0.04 GiB
+with FlashAttention and 0.40 GiB with an fp8 KV cache, which puts them on FlashInfer. Without full
+graphs, or where vLLM does not subtract its estimate, the workspace comes after the KV cache is
+sized and out of the budget."""
 HYBRID_FIRST_CAPTURE_GIB = (0.25, 0.05, 0.50)
 """Added for models with Mamba/GDN layers: their first capture also allocates the state kernels'
 workspaces. Qwen3.6-35B-A3B prints 0.36 and 0.43 GiB for 3 graphs (v0.20, RTX 5090 and GB10) and
@@ -538,6 +548,9 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "h200-gpt-oss-120b-tp1-marlin-seqs4-maxlen2068-nopc-v0.22.0",
     "h200-gpt-oss-120b-tp1-marlin-seqs4-maxlen9472-nopc-v0.22.0",
     "gb300x4-minimax-m2.5-nvfp4-tp4-fp8kv-maxlen40k-noep-v0.21.0",
+    "a100x4-seed-oss-36b-tp4-util0.95-seqs1-maxlen128k-cold-v0.23.0",
+    "a100x4-seed-oss-36b-tp4-util0.95-seqs1-maxlen512k-v0.23.0",
+    "a100x4-seed-oss-36b-tp4-util0.95-seqs1-fp8kv-maxlen512k-v0.23.0",
     # first-start / restart pairs (compile_cache in the data)
     "a40-qwen2.5-7b-bf16-seqs128-nofisampler-cold-v0.31.0", "a40-qwen2.5-7b-gptq-int8-seqs128-nofisampler-cold-v0.31.0",
     "h200-llama32-1b-fp16-seqs1024-noasync-cold-v0.31.0", "h200-llama32-1b-fp16-seqs1024-pilot-cold-v0.31.0",
@@ -1281,7 +1294,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      stage_weights: int = 0, capability: str = "",
                      quick_reduce_level: str | None = None, spec_method: str | None = None,
                      pinned_memory: bool | None = None, interactivity: bool = False,
-                     embeds_in_graph: bool = True, full_graphs: bool = True) -> ReserveEstimate:
+                     embeds_in_graph: bool = True, full_graphs: bool = True,
+                     flashinfer_attention: bool = False) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -1294,7 +1308,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     --performance-mode interactivity (its capture sizes), ``embeds_in_graph`` whether the compiled
     graph looks the input embeddings up itself (text input; ``compile_peak_bytes``), ``full_graphs``
     whether the attention backend keeps the default mode's full graphs (kvspecs.full_cuda_graphs;
-    piecewise graphs only where it does not). Non-torch memory adds ROCm quick
+    piecewise graphs only where it does not), ``flashinfer_attention`` whether the attention runs on
+    FlashInfer (kvspecs.flashinfer_attention: its workspace lands in the first full graph's
+    capture, ``FLASHINFER_WORKSPACE_BYTES``). Non-torch memory adds ROCm quick
     all-reduce's buffer (``quick_reduce_bytes``) and FlashInfer's all-reduce fusion workspace
     (``allreduce_fusion_bytes``: in the typical value and the band's top, not its low end, where
     flashinfer may be missing; ``nvswitch``: the GPUs share NVSwitch multicast, which picks its
@@ -1341,6 +1357,10 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         if graphs_priced_per_layer(platform, layers):
             cg_basis = join_texts([cg_basis, Text("basis.cuda_graphs_rocm", layers=layers,
                                                   per_layer=ROCM_GRAPH_MIB_PER_LAYER[0])])
+        if flashinfer_attention and full:
+            cg = tuple(x + FLASHINFER_WORKSPACE_BYTES for x in cg)  # type: ignore[assignment]
+            cg_basis = join_texts([cg_basis, Text("basis.flashinfer_workspace",
+                                                  mib=FLASHINFER_WORKSPACE_BYTES >> 20)])
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt)
     if warm_up is not None and vision:
