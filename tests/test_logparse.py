@@ -376,3 +376,20 @@ def test_a_hisparse_start_is_named_not_compared():
     r = api.handle({"op": "compare_log", "text": text, "model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "h100"})
     assert not r["ok"] and "HiSparse" in r["error"]["message"]
     assert not parse_log("INFO GPU KV cache size: 100 tokens\n").host_kv_pool
+
+
+def test_per_rank_pool_lines_keep_the_smallest():
+    """Up to v0.10 each worker's KV config printed its own pool lines before vLLM gave every rank the
+    smallest (Qwen3-32B over eight H100s, v0.10.0: three pool lines, 227,801 blocks served)."""
+    from kvcalc.logparse import parse_log
+    text = "\n".join([
+        "INFO 08-16 01:49:52 [kv_cache_utils.py:833] GPU KV cache size: 3,650,960 tokens",
+        "INFO 08-16 01:49:52 [kv_cache_utils.py:837] Maximum concurrency for 32,768 tokens per request: 111.42x",
+        "INFO 08-16 01:49:52 [kv_cache_utils.py:833] GPU KV cache size: 3,644,816 tokens",
+        "INFO 08-16 01:49:52 [kv_cache_utils.py:837] Maximum concurrency for 32,768 tokens per request: 111.23x",
+        "INFO 08-16 01:49:52 [kv_cache_utils.py:833] GPU KV cache size: 3,675,536 tokens",
+        "INFO 08-16 01:49:52 [kv_cache_utils.py:837] Maximum concurrency for 32,768 tokens per request: 112.17x",
+    ])
+    p = parse_log(text)
+    assert (p.gpu_kv_cache_tokens, p.max_concurrency, p.concurrency_len) == (3644816, 111.23, 32768)
+    assert 227801 * 16 == p.gpu_kv_cache_tokens

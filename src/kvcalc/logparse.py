@@ -72,6 +72,10 @@ class ParsedLog:
     usage: dict[str, float] = field(default_factory=dict)
     gpu_kv_cache_tokens: int | None = None
     max_concurrency: float | None = None
+    # Up to v0.10 each worker's KV config printed its own pool lines before vLLM gave every rank the
+    # smallest (v1/core/kv_cache_utils.py ``unify_kv_cache_configs``): the smallest pool line, and the
+    # concurrency line after it, are what vLLM serves.
+    smaller_pool_line: bool = field(default=True, repr=False)
     concurrency_len: int | None = None
     num_gpu_blocks: int | None = None
     attention_block_size: int | None = None
@@ -510,13 +514,18 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
     elif kind == "host_pool":
         log.host_kv_pool = True
     elif kind == "tokens":
-        log.gpu_kv_cache_tokens = _i(g[0])
+        tokens = _i(g[0])
+        log.smaller_pool_line = log.gpu_kv_cache_tokens is None or tokens <= log.gpu_kv_cache_tokens
+        if not log.smaller_pool_line:
+            return True
+        log.gpu_kv_cache_tokens = tokens
         rest = m.string[m.end():]
         mc = re.search(r"Maximum concurrency for\s*" + _NUM + r" tokens per request:\s*" + _NUM + "x", rest)
         if mc:
             log.concurrency_len, log.max_concurrency = _i(mc.group(1)), _f(mc.group(2))
     elif kind == "concurrency":
-        log.concurrency_len, log.max_concurrency = _i(g[0]), _f(g[1])
+        if log.smaller_pool_line:
+            log.concurrency_len, log.max_concurrency = _i(g[0]), _f(g[1])
     elif kind == "blocks":
         log.num_gpu_blocks = int(g[0])
     elif kind == "attn_block":
