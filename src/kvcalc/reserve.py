@@ -551,6 +551,8 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "a100x4-seed-oss-36b-tp4-util0.95-seqs1-maxlen128k-cold-v0.23.0",
     "a100x4-seed-oss-36b-tp4-util0.95-seqs1-maxlen512k-v0.23.0",
     "a100x4-seed-oss-36b-tp4-util0.95-seqs1-fp8kv-maxlen512k-v0.23.0",
+    "a100-80g-x2-qwen3.6-27b-bf16-tp2-maxlen64k-cold-v0.27.1",
+    "h100-ray-serve-qwen3-8b-maxlen131k-v2runner-v0.26.0",
     # first-start / restart pairs (compile_cache in the data)
     "a40-qwen2.5-7b-bf16-seqs128-nofisampler-cold-v0.31.0", "a40-qwen2.5-7b-gptq-int8-seqs128-nofisampler-cold-v0.31.0",
     "h200-llama32-1b-fp16-seqs1024-noasync-cold-v0.31.0", "h200-llama32-1b-fp16-seqs1024-pilot-cold-v0.31.0",
@@ -1152,8 +1154,8 @@ def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool, platfo
     return tuple(int(graphs * p * (1 << 20) + f * GIB) for p, f in zip(per, first))  # type: ignore[return-value]
 
 
-COLD_COMPILE_TABLE_COPIES = 0.75
-COLD_COMPILE_FIXED_GIB = 0.30
+COLD_COMPILE_TABLE_COPIES = 0.65
+COLD_COMPILE_FIXED_GIB = 0.35
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
 (Rule.COLD_COMPILE_RESERVE; from v0.19 for untied embeddings: Rule.COLD_COMPILE_UNTIED): max(0, one copy of the input-embedding table one GPU holds
