@@ -452,7 +452,8 @@ V1 runner, logs that print the graph counts give 6.5–7.6 MiB per graph for den
 models cost more per graph: 12.8 MiB for Qwen3-30B-A3B (0.15 GiB for 12 graphs), 16.7 for
 Kimi-K2.5 and 17.7 for MiniMax-M2.5 (NVFP4, TP 4 on GB300s, v0.21: 2.70 GiB for 166 graphs, 1.76
 for 102), the band's upper end; no rule found from the logs sets the MoE cost apart (it follows
-neither the layers nor the experts of the four), so the typical figure stays the dense one. Model runner V2, whose estimate vLLM subtracts from v0.29: 4.5–6.3 MiB per graph in the
+neither the layers nor the experts of the four), so the typical figure stays the dense one.
+Model runner V2, whose estimate vLLM subtracts from v0.29: 4.5–6.3 MiB per graph in the
 estimates public logs print (median 5.1: Qwen2.5-7B on RTX 3090 and A40, Qwen3-4B on an RTX 5060
 Ti, Llama-3.2-1B on an H200 with 18 and 102 graphs, v0.29–v0.31); captured graphs took 2.7–4.8
 MiB each (A100 Llama-3.1-8B v0.31, RTX 4090 and RTX 4080 v0.26–v0.27), the band's lower end."""
@@ -465,7 +466,8 @@ and 1.09 for Gemma-4-31B (60 layers, 6.54; a v0.31 nightly), and the E2B capture
 3.90 GiB (1.12); a W8A8 FP8 Llama-3.3-70B (80 layers, 86 graphs, v0.30.0) prints 8.91 GiB with the
 ROCM_ATTN backend vLLM picks and 9.14 with --attention-backend ROCM_AITER_FA (1.33 and 1.36: the
 FP8 activation-quantization kernels add nodes to every layer; kvcalc does not count nodes, so the
-typical figure stays with the bf16 models and these two sit inside the band); MI355X captures of 9 graphs on the V1 runner took 1.5 (Kimi-K2.5 TP 4, MiniMax-M2.5)
+typical figure stays with the bf16 models and these two sit inside the band); MI355X captures of
+9 graphs on the V1 runner took 1.5 (Kimi-K2.5 TP 4, MiniMax-M2.5)
 to 2.0 (MiniMax-M2.5 TP 2) MiB per graph and layer, the band's top. kvcalc's CUDA figures
 (``CUDA_GRAPH_MIB_PER_GRAPH``) were 7 to 13 times too small there. The estimator is the same
 (vllm/v1/worker/gpu_model_runner.py ``profile_cudagraph_memory``); ROCm subtracts it from v0.26
@@ -476,8 +478,8 @@ v0.33 wheels), which vLLM's metadata builder allocates at the first forward pass
 attention metadata (vllm/v1/attention/backends/flashinfer.py ``_get_workspace_buffer``). The profile
 run builds none (V1: ``_dummy_run`` with ``is_profile``; model runner V2: ``skip_attn=True``), so the
 first full CUDA graph captured while vLLM estimates the graphs' memory allocates it, and the
-estimate carries it. Four Seed-OSS-36B starts over four A100s (v0.23.0, three graphs) print 0.04 GiB
-with FlashAttention and 0.40 GiB with an fp8 KV cache, which puts them on FlashInfer. Without full
+estimate carries it. Three Seed-OSS-36B starts over four A100s (v0.23.0, three graphs each) print
+0.04 GiB twice with FlashAttention and 0.40 GiB with an fp8 KV cache, which puts them on FlashInfer. Without full
 graphs, or where vLLM does not subtract its estimate, the workspace comes after the KV cache is
 sized and out of the budget."""
 HYBRID_FIRST_CAPTURE_GIB = (0.25, 0.05, 0.50)
