@@ -355,3 +355,16 @@ def test_the_serve_command_asks_for_marlin_as_each_release_reads_it(version, pre
     # no MXFP4 experts, nothing to ask for
     dense = calc("Qwen/Qwen3-8B", "h200", vllm_version=version, mxfp4_marlin=True).serve_command
     assert "MARLIN" not in dense and "--moe-backend" not in dense
+
+
+def test_qwen3_vl_loads_its_deepstack_buffers_with_the_weights():
+    """Qwen3-VL pre-allocates one max_num_batched_tokens x hidden buffer per deepstack level while
+    it loads (qwen3_vl.py ``deepstack_input_embeds``), unless its vision tower is not built."""
+    from kvcalc.catalog import find_model
+    from kvcalc.weights import deepstack_buffer_bytes
+    from kvcalc.validate import load_logs
+    row = next(e for e in load_logs() if e["id"].startswith("h100nvl-qwen3-vl-30b-a3b"))
+    config = row["config"] or find_model(row["model"]).config
+    assert deepstack_buffer_bytes(config, 8192, 2) == 3 * 8192 * 2048 * 2 == 96 << 20
+    assert deepstack_buffer_bytes(config, 8192, 2, frozenset({"vision"})) == 0
+    assert deepstack_buffer_bytes(find_model("Qwen/Qwen3-8B").config, 8192, 2) == 0

@@ -249,6 +249,23 @@ def per_layer_input_buffer_bytes(config: dict[str, Any], mnbt: int, dtype_bytes:
     return mnbt * layers * per_layer * dtype_bytes
 
 
+def deepstack_buffer_bytes(config: dict[str, Any], mnbt: int, dtype_bytes: int,
+                           towers_off: frozenset[str] = frozenset()) -> int:
+    """Qwen3-VL (and the Qwen models built on it) pre-allocates one max_num_batched_tokens ×
+    hidden-size buffer per deepstack level while the model loads, where its vision tower is built
+    (vllm/model_executor/models/qwen3_vl.py ``self.deepstack_input_embeds``; none when the tower is
+    not, ``use_deepstack``), in the model dtype. Qwen3-VL-30B-A3B at 8,192 tokens: 3 × 8,192 ×
+    2,048 × 2 B = 96 MiB, about a third of what its public starts load beyond the parameters."""
+    vision = config.get("vision_config")
+    hidden = text_part(config).get("hidden_size")
+    if "vision" in towers_off or not isinstance(vision, dict) or not isinstance(hidden, int):
+        return 0
+    levels = vision.get("deepstack_visual_indexes")
+    if not isinstance(levels, list) or not levels:
+        return 0
+    return len(levels) * mnbt * hidden * dtype_bytes
+
+
 LOAD_MAX_SPLIT_BYTES = 20 * MIB
 """The ``max_split_size_mb`` vLLM sets around model loading on CUDA from v0.21
 (Rule.LOAD_MAX_SPLIT_20MIB; gpu_worker.py ``_scoped_allocator_max_split``)."""
@@ -400,7 +417,8 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
         loaded = sum(p.params for p in parts if p.per_rank != 0)
         basis = Text("basis.weights_params", billions=loaded / 1e9, label=label)
     buffers = rope_cache_bytes(config, max_len, model_dtype_bytes)
-    first = per_layer_input_buffer_bytes(config, mnbt, model_dtype_bytes)
+    first = per_layer_input_buffer_bytes(config, mnbt, model_dtype_bytes) + \
+        deepstack_buffer_bytes(config, mnbt, model_dtype_bytes, towers_off)
     lost = allocator_rounding_bytes(config, tp, model_dtype_bytes, max_split, sizes, fmt) \
         if rounding else [0] * pp
     if pad > 1.0:
