@@ -1082,3 +1082,19 @@ def test_flashinfer_workspace_lands_in_the_first_full_graph():
     assert graphs(vllm_version="0.19.0", kv_cache_dtype="fp8").bytes == 0
     rows = {e["id"]: e["logged"]["cuda_graph_gib"] for e in load_logs() if e["id"].startswith("a100x4-seed-oss-36b")}
     assert sorted(rows.values()) == [0.04, 0.04, 0.40]
+
+
+def test_nvlink_sharp_counts_above_two_gpus_on_nvswitch_multicast():
+    """NCCL turns NVLink SHARP on only for more than two GPUs (nvls.cc ncclNvlsInit) and only where
+    the NVSwitch offers multicast (Hopper/Blackwell HGX, GB200/GB300), not on A100 boards or PCIe."""
+    from kvcalc.reserve import NVLS_NON_TORCH_GIB, nvls_bytes
+
+    def nt(gpu, tp):
+        return calc("Qwen/Qwen3-32B", gpu, tensor_parallel_size=tp, max_model_len=8192,
+                    vllm_version="0.22.0").budget.term("non-torch memory")
+    assert nvls_bytes(4, True) == int(NVLS_NON_TORCH_GIB * GIB) and nvls_bytes(2, True) == 0
+    assert nvls_bytes(8, True, "rocm") == 0 and nvls_bytes(4, False) == 0
+    h100 = nt("h100", 4)
+    assert "NVLink SHARP" in h100.basis and "NVLink SHARP" not in nt("h100", 2).basis
+    assert "NVLink SHARP" not in nt("a100-80g-sxm", 4).basis and "NVLink SHARP" not in nt("l40s", 4).basis
+    assert h100.low < h100.bytes       # the band's low end leaves it out

@@ -668,6 +668,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(capture sizes up to {largest}) × {per:g} MiB + {first:.2f} GiB for the Mamba/GDN layers' first capture",
         "vLLM 的估算值，在此设置下会被扣除：{piecewise} 个 piecewise + {full} 个 full graph"
         "（capture size 最大 {largest}）× {per:g} MiB，再加 Mamba/GDN 层首次捕获的 {first:.2f} GiB"),
+    "basis.nvls": (
+        "plus {gib:.2f} GiB for NCCL's NVLink SHARP, on for a TP group of {tp} GPUs on NVSwitch multicast "
+        "(public TP 4 and TP 8 logs on such boards)",
+        "再加 {gib:.2f} GiB：NVSwitch 多播板卡上 {tp} 张 GPU 的 TP 组会启用 NCCL 的 NVLink SHARP（取自此类板卡上公开的 TP 4 与 TP 8 日志）"),
     "basis.flashinfer_workspace": (
         "plus FlashInfer's {mib} MiB attention workspace, which the first full graph's capture allocates "
         "(the profile run builds no attention metadata)",

@@ -52,7 +52,7 @@ class Era:
 
 ERAS: dict[str, Era] = {
     "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.05, 0.5),
-    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.20, 0.7),
+    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.15, 0.7),
     "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.00, 0.5),
     "from-0.29": Era(Text("era.from_0_29"), 0.00, 0.7),
 }
@@ -217,6 +217,20 @@ weighs three times. At TP 4 the same cost holds: Qwen2.5-72B over four L40S (v0.
 Qwen3-VL-30B-A3B over four RTX 3090s (v0.11) leave 0.1 GiB, not three peers' worth."""
 MAX_TP_PEERS = 3
 """TP peers counted at most: the public logs go up to TP 4; beyond it the band's top carries the rest."""
+NVLS_NON_TORCH_GIB = 0.5
+"""Added per GPU where a TP group of more than two GPUs shares NVSwitch multicast (``Gpu.nvswitch``:
+HGX/DGX Hopper and Blackwell boards, GB200/GB300 trays): there NCCL turns on NVLink SHARP, which it
+leaves off for two GPUs (nccl src/transport/nvls.cc ``ncclNvlsInit``: ``gpuCount <= 2`` returns
+without it), and sets up multicast buffers and channels beyond the per-peer ones when vLLM's
+all-reduces grow past the custom all-reduce's range, inside the profile. NCCL's own NVLS buffers
+(16 channels × 2 × 1 MiB × the ranks, NCCL 2.2x) account for 0.1-0.25 GiB only, so the figure is
+the public logs': ten starts at TP 4 and 8 on such boards keep 0.3 to 1.5 GiB beyond the other terms
+(H100 Qwen3-32B 0.60 and 0.85, MiniMax-M2.5 1.05; H200 GLM-5.1 0.41 twice, Qwen3.5-27B 0.32; B200
+Kimi-K2.5 1.02 and 0.92; GB300 MiniMax-M2.5 1.50), their TP 2 runs none (H100 Llama-3.3-70B and
+Qwen3-32B breakdowns, 0.55 GiB non-torch at TP 2), and A100 HGX boards, whose NVSwitch has no
+multicast, fall below the per-peer term at TP 4 (Seed-OSS-36B, 1.2 GiB). gpt-oss-120b over four
+and eight H200s keeps 0.8-0.9 GiB less than the other terms, so the typical figure is below the
+median of the ten, and the band's low end leaves it out."""
 
 
 QUICK_REDUCE_BUFFER_BYTES = 2 * (1 << 31)
@@ -365,6 +379,12 @@ def peer_buffer_gib(peer_to_peer: bool) -> float:
     """What talking to other GPUs adds to non-torch memory: per peer where they reach each other
     directly, once in all where NCCL stages through host memory (``non_torch_estimate``)."""
     return MULTI_GPU_NON_TORCH_GIB if peer_to_peer else NO_P2P_NON_TORCH_GIB
+
+
+def nvls_bytes(tp: int, nvswitch: bool, platform: str = "cuda") -> int:
+    """What NCCL's NVLink SHARP adds to one GPU's non-torch memory (``NVLS_NON_TORCH_GIB``): a TP group
+    of more than two GPUs on boards with NVSwitch multicast, CUDA only."""
+    return int(NVLS_NON_TORCH_GIB * GIB) if platform == "cuda" and nvswitch and tp > 2 else 0
 
 
 def non_torch_estimate(tp: int, pp: int, spread_gib: float, fixed_gib: float = 0.0,
@@ -1398,6 +1418,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                                                mrope_position_dims(config))
     token_ids = token_id_rows_bytes(token_rows, max_num_seqs, max_model_len)
     extras: list[tuple[int, bool, str]] = []    # (bytes, at the band's low end too, why)
+    nvls = nvls_bytes(tp, nvswitch, platform)
+    if nvls:                    # not at the low end: NVLS can be off (NCCL_NVLS_ENABLE=0, no multicast)
+        extras.append((nvls, False, Text("basis.nvls", gib=nvls / GIB, tp=tp)))
     if allreduce_fusion:        # not at the low end: flashinfer may be missing
         extras.append((allreduce_fusion, False, Text("basis.allreduce_fusion", gib=allreduce_fusion / GIB,
                                                      tp=tp, backend=allreduce_backend(version, nvswitch))))
