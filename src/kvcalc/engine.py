@@ -218,7 +218,7 @@ def v0_engine_note(arch: ModelArch, gpu: GpuTarget, version: Version, requested_
         arch.is_mla and not old_checks and kv.startswith("fp8")
     if kv != "auto" and not held:
         return Text("note.v0_engine_kv", major=version.major, minor=version.minor)
-    if old_checks and _has_state_layers(arch):
+    if old_checks and arch.has_state_layers:
         return Text("note.v0_engine_mamba", major=version.major, minor=version.minor)
     return None
 
@@ -239,12 +239,7 @@ def prefix_caching_default(arch: ModelArch, version: Version) -> bool:
     """vLLM's default for --enable-prefix-caching: on, except for hybrid models (layers with a
     Mamba-style state) before #50991 (Rule.HYBRID_PREFIX_CACHING_DEFAULT), which kept it opt-in
     (vllm/engine/arg_utils.py ``_set_default_chunked_prefill_and_prefix_caching_args``)."""
-    return not _has_state_layers(arch) or applies(Rule.HYBRID_PREFIX_CACHING_DEFAULT, version)
-
-
-def _has_state_layers(arch: ModelArch) -> bool:
-    """A hybrid: layers with a Mamba-style recurrent state (Mamba, GDN, linear attention)."""
-    return arch.mamba is not None or any(l.kind == "mamba" for l in arch.layers)
+    return not arch.has_state_layers or applies(Rule.HYBRID_PREFIX_CACHING_DEFAULT, version)
 
 
 def _tower_not_modelled(config: dict[str, Any], r: Resolved) -> bool:
@@ -484,7 +479,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       platform=gpu.platform, flashinfer_sampler=s.flashinfer_sampler,
                                       max_model_len=r.max_model_len, mm_profiling=not profile_off(config, r),
                                       decode_query_len=1 + num_spec, capability_major=gpu.target.major,
-                                      hybrid=_has_state_layers(arch), peer_to_peer=gpu.peer_to_peer,
+                                      hybrid=arch.has_state_layers, peer_to_peer=gpu.peer_to_peer,
                                       nvswitch=gpu.nvswitch,
                                       max_capture_size=s.max_cudagraph_capture_size,
                                       capture_sizes=r.capture_sizes, compiled=compiled,

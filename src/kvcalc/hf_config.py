@@ -96,6 +96,11 @@ class ModelArch:
     def is_mla(self) -> bool:
         return any(layer.kind == "mla" for layer in self.layers)
 
+    @property
+    def has_state_layers(self) -> bool:
+        """A hybrid: layers with a Mamba-style recurrent state (Mamba, GDN, linear attention)."""
+        return self.mamba is not None or any(layer.kind == "mamba" for layer in self.layers)
+
     def max_len_limit(self, version: Version) -> int | None:
         """vLLM's derived max_model_len in ``version`` (``max_len_limit``)."""
         return max_len_limit(self.derived_max_model_len, self.derived_max_model_len_yarn_scaled, version)

@@ -190,16 +190,11 @@ def flashinfer_attention(arch: ModelArch, gpu: GpuTarget, version: Version,
     MLA (its own backends), models with Mamba/GDN state layers (their attention block follows the
     state's page; their public starts show no FlashInfer workspace) and mixed or unsupported head
     sizes (Gemma 4's 256/512 runs on Triton)."""
-    if gpu.platform != "cuda" or arch.is_mla or arch.mamba is not None \
-            or any(l.kind == "mamba" for l in arch.layers):
+    cc = parse_capability(gpu.compute_capability)
+    if gpu.platform != "cuda" or cc is None or arch.is_mla or arch.has_state_layers:
         return False
     heads = {l.head_size for l in arch.layers if l.kind in ("full", "sliding_window", "chunked_local")}
     if len(heads) != 1 or not heads <= set(FLASHINFER_HEAD_SIZES):
-        return False
-    major, _, minor = gpu.compute_capability.partition(".")
-    try:
-        cc = (int(major), int(minor or 0))
-    except ValueError:
         return False
     sinks = arch.architecture == "GptOssForCausalLM"
     if cc[0] == 10:
