@@ -592,7 +592,8 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "rtx3090x2-2node-ray-qwen2.5-14b-pp2-llm-seqs64-mbt16k-util0.85-cold-v0.29.0",
     "rtx4050-laptop-wsl-qwen2.5-3b-awq-v1runner-seqs32-cold-v0.29.0",
     "rtx4050-laptop-wsl-qwen2.5-3b-awq-v1runner-seqs32-warm-v0.29.0",
-    "quadrortx6000x2-qwen2.5-1.5b-eager-llm-tp2-nofisampler-v2runner-v0.28.1rc1-dev"})
+    "quadrortx6000x2-qwen2.5-1.5b-eager-llm-tp2-nofisampler-v2runner-v0.28.1rc1-dev",
+    "a10-qwen3-8b-awq-util0.9-maxlen8k-cold-v0.28.0", "a10-qwen3-8b-awq-util0.9-maxlen8k-warm-v0.28.0"})
 """Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
 (scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile,
 and rows that miss by more than any fixed part could explain, stay out: the fixed part would
@@ -1176,8 +1177,8 @@ def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool, platfo
     return tuple(int(graphs * p * (1 << 20) + f * GIB) for p, f in zip(per, first))  # type: ignore[return-value]
 
 
-COLD_COMPILE_TABLE_COPIES = 0.65
-COLD_COMPILE_FIXED_GIB = 0.35
+COLD_COMPILE_TABLE_COPIES = 0.80
+COLD_COMPILE_FIXED_GIB = 0.25
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
 (Rule.COLD_COMPILE_RESERVE; from v0.19 for untied embeddings: Rule.COLD_COMPILE_UNTIED): max(0, one copy of the input-embedding table one GPU holds
