@@ -393,3 +393,18 @@ def test_per_rank_pool_lines_keep_the_smallest():
     p = parse_log(text)
     assert (p.gpu_kv_cache_tokens, p.max_concurrency, p.concurrency_len) == (3644816, 111.23, 32768)
     assert 227801 * 16 == p.gpu_kv_cache_tokens
+
+
+@pytest.mark.parametrize("line,release", [
+    ("(APIServer pid=1) INFO 05-28 19:45:41 [api_server.py:1980] vLLM API server version 0.11.1+9114fd76.nv25.12",
+     "0.11.1+nv25.12"),
+    ("(EngineCore_DP0 pid=214) INFO 05-28 19:45:51 [core.py:93] Initializing a V1 LLM engine (v0.13.0+faa43dbf.nv26.01) "
+     "with config: model='x'", "0.13.0+nv26.01"),
+    ("(APIServer pid=1) INFO 03-26 10:43:48 [utils.py:299]  ▄▄ ▄█ █     █     █ ▀▄▀ █  version 0.18.1rc1.dev147+g290809456",
+     "0.18.1"),
+])
+def test_an_ngc_build_keeps_its_container_release(line, release):
+    """NVIDIA's NGC images can pair a vLLM release with a newer torch, which changes what a first
+    start reserves (versions.first_start_compile_untied), so the container tag stays in the
+    version the log sets; a stock development build keeps its release only."""
+    assert parse_log(line).settings()["vllm_version"] == release

@@ -560,6 +560,11 @@ QWEN3_8B_TABLE = 151936 * 4096 * 2
     ("0.31.0", True, "warm", QWEN3_8B_TABLE, False, False),  # a restart loads the compiled graphs
     ("0.33.0", False, "cold", QWEN3_8B_TABLE, False, False),  # --enforce-eager compiles nothing
     ("0.31.0", True, "cold", 0, False, False),          # no table in the graph: a tower's input or a later stage
+    # NVIDIA's NGC images pair an older vLLM with torch 2.10 from 25.12 (versions.NGC_TORCH_2_10)
+    ("0.11.1+9114fd76.nv25.12", True, "cold", QWEN3_8B_TABLE, False, True),
+    ("0.11.1+nv25.12", True, "cold", QWEN3_8B_TABLE, True, False),   # tied: still from v0.27
+    ("0.10.2+nv25.10", True, "cold", QWEN3_8B_TABLE, False, False),  # 25.10 ships PyTorch 2.9
+    ("0.11.1", True, "cold", QWEN3_8B_TABLE, False, False),          # the stock v0.11.1 wheel
 ])
 def test_first_start_compile_reserve_applies(version, compiled, state, table, tied, applies):
     from kvcalc.reserve import cold_compile_reserve

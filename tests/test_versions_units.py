@@ -3,7 +3,7 @@ import pytest
 from kvcalc.errors import VersionError
 from kvcalc.units import cdiv, format_gib
 from kvcalc.versions import (NEWEST, Rule, Version, applies, default_batch_limits,
-                             default_gpu_memory_utilization, parse_version, rules_table)
+                             default_gpu_memory_utilization, ngc_release, parse_version, rules_table)
 
 GIB = 1 << 30
 
@@ -24,6 +24,17 @@ def test_format_gib_drops_trailing_zeros_like_vllm(num_bytes, text):
     ("0.31.1rc1", Version(0, 31, 1)), (None, NEWEST), ("", NEWEST)])
 def test_parse_version(text, expected):
     assert parse_version(text) == expected
+
+
+@pytest.mark.parametrize("text,release,ngc", [
+    ("0.11.1+9114fd76.nv25.12", Version(0, 11, 1), (25, 12)),   # what an NGC image prints
+    ("0.13.0+faa43dbf.nv26.01", Version(0, 13, 0), (26, 1)),
+    ("0.11.1+nv25.12", Version(0, 11, 1), (25, 12)),            # what the log reader keeps
+    ("0.18.1rc1.dev147+g290809456", Version(0, 18, 1), None),   # a stock development build
+    ("0.20.1.dev1", Version(0, 20, 1), None)])
+def test_an_ngc_build_keeps_its_release_and_its_container(text, release, ngc):
+    v = parse_version(text)
+    assert v == release and ngc_release(v) == ngc and str(v) == text
 
 
 @pytest.mark.parametrize("text", ["0.9.2", "1.2.0", "0.34.0", "banana", "0.1.dev15181"])

@@ -272,7 +272,8 @@ function baselineFields() { return baselineOn() ? { measured_reserve_gib: usable
 
 function ensureVersionOption(v) {
   const sel = $("vllm-version");
-  if (!/^\d+\.\d+\.\d+$/.test(v || "") || [...sel.options].some((o) => o.value === v)) return;
+  // a release, or an NVIDIA NGC build of one ("0.11.1+nv25.12"), as the core's log reader gives them
+  if (!/^\d+\.\d+\.\d+(\+nv\d{2}\.\d{2})?$/.test(v || "") || [...sel.options].some((o) => o.value === v)) return;
   const o = option(v, v);
   const minor = [...sel.options].find((x) => x.value === v.replace(/^(\d+\.\d+)\..*$/, "$1.0"));
   sel.insertBefore(o, minor || null);

@@ -90,7 +90,8 @@ def _model_flags(p: Any) -> None:
     p.add_argument("--enforce-eager", action="store_true")
     p.add_argument("--entrypoint", choices=("serve", "llm"), default="serve",
                    help="`vllm serve` or the LLM class (different batch defaults)")
-    p.add_argument("--vllm-version", help="release to reproduce (default: newest known)")
+    p.add_argument("--vllm-version", help="release to reproduce (default: newest known); an NVIDIA NGC container's "
+                   "build as its log prints it, e.g. 0.11.1+9114fd76.nv25.12 or 0.11.1+nv25.12")
     p.add_argument("--weights", default="auto", help="weight precision: auto, bf16, fp8, awq, gptq …")
     p.add_argument("--quantization", "-q", dest="weights", type=_vllm_quantization, metavar="METHOD",
                    help="vLLM's flag, as an alternative to --weights (awq, awq_marlin, gptq, fp8, mxfp4, "

@@ -181,11 +181,16 @@ class ParsedLog:
         return {k: v for k, v in out.items() if v is not None}
 
     def release(self) -> str | None:
-        """The release number in the version string: '0.18.1rc1.dev147+g29…' -> '0.18.1'."""
+        """The release number in the version string: '0.18.1rc1.dev147+g29…' -> '0.18.1'; an
+        NVIDIA NGC build keeps its container release, which can change rules the vLLM release
+        alone does not decide (versions.ngc_release): '0.11.1+9114fd76.nv25.12' -> '0.11.1+nv25.12'."""
         if not self.vllm_version:
             return None
         m = re.match(r"v?(\d+\.\d+(?:\.\d+)?)", self.vllm_version)
-        return m.group(1) if m else None
+        if not m:
+            return None
+        ngc = re.search(r"\.nv(\d{2}\.\d{2})(?![0-9])", self.vllm_version)
+        return m.group(1) + (f"+nv{ngc.group(1)}" if ngc else "")
 
     def to_dict(self) -> dict[str, Any]:
         d = {k: v for k, v in self.__dict__.items()}

@@ -37,7 +37,8 @@ from .hf_config import mrope_position_dims
 from .kvspecs import parse_capability
 from .units import GIB, MIB, cdiv
 from .settings import MmLimits, MmProcessor, max_pixels_ok, processor_max_pixels
-from .versions import NEWEST, Rule, Version, applies, flashinfer_sampler_default, parse_version
+from .versions import NEWEST, Rule, Version, applies, first_start_compile_untied, flashinfer_sampler_default, \
+    parse_version
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,8 @@ class Era:
 
 
 ERAS: dict[str, Era] = {
-    "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.05, 0.5),
-    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.15, 0.7),
+    "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.10, 0.5),
+    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.20, 0.7),
     "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.00, 0.5),
     "from-0.29": Era(Text("era.from_0_29"), 0.00, 0.7),
 }
@@ -593,7 +594,11 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "rtx4050-laptop-wsl-qwen2.5-3b-awq-v1runner-seqs32-cold-v0.29.0",
     "rtx4050-laptop-wsl-qwen2.5-3b-awq-v1runner-seqs32-warm-v0.29.0",
     "quadrortx6000x2-qwen2.5-1.5b-eager-llm-tp2-nofisampler-v2runner-v0.28.1rc1-dev",
-    "a10-qwen3-8b-awq-util0.9-maxlen8k-cold-v0.28.0", "a10-qwen3-8b-awq-util0.9-maxlen8k-warm-v0.28.0"})
+    "a10-qwen3-8b-awq-util0.9-maxlen8k-cold-v0.28.0", "a10-qwen3-8b-awq-util0.9-maxlen8k-warm-v0.28.0",
+    "t4-qwen2.5-1.5b-fp16-util0.85-noprefix-maxlen4k-warm-v0.30.0", "rtx4080-wsl-qwen2-vl-2b-util0.8-maxlen4k-warm-v0.10.2",
+    "a100-40g-qwen2.5-coder-1.5b-fp16-maxlen16k-cold-v0.31.0",
+    "h100-qwen3-30b-a3b-2507-fp8-online-seqs64-mbt8k-maxlen8k-cold-v0.22.1",
+    "h200-gemma-4-26b-a4b-it-bf16-util0.9-maxlen32k-warm-v0.20.2"})
 """Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
 (scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile,
 and rows that miss by more than any fixed part could explain, stay out: the fixed part would
@@ -1177,8 +1182,8 @@ def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool, platfo
     return tuple(int(graphs * p * (1 << 20) + f * GIB) for p, f in zip(per, first))  # type: ignore[return-value]
 
 
-COLD_COMPILE_TABLE_COPIES = 0.80
-COLD_COMPILE_FIXED_GIB = 0.25
+COLD_COMPILE_TABLE_COPIES = 0.75
+COLD_COMPILE_FIXED_GIB = 0.30
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
 (Rule.COLD_COMPILE_RESERVE; from v0.19 for untied embeddings: Rule.COLD_COMPILE_UNTIED): max(0, one copy of the input-embedding table one GPU holds
@@ -1227,11 +1232,12 @@ def cold_compile_reserve(version: Version, compiled: bool, state: str | None, ta
     embedding table the compiled graph looks up on this GPU (bytes; 0 where the stage has none or
     the embeddings come from outside the graph) and the warm-up's activation peak (bytes): none
     with --enforce-eager (nothing is compiled), on a restart (``state`` "warm"), before v0.19, and
-    before v0.27 where the table is ``tied`` to the LM head (Rule.COLD_COMPILE_UNTIED). When the
+    before v0.27 where the table is ``tied`` to the LM head (Rule.COLD_COMPILE_UNTIED; in NVIDIA's
+    NGC images from 25.12 whatever the vLLM release: versions.first_start_compile_untied). When the
     state is not known (None) a first start is assumed: it is what a new deployment meets, and the
     smaller pool."""
     in_release = applies(Rule.COLD_COMPILE_RESERVE, version) or \
-        (not tied and applies(Rule.COLD_COMPILE_UNTIED, version))
+        (not tied and first_start_compile_untied(version))
     if not compiled or state == "warm" or not in_release or not table:
         return (0, 0, 0)
     typical = int(max(0, compile_peak_bytes(table) - activation))

@@ -785,6 +785,36 @@ def applies(rule: Rule, version: Version) -> bool:
     return version >= rule.value.since
 
 
+_NGC_TAG = re.compile(r"\.?nv(\d{2})\.(\d{2})(?![0-9])")
+
+
+def ngc_release(version: Version) -> tuple[int, int] | None:
+    """The NVIDIA NGC container release (year, month) a version string names, or None for a
+    stock build: NGC images print their vLLM as '0.11.1+9114fd76.nv25.12' (the banner, 'vLLM API
+    server version …' and the engine line); kvcalc also takes '0.11.1+nv25.12'."""
+    m = _NGC_TAG.search(version.text or "")
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+NGC_TORCH_2_10 = (25, 12)
+"""The first NGC vLLM container (release 25.12) known to pair its vLLM with PyTorch 2.10 or newer.
+NVIDIA's release notes list the PyTorch of each image: 'NVIDIA PyTorch 25.09' (2.9) for 25.10 with
+vLLM 0.10.2, 2.10.0a0 for 26.01, 2.11.0a0 for 26.03 (vLLM 0.17.1), 2.12.0a0 for 26.05 (vLLM 0.20.1),
+2.15.0a0 for 26.10 (vLLM 0.31.0) (docs.nvidia.com/deeplearning/frameworks/vllm-release-notes,
+rel-25-10 to rel-26-10); a 25.12 first start of Qwen3-8B (vLLM 0.11.1+9114fd76.nv25.12, RTX 5060
+Ti, JVarnica/vllm-server) keeps exactly the compile peak that stock wheels show from v0.19 (inferred:
+its log prints no torch version). So an NGC image can carry behaviour of torch that the stock
+wheel of the same vLLM release does not."""
+
+
+def first_start_compile_untied(version: Version) -> bool:
+    """Whether a first start's compile peak counts for a model with untied embeddings
+    (Rule.COLD_COMPILE_UNTIED): from v0.19 on stock wheels, whose torch is 2.10 or newer, and in
+    NGC images from 25.12, which pair older vLLM releases with torch 2.10 (``NGC_TORCH_2_10``)."""
+    ngc = ngc_release(version)
+    return applies(Rule.COLD_COMPILE_UNTIED, version) or (ngc is not None and ngc >= NGC_TORCH_2_10)
+
+
 V1_SPECULATIVE_METHODS: tuple[tuple[Version, frozenset[str]], ...] = (
     (_v("0.33.0"), frozenset({"suffix"})),
     (_v("0.32.0"), frozenset({"suffix", "medusa", "mlp_speculator"})),

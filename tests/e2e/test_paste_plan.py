@@ -31,6 +31,7 @@ CASES = [
     "l4-gemma-4-e2b",                                # 0.21, Gemma 4 sliding window + KV sharing
     "CodeEngine-granite-micro-l40s",                 # 0.11, engine config line only
     "gb10-qwen3.6-35b-a3b-nvfp4-mtp2-v0.22.1rc1-a",  # 0.22, --speculative-config (MTP) fills its field
+    "rtx5060ti-qwen3-8b-redhat-nvfp4-fp8kv-seqs4-maxlen32k-cold-ngc-v0.11.1",  # an NGC build: 0.11.1+nv25.12
 ]
 
 # form field per setting the log can show, and its value when neither log nor user sets it
@@ -108,7 +109,7 @@ def expected_estimate(res: dict[str, Any], **override: Any) -> dict[str, Any]:
     # settings without a field in page_request's defaults ride along only when the log set them
     for key in ("enable_prefix_caching", "flashinfer_sampler", "skip_mm_profiling", "decode_context_parallel_size",
                 "kv_cache_memory_bytes", "num_gpu_blocks_override", "cpu_offload_gb", "async_scheduling", "disable_hybrid_kv_cache_manager",
-                "mamba_ssm_cache_dtype"):
+                "mamba_ssm_cache_dtype", "compile_cache"):
         if res["settings"].get(key) not in (None, "auto"):      # a Mamba dtype of auto is the select's default
             req["settings"][key] = res["settings"][key]
     if req["settings"]["max_model_len"] == -1:     # vLLM's -1 fills the field as auto, sent as typed
