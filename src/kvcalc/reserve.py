@@ -598,7 +598,10 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "t4-qwen2.5-1.5b-fp16-util0.85-noprefix-maxlen4k-warm-v0.30.0", "rtx4080-wsl-qwen2-vl-2b-util0.8-maxlen4k-warm-v0.10.2",
     "a100-40g-qwen2.5-coder-1.5b-fp16-maxlen16k-cold-v0.31.0",
     "h100-qwen3-30b-a3b-2507-fp8-online-seqs64-mbt8k-maxlen8k-cold-v0.22.1",
-    "h200-gemma-4-26b-a4b-it-bf16-util0.9-maxlen32k-warm-v0.20.2"})
+    "h200-gemma-4-26b-a4b-it-bf16-util0.9-maxlen32k-warm-v0.20.2",
+    "h100-qwen3-4b-maxlen40k-warm-v0.10.2", "l40s-gemma-4-e4b-it-util0.8-maxlen16k-nofisampler-v2runner-cold-v0.31.0",
+    "rtx4090-autodl-qwen2.5-3b-base-fp16-seqs1-maxlen4k-cold-v0.10.2",
+    "rtx4090-autodl-qwen2.5-3b-base-fp16-seqs1-maxlen4k-cold-rerun-v0.10.2"})
 """Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
 (scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile,
 and rows that miss by more than any fixed part could explain, stay out: the fixed part would
@@ -1182,8 +1185,8 @@ def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool, platfo
     return tuple(int(graphs * p * (1 << 20) + f * GIB) for p, f in zip(per, first))  # type: ignore[return-value]
 
 
-COLD_COMPILE_TABLE_COPIES = 0.75
-COLD_COMPILE_FIXED_GIB = 0.30
+COLD_COMPILE_TABLE_COPIES = 0.70
+COLD_COMPILE_FIXED_GIB = 0.35
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
 (Rule.COLD_COMPILE_RESERVE; from v0.19 for untied embeddings: Rule.COLD_COMPILE_UNTIED): max(0, one copy of the input-embedding table one GPU holds
