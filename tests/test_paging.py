@@ -179,6 +179,22 @@ def test_gemma4_pages_unified_by_block_scaling():
     assert c.grouping.page_size_bytes == 128 * 1024
 
 
+@pytest.mark.parametrize("version,sliding,full", [
+    ("0.24.0", 128, 256),   # every layer starts from --block-size; the 4 KiB/token full pages grow to match
+    ("0.25.0", 64, 128),    # sliding layers start from the backend's 16 and grow to the 512 KiB full page
+    ("0.29.0", 64, 128),    # a v0.29.0 L40S log at --block-size 128 prints exactly this (E-eager.log)
+    ("0.30.0", 128, 256),   # --block-size again (Rule.SLIDING_WINDOW_PRIMARY_BLOCK)
+])
+def test_sliding_layers_take_their_own_block_from_v0_25_to_v0_29(version, sliding, full):
+    """Rule.SLIDING_WINDOW_OWN_BLOCK: an explicit --block-size only sets the full-attention layers'
+    blocks from v0.25 to v0.29; Gemma 4's sliding layers (8 KiB per token, twice the full layers')
+    start from 16 tokens and are scaled to the full layers' page, so their blocks shrink."""
+    c = calc("google/gemma-4-26B-A4B", "h200", max_model_len=131072, vllm_version=version, block_size=128)
+    groups = [(g.spec.kind, g.spec.block_size) for g in c.grouping.groups]
+    assert groups == [("sliding_window", sliding)] * 5 + [("full", full)]
+    assert c.grouping.page_size_bytes == sliding * 8 * 1024
+
+
 def test_qwen35_gated_delta_net_block_alignment():
     c = calc("Qwen/Qwen3.5-35B-A3B", "h100", max_model_len=32768, vllm_version="0.33.0")
     # conv: (2·16·128 + 32·128) × 3 × 2 B = 49,152; recurrent: 32·128·128 × 4 B (float32) = 2,097,152.

@@ -265,6 +265,24 @@ class LayoutRequest:
     mamba_ssm_dtype: str | None = None
 
 
+SMALLEST_KERNEL_BLOCK = 16
+"""The smallest kernel block of the attention backends kvcalc sizes (FlashAttention, Triton,
+FlashInfer, ROCm: ``get_supported_kernel_block_sizes``, multiples of 16 or 16/32/64)."""
+
+
+def sliding_block_size(block_size: int, version: Version) -> int:
+    """Tokens per block a sliding-window layer starts from before the page unification
+    (paging.unify_page_size) scales it: --block-size before v0.25 and from v0.30 (the largest
+    multiple of 16 within it, at least 16: Rule.SLIDING_WINDOW_PRIMARY_BLOCK), the backend's
+    smallest kernel block from v0.25 to v0.29 (Rule.SLIDING_WINDOW_OWN_BLOCK). FlashAttention 4's
+    128-token pages for head size 256 (v0.29, Blackwell) are not modelled."""
+    if applies(Rule.SLIDING_WINDOW_PRIMARY_BLOCK, version):
+        return max(SMALLEST_KERNEL_BLOCK, block_size // SMALLEST_KERNEL_BLOCK * SMALLEST_KERNEL_BLOCK)
+    if applies(Rule.SLIDING_WINDOW_OWN_BLOCK, version):
+        return SMALLEST_KERNEL_BLOCK
+    return block_size
+
+
 def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
     """Per-stage specs of ``arch`` under ``req`` (see module docstring)."""
     check_tensor_parallel(arch, req.tp)
@@ -326,7 +344,8 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
             return MLASpec(**common)
         if layer.kind == "sliding_window":
             if hybrid_manager:
-                return SlidingWindowSpec(**common, window=layer.window)
+                return SlidingWindowSpec(**{**common, "block_size": sliding_block_size(block_size, req.version)},
+                                         window=layer.window)
             return FullAttentionSpec(**common, local_window=layer.window)
         if layer.kind == "chunked_local":
             if hybrid_manager:

@@ -416,6 +416,24 @@ class Rule(Enum):
         "unmerged through v0.33); from v0.27 (torch 2.13) for every model",
         "inferred: cold/warm pairs of v0.27–v0.31 (tied and untied embeddings alike) and issue #54383 "
         "(v0.28) differ by up to 1.3 GiB, what one copy of the embedding table gives")
+    SLIDING_WINDOW_OWN_BLOCK = RuleInfo(
+        _v("0.25.0"), "v0.25.0 wheel", "vllm/model_executor/layers/attention/attention.py "
+        "Attention.get_kv_cache_spec, _largest_kernel_block_within",
+        "sliding-window layers no longer take --block-size: they start from the attention backend's "
+        "smallest kernel block (16 on FlashAttention, Triton, FlashInfer and ROCm) and the page "
+        "unification scales them up to the largest page, so where their per-token bytes exceed the "
+        "full-attention layers' (Gemma 4) a larger --block-size shrinks their blocks instead of growing "
+        "the full-attention ones",
+        "confirmed: absent from the v0.24.0 wheel, in v0.25.0 to v0.29.0; a v0.29.0 L40S log of "
+        "Gemma-4-26B-A4B at --block-size 128 (akamaslabs/vllm-benchmark E-eager.log) prints 167,127 "
+        "tokens, 40.80x: sliding blocks of 64 tokens and full-attention blocks of 128")
+    SLIDING_WINDOW_PRIMARY_BLOCK = RuleInfo(
+        _v("0.30.0"), "v0.30.0 wheel", "vllm/model_executor/layers/attention/attention.py "
+        "Attention.get_kv_cache_spec",
+        "sliding-window layers take --block-size again when the backend can run it (the largest "
+        "multiple of 16 within it), as before v0.25",
+        "confirmed: the v0.30.0 to v0.33.0 wheels budget the sliding page at its per-token bytes x "
+        "--block-size")
     COLD_COMPILE_UNTIED = RuleInfo(
         _v("0.19.0"), "#54383", "vllm/v1/worker/gpu_worker.py determine_available_memory",
         "the same first-start compile peak from v0.19 (torch >= 2.10, which also exports the AOT "
@@ -1187,6 +1205,16 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "从 v0.27（torch 2.13）起适用于所有模型",
         "推断：v0.27–v0.31 的冷/热成对日志（嵌入绑定与不绑定的模型都有）与 issue #54383（v0.28）相差最多 1.3 GiB，"
         "与嵌入表的一份拷贝相当"),
+    "SLIDING_WINDOW_OWN_BLOCK": (
+        "滑动窗口层不再使用 --block-size：它们从注意力后端最小的 kernel 块（FlashAttention、Triton、FlashInfer 与 ROCm "
+        "上为 16）开始，再由页大小统一按最大的页放大；因此当它们每个 token 的字节数大于全注意力层时（Gemma 4），"
+        "更大的 --block-size 会缩小它们的块，而不是放大全注意力层的块",
+        "已确认：v0.24.0 wheel 中没有，v0.25.0 到 v0.29.0 中有；一条 v0.29.0 的 L40S 日志（Gemma-4-26B-A4B，"
+        "--block-size 128，akamaslabs/vllm-benchmark E-eager.log）打印 167,127 个 token、40.80x："
+        "滑动窗口层的块为 64 个 token，全注意力层为 128"),
+    "SLIDING_WINDOW_PRIMARY_BLOCK": (
+        "后端能直接运行时（取不超过它的最大的 16 的倍数），滑动窗口层重新使用 --block-size，与 v0.25 之前相同",
+        "已确认：v0.30.0 到 v0.33.0 的 wheel 按每个 token 的字节数 x --block-size 为滑动窗口页设定上限"),
     "COLD_COMPILE_UNTIED": (
         "同样的首次启动编译峰值从 v0.19 起（torch >= 2.10，它也在窗口内导出 AOT 产物）适用于输入嵌入未与 LM head 绑定的模型",
         "推断：一条 v0.26 首次启动日志打印了该峰值（Qwen2.5-7B-AWQ 为 1.04 GiB，v0.26 之前只在 DEBUG 级别打印），"
