@@ -58,6 +58,7 @@ def method_claims() -> list[str]:
         f"on ROCm about {_g(reserve.ROCM_GRAPH_MIB_PER_LAYER[0])} MiB per decoder layer",
         f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for models with Mamba or GDN layers",
         f"plus {reserve.NVLS_NON_TORCH_GIB:.2f} GiB where a TP group of more than two GPUs shares NVSwitch multicast",
+        f"the band's top adds {reserve.DRAFTER_GRAPHS_HIGH_GIB:.2f} GiB for them",
         f"plus FlashInfer's {reserve.FLASHINFER_WORKSPACE_BYTES >> 20} MiB attention workspace where the attention runs on FlashInfer",
         f"{reserve.HYBRID_TOWER_EXCESS_GIB_PER_16K:.1f} GiB per {reserve.HYBRID_TOWER_EXCESS_MIN_TOKENS:,} batched "
         f"tokens from {reserve.HYBRID_TOWER_EXCESS_MIN_TOKENS:,} on, up to {reserve.HYBRID_TOWER_EXCESS_GIB:.1f} GiB",

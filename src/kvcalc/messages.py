@@ -672,6 +672,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "plus {gib:.2f} GiB for NCCL's NVLink SHARP, on for a TP group of {tp} GPUs on NVSwitch multicast "
         "(public TP 4 and TP 8 logs on such boards)",
         "再加 {gib:.2f} GiB：NVSwitch 多播板卡上 {tp} 张 GPU 的 TP 组会启用 NCCL 的 NVLink SHARP（取自此类板卡上公开的 TP 4 与 TP 8 日志）"),
+    "basis.cuda_graphs_drafter": (
+        "vLLM's estimate also captures the speculative drafter's own graphs, which kvcalc does not size: "
+        "the band's top adds {high:.2f} GiB for them (public Gemma 4 MTP starts on an L40S: +0.43 to 0.45 GiB)",
+        "vLLM 的估算还会捕获推测解码草稿模型自己的 graph，kvcalc 没有为它们估算大小：区间上限为此再加 {high:.2f} GiB"
+        "（公开的 Gemma 4 MTP 在 L40S 上的启动日志：多 0.43 到 0.45 GiB）"),
     "basis.flashinfer_workspace": (
         "plus FlashInfer's {mib} MiB attention workspace, which the first full graph's capture allocates "
         "(the profile run builds no attention metadata)",

@@ -1185,6 +1185,25 @@ def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool, platfo
     return tuple(int(graphs * p * (1 << 20) + f * GIB) for p, f in zip(per, first))  # type: ignore[return-value]
 
 
+DRAFTER_GRAPHS_HIGH_GIB = 0.5
+"""GiB the band's top adds to the CUDA-graph estimate for a speculative drafter's own graphs on
+model runner V2 (``drafter_graphs_in_estimate``). vLLM's V2 estimator captures the speculator's
+graphs in full inside the profile (vllm/v1/worker/gpu/cudagraph_utils.py
+``profile_cudagraph_memory``: "PIECEWISE, encoder and speculator graphs are measured in full"); the
+only public logs that show it, three v0.29.0 L40S starts of Gemma-4-26B-A4B with 2 and 4 MTP tokens
+(akamaslabs/vllm-benchmark M-mtp2, M-mtp4, M-mtp2-fp8), print 0.93-0.95 GiB where the same command
+without MTP prints 0.50. One drafter on one GPU does not say how the cost scales with the drafter's
+layers or the capture sizes, so the typical figure leaves it out and the band's top covers it."""
+
+
+def drafter_graphs_in_estimate(version: Version, model_runner_v2: bool, spec_method: str | None) -> bool:
+    """Whether vLLM's CUDA-graph estimate includes a drafter's own graphs: model runner V2, whose
+    estimate vLLM subtracts from v0.29 (group "from-0.29"), with a speculative method that runs a
+    drafter model (not n-gram or suffix decoding, which capture nothing of their own)."""
+    return model_runner_v2 and version >= Version(0, 29, 0) and \
+        spec_method not in (None, "ngram", "ngram_gpu", "suffix")
+
+
 COLD_COMPILE_TABLE_COPIES = 0.70
 COLD_COMPILE_FIXED_GIB = 0.35
 COLD_COMPILE_SPREAD_GIB = 0.50
@@ -1391,6 +1410,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         if graphs_priced_per_layer(platform, layers):
             cg_basis = join_texts([cg_basis, Text("basis.cuda_graphs_rocm", layers=layers,
                                                   per_layer=ROCM_GRAPH_MIB_PER_LAYER[0])])
+        if drafter_graphs_in_estimate(version, model_runner_v2, spec_method) and cg[2]:
+            cg = (cg[0], cg[1], cg[2] + int(DRAFTER_GRAPHS_HIGH_GIB * GIB))
+            cg_basis = join_texts([cg_basis, Text("basis.cuda_graphs_drafter", high=DRAFTER_GRAPHS_HIGH_GIB)])
         if flashinfer_attention and full:
             cg = tuple(x + FLASHINFER_WORKSPACE_BYTES for x in cg)  # type: ignore[assignment]
             cg_basis = join_texts([cg_basis, Text("basis.flashinfer_workspace",
