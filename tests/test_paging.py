@@ -195,6 +195,37 @@ def test_sliding_layers_take_their_own_block_from_v0_25_to_v0_29(version, slidin
     assert c.grouping.page_size_bytes == sliding * 8 * 1024
 
 
+@pytest.mark.parametrize("version,padded", [("0.29.0", True), ("0.24.0", False), ("0.30.0", False)])
+def test_a_page_that_does_not_divide_the_largest_is_padded(version, padded):
+    """Rule.ATTENTION_PAGE_PADDING: at --block-size 48 Gemma 4's full layers take 192 KiB pages;
+    from v0.25 to v0.29 its sliding layers start from 16 tokens (128 KiB), which does not divide
+    192 KiB, so vLLM pads them (a public v0.29.0 L40S log: 27,946 tokens from 8.56 GiB). Before
+    v0.25 and from v0.30 the sliding layers take 48 tokens (384 KiB) and the full ones grow to 96."""
+    c = calc("google/gemma-4-26B-A4B", "h200", max_model_len=4096, vllm_version=version, block_size=48)
+    sliding = c.grouping.groups[0].spec
+    if padded:
+        assert (sliding.block_size, sliding.page_size_padded) == (16, 48 * 4096)
+        assert c.grouping.page_size_bytes == 48 * 4096
+    else:
+        assert (sliding.block_size, sliding.page_size_padded) == (48, None)
+        assert c.grouping.groups[-1].spec.block_size == 96
+
+
+def test_pages_that_do_not_divide_fail_before_v0_24():
+    """The v0.23.0 wheel raises NotImplementedError where pages do not divide; so does kvcalc."""
+    from kvcalc.errors import UnsupportedModelError
+    from kvcalc.paging import unify_page_size
+    from kvcalc.specs import FullAttentionSpec
+    from kvcalc.versions import parse_version
+    specs = {"a": FullAttentionSpec(block_size=16, token_bytes=3 * 1024, num_kv_heads=1, head_size=768,
+                                    head_size_v=768),
+             "b": FullAttentionSpec(block_size=16, token_bytes=2 * 1024, num_kv_heads=1, head_size=512,
+                                    head_size_v=512)}
+    with pytest.raises(UnsupportedModelError):
+        unify_page_size(specs, parse_version("0.23.0"))
+    assert unify_page_size(specs, parse_version("0.24.0"))["b"].page_size_bytes == 48 * 1024
+
+
 def test_qwen35_gated_delta_net_block_alignment():
     c = calc("Qwen/Qwen3.5-35B-A3B", "h100", max_model_len=32768, vllm_version="0.33.0")
     # conv: (2·16·128 + 32·128) × 3 × 2 B = 49,152; recurrent: 32·128·128 × 4 B (float32) = 2,097,152.

@@ -128,10 +128,19 @@ def test_block_sizes_vllm_accepts(size):
     assert ok(llama(), block_size=size)["settings"]["block_size"] == size
 
 
-@pytest.mark.parametrize("size", [0, -16, 2, 4, 24, 48, 512, 1024, "16", 16.0, True, [16]], ids=repr)
+@pytest.mark.parametrize("size", [48, 96, 512, 1024])
+def test_any_multiple_of_16_from_v0_18(size):
+    """Rule.BLOCK_SIZE_ANY_MULTIPLE_OF_16: v0.18 typed --block-size as a plain int (a public v0.29
+    log starts at 48); before, only the BlockSize choices."""
+    assert ok(llama(), block_size=size, vllm_version="0.18.0")["settings"]["block_size"] == size
+    msg = problems(llama(), block_size=size, vllm_version="0.17.1")["--block-size"]
+    assert "1, 8, 16, 32, 64, 128, 256" in msg and "multiple of 16" not in msg
+
+
+@pytest.mark.parametrize("size", [0, -16, 2, 4, 24, 40, "16", 16.0, True, [16]], ids=repr)
 def test_block_sizes_vllm_refuses(size):
     msg = problems(llama(), block_size=size)["--block-size"]
-    assert "1, 8, 16, 32, 64, 128, 256" in msg
+    assert "1, 8, 16, 32, 64, 128, 256 or any multiple of 16" in msg
 
 
 @pytest.mark.parametrize("name", [n for n in KV_CACHE_DTYPE_CHOICES if n not in ("fp8_ds_mla",)])

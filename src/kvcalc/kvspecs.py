@@ -17,7 +17,7 @@ from .messages import Text
 from .specs import (ChunkedLocalSpec, FullAttentionSpec, LayerSpec, MambaSpec, MLASpec,
                     SlidingWindowSpec)
 from .units import cdiv
-from .settings import VALID_BLOCK_SIZES
+from .settings import block_size_accepted, block_sizes_allowed
 from .versions import Rule, Version, applies
 
 def parse_capability(text: str) -> tuple[int, int] | None:
@@ -328,9 +328,9 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
         mamba_padded = block_size * attn_1tok
         if mamba_padded > state:
             notes.append(Text("note.mamba_page_padded", pct=(mamba_padded - state) / state * 100))
-    if block_size not in VALID_BLOCK_SIZES and reason == "--block-size":
+    if reason == "--block-size" and not block_size_accepted(block_size, req.version):
         raise SettingsError({"--block-size": Text("settings.not_accepted", value=block_size,
-                                                  allowed=", ".join(map(str, VALID_BLOCK_SIZES)))})
+                                                  allowed=block_sizes_allowed(req.version))})
 
     def spec_for(layer: AttentionLayer) -> LayerSpec | None:
         if layer.kind == "none":

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from .errors import UnsupportedModelError
 from .messages import Text
-from .specs import (FullAttentionSpec, LayerSpec, MambaSpec, SizingContext, mergeable,
+from .specs import (FullAttentionSpec, LayerSpec, MambaSpec, MLASpec, SizingContext, mergeable,
                     uniform_base)
 from .units import cdiv
 from .versions import Rule, Version, applies
@@ -62,12 +62,14 @@ def _all_mergeable(specs: list[LayerSpec]) -> bool:
     return all(mergeable(specs[0], s) for s in specs[1:])
 
 
-def unify_page_size(specs: dict[str, LayerSpec]) -> dict[str, LayerSpec]:
+def unify_page_size(specs: dict[str, LayerSpec], version: Version | None = None) -> dict[str, LayerSpec]:
     """``unify_kv_cache_spec_page_size``: bring every page to the largest one.
 
     Mamba pages are padded; an attention layer whose page divides the largest gets a larger
     block (Gemma 4: 16-token global pages of 2 × 512 dims stay; sliding layers of 256 dims go
-    from 16 to 32 tokens). Anything else cannot be unified, as in vLLM.
+    from 16 to 32 tokens). From v0.24 a non-MLA attention page that does not divide the largest is
+    padded to it (Rule.ATTENTION_PAGE_PADDING: Gemma 4 at --block-size 48, whose 16-token sliding
+    pages of 128 KiB take the full layers' 192 KiB); before, and for MLA, vLLM cannot start.
     """
     pages = {s.page_size_bytes for s in specs.values()}
     if len(pages) <= 1:
@@ -82,6 +84,9 @@ def unify_page_size(specs: dict[str, LayerSpec]) -> dict[str, LayerSpec]:
             out[name] = replace(spec, page_size_padded=top)
         elif top % page == 0:
             out[name] = spec.with_block_size(spec.block_size * (top // page))
+        elif version is not None and applies(Rule.ATTENTION_PAGE_PADDING, version) and \
+                not isinstance(spec, MLASpec):
+            out[name] = replace(spec, page_size_padded=top)
         else:
             raise UnsupportedModelError(Text("model.page_sizes", page=page, top=top))
     return out
@@ -98,7 +103,7 @@ def group_layers(specs: dict[str, LayerSpec], version: Version) -> Grouping:
     bases = {uniform_base(s) for s in values}
     if len(bases) == 1 and len({s.block_size for s in values}) == 1:
         return Grouping("uniform_type", (Group(names, values[0], tuple(values)),))
-    unified = unify_page_size(specs)
+    unified = unify_page_size(specs, version)
     buckets: list[tuple[list[str], list[LayerSpec]]] = []
     for name, spec in unified.items():
         for bucket_names, bucket_specs in buckets:

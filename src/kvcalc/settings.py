@@ -21,7 +21,27 @@ from .versions import (BatchDefaults, Rule, Version, applies, default_batch_limi
                        default_gpu_memory_utilization, parse_version, runs_on_v1_for)
 
 VALID_BLOCK_SIZES = (1, 8, 16, 32, 64, 128, 256)
-"""``BlockSize`` choices of ``--block-size`` (vllm/config/cache.py)."""
+"""``BlockSize`` choices of ``--block-size`` (vllm/config/cache.py) before v0.18; from v0.18 any
+multiple of 16 as well (Rule.BLOCK_SIZE_ANY_MULTIPLE_OF_16, ``block_size_accepted``)."""
+
+
+def block_size_accepted(value: Any, version: Version | None) -> bool:
+    """Whether vLLM ``version`` takes ``--block-size value``: the ``BlockSize`` choices, and from
+    v0.18 any positive multiple of 16 (the block sizes its CUDA and ROCm attention backends run)."""
+    if not _is_int(value):
+        return False
+    if value in VALID_BLOCK_SIZES:
+        return True
+    return version is not None and applies(Rule.BLOCK_SIZE_ANY_MULTIPLE_OF_16, version) and \
+        value > 0 and value % 16 == 0
+
+
+def block_sizes_allowed(version: Version | None) -> str:
+    """The accepted values, in words, for an error message."""
+    listed = ", ".join(map(str, VALID_BLOCK_SIZES))
+    if version is not None and applies(Rule.BLOCK_SIZE_ANY_MULTIPLE_OF_16, version):
+        return listed + " or any multiple of 16"
+    return listed
 
 MAMBA_SSM_CACHE_DTYPES = ("auto", "float32", "float16")
 """``MambaDType`` choices of ``--mamba-ssm-cache-dtype`` (vllm/config/cache.py)."""
@@ -473,9 +493,9 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
             s.max_num_batched_tokens < s.max_num_seqs:
         problems["--max-num-batched-tokens"] = Text("settings.mnbt_below_mns", mnbt=s.max_num_batched_tokens,
                                                     mns=s.max_num_seqs)
-    if s.block_size is not None and (not _is_int(s.block_size) or s.block_size not in VALID_BLOCK_SIZES):
+    if s.block_size is not None and not block_size_accepted(s.block_size, version):
         problems["--block-size"] = Text("settings.not_accepted", value=show(s.block_size),
-                                        allowed=", ".join(map(str, VALID_BLOCK_SIZES)))
+                                        allowed=block_sizes_allowed(version))
     kv_name = s.kv_cache_dtype
     if kv_name is not None and (not isinstance(kv_name, str) or
                                 (kv_name.strip().lower() or "auto") not in KV_CACHE_DTYPE_CHOICES):

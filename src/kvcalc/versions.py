@@ -416,6 +416,21 @@ class Rule(Enum):
         "unmerged through v0.33); from v0.27 (torch 2.13) for every model",
         "inferred: cold/warm pairs of v0.27–v0.31 (tied and untied embeddings alike) and issue #54383 "
         "(v0.28) differ by up to 1.3 GiB, what one copy of the embedding table gives")
+    BLOCK_SIZE_ANY_MULTIPLE_OF_16 = RuleInfo(
+        _v("0.18.0"), "v0.18.0 wheel", "vllm/engine/arg_utils.py EngineArgs.block_size, vllm/config/cache.py",
+        "--block-size takes any positive integer, not only 1, 8, 16, 32, 64, 128 and 256; the CUDA and ROCm "
+        "attention backends run blocks that are multiples of 16",
+        "confirmed: the v0.17.0 wheel types it as BlockSize = Literal[1, 8, 16, 32, 64, 128, 256], the v0.18.0 "
+        "wheel as int | None; a v0.29.0 L40S log of Gemma-4-26B-A4B starts at --block-size 48 "
+        "(akamaslabs/vllm-benchmark E-o3.log)")
+    ATTENTION_PAGE_PADDING = RuleInfo(
+        _v("0.24.0"), "v0.24.0 wheel", "vllm/v1/core/kv_cache_utils.py unify_kv_cache_spec_page_size",
+        "an attention layer whose page does not divide the largest page is padded to it (read through a "
+        "strided view) instead of failing; before, such a model could not start",
+        "confirmed: the v0.23.0 wheel raises NotImplementedError ('The page size of the layer is not "
+        "divisible by the maximum page size'), the v0.24.0 wheel pads non-MLA attention pages; a v0.29.0 "
+        "L40S log of Gemma-4-26B-A4B at --block-size 48 prints 27,946 tokens: 16-token sliding pages of "
+        "128 KiB padded to the full layers' 192 KiB (E-o3.log)")
     SLIDING_WINDOW_OWN_BLOCK = RuleInfo(
         _v("0.25.0"), "v0.25.0 wheel", "vllm/model_executor/layers/attention/attention.py "
         "Attention.get_kv_cache_spec, _largest_kernel_block_within",
@@ -1205,6 +1220,15 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "从 v0.27（torch 2.13）起适用于所有模型",
         "推断：v0.27–v0.31 的冷/热成对日志（嵌入绑定与不绑定的模型都有）与 issue #54383（v0.28）相差最多 1.3 GiB，"
         "与嵌入表的一份拷贝相当"),
+    "BLOCK_SIZE_ANY_MULTIPLE_OF_16": (
+        "--block-size 可取任意正整数，而不只是 1、8、16、32、64、128 与 256；CUDA 与 ROCm 的注意力后端运行 16 的倍数的块",
+        "已确认：v0.17.0 wheel 中它的类型为 BlockSize = Literal[1, 8, 16, 32, 64, 128, 256]，v0.18.0 wheel 中为 int | None；"
+        "一条 v0.29.0 的 L40S 日志中 Gemma-4-26B-A4B 以 --block-size 48 启动（akamaslabs/vllm-benchmark E-o3.log）"),
+    "ATTENTION_PAGE_PADDING": (
+        "页大小不能整除最大页的注意力层会被填充到最大页（通过跨步视图读取），而不是报错；此前这样的模型无法启动",
+        "已确认：v0.23.0 wheel 抛出 NotImplementedError（“The page size of the layer is not divisible by the maximum page "
+        "size”），v0.24.0 wheel 会填充非 MLA 的注意力页；一条 v0.29.0 的 L40S 日志中 Gemma-4-26B-A4B 在 --block-size 48 时"
+        "打印 27,946 个 token：16 个 token、128 KiB 的滑动窗口页被填充到全注意力层的 192 KiB（E-o3.log）"),
     "SLIDING_WINDOW_OWN_BLOCK": (
         "滑动窗口层不再使用 --block-size：它们从注意力后端最小的 kernel 块（FlashAttention、Triton、FlashInfer 与 ROCm "
         "上为 16）开始，再由页大小统一按最大的页放大；因此当它们每个 token 的字节数大于全注意力层时（Gemma 4），"

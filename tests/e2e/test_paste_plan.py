@@ -32,6 +32,8 @@ CASES = [
     "CodeEngine-granite-micro-l40s",                 # 0.11, engine config line only
     "gb10-qwen3.6-35b-a3b-nvfp4-mtp2-v0.22.1rc1-a",  # 0.22, --speculative-config (MTP) fills its field
     "rtx5060ti-qwen3-8b-redhat-nvfp4-fp8kv-seqs4-maxlen32k-cold-ngc-v0.11.1",  # an NGC build: 0.11.1+nv25.12
+    # --block-size 48, which the block-size list lacks (any multiple of 16 from v0.18)
+    "l40s-gemma-4-26b-a4b-redhat-fp8-dynamic-lmonly-bs48-util0.80-o3-cg16-maxlen4k-noprefix-v2runner-cold-v0.29.0",
 ]
 
 # form field per setting the log can show, and its value when neither log nor user sets it
@@ -109,7 +111,8 @@ def expected_estimate(res: dict[str, Any], **override: Any) -> dict[str, Any]:
     # settings without a field in page_request's defaults ride along only when the log set them
     for key in ("enable_prefix_caching", "flashinfer_sampler", "skip_mm_profiling", "decode_context_parallel_size",
                 "kv_cache_memory_bytes", "num_gpu_blocks_override", "cpu_offload_gb", "async_scheduling", "disable_hybrid_kv_cache_manager",
-                "mamba_ssm_cache_dtype", "compile_cache"):
+                "mamba_ssm_cache_dtype", "compile_cache", "model_runner_v2", "language_model_only",
+                "max_cudagraph_capture_size", "performance_mode"):
         if res["settings"].get(key) not in (None, "auto"):      # a Mamba dtype of auto is the select's default
             req["settings"][key] = res["settings"][key]
     if req["settings"]["max_model_len"] == -1:     # vLLM's -1 fills the field as auto, sent as typed
