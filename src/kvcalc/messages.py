@@ -151,6 +151,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.mnbt_below_mns": (
         "({mnbt:,}) must be greater than or equal to --max-num-seqs ({mns:,}), as vLLM's scheduler requires",
         "（{mnbt:,}）不能小于 --max-num-seqs（{mns:,}），这是 vLLM 调度器的要求"),
+    "settings.block_size_multiple": (
+        "{value} is not accepted; vLLM takes {allowed} or any multiple of 16",
+        "不接受 {value}；vLLM 可用的取值：{allowed}，或任意 16 的倍数"),
     "settings.not_accepted": (
         "{value} is not accepted; vLLM takes {allowed}",
         "不接受 {value}；vLLM 可用的取值：{allowed}"),

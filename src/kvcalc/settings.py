@@ -36,12 +36,12 @@ def block_size_accepted(value: Any, version: Version | None) -> bool:
         value > 0 and value % 16 == 0
 
 
-def block_sizes_allowed(version: Version | None) -> str:
-    """The accepted values, in words, for an error message."""
+def block_size_refused(value: Any, version: Version | None) -> Text:
+    """Why ``--block-size value`` is refused, naming what ``version`` takes."""
     listed = ", ".join(map(str, VALID_BLOCK_SIZES))
     if version is not None and applies(Rule.BLOCK_SIZE_ANY_MULTIPLE_OF_16, version):
-        return listed + " or any multiple of 16"
-    return listed
+        return Text("settings.block_size_multiple", value=show(value), allowed=listed)
+    return Text("settings.not_accepted", value=show(value), allowed=listed)
 
 MAMBA_SSM_CACHE_DTYPES = ("auto", "float32", "float16")
 """``MambaDType`` choices of ``--mamba-ssm-cache-dtype`` (vllm/config/cache.py)."""
@@ -494,8 +494,7 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         problems["--max-num-batched-tokens"] = Text("settings.mnbt_below_mns", mnbt=s.max_num_batched_tokens,
                                                     mns=s.max_num_seqs)
     if s.block_size is not None and not block_size_accepted(s.block_size, version):
-        problems["--block-size"] = Text("settings.not_accepted", value=show(s.block_size),
-                                        allowed=block_sizes_allowed(version))
+        problems["--block-size"] = block_size_refused(s.block_size, version)
     kv_name = s.kv_cache_dtype
     if kv_name is not None and (not isinstance(kv_name, str) or
                                 (kv_name.strip().lower() or "auto") not in KV_CACHE_DTYPE_CHOICES):
