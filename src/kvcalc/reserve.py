@@ -463,13 +463,15 @@ def non_torch_basis(tp: int, pp: int, era: Era, peer_to_peer: bool = True, compi
     return join_texts([base, Text("basis.non_torch_fixed", fixed=era.fixed_gib, era=era.name)])
 
 
-CUDA_GRAPH_MIB_PER_GRAPH = {"v1": (7.0, 4.0, 18.0), "v2": (5.0, 3.0, 8.0)}
+CUDA_GRAPH_MIB_PER_GRAPH = {"v1": (7.0, 3.0, 18.0), "v2": (5.0, 3.0, 8.0)}
 """Typical, low and high MiB of vLLM's CUDA-graph estimate per captured graph. The estimator
 (vllm/v1/worker/gpu_model_runner.py ``profile_cudagraph_memory``) captures the two largest graphs
 of each mode and extrapolates: first capture + (graphs − 1) × the second capture's cost. On the
 V1 runner, logs that print the graph counts give 6.5–7.6 MiB per graph for dense models of 28 to
 60 layers (RTX 4080 Laptop 0.19 GiB for 30 graphs, L40S 0.37 GiB for 54, B300 Gemma 4 0.76 GiB for
-102, 0.08 GiB for 12), gpt-oss-120b 6.7-7.1 MiB (H200, 150-158 graphs, v0.22), while large MoE
+102, 0.08 GiB for 12), gpt-oss-120b 6.7-7.1 MiB (H200, 150-158 graphs, v0.22); small models go
+lower, 5.0 MiB for Qwen2.5-1.5B on a T4 (v0.24, 86 graphs) and 3.3 MiB for Qwen3-4B on a 96 GB card
+(v0.20.2, 102 graphs, 0.33 GiB; the GPU inferred, an RTX PRO 6000), the band's lower end, while large MoE
 models cost more per graph: 12.8 MiB for Qwen3-30B-A3B (0.15 GiB for 12 graphs), 16.7 for
 Kimi-K2.5 and 17.7 for MiniMax-M2.5 (NVFP4, TP 4 on GB300s, v0.21: 2.70 GiB for 166 graphs, 1.76
 for 102), the band's upper end; no rule found from the logs sets the MoE cost apart (it follows
@@ -601,7 +603,8 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "h200-gemma-4-26b-a4b-it-bf16-util0.9-maxlen32k-warm-v0.20.2",
     "h100-qwen3-4b-maxlen40k-warm-v0.10.2", "l40s-gemma-4-e4b-it-util0.8-maxlen16k-nofisampler-v2runner-cold-v0.31.0",
     "rtx4090-autodl-qwen2.5-3b-base-fp16-seqs1-maxlen4k-cold-v0.10.2",
-    "rtx4090-autodl-qwen2.5-3b-base-fp16-seqs1-maxlen4k-cold-rerun-v0.10.2"})
+    "rtx4090-autodl-qwen2.5-3b-base-fp16-seqs1-maxlen4k-cold-rerun-v0.10.2",
+    "rtxpro6000-qwen3-4b-util0.9-maxlen4k-warm-v0.20.2"})
 """Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
 (scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile,
 and rows that miss by more than any fixed part could explain, stay out: the fixed part would
@@ -1204,8 +1207,8 @@ def drafter_graphs_in_estimate(version: Version, model_runner_v2: bool, spec_met
         spec_method not in (None, "ngram", "ngram_gpu", "suffix")
 
 
-COLD_COMPILE_TABLE_COPIES = 0.70
-COLD_COMPILE_FIXED_GIB = 0.35
+COLD_COMPILE_TABLE_COPIES = 0.75
+COLD_COMPILE_FIXED_GIB = 0.30
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
 (Rule.COLD_COMPILE_RESERVE; from v0.19 for untied embeddings: Rule.COLD_COMPILE_UNTIED): max(0, one copy of the input-embedding table one GPU holds
