@@ -1201,9 +1201,9 @@ layers or the capture sizes, so the typical figure leaves it out and the band's 
 
 def drafter_graphs_in_estimate(version: Version, model_runner_v2: bool, spec_method: str | None) -> bool:
     """Whether vLLM's CUDA-graph estimate includes a drafter's own graphs: model runner V2, whose
-    estimate vLLM subtracts from v0.29 (group "from-0.29"), with a speculative method that runs a
-    drafter model (not n-gram or suffix decoding, which capture nothing of their own)."""
-    return model_runner_v2 and version >= Version(0, 29, 0) and \
+    estimate vLLM subtracts from v0.29 (Rule.MRV2_ALL_MODELS_CG_PROFILED), with a speculative method
+    that runs a drafter model (not n-gram or suffix decoding, which capture nothing of their own)."""
+    return model_runner_v2 and applies(Rule.MRV2_ALL_MODELS_CG_PROFILED, version) and \
         spec_method not in (None, "ngram", "ngram_gpu", "suffix")
 
 
