@@ -27,6 +27,11 @@ for p in (ROOT / "src", ROOT / "scripts"):
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 READY_TIMEOUT_MS = 120_000
+EXPECT_TIMEOUT_MS = 20_000
+"""How long an ``expect`` waits for the page: every answer comes from the Pyodide worker, which on
+a loaded shared machine can take longer than Playwright's 5 s default (a full run once timed out
+waiting for a message that appears in under a second alone). A text that never appears still fails."""
+expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 HF = "https://huggingface.co"
 HF_ROUTE = re.compile(r"^https://huggingface\.co/.*")
 CORS = {"access-control-allow-origin": "*", "access-control-expose-headers": "x-error-code"}
