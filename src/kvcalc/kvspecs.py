@@ -17,7 +17,7 @@ from .messages import Text
 from .specs import (ChunkedLocalSpec, FullAttentionSpec, LayerSpec, MambaSpec, MLASpec,
                     SlidingWindowSpec)
 from .units import cdiv
-from .settings import VALID_BLOCK_SIZES, block_size_accepted
+from .settings import block_size_accepted, block_size_refused
 from .versions import Rule, Version, applies
 
 def parse_capability(text: str) -> tuple[int, int] | None:
@@ -329,11 +329,7 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
         if mamba_padded > state:
             notes.append(Text("note.mamba_page_padded", pct=(mamba_padded - state) / state * 100))
     if reason == "--block-size" and not block_size_accepted(block_size, req.version):
-        listed = ", ".join(map(str, VALID_BLOCK_SIZES))
-        refused = Text("settings.block_size_multiple", value=block_size, allowed=listed) \
-            if applies(Rule.BLOCK_SIZE_ANY_MULTIPLE_OF_16, req.version) else \
-            Text("settings.not_accepted", value=block_size, allowed=listed)
-        raise SettingsError({"--block-size": refused})
+        raise SettingsError({"--block-size": block_size_refused(block_size, req.version)})  # Text: settings
 
     def spec_for(layer: AttentionLayer) -> LayerSpec | None:
         if layer.kind == "none":

@@ -21,6 +21,7 @@ from typing import Any
 
 from .settings import AUTO_MAX_MODEL_LEN, mm_limits_of, mm_processor_of
 from .weights import VLLM_QUANTIZATION_FORMATS
+from .versions import ngc_tag
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _PREFIX = re.compile(
@@ -189,8 +190,8 @@ class ParsedLog:
         m = re.match(r"v?(\d+\.\d+(?:\.\d+)?)", self.vllm_version)
         if not m:
             return None
-        ngc = re.search(r"\.nv(\d{2}\.\d{2})(?![0-9])", self.vllm_version)
-        return m.group(1) + (f"+nv{ngc.group(1)}" if ngc else "")
+        ngc = ngc_tag(self.vllm_version)
+        return m.group(1) + (f"+nv{ngc[0]:02d}.{ngc[1]:02d}" if ngc else "")
 
     def to_dict(self) -> dict[str, Any]:
         d = {k: v for k, v in self.__dict__.items()}

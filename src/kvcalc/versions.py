@@ -821,12 +821,17 @@ def applies(rule: Rule, version: Version) -> bool:
 _NGC_TAG = re.compile(r"\.?nv(\d{2})\.(\d{2})(?![0-9])")
 
 
-def ngc_release(version: Version) -> tuple[int, int] | None:
+def ngc_tag(text: str) -> tuple[int, int] | None:
     """The NVIDIA NGC container release (year, month) a version string names, or None for a
     stock build: NGC images print their vLLM as '0.11.1+9114fd76.nv25.12' (the banner, 'vLLM API
     server version …' and the engine line); kvcalc also takes '0.11.1+nv25.12'."""
-    m = _NGC_TAG.search(version.text or "")
+    m = _NGC_TAG.search(text or "")
     return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def ngc_release(version: Version) -> tuple[int, int] | None:
+    """``ngc_tag`` of a parsed version."""
+    return ngc_tag(version.text)
 
 
 NGC_TORCH_2_10 = (25, 12)
