@@ -74,6 +74,7 @@ def test_fixed_parts_are_the_fitted_values(calibrate, features):
     assert set(best["groups"]) == set(reserve.ERAS)
     for group, (_, base) in best["groups"].items():
         assert reserve.ERAS[group].fixed_gib == pytest.approx(base), group
+    assert (reserve.COLD_COMPILE_TABLE_COPIES, reserve.COLD_COMPILE_FIXED_GIB) == pytest.approx(best["cold"])
 
 
 def test_the_fit_weighs_a_too_small_reserve_three_times(calibrate):

@@ -10,7 +10,7 @@ from kvcalc.errors import SettingsError
 from kvcalc.reserve import (ERAS, cuda_graph_count, cuda_graph_estimate, cudagraph_capture_sizes, MULTI_GPU_NON_TORCH_GIB, NO_P2P_NON_TORCH_GIB, non_torch_estimate, SAMPLER_BYTES_FLASHINFER, SAMPLER_BYTES_MRV2_GREEDY, SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER, SAMPLER_BYTES_MRV2_WARMUP_TRITON,
                             SAMPLER_BYTES_PER_ENTRY, SAMPLER_BYTES_TRITON, SINGLE_GPU_NON_TORCH_GIB,
                             estimate_reserve, vision_profile,
-                            forward_bytes, sampler_bytes_per_entry, sampler_path)
+                            forward_bytes, moe_workspace_bytes, sampler_bytes_per_entry, sampler_path)
 from kvcalc.units import GIB
 from kvcalc.validate import load_logs
 from kvcalc.versions import flashinfer_sampler_default, parse_version
@@ -135,6 +135,32 @@ def test_moe_workspace_takes_the_hidden_size_when_it_is_wider():
     so the shared buffer holds 4,096 per routed copy: 8 × (4,096 + 384) + 3 × 4,096 values."""
     cfg = config("Qwen/Qwen3-235B-A22B")
     assert forward_bytes(cfg, 8192, 4, 2) == 8192 * (8 * (4096 + 384) + 3 * 4096) * 2
+
+
+def test_modular_moe_workspaces_worked_example():
+    """Qwen3-30B-A3B at 8,192 tokens: the Triton experts' two workspaces hold 8 × max(768, 2,048)
+    and 8 × max(1,536, 2,048) values per token (TritonExperts.workspace_shapes), 0.50 GiB in bf16;
+    a dense model has none."""
+    cfg = config("Qwen/Qwen3-30B-A3B")
+    assert moe_workspace_bytes(cfg, 8192, 1, 2) == 8192 * 8 * (2048 + 2048) * 2 == GIB // 2
+    assert forward_bytes(cfg, 8192, 1, 2, modular_moe=True) == 8192 * (8 * 4096 + 3 * 2048) * 2
+    assert moe_workspace_bytes(config("Qwen/Qwen3-8B"), 8192, 1, 2) == 0
+
+
+def test_kept_moe_workspaces_sit_under_the_sampler_from_v0_14():
+    """Rule.MOE_WORKSPACE_KEPT: from v0.14 the WorkspaceManager keeps the 16-bit experts'
+    workspaces after the forward pass, so a sampler-bound peak (1,024 sequences on an H200, the
+    sort-based sampler of v0.15) carries them on top; v0.13 freed them, and quantized experts
+    (other kernels) are left as before."""
+    def act(version, **kw):
+        return calc("Qwen/Qwen3-30B-A3B", "h200", vllm_version=version, **kw).budget.terms[1].bytes
+    ws = moe_workspace_bytes(config("Qwen/Qwen3-30B-A3B"), 8192, 1, 2)
+    sampler = 1024 * 151_936 * SAMPLER_BYTES_PER_ENTRY
+    assert act("0.15.0") == pytest.approx(ws + sampler, abs=GIB // 100)
+    assert act("0.13.0") == pytest.approx(sampler, abs=GIB // 100)
+    assert act("0.15.0", weights="fp8") == pytest.approx(sampler, abs=GIB // 100)
+    breakdown = calc("Qwen/Qwen3-30B-A3B", "h200", vllm_version="0.15.0").budget.terms[1].basis
+    assert "0.50 GiB fused-MoE workspaces" in str(breakdown)
 
 
 def test_eager_keeps_one_more_hidden_size_tensor_than_a_compiled_pass():

@@ -494,7 +494,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       stage_weights=w.per_stage_bytes[i], capability=gpu.compute_capability,
                                       quick_reduce_level=s.rocm_quick_reduce,
                                       spec_method=s.speculative.method if s.speculative else None,
-                                      pinned_memory=s.pinned_memory)
+                                      pinned_memory=s.pinned_memory,
+                                      moe_workspace_kept=_moe_workspace_kept(config, s, r.version))
                      for i in range(pp))
     reserve_notes = reserves[0].notes if measured_reserve is None else ()
     if measured_reserve is not None:
@@ -555,6 +556,12 @@ def _mxfp4_experts(config: dict[str, Any], s: Settings) -> bool:
     only case where asking vLLM for Marlin (Settings.mxfp4_marlin) changes anything."""
     fmt = format_for(s.weights, config)
     return fmt is not None and fmt.name == "mxfp4"
+
+
+def _moe_workspace_kept(config: dict[str, Any], s: Settings, version: Version) -> bool:
+    """Whether the fused-MoE workspaces stay allocated after the profile's forward pass: 16-bit
+    experts from v0.14 (Rule.MOE_WORKSPACE_KEPT; reserve.moe_workspace_bytes)."""
+    return applies(Rule.MOE_WORKSPACE_KEPT, version) and format_for(s.weights, config) is None
 
 
 def _weights_problem(budget: Budget, total: int) -> str | None:

@@ -576,6 +576,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "forward: {mnbt:,} tokens)",
         "max(采样器（{sampler}）：{rows:,} 行 × {vocab:,} 词表 × {per_entry:g} B，"
         "前向：{mnbt:,} tokens)"),
+    "basis.moe_workspace_kept": (
+        "the sampler runs beside the {gib:.2f} GiB fused-MoE workspaces the forward pass leaves allocated",
+        "采样器与前向留下的 {gib:.2f} GiB fused-MoE 工作区同时占用显存"),
     "sampler.pytorch": ("PyTorch, sorts the logits", "PyTorch，对 logits 排序"),
     "sampler.flashinfer": ("FlashInfer top-k/top-p kernels", "FlashInfer 的 top-k/top-p 内核"),
     "sampler.triton": ("vLLM's Triton top-k/top-p kernels", "vLLM 的 Triton top-k/top-p 内核"),

@@ -638,7 +638,8 @@ def sampler_rows(max_num_seqs: int, mnbt: int) -> int:
     return min(max_num_seqs, mnbt)
 
 
-def forward_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes: int, compiled: bool = True) -> int:
+def forward_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes: int, compiled: bool = True,
+                  modular_moe: bool = False) -> int:
     """The widest intermediate one GPU holds during the profile forward pass: the gated MLP's
     gate/up output and activation (3 × intermediate / TP per token) beside the hidden-size
     tensors still alive then, or the fused-MoE workspaces beside the same hidden-size tensors.
@@ -660,7 +661,9 @@ def forward_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes: int, 
     activation; this gives 4.75, three separate caches 5.27. Up to v0.17 the Triton kernels work
     in chunks of VLLM_FUSED_MOE_CHUNK_SIZE tokens (32,768, then 16,384 from v0.12), which would make
     the workspace smaller beyond those batches; Marlin's never chunked and the one public log
-    beyond a chunk peaks like an unchunked pass, so kvcalc does not chunk (the larger reserve)."""
+    beyond a chunk peaks like an unchunked pass, so kvcalc does not chunk (the larger reserve).
+    ``modular_moe``: the experts run through the modular kernel's workspaces instead
+    (``moe_workspace_bytes``, Rule.MOE_WORKSPACE_KEPT)."""
     t = text_part(config)
     H = _n(t, "hidden_size")
     inter = max(_n(t, "intermediate_size"), _n(t, "intermediate_size_mlp"))
@@ -671,8 +674,35 @@ def forward_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes: int, 
         topk = _n(t, "num_experts_per_tok") or _n(t, "experts_per_token") or _n(t, "top_k_experts") or 1
         e_inter = _n(t, "moe_intermediate_size") or inter
         i = cdiv(e_inter, tp)
-        moe = topk * (max(2 * i, H) + i) + (3 if compiled else 4) * H
+        experts_part = moe_workspace_bytes(config, 1, tp, 1) if modular_moe else topk * (max(2 * i, H) + i)
+        moe = experts_part + (3 if compiled else 4) * H
     return mnbt * max(dense, moe) * dtype_bytes
+
+
+def moe_workspace_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes: int) -> int:
+    """The two workspaces of the modular fused-MoE kernel's Triton experts at ``mnbt`` tokens: one
+    of top-k × max(expert intermediate / TP, hidden size) values per token (the activation's
+    output, later the down projection's, and the layer's output where it is larger), one of top-k ×
+    max(2 × expert intermediate / TP, hidden size) (the gate/up output)
+    (vllm/model_executor/layers/fused_moe/fused_moe.py ``TritonExperts.workspace_shapes``;
+    modular_kernel.py ``_allocate_buffers``, v0.14-v0.33). 0 for a model without experts.
+
+    From v0.14 (Rule.MOE_WORKSPACE_KEPT) the worker's WorkspaceManager hands them out and keeps
+    them (vllm/v1/worker/workspace.py only grows its buffers), so after the profile's forward pass
+    they stay allocated while the sampler warms up: the peak is the larger of the forward pass and
+    these workspaces plus the sampler. A public H200 start of Qwen3-30B-A3B-Instruct-2507 (v0.15.0,
+    8,192 batched tokens, 1,024 sequences) leaves 6.03 GiB for activation beside the 5.58 GiB
+    sampler: the workspaces' 0.50 GiB closes it; an A100 start of Qwen3-Coder-30B-A3B (v0.26, 2,048
+    tokens, 16 sequences) prints a 0.23 GiB peak, the workspaces' 0.125 GiB plus the sampler's
+    0.09. Other expert kernels (Marlin, DeepGEMM, CUTLASS, FlashInfer) have shapes of their own
+    and the quantized rows do not show the term consistently, so kvcalc keeps it to 16-bit experts."""
+    t = text_part(config)
+    if not expert_count(t):
+        return 0
+    H = _n(t, "hidden_size")
+    topk = _n(t, "num_experts_per_tok") or _n(t, "experts_per_token") or _n(t, "top_k_experts") or 1
+    i = cdiv(_n(t, "moe_intermediate_size") or max(_n(t, "intermediate_size"), _n(t, "intermediate_size_mlp")), tp)
+    return mnbt * topk * (max(i, H) + max(2 * i, H)) * dtype_bytes
 
 
 QWEN_VL_MAX_IMAGE_TOKENS = 16384
@@ -1207,8 +1237,8 @@ def drafter_graphs_in_estimate(version: Version, model_runner_v2: bool, spec_met
         spec_method not in (None, "ngram", "ngram_gpu", "suffix")
 
 
-COLD_COMPILE_TABLE_COPIES = 0.75
-COLD_COMPILE_FIXED_GIB = 0.30
+COLD_COMPILE_TABLE_COPIES = 0.80
+COLD_COMPILE_FIXED_GIB = 0.25
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
 (Rule.COLD_COMPILE_RESERVE; from v0.19 for untied embeddings: Rule.COLD_COMPILE_UNTIED): max(0, one copy of the input-embedding table one GPU holds
@@ -1351,7 +1381,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      quick_reduce_level: str | None = None, spec_method: str | None = None,
                      pinned_memory: bool | None = None, interactivity: bool = False,
                      embeds_in_graph: bool = True, full_graphs: bool = True,
-                     flashinfer_attention: bool = False) -> ReserveEstimate:
+                     flashinfer_attention: bool = False, moe_workspace_kept: bool = False) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -1366,7 +1396,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     whether the attention backend keeps the default mode's full graphs (kvspecs.full_cuda_graphs;
     piecewise graphs only where it does not), ``flashinfer_attention`` whether the attention runs on
     FlashInfer (kvspecs.flashinfer_attention: its workspace lands in the first full graph's
-    capture, ``FLASHINFER_WORKSPACE_BYTES``). Non-torch memory adds ROCm quick
+    capture, ``FLASHINFER_WORKSPACE_BYTES``), ``moe_workspace_kept`` whether the fused-MoE
+    workspaces outlive the forward pass (``moe_workspace_bytes``). Non-torch memory adds ROCm quick
     all-reduce's buffer (``quick_reduce_bytes``) and FlashInfer's all-reduce fusion workspace
     (``allreduce_fusion_bytes``: in the typical value and the band's top, not its low end, where
     flashinfer may be missing; ``nvswitch``: the GPUs share NVSwitch multicast, which picks its
@@ -1375,7 +1406,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     rows = sampler_rows(max_num_seqs, mnbt)
     vocab_padded = padded_vocab(vocab)
     entries = rows * vocab_padded if last_stage else 0
-    fwd = forward_bytes(config, mnbt, tp, dtype_bytes, compiled)
+    fwd = forward_bytes(config, mnbt, tp, dtype_bytes, compiled, moe_workspace_kept)
+    workspace = moe_workspace_bytes(config, mnbt, tp, dtype_bytes) if moe_workspace_kept else 0
     warm_up = tower_pass(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes, version, compiled,
                          mm_limits, mm_processor) if first_stage and mm_profiling else None
     vision, kept = (warm_up.peak, warm_up.kept) if warm_up else (0, 0)
@@ -1392,7 +1424,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     def peak(sampler_bytes: float) -> int:
         # the encoder cache and the pixel values outlive the language model's pass and the
         # sampler: profile_run clears the cache after both (both model runners)
-        return int(max(vision, kept + max(fwd, sampler_bytes)))
+        # so do the fused-MoE workspaces the forward pass left with the WorkspaceManager
+        return int(max(vision, kept + max(fwd, workspace + sampler_bytes)))
     act, act_low, act_high = (peak(entries * b) for b in (per_entry, low_per_entry, high_per_entry))
     spread = int(era.spread_gib * GIB)
     cg, cg_basis = (0, 0, 0), Text("basis.cuda_graphs_none")
@@ -1422,6 +1455,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                                                   mib=FLASHINFER_WORKSPACE_BYTES >> 20)])
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt)
+    if workspace:
+        basis = join_texts([basis, Text("basis.moe_workspace_kept", gib=workspace / GIB)])
     if warm_up is not None and vision:
         items, tokens = warm_up.items, warm_up.item.budget_tokens
         tower = Text("basis.vision_video", items=items, tokens=tokens, gib=vision / GIB) \

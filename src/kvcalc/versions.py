@@ -735,6 +735,13 @@ class Rule(Enum):
         "every model runs on model runner V2, which now profiles CUDA-graph memory",
         "confirmed: the v0.29.0 wheel (config/vllm.py use_v2_model_runner; V2's profile_cudagraph_memory "
         "returns 0 in v0.28.0)")
+    MOE_WORKSPACE_KEPT = RuleInfo(
+        _v("0.14.0"), "#31052", "vllm/model_executor/layers/fused_moe/unquantized_fused_moe_method.py",
+        "16-bit MoE experts run through the modular fused-MoE kernel, whose workspaces the worker's "
+        "WorkspaceManager keeps after the profile's forward pass: the sampler's warm-up peaks on top of them",
+        "confirmed: the v0.14.0 wheel builds mk.FusedMoEModularKernel(TritonExperts) for unquantized "
+        "experts and its workspaces come from current_workspace_manager() (v1/worker/workspace.py, which "
+        "only grows them); v0.13.0 calls fused_experts, whose caches are freed on return")
 
     MARLIN_ON_TURING = RuleInfo(
         _v("0.14.0"), "v0.14.0 wheel", "vllm/model_executor/layers/quantization/fp8.py get_min_capability",
@@ -1475,6 +1482,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "MRV2_ALL_MODELS_CG_PROFILED": (
         "所有模型改用 model runner V2，且它现在会 profile CUDA graph 显存",
         "已确认：v0.29.0 wheel（config/vllm.py use_v2_model_runner；v0.28.0 中 V2 的 profile_cudagraph_memory 返回 0）"),
+    "MOE_WORKSPACE_KEPT": (
+        "16 位 MoE 专家层改走模块化 fused-MoE 内核，其工作区由 worker 的 WorkspaceManager 保留到 profile 的前向之后："
+        "采样器预热的峰值叠加在它们之上",
+        "已确认：v0.14.0 wheel 为未量化专家层构建 mk.FusedMoEModularKernel(TritonExperts)，工作区来自 "
+        "current_workspace_manager()（v1/worker/workspace.py，只增不减）；v0.13.0 调用 fused_experts，其缓存在返回时释放"),
 }
 """The rule table's "what" and "basis" in Chinese, for the page (messages.py)."""
 
