@@ -495,7 +495,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       quick_reduce_level=s.rocm_quick_reduce,
                                       spec_method=s.speculative.method if s.speculative else None,
                                       pinned_memory=s.pinned_memory,
-                                      moe_workspace_kept=_moe_workspace_kept(config, s, r.version))
+                                      moe_workspace=_moe_workspace(config, s, r.version))
                      for i in range(pp))
     reserve_notes = reserves[0].notes if measured_reserve is None else ()
     if measured_reserve is not None:
@@ -558,10 +558,14 @@ def _mxfp4_experts(config: dict[str, Any], s: Settings) -> bool:
     return fmt is not None and fmt.name == "mxfp4"
 
 
-def _moe_workspace_kept(config: dict[str, Any], s: Settings, version: Version) -> bool:
-    """Whether the fused-MoE workspaces stay allocated after the profile's forward pass: 16-bit
-    experts from v0.14 (Rule.MOE_WORKSPACE_KEPT; reserve.moe_workspace_bytes)."""
-    return applies(Rule.MOE_WORKSPACE_KEPT, version) and format_for(s.weights, config) is None
+def _moe_workspace(config: dict[str, Any], s: Settings, version: Version) -> str:
+    """How the fused-MoE workspaces that stay allocated after the profile's forward pass from v0.14
+    (Rule.MOE_WORKSPACE_KEPT) count: "kept" for 16-bit experts (the Triton experts' shapes),
+    "possible" for quantized ones (other kernels: the band only), "" before v0.14
+    (reserve.estimate_reserve; a model without experts has no workspace either way)."""
+    if not applies(Rule.MOE_WORKSPACE_KEPT, version):
+        return ""
+    return "kept" if format_for(s.weights, config) is None else "possible"
 
 
 def _weights_problem(budget: Budget, total: int) -> str | None:

@@ -579,6 +579,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "basis.moe_workspace_kept": (
         "the sampler runs beside the {gib:.2f} GiB fused-MoE workspaces the forward pass leaves allocated",
         "采样器与前向留下的 {gib:.2f} GiB fused-MoE 工作区同时占用显存"),
+    "basis.moe_workspace_possible": (
+        "the band's reserve end also counts {gib:.2f} GiB of fused-MoE workspaces that the quantized experts' "
+        "kernel may keep under the sampler",
+        "区间的预留上端还计入量化专家层内核可能在采样器运行时保留的 {gib:.2f} GiB fused-MoE 工作区"),
     "sampler.pytorch": ("PyTorch, sorts the logits", "PyTorch，对 logits 排序"),
     "sampler.flashinfer": ("FlashInfer top-k/top-p kernels", "FlashInfer 的 top-k/top-p 内核"),
     "sampler.triton": ("vLLM's Triton top-k/top-p kernels", "vLLM 的 Triton top-k/top-p 内核"),

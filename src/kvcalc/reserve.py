@@ -694,8 +694,12 @@ def moe_workspace_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes:
     8,192 batched tokens, 1,024 sequences) leaves 6.03 GiB for activation beside the 5.58 GiB
     sampler: the workspaces' 0.50 GiB closes it; an A100 start of Qwen3-Coder-30B-A3B (v0.26, 2,048
     tokens, 16 sequences) prints a 0.23 GiB peak, the workspaces' 0.125 GiB plus the sampler's
-    0.09. Other expert kernels (Marlin, DeepGEMM, CUTLASS, FlashInfer) have shapes of their own
-    and the quantized rows do not show the term consistently, so kvcalc keeps it to 16-bit experts."""
+    0.09. Quantized experts run other kernels (Marlin, DeepGEMM, CUTLASS, FlashInfer, Triton's
+    fp8 path) through the same manager, with shapes of their own that kvcalc does not size, and the
+    public quantized starts do not show one size: an RTX PRO 6000 breakdown of Qwen3-235B-A22B FP8
+    (v0.27) peaks at 0.76 GiB where these shapes would add 1.0, while NVFP4 Kimi-K2.5 over four B200s
+    (v0.22) leaves room for them. For those the band's reserve end counts the Triton shapes and the
+    typical value does not."""
     t = text_part(config)
     if not expert_count(t):
         return 0
@@ -1381,7 +1385,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      quick_reduce_level: str | None = None, spec_method: str | None = None,
                      pinned_memory: bool | None = None, interactivity: bool = False,
                      embeds_in_graph: bool = True, full_graphs: bool = True,
-                     flashinfer_attention: bool = False, moe_workspace_kept: bool = False) -> ReserveEstimate:
+                     flashinfer_attention: bool = False, moe_workspace: str = "") -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -1396,8 +1400,11 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     whether the attention backend keeps the default mode's full graphs (kvspecs.full_cuda_graphs;
     piecewise graphs only where it does not), ``flashinfer_attention`` whether the attention runs on
     FlashInfer (kvspecs.flashinfer_attention: its workspace lands in the first full graph's
-    capture, ``FLASHINFER_WORKSPACE_BYTES``), ``moe_workspace_kept`` whether the fused-MoE
-    workspaces outlive the forward pass (``moe_workspace_bytes``). Non-torch memory adds ROCm quick
+    capture, ``FLASHINFER_WORKSPACE_BYTES``), ``moe_workspace`` whether the fused-MoE workspaces
+    outlive the forward pass (``moe_workspace_bytes``): "kept" (16-bit experts: the typical value
+    counts them), "possible" (other expert kernels, whose own shapes kvcalc does not size: the
+    band's reserve end counts the Triton experts' shapes) or "" (before v0.14, or no experts).
+    Non-torch memory adds ROCm quick
     all-reduce's buffer (``quick_reduce_bytes``) and FlashInfer's all-reduce fusion workspace
     (``allreduce_fusion_bytes``: in the typical value and the band's top, not its low end, where
     flashinfer may be missing; ``nvswitch``: the GPUs share NVSwitch multicast, which picks its
@@ -1406,8 +1413,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     rows = sampler_rows(max_num_seqs, mnbt)
     vocab_padded = padded_vocab(vocab)
     entries = rows * vocab_padded if last_stage else 0
-    fwd = forward_bytes(config, mnbt, tp, dtype_bytes, compiled, moe_workspace_kept)
-    workspace = moe_workspace_bytes(config, mnbt, tp, dtype_bytes) if moe_workspace_kept else 0
+    fwd = forward_bytes(config, mnbt, tp, dtype_bytes, compiled, moe_workspace == "kept")
+    workspace = moe_workspace_bytes(config, mnbt, tp, dtype_bytes) if moe_workspace else 0
+    kept_workspace = workspace if moe_workspace == "kept" else 0
     warm_up = tower_pass(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes, version, compiled,
                          mm_limits, mm_processor) if first_stage and mm_profiling else None
     vision, kept = (warm_up.peak, warm_up.kept) if warm_up else (0, 0)
@@ -1421,12 +1429,15 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                                                          "v2-triton") \
         else per_entry
 
-    def peak(sampler_bytes: float) -> int:
+    def peak(sampler_bytes: float, workspace: int, forward: int) -> int:
         # the encoder cache and the pixel values outlive the language model's pass and the
-        # sampler: profile_run clears the cache after both (both model runners)
-        # so do the fused-MoE workspaces the forward pass left with the WorkspaceManager
-        return int(max(vision, kept + max(fwd, workspace + sampler_bytes)))
-    act, act_low, act_high = (peak(entries * b) for b in (per_entry, low_per_entry, high_per_entry))
+        # sampler: profile_run clears the cache after both (both model runners); so do the
+        # fused-MoE workspaces the forward pass left with the WorkspaceManager
+        return int(max(vision, kept + max(forward, workspace + sampler_bytes)))
+    act = peak(entries * per_entry, kept_workspace, fwd)
+    act_low = peak(entries * low_per_entry, kept_workspace, fwd)
+    act_high = peak(entries * high_per_entry, workspace,
+                    forward_bytes(config, mnbt, tp, dtype_bytes, compiled, bool(workspace)))
     spread = int(era.spread_gib * GIB)
     cg, cg_basis = (0, 0, 0), Text("basis.cuda_graphs_none")
     if cuda_graphs:
@@ -1455,8 +1466,10 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                                                   mib=FLASHINFER_WORKSPACE_BYTES >> 20)])
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt)
-    if workspace:
+    if kept_workspace:
         basis = join_texts([basis, Text("basis.moe_workspace_kept", gib=workspace / GIB)])
+    elif workspace:
+        basis = join_texts([basis, Text("basis.moe_workspace_possible", gib=workspace / GIB)])
     if warm_up is not None and vision:
         items, tokens = warm_up.items, warm_up.item.budget_tokens
         tower = Text("basis.vision_video", items=items, tokens=tokens, gib=vision / GIB) \
