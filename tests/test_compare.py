@@ -31,6 +31,9 @@ def test_paste_fills_and_from_log_pool_matches(entry):
                                                "decode_context_parallel_size", "block_size",
                                                "language_model_only")
                         if entry.get(k) is not None}}
+    if "speculative_config=" not in entry["excerpt"] and entry.get("speculative"):
+        # an excerpt that starts after the engine's config line: the form says what it ran
+        req["settings"]["speculative"] = entry["speculative"]
     spec = entry.get("speculative") or {}
     if spec.get("draft_config"):     # what the page reads from Hugging Face for the drafter the log names
         req["drafter"] = {"id": spec["model"], "config": spec["draft_config"]}

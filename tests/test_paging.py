@@ -304,6 +304,21 @@ def test_mtp_adds_draft_layers_to_the_cache():
     assert mtp.kv_bytes_per_token == 62 * 576 * 2
 
 
+def test_n_gram_drafts_widen_the_gdn_state_but_load_no_mtp_layers():
+    """vLLM sizes a GDN layer's conv state with num_speculative_tokens for every speculative method
+    (vllm/model_executor/models/qwen3_5.py get_mamba_state_shape_from_config), so n-gram moves
+    Qwen3.5's attention block as MTP does; only an MTP method loads the checkpoint's MTP layers.
+    Two public A10G n-gram starts of Qwen3.5-4B (v0.18.0, K = 3 and 5) print 544-token blocks where
+    the same command without speculation prints 528, and the same 8.61 GiB of weights."""
+    def run(spec=None):
+        return calc("Qwen/Qwen3.5-27B", "h200", max_model_len=8192, vllm_version="0.18.0", speculative=spec)
+    base = run()
+    ngram = run({"method": "ngram", "num_speculative_tokens": 3})
+    mtp = run({"method": "mtp", "num_speculative_tokens": 3})
+    assert ngram.layout.mamba_state_bytes == mtp.layout.mamba_state_bytes > base.layout.mamba_state_bytes
+    assert ngram.budget.weights.bytes == base.budget.weights.bytes < mtp.budget.weights.bytes
+
+
 def test_a_separate_draft_model_says_its_weights_are_not_counted():
     """EAGLE heads and Gemma 4 assistants are checkpoints of their own, loaded next to the model;
     MTP layers inside the checkpoint are counted with its weights and need no such note."""

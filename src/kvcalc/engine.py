@@ -459,7 +459,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     w = estimate_weights(config, weights_bytes, s.weights, dtype_bytes, s.tensor_parallel_size,
                          s.pipeline_parallel_size, mxfp4_align=mxfp4_align,
                          max_len=r.max_len_limit or r.max_model_len,
-                         mtp_layers=len(arch.mtp_layers) if s.speculative else 0,
+                         mtp_layers=len(arch.mtp_layers) if _mtp_drafts(s) else 0,
                          mnbt=r.max_num_batched_tokens, towers_off=_towers_off(config, r),
                          rounding=True, max_split=load_split,
                          cpu_offload_bytes=int((s.cpu_offload_gb or 0) * GIB))
@@ -549,6 +549,12 @@ def _drafter(config: dict[str, Any], s: Settings, dtype_bytes: int) -> tuple[tup
     basis = Text("basis.draft_model", gib=sized[0] / GIB) if method == "draft_model" else \
         Text("basis.draft_eagle", method=method, gib=sized[0] / GIB, high=sized[2] / GIB)
     return sized, basis
+
+
+def _mtp_drafts(s: Settings) -> bool:
+    """Whether vLLM loads the checkpoint's own MTP layers: only for an MTP method (any *_mtp);
+    n-gram, suffix decoding and EAGLE/draft models leave them unloaded."""
+    return s.speculative is not None and spec_family(s.speculative.method) == "mtp"
 
 
 def _mxfp4_experts(config: dict[str, Any], s: Settings) -> bool:
@@ -655,7 +661,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     layout = build_layout(arch, LayoutRequest(
         tp=s.tensor_parallel_size, pp=s.pipeline_parallel_size, kv=kv, model_dtype=model_dtype,
         version=version, gpu=gpu.target, block_size=s.block_size, hybrid_manager=hybrid_manager,
-        mamba_mode=mamba_mode, num_speculative_tokens=num_spec if arch.mamba else 0,
+        mamba_mode=mamba_mode, num_speculative_tokens=spec_tokens if arch.mamba else 0,
         draft_layers=draft,
         mamba_ssm_dtype=s.mamba_ssm_cache_dtype if s.mamba_ssm_cache_dtype not in (None, "auto") else None))
     grouping = paging.group_layers(layout.all_specs, version)
