@@ -279,18 +279,8 @@ function ensureVersionOption(v) {
   sel.insertBefore(o, minor || null);
 }
 
-// a block size the list lacks (from v0.18 vLLM takes any multiple of 16), as a pasted log sets it
-function ensureBlockSizeOption(v) {
-  const sel = $("block-size");
-  const s = String(v ?? "");
-  if (!/^\d+$/.test(s) || [...sel.options].some((o) => o.value === s)) return;
-  const next = [...sel.options].find((o) => o.value !== "" && Number(o.value) > Number(s));
-  sel.insertBefore(option(s, s), next || null);
-}
-
 function setField(id, v) {
   if (id === "vllm-version") ensureVersionOption(v);
-  if (id === "block-size") ensureBlockSizeOption(v);
   const el = $(id);
   if (el.type === "checkbox") el.checked = v === true || v === "1" || v === "true";
   else if (el.tagName === "SELECT") {

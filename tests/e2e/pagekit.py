@@ -158,7 +158,7 @@ FORM = {
     "vllm_version": ("vllm-version", "select"),
     "max_num_batched_tokens": ("mnbt", "fill"),
     "max_num_seqs": ("max-num-seqs", "fill"),
-    "block_size": ("block-size", "select"),
+    "block_size": ("block-size", "fill"),
     "enforce_eager": ("enforce-eager", "check"),
     "entrypoint": ("entrypoint", "select"),
     "available_kv_gib": ("available-kv-gib", "fill"),

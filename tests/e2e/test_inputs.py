@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import (FORM, READY_TIMEOUT_MS, assert_numbers_match, open_advanced, open_page, oracle, page_request,
-                     set_form, shown, value_of, wait_request)
+from pagekit import (FORM, READY_TIMEOUT_MS, assert_numbers_match, fresh_form, open_advanced, open_page, oracle,
+                     page_request, set_form, shown, value_of, wait_request)
 
 pytestmark = pytest.mark.browser
 
@@ -33,6 +33,7 @@ CHANGES = [
     ("max_num_batched_tokens", 16384),
     ("max_num_seqs", 64),
     ("block_size", 32),
+    ("block_size", 48),      # not among the suggestions: any multiple of 16 from v0.18
     ("enforce_eager", True),
     ("entrypoint", "llm"),
     ("available_kv_gib", 51.39),
@@ -114,6 +115,22 @@ def test_malformed_input_message_next_to_field_keeps_last_result(py_page, testid
     assert value_of(page, "pool-tokens") == before  # the last good result stays
     expect(page.get_by_test_id("error")).to_be_visible()
     reset(page)
+    expect(msg).to_be_empty()
+
+
+def test_a_block_size_vllm_refuses_is_said_at_its_field(py_page):
+    """The block size is typed (suggestions offered): one that is not a multiple of 16 gets the
+    core's refusal beside the field, naming what vLLM takes, and the last result stays."""
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    before = value_of(page, "pool-tokens")
+    page.get_by_test_id("block-size").fill("40")
+    msg = page.locator("#block-size-msg")
+    expect(msg).to_contain_text("40 is not accepted", timeout=20_000)
+    expect(msg).to_contain_text("any multiple of 16")
+    assert value_of(page, "pool-tokens") == before
+    page.get_by_test_id("block-size").fill("")
     expect(msg).to_be_empty()
 
 

@@ -32,7 +32,7 @@ CASES = [
     "CodeEngine-granite-micro-l40s",                 # 0.11, engine config line only
     "gb10-qwen3.6-35b-a3b-nvfp4-mtp2-v0.22.1rc1-a",  # 0.22, --speculative-config (MTP) fills its field
     "rtx5060ti-qwen3-8b-redhat-nvfp4-fp8kv-seqs4-maxlen32k-cold-ngc-v0.11.1",  # an NGC build: 0.11.1+nv25.12
-    # --block-size 48, which the block-size list lacks (any multiple of 16 from v0.18)
+    # --block-size 48, which the suggestions lack (any multiple of 16 from v0.18)
     "l40s-gemma-4-26b-a4b-redhat-fp8-dynamic-lmonly-bs48-util0.80-o3-cg16-maxlen4k-noprefix-v2runner-cold-v0.29.0",
 ]
 
