@@ -698,8 +698,11 @@ def moe_workspace_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes:
     fp8 path) through the same manager, with shapes of their own that kvcalc does not size, and the
     public quantized starts do not show one size: an RTX PRO 6000 breakdown of Qwen3-235B-A22B FP8
     (v0.27) peaks at 0.76 GiB where these shapes would add 1.0, while NVFP4 Kimi-K2.5 over four B200s
-    (v0.22) leaves room for them. For those the band's reserve end counts the Triton shapes and the
-    typical value does not."""
+    (v0.22) leaves room for them, and L40S starts of RedHatAI's FP8 Gemma-4-26B-A4B (v0.29, Triton's
+    fp8 experts on compute capability 8.9) print 1.37 GiB more non-torch memory at 16,384 batched
+    tokens than at 2,048, where these shapes step by 1.23 (from v0.27 vLLM charges the drop in free
+    memory, so what stays allocated prints as non-torch). For those the band's reserve end counts
+    the Triton shapes and the typical value does not."""
     t = text_part(config)
     if not expert_count(t):
         return 0
