@@ -668,15 +668,20 @@ def forward_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes: int, 
     H = _n(t, "hidden_size")
     inter = max(_n(t, "intermediate_size"), _n(t, "intermediate_size_mlp"))
     dense = 3 * cdiv(inter, tp) + (3 if compiled else 4) * H
-    experts = expert_count(t)
     moe = 0
-    if experts:
-        topk = _n(t, "num_experts_per_tok") or _n(t, "experts_per_token") or _n(t, "top_k_experts") or 1
-        e_inter = _n(t, "moe_intermediate_size") or inter
-        i = cdiv(e_inter, tp)
+    if expert_count(t):
+        topk, i = _routed_experts(t, tp)
         experts_part = moe_workspace_bytes(config, 1, tp, 1) if modular_moe else topk * (max(2 * i, H) + i)
         moe = experts_part + (3 if compiled else 4) * H
     return mnbt * max(dense, moe) * dtype_bytes
+
+
+def _routed_experts(t: dict[str, Any], tp: int) -> tuple[int, int]:
+    """(experts per token, one expert's intermediate size on one GPU) under the names configs use;
+    the dense intermediate size stands in where the config gives no expert size."""
+    topk = _n(t, "num_experts_per_tok") or _n(t, "experts_per_token") or _n(t, "top_k_experts") or 1
+    inter = _n(t, "moe_intermediate_size") or max(_n(t, "intermediate_size"), _n(t, "intermediate_size_mlp"))
+    return topk, cdiv(inter, tp)
 
 
 def moe_workspace_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes: int) -> int:
@@ -707,8 +712,7 @@ def moe_workspace_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes:
     if not expert_count(t):
         return 0
     H = _n(t, "hidden_size")
-    topk = _n(t, "num_experts_per_tok") or _n(t, "experts_per_token") or _n(t, "top_k_experts") or 1
-    i = cdiv(_n(t, "moe_intermediate_size") or max(_n(t, "intermediate_size"), _n(t, "intermediate_size_mlp")), tp)
+    topk, i = _routed_experts(t, tp)
     return mnbt * topk * (max(i, H) + max(2 * i, H)) * dtype_bytes
 
 
@@ -1432,11 +1436,11 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                                                          "v2-triton") \
         else per_entry
 
-    def peak(sampler_bytes: float, workspace: int, forward: int) -> int:
+    def peak(sampler_bytes: float, held: int, forward: int) -> int:
         # the encoder cache and the pixel values outlive the language model's pass and the
         # sampler: profile_run clears the cache after both (both model runners); so do the
-        # fused-MoE workspaces the forward pass left with the WorkspaceManager
-        return int(max(vision, kept + max(forward, workspace + sampler_bytes)))
+        # fused-MoE workspaces the forward pass left with the WorkspaceManager (``held``)
+        return int(max(vision, kept + max(forward, held + sampler_bytes)))
     act = peak(entries * per_entry, kept_workspace, fwd)
     act_low = peak(entries * low_per_entry, kept_workspace, fwd)
     act_high = peak(entries * high_per_entry, workspace,
