@@ -653,7 +653,6 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     if needs_checkpoint:
         notes = [*notes, Text("note.weights_need_checkpoint", fmt=s.weights)]
     spec_tokens = (s.speculative.num_speculative_tokens or 1) if s.speculative else 0
-    num_spec = spec_tokens if draft else 0      # draft layers that keep a KV cache of their own
     caching_default = prefix_caching_default(arch, version)
     prefix_caching = s.enable_prefix_caching if s.enable_prefix_caching is not None else caching_default
     mamba_mode = mamba_cache_mode(arch, version, prefix_caching, s.speculative is not None)
