@@ -3,8 +3,8 @@
 import pytest
 
 from factories import calc, config
-from kvcalc.weights import (LOAD_MAX_SPLIT_BYTES, cached_block_bytes, checkpoint_format, estimate_weights,
-                            rope_cache_bytes)
+from kvcalc.weights import (LOAD_MAX_SPLIT_BYTES, cached_block_bytes, checkpoint_format,
+                            compressed_tensors_kept_parts, estimate_weights, rope_cache_bytes)
 
 GIB = 1 << 30
 
@@ -28,6 +28,24 @@ def test_deepseek_v3_fp8_with_mtp_within_half_a_percent():
     # bf16 embeddings, norms and routers, plus the MTP module with its own embedding and head.
     w = estimate_weights(config("deepseek-ai/DeepSeek-V3"), None, "auto", 2, 1, 1, mtp_layers=1)
     assert abs(w.total_bytes / 688586727753 - 1) < 0.005
+
+
+def test_compressed_tensors_ignore_patterns_keep_shared_experts_and_dense_mlp_in_16_bits():
+    """Kimi-K2-Thinking's INT4 checkpoint ignores attention, the shared experts and the dense MLP by
+    ``re:`` patterns: those stay bf16, which adds 2 × 1.5 bytes per parameter over INT4 (group 32).
+    A pattern for the router ("mlp.gate") or one layer's module names keeps nothing more."""
+    ignore = ["lm_head", "re:.*self_attn.*", "re:.*shared_experts.*", "re:.*mlp\\.(gate|up|gate_up|down)_proj.*"]
+    assert compressed_tensors_kept_parts(ignore) == {"shared_expert", "mlp"}
+    assert compressed_tensors_kept_parts(["re:.*mlp.gate$", "re:.*shared_expert_gate.*"]) == set()
+    assert compressed_tensors_kept_parts(["model.layers.0.mlp.down_proj"]) == set()
+    cfg = config("moonshotai/Kimi-K2-Thinking")
+    assert checkpoint_format(cfg).unquantized_parts == {"shared_expert", "mlp"}
+    kept = estimate_weights(cfg, None, "auto", 2, 1, 1).total_bytes
+    q = dict(cfg["quantization_config"], ignore=["lm_head", "re:.*self_attn.*"])
+    all_int4 = estimate_weights({**cfg, "quantization_config": q}, None, "auto", 2, 1, 1).total_bytes
+    # 60 MoE layers' shared experts of 3 × 7,168 × 2,048 and layer 0's dense MLP of 3 × 7,168 × 18,432,
+    # at 2 B instead of 0.5 + 2 / 32 B: 4.37 GB
+    assert kept - all_int4 == (60 * 3 * 7168 * 2048 + 3 * 7168 * 18432) * (2 - 0.5625)
 
 
 def test_llama_loading_includes_rope_cache():
