@@ -48,6 +48,22 @@ def test_compressed_tensors_ignore_patterns_keep_shared_experts_and_dense_mlp_in
     assert kept - all_int4 == (60 * 3 * 7168 * 2048 + 3 * 7168 * 18432) * (2 - 0.5625)
 
 
+def test_siglip_and_llama4_towers_split_across_tp():
+    """vLLM runs Llama 4's and Gemma 3's vision towers on TP-parallel linear layers (mllama4.py,
+    siglip.py), so each rank holds 1/TP of their blocks. A public Llama-4-Scout start over eight
+    H200s (v0.12.0, max_model_len 2,097,152; no KV lines, so not a data row) prints 'Model loading
+    took 27.8072 GiB' per GPU: with the tower whole on every GPU kvcalc would say 29.17."""
+    cfg = config("meta-llama/Llama-4-Scout-17B-16E-Instruct")
+    w = calc(cfg, "h200", tensor_parallel_size=8, max_model_len=2097152, vllm_version="0.12.0").budget.weights.bytes
+    assert w / GIB == pytest.approx(27.8072, rel=0.005)
+    one = estimate_weights(cfg, None, "auto", 2, 1, 1).per_stage_bytes[0]
+    eight = estimate_weights(cfg, None, "auto", 2, 8, 1).per_stage_bytes[0]
+    text_only = {k: v for k, v in cfg.items() if k != "vision_config"}
+    tower = one - estimate_weights(text_only, None, "auto", 2, 1, 1).per_stage_bytes[0]
+    tower_rank = eight - estimate_weights(text_only, None, "auto", 2, 8, 1).per_stage_bytes[0]
+    assert tower / GIB == pytest.approx(1.57, abs=0.01) and tower_rank < tower / 6
+
+
 def test_llama_loading_includes_rope_cache():
     # "Model loading took 14.9889 GiB": 16,060,522,496 B + 131,072 × 128 × 2 B of cos/sin cache.
     w = estimate_weights(config("meta-llama/Llama-3.1-8B-Instruct"), 16060522496, "auto", 2, 1, 1,

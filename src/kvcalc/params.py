@@ -312,6 +312,25 @@ def _tower(cfg: Any, text_hidden: int) -> int:
     return L * per_block + 3 * patch * patch * h * 2 + h * out + out * out
 
 
+TP_SHARDED_TOWERS = ("siglip_vision_model", "llama4_vision_model")
+"""Vision towers whose attention and MLP run on vLLM's QKV/Column/RowParallelLinear layers, so
+each TP rank holds 1/TP of their blocks (vllm/model_executor/models/siglip.py: Gemma 3's SigLIP;
+mllama4.py: Llama 4's, unless --mm-encoder-tp-mode data replicates it). Other generic towers are
+counted whole on every GPU (the larger reserve where vLLM's layout is not checked)."""
+
+
+def _tower_rank(cfg: Any, total: int, tp: int) -> int:
+    """What one TP rank holds of a generic tower (``_tower``): its blocks' linear layers split across
+    TP for ``TP_SHARDED_TOWERS``, the whole tower otherwise."""
+    if tp <= 1 or not isinstance(cfg, dict) or cfg.get("model_type") not in TP_SHARDED_TOWERS:
+        return total
+    h = _n(cfg, "hidden_size")
+    L = _n(cfg, "num_hidden_layers")
+    inter = _n(cfg, "intermediate_size") or 4 * h
+    blocks = L * (4 * h * h + 2 * h * inter)
+    return total - blocks + cdiv(blocks, tp)
+
+
 def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = frozenset()) -> list[Part]:
     """Every component of the checkpoint, with what one TP rank holds. ``towers_off`` ("vision",
     "audio"): towers that stay in the checkpoint but that no GPU holds."""
@@ -402,7 +421,8 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
     if top in QWEN_VL_MODEL_TYPES and isinstance(config.get("vision_config"), dict):
         vision, vision_rank = _qwen_vl_tower(config["vision_config"], top, H, tp)
     else:
-        vision = vision_rank = _tower(config.get("vision_config"), H)
+        vision = _tower(config.get("vision_config"), H)
+        vision_rank = _tower_rank(config.get("vision_config"), vision, tp)
     audio = _tower(config.get("audio_config"), H)
     for name, total, rank in (("vision", vision, vision_rank), ("audio", audio, audio)):
         if total:
