@@ -384,13 +384,15 @@ def test_language_model_only_neither_loads_nor_profiles_the_towers():
 
 
 def test_a_gemma4_config_without_its_towers_says_so():
-    """The catalog's Gemma 4 E2B config is trimmed to its text model: the estimate says the
-    towers' weights and warm-up are left out; a config with its vision tower does not."""
-    from factories import calc  # noqa: PLC0415
+    """A Gemma 4 config trimmed to its text model (what a hand-made or partial config.json gives):
+    the estimate says the towers' weights and warm-up are left out; a config with its towers does not."""
+    from factories import calc, config  # noqa: PLC0415
 
     def keys(model):
         return {getattr(n, "key", None) for n in calc(model, max_model_len=8192).notes}
-    assert "note.towers_missing" in keys("google/gemma-4-E2B-it")
+    trimmed = {k: v for k, v in config("google/gemma-4-E2B-it").items() if k not in ("vision_config", "audio_config")}
+    assert "note.towers_missing" in keys(trimmed)
+    assert "note.towers_missing" not in keys("google/gemma-4-E2B-it")
     assert "note.towers_missing" not in keys("google/gemma-4-26B-A4B-it")
     assert "note.towers_missing" not in keys("Qwen/Qwen3-8B")
 

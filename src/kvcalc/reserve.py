@@ -550,6 +550,8 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "44g-llama3.2-1b-main-475c1a0-debug-v0.10.1", "a100-80g-pcie-qwen3.5-0.8b-serve-util0.85-maxlen8k-seqs32-v0.28.0",
     "mi300x-rocm-gemma-4-26b-a4b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
     "mi300x-rocm-gemma-4-31b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
+    "mi300x-rocm-gemma-4-e2b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
+    "mi300x-vf-rocm-gemma-4-e2b-it-img4-audio0-v0.29.1rc1",
     "mi300x-vf-rocm-llama-3.3-70b-fp8-dynamic-noprefix-maxlen16k-rocmattn-v2runner-cold-v0.30.0",
     "mi300x-vf-rocm-llama-3.3-70b-fp8-dynamic-noprefix-maxlen16k-aiterfa-v2runner-cold-v0.30.0",
     "h200x2-gpt-oss-120b-tp2-marlin-seqs64-maxlen2068-nopc-v0.22.1", "a10g-qwen3-8b-maxlen8k-defaults-v0.30.0",
