@@ -552,6 +552,7 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "mi300x-rocm-gemma-4-31b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
     "mi300x-rocm-gemma-4-e2b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
     "mi300x-vf-rocm-gemma-4-e2b-it-img4-audio0-v0.29.1rc1",
+    "rtx3090-zephyr-7b-beta-eager-util0.95-maxlen8k-v0.10.2",
     "mi300x-vf-rocm-llama-3.3-70b-fp8-dynamic-noprefix-maxlen16k-rocmattn-v2runner-cold-v0.30.0",
     "mi300x-vf-rocm-llama-3.3-70b-fp8-dynamic-noprefix-maxlen16k-aiterfa-v2runner-cold-v0.30.0",
     "h200x2-gpt-oss-120b-tp2-marlin-seqs64-maxlen2068-nopc-v0.22.1", "a10g-qwen3-8b-maxlen8k-defaults-v0.30.0",
@@ -1250,8 +1251,8 @@ def drafter_graphs_in_estimate(version: Version, model_runner_v2: bool, spec_met
         spec_method not in (None, "ngram", "ngram_gpu", "suffix")
 
 
-COLD_COMPILE_TABLE_COPIES = 0.80
-COLD_COMPILE_FIXED_GIB = 0.25
+COLD_COMPILE_TABLE_COPIES = 0.70
+COLD_COMPILE_FIXED_GIB = 0.35
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
 (Rule.COLD_COMPILE_RESERVE; from v0.19 for untied embeddings: Rule.COLD_COMPILE_UNTIED): max(0, one copy of the input-embedding table one GPU holds
