@@ -35,11 +35,11 @@ def test_compressed_tensors_ignore_patterns_keep_shared_experts_and_dense_mlp_in
     ``re:`` patterns: those stay bf16, which adds 2 × 1.5 bytes per parameter over INT4 (group 32).
     A pattern for the router ("mlp.gate") or one layer's module names keeps nothing more."""
     ignore = ["lm_head", "re:.*self_attn.*", "re:.*shared_experts.*", "re:.*mlp\\.(gate|up|gate_up|down)_proj.*"]
-    assert compressed_tensors_kept_parts(ignore) == {"shared_expert", "mlp"}
+    assert compressed_tensors_kept_parts(ignore) == {"attention", "shared_expert", "mlp"}
     assert compressed_tensors_kept_parts(["re:.*mlp.gate$", "re:.*shared_expert_gate.*"]) == set()
     assert compressed_tensors_kept_parts(["model.layers.0.mlp.down_proj"]) == set()
     cfg = config("moonshotai/Kimi-K2-Thinking")
-    assert checkpoint_format(cfg).unquantized_parts == {"shared_expert", "mlp"}
+    assert checkpoint_format(cfg).unquantized_parts == {"attention", "shared_expert", "mlp"}
     kept = estimate_weights(cfg, None, "auto", 2, 1, 1).total_bytes
     q = dict(cfg["quantization_config"], ignore=["lm_head", "re:.*self_attn.*"])
     all_int4 = estimate_weights({**cfg, "quantization_config": q}, None, "auto", 2, 1, 1).total_bytes
@@ -182,7 +182,7 @@ def test_modelopt_mixed_precision_sizes_each_layer_by_its_algorithm():
     cfg = config("nvidia/Qwen3.6-35B-A3B-NVFP4")
     fmt = checkpoint_format(cfg)
     assert fmt.expert_bytes_per_param == fmt.lm_head_bytes_per_param == 0.5 + 1 / 16
-    assert fmt.bytes_per_param == 1.0 and fmt.mtp_unquantized
+    assert fmt.bytes_per_param == 1.0 and "mtp" in fmt.unquantized_parts
     w = estimate_weights(cfg, None, "auto", 2, 1, 1, max_len=262144, mtp_layers=1)
     assert abs(w.per_stage_bytes[0] / GIB / 21.93 - 1) < 0.02
 

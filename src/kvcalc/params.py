@@ -292,6 +292,13 @@ def _qwen_vl_tower(cfg: dict, model_type: str, text_hidden: int, tp: int) -> tup
     return total, per_rank
 
 
+def _tower_dims(cfg: dict) -> tuple[int, int, int]:
+    """(width, blocks, MLP width) of a generic encoder, under the names configs use."""
+    h = _n(cfg, "hidden_size") or _n(cfg, "embed_dim") or _n(cfg, "width") or _n(cfg, "d_model")
+    L = _n(cfg, "num_hidden_layers") or _n(cfg, "depth") or _n(cfg, "num_layers")
+    return h, L, _n(cfg, "intermediate_size") or _n(cfg, "mlp_dim") or 4 * h
+
+
 def _tower(cfg: Any, text_hidden: int) -> int:
     """A vision/audio encoder, from its dimensions: blocks of attention + MLP, a patch embedding
     and a projection to the language model's width."""
@@ -301,11 +308,9 @@ def _tower(cfg: Any, text_hidden: int) -> int:
         return _gemma4_vision(cfg, text_hidden)
     if cfg.get("model_type") == "gemma4_audio" and _n(cfg, "hidden_size") and _n(cfg, "num_hidden_layers"):
         return _gemma4_audio(cfg, text_hidden)
-    h = _n(cfg, "hidden_size") or _n(cfg, "embed_dim") or _n(cfg, "width") or _n(cfg, "d_model")
-    L = _n(cfg, "num_hidden_layers") or _n(cfg, "depth") or _n(cfg, "num_layers")
+    h, L, inter = _tower_dims(cfg)
     if not (h and L):
         return 0
-    inter = _n(cfg, "intermediate_size") or _n(cfg, "mlp_dim") or 4 * h
     patch = _n(cfg, "patch_size", 14)
     per_block = 4 * h * h + 2 * h * inter + 9 * h
     out = _n(cfg, "out_hidden_size") or text_hidden
@@ -324,9 +329,7 @@ def _tower_rank(cfg: Any, total: int, tp: int) -> int:
     TP for ``TP_SHARDED_TOWERS``, the whole tower otherwise."""
     if tp <= 1 or not isinstance(cfg, dict) or cfg.get("model_type") not in TP_SHARDED_TOWERS:
         return total
-    h = _n(cfg, "hidden_size")
-    L = _n(cfg, "num_hidden_layers")
-    inter = _n(cfg, "intermediate_size") or 4 * h
+    h, L, inter = _tower_dims(cfg)
     blocks = L * (4 * h * h + 2 * h * inter)
     return total - blocks + cdiv(blocks, tp)
 

@@ -1446,8 +1446,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         return int(max(vision, kept + max(forward, held + sampler_bytes)))
     act = peak(entries * per_entry, kept_workspace, fwd)
     act_low = peak(entries * low_per_entry, kept_workspace, fwd)
-    act_high = peak(entries * high_per_entry, workspace,
-                    forward_bytes(config, mnbt, tp, dtype_bytes, compiled, bool(workspace)))
+    # the band's reserve end holds a possible workspace in the modular shapes too
+    fwd_high = forward_bytes(config, mnbt, tp, dtype_bytes, compiled, True) if moe_workspace == "possible" else fwd
+    act_high = peak(entries * high_per_entry, workspace, fwd_high)
     spread = int(era.spread_gib * GIB)
     cg, cg_basis = (0, 0, 0), Text("basis.cuda_graphs_none")
     if cuda_graphs:

@@ -39,9 +39,7 @@ class Format:
     name: str
     bytes_per_param: float     # for quantized linear layers
     experts_only: bool = False
-    attention_unquantized: bool = False
     expert_bytes_per_param: float | None = None   # mixed precision: routed experts differ
-    mtp_unquantized: bool = False                  # the checkpoint's ignore list names the MTP layers
     lm_head_bytes_per_param: float | None = None   # a checkpoint that quantizes its LM head too
     unquantized_parts: frozenset[str] = frozenset()  # params.Part names the ignore list keeps 16-bit
 
@@ -101,9 +99,10 @@ def checkpoint_format(config: dict[str, Any]) -> Format | None:
         algo = modelopt_algo(q)
         ignore = q.get("ignore") or q.get("exclude_modules") or []
         mtp_off = isinstance(ignore, list) and any(str(x).startswith("mtp") for x in ignore)
+        kept = frozenset({"mtp"}) if mtp_off else frozenset()
         if algo == "MIXED_PRECISION":
-            return replace(_modelopt_mixed(q), mtp_unquantized=mtp_off)
-        return Format("nvfp4" if "FP4" in algo else "fp8", _modelopt_bytes(algo), mtp_unquantized=mtp_off)
+            return replace(_modelopt_mixed(q), unquantized_parts=kept)
+        return Format("nvfp4" if "FP4" in algo else "fp8", _modelopt_bytes(algo), unquantized_parts=kept)
     if method == "bitsandbytes":
         return Format("bitsandbytes", 0.5 + 0.04 if q.get("load_in_4bit", True) else 1.0)
     if method == "compressed-tensors":
@@ -113,27 +112,26 @@ def checkpoint_format(config: dict[str, Any]) -> Format | None:
         bits = weights.get("num_bits", 8)
         kind = weights.get("type", "int")
         group = weights.get("group_size") or 128
-        ignore = " ".join(str(x) for x in q.get("ignore") or [])
-        attn_off = "self_attn" in ignore or "attn" in ignore
         kept = compressed_tensors_kept_parts(q.get("ignore") or [])
         if bits == 4 and kind == "float":
-            return Format("nvfp4", NVFP4_BYTES, attention_unquantized=attn_off, unquantized_parts=kept)
+            return Format("nvfp4", NVFP4_BYTES, unquantized_parts=kept)
         if bits == 4:
-            return Format("int4", 0.5 + 2 / group, attention_unquantized=attn_off, unquantized_parts=kept)
-        return Format("fp8" if kind == "float" else "int8", 1.0, attention_unquantized=attn_off,
-                      unquantized_parts=kept)
+            return Format("int4", 0.5 + 2 / group, unquantized_parts=kept)
+        return Format("fp8" if kind == "float" else "int8", 1.0, unquantized_parts=kept)
     return None
 
 
 def compressed_tensors_kept_parts(ignore: list[Any]) -> frozenset[str]:
-    """The parts (params.Part names) beyond attention that a compressed-tensors ``ignore`` list
-    leaves in 16 bits for every layer: a ``re:`` pattern that names the shared experts
-    ("shared_experts" / "shared_expert", not the one-column "shared_expert_gate") or the dense MLP's
+    """The parts (params.Part names) a compressed-tensors ``ignore`` list leaves in 16 bits: the
+    attention when any entry names it ("self_attn" / "attn"), and for every layer a ``re:`` pattern
+    that names the shared experts ("shared_experts" / "shared_expert", not the one-column
+    "shared_expert_gate") or the dense MLP's
     projections ("mlp\\.(gate|up|gate_up|down)_proj", which does not reach
     "mlp.experts.N.gate_proj", nor the router "mlp.gate"). Module names of single layers are left
     alone: they keep one layer, not all. Kimi-K2-Thinking's INT4 checkpoint ignores both patterns,
     besides attention and the LM head: counted as INT4 they made its total about 0.7% (4.4 GB) low."""
-    kept = set()
+    joined = " ".join(str(x) for x in ignore)
+    kept = {"attention"} if "attn" in joined else set()
     for x in ignore:
         x = str(x)
         if not x.startswith("re:"):
@@ -172,8 +170,7 @@ def _part_bytes(p: Part, fmt: Format | None, dtype_bytes: int, tp: int,
     """(bytes in the checkpoint, bytes on one TP rank) for one part."""
     per_rank = p.per_rank if p.per_rank is not None else cdiv(p.params, tp)
     quantized = fmt is not None and p.quantizable and (p.expert or not fmt.experts_only) and \
-        not (fmt.attention_unquantized and p.name == "attention") and \
-        not (fmt.mtp_unquantized and p.name == "mtp") and p.name not in fmt.unquantized_parts
+        p.name not in fmt.unquantized_parts
     b = dtype_bytes
     if quantized:
         b = fmt.expert_bytes_per_param if p.expert and fmt.expert_bytes_per_param else fmt.bytes_per_param
@@ -325,7 +322,7 @@ def _packed_bytes(kind: str, fmt: Format | None, dtype_bytes: int) -> float | No
         return dtype_bytes
     if kind == "lm_head":
         return None if fmt.lm_head_bytes_per_param else dtype_bytes
-    if fmt.experts_only or (kind == "attention" and fmt.attention_unquantized):
+    if fmt.experts_only or (kind == "attention" and "attention" in fmt.unquantized_parts):
         return dtype_bytes
     return PACKED_BYTES_PER_PARAM.get(fmt.name)
 
