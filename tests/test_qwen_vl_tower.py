@@ -150,7 +150,26 @@ def test_vision_attention_in_between_releases_and_qwen2_vl_of_its_own():
     pixels = 3 * 2 * 14 * 14
     e = 1280
     at = {r: qwen_vl_patch_values(qwen2, 2, "qwen2_vl", V(r)) for r in ("0.11.0", "0.11.1", "0.12.0", "0.13.0")}
-    assert at["0.11.1"] == max(2 * e + 18 * e // 2, 3 * e + 2 * 5120 // 2) + pixels
-    assert at["0.12.0"] == max(2 * e + 10 * e // 2, 3 * e + 2 * 5120 // 2) + pixels
-    assert at["0.13.0"] == max(2 * e + 10 * e // 2 + 3 * e, 3 * e + 2 * 5120 // 2) + pixels
-    assert at["0.11.0"] == max(2 * e + 18 * e // 2 + 3 * e, 3 * e + 2 * 5120 // 2) + pixels
+    mlp = 3 * e + 3 * 5120 // 2       # compiled: QuickGELU as PyTorch code (three MLP-wide values)
+    assert at["0.11.1"] == max(2 * e + 18 * e // 2, mlp) + pixels
+    assert at["0.12.0"] == max(2 * e + 10 * e // 2, mlp) + pixels
+    assert at["0.13.0"] == max(2 * e + 10 * e // 2 + 3 * e, mlp) + pixels
+    assert at["0.11.0"] == max(2 * e + 18 * e // 2 + 3 * e, mlp) + pixels
+
+
+def test_qwen2_vl_before_v011_rotates_q_and_k_one_at_a_time():
+    """The v0.10.x wheels rotate q, then k, each through its own float32 copy (2 + 11 hidden-size
+    values per patch at TP 1), and a compiled Qwen2-VL runs QuickGELU as PyTorch code, which holds
+    the up projection, its sigmoid and their product (3 + 3 × 5,120 / 1,280 = 15): the MLP sets the
+    peak. The public v0.10.2 RTX 4080 breakdown of Qwen2-VL-2B (one 65,536-patch image) prints
+    2.65 GiB of peak activation; the v0.11 count (2 + 18) would give 3.27."""
+    log_id = "rtx4080-wsl-qwen2-vl-2b-util0.8-maxlen4k-warm-v0.10.2"
+    cfg = logged_config(log_id)
+    v, e, pixels = cfg["vision_config"], 1280, 3 * 2 * 14 * 14
+    assert qwen_vl_patch_values(v, 1, "qwen2_vl", V("0.10.2")) == 3 * e + 3 * 5120 + pixels
+    assert qwen_vl_patch_values(v, 1, "qwen2_vl", V("0.10.2"), compiled=False) == 2 * e + 11 * e + pixels
+    assert qwen_vl_patch_values(v, 1, "qwen2_vl", V("0.11.0")) == 2 * e + 18 * e + pixels
+    peak = vision_profile(cfg, 2048, 256, 4096, 1, 2, V("0.10.2"))[0] / GIB
+    assert 2.45 < peak < 2.65
+    row = next(e for e in load_logs() if e["id"] == log_id)
+    assert row["logged"]["activation_peak_gib"] == 2.65

@@ -52,7 +52,7 @@ class Era:
 
 
 ERAS: dict[str, Era] = {
-    "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.10, 0.5),
+    "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.05, 0.5),
     "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.20, 0.7),
     "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.00, 0.5),
     "from-0.29": Era(Text("era.from_0_29"), 0.00, 0.7),
@@ -1115,11 +1115,18 @@ def qwen_vl_patch_values(vision_config: dict[str, Any], tp: int, model_type: str
     * attention in v0.11.1-v0.11.2 (Rule.QWEN_VL_VISION_NO_GATHER): no TP gather, and Qwen2.5-VL's
       attention (Qwen3-VL's too) rotates one contiguous q·k copy (2) in float32 (4 + 4 + 2) beside
       QKV (3): 2 + 15/TP; Qwen2-VL 2 + 18/TP;
-    * attention before: QKV (3), contiguous q, k, v copies (3), their concatenation (2), and the
+    * attention in v0.11.0: QKV (3), contiguous q, k, v copies (3), their concatenation (2), and the
       rotation done in float32 (an input copy 4, its output 4, cast back 2): 2 + 18/TP; with TP > 1
       the QKV was also gathered from every rank (3 whole, 6 while gathering);
-    * MLP: the residual, the normed input and the output (3) plus, for Qwen3-VL and Qwen2-VL, the
-      up projection and its activation (2 × intermediate); Qwen2.5-VL's gated MLP holds 3 ×
+    * attention before v0.11.0 (Rule.QWEN_VL_VISION_QK_CONCAT): the same, but q and k rotated one at
+      a time, so one float32 copy (2), its output (2) and the cast (1) beside QKV and the copies:
+      2 + 11/TP;
+    * MLP: the block's input (its caller still holds it), the residual and the normed input (3)
+      plus, for Qwen3-VL and Qwen2-VL, the up projection and its activation (2 × intermediate);
+      Qwen2-VL's QuickGELU runs as PyTorch code in a compiled model (custom ops off), x ·
+      sigmoid(1.702 x), which holds the up projection, the sigmoid and the product (3 ×
+      intermediate; the public v0.10.2 RTX 4080 breakdown of Qwen2-VL-2B, 2.65 GiB for one
+      65,536-patch image, against 2.49 counted); Qwen2.5-VL's gated MLP holds 3 ×
       intermediate and, since #22184 (Rule.QWEN25_VL_FUSED_NORM), its block keeps the input and the
       attention output beside the fused norm's two results when the norm runs as PyTorch code (a
       compiled model turns vLLM's custom ops off): 5 hidden-size values (3 with --enforce-eager,
@@ -1140,12 +1147,14 @@ def qwen_vl_patch_values(vision_config: dict[str, Any], tp: int, model_type: str
     elif applies(Rule.QWEN_VL_VISION_NO_GATHER, version):
         split, gathers = (18 if qwen2 else 15), False
     else:
-        split, gathers = 18, True
+        split, gathers = (18 if applies(Rule.QWEN_VL_VISION_QK_CONCAT, version) else 11), True
     gathered = 3 * hidden if gathers and tp > 1 else 0
     attention = max(2 * hidden + split * per_rank + gathered, 2 * hidden + 3 * per_rank + 2 * gathered)
     if model_type == "qwen2_5_vl":
         kept = 5 if compiled and applies(Rule.QWEN25_VL_FUSED_NORM, version) else 3
         mlp = kept * hidden + 3 * cdiv(inter, tp)
+    elif qwen2:
+        mlp = 3 * hidden + (3 if compiled else 2) * cdiv(inter, tp)
     else:
         mlp = 3 * hidden + 2 * cdiv(inter, tp)
     position = 0 if model_type in QWEN2_VL_MODEL_TYPES else hidden
@@ -1251,8 +1260,8 @@ def drafter_graphs_in_estimate(version: Version, model_runner_v2: bool, spec_met
         spec_method not in (None, "ngram", "ngram_gpu", "suffix")
 
 
-COLD_COMPILE_TABLE_COPIES = 0.70
-COLD_COMPILE_FIXED_GIB = 0.35
+COLD_COMPILE_TABLE_COPIES = 0.80
+COLD_COMPILE_FIXED_GIB = 0.25
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
 (Rule.COLD_COMPILE_RESERVE; from v0.19 for untied embeddings: Rule.COLD_COMPILE_UNTIED): max(0, one copy of the input-embedding table one GPU holds

@@ -352,6 +352,14 @@ class Rule(Enum):
         "153,600 tokens, more than an image, so the warm-up encodes one video of 12,288 embeddings",
         "confirmed: qwen3_vl.py first ships in the v0.11.0 wheel with the × 12.5 (qwen3_vl.py:674), "
         "kept through v0.12.0; a v0.11.0 log prints 'budget of 153600 tokens, and profiled with 1 video items'")
+    QWEN_VL_VISION_QK_CONCAT = RuleInfo(
+        _v("0.11.0"), "v0.11.0 wheel", "vllm/model_executor/models/qwen2_vl.py Qwen2VisionAttention",
+        "the Qwen2-VL and Qwen2.5-VL vision attention concatenates q and k and rotates them in one "
+        "float32 pass (2 + 18/TP hidden-size values per patch); before, q and k were rotated one at a "
+        "time (QKV 3, the q, k, v copies 3, one float32 copy and its output 2 + 2, cast back 1: 2 + 11/TP)",
+        "confirmed: apply_rotary_pos_emb_vision(q, …) then (k, …) in the v0.10.0-v0.10.2 wheels' "
+        "qwen2_vl.py and qwen2_5_vl.py, qk_concat = torch.cat([q, k]) from v0.11.0; a v0.10.2 Qwen2-VL-2B "
+        "breakdown prints a 2.65 GiB peak for one 65,536-patch image")
     QWEN_VL_VISION_NO_GATHER = RuleInfo(
         _v("0.11.1"), "#28271", "vllm/model_executor/models/qwen2_5_vl.py Qwen2_5_VisionAttention",
         "the Qwen-VL vision attention no longer gathers QKV across TP, and Qwen2.5-VL/Qwen3-VL rotate "
@@ -1185,6 +1193,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "所以预热编码一段 12,288 个嵌入的视频",
         "已确认：qwen3_vl.py 首次出现在 v0.11.0 wheel，带 × 12.5（qwen3_vl.py:674），一直保留到 v0.12.0；"
         "一条 v0.11.0 日志打印 'budget of 153600 tokens, and profiled with 1 video items'"),
+    "QWEN_VL_VISION_QK_CONCAT": (
+        "Qwen2-VL 与 Qwen2.5-VL 的视觉注意力把 q 和 k 拼接后一次性以 float32 旋转（每个 patch 2 + 18/TP 个隐藏维度的值）；"
+        "此前 q 与 k 逐个旋转（QKV 3、q/k/v 副本 3、一份 float32 副本及其输出 2 + 2、转回 1：2 + 11/TP）",
+        "已确认：v0.10.0–v0.10.2 wheel 的 qwen2_vl.py 与 qwen2_5_vl.py 先后调用 apply_rotary_pos_emb_vision(q, …) 和 (k, …)，"
+        "v0.11.0 起为 qk_concat = torch.cat([q, k])；一条 v0.10.2 Qwen2-VL-2B 的明细打印一张 65,536 patch 图像的峰值 2.65 GiB"),
     "QWEN_VL_VISION_NO_GATHER": (
         "Qwen-VL 视觉注意力不再跨 TP 收集 QKV，Qwen2.5-VL/Qwen3-VL 改为旋转一份连续的 q·k 副本，不再复制 q、k、v 再拼接"
         "（#28769）：每个 patch 为 2 + 15/TP 个隐藏维度的值（Qwen2-VL 自己的注意力仍为 2 + 18/TP）",
