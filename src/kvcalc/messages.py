@@ -576,6 +576,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "forward: {mnbt:,} tokens)",
         "max(采样器（{sampler}）：{rows:,} 行 × {vocab:,} 词表 × {per_entry:g} B，"
         "前向：{mnbt:,} tokens)"),
+    "basis.rejection_warmup": (
+        "with speculative decoding the warm-up also runs the rejection sampler over twice the rows "
+        "({plain:g} B per entry without it)",
+        "启用推测解码时，预热还会在两倍行数上运行拒绝采样器（不启用时每项 {plain:g} B）"),
     "basis.moe_workspace_kept": (
         "the sampler runs beside the {gib:.2f} GiB fused-MoE workspaces the forward pass leaves allocated",
         "采样器与前向留下的 {gib:.2f} GiB fused-MoE 工作区同时占用显存"),

@@ -168,6 +168,45 @@ SAMPLER_NAMES = {"greedy": Text("sampler.greedy"), "v2-flashinfer": Text("sample
                  "triton": Text("sampler.triton"), "pytorch": Text("sampler.pytorch")}
 
 
+REJECTION_LOGITS_BYTES = 2
+"""Bytes of one logit as the model computes it (bf16/fp16) in the rejection sampler's warm-up."""
+
+
+def native_top_k_top_p_bytes(version: Version, platform: str) -> float:
+    """Bytes per entry that vLLM's native top-k/top-p (vllm/v1/sample/ops/topk_topp_sampler.py
+    ``apply_top_k_top_p``) holds beyond its float32 input: the sort's values, indices and scratch
+    (the measured sort-based sampler less its model-dtype logits and their float32 copy), or, from
+    v0.17 on CUDA and ROCm (Rule.TRITON_TOP_K_TOP_P), what the Triton kernels add to a copy they mask
+    in place (the measured Triton sampler less the 14 B read from the code: their row buffer)."""
+    if platform in ("cuda", "rocm") and applies(Rule.TRITON_TOP_K_TOP_P, version):
+        return SAMPLER_BYTES_TRITON - 14
+    return SAMPLER_BYTES_PER_ENTRY - REJECTION_LOGITS_BYTES - 4
+
+
+def rejection_warmup_bytes(version: Version, first_pass: float, native: float) -> float:
+    """Bytes per (dummy request × vocabulary entry) of the V1 runner's sampler warm-up with
+    speculative decoding (vllm/v1/worker/gpu_model_runner.py ``_dummy_sampler_run``: after the plain
+    sampler, the rejection sampler over 2 × max_num_seqs random logits). From v0.11.1
+    (Rule.REJECTION_WARMUP_SAMPLES_BONUS; vllm/v1/sample/rejection_sampler.py) it holds the random
+    logits (2 rows per request), the bonus rows' copy and their float32 'raw_logits', and the target
+    rows in float32, cloned from v0.14 (Rule.REJECTION_CLONES_TARGET); on top of these it samples the
+    bonus rows with the plain sampler (``first_pass`` less its own logits, plus the float32 copy),
+    filters the target rows with the native top-k/top-p (``native``), then keeps their probabilities,
+    an exponential draw and, from v0.17, its reciprocal (Rule.REJECTION_INVERTS_Q). Its largest stage
+    or the plain pass, whichever is more: 30 B with vLLM's Triton kernels (a public A10G n-gram start
+    of Qwen3.5-4B, v0.18, keeps 0.44 GiB more than without speculation, where this gives 0.45 over
+    the vision tower's pass that peaks otherwise), 50.5 B with the sort from v0.14 to v0.16. Before
+    v0.11.1 the rejection sampler took max_num_seqs target rows and filtered them in the model dtype,
+    below the plain pass. Model runner V2's speculative warm-up is not modelled."""
+    if not applies(Rule.REJECTION_WARMUP_SAMPLES_BONUS, version):
+        return first_pass
+    d = REJECTION_LOGITS_BYTES
+    held = 3 * d + 4 + 4 + (4 if applies(Rule.REJECTION_CLONES_TARGET, version) else 0)
+    bonus = first_pass + 2 * d + 4
+    tail = held + 4 + 4 + (4 if applies(Rule.REJECTION_INVERTS_Q, version) else 0)
+    return max(first_pass, bonus, held + native, tail)
+
+
 def sampler_bytes_per_entry(version: Version, model_runner_v2: bool, platform: str,
                             flashinfer_sampler: bool | None = None, capability: str = "") -> float:
     """Bytes of profile peak per (dummy request × vocabulary entry) on the path ``sampler_path`` picks."""
@@ -566,7 +605,7 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "a100-80g-qwen3-coder-30b-a3b-seqs16-v0.26.1rc1-dev", "l40s-qwen2.5-7b-util0.95-maxlen4k-asyncengine-v0.22.0",
     "rtx4080-laptop-wsl-qwen2.5-1.5b-seqs64-v0.20.0", "rtx4090-qwen2.5-7b-util0.85-maxlen2k-v0.24.0",
     "b300-gemma-4-31b-it-v1runner-maxlen16k-v0.26.0", "kaggle-gemma-4-31b-it-seqs20-maxlen32k-v0.23.0",
-    "vllm#58580", "rtx5060ti-wsl-typhoon2.5-qwen3-4b-util0.70-xinference-v0.30.0",
+    "rtx5060ti-wsl-typhoon2.5-qwen3-4b-util0.70-xinference-v0.30.0",
     "rtx3090ti-gemma-4-e4b-it-maxlen32k-v0.22.1", "h100-qwen3-30b-a3b-2507-maxlen4k-v0.10.2",
     "h200-llama32-1b-fp16-seqs1024-v0.31.0", "h200-llama32-1b-fp16-seqs32-v0.31.0",
     "h200-llama32-1b-fp16-seqs1024-eager-v0.31.0", "h200-llama32-1b-fp16-seqs1024-nograph-v0.31.0",
@@ -1447,6 +1486,11 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     high_per_entry = SAMPLER_BYTES_PER_ENTRY if path in ("triton", "flashinfer-native", "greedy", "v2-flashinfer",
                                                          "v2-triton") \
         else per_entry
+    plain_per_entry = per_entry
+    if spec_method and not model_runner_v2:
+        native = native_top_k_top_p_bytes(version, platform)
+        per_entry, low_per_entry, high_per_entry = (
+            rejection_warmup_bytes(version, x, native) for x in (per_entry, low_per_entry, high_per_entry))
 
     def peak(sampler_bytes: float, held: int, forward: int) -> int:
         # the encoder cache and the pixel values outlive the language model's pass and the
@@ -1486,6 +1530,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                                                   mib=FLASHINFER_WORKSPACE_BYTES >> 20)])
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt)
+    if per_entry > plain_per_entry:
+        basis = join_texts([basis, Text("basis.rejection_warmup", plain=plain_per_entry)])
     if kept_workspace:
         basis = join_texts([basis, Text("basis.moe_workspace_kept", gib=workspace / GIB)])
     elif workspace:

@@ -262,6 +262,26 @@ class Rule(Enum):
         "v0.11.1, #26443), so the profile peak depended on the install",
         "confirmed: the v0.11.0 wheel tests 'is not False' (topk_topp_sampler.py:46), v0.11.1 asks for the "
         "variable (topk_topp_sampler.py:34); #26859 merged 2025-10-15")
+    REJECTION_WARMUP_SAMPLES_BONUS = RuleInfo(
+        _v("0.11.1"), "v0.11.1 wheel", "vllm/v1/sample/rejection_sampler.py RejectionSampler.forward",
+        "with speculative decoding the V1 runner's dummy sampler run passes 2 × max_num_seqs random "
+        "logits to the rejection sampler, which samples the bonus rows itself (keeping their logits in "
+        "float32 as 'raw_logits') and takes the target rows to float32, then their probabilities and "
+        "an exponential draw: a peak above the plain sampler's",
+        "confirmed: the v0.11.0 wheel passes max_num_seqs target logits and the bonus token ids "
+        "(compute_probs); from the v0.11.1 wheel through v0.33.0 bonus_logits = logits[…] is sampled "
+        "inside forward with max_num_logprobs=-1; two public A10G n-gram starts of Qwen3.5-4B "
+        "(v0.18.0) keep 0.44 GiB more than the same command without speculation")
+    REJECTION_CLONES_TARGET = RuleInfo(
+        _v("0.14.0"), "v0.14.0 wheel", "vllm/v1/sample/rejection_sampler.py RejectionSampler.forward",
+        "the rejection sampler clones the float32 target logits before applying the logits processors "
+        "(one more float32 copy of max_num_seqs rows in the warm-up)",
+        "confirmed: target_logits.clone() absent from the v0.13.0 wheel, in v0.14.0 through v0.33.0")
+    REJECTION_INVERTS_Q = RuleInfo(
+        _v("0.17.0"), "v0.17.0 wheel", "vllm/v1/sample/rejection_sampler.py sample_recovered_tokens",
+        "the recovered-token draw keeps the reciprocal of its exponential draw (inv_q, one more float32 "
+        "copy of max_num_seqs rows)",
+        "confirmed: inv_q = q.reciprocal() absent from the v0.16.0 wheel, in v0.17.0 through v0.33.0")
     TRITON_TOP_K_TOP_P = RuleInfo(
         _v("0.17.0"), "#33538", "vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p",
         "top-k/top-p over 8 rows or more run as Triton kernels (topk_topp_triton.py) instead of "
@@ -1127,6 +1147,19 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "（Docker 镜像自带；pip 安装从 v0.11.1 起才带，#26443），V1 runner 就会用它，所以 profile 峰值取决于安装方式",
         "已确认：v0.11.0 wheel 判断 'is not False'（topk_topp_sampler.py:46），v0.11.1 要求设置该变量"
         "（topk_topp_sampler.py:34）；#26859 于 2025-10-15 合并"),
+    "REJECTION_WARMUP_SAMPLES_BONUS": (
+        "启用推测解码时，V1 runner 的虚拟采样运行把 2 × max_num_seqs 行随机 logits 交给拒绝采样器，"
+        "它自己对 bonus 行采样（其 logits 以 float32 保留为 'raw_logits'），把 target 行转成 float32，再算概率和一次指数抽样："
+        "峰值高于普通采样器",
+        "已确认：v0.11.0 wheel 传入 max_num_seqs 行 target logits 与 bonus token id（compute_probs）；从 v0.11.1 wheel "
+        "到 v0.33.0，forward 内以 max_num_logprobs=-1 对 bonus_logits = logits[…] 采样；两条公开的 A10G Qwen3.5-4B "
+        "n-gram 启动日志（v0.18.0）比不开推测解码的同一命令多占 0.44 GiB"),
+    "REJECTION_CLONES_TARGET": (
+        "拒绝采样器在应用 logits 处理器之前先克隆 float32 的 target logits（预热中多一份 max_num_seqs 行的 float32 副本）",
+        "已确认：v0.13.0 wheel 中没有 target_logits.clone()，v0.14.0 到 v0.33.0 中有"),
+    "REJECTION_INVERTS_Q": (
+        "恢复 token 的抽样保留其指数抽样的倒数（inv_q，多一份 max_num_seqs 行的 float32 副本）",
+        "已确认：v0.16.0 wheel 中没有 inv_q = q.reciprocal()，v0.17.0 到 v0.33.0 中有"),
     "TRITON_TOP_K_TOP_P": (
         "8 行及以上的 top-k/top-p 改用 Triton 内核（topk_topp_triton.py），不再对 logits 排序，"
         "预热时采样器的峰值不到排序方式的一半",
