@@ -18,7 +18,9 @@ The sampler cost per (request × vocabulary) entry and the multi-GPU non-torch t
 measured directly (reserve.py says where); the fit searches the fixed part of each group
 of releases (model runner × era). The objective is the median
 relative error of the KV memory on the fitting rows, where a reserve that is too small (the pool
-estimated high) counts three times (``HIGH_ESTIMATE_WEIGHT``).
+estimated high) counts three times (``HIGH_ESTIMATE_WEIGHT``), and the rows of one source (a
+repository or issue thread: one machine's sweep) share one vote in each group's median
+(``source_weights``).
 """
 
 from __future__ import annotations
@@ -44,8 +46,8 @@ def is_fit_row(entry: dict) -> bool:
     subtracts a CUDA-graph estimate it prints) the weights and that estimate, which leave activation
     plus non-torch memory as one measured number."""
     logged = entry.get("logged") or {}
-    if entry.get("vllm_version") is None:
-        return False
+    if entry.get("vllm_version") is None or entry.get("fit_exclusion_reason"):
+        return False     # a row whose observed reserve is too uncertain to fit on says why
     if any(logged.get(k) is not None for k in BREAKDOWN_KEYS):
         return True
     return (logged.get("model_loading_gib") is not None and logged.get("cuda_graph_gib") is not None
@@ -86,23 +88,58 @@ def loss(reserve_error_gib: float) -> float:
     return -reserve_error_gib * HIGH_ESTIMATE_WEIGHT if reserve_error_gib < 0 else reserve_error_gib
 
 
+def source_key(source: str) -> str:
+    """The machine and session a row comes from, as far as its source says: a GitHub repository
+    (owner/name) or issue thread, else the whole source text."""
+    parts = source.split("github.com/", 1)
+    if len(parts) == 2:
+        path = parts[1].split("/")
+        return "/".join(path[:4] if len(path) > 2 and path[2] in ("issues", "pull", "discussions") else path[:2])
+    return source
+
+
+def source_weights(features: list[dict]) -> dict[str, float]:
+    """1 / (rows of the same group from the same source) for each row: a sweep of one machine counts
+    as much as a single start on another in the median, so six starts of one session cannot carry
+    a fixed part that every other row of their releases then shares."""
+    counts: dict[tuple[str, str], int] = {}
+    for f in features:
+        counts[(f["group"], f["source"])] = counts.get((f["group"], f["source"]), 0) + 1
+    return {f["id"]: 1 / counts[(f["group"], f["source"])] for f in features}
+
+
+def weighted_median(values: list[float], weights: list[float]) -> float:
+    """The smallest value at which the weights of the values up to it reach half of all."""
+    pairs = sorted(zip(values, weights))
+    half, run = sum(weights) / 2, 0.0
+    for value, weight in pairs:
+        run += weight
+        if run >= half - 1e-12:
+            return value
+    return pairs[-1][0]
+
+
 def fit_groups(features: list[dict], cold: tuple[float, float]) -> dict:
     """Per group of releases: the fixed part that minimises the median
     relative error of the KV memory (the reserve error divided by the logged KV memory, so a
-    small GPU counts as much as a large one), with a first start's compile reserve ``cold`` (predict).
-    The multi-GPU term is measured, not fitted."""
+    small GPU counts as much as a large one), with a first start's compile reserve ``cold`` (predict),
+    each row weighted by ``source_weights``. The multi-GPU term is measured, not fitted."""
     groups = sorted({f["group"] for f in features})
-    choice, errs = {}, []
+    weight = source_weights(features)
+    choice, errs, weights = {}, [], []
     for g in groups:
         rows = [f for f in features if f["group"] == g]
+        w = [weight[f["id"]] for f in rows]
         cands = []
         for base in FIXED_PART_CANDIDATES:
             e = [loss(predict(f, base, cold) - f["observed_gib"]) / f["kv_gib"] for f in rows]
-            cands.append((statistics.median(e), sum(e), base, e))
+            cands.append((weighted_median(e, w), sum(x * y for x, y in zip(e, w)), base, e))
         _, _, base, e = min(cands)
         choice[g] = (None, base)
         errs += e
-    return {"score": statistics.median(errs) * 100, "total": sum(errs), "groups": choice, "cold": cold}
+        weights += w
+    return {"score": weighted_median(errs, weights) * 100, "total": sum(x * y for x, y in zip(errs, weights)),
+            "groups": choice, "cold": cold}
 
 
 def fit(features: list[dict]) -> dict:
@@ -144,7 +181,8 @@ def fitting_features(logs: list[dict]) -> tuple[list[dict], list[str]]:
     unified-memory GPU are left out too: vLLM counts its processes' host memory there, a term
     several times the fixed parts that varies between identical starts (``reserve.UMA_HOST_GIB``,
     set from ``reserve.UMA_ROWS``), so they would set the fixed part of discrete GPUs."""
-    observed = [f for f in (observed_reserve(e) for e in logs if is_fit_row(e)) if f]
+    sources = {e["id"]: source_key(e["source"]) for e in logs}
+    observed = [dict(f, source=sources[f["id"]]) for f in (observed_reserve(e) for e in logs if is_fit_row(e)) if f]
     left_out = [f for f in observed
                 if f["tower_unmodelled"] or f["unified_memory"] or beyond_any_fixed_part(f)]
     return [f for f in observed if f not in left_out], sorted(f["id"] for f in left_out)
