@@ -610,6 +610,11 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "rtx4080-laptop-wsl-qwen2.5-1.5b-seqs64-v0.20.0", "rtx4090-qwen2.5-7b-util0.85-maxlen2k-v0.24.0",
     "b300-gemma-4-31b-it-v1runner-maxlen16k-v0.26.0", "kaggle-gemma-4-31b-it-seqs20-maxlen32k-v0.23.0",
     "rtx5060ti-wsl-typhoon2.5-qwen3-4b-util0.70-xinference-v0.30.0",
+    "h100-nvl-deepseek-v2-lite-engine-debug-cold-v0.10.1.1", "h100-nvl-gpt-oss-20b-engine-debug-warm-v0.10.1.1",
+    "h100-nvl-llama3.2-3b-base-engine-debug-warm-v0.10.1.1", "h100-nvl-llama3.2-3b-base-serve-debug-warm-v0.11.0",
+    "h100-nvl-mistral-7b-v0.1-engine-debug-cold-v0.10.1.1", "h100-nvl-mistral-7b-v0.1-engine-debug-warm-v0.10.1.1",
+    "h100-nvl-r1-distill-llama-8b-engine-debug-warm-v0.10.1.1", "l40s-llama3.2-3b-base-engine-debug-cold-v0.10.1.1",
+    "l40s-llama3.2-3b-base-serve-debug-warm-v0.11.0",
     "rtx3090ti-gemma-4-e4b-it-maxlen32k-v0.22.1", "h100-qwen3-30b-a3b-2507-maxlen4k-v0.10.2",
     "h200-llama32-1b-fp16-seqs1024-v0.31.0", "h200-llama32-1b-fp16-seqs32-v0.31.0",
     "h200-llama32-1b-fp16-seqs1024-eager-v0.31.0", "h200-llama32-1b-fp16-seqs1024-nograph-v0.31.0",
@@ -1303,8 +1308,8 @@ def drafter_graphs_in_estimate(version: Version, model_runner_v2: bool, spec_met
         spec_method not in (None, "ngram", "ngram_gpu", "suffix")
 
 
-COLD_COMPILE_TABLE_COPIES = 0.70
-COLD_COMPILE_FIXED_GIB = 0.35
+COLD_COMPILE_TABLE_COPIES = 0.80
+COLD_COMPILE_FIXED_GIB = 0.25
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
 (Rule.COLD_COMPILE_RESERVE; from v0.19 for untied embeddings: Rule.COLD_COMPILE_UNTIED): max(0, one copy of the input-embedding table one GPU holds
