@@ -61,9 +61,10 @@ ERAS: dict[str, Era] = {
 as heavily as one too large (a pool estimated high is the costlier mistake), so each value sits
 near the upper quarter of what its fitting rows leave unexplained. In the v1-from-0.21 group, with
 the warm-up's second, native sampler pass counted (Rule.V1_SAMPLER_WARMS_NATIVE) and the weights'
-allocator rounding (Rule.LOAD_MAX_SPLIT_20MIB), those rows leave −0.8 (vllm#58580) and −0.4 (B300
-Gemma-4-31B) to 0.6 GiB (GPT-OSS-120B on one H200), most of them 0.1 to 0.2 (calibrate.py gives the
-rows of one source one vote in the median). Rows whose GPU total is known only within a range wider
+allocator rounding (Rule.LOAD_MAX_SPLIT_20MIB), those rows leave −1.1 (multi-GPU A100 and H200
+starts, whose per-peer term is conservative) and −0.4 (B300 Gemma-4-31B) to 0.6 GiB (gpt-oss-120b on
+one H200) and 1.8 (Qwen3.5-0.8B on an A100 PCIe, v0.28), most of single-GPU ones 0.1 to 0.6
+(calibrate.py gives the rows of one source one vote in the median). Rows whose GPU total is known only within a range wider
 than the fit's step stay out of it (``fit_exclusion_reason`` in the data): six LLM-class starts on a
 GPU the log does not name (an A40 by the author's text, 44.30-44.63 GiB by the log's hints) would
 have taken the fixed part to 0.10, an L40S start inferred within 43.7-45.5 GiB to 0.25; held-out rows
