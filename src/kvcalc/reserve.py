@@ -1473,7 +1473,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     ``unified_memory`` is the GPU's (DGX Spark), ``stage_weights`` the bytes of weights it holds,
     ``capability`` its compute capability or gfx name (the all-reduce buffers below),
     ``quick_reduce_level`` VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, ``spec_method`` the speculative
-    method (n-gram's token ids on V2: ``dense_token_ids_bytes``), ``pinned_memory`` False where vLLM
+    method (n-gram's token ids on V2: ``dense_token_ids_bytes``; the V1 runner's rejection-sampler
+    warm-up: ``rejection_warmup_bytes``), ``pinned_memory`` False where vLLM
     has no pinned host memory (WSL2: the same token ids in GPU memory), ``interactivity``
     --performance-mode interactivity (its capture sizes), ``embeds_in_graph`` whether the compiled
     graph looks the input embeddings up itself (text input; ``compile_peak_bytes``), ``full_graphs``
