@@ -158,6 +158,12 @@ def sampler_path(version: Version, model_runner_v2: bool, platform: str,
     lowest = (8, 0) if applies(Rule.FLASHINFER_WITHOUT_TURING, version) else (7, 5)
     if on and platform == "cuda" and (cc is None or lowest <= cc <= (12, 1)):
         return "flashinfer-native" if applies(Rule.V1_SAMPLER_WARMS_NATIVE, version) else "flashinfer"
+    return native_sampler_path(version, platform)
+
+
+def native_sampler_path(version: Version, platform: str) -> str:
+    """vLLM's own top-k/top-p (vllm/v1/sample/ops/topk_topp_sampler.py ``apply_top_k_top_p``):
+    "triton" from v0.17 on CUDA and ROCm (Rule.TRITON_TOP_K_TOP_P), "pytorch" (the sort) otherwise."""
     if platform in ("cuda", "rocm") and applies(Rule.TRITON_TOP_K_TOP_P, version):
         return "triton"
     return "pytorch"
@@ -177,14 +183,18 @@ REJECTION_LOGITS_BYTES = 2
 """Bytes of one logit as the model computes it (bf16/fp16) in the rejection sampler's warm-up."""
 
 
+SAMPLER_BYTES_TRITON_READ = 14.0
+"""The part of ``SAMPLER_BYTES_TRITON`` read from the code (logits, their float32 copy, the
+probabilities and the exponential draw); the rest is the kernels' cached row buffer."""
+
+
 def native_top_k_top_p_bytes(version: Version, platform: str) -> float:
-    """Bytes per entry that vLLM's native top-k/top-p (vllm/v1/sample/ops/topk_topp_sampler.py
-    ``apply_top_k_top_p``) holds beyond its float32 input: the sort's values, indices and scratch
-    (the measured sort-based sampler less its model-dtype logits and their float32 copy), or, from
-    v0.17 on CUDA and ROCm (Rule.TRITON_TOP_K_TOP_P), what the Triton kernels add to a copy they mask
-    in place (the measured Triton sampler less the 14 B read from the code: their row buffer)."""
-    if platform in ("cuda", "rocm") and applies(Rule.TRITON_TOP_K_TOP_P, version):
-        return SAMPLER_BYTES_TRITON - 14
+    """Bytes per entry that vLLM's native top-k/top-p (``native_sampler_path``) holds beyond its
+    float32 input: the sort's values, indices and scratch (the measured sort-based sampler less its
+    model-dtype logits and their float32 copy), or what the Triton kernels add to a copy they mask
+    in place (the measured Triton sampler less what the code accounts for: their row buffer)."""
+    if native_sampler_path(version, platform) == "triton":
+        return SAMPLER_BYTES_TRITON - SAMPLER_BYTES_TRITON_READ
     return SAMPLER_BYTES_PER_ENTRY - REJECTION_LOGITS_BYTES - 4
 
 
