@@ -153,3 +153,50 @@ def test_a_log_that_compiled_names_the_first_start_among_the_causes():
     warm = causes("h200-llama32-1b-fp16-seqs1024-v0.31.0")
     assert warm["settings"]["compile_cache"] == "warm"
     assert not any("first start" in str(c) for c in warm["causes"])
+
+
+def _compared(e, settings=False):
+    req = {"op": "compare_log", "text": e["excerpt"], "model": e["model"], "config": e.get("config"),
+           "gpu": e["gpu"], "gpu_total_gib": e.get("gpu_total_gib")}
+    if settings:      # every setting the stored row records, as kvcalc validate runs it
+        from kvcalc.validate import _SETTING_FIELDS
+        req["settings"] = {k: e[k] for k in _SETTING_FIELDS if e.get(k) is not None}
+    r = api.handle(req)
+    assert r["ok"], r
+    return r["result"]
+
+
+@pytest.mark.parametrize("log_id", ["h200-llama32-1b-fp16-seqs1024-v0.31.0", "24g-qwen3-8b-fp8-v0.10.2-debug",
+                                    "a40-qwen2.5-7b-bf16-seqs128-nofisampler-v0.31.0"])
+def test_the_breakdown_rows_are_the_validation_terms(log_id):
+    """Every reserve term the log printed gets a row beside kvcalc's, and the pair is the one
+    ``kvcalc validate`` checks for the same stored log (one rule, termcheck.term_checks): the newer
+    "Actual usage" form (activation with the CUDA-graph estimate, non-torch from consumed memory),
+    and a v0.10 DEBUG profile line (torch peak and non-torch forward increase)."""
+    from kvcalc.validate import validate_logs
+    e = _entry(log_id)
+    want = next(r for r in validate_logs()["rows"] if r["id"] == log_id)["terms"]
+    rows = {row["line"]: row for row in _compared(e, settings=True)["rows"]}
+    names = {"activation": "peak activation", "non_torch": "non-torch memory",
+             "cuda_graphs": "Estimated CUDA graph memory"}
+    assert want
+    for term, pair in want.items():
+        row = rows[names[term]]
+        assert row["logged"] == f"{pair['logged_gib']:.2f} GiB"
+        assert row["estimated"] == f"{pair['estimated_gib']:.2f} GiB"
+        assert row["difference_pct"] is None      # GiB side by side, no percentage of a small term
+    assert not (set(names.values()) - {names[t] for t in want}) & set(rows)
+
+
+def test_the_utilization_equivalence_line_gives_the_graph_estimate_and_the_utilization():
+    """v0.21+ logs that do not print 'Estimated CUDA graph memory' still say what it was worth:
+    'The current --gpu-memory-utilization=0.8500 is equivalent to --gpu-memory-utilization=0.8153
+    without CUDA graph memory profiling' is 0.0347 of the GPU's 11.99 GiB, 0.42 GiB. A log whose
+    head (the args line) is lost keeps the utilization that line states (a Colab T4 at 0.6)."""
+    res = _compared(_entry("rtx4080-laptop-wsl-qwen2.5-1.5b-ngram5-seqs64-v0.23.0"))
+    rows = {row["line"]: row for row in res["rows"]}
+    assert rows["Estimated CUDA graph memory"]["logged"] == "0.42 GiB"
+    assert rows["Estimated CUDA graph memory"]["estimated"] == "0.61 GiB"
+    colab = _entry("colab-t4-qwen2.5-1.5b-serve-util0.6-maxlen32k-v0.24.0")
+    assert "non-default args" not in colab["excerpt"]
+    assert _compared(colab)["form"]["gpu_memory_utilization"] == 0.6

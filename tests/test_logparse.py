@@ -408,3 +408,27 @@ def test_an_ngc_build_keeps_its_container_release(line, release):
     start reserves (versions.first_start_compile_untied), so the container tag stays in the
     version the log sets; a stock development build keeps its release only."""
     assert parse_log(line).settings()["vllm_version"] == release
+
+
+def test_the_debug_profile_line_and_the_graph_equivalence_line():
+    """The DEBUG profile line gives the torch peak and, before vLLM reworded it, the non-torch
+    increase (a negative one, which sleep mode prints, is not read); the equivalence line gives
+    the utilization pair, and the graph estimate is that difference times the total."""
+    log = parse_log(
+        "DEBUG 11-20 15:29:52 [gpu_worker.py:297] Memory profiling takes 5.51 seconds. Total non KV cache "
+        "memory: 10.89GiB; torch peak memory increase: 4.74GiB; non-torch forward increase memory: 0.13GiB; "
+        "weights memory: 6.02GiB.\n"
+        "INFO [gpu_worker.py:495] CUDA graph memory profiling is enabled (default since v0.21.0). The current "
+        "--gpu-memory-utilization=0.9000 is equivalent to --gpu-memory-utilization=0.8918 without CUDA graph "
+        "memory profiling.\n")
+    assert (log.profile_torch_peak_gib, log.profile_non_torch_gib) == (4.74, 0.13)
+    assert (log.cg_current_util, log.cg_equivalent_util) == (0.9, 0.8918)
+    assert log.breakdown(79.19) == {"activation_peak_gib": 4.74, "non_torch_gib": 0.13, "cuda_graph_gib": 0.65}
+    assert "cuda_graph_gib" not in log.breakdown(None)
+    assert log.settings()["gpu_memory_utilization"] == 0.9
+    newer = parse_log("DEBUG Memory profiling takes 6.43 seconds. Total non KV cache memory: 7.22GiB; torch peak "
+                      "memory increase: 1.40GiB; total consumed (from mem_get_info): 7.25GiB; weights memory: 5.79GiB.")
+    assert (newer.profile_torch_peak_gib, newer.profile_non_torch_gib) == (1.4, None)
+    asleep = parse_log("DEBUG Memory profiling takes 5.52 seconds. Total non KV cache memory: 10.16GiB; torch peak "
+                       "memory increase: 4.74GiB; non-torch forward increase memory: -0.60GiB; weights memory: 6.02GiB.")
+    assert asleep.profile_non_torch_gib is None

@@ -15,6 +15,7 @@ from typing import Any
 from .messages import Text, join_texts
 from .engine import Calculation
 from .logparse import ParsedLog
+from .termcheck import term_checks
 from .units import GIB
 
 
@@ -46,7 +47,14 @@ def measured_reserve_gib(parsed: ParsedLog, calc: Calculation) -> float | None:
     return round((requested - min(parsed.available_kv_cache_gib) * GIB - weights) / GIB, 3)
 
 
-def _causes(parsed: ParsedLog, calc: Calculation, form: dict[str, Any]) -> list[str]:
+def _breakdown_checks(parsed: ParsedLog, calc: Calculation) -> dict[str, dict[str, float]]:
+    """The log's breakdown beside kvcalc's terms, by the rule ``kvcalc validate`` applies."""
+    total = parsed.total_memory_gib or calc.gpu.total_bytes / GIB
+    return term_checks(parsed.breakdown(total), calc.budget)
+
+
+def _causes(parsed: ParsedLog, calc: Calculation, form: dict[str, Any],
+            checks: dict[str, dict[str, float]]) -> list[str]:
     out = []
     b = calc.budget
     if b is not None and parsed.model_loading_gib:
@@ -54,24 +62,20 @@ def _causes(parsed: ParsedLog, calc: Calculation, form: dict[str, Any]) -> list[
         theirs = parsed.model_loading_gib[0]
         if abs(ours - theirs) > max(0.2, 0.02 * theirs):
             out.append(Text("cause.weights", theirs=theirs, ours=ours))
-    usage = parsed.usage
-    if b is not None and "activation_peak" in usage:
-        act = b.terms[1].bytes / GIB
-        diff = usage["activation_peak"] - act
+    if "activation" in checks:
+        diff = checks["activation"]["logged_gib"] - checks["activation"]["estimated_gib"]
         if abs(diff) > 0.3:
             out.append(Text("cause.activation_higher" if diff > 0 else "cause.activation_lower",
                             diff=abs(diff)))
-    non_torch = usage.get("non_torch")
-    if non_torch is None and "consumed" in usage and parsed.model_loading_gib:
-        # from v0.27 the breakdown gives weights and non-torch memory together
-        non_torch = usage["consumed"] - parsed.model_loading_gib[-1]
-    if b is not None and non_torch is not None and abs(non_torch - b.non_torch_as_logged / GIB) > 0.3:
-        out.append(Text("cause.non_torch", theirs=non_torch, ours=b.non_torch_as_logged / GIB))
-    if parsed.cuda_graph_estimate_gib is not None and b is not None and b.terms[3].bytes:
+    if "non_torch" in checks:
+        theirs, ours = checks["non_torch"]["logged_gib"], checks["non_torch"]["estimated_gib"]
+        if abs(theirs - ours) > 0.3:
+            out.append(Text("cause.non_torch", theirs=theirs, ours=ours))
+    if "cuda_graphs" in checks:
         # only where this setting subtracts the estimate (V2 before v0.29 profiles one it does not use)
-        ours = b.terms[3].bytes / GIB
-        if abs(parsed.cuda_graph_estimate_gib - ours) > 0.3:
-            out.append(Text("cause.cuda_graphs", theirs=parsed.cuda_graph_estimate_gib, ours=ours))
+        theirs, ours = checks["cuda_graphs"]["logged_gib"], checks["cuda_graphs"]["estimated_gib"]
+        if abs(theirs - ours) > 0.3:
+            out.append(Text("cause.cuda_graphs", theirs=theirs, ours=ours))
     kv = form.get("kv_cache_dtype")
     if kv and kv != "auto" and calc.kv.name.startswith("fp8"):
         out.append(Text("cause.kv_dtype", kv=kv))
@@ -83,12 +87,18 @@ def _causes(parsed: ParsedLog, calc: Calculation, form: dict[str, Any]) -> list[
     return out
 
 
+BREAKDOWN_LINES = (("activation", "peak activation"), ("non_torch", "non-torch memory"),
+                   ("cuda_graphs", "Estimated CUDA graph memory"))
+"""The breakdown rows of the comparison: the term, and the words vLLM prints for it."""
+
+
 def compare(parsed: ParsedLog, calc: Calculation) -> dict[str, Any]:
     """Rows for each number the log printed, our two predictions, and likely causes."""
     form = parsed.settings()
     rows: list[Row] = []
     fl, est = calc.from_log, calc.estimated
-    causes = _causes(parsed, calc, form)
+    checks = _breakdown_checks(parsed, calc)
+    causes = _causes(parsed, calc, form, checks)
     cause_text = join_texts(causes) if causes else None
     if parsed.available_kv_cache_gib:
         theirs = min(parsed.available_kv_cache_gib)
@@ -130,6 +140,11 @@ def compare(parsed: ParsedLog, calc: Calculation) -> dict[str, Any]:
         ours = calc.budget.weights_as_logged / GIB
         theirs = parsed.model_loading_gib[0]
         rows.append(Row("Model loading took", f"{theirs} GiB", None, f"{ours:.2f} GiB", _pct(ours, theirs), None))
+    for term, line in BREAKDOWN_LINES:
+        if term in checks:
+            theirs, ours = checks[term]["logged_gib"], checks[term]["estimated_gib"]
+            # no percentage: a term of a few hundred MiB would make a small miss look large
+            rows.append(Row(line, f"{theirs:.2f} GiB", None, f"{ours:.2f} GiB", None, None))
     return {
         "form": form,
         "model": parsed.model,

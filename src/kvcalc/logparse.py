@@ -65,6 +65,14 @@ class ParsedLog:
     model_loading_gib: list[float] = field(default_factory=list)
     available_kv_cache_gib: list[float] = field(default_factory=list)
     cuda_graph_estimate_gib: float | None = None
+    # "The current --gpu-memory-utilization=U is equivalent to --gpu-memory-utilization=E without CUDA
+    # graph memory profiling" (v0.20+): U − E is vLLM's CUDA-graph estimate over the GPU's total
+    cg_current_util: float | None = None
+    cg_equivalent_util: float | None = None
+    # the DEBUG profile line: "torch peak memory increase: A GiB; non-torch forward increase memory: B GiB"
+    # (the second part before v0.2x's "total consumed" wording; negative values are not read)
+    profile_torch_peak_gib: float | None = None
+    profile_non_torch_gib: float | None = None
     graph_capture_gib: float | None = None
     free_memory_gib: float | None = None
     total_memory_gib: float | None = None
@@ -99,6 +107,31 @@ class ParsedLog:
     lines_used: int = 0
     lines_total: int = 0
 
+    def breakdown(self, total_gib: float | None) -> dict[str, float]:
+        """The reserve terms this log printed, under the names of the stored logs' ``logged`` fields
+        (termcheck.term_checks reads both). The "Actual usage" line wins; without it, the DEBUG
+        profile line. vLLM's CUDA-graph estimate is its own line, else the utilization it says the
+        estimate is worth, times ``total_gib`` (the log's total, or the GPU's), to 0.01 GiB."""
+        out: dict[str, float] = {}
+        u = self.usage
+        if self.model_loading_gib:
+            out["model_loading_gib"] = self.model_loading_gib[0]
+        if u:
+            for key, name in (("activation_peak", "activation_peak_gib"), ("non_torch", "non_torch_gib"),
+                              ("consumed", "consumed_gib")):
+                if key in u:
+                    out[name] = u[key]
+        else:
+            if self.profile_torch_peak_gib is not None:
+                out["activation_peak_gib"] = self.profile_torch_peak_gib
+            if self.profile_non_torch_gib is not None:
+                out["non_torch_gib"] = self.profile_non_torch_gib
+        if self.cuda_graph_estimate_gib is not None:
+            out["cuda_graph_gib"] = self.cuda_graph_estimate_gib
+        elif self.cg_equivalent_util is not None and self.cg_current_util is not None and total_gib:
+            out["cuda_graph_gib"] = round((self.cg_current_util - self.cg_equivalent_util) * total_gib, 2)
+        return out
+
     @property
     def found_anything(self) -> bool:
         return self.lines_used > 0
@@ -118,7 +151,7 @@ class ParsedLog:
         pick("tensor_parallel_size", a.get("tensor_parallel_size"), _int_or_none(e.get("tensor_parallel_size")))
         pick("pipeline_parallel_size", a.get("pipeline_parallel_size"),
              _int_or_none(e.get("pipeline_parallel_size")))
-        pick("gpu_memory_utilization", a.get("gpu_memory_utilization"), self.requested_util)
+        pick("gpu_memory_utilization", a.get("gpu_memory_utilization"), self.requested_util, self.cg_current_util)
         pick("kv_cache_dtype", a.get("kv_cache_dtype"), e.get("kv_cache_dtype"))
         # --max-model-len auto (v0.14+) is -1 in the args: kvcalc fits the length again from the
         # log's memory (engine._pool), so the length vLLM printed is checked, not copied
@@ -243,6 +276,11 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     # they captured; the V1 runner also prints "Estimated CUDA graph memory", V2 only this
     ("CUDA graph pool memory", re.compile(r"CUDA graph pool memory: " + _NUM + r" GiB \(actual\), " + _NUM +
                                           r" GiB \(estimated\)"), "cg_pool"),
+    ("is equivalent to --gpu-memory-utilization", re.compile(
+        r"--gpu-memory-utilization=" + _NUM + r" is equivalent to --gpu-memory-utilization=" + _NUM), "cg_equiv"),
+    ("torch peak memory increase", re.compile(
+        r"torch peak memory increase:\s*" + _NUM + r" ?GiB(?:; non-torch forward increase memory:\s*" + _NUM +
+        r" ?GiB)?"), "profile"),
     ("Graph capturing finished", re.compile(r"Graph capturing finished in .{0,200}?took " + _NUM + r" ?GiB"), "capture"),
     ("Free memory on device", re.compile(
         r"Free memory on device \(" + _NUM + r"/" + _NUM + r" GiB\) on startup\. Desired GPU memory "
@@ -502,6 +540,11 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         log.available_kv_cache_gib.append(_f(g[0]))
     elif kind == "cg":
         log.cuda_graph_estimate_gib = _f(g[0])
+    elif kind == "cg_equiv":
+        log.cg_current_util, log.cg_equivalent_util = _f(g[0]), _f(g[1])
+    elif kind == "profile":
+        log.profile_torch_peak_gib = _f(g[0])
+        log.profile_non_torch_gib = _f(g[1]) if g[1] is not None else None
     elif kind == "capture":
         log.graph_capture_gib = _f(g[0])
     elif kind == "cg_pool":
