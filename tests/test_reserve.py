@@ -494,7 +494,8 @@ lie inside only through the band's allowance for the drafter's own graphs (DRAFT
 On unified memory (GB10) vLLM
     measures its estimate as a drop in the OS's free memory, which other host activity moves: two
     identical Gemma 4 starts on one GB10 printed 1.69 and 0.91 GiB, so those rows are not held to
-    the band."""
+    the band. Where the attention runs on FlashInfer the band's low end leaves its workspace out
+    (a v0.21 source build's estimate did not carry it: 0.49 GiB for 86 graphs on an RTX 5090 Laptop)."""
     from kvcalc.catalog import find_gpu
     from kvcalc.validate import _calculate
 
