@@ -70,7 +70,7 @@ class ParsedLog:
     cg_current_util: float | None = None
     cg_equivalent_util: float | None = None
     # the DEBUG profile line: "torch peak memory increase: A GiB; non-torch forward increase memory: B GiB"
-    # (the second part before v0.2x's "total consumed" wording; negative values are not read)
+    # (the second part up to v0.26; v0.27 prints "total consumed" there; negative values are not read)
     profile_torch_peak_gib: float | None = None
     profile_non_torch_gib: float | None = None
     graph_capture_gib: float | None = None

@@ -26,7 +26,8 @@ def term_checks(logged: Mapping[str, Any], b: Budget | None) -> dict[str, dict[s
     v0.20 subtract no estimate and kvcalc's term is 0 there.
     Non-torch memory is the logged value, or "consumed" minus "Model loading took" when a log
     prints those two instead. The CUDA-graph term is set against "Estimated CUDA graph memory"
-    where kvcalc subtracts one (releases that print it without subtracting it are left out). Rows whose reserve was measured (a pasted log) are not checked.
+    where kvcalc subtracts one (releases that print it without subtracting it are left out). A
+    budget built from a measured reserve (--measured-reserve-gib) has no terms to set beside them.
     On a unified-memory GPU kvcalc's host-memory term joins its non-torch memory, where vLLM counts it.
     kvcalc's first-start compile term joins its activation peak: it models the compile's
     temporaries beyond the warm-up's own peak, which vLLM measures in that peak (a laptop under
@@ -48,5 +49,6 @@ def term_checks(logged: Mapping[str, Any], b: Budget | None) -> dict[str, dict[s
     if non_torch is not None:
         out["non_torch"] = {"logged_gib": non_torch, "estimated_gib": round(b.non_torch_as_logged / gib, 2)}
     if logged.get("cuda_graph_gib") is not None and b.terms[3].bytes:
-        out["cuda_graphs"] = {"logged_gib": logged["cuda_graph_gib"], "estimated_gib": round(b.terms[3].bytes / gib, 2)}
+        out["cuda_graphs"] = {"logged_gib": logged["cuda_graph_gib"],
+                              "estimated_gib": round(b.terms[3].bytes / gib, 2)}
     return out
