@@ -53,9 +53,9 @@ class Era:
 
 ERAS: dict[str, Era] = {
     "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.05, 0.5),
-    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.20, 0.7),
+    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.10, 0.7),
     "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.00, 0.5),
-    "from-0.29": Era(Text("era.from_0_29"), 0.00, 0.7),
+    "from-0.29": Era(Text("era.from_0_29"), 0.10, 0.7),
 }
 """Fixed parts fitted by scripts/calibrate.py, which weighs a reserve that is too small three times
 as heavily as one too large (a pool estimated high is the costlier mistake), so each value sits
@@ -64,16 +64,20 @@ the warm-up's second, native sampler pass counted (Rule.V1_SAMPLER_WARMS_NATIVE)
 allocator rounding (Rule.LOAD_MAX_SPLIT_20MIB), those rows leave −1.1 (multi-GPU A100 and H200
 starts, whose per-peer term is conservative) and −0.4 (B300 Gemma-4-31B) to 0.6 GiB (gpt-oss-120b on
 one H200) and 1.8 (Qwen3.5-0.8B on an A100 PCIe, v0.28), most of single-GPU ones 0.1 to 0.6
-(calibrate.py gives the rows of one source one vote in the median). Rows whose GPU total is known only within a range wider
+(calibrate.py gives the rows of one source one vote in the median). The group's median sits
+between these two populations, so one source moves it by a step: a v0.22.1 RTX 3090 breakdown
+(forced AWQ, 8 sequences, -0.03 GiB) took it from 0.20 to 0.10 GiB, which puts small laptop pools of
+v0.23 (12 GB RTX 4080 Laptop, utilization 0.33-0.45) 7 to 46% high. Rows whose GPU total is known only within a range wider
 than the fit's step stay out of it (``fit_exclusion_reason`` in the data): six LLM-class starts on a
-GPU the log does not name (an A40 by the author's text, 44.30-44.63 GiB by the log's hints) would
-have taken the fixed part to 0.10, an L40S start inferred within 43.7-45.5 GiB to 0.25; held-out rows
+GPU the log does not name (an A40 by the author's text, 44.30-44.63 GiB by the log's hints), an
+L40S start inferred within 43.7-45.5 GiB; held-out rows
 spread the same way: 0.2 on a 12 GB RTX 4080 Laptop with Qwen2.5-1.5B (eleven
 v0.23 runs, the same as its v0.20 run), 0.8 with Qwen2.5-7B-AWQ on the same laptop. Before v0.21
 the sort-based or Triton sampler's peak hid the forward pass; from v0.21 the forward pass, the
 Triton pass and non-torch memory set the reserve, and what they cost beyond the modelled terms
 varies by machine as much as by model. The spread carries that into the band. Model runner V2 needs no fixed part once its sampler counts are
-charged from v0.27 (Rule.MRV2_PENALTY_BUFFER; with them left out, the fit wanted 0.20 GiB)."""
+charged from v0.27 (Rule.MRV2_PENALTY_BUFFER; with them left out, the fit wanted 0.20 GiB); from
+v0.29, where every model runs on V2, the fit takes 0.10 GiB."""
 SAMPLER_BYTES_PER_ENTRY = 38.5
 """Peak activation per (dummy request × vocabulary entry) of the PyTorch top-k/top-p sampler path,
 which sorts the float32 logits (values + int64 indices, softmax, cumulative sum),
@@ -657,6 +661,8 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "l40s-qwen3-8b-bf16-eager-util0.75-maxlen4k-mbt8k-noprefix-llm-lmeval-modal-v0.10.2",
     "l40s-qwen3-8b-w4a16-gptq-ct-eager-util0.75-maxlen4k-mbt8k-noprefix-llm-lmeval-modal-v0.10.2",
     "l40s-qwen3-8b-w4a16-gptq-ct-util0.90-maxlen1k-seqs256-noprefix-modal-cold-v0.10.2",
+    "a10g-qwen3-8b-bf16-maxlen8k-defaults-cold-v0.30.0",
+    "rtx3090-qwen2.5-7b-awq-forced-awq-fp16-util0.90-maxlen4k-seqs8-runpod-cold-v0.22.1",
     "rtx3090ti-gemma-4-e4b-it-maxlen32k-v0.22.1", "h100-qwen3-30b-a3b-2507-maxlen4k-v0.10.2",
     "h200-llama32-1b-fp16-seqs1024-v0.31.0", "h200-llama32-1b-fp16-seqs32-v0.31.0",
     "h200-llama32-1b-fp16-seqs1024-eager-v0.31.0", "h200-llama32-1b-fp16-seqs1024-nograph-v0.31.0",
@@ -1322,13 +1328,27 @@ def graph_mib(model_runner_v2: bool, platform: str = "cuda", layers: int = 0) ->
     return CUDA_GRAPH_MIB_PER_GRAPH["v2" if model_runner_v2 else "v1"]
 
 
+FIRST_CAPTURE_HIGH_GIB = 0.35
+"""The least the band's top allows for a CUDA-graph estimate on CUDA, whatever the graph count:
+vLLM's estimate is the first capture plus (graphs − 1) × the second's cost
+(``profile_cudagraph_memory``), and with few graphs the first capture, which the per-graph figure
+spreads over many, dominates: a v0.22.1 RTX 3090 start of Qwen2.5-7B-AWQ (plain AWQ kernels, 8
+sequences) prints 0.35 GiB for 9 graphs, a v0.20.2 RTX 5090 start of Gemma-4-26B-A4B NVFP4 0.26
+for 5, where 7 MiB a graph gives 0.06 and 0.03. The typical value keeps the per-graph figure,
+which the many-graph logs measure."""
+
+
 def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool, platform: str = "cuda",
                         layers: int = 0) -> tuple[int, int, int]:
     """Typical, low and high bytes of the CUDA-graph estimate for ``graphs`` captured graphs of a
-    model with ``layers`` decoder layers (which matter on ROCm only: ``graph_mib``)."""
+    model with ``layers`` decoder layers (which matter on ROCm only: ``graph_mib``); on CUDA the
+    high end is at least ``FIRST_CAPTURE_HIGH_GIB`` above the low end's per-graph cost."""
     per = graph_mib(model_runner_v2, platform, layers)
     first = HYBRID_FIRST_CAPTURE_GIB if hybrid else (0.0, 0.0, 0.0)
-    return tuple(int(graphs * p * (1 << 20) + f * GIB) for p, f in zip(per, first))  # type: ignore[return-value]
+    typical, low, high = (int(graphs * p * (1 << 20) + f * GIB) for p, f in zip(per, first))
+    if platform == "cuda" and not hybrid:
+        high = max(high, int(FIRST_CAPTURE_HIGH_GIB * GIB + graphs * per[1] * (1 << 20)))
+    return typical, low, high
 
 
 DRAFTER_GRAPHS_HIGH_GIB = 0.5
@@ -1350,8 +1370,8 @@ def drafter_graphs_in_estimate(version: Version, model_runner_v2: bool, spec_met
         spec_method not in (None, "ngram", "ngram_gpu", "suffix")
 
 
-COLD_COMPILE_TABLE_COPIES = 0.80
-COLD_COMPILE_FIXED_GIB = 0.25
+COLD_COMPILE_TABLE_COPIES = 0.75
+COLD_COMPILE_FIXED_GIB = 0.20
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
 (Rule.COLD_COMPILE_RESERVE; from v0.19 for untied embeddings: Rule.COLD_COMPILE_UNTIED): max(0, one copy of the input-embedding table one GPU holds
