@@ -185,6 +185,7 @@ def test_the_breakdown_rows_are_the_validation_terms(log_id):
         assert row["logged"] == f"{pair['logged_gib']:.2f} GiB"
         assert row["estimated"] == f"{pair['estimated_gib']:.2f} GiB"
         assert row["difference_pct"] is None      # GiB side by side, no percentage of a small term
+        assert row["difference_gib"] == pytest.approx(pair["estimated_gib"] - pair["logged_gib"], abs=0.006)
     assert not (set(names.values()) - {names[t] for t in want}) & set(rows)
 
 

@@ -1321,9 +1321,12 @@ function renderCompare() {
     const code = document.createElement("code");
     code.textContent = row.line;
     th.append(code);
+    const diff = row.difference_pct != null ? F.pct(row.difference_pct)
+      : row.difference_gib != null ? `${row.difference_gib > 0 ? "+" : ""}${F.gib(row.difference_gib)} GiB` : "–";
     const cells = [td(row.logged, "num"), td(row.from_log ?? "–", "num"), td(row.estimated ?? "–", "num"),
-      td(row.difference_pct == null ? "–" : F.pct(row.difference_pct), "num"), coreLang(td(C(row.cause) ?? "", "cause"), row.cause)];
+      td(diff, "num"), coreLang(td(C(row.cause) ?? "", "cause"), row.cause)];
     if (row.difference_pct != null) cells[3].dataset.value = String(row.difference_pct);
+    else if (row.difference_gib != null) cells[3].dataset.gib = String(row.difference_gib);
     tr.append(th, ...cells);
     return tr;
   }));

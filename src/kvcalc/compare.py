@@ -27,6 +27,7 @@ class Row:
     estimated: str | None
     difference_pct: float | None
     cause: str | None
+    difference_gib: float | None = None     # the breakdown's terms: ours − the log's, GiB
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -143,8 +144,9 @@ def compare(parsed: ParsedLog, calc: Calculation) -> dict[str, Any]:
     for term, line in BREAKDOWN_LINES:
         if term in checks:
             theirs, ours = checks[term]["logged_gib"], checks[term]["estimated_gib"]
-            # no percentage: a term of a few hundred MiB would make a small miss look large
-            rows.append(Row(line, f"{theirs:.2f} GiB", None, f"{ours:.2f} GiB", None, None))
+            # in GiB, not a percentage: a term of a few hundred MiB would make a small miss look large
+            rows.append(Row(line, f"{theirs:.2f} GiB", None, f"{ours:.2f} GiB", None, None,
+                            round(ours - theirs, 2)))
     return {
         "form": form,
         "model": parsed.model,

@@ -165,6 +165,9 @@ def test_paste_fills_form_and_compares(py_page, log_id):
         assert cells.nth(3).inner_text() == (row["estimated"] or "–")
         if row["difference_pct"] is not None:
             assert float(cells.nth(4).get_attribute("data-value")) == row["difference_pct"]
+        elif row.get("difference_gib") is not None:     # a breakdown term: the difference in GiB
+            assert float(cells.nth(4).get_attribute("data-gib")) == row["difference_gib"]
+            assert cells.nth(4).inner_text().endswith(" GiB")
         assert cells.nth(5).inner_text() == (row["cause"] or "")
     sources = shown(page, "log-sources")
     for line in res["sources"]["from_log"]:
