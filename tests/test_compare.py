@@ -201,3 +201,18 @@ def test_the_utilization_equivalence_line_gives_the_graph_estimate_and_the_utili
     colab = _entry("colab-t4-qwen2.5-1.5b-serve-util0.6-maxlen32k-v0.24.0")
     assert "non-default args" not in colab["excerpt"]
     assert _compared(colab)["form"]["gpu_memory_utilization"] == 0.6
+
+
+def test_the_cli_prints_each_breakdown_term_with_its_difference_in_gib(tmp_path, capsys):
+    """`kvcalc parse-log --compare` shows the same rows as the page: a stored v0.31 log's peak
+    activation, non-torch memory and graph estimate, each with ours − the log's in GiB."""
+    from kvcalc.cli import main
+    e = _entry("h200-llama32-1b-fp16-seqs1024-v0.31.0")
+    log = tmp_path / "start.log"
+    log.write_text(e["excerpt"])
+    assert main(["parse-log", str(log), "--compare", "--model", e["model"], "--gpu", e["gpu"]]) == 0
+    out = capsys.readouterr().out
+    rows = {row["line"]: row for row in _compared(e)["rows"]}
+    for line in ("peak activation", "non-torch memory", "Estimated CUDA graph memory"):
+        shown = next(text for text in out.splitlines() if text.startswith(line))
+        assert shown.endswith(f"{rows[line]['difference_gib']:+.2f} GiB"), shown

@@ -299,10 +299,11 @@ def print_estimate(r: dict[str, Any], out=None) -> None:
 def print_compare(r: dict[str, Any], out=None) -> None:
     w = (out or sys.stdout).write
     w(f"{r['model']} on {r['gpu']}; settings read from the log: {r['form']}\n\n")
-    w(f"{'line':<44}{'your log':>18}{'from its memory':>18}{'estimated':>18}{'diff':>9}\n")
+    w(f"{'line':<44}{'your log':>18}{'from its memory':>18}{'estimated':>18}{'diff':>11}\n")
     for row in r["rows"]:
-        diff = f"{row['difference_pct']:+.1f}%" if row["difference_pct"] is not None else ""
-        w(f"{row['line']:<44}{row['logged']:>18}{row['from_log'] or '—':>18}{row['estimated'] or '—':>18}{diff:>9}\n")
+        diff = f"{row['difference_pct']:+.1f}%" if row["difference_pct"] is not None else \
+            f"{row['difference_gib']:+.2f} GiB" if row.get("difference_gib") is not None else ""
+        w(f"{row['line']:<44}{row['logged']:>18}{row['from_log'] or '—':>18}{row['estimated'] or '—':>18}{diff:>11}\n")
     for cause in r["causes"]:
         w(f"  likely cause: {cause}\n")
     if r["measured_reserve_gib"] is not None:
