@@ -58,8 +58,9 @@ ERAS: dict[str, Era] = {
     "from-0.29": Era(Text("era.from_0_29"), 0.10, 0.7),
 }
 """Fixed parts fitted by scripts/calibrate.py, which weighs a reserve that is too small three times
-as heavily as one too large (a pool estimated high is the costlier mistake), so each value sits
-near the upper quarter of what its fitting rows leave unexplained. In the v1-from-0.21 group, with
+as heavily as one too large (a pool estimated high is the costlier mistake), so each value leans
+to a larger reserve; it is the minimum of a weighted median, not a quantile, and with few sources per
+group it moves by 0.05-0.10 GiB when one source joins. In the v1-from-0.21 group, with
 the warm-up's second, native sampler pass counted (Rule.V1_SAMPLER_WARMS_NATIVE) and the weights'
 allocator rounding (Rule.LOAD_MAX_SPLIT_20MIB), those rows leave −1.1 (multi-GPU A100 and H200
 starts, whose per-peer term is conservative) and −0.4 (B300 Gemma-4-31B) to 0.6 GiB (gpt-oss-120b on
