@@ -73,7 +73,7 @@ def test_a_row_whose_tower_kvcalc_does_not_profile_stays_out(calibrate):
 
 
 def test_fixed_parts_are_the_fitted_values(calibrate, features):
-    best = calibrate.fit(features[0])
+    best = calibrate.fit(features[0], calibrate.cold_warm_twins(calibrate.usable_logs()))
     assert set(best["groups"]) == set(reserve.ERAS)
     for group, (_, base) in best["groups"].items():
         assert reserve.ERAS[group].fixed_gib == pytest.approx(base), group
@@ -109,3 +109,32 @@ def test_a_row_whose_gpu_total_is_uncertain_checks_the_estimate_but_sets_nothing
     for i in excluded:
         assert not calibrate.is_fit_row(rows[i]) and i not in reserve.FIT_ROWS
         assert calibrate.is_fit_row({k: v for k, v in rows[i].items() if k != "fit_exclusion_reason"})
+
+
+def test_the_compile_reserve_is_fitted_on_first_starts_and_their_restarts(calibrate):
+    """The twins are first starts and restarts of one command from one source; their difference is
+    the compile peak alone, and the fitted pair reproduces it within 0.3 GiB on most of them."""
+    twins = calibrate.cold_warm_twins(calibrate.usable_logs())
+    assert len({t["source"] for t in twins}) >= 6
+    copies, fixed = calibrate.fit_compile(twins)
+    assert (copies, fixed) == pytest.approx((reserve.COLD_COMPILE_TABLE_COPIES, reserve.COLD_COMPILE_FIXED_GIB))
+    close = [t for t in twins if abs(max(0.0, copies * t["table_gib"] + fixed - t["activation_gib"])
+                                     - t["observed_gib"]) <= 0.3]
+    assert len(close) >= 0.6 * len(twins)
+    # a pair that reproduces invented twins exactly is the one chosen
+    made = [{"source": str(i), "table_gib": table, "activation_gib": 0.1, "observed_gib": 0.5 * table + 0.2 - 0.1}
+            for i, table in enumerate((0.4, 0.8, 1.2, 1.6))]
+    assert calibrate.fit_compile(made) == pytest.approx((0.5, 0.2))
+
+
+def test_each_group_leaves_few_rows_estimated_high(calibrate, features):
+    """The fitted fixed part leaves at most HIGH_SHARE_LIMIT of its group's rows (one vote per
+    source) with too small a reserve; without that bound the fit would centre on the rows."""
+    fitted = features[0]
+    weight = calibrate.source_weights(fitted)
+    cold = (reserve.COLD_COMPILE_TABLE_COPIES, reserve.COLD_COMPILE_FIXED_GIB)
+    assert 0 < calibrate.HIGH_SHARE_LIMIT < 0.5
+    for group, era in reserve.ERAS.items():
+        rows = [f for f in fitted if f["group"] == group]
+        share = calibrate.estimated_high_share(rows, [weight[f["id"]] for f in rows], era.fixed_gib, cold)
+        assert share <= calibrate.HIGH_SHARE_LIMIT, group

@@ -41,7 +41,8 @@ def method_claims() -> list[str]:
         f"{clip.budget_tokens:,} tokens and about "
         f"{reserve.vision_profile(qwen25, 2048, 256, 128000, 1, 2)[0] / GIB:.1f} GiB for the 7B at its default 128,000",
         f"about {video:.2f} GiB each",
-        f"{reserve.SINGLE_GPU_NON_TORCH_GIB:.2f} GiB on one GPU",
+        f"{reserve.SINGLE_GPU_NON_TORCH_GIB:.2f} GiB on one GPU from Hopper on",
+        f"{reserve.PRE_HOPPER_NON_TORCH_GIB:.2f} GiB on older NVIDIA GPUs",
         "(4 × TP × its largest input: "
         f"{reserve.allreduce_fusion_bytes(parse_version('0.25.0'), 'cuda', '9.0', 2, 8192, 5120, 2, True) / GIB:.2f} "
         "GiB at TP 2; about 6 × it where NVSwitch boards take the MNNVL layout from v0.25, "
@@ -97,7 +98,8 @@ def test_the_chinese_method_text_keeps_every_number():
 @pytest.mark.parametrize("claim", [
     lambda: f"({min(e.fixed_gib for e in reserve.ERAS.values()):.2f} to "
             f"{max(e.fixed_gib for e in reserve.ERAS.values()):.2f} GiB)",
-    lambda: f"{reserve.SINGLE_GPU_NON_TORCH_GIB:.2f} GiB on one GPU",
+    lambda: f"{reserve.SINGLE_GPU_NON_TORCH_GIB:.2f} GiB on one GPU from Hopper on",
+    lambda: f"{reserve.PRE_HOPPER_NON_TORCH_GIB:.2f} GiB on older NVIDIA GPUs",
     lambda: f"plus {reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per GPU",
     lambda: f"and {reserve.NO_P2P_NON_TORCH_GIB:.2f} GiB in all, whatever the number of peers, where they cannot",
     lambda: f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for Mamba/GDN models",
@@ -110,7 +112,7 @@ def test_the_chinese_method_text_keeps_every_number():
     lambda: "kvcalc adds {:.1f} GiB more ({:.1f} to {:.1f})".format(*reserve.UMA_HYBRID_TOWER_GIB),
     lambda: f"{reserve.HYBRID_TOWER_EXCESS_GIB_PER_16K:.1f} GiB per {reserve.HYBRID_TOWER_EXCESS_MIN_TOKENS:,} "
             f"batched tokens up to {reserve.HYBRID_TOWER_EXCESS_GIB:.1f} GiB",
-], ids=["fixed part", "one GPU", "per peer", "per peer without P2P", "hybrid graphs", "Qwen image",
+], ids=["fixed part", "one GPU", "one older GPU", "per peer", "per peer without P2P", "hybrid graphs", "Qwen image",
         "first-start peak", "first-start band", "unified memory", "unified memory hybrid",
         "hybrid tower band"])
 def test_the_readme_states_the_model_as_the_core_has_it(claim):

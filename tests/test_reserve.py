@@ -7,7 +7,7 @@ import pytest
 
 from factories import calc, config
 from kvcalc.errors import SettingsError
-from kvcalc.reserve import (ERAS, cuda_graph_count, cuda_graph_estimate, cudagraph_capture_sizes, MULTI_GPU_NON_TORCH_GIB, NO_P2P_NON_TORCH_GIB, non_torch_estimate, SAMPLER_BYTES_FLASHINFER, SAMPLER_BYTES_MRV2_GREEDY, SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER, SAMPLER_BYTES_MRV2_WARMUP_TRITON,
+from kvcalc.reserve import (ERAS, era_for, cuda_graph_count, cuda_graph_estimate, cudagraph_capture_sizes, MULTI_GPU_NON_TORCH_GIB, NO_P2P_NON_TORCH_GIB, non_torch_estimate, SAMPLER_BYTES_FLASHINFER, SAMPLER_BYTES_MRV2_GREEDY, SAMPLER_BYTES_MRV2_WARMUP_FLASHINFER, SAMPLER_BYTES_MRV2_WARMUP_TRITON,
                             SAMPLER_BYTES_PER_ENTRY, SAMPLER_BYTES_TRITON, SINGLE_GPU_NON_TORCH_GIB,
                             estimate_reserve, vision_profile,
                             forward_bytes, moe_workspace_bytes, sampler_bytes_per_entry, sampler_path)
@@ -854,12 +854,15 @@ def test_flashinfer_allreduce_fusion_workspace_on_hopper_and_blackwell_tp_groups
                  (v, "cuda", "12.0", 2, 8192, 5120, 2, True), (v, "rocm", "gfx942", 2, 8192, 5120, 2, True),
                  (v, "cuda", "9.0", 1, 8192, 5120, 2, True), (parse_version("0.16.0"), "cuda", "9.0", 2, 8192, 5120, 2, True)):
         assert allreduce_fusion_bytes(*args) == 0, args
-    fused = calc("Qwen/Qwen3-32B", "h100-pcie", tensor_parallel_size=2, vllm_version="0.25.0"
-                 ).budget.term("non-torch memory")
+    compiled = calc("Qwen/Qwen3-32B", "h100-pcie", tensor_parallel_size=2, vllm_version="0.25.0")
+    fused = compiled.budget.term("non-torch memory")
     eager = calc("Qwen/Qwen3-32B", "h100-pcie", tensor_parallel_size=2, vllm_version="0.25.0",
                  enforce_eager=True).budget.term("non-torch memory")
-    gap = 4 * 2 * 6553 * 5120 * 2
-    assert fused.bytes - eager.bytes == gap and fused.high - eager.high == gap and fused.low == eager.low
+    # the era's fixed part is for compiled runs too (reserve.fixed_part_gib)
+    fixed = int(era_for(v, compiled.model_runner_v2).fixed_gib * GIB)
+    gap = 4 * 2 * 6553 * 5120 * 2 + fixed
+    assert fused.bytes - eager.bytes == pytest.approx(gap, abs=2)      # GiB sums rounded to bytes once
+    assert fused.high - eager.high == pytest.approx(gap, abs=2) and fused.low == eager.low
     assert "all-reduce + RMSNorm fusion" in fused.basis and "trtllm" in fused.basis
 
 
@@ -1129,7 +1132,7 @@ def test_flashinfer_workspace_lands_in_the_first_full_graph():
     """FlashInfer's 394 MiB workspace is allocated at the first full graph's capture, so vLLM's
     estimate carries it where the graphs are estimated and the cache runs on FlashInfer: an fp8 cache
     on an A100 adds it, a bf16 one does not; --enforce-eager and v0.19 (no estimate subtracted)
-    leave it out. The Seed-OSS-36B starts over four A100s (v0.23.0) print 0.04 and 0.40 GiB."""
+    leave it out. The Seed-OSS-36B starts over four A100s (v0.23.0) print 0.04-0.05 and 0.40 GiB."""
     from kvcalc.reserve import FLASHINFER_WORKSPACE_BYTES
 
     def graphs(**kw):
@@ -1140,7 +1143,7 @@ def test_flashinfer_workspace_lands_in_the_first_full_graph():
     assert graphs(vllm_version="0.23.0", kv_cache_dtype="fp8", enforce_eager=True).bytes == 0
     assert graphs(vllm_version="0.19.0", kv_cache_dtype="fp8").bytes == 0
     rows = {e["id"]: e["logged"]["cuda_graph_gib"] for e in load_logs() if e["id"].startswith("a100x4-seed-oss-36b")}
-    assert sorted(rows.values()) == [0.04, 0.04, 0.40]
+    assert sorted(rows.values()) == [0.04, 0.04, 0.05, 0.40]      # the restart of the first: 0.05
 
 
 def test_nvlink_sharp_counts_above_two_gpus_on_nvswitch_multicast():
@@ -1157,3 +1160,50 @@ def test_nvlink_sharp_counts_above_two_gpus_on_nvswitch_multicast():
     assert "NVLink SHARP" in h100.basis and "NVLink SHARP" not in nt("h100", 2).basis
     assert "NVLink SHARP" not in nt("a100-80g-sxm", 4).basis and "NVLink SHARP" not in nt("l40s", 4).basis
     assert h100.low < h100.bytes       # the band's low end leaves it out
+
+
+def test_gpus_before_hopper_keep_a_third_of_the_non_torch_memory():
+    """In every release whose public single-GPU breakdowns print non-torch memory on both sides,
+    each NVIDIA GPU before compute capability 9.0 prints less than each Hopper or later one, and no
+    more than the figure kvcalc uses for them (reserve.PRE_HOPPER_NON_TORCH_GIB); ROCm and unknown
+    architectures keep the larger figure."""
+    from kvcalc.catalog import find_gpu  # noqa: PLC0415
+    from kvcalc.reserve import PRE_HOPPER_NON_TORCH_GIB, single_gpu_non_torch_gib  # noqa: PLC0415
+
+    by_release: dict[str, dict[bool, list[float]]] = {}
+    for e in load_logs():
+        nt = (e.get("logged") or {}).get("non_torch_gib")
+        if nt is None or e.get("vllm_version") is None or e.get("gpu") is None \
+                or (e.get("tensor_parallel_size") or 1) * (e.get("pipeline_parallel_size") or 1) > 1:
+            continue
+        gpu = find_gpu(e["gpu"])
+        if gpu.platform != "cuda" or gpu.unified_memory:
+            continue
+        major = int(gpu.compute_capability.split(".")[0])
+        release = ".".join(e["vllm_version"].split(".")[:2])
+        by_release.setdefault(release, {True: [], False: []})[major < 9].append(nt)
+    both = {r: s for r, s in by_release.items() if s[True] and s[False]}
+    assert set(both) >= {"0.10", "0.11", "0.26"}
+    for release, sides in both.items():
+        assert max(sides[True]) < min(sides[False]), release
+        assert max(sides[True]) <= PRE_HOPPER_NON_TORCH_GIB + 0.03, release
+    assert single_gpu_non_torch_gib("cuda", 8) == PRE_HOPPER_NON_TORCH_GIB
+    assert single_gpu_non_torch_gib("cuda", 9) == single_gpu_non_torch_gib("cuda", 12) == SINGLE_GPU_NON_TORCH_GIB
+    assert single_gpu_non_torch_gib("rocm", 9) == single_gpu_non_torch_gib("cuda", 0) == SINGLE_GPU_NON_TORCH_GIB
+
+
+def test_an_ampere_gpu_reserves_less_non_torch_memory_than_a_hopper_one():
+    """The same command on an A100 and an H100 differs in non-torch memory by the two one-GPU
+    figures; the basis says why (en and zh), and v0.33's cuBLAS set-up never takes more than an
+    older GPU's whole figure."""
+    from kvcalc.reserve import CUBLAS_PREPAID_BYTES, PRE_HOPPER_NON_TORCH_GIB, cublas_prepaid_bytes  # noqa: PLC0415
+
+    ampere = calc("Qwen/Qwen3-8B", "a100-80g-sxm", vllm_version="0.31.0", max_num_seqs=256
+                  ).budget.term("non-torch memory")
+    hopper = calc("Qwen/Qwen3-8B", "h100-sxm", vllm_version="0.31.0", max_num_seqs=256).budget.term("non-torch memory")
+    assert hopper.bytes - ampere.bytes == pytest.approx((SINGLE_GPU_NON_TORCH_GIB - PRE_HOPPER_NON_TORCH_GIB) * GIB,
+                                                        abs=2)
+    assert "before Hopper" in ampere.basis and "before Hopper" not in hopper.basis
+    assert "Hopper 之前" in ampere.basis.render("zh")
+    assert cublas_prepaid_bytes(parse_version("0.33.0"), "cuda", 8) == int(PRE_HOPPER_NON_TORCH_GIB * GIB)
+    assert cublas_prepaid_bytes(parse_version("0.33.0"), "cuda", 9) == CUBLAS_PREPAID_BYTES

@@ -640,18 +640,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "counted in the reserve your log measured",
         "已计入你的日志实测的预留中"),
     "basis.non_torch": (
-        "allocator and library workspaces",
-        "分配器与各类库的工作区"),
+        "allocator and library workspaces, {single:.2f} GiB",
+        "分配器与各类库的工作区 {single:.2f} GiB"),
     "basis.non_torch_peers": (
-        "allocator and library workspaces, plus NCCL and all-reduce buffers for {peers} peer GPU(s) × "
-        "{per_peer:.2f} GiB",
-        "分配器与各类库的工作区，再加与 {peers} 张对端 GPU 通信的 NCCL 与 all-reduce 缓冲区，每张 {per_peer:.2f} GiB"),
+        "allocator and library workspaces, {single:.2f} GiB, plus NCCL and all-reduce buffers for {peers} peer "
+        "GPU(s) × {per_peer:.2f} GiB",
+        "分配器与各类库的工作区 {single:.2f} GiB，再加与 {peers} 张对端 GPU 通信的 NCCL 与 all-reduce 缓冲区，"
+        "每张 {per_peer:.2f} GiB"),
     "basis.non_torch_peers_no_p2p": (
-        "allocator and library workspaces, plus {per_peer:.2f} GiB of NCCL set-up for its {peers} peer GPU(s) "
-        "(this GPU usually has no direct peer-to-peer path, so NCCL stages through host memory and "
-        "keeps no buffer per peer on the GPU)",
-        "分配器与各类库的工作区，再加与 {peers} 张对端 GPU 通信的 NCCL 初始化 {per_peer:.2f} GiB"
+        "allocator and library workspaces, {single:.2f} GiB, plus {per_peer:.2f} GiB of NCCL set-up for its "
+        "{peers} peer GPU(s) (this GPU usually has no direct peer-to-peer path, so NCCL stages through host "
+        "memory and keeps no buffer per peer on the GPU)",
+        "分配器与各类库的工作区 {single:.2f} GiB，再加与 {peers} 张对端 GPU 通信的 NCCL 初始化 {per_peer:.2f} GiB"
         "（这种 GPU 通常没有直接的点对点通路，NCCL 经主机内存中转，不在 GPU 上为每张对端保留缓冲区）"),
+    "basis.non_torch_pre_hopper": (
+        "GPUs before Hopper keep about a third of what Hopper does there, in the public logs that print it",
+        "在打印该项的公开日志中，Hopper 之前的 GPU 在这一项上约为 Hopper 的三分之一"),
     "basis.non_torch_fixed": (
         "plus {fixed:.2f} GiB the public logs of {era} leave beyond the modelled terms",
         "再加 {era} 的公开日志在已建模各项之外多出的 {fixed:.2f} GiB"),

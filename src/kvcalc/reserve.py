@@ -53,32 +53,27 @@ class Era:
 
 ERAS: dict[str, Era] = {
     "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.05, 0.5),
-    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.10, 0.7),
-    "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.00, 0.5),
-    "from-0.29": Era(Text("era.from_0_29"), 0.10, 0.7),
+    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.20, 0.7),
+    "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.10, 0.5),
+    "from-0.29": Era(Text("era.from_0_29"), 0.15, 0.7),
 }
-"""Fixed parts fitted by scripts/calibrate.py, which weighs a reserve that is too small three times
-as heavily as one too large (a pool estimated high is the costlier mistake), so each value leans
-to a larger reserve; it is the minimum of a weighted median, not a quantile, and with few sources per
-group it moves by 0.05-0.10 GiB when one source joins. In the v1-from-0.21 group, with
-the warm-up's second, native sampler pass counted (Rule.V1_SAMPLER_WARMS_NATIVE) and the weights'
-allocator rounding (Rule.LOAD_MAX_SPLIT_20MIB), those rows leave −1.1 (multi-GPU A100 and H200
-starts, whose per-peer term is conservative) and −0.4 (B300 Gemma-4-31B) to 0.6 GiB (gpt-oss-120b on
-one H200) and 1.8 (Qwen3.5-0.8B on an A100 PCIe, v0.28), most of single-GPU ones 0.1 to 0.6
-(calibrate.py gives the rows of one source one vote in the median). The group's median sits
-between these two populations, so one source moves it by a step: a v0.22.1 RTX 3090 breakdown
-(forced AWQ, 8 sequences, -0.03 GiB) took it from 0.20 to 0.10 GiB, which puts small laptop pools of
-v0.23 (12 GB RTX 4080 Laptop, utilization 0.33-0.45) 7 to 46% high. Rows whose GPU total is known only within a range wider
-than the fit's step stay out of it (``fit_exclusion_reason`` in the data): six LLM-class starts on a
-GPU the log does not name (an A40 by the author's text, 44.30-44.63 GiB by the log's hints), an
-L40S start inferred within 43.7-45.5 GiB; held-out rows
-spread the same way: 0.2 on a 12 GB RTX 4080 Laptop with Qwen2.5-1.5B (eleven
-v0.23 runs, the same as its v0.20 run), 0.8 with Qwen2.5-7B-AWQ on the same laptop. Before v0.21
-the sort-based or Triton sampler's peak hid the forward pass; from v0.21 the forward pass, the
+"""Fixed parts fitted by scripts/calibrate.py: per group, the value with the smallest weighted
+median error (a reserve that is too small weighs three times as much as one too large: a pool
+estimated high is the costlier mistake) among those that leave at most 40% of the group's rows,
+one vote per source, with too small a reserve (``HIGH_SHARE_LIMIT``), so each value leans to a
+larger reserve by a bound, not by the shape of the errors. What the fitting rows leave beyond the
+modelled terms, in GiB: before v0.21 almost all within ±0.05 (69 rows; the sampler's peak hides
+the forward pass there); from v0.21 on the V1 runner 0.02 to 0.35 on one GPU, with −1.0 for the
+multi-GPU A100 and H200 starts (the per-peer term is too large on those boards) and 1.9 for
+Qwen3.5-0.8B on an A100 PCIe (v0.28); model runner V2 before v0.29 0.03 to 0.16 with outliers both
+ways, and from v0.29 0.01 to 0.19 with MI300X starts at 0.6 to 1.3. From v0.21 the forward pass, the
 Triton pass and non-torch memory set the reserve, and what they cost beyond the modelled terms
-varies by machine as much as by model. The spread carries that into the band. Model runner V2 needs no fixed part once its sampler counts are
-charged from v0.27 (Rule.MRV2_PENALTY_BUFFER; with them left out, the fit wanted 0.20 GiB); from
-v0.29, where every model runs on V2, the fit takes 0.10 GiB."""
+varies by machine as much as by model; the spread carries that into the band. Rows whose GPU total
+is known only within a range wider than the fit's step stay out of it (``fit_exclusion_reason`` in
+the data: six starts on a GPU the log does not name, an A40 by the author's text, and an L40S start
+inferred within 43.7-45.5 GiB). Until the one-GPU non-torch figure was split at Hopper
+(``PRE_HOPPER_NON_TORCH_GIB``) these parts absorbed the older GPUs' smaller figure and moved by
+0.05-0.10 GiB whenever one source joined a group."""
 SAMPLER_BYTES_PER_ENTRY = 38.5
 """Peak activation per (dummy request × vocabulary entry) of the PyTorch top-k/top-p sampler path,
 which sorts the float32 logits (values + int64 indices, softmax, cumulative sum),
@@ -234,10 +229,33 @@ def sampler_bytes_per_entry(version: Version, model_runner_v2: bool, platform: s
 
 
 SINGLE_GPU_NON_TORCH_GIB = 0.13
-"""Non-torch memory of one GPU working alone (allocator and library workspaces): 0.13-0.14 GiB
-on H100 with v0.11 in five llm-d breakdowns (llm-d/llm-d-benchmark
-config_explorer/empirical-vllm-memory-results.md), the median of the 13 single-GPU values in
-data/vllm_logs.json (0.02 to 1.17 GiB)."""
+"""Non-torch memory of one GPU working alone (allocator and library workspaces, the kernels loaded
+at first use) from Hopper on (compute capability 9.0 and later) and on ROCm: 0.13-0.14 GiB on H100
+with v0.11 in five llm-d breakdowns (llm-d/llm-d-benchmark
+config_explorer/empirical-vllm-memory-results.md), 0.13 on an H100 NVL with v0.11.0; 0.07 on H100
+SXM and NVL with v0.10 (21 DEBUG breakdowns), 0.22 on an H100 (v0.26, model runner V2), 0.25 on a
+B300 (v0.26). The fitted fixed parts (``ERAS``) carry how it moved between releases."""
+PRE_HOPPER_NON_TORCH_GIB = 0.04
+"""The same on NVIDIA GPUs before Hopper (compute capability below 9.0: Turing, Ampere, Ada): every
+such single-GPU breakdown in the data prints about a third of the Hopper figure of its release,
+0.02 GiB with v0.10 (A100 PCIe, A40, L40S, L4, RTX 3090, RTX 4080, RTX 4090: 35 DEBUG lines from
+seven sources) and 0.04 on an L40S with v0.11.0, where Hopper prints 0.07 and 0.13; an RTX 4080
+prints 0.06-0.07 with v0.26 (H100 0.22). Part of the gap is PyTorch's choice of cuBLAS workspace
+by architecture (aten/src/ATen/cuda/CublasHandlePool.cpp ``parseChosenWorkspaceSize``: 32 MiB from
+compute capability 9, 8 MiB before), part the larger kernel images Hopper loads. Counting the Hopper
+figure on these GPUs left public starts on small consumer and cloud cards 0.1 GiB short of their
+pool (-5 to -7% on 2 to 6 GiB pools)."""
+
+
+def single_gpu_non_torch_gib(platform: str, capability_major: int) -> float:
+    """Non-torch GiB of one GPU alone: ``PRE_HOPPER_NON_TORCH_GIB`` on NVIDIA GPUs before compute
+    capability 9.0, ``SINGLE_GPU_NON_TORCH_GIB`` otherwise (Hopper and later, ROCm, or a GPU whose
+    architecture is not known, where the larger figure is the safe one)."""
+    if platform == "cuda" and 0 < capability_major < 9:
+        return PRE_HOPPER_NON_TORCH_GIB
+    return SINGLE_GPU_NON_TORCH_GIB
+
+
 MULTI_GPU_NON_TORCH_GIB = 0.45
 """Added to that per peer a GPU talks to when the GPUs reach each other directly (NVLink, or
 peer-to-peer over PCIe): NCCL's point-to-point buffers and custom all-reduce are set up per peer
@@ -256,13 +274,13 @@ from v0.33 ``init_device`` makes the handles before the first snapshot
 kernel images differ by GPU, so this is a measured figure from one machine, not a law."""
 
 
-def cublas_prepaid_bytes(version: Version, platform: str) -> int:
+def cublas_prepaid_bytes(version: Version, platform: str, capability_major: int = 0) -> int:
     """Bytes the reserve no longer holds because cuBLAS was set up before vLLM's first snapshot
     (CUDA from v0.33; ROCm's hipBLASLt runs the same lines but is not measured, so it is left as
-    before)."""
+    before); before Hopper at most the whole one-GPU non-torch figure, of which cuBLAS is a part."""
     if platform != "cuda" or not applies(Rule.CUBLAS_HANDLES_BEFORE_SNAPSHOT, version):
         return 0
-    return CUBLAS_PREPAID_BYTES
+    return min(CUBLAS_PREPAID_BYTES, int(single_gpu_non_torch_gib(platform, capability_major) * GIB))
 
 
 NO_P2P_NON_TORCH_GIB = 0.15
@@ -274,7 +292,9 @@ without P2P leave 0.12-0.14 GiB per GPU more than their TP 1 twins (dennislee22/
 v0.10.1.1); twelve such multi-GPU logs (L4, L40S, RTX 5090, W6800, A100s across Ray nodes) leave
 -0.8 to +0.2 GiB beyond the other terms, 0.13 at their upper quarter, where a too-small reserve
 weighs three times. At TP 4 the same cost holds: Qwen2.5-72B over four L40S (v0.19) and
-Qwen3-VL-30B-A3B over four RTX 3090s (v0.11) leave 0.1 GiB, not three peers' worth."""
+Qwen3-VL-30B-A3B over four RTX 3090s (v0.11) leave 0.1 GiB, not three peers' worth. (Those figures
+count 0.13 GiB of one-GPU non-torch memory; with ``PRE_HOPPER_NON_TORCH_GIB`` on these pre-Hopper
+cards the same logs land at −4.6 to +1.6%, most of them still low, so the term stays.)"""
 MAX_TP_PEERS = 3
 """TP peers counted at most: the public logs go up to TP 4; beyond it the band's top carries the rest."""
 NVLS_NON_TORCH_GIB = 0.5
@@ -448,17 +468,19 @@ def nvls_bytes(tp: int, nvswitch: bool, platform: str = "cuda") -> int:
 
 
 def non_torch_estimate(tp: int, pp: int, spread_gib: float, fixed_gib: float = 0.0,
-                       peer_to_peer: bool = True) -> tuple[int, int, int]:
-    """Typical, low and high non-torch bytes on one GPU, the era's fixed part included (it is at
+                       peer_to_peer: bool = True,
+                       single_gib: float = SINGLE_GPU_NON_TORCH_GIB) -> tuple[int, int, int]:
+    """Typical, low and high non-torch bytes on one GPU whose own part is ``single_gib``
+    (``single_gpu_non_torch_gib``), the era's fixed part included (it is at
     least ``spread_gib`` uncertain, so the low end drops it first). The low end assumes the GPUs
     do not reach each other directly (a platform can refuse peer-to-peer: two A100 TP 2 runs in
     pods, a TP 4 run of gpt-oss-120b with one A100 per Ray node); the high end assumes they do
     (a card ``peer_to_peer`` False can still sit on a host that allows it)."""
     peers = gpu_peers(tp, pp)
     staged = NO_P2P_NON_TORCH_GIB * min(peers, 1)
-    nt = SINGLE_GPU_NON_TORCH_GIB + (MULTI_GPU_NON_TORCH_GIB * peers if peer_to_peer else staged)
-    low = SINGLE_GPU_NON_TORCH_GIB + staged
-    high = SINGLE_GPU_NON_TORCH_GIB + MULTI_GPU_NON_TORCH_GIB * (peers + max(0, tp - 1 - MAX_TP_PEERS))
+    nt = single_gib + (MULTI_GPU_NON_TORCH_GIB * peers if peer_to_peer else staged)
+    low = single_gib + staged
+    high = single_gib + MULTI_GPU_NON_TORCH_GIB * (peers + max(0, tp - 1 - MAX_TP_PEERS))
     return (int((nt + fixed_gib) * GIB),
             int((max(0.0, low - spread_gib / 2) + max(0.0, fixed_gib - spread_gib)) * GIB),
             int((max(high, nt) + fixed_gib + spread_gib / 2) * GIB))
@@ -510,11 +532,14 @@ def token_id_rows_bytes(rows: int, max_num_seqs: int, max_model_len: int) -> int
     return max_num_seqs * rows * max_model_len * 4
 
 
-def non_torch_basis(tp: int, pp: int, era: Era, peer_to_peer: bool = True, compiled: bool = True) -> Text:
+def non_torch_basis(tp: int, pp: int, era: Era, peer_to_peer: bool = True, compiled: bool = True,
+                    single_gib: float = SINGLE_GPU_NON_TORCH_GIB) -> Text:
     peers = gpu_peers(tp, pp)
-    base = Text("basis.non_torch") if not peers else \
+    base = Text("basis.non_torch", single=single_gib) if not peers else \
         Text("basis.non_torch_peers" if peer_to_peer else "basis.non_torch_peers_no_p2p",
-             peers=peers, per_peer=peer_buffer_gib(peer_to_peer))
+             single=single_gib, peers=peers, per_peer=peer_buffer_gib(peer_to_peer))
+    if single_gib == PRE_HOPPER_NON_TORCH_GIB:
+        base = join_texts([base, Text("basis.non_torch_pre_hopper")])
     if not era.fixed_gib:
         return base
     if not compiled:
@@ -674,6 +699,7 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "h200-gpt-oss-120b-tp1-marlin-seqs4-maxlen9472-nopc-v0.22.0",
     "gb300x4-minimax-m2.5-nvfp4-tp4-fp8kv-maxlen40k-noep-v0.21.0",
     "a100x4-seed-oss-36b-tp4-util0.95-seqs1-maxlen128k-cold-v0.23.0",
+    "a100x4-seed-oss-36b-tp4-util0.95-seqs1-maxlen128k-warm-restart-v0.23.0",
     "a100x4-seed-oss-36b-tp4-util0.95-seqs1-maxlen512k-v0.23.0",
     "a100x4-seed-oss-36b-tp4-util0.95-seqs1-fp8kv-maxlen512k-v0.23.0",
     "a100-80g-x2-qwen3.6-27b-bf16-tp2-maxlen64k-cold-v0.27.1",
@@ -1371,8 +1397,8 @@ def drafter_graphs_in_estimate(version: Version, model_runner_v2: bool, spec_met
         spec_method not in (None, "ngram", "ngram_gpu", "suffix")
 
 
-COLD_COMPILE_TABLE_COPIES = 0.75
-COLD_COMPILE_FIXED_GIB = 0.20
+COLD_COMPILE_TABLE_COPIES = 1.05
+COLD_COMPILE_FIXED_GIB = 0.00
 COLD_COMPILE_SPREAD_GIB = 0.50
 """What a first start (empty torch.compile cache) reserves beyond a restart, from v0.27
 (Rule.COLD_COMPILE_RESERVE; from v0.19 for untied embeddings: Rule.COLD_COMPILE_UNTIED): max(0, one copy of the input-embedding table one GPU holds
@@ -1400,8 +1426,11 @@ exports the AOT artifact there), while tied Qwen2.5-1.5B first starts on an RTX 
 (v0.20, v0.23) leave none of it: before v0.27 kvcalc counts it for untied embeddings only (the
 cause of the split is not identified). What stays varies: nothing on the RTX 3090s, 0.53 GiB of non-torch memory on a 6 GB RTX
 4050 Laptop under WSL (v0.29, V1 runner). ``COLD_COMPILE_TABLE_COPIES`` and the fixed part are
-fitted by scripts/calibrate.py with the per-release fixed parts on the breakdown rows; the spread
-covers the pairs they miss most (a pipeline-parallel first stage, +0.5)."""
+fitted by scripts/calibrate.py (``fit_compile``) on the pairs of a first start and a restart of one
+command alone, where every other term cancels: 1.05 copies and no fixed GiB, close to the one copy
+above. Fitted together with the per-release fixed parts on all breakdown rows, the pair slid along
+a line of near-equal scores (0.75 × the table + 0.20 GiB, 0.40 + 0.55) and traded against them;
+the spread covers the pairs they miss most (a pipeline-parallel first stage, +0.5)."""
 
 
 def embedding_table_bytes(config: dict[str, Any], vocab: int, tp: int, dtype_bytes: int) -> int:
@@ -1633,10 +1662,11 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     quick_reduce = quick_reduce_bytes(quick_reduce_level, platform, capability, tp, dtype_bytes)
     if (quick_reduce_level or "NONE").upper() != "NONE" and not quick_reduce:
         notes.append(Text("note.quick_reduce_idle"))
-    nt = non_torch_estimate(tp, pp, era.spread_gib, fixed_part_gib(era, compiled), peer_to_peer)
-    nt_basis = non_torch_basis(tp, pp, era, peer_to_peer, compiled)
+    single = single_gpu_non_torch_gib(platform, capability_major)
+    nt = non_torch_estimate(tp, pp, era.spread_gib, fixed_part_gib(era, compiled), peer_to_peer, single)
+    nt_basis = non_torch_basis(tp, pp, era, peer_to_peer, compiled, single)
     penalties = penalty_buffer_bytes(version, model_runner_v2, max_num_seqs, vocab) if last_stage else 0
-    prepaid = cublas_prepaid_bytes(version, platform)
+    prepaid = cublas_prepaid_bytes(version, platform, capability_major)
     token_rows, unpinned = dense_token_id_rows(version, model_runner_v2, spec_method, pinned_memory,
                                                mrope_position_dims(config))
     token_ids = token_id_rows_bytes(token_rows, max_num_seqs, max_model_len)
