@@ -65,8 +65,9 @@ def custom_gpu(total_gib: float, base: Gpu | None = None) -> Gpu:
     """A GPU known only by its CUDA total (e.g. from a log's 'Free memory on device (F/T GiB)')."""
     total_gib = _finite_number(total_gib, "gpu_total_gib", 0, 16384)
     b = base
-    # Without a catalog entry, assume an Ada-class CUDA GPU: it only decides bf16 support and
-    # the MLA backend's block size.
+    # Without a catalog entry, assume an Ada-class CUDA GPU: it decides bf16 support, the MLA
+    # backend's block size and the one-GPU non-torch figure (reserve.single_gpu_non_torch_gib:
+    # 0.04 GiB before Hopper; a Hopper or later card keeps about 0.09 GiB more).
     return Gpu(b.key if b else "custom", b.name if b else f"GPU with {total_gib} GiB",
                int(total_gib * (1 << 30)), b.cuda_names if b else (), (),
                b.arch if b else "ada", b.compute_capability if b else "8.9",
