@@ -487,8 +487,7 @@ def test_a_drafters_own_graphs_widen_the_band_on_model_runner_v2(release, runner
 
 def test_logged_cuda_graph_estimates_lie_in_the_band():
     """Every public log of a discrete GPU that prints the estimate vLLM subtracted lies inside
-    kvcalc's band for it, except vllm#58580 (the brief's unverified row: 0.16 GiB for what its
-    defaults make 100 graphs). Starts with few graphs (Gemma 4 26B-A4B NVFP4 on an RTX 5090: 0.26
+    kvcalc's band for it. Starts with few graphs (Gemma 4 26B-A4B NVFP4 on an RTX 5090: 0.26
     GiB for 5; Qwen2.5-7B-AWQ on an RTX 3090: 0.35 for 9) lie inside only through the band's floor
     for the first capture (FIRST_CAPTURE_HIGH_GIB), Gemma 4's MTP starts on an L40S (v0.29) only
     through its allowance for the drafter's own graphs (DRAFTER_GRAPHS_HIGH_GIB). On unified memory (GB10) vLLM
@@ -499,7 +498,7 @@ def test_logged_cuda_graph_estimates_lie_in_the_band():
     from kvcalc.catalog import find_gpu
     from kvcalc.validate import _calculate
 
-    known_misses = {"vllm#58580"}
+    known_misses: set[str] = set()
     checked = 0
     logs = load_logs()
     for entry in logs:

@@ -90,9 +90,10 @@ with 256 × 128,256 entries and FlashInfer's sampler peaks at 0.45 GiB, 14.7 B p
 everything besides weights and KV cache, less than half of what the sort-based path needs over
 its 256 × 201,088 entries. From v0.21 the V1 warm-up runs the native path after FlashInfer's
 (Rule.V1_SAMPLER_WARMS_NATIVE) and costs ``SAMPLER_BYTES_TRITON``: a B300 log of Gemma-4-31B on
-the V1 runner (v0.26) peaks at 3.90 GiB over 1,024 × 262,144 entries, 14.3 B. One brief row
-disagrees: vllm#58580 (Gemma-4-26B-A4B with MTP on an H200, v0.28, not re-verified at its source)
-gives 1.89 GiB over the same entries, about 7 B."""
+the V1 runner (v0.26) peaks at 3.90 GiB over 1,024 × 262,144 entries, 14.3 B. The brief's
+vllm#58580 (Gemma-4-26B-A4B with MTP on an H200, v0.28) peaks at 1.89 GiB over the same entries:
+its breakdown is a model runner V2 start (``SAMPLER_BYTES_MRV2_GREEDY`` and V2's sampler counts in
+its 1.17 GiB of non-torch memory), not a V1 one."""
 SAMPLER_BYTES_TRITON = 17.0
 """The same with vLLM's Triton top-k/top-p kernels (Rule.TRITON_TOP_K_TOP_P: batches of 8 rows or more
 skip the sort). Read from the code, the warm-up holds the model-dtype logits (2 B), their float32
