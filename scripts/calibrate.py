@@ -146,10 +146,11 @@ def fit_groups(features: list[dict], cold: tuple[float, float]) -> dict:
     for g in groups:
         rows = [f for f in features if f["group"] == g]
         w = [weight[f["id"]] for f in rows]
+        # where no candidate meets the bound (more than HIGH_SHARE_LIMIT of the rows short by more than
+        # the largest candidate), the largest one is the closest to it
+        bounded = [b for b in FIXED_PART_CANDIDATES if estimated_high_share(rows, w, b, cold) <= HIGH_SHARE_LIMIT]
         cands = []
-        for base in FIXED_PART_CANDIDATES:
-            if estimated_high_share(rows, w, base, cold) > HIGH_SHARE_LIMIT:
-                continue
+        for base in bounded or FIXED_PART_CANDIDATES[-1:]:
             e = [loss(predict(f, base, cold) - f["observed_gib"]) / f["kv_gib"] for f in rows]
             cands.append((weighted_median(e, w), sum(x * y for x, y in zip(e, w)), base, e))
         _, _, base, e = min(cands)

@@ -139,3 +139,11 @@ def test_each_group_leaves_few_rows_estimated_high(calibrate, features):
         rows = [f for f in fitted if f["group"] == group]
         share = calibrate.estimated_high_share(rows, [weight[f["id"]] for f in rows], era.fixed_gib, cold)
         assert share <= calibrate.HIGH_SHARE_LIMIT, group
+
+
+def test_a_group_no_fixed_part_can_bound_takes_the_largest(calibrate):
+    """Rows short by more than any candidate cannot meet HIGH_SHARE_LIMIT; the fit then takes the
+    largest candidate instead of failing."""
+    rows = [{"id": str(i), "group": "g", "source": str(i), "observed_gib": 3.5, "kv_gib": 10.0,
+             "activation_gib": 0.0, "non_torch_gib": 0.0, "cuda_graph_gib": 0.0} for i in range(3)]
+    assert calibrate.fit_groups(rows, (1.0, 0.0))["groups"]["g"][1] == calibrate.FIXED_PART_CANDIDATES[-1]

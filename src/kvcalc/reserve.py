@@ -70,8 +70,9 @@ ways, and from v0.29 0.01 to 0.19 with MI300X starts at 0.6 to 1.3. From v0.21 t
 Triton pass and non-torch memory set the reserve, and what they cost beyond the modelled terms
 varies by machine as much as by model; the spread carries that into the band. Rows whose GPU total
 is known only within a range wider than the fit's step stay out of it (``fit_exclusion_reason`` in
-the data: six starts on a GPU the log does not name, an A40 by the author's text, and an L40S start
-inferred within 43.7-45.5 GiB). Until the one-GPU non-torch figure was split at Hopper
+the data: seven starts on a GPU the log does not name, an A40 by the author's text, and an L40S
+start inferred within 43.7-45.5 GiB; the brief's Gemma 4 MTP row, whose drafter's weights kvcalc does
+not count). Until the one-GPU non-torch figure was split at Hopper
 (``PRE_HOPPER_NON_TORCH_GIB``) these parts absorbed the older GPUs' smaller figure and moved by
 0.05-0.10 GiB whenever one source joined a group."""
 SAMPLER_BYTES_PER_ENTRY = 38.5
@@ -239,7 +240,7 @@ B300 (v0.26). The fitted fixed parts (``ERAS``) carry how it moved between relea
 PRE_HOPPER_NON_TORCH_GIB = 0.04
 """The same on NVIDIA GPUs before Hopper (compute capability below 9.0: Turing, Ampere, Ada): every
 such single-GPU breakdown in the data prints about a third of the Hopper figure of its release,
-0.02 GiB with v0.10 (A100 PCIe, A40, L40S, L4, RTX 3090, RTX 4080, RTX 4090: 35 DEBUG lines from
+0.02 GiB with v0.10 (A100 PCIe, A40, L40S, L4, RTX 3090, RTX 4080, RTX 4090: 29 DEBUG lines from
 seven sources) and 0.04 on an L40S with v0.11.0, where Hopper prints 0.07 and 0.13; an RTX 4080
 prints 0.06-0.07 with v0.26 (H100 0.22). Part of the gap is PyTorch's choice of cuBLAS workspace
 by architecture (aten/src/ATen/cuda/CublasHandlePool.cpp ``parseChosenWorkspaceSize``: 32 MiB from
