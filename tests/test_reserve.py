@@ -1206,3 +1206,7 @@ def test_an_ampere_gpu_reserves_less_non_torch_memory_than_a_hopper_one():
     assert "Hopper 之前" in ampere.basis.render("zh")
     assert cublas_prepaid_bytes(parse_version("0.33.0"), "cuda", 8) == int(PRE_HOPPER_NON_TORCH_GIB * GIB)
     assert cublas_prepaid_bytes(parse_version("0.33.0"), "cuda", 9) == CUBLAS_PREPAID_BYTES
+    # the basis does not claim the H200's measured 100 MiB for the smaller amount (en and zh)
+    a100 = calc("Qwen/Qwen3-8B", "a100-80g-sxm", vllm_version="0.33.0", max_num_seqs=256).budget.term("non-torch memory")
+    assert "less 40 MiB" in a100.basis and "at most this GPU's whole one-GPU figure" in a100.basis
+    assert "40 MiB" in a100.basis.render("zh") and "100 MiB" in a100.basis.render("zh")

@@ -623,6 +623,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "before its first memory snapshot, so the profile no longer counts them (measured on an H200)",
         "减去 cuBLAS 首次调用占用的 {mib} MiB：v0.33 起 vLLM 在第一次显存快照之前创建 cuBLAS 句柄，"
         "profile 不再计入（在 H200 上实测）"),
+    "basis.cublas_prepaid_capped": (
+        "less {mib} MiB for cuBLAS's set-up: from v0.33 vLLM makes the cuBLAS handles before its first "
+        "memory snapshot, so the profile no longer counts them; measured at {measured} MiB on an H200, "
+        "here at most this GPU's whole one-GPU figure",
+        "减去 cuBLAS 初始化的 {mib} MiB：v0.33 起 vLLM 在第一次显存快照之前创建 cuBLAS 句柄，profile 不再计入；"
+        "在 H200 上实测为 {measured} MiB，这里至多为这张 GPU 单卡的全部该项"),
     "basis.quick_reduce": (
         "plus ROCm quick all-reduce's buffer (VLLM_ROCM_QUICK_REDUCE_QUANTIZATION): {gib:.2f} GiB",
         "再加 ROCm quick all-reduce 的缓冲区（VLLM_ROCM_QUICK_REDUCE_QUANTIZATION）：{gib:.2f} GiB"),

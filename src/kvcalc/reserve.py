@@ -1680,7 +1680,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         extras.append((allreduce_fusion, False, Text("basis.allreduce_fusion", gib=allreduce_fusion / GIB,
                                                      tp=tp, backend=allreduce_backend(version, nvswitch))))
     if prepaid:
-        extras.append((-prepaid, True, Text("basis.cublas_prepaid", mib=prepaid >> 20)))
+        extras.append((-prepaid, True, Text("basis.cublas_prepaid", mib=prepaid >> 20) if prepaid == CUBLAS_PREPAID_BYTES
+                       else Text("basis.cublas_prepaid_capped", mib=prepaid >> 20, measured=CUBLAS_PREPAID_BYTES >> 20)))
     if quick_reduce:
         extras.append((quick_reduce, True, Text("basis.quick_reduce", gib=quick_reduce / GIB)))
     if token_ids:
