@@ -122,10 +122,8 @@ class ParsedLog:
                 if key in u:
                     out[name] = u[key]
         else:
-            if self.profile_torch_peak_gib is not None:
-                out["activation_peak_gib"] = self.profile_torch_peak_gib
-            if self.profile_non_torch_gib is not None:
-                out["non_torch_gib"] = self.profile_non_torch_gib
+            _copy_present(out, (("activation_peak_gib", self.profile_torch_peak_gib),
+                                ("non_torch_gib", self.profile_non_torch_gib)))
         if self.cuda_graph_estimate_gib is not None:
             out["cuda_graph_gib"] = self.cuda_graph_estimate_gib
         elif self.cg_equivalent_util is not None and self.cg_current_util is not None and total_gib:
@@ -185,18 +183,13 @@ class ParsedLog:
         spec = _speculative(a, e)
         if spec is not None:
             out["speculative"] = spec
-        if self.flashinfer_sampler is not None:
-            out["flashinfer_sampler"] = self.flashinfer_sampler
-        if self.cudagraph_memory_profiling is not None:
-            out["cudagraph_memory_profiling"] = self.cudagraph_memory_profiling
-        if self.model_runner_v2 is not None:
-            out["model_runner_v2"] = self.model_runner_v2
-        if self.compile_cache is not None:
-            out["compile_cache"] = self.compile_cache
-        if self.pinned_memory is not None:
-            out["pinned_memory"] = self.pinned_memory
-        if self.mxfp4_marlin is not None:     # not --moe-backend: it applies to every MoE format
-            out["mxfp4_marlin"] = self.mxfp4_marlin
+        _copy_present(out, (("flashinfer_sampler", self.flashinfer_sampler),
+                            ("cudagraph_memory_profiling", self.cudagraph_memory_profiling),
+                            ("model_runner_v2", self.model_runner_v2),
+                            ("compile_cache", self.compile_cache),
+                            ("pinned_memory", self.pinned_memory),
+                            # not --moe-backend: it applies to every MoE format
+                            ("mxfp4_marlin", self.mxfp4_marlin)))
         limits = a.get("limit_mm_per_prompt")
         if isinstance(limits, dict) and mm_limits_of(limits) is not None:
             out["limit_mm_per_prompt"] = limits
@@ -231,6 +224,13 @@ class ParsedLog:
         d["settings"] = self.settings()
         d["found_anything"] = self.found_anything
         return d
+
+
+def _copy_present(out: dict[str, Any], pairs: tuple[tuple[str, Any], ...]) -> None:
+    """Put each (name, value) the log gave (value not None) into ``out``."""
+    for name, value in pairs:
+        if value is not None:
+            out[name] = value
 
 
 def _int_or_none(text: Any) -> int | None:
