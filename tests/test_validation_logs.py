@@ -32,6 +32,17 @@ def test_brief_rows_are_evaluated_not_skipped():
         assert rows[log_id]["from_log"]["inside"], rows[log_id]
 
 
+def test_brief_fp8_row_samples_with_flashinfer():
+    """vllm#27604's command selects FlashInfer attention, so the flashinfer package was installed and
+    v0.11.0 warmed its sampler up with FlashInfer's kernels: the sort's 4.71 GiB over 1,024 x 128,256
+    entries does not fit the 1.96 GiB the log leaves besides weights and KV cache."""
+    entry = next(e for e in LOGS if e["id"] == "vllm#27604")
+    assert entry["flashinfer_sampler"] is True
+    assert abs(evaluate_entry(entry)["estimated"]["error_pct"]) < 0.5
+    unknown_install = evaluate_entry({k: v for k, v in entry.items() if k != "flashinfer_sampler"})
+    assert unknown_install["estimated"]["error_pct"] < -5
+
+
 def test_ids_unique_and_schema_keys_present():
     keys = {"id", "source", "vllm_version", "model", "config", "quantization", "weights_gib", "gpu",
             "gpu_total_gib", "tensor_parallel_size", "pipeline_parallel_size", "gpu_memory_utilization",
