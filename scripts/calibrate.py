@@ -272,7 +272,7 @@ def main() -> int:
         best = fit(features, cold_warm_twins(logs))
         print(f"fitted on {len(features)} rows: median weighted |KV memory error| {best['score']:.2f}%; "
               f"non-torch {reserve.SINGLE_GPU_NON_TORCH_GIB:.2f} GiB on one GPU "
-              f"({reserve.PRE_HOPPER_NON_TORCH_GIB:.2f} before Hopper), "
+              f"({reserve.PRE_HOPPER_NON_TORCH_GIB:.2f} before Hopper, {reserve.ROCM_NON_TORCH_GIB:.2f} on AMD), "
               f"{reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per peer GPU, "
               f"{reserve.NO_P2P_NON_TORCH_GIB:.2f} without peer-to-peer (measured)")
         for g, (_, base) in best["groups"].items():

@@ -43,6 +43,7 @@ def method_claims() -> list[str]:
         f"about {video:.2f} GiB each",
         f"{reserve.SINGLE_GPU_NON_TORCH_GIB:.2f} GiB on one GPU from Hopper on",
         f"{reserve.PRE_HOPPER_NON_TORCH_GIB:.2f} GiB on older NVIDIA GPUs",
+        f"{reserve.ROCM_NON_TORCH_GIB:.2f} GiB on AMD GPUs",
         "(4 × TP × its largest input: "
         f"{reserve.allreduce_fusion_bytes(parse_version('0.25.0'), 'cuda', '9.0', 2, 8192, 5120, 2, True) / GIB:.2f} "
         "GiB at TP 2; about 6 × it where NVSwitch boards take the MNNVL layout from v0.25, "
@@ -100,6 +101,8 @@ def test_the_chinese_method_text_keeps_every_number():
             f"{max(e.fixed_gib for e in reserve.ERAS.values()):.2f} GiB)",
     lambda: f"{reserve.SINGLE_GPU_NON_TORCH_GIB:.2f} GiB on one GPU from Hopper on",
     lambda: f"{reserve.PRE_HOPPER_NON_TORCH_GIB:.2f} GiB on older NVIDIA GPUs",
+    lambda: f"{reserve.ROCM_NON_TORCH_GIB:.2f} GiB on AMD GPUs",
+    lambda: f"GPUs the one-GPU figure is {reserve.ROCM_NON_TORCH_GIB:.2f} GiB",
     lambda: f"plus {reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per GPU",
     lambda: f"and {reserve.NO_P2P_NON_TORCH_GIB:.2f} GiB in all, whatever the number of peers, where they cannot",
     lambda: f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for Mamba/GDN models",
@@ -112,7 +115,7 @@ def test_the_chinese_method_text_keeps_every_number():
     lambda: "kvcalc adds {:.1f} GiB more ({:.1f} to {:.1f})".format(*reserve.UMA_HYBRID_TOWER_GIB),
     lambda: f"{reserve.HYBRID_TOWER_EXCESS_GIB_PER_16K:.1f} GiB per {reserve.HYBRID_TOWER_EXCESS_MIN_TOKENS:,} "
             f"batched tokens up to {reserve.HYBRID_TOWER_EXCESS_GIB:.1f} GiB",
-], ids=["fixed part", "one GPU", "one older GPU", "per peer", "per peer without P2P", "hybrid graphs", "Qwen image",
+], ids=["fixed part", "one GPU", "one older GPU", "one AMD GPU", "AMD figure", "per peer", "per peer without P2P", "hybrid graphs", "Qwen image",
         "first-start peak", "first-start band", "unified memory", "unified memory hybrid",
         "hybrid tower band"])
 def test_the_readme_states_the_model_as_the_core_has_it(claim):

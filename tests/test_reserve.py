@@ -973,7 +973,8 @@ def test_cublas_setup_leaves_the_reserve_from_v0_33_on_cuda():
     assert "cuBLAS" in str(after.non_torch_basis) and "cuBLAS" not in str(before.non_torch_basis)
     assert min(after.non_torch) >= 0
     rocm = reserve(cfg, "0.33.0", model_runner_v2=True, max_num_seqs=256, platform="rocm")
-    assert rocm.non_torch[0] == before.non_torch[0]
+    rocm_before = reserve(cfg, "0.32.0", model_runner_v2=True, max_num_seqs=256, platform="rocm")
+    assert rocm.non_torch[0] == rocm_before.non_torch[0]
 
 
 def test_the_fixed_part_applies_to_compiled_runs_only():
@@ -1164,8 +1165,8 @@ def test_nvlink_sharp_counts_above_two_gpus_on_nvswitch_multicast():
 def test_gpus_before_hopper_keep_a_third_of_the_non_torch_memory():
     """In every release whose public single-GPU breakdowns print non-torch memory on both sides,
     each NVIDIA GPU before compute capability 9.0 prints less than each Hopper or later one, and no
-    more than the figure kvcalc uses for them (reserve.PRE_HOPPER_NON_TORCH_GIB); ROCm and unknown
-    architectures keep the larger figure."""
+    more than the figure kvcalc uses for them (reserve.PRE_HOPPER_NON_TORCH_GIB); unknown architectures
+    keep the larger Hopper figure (AMD GPUs have their own, reserve.ROCM_NON_TORCH_GIB)."""
     from kvcalc.catalog import find_gpu  # noqa: PLC0415
     from kvcalc.reserve import PRE_HOPPER_NON_TORCH_GIB, single_gpu_non_torch_gib  # noqa: PLC0415
 
@@ -1188,7 +1189,33 @@ def test_gpus_before_hopper_keep_a_third_of_the_non_torch_memory():
         assert max(sides[True]) <= PRE_HOPPER_NON_TORCH_GIB + 0.03, release
     assert single_gpu_non_torch_gib("cuda", 8) == PRE_HOPPER_NON_TORCH_GIB
     assert single_gpu_non_torch_gib("cuda", 9) == single_gpu_non_torch_gib("cuda", 12) == SINGLE_GPU_NON_TORCH_GIB
-    assert single_gpu_non_torch_gib("rocm", 9) == single_gpu_non_torch_gib("cuda", 0) == SINGLE_GPU_NON_TORCH_GIB
+    assert single_gpu_non_torch_gib("cuda", 0) == SINGLE_GPU_NON_TORCH_GIB
+
+
+def test_amd_gpus_keep_more_non_torch_memory_than_nvidia_ones():
+    """Every public single-GPU ROCm start that compiles the model leaves more beyond kvcalc's other
+    terms than the CUDA figure gives (reserve.ROCM_NON_TORCH_GIB, 0.49 to 1.17 GiB with 0.13): with
+    the ROCm figure each lands within 2.5% of its pool; the basis says why (en/zh)."""
+    from kvcalc.catalog import find_gpu  # noqa: PLC0415
+    from kvcalc.reserve import ROCM_NON_TORCH_GIB, single_gpu_non_torch_gib  # noqa: PLC0415
+    from kvcalc.validate import validate_logs  # noqa: PLC0415
+
+    assert single_gpu_non_torch_gib("rocm", 9) == ROCM_NON_TORCH_GIB > SINGLE_GPU_NON_TORCH_GIB
+    rows = {r["id"]: r for r in validate_logs()["rows"]}
+    single_rocm = [e for e in load_logs() if e.get("gpu") and find_gpu(e["gpu"]).platform == "rocm"
+                   and e["tensor_parallel_size"] * e["pipeline_parallel_size"] == 1
+                   and not e["enforce_eager"] and (rows[e["id"]].get("estimated") or {}).get("error_gib") is not None]
+    assert len({e["source"] for e in single_rocm}) >= 6
+    for e in single_rocm:
+        est = rows[e["id"]]["estimated"]
+        assert abs(est["error_pct"]) < 2.5, (e["id"], est)
+    # the starts with no tower or graph estimate in the way land within 0.35 GiB (0.60 to 0.73 with 0.13)
+    for log_id in ("w7900-rocm-qwen3-14b-default-v0.16.1.dev0", "mi210-rocm-qwen2.5-7b-fp16-maxlen4k-cold-v0.17.0",
+                   "mi300x-vf-rocm-qwen2.5-14b-instruct-maxlen32k-cold-v0.17.1"):
+        assert abs(rows[log_id]["estimated"]["error_gib"]) < 0.35, rows[log_id]
+    w7900 = calc("Qwen/Qwen3-8B", "radeon-pro-w7900", vllm_version="0.16.0").budget.term("non-torch memory")
+    assert f"{ROCM_NON_TORCH_GIB:.2f} GiB" in w7900.basis and "AMD" in w7900.basis
+    assert "AMD" in w7900.basis.render("zh")
 
 
 def test_an_ampere_gpu_reserves_less_non_torch_memory_than_a_hopper_one():
