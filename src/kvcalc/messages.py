@@ -663,9 +663,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "GPUs before Hopper keep about a third of what Hopper does there, in the public logs that print it",
         "在打印该项的公开日志中，Hopper 之前的 GPU 在这一项上约为 Hopper 的三分之一"),
     "basis.non_torch_rocm": (
-        "public single-GPU starts on AMD GPUs keep more here than NVIDIA's {cuda:.2f} GiB (ROCm's libraries "
-        "and kernel images)",
-        "在 AMD GPU 上，公开的单卡启动日志在这一项上比 NVIDIA 的 {cuda:.2f} GiB 多（ROCm 自身的库与内核映像）"),
+        "public starts on AMD GPUs keep more here than NVIDIA's {cuda:.2f} GiB (ROCm's libraries and kernel "
+        "images)",
+        "在 AMD GPU 上，公开的启动日志在这一项上比 NVIDIA 的 {cuda:.2f} GiB 多（ROCm 自身的库与内核映像）"),
     "basis.non_torch_fixed": (
         "plus {fixed:.2f} GiB the public logs of {era} leave beyond the modelled terms",
         "再加 {era} 的公开日志在已建模各项之外多出的 {fixed:.2f} GiB"),
