@@ -342,7 +342,8 @@ largest problem, 2 GiB by default (csrc/quickreduce/quick_reduce.h ``DeviceComms
 ``data_buffer_size = 2 * kMaxProblemSize``, ``kMaxProblemSize = INT32_MAX + 1``), allocated with
 hipMalloc when the worker joins its group, after vLLM's first memory snapshot, so the profile counts
 it as non-torch memory. Public MI355X logs with it on (INT4) keep 3.4 GiB more at TP 2 and 4.2 GiB
-more at TP 4 than kvcalc's other terms (InferenceX runs of MiniMax-M2.5 and Kimi-K2.5, v0.21/v0.22)."""
+more at TP 4 than kvcalc's other terms did with NVIDIA's one-GPU figure, 3.0 and 3.8 with AMD's
+(``ROCM_NON_TORCH_GIB``) (InferenceX runs of MiniMax-M2.5 and Kimi-K2.5, v0.21/v0.22)."""
 QUICK_REDUCE_ARCHS = ("gfx94", "gfx95")
 QUICK_REDUCE_WORLD_SIZES = (2, 4, 8)
 
