@@ -115,8 +115,8 @@ def test_the_chinese_method_text_keeps_every_number():
     lambda: "kvcalc adds {:.1f} GiB more ({:.1f} to {:.1f})".format(*reserve.UMA_HYBRID_TOWER_GIB),
     lambda: f"{reserve.HYBRID_TOWER_EXCESS_GIB_PER_16K:.1f} GiB per {reserve.HYBRID_TOWER_EXCESS_MIN_TOKENS:,} "
             f"batched tokens up to {reserve.HYBRID_TOWER_EXCESS_GIB:.1f} GiB",
-], ids=["fixed part", "one GPU", "one older GPU", "one AMD GPU", "AMD figure", "per peer", "per peer without P2P", "hybrid graphs", "Qwen image",
-        "first-start peak", "first-start band", "unified memory", "unified memory hybrid",
+], ids=["fixed part", "one GPU", "one older GPU", "one AMD GPU", "AMD figure", "per peer", "per peer without P2P",
+        "hybrid graphs", "Qwen image", "first-start peak", "first-start band", "unified memory", "unified memory hybrid",
         "hybrid tower band"])
 def test_the_readme_states_the_model_as_the_core_has_it(claim):
     assert re.sub(r"\s+", " ", claim()) in re.sub(r"\s+", " ", README)
