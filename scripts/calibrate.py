@@ -134,6 +134,13 @@ def estimated_high_share(rows: list[dict], weights: list[float], base: float, co
     return short / sum(weights)
 
 
+NEAR_TIE = 0.0005
+"""Weighted-median scores closer than this (0.05 percentage points of KV memory) to the chosen one:
+``main`` names those fixed parts, since the median over a handful of sources can move between
+them when one row joins or a term changes (a ROCm figure of 0.60 GiB instead of 0.55 moved the
+v0.29+ part from 0.15 to 0.30 on a 0.008-point difference, 1.126% against 1.134%)."""
+
+
 def fit_groups(features: list[dict], cold: tuple[float, float]) -> dict:
     """Per group of releases: among the fixed parts that leave at most ``HIGH_SHARE_LIMIT`` of the
     group's rows with too small a reserve, the one that minimises the median relative error of the
@@ -142,7 +149,7 @@ def fit_groups(features: list[dict], cold: tuple[float, float]) -> dict:
     ``source_weights``. The multi-GPU term is measured, not fitted."""
     groups = sorted({f["group"] for f in features})
     weight = source_weights(features)
-    choice, errs, weights = {}, [], []
+    choice, near, errs, weights = {}, {}, [], []
     for g in groups:
         rows = [f for f in features if f["group"] == g]
         w = [weight[f["id"]] for f in rows]
@@ -153,12 +160,13 @@ def fit_groups(features: list[dict], cold: tuple[float, float]) -> dict:
         for base in bounded or FIXED_PART_CANDIDATES[-1:]:
             e = [loss(predict(f, base, cold) - f["observed_gib"]) / f["kv_gib"] for f in rows]
             cands.append((weighted_median(e, w), sum(x * y for x, y in zip(e, w)), base, e))
-        _, _, base, e = min(cands)
+        best_score, _, base, e = min(cands)
         choice[g] = (None, base)
+        near[g] = sorted(b for score, _, b, _ in cands if b != base and score - best_score < NEAR_TIE)
         errs += e
         weights += w
     return {"score": weighted_median(errs, weights) * 100, "total": sum(x * y for x, y in zip(errs, weights)),
-            "groups": choice, "cold": cold}
+            "groups": choice, "cold": cold, "near_ties": near}
 
 
 TWIN_SETTINGS_IGNORED = frozenset({"id", "compile_cache", "notes", "notes_zh", "excerpt", "logged", "source",
@@ -276,7 +284,10 @@ def main() -> int:
               f"{reserve.MULTI_GPU_NON_TORCH_GIB:.2f} GiB per peer GPU, "
               f"{reserve.NO_P2P_NON_TORCH_GIB:.2f} without peer-to-peer (measured)")
         for g, (_, base) in best["groups"].items():
-            print(f"  group {g}: fixed part {base:.2f} GiB (carried by non-torch memory)")
+            ties = best["near_ties"].get(g)
+            tie_note = f"; within {NEAR_TIE * 100:.2f} points of its score: " + ", ".join(f"{t:.2f}" for t in ties) \
+                if ties else ""
+            print(f"  group {g}: fixed part {base:.2f} GiB (carried by non-torch memory){tie_note}")
         copies, fixed = best["cold"]
         print(f"  a first start's compile (from v{reserve.Rule.COLD_COMPILE_RESERVE.value.since}, "
               f"v{reserve.Rule.COLD_COMPILE_UNTIED.value.since} for untied embeddings, unless the log shows a warm "
