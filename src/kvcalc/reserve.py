@@ -268,15 +268,21 @@ what the compiled starts leave: from 0.60 the weighted-median fit of the fixed p
 CUDA rows do not support; at 0.55 those starts keep 0.05 to 0.75 GiB more than kvcalc counts."""
 
 
-def single_gpu_non_torch_gib(platform: str, capability_major: int) -> float:
-    """Non-torch GiB of one GPU alone: ``ROCM_NON_TORCH_GIB`` on AMD GPUs, ``PRE_HOPPER_NON_TORCH_GIB``
-    on NVIDIA GPUs before compute capability 9.0, ``SINGLE_GPU_NON_TORCH_GIB`` otherwise (Hopper and
-    later, or a GPU whose architecture is not known, where the larger figure is the safe one)."""
+def single_gpu_non_torch(platform: str, capability_major: int) -> tuple[float, Text | None]:
+    """Non-torch GiB of one GPU alone and what the basis adds to say why it is not the Hopper figure:
+    ``ROCM_NON_TORCH_GIB`` on AMD GPUs, ``PRE_HOPPER_NON_TORCH_GIB`` on NVIDIA GPUs before compute
+    capability 9.0, ``SINGLE_GPU_NON_TORCH_GIB`` otherwise (Hopper and later, or a GPU whose
+    architecture is not known, where the larger figure is the safe one)."""
     if platform == "rocm":
-        return ROCM_NON_TORCH_GIB
+        return ROCM_NON_TORCH_GIB, Text("basis.non_torch_rocm", cuda=SINGLE_GPU_NON_TORCH_GIB)
     if platform == "cuda" and 0 < capability_major < 9:
-        return PRE_HOPPER_NON_TORCH_GIB
-    return SINGLE_GPU_NON_TORCH_GIB
+        return PRE_HOPPER_NON_TORCH_GIB, Text("basis.non_torch_pre_hopper")
+    return SINGLE_GPU_NON_TORCH_GIB, None
+
+
+def single_gpu_non_torch_gib(platform: str, capability_major: int) -> float:
+    """The GiB of ``single_gpu_non_torch``."""
+    return single_gpu_non_torch(platform, capability_major)[0]
 
 
 MULTI_GPU_NON_TORCH_GIB = 0.45
@@ -557,15 +563,13 @@ def token_id_rows_bytes(rows: int, max_num_seqs: int, max_model_len: int) -> int
 
 
 def non_torch_basis(tp: int, pp: int, era: Era, peer_to_peer: bool = True, compiled: bool = True,
-                    single_gib: float = SINGLE_GPU_NON_TORCH_GIB) -> Text:
+                    single_gib: float = SINGLE_GPU_NON_TORCH_GIB, single_note: Text | None = None) -> Text:
     peers = gpu_peers(tp, pp)
     base = Text("basis.non_torch", single=single_gib) if not peers else \
         Text("basis.non_torch_peers" if peer_to_peer else "basis.non_torch_peers_no_p2p",
              single=single_gib, peers=peers, per_peer=peer_buffer_gib(peer_to_peer))
-    if single_gib == PRE_HOPPER_NON_TORCH_GIB:
-        base = join_texts([base, Text("basis.non_torch_pre_hopper")])
-    elif single_gib == ROCM_NON_TORCH_GIB:
-        base = join_texts([base, Text("basis.non_torch_rocm", cuda=SINGLE_GPU_NON_TORCH_GIB)])
+    if single_note is not None:     # why this GPU's one-GPU figure is not the Hopper one
+        base = join_texts([base, single_note])
     if not era.fixed_gib:
         return base
     if not compiled:
@@ -1688,9 +1692,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     quick_reduce = quick_reduce_bytes(quick_reduce_level, platform, capability, tp, dtype_bytes)
     if (quick_reduce_level or "NONE").upper() != "NONE" and not quick_reduce:
         notes.append(Text("note.quick_reduce_idle"))
-    single = single_gpu_non_torch_gib(platform, capability_major)
+    single, single_note = single_gpu_non_torch(platform, capability_major)
     nt = non_torch_estimate(tp, pp, era.spread_gib, fixed_part_gib(era, compiled), peer_to_peer, single)
-    nt_basis = non_torch_basis(tp, pp, era, peer_to_peer, compiled, single)
+    nt_basis = non_torch_basis(tp, pp, era, peer_to_peer, compiled, single, single_note)
     penalties = penalty_buffer_bytes(version, model_runner_v2, max_num_seqs, vocab) if last_stage else 0
     prepaid = cublas_prepaid_bytes(version, platform, capability_major)
     token_rows, unpinned = dense_token_id_rows(version, model_runner_v2, spec_method, pinned_memory,
