@@ -1,0 +1,64 @@
+"""The GPU catalog itself (data/gpus.json): every entry can be found by what users type, says where
+its total comes from, and holds a total that fits the card it names.
+
+A lookup returns the first entry a name matches (catalog.find_gpu), so a key, alias or display name
+shared by two entries would silently hide the second one; CUDA names may be shared only where the
+driver really prints one name for two cards, which the later entry's notes must say."""
+
+import json
+import re
+from collections import defaultdict
+
+import pytest
+
+from kvcalc.catalog import DATA_DIR, find_gpu, load_gpus
+from kvcalc.kvspecs import parse_capability
+
+GIB = 1 << 30
+RAW = json.loads((DATA_DIR / "gpus.json").read_text(encoding="utf-8"))["gpus"]
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\s_]+", " ", str(text).strip().lower())
+
+
+def test_every_key_alias_and_name_picks_one_gpu():
+    owners: dict[str, set[str]] = defaultdict(set)
+    for g in RAW:
+        for spelling in (g["key"], g["name"], *g.get("aliases", ())):
+            owners[_norm(spelling)].add(g["key"])
+    shared = {spelling: sorted(keys) for spelling, keys in owners.items() if len(keys) > 1}
+    assert not shared, f"spellings that name two catalog GPUs: {shared}"
+    for g in RAW:
+        for spelling in (g["key"], *g.get("aliases", ())):
+            assert find_gpu(spelling).key == g["key"], spelling
+
+
+def test_a_cuda_name_shared_by_two_entries_is_explained_where_the_lookup_cannot_reach():
+    first: dict[str, str] = {}
+    for g in RAW:
+        for name in g.get("cuda_names", ()):
+            n = _norm(name)
+            if n in first and first[n] != g["key"]:
+                assert "cuda name" in (g.get("notes") or "").lower(), \
+                    f"{g['key']} shares the CUDA name {name!r} with {first[n]} without saying so"
+            elif n not in first:
+                first[n] = g["key"]
+                assert find_gpu(name).key == g["key"]
+
+
+@pytest.mark.parametrize("g", RAW, ids=lambda g: g["key"])
+def test_each_total_has_a_basis_a_source_and_fits_its_card(g):
+    assert g["total_bytes_basis"].strip() and g["source"], "every total says where it comes from"
+    total = g["total_bytes"] / GIB
+    # what CUDA offers lies below the marketed size (GB or GiB) and above 85% of it in GB
+    assert 0.85 * g["marketing_gb"] * 1e9 / GIB <= total <= g["marketing_gb"], total
+    if g.get("nvidia_smi_mib"):
+        assert g["total_bytes"] <= g["nvidia_smi_mib"] * (1 << 20), "the driver keeps some memory back"
+    assert g["platform"] in ("cuda", "rocm")
+    if g["platform"] == "cuda":
+        assert parse_capability(g["compute_capability"]) is not None
+
+
+def test_the_catalog_loads_every_entry():
+    assert [g.key for g in load_gpus()] == [g["key"] for g in RAW]
