@@ -3,6 +3,7 @@
 import pytest
 
 from kvcalc import api
+from kvcalc.catalog import find_gpu
 from kvcalc.errors import VersionError
 from kvcalc.validate import load_logs
 from kvcalc.versions import parse_version
@@ -122,6 +123,41 @@ def test_fallback_fills_only_what_the_log_leaves_out():
     res = api.handle({"op": "compare_log", "text": e["excerpt"], "fallback": fb})["result"]
     assert "gpu_memory_utilization" not in res["filled_from_form"]   # the log's default stands
     assert res["settings"]["vllm_version"] == "0.10.2"                # the log states it
+
+
+def _l20_ecc_off_log(total: str = "47.37") -> str:
+    """An L20 start with ECC off (the card's 49,140 MiB all usable): the stock lines of a public
+    v0.11 L20 start whose total is 3 GiB above the catalog's ECC-on 44.39 GiB."""
+    return ("INFO [core.py:77] Initializing a V1 LLM engine (v0.11.0) with config: model='Qwen/Qwen3-8B', "
+            "dtype=torch.bfloat16, max_seq_len=16384, tensor_parallel_size=1, pipeline_parallel_size=1, "
+            "quantization=None, enforce_eager=False, kv_cache_dtype=auto\n"
+            "INFO [gpu_model_runner.py:2653] Model loading took 15.27 GiB and 10.0 seconds\n"
+            f"DEBUG [gpu_worker.py:598] Free memory on device (47.03/{total} GiB) on startup. Desired GPU "
+            "memory utilization is (0.9, 42.64 GiB).\n"
+            "INFO [gpu_worker.py:400] Available KV cache memory: 25.94 GiB\n"
+            "INFO [kv_cache_utils.py:1286] GPU KV cache size: 188,864 tokens\n")
+
+
+def test_a_log_of_the_forms_card_with_ecc_off_keeps_that_card_and_its_own_total():
+    """A total alone cannot tell an ECC-off L20 (47.37 GiB) from the other 48 GB cards of the
+    catalog; the form that names an L20 can, and the estimate then uses the log's memory."""
+    res = api.handle({"op": "compare_log", "text": _l20_ecc_off_log(), "fallback": {"gpu": "l20"}})["result"]
+    assert res["gpu"] == "l20"
+    assert res["calculation"]["gpu"]["total_gib"] == 47.37
+    # a form that names another kind of card does not claim the log: the closest total does
+    res = api.handle({"op": "compare_log", "text": _l20_ecc_off_log(), "fallback": {"gpu": "h100-sxm"}})["result"]
+    assert res["gpu"] != "h100-sxm"
+
+
+def test_a_total_within_the_logs_rounding_keeps_the_catalogs_exact_bytes():
+    """The log's two-decimal total replaces the catalog's only where it says more than its rounding."""
+    l20 = api.handle({"op": "compare_log", "text": _l20_ecc_off_log("44.39"), "fallback": {"gpu": "l20"}})
+    assert l20["result"]["calculation"]["gpu"]["total_bytes"] == find_gpu("l20").total_bytes
+    drift = api.handle({"op": "compare_log", "text": _l20_ecc_off_log("44.52"), "fallback": {"gpu": "l20"}})
+    assert drift["result"]["gpu"] == "l20" and drift["result"]["calculation"]["gpu"]["total_gib"] == 44.52
+    # the command line names its GPU outright (parse-log --compare --gpu): the log's memory still counts
+    named = api.handle({"op": "compare_log", "text": _l20_ecc_off_log(), "gpu": "l20"})["result"]
+    assert named["gpu"] == "l20" and named["calculation"]["gpu"]["total_gib"] == 47.37
 
 
 def test_curves_give_the_longest_length_one_request_fits():

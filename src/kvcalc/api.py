@@ -201,6 +201,41 @@ def guess_gpu(total_gib: float) -> Gpu | None:
     return best if abs(best.total_bytes / (1 << 30) - total_gib) <= 0.005 * total_gib else None
 
 
+ECC_SHARE = 1 / 16
+"""The share of a GDDR card's memory its ECC keeps when turned on (nvidia-smi 49,140 MiB with ECC off,
+46,068 MiB with it on, on L40S, L20 and RTX A6000 boards; an L20 start with ECC off prints a 47.37 GiB
+total where the catalog's, with ECC on, is 44.39)."""
+
+
+def same_card_with_ecc_toggled(gpu: Gpu, total_gib: float) -> bool:
+    """Whether a log's total is the catalog card's with ECC switched the other way (within 0.5%)."""
+    catalog = gpu.total_bytes / (1 << 30)
+    return any(abs(catalog * f - total_gib) <= 0.005 * total_gib for f in (1 / (1 - ECC_SHARE), 1 - ECC_SHARE))
+
+
+def gpu_for_log_total(total_gib: float, caller: str | None) -> Gpu | None:
+    """The GPU a pasted log ran on, from the total it printed and the GPU the caller (the page's form)
+    names: the closest catalog total (``guess_gpu``), unless the caller's card fits as well (several
+    GPUs share a total) or is that card with ECC toggled (``same_card_with_ecc_toggled``): a total
+    alone cannot tell an ECC-off L20 from another 48 GB card, the form can."""
+    guessed = guess_gpu(total_gib)
+    try:
+        mine = find_gpu(str(caller)) if caller else None
+    except KvcalcError:
+        mine = None
+    if mine is None:
+        return guessed
+    gap = abs(mine.total_bytes / (1 << 30) - total_gib)
+    if guessed is not None and gap <= abs(guessed.total_bytes / (1 << 30) - total_gib) + 0.01:
+        return mine
+    return mine if same_card_with_ecc_toggled(mine, total_gib) else guessed
+
+
+def log_total_differs(gpu: Gpu, total_gib: float) -> bool:
+    """Whether a log's two-decimal total says more than the catalog's (beyond its 0.005 GiB rounding)."""
+    return abs(gpu.total_bytes / (1 << 30) - total_gib) > 0.005
+
+
 UNSTATED_BY_FLAGS = ("vllm_version", "weights", "avg_tokens", "entrypoint", "compile_cache", "pinned_memory",
                      *ENV_SETTINGS)
 """What a log's non-default args or a serve command leave unsaid, so the form's choice stands: the
@@ -257,24 +292,24 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
         raise SettingsError({"model": Text("log.model_not_in_catalog", model=repr(parsed.model))
                              if parsed.model else Text("log.no_model")})
     gpu_key = req.get("gpu")
+    gpu_total_gib = req.get("gpu_total_gib")
     if not gpu_key and parsed.total_memory_gib:
-        guessed = guess_gpu(parsed.total_memory_gib)
-        gpu_key = guessed.key if guessed else None
-        if guessed and fallback.get("gpu"):   # several GPUs share a total: keep the caller's if it is one
-            try:
-                fb = find_gpu(str(fallback["gpu"]))
-            except KvcalcError:
-                fb = None
-            total = parsed.total_memory_gib
-            if fb and abs(fb.total_bytes / (1 << 30) - total) <= abs(guessed.total_bytes / (1 << 30) - total) + 0.01:
-                gpu_key = fb.key
+        chosen = gpu_for_log_total(parsed.total_memory_gib, fallback.get("gpu"))
+        gpu_key = chosen.key if chosen else None
+    if gpu_key and gpu_total_gib is None and parsed.total_memory_gib:
+        # the log's own memory, where it says more than the catalog's (driver drift, ECC, WSL)
+        try:
+            if log_total_differs(find_gpu(str(gpu_key)), parsed.total_memory_gib):
+                gpu_total_gib = parsed.total_memory_gib
+        except KvcalcError:
+            pass    # an unknown GPU is reported where the inputs are read
     if not gpu_key and req.get("gpu_total_gib") is None and fallback.get("gpu"):
         gpu_key = fallback["gpu"]
         filled.append("gpu")
     if not gpu_key and req.get("gpu_total_gib") is None:
         raise SettingsError({"gpu": Text("log.no_gpu")})
     inner = {"model": model, "config": req.get("config"), "weights_bytes": req.get("weights_bytes"),
-             "gpu": gpu_key, "gpu_total_gib": req.get("gpu_total_gib"), "settings": settings,
+             "gpu": gpu_key, "gpu_total_gib": gpu_total_gib, "settings": settings,
              "drafter": req.get("drafter")}
     model_id, config, weights, gpu, parsed_settings, _ = _inputs(inner)
     calc = calculate(config, gpu, parsed_settings, model_id=model_id, weights_bytes=weights,
