@@ -110,6 +110,7 @@ const FIELDS = [
   // [url param, element id, default]
   ["model", "model-select", PR.default_request.model],
   ["gpu", "gpu-select", PR.default_request.gpu],
+  ["gtot", "gpu-total-gib", ""],
   ["tp", "gpu-count", "1"],
   ["pp", "pp", "1"],
   ["util", "util", ""],
@@ -154,7 +155,7 @@ let fieldMsgIds = null;
 function fieldMsg() {
   fieldMsgIds ??= Object.fromEntries([
     ...LOG_FIELDS.map(([k, id]) => [SETTING_FLAG[k] || k.replace(/_/g, " "), id]),
-    ["--avg-tokens", "avg-tokens"], ["available_kv_gib", "available-kv-gib"],
+    ["--avg-tokens", "avg-tokens"], ["available_kv_gib", "available-kv-gib"], ["gpu_total_gib", "gpu-total-gib"],
   ]);
   return fieldMsgIds;
 }
@@ -176,6 +177,7 @@ function buildRequest() {
     config: hf ? hf.config : null,
     weights_bytes: hf ? hf.weights_bytes : null,
     gpu: $("gpu-select").value,
+    gpu_total_gib: value("gpu-total-gib"),
     settings: {
       tensor_parallel_size: value("gpu-count"),
       pipeline_parallel_size: value("pp"),
@@ -1216,6 +1218,7 @@ function fillFormFromLog(res) {
     state.prevModel = res.model;
   }
   setField("gpu-select", res.gpu);
+  setField("gpu-total-gib", res.gpu_total_gib == null ? "" : String(res.gpu_total_gib)); // the log's own memory
   // the log names a model the catalog lacks: offer it for loading from Hugging Face
   const named = res.log?.model;
   if (res.filled_from_form.includes("model") && named && /^[\w.-]+\/[\w.-]+$/.test(named)) $("model-id").value = named;
@@ -1231,12 +1234,12 @@ async function compareLog(explicit) {
     // the model, GPU or checkpoint format changed while a log is loaded: compare the same log
     // against what the form now says it ran on
     req = { ...state.log.request, model: form.model, config: form.config, weights_bytes: form.weights_bytes,
-      gpu: form.gpu, settings: { weights: form.settings.weights }, ...drafterField() };
+      gpu: form.gpu, gpu_total_gib: form.gpu_total_gib, settings: { weights: form.settings.weights }, ...drafterField() };
   } else {
     const { speculative, ...formSettings } = form.settings;
     req = { op: "compare_log", text: $("log-paste").value,
       fallback: { model: form.model, config: form.config, weights_bytes: form.weights_bytes, gpu: form.gpu,
-        settings: formSettings } };
+        gpu_total_gib: form.gpu_total_gib, settings: formSettings } };
   }
   logMsg("paste_reading", {}, false);
   const reply = learn(JSON.parse(await call("handle", JSON.stringify(req))));
@@ -1605,6 +1608,8 @@ function init() {
     if (t.id === "hf-token" && ev.type === "change" && state.drafter?.failed) ensureDrafter();
     if (t.id === "model-id" || t.id === "hf-token") return; // loaded with the button / Enter
     if (t.id === "model-select" && !t.value.startsWith("hf:")) state.prevModel = t.value;
+    // a typed total belongs to the card it was typed for: another card from the list drops it
+    if (t.id === "gpu-select" && ev.type === "change") setField("gpu-total-gib", "");
     if (state.log && ["model-select", "gpu-select", "weights"].includes(t.id)) {
       if (ev.type === "change") compareLog(true); // what the log ran on: compare it again
       return;

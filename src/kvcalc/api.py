@@ -306,6 +306,8 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
     if not gpu_key and req.get("gpu_total_gib") is None and fallback.get("gpu"):
         gpu_key = fallback["gpu"]
         filled.append("gpu")
+        if gpu_total_gib is None and fallback.get("gpu_total_gib") is not None:
+            gpu_total_gib = fallback["gpu_total_gib"]     # the form's own total for its card
     if not gpu_key and req.get("gpu_total_gib") is None:
         raise SettingsError({"gpu": Text("log.no_gpu")})
     inner = {"model": model, "config": req.get("config"), "weights_bytes": req.get("weights_bytes"),
@@ -316,6 +318,7 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
                      available_kv_gib=min(parsed.available_kv_cache_gib))
     out = compare(parsed, calc)
     out["gpu"] = gpu.key
+    out["gpu_total_gib"] = gpu_total_gib      # the memory the comparison used, where not the catalog's
     out["model"] = model_id or out["model"]
     out["settings"] = settings
     out["log"] = parsed.to_dict()

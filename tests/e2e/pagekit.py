@@ -57,7 +57,8 @@ def newest_version() -> str:
 
 
 def page_request(model: str = "Qwen/Qwen3-8B", gpu: str = "h100-sxm", config=None,
-                 weights_bytes=None, available_kv_gib=None, **settings: Any) -> dict[str, Any]:
+                 weights_bytes=None, available_kv_gib=None, gpu_total_gib=None,
+                 **settings: Any) -> dict[str, Any]:
     """The request the page should send for a form: every field present, empty = None."""
     s = {"tensor_parallel_size": 1, "pipeline_parallel_size": 1, "gpu_memory_utilization": None,
          "kv_cache_dtype": "auto", "max_model_len": 32768, "max_num_batched_tokens": None,
@@ -68,7 +69,7 @@ def page_request(model: str = "Qwen/Qwen3-8B", gpu: str = "h100-sxm", config=Non
     assert not unknown, unknown
     s.update(settings)
     return {"op": "estimate", "model": model, "config": config, "weights_bytes": weights_bytes,
-            "gpu": gpu, "settings": s, "available_kv_gib": available_kv_gib}
+            "gpu": gpu, "gpu_total_gib": gpu_total_gib, "settings": s, "available_kv_gib": available_kv_gib}
 
 
 class Watch:
@@ -148,6 +149,7 @@ def wait_request(page, want: dict[str, Any], timeout_s: float = 20.0) -> None:
 FORM = {
     "model": ("model-select", "select"),
     "gpu": ("gpu-select", "select"),
+    "gpu_total_gib": ("gpu-total-gib", "fill"),
     "tensor_parallel_size": ("gpu-count", "fill"),
     "pipeline_parallel_size": ("pp", "fill"),
     "gpu_memory_utilization": ("util", "fill"),

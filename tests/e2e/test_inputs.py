@@ -37,6 +37,7 @@ CHANGES = [
     ("enforce_eager", True),
     ("entrypoint", "llm"),
     ("available_kv_gib", 51.39),
+    ("gpu_total_gib", 78.5),  # the card's memory as the user's log prints it
 ]
 
 
@@ -60,6 +61,35 @@ def test_combined_changes(py_page):
                     kv_cache_dtype="fp8", max_model_len=131072)
     wait_request(page, want)
     assert_numbers_match(page, oracle(want)["result"])
+
+
+def test_a_typed_gpu_total_sizes_the_chosen_card_and_a_new_card_clears_it(py_page):
+    """An L20 with ECC off offers 47.37 GiB where the catalog's (ECC on) says 44.39: the typed total
+    sizes the L20 the form names; picking another card from the list drops it."""
+    page = py_page
+    reset(page)
+    want = set_form(page, gpu="l20", gpu_total_gib=47.37)
+    wait_request(page, want)
+    r = oracle(want)["result"]
+    assert r["gpu"]["key"] == "l20" and r["gpu"]["total_gib"] == 47.37
+    assert_numbers_match(page, r)
+    assert "47.37 GiB" in shown(page, "gpu-total")
+    page.get_by_test_id("gpu-select").select_option("a100-80g-sxm")
+    expect(page.get_by_test_id("gpu-total-gib")).to_have_value("")
+    wait_request(page, page_request(gpu="a100-80g-sxm"))
+
+
+def test_a_gpu_total_that_is_not_a_number_is_named_beside_its_field(py_page):
+    page = py_page
+    reset(page)
+    before = value_of(page, "pool-tokens")
+    page.get_by_test_id("gpu-total-gib").fill("48GB")
+    msg = page.locator("#gpu-total-gib-msg")
+    expect(msg).to_contain_text("48GB", timeout=20_000)
+    expect(page.get_by_test_id("gpu-total-gib")).to_have_attribute("aria-invalid", "true")
+    assert value_of(page, "pool-tokens") == before  # the last good result stays
+    reset(page)
+    expect(msg).to_be_empty()
 
 
 def test_from_log_headline_and_band(py_page):
@@ -143,6 +173,8 @@ def test_keyboard_only(py_page):
     want = page_request(gpu="h100-pcie")
     wait_request(page, want)
     assert_numbers_match(page, oracle(want)["result"])
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "gpu-total-gib"
     page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement.dataset.testid") == "gpu-count"
 

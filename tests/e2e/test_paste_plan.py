@@ -108,6 +108,8 @@ def expected_estimate(res: dict[str, Any], **override: Any) -> dict[str, Any]:
     default form's but for what the log set (an empty length field when it set none)."""
     logged = {k: res["settings"][k] for k, _, _ in FIELDS if res["settings"].get(k) is not None}
     req = page_request(res["model"], res["gpu"], **{"max_model_len": None, **logged, **override})
+    # the log's own GPU memory fills its field where it differs from the catalog's
+    req["gpu_total_gib"] = res["gpu_total_gib"]
     # settings without a field in page_request's defaults ride along only when the log set them
     for key in ("enable_prefix_caching", "flashinfer_sampler", "skip_mm_profiling", "decode_context_parallel_size",
                 "kv_cache_memory_bytes", "num_gpu_blocks_override", "cpu_offload_gb", "async_scheduling", "disable_hybrid_kv_cache_manager",
