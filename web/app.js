@@ -1218,7 +1218,8 @@ function fillFormFromLog(res) {
     state.prevModel = res.model;
   }
   setField("gpu-select", res.gpu);
-  setField("gpu-total-gib", res.gpu_total_gib == null ? "" : String(res.gpu_total_gib)); // the log's own memory
+  // a log's own memory where it differs from the catalog's; a pasted command says nothing of it
+  if ("gpu_total_gib" in res) setField("gpu-total-gib", res.gpu_total_gib == null ? "" : String(res.gpu_total_gib));
   // the log names a model the catalog lacks: offer it for loading from Hugging Face
   const named = res.log?.model;
   if (res.filled_from_form.includes("model") && named && /^[\w.-]+\/[\w.-]+$/.test(named)) $("model-id").value = named;
