@@ -53,7 +53,7 @@ class Era:
 
 ERAS: dict[str, Era] = {
     "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.05, 0.5),
-    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.20, 0.7),
+    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.25, 0.7),
     "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.10, 0.5),
     "from-0.29": Era(Text("era.from_0_29"), 0.15, 0.7),
 }
