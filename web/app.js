@@ -71,15 +71,18 @@ function nf(opts) {
   if (!NF.has(k)) NF.set(k, new Intl.NumberFormat(locale(), opts));
   return NF.get(k);
 }
+// Rounded as Python's f-strings round (and so vLLM's log lines): half to even on the double's exact
+// value, so a concurrency of exactly 12.125 shows 12.12x as vLLM prints it, not 12.13x.
+const EVEN = { roundingMode: "halfEven" };
 const F = {
-  int: (v) => nf({ maximumFractionDigits: 0 }).format(v),
-  gib: (v) => nf({ minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v),
-  x: (v) => nf({ minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v) + "x",
-  pct: (v) => nf({ minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" }).format(v) + "%",
-  dec1: (v) => nf({ minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(v),
-  dec2: (v) => nf({ minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v),
+  int: (v) => nf({ maximumFractionDigits: 0, ...EVEN }).format(v),
+  gib: (v) => nf({ minimumFractionDigits: 2, maximumFractionDigits: 2, ...EVEN }).format(v),
+  x: (v) => nf({ minimumFractionDigits: 2, maximumFractionDigits: 2, ...EVEN }).format(v) + "x",
+  pct: (v) => nf({ minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero", ...EVEN }).format(v) + "%",
+  dec1: (v) => nf({ minimumFractionDigits: 1, maximumFractionDigits: 1, ...EVEN }).format(v),
+  dec2: (v) => nf({ minimumFractionDigits: 2, maximumFractionDigits: 2, ...EVEN }).format(v),
   raw: (v) => String(v),
-  dec3: (v) => nf({ maximumFractionDigits: 3 }).format(v),
+  dec3: (v) => nf({ maximumFractionDigits: 3, ...EVEN }).format(v),
   compact: (v) => nf({ notation: "compact", maximumFractionDigits: 1 }).format(v),
   share: (v) => nf({ style: "percent", maximumFractionDigits: 0 }).format(v),
 };
