@@ -11,7 +11,7 @@ from collections import defaultdict
 
 import pytest
 
-from kvcalc.catalog import DATA_DIR, find_gpu, load_gpus
+from kvcalc.catalog import DATA_DIR, GPU_CLASSES, find_gpu, gpu_class, load_gpus
 from kvcalc.kvspecs import parse_capability
 
 GIB = 1 << 30
@@ -62,3 +62,17 @@ def test_each_total_has_a_basis_a_source_and_fits_its_card(g):
 
 def test_the_catalog_loads_every_entry():
     assert [g.key for g in load_gpus()] == [g["key"] for g in RAW]
+
+
+def test_each_gpu_is_listed_under_the_group_its_kind_belongs_to():
+    """The page groups the GPU list by kind (catalog.gpu_class); the catalog keeps each group together
+    so the list reads in its own order."""
+    by_class = {g.key: gpu_class(g) for g in load_gpus()}
+    assert (by_class["h100-sxm"], by_class["t4"], by_class["a40"]) == ("datacenter",) * 3
+    assert (by_class["gb10"], by_class["jetson-agx-thor"]) == ("unified", "unified")
+    assert (by_class["rtx-pro-6000"], by_class["rtx-a6000"], by_class["rtx-6000-ada"]) == ("workstation",) * 3
+    assert (by_class["rtx-4090"], by_class["rtx-4090-48g"], by_class["rtx-2080-ti"]) == ("geforce",) * 3
+    assert (by_class["rtx-4080-laptop"], by_class["rtx-4060-laptop"]) == ("laptop", "laptop")
+    assert (by_class["mi300x"], by_class["radeon-pro-w7900"]) == ("amd", "amd")
+    order = [GPU_CLASSES.index(c) for c in by_class.values()]
+    assert order == sorted(order), "the catalog lists each group's GPUs together, in GPU_CLASSES order"

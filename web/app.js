@@ -99,6 +99,7 @@ function fill(template, data) {
 function applyStaticText() {
   document.documentElement.lang = state.lang === "zh" ? "zh-CN" : "en";
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = S(el.dataset.i18n);
+  for (const g of document.querySelectorAll("optgroup[data-i18n-label]")) g.label = S(g.dataset.i18nLabel);
   document.title = S("title");
   const btn = $("lang-toggle");
   btn.textContent = S("lang_button");
@@ -342,7 +343,15 @@ function populateSelects() {
     groups.get(m.family).append(option(m.id, `${m.name} (${m.id})`));
   }
   $("model-select").replaceChildren(...groups.values());
-  $("gpu-select").replaceChildren(...CAT.gpus.map((g) => option(g.key, g.name)));
+  // the core says which group each GPU belongs to (catalog.gpu_class), in its order
+  const gpuGroups = new Map(CAT.gpu_classes.map((c) => {
+    const g = document.createElement("optgroup");
+    g.dataset.i18nLabel = "gpu_class_" + c;
+    g.label = S(g.dataset.i18nLabel);
+    return [c, g];
+  }));
+  for (const g of CAT.gpus) gpuGroups.get(g.class).append(option(g.key, g.name));
+  $("gpu-select").replaceChildren(...[...gpuGroups.values()].filter((g) => g.children.length));
   $("weights").replaceChildren(...CAT.weight_formats.map((w) => option(w, w)));
   $("kv-dtype").replaceChildren(...CAT.kv_cache_dtypes.map((k) => option(k, k)));
   $("vllm-version").replaceChildren(...[...CAT.vllm_versions].reverse().map((v) => option(v, v)));

@@ -91,6 +91,28 @@ def parse_models(data: Any) -> tuple[Model, ...]:
         raise CatalogError(Text("catalog.models_malformed", error=repr(exc))) from exc
 
 
+GPU_CLASSES = ("datacenter", "unified", "workstation", "geforce", "laptop", "amd")
+"""The groups the page lists the catalog's GPUs under, in this order."""
+
+
+def gpu_class(g: Gpu) -> str:
+    """Which of ``GPU_CLASSES`` a GPU belongs to: AMD parts, unified-memory boards (DGX Spark, Jetson),
+    laptop GPUs, GeForce desktop cards, NVIDIA workstation cards (RTX A/Ada/PRO, Quadro) and the
+    data-centre parts (everything else: H100, A100, L40S, T4 …), read from the vendor and the name."""
+    name = g.name.lower()
+    if g.vendor == "amd" or g.platform == "rocm":
+        return "amd"
+    if g.unified_memory:
+        return "unified"
+    if "laptop" in name:
+        return "laptop"
+    if "geforce" in name:
+        return "geforce"
+    if name.startswith(("rtx", "quadro")):
+        return "workstation"
+    return "datacenter"
+
+
 @lru_cache(maxsize=None)
 def load_gpus(path: str | None = None) -> tuple[Gpu, ...]:
     p = Path(path) if path else DATA_DIR / "gpus.json"

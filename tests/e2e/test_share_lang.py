@@ -58,6 +58,25 @@ def test_language_toggle_and_memory(browser, browser_context_args, base_url):
     watch.check()
 
 
+def test_the_gpu_list_is_grouped_by_kind_in_both_languages(browser, browser_context_args, base_url):
+    """The core's groups (catalog.gpu_class) label the GPU list; the labels follow the language."""
+    from kvcalc.catalog import GPU_CLASSES, gpu_class, load_gpus
+
+    ctx, page, watch = open_page(browser, browser_context_args, base_url, locale="en-US")
+    wait_ready(page)
+    groups = page.eval_on_selector_all("#gpu-select optgroup", "gs => gs.map(g => [g.label, "
+                                       "[...g.children].map(o => o.value)])")
+    want = [[c, [g.key for g in load_gpus() if gpu_class(g) == c]] for c in GPU_CLASSES]
+    assert [keys for _, keys in groups] == [keys for _, keys in want]
+    assert [label for label, _ in groups][:3] == ["Data centre", "Unified memory (DGX Spark, Jetson)",
+                                                  "Workstation (RTX PRO, Ada, A-series)"]
+    page.get_by_test_id("lang-toggle").click()
+    expect(page.locator("#gpu-select optgroup").first).to_have_attribute("label", "数据中心")
+    page.get_by_test_id("lang-toggle").click()
+    ctx.close()
+    watch.check()
+
+
 def test_default_language_from_browser(browser, browser_context_args, base_url):
     ctx, page, watch = open_page(browser, browser_context_args, base_url, locale="zh-CN")
     expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
