@@ -155,6 +155,10 @@ def test_a_total_within_the_logs_rounding_keeps_the_catalogs_exact_bytes():
     assert l20["result"]["calculation"]["gpu"]["total_bytes"] == find_gpu("l20").total_bytes
     drift = api.handle({"op": "compare_log", "text": _l20_ecc_off_log("44.52"), "fallback": {"gpu": "l20"}})
     assert drift["result"]["gpu"] == "l20" and drift["result"]["calculation"]["gpu"]["total_gib"] == 44.52
+    # no catalog total lies near the log's (an RTX 4090 under WSL offers about the nvidia-smi size):
+    # the form's card, with the log's memory
+    wsl = api.handle({"op": "compare_log", "text": _l20_ecc_off_log("23.99"), "fallback": {"gpu": "rtx-4090"}})
+    assert wsl["result"]["gpu"] == "rtx-4090" and wsl["result"]["calculation"]["gpu"]["total_gib"] == 23.99
     # the command line names its GPU outright (parse-log --compare --gpu): the log's memory still counts
     named = api.handle({"op": "compare_log", "text": _l20_ecc_off_log(), "gpu": "l20"})["result"]
     assert named["gpu"] == "l20" and named["calculation"]["gpu"]["total_gib"] == 47.37

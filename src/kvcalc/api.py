@@ -294,21 +294,23 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
                              if parsed.model else Text("log.no_model")})
     gpu_key = req.get("gpu")
     gpu_total_gib = req.get("gpu_total_gib")
-    if not gpu_key and parsed.total_memory_gib:
-        chosen = gpu_for_log_total(parsed.total_memory_gib, fallback.get("gpu"))
+    log_total = parsed.total_memory_gib
+    if not gpu_key and log_total:
+        chosen = gpu_for_log_total(log_total, fallback.get("gpu"))
         gpu_key = chosen.key if chosen else None
-    if gpu_key and gpu_total_gib is None and parsed.total_memory_gib:
-        # the log's own memory, where it says more than the catalog's (driver drift, ECC, WSL)
-        try:
-            if log_total_differs(find_gpu(str(gpu_key)), parsed.total_memory_gib):
-                gpu_total_gib = parsed.total_memory_gib
-        except KvcalcError:
-            pass    # an unknown GPU is reported where the inputs are read
-    if not gpu_key and req.get("gpu_total_gib") is None and fallback.get("gpu"):
+    if not gpu_key and gpu_total_gib is None and fallback.get("gpu"):
         gpu_key = fallback["gpu"]
         filled.append("gpu")
-        if gpu_total_gib is None and fallback.get("gpu_total_gib") is not None:
+        if not log_total and fallback.get("gpu_total_gib") is not None:
             gpu_total_gib = fallback["gpu_total_gib"]     # the form's own total for its card
+    if gpu_key and gpu_total_gib is None and log_total:
+        # the log's own memory, where it says more than the catalog's (driver drift, ECC, WSL),
+        # also on the form's card when no catalog total is near the log's
+        try:
+            if log_total_differs(find_gpu(str(gpu_key)), log_total):
+                gpu_total_gib = log_total
+        except KvcalcError:
+            pass    # an unknown GPU is reported where the inputs are read
     if not gpu_key and req.get("gpu_total_gib") is None:
         raise SettingsError({"gpu": Text("log.no_gpu")})
     inner = {"model": model, "config": req.get("config"), "weights_bytes": req.get("weights_bytes"),

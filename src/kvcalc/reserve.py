@@ -252,21 +252,21 @@ pool (-5 to -7% on 2 to 6 GiB pools)."""
 ROCM_NON_TORCH_GIB = 0.55
 """The same on AMD GPUs (ROCm). Public ROCm starts that compile the model keep more than the CUDA
 figure gives: beyond kvcalc's other terms and the fitted fixed part, with 0.13 GiB here, a W7900
-leaves 0.54 GiB (Qwen3-14B, v0.16 dev), an MI300X VF 0.29 (Qwen2.5-14B, v0.17.1; its log prints no total, taken as the 191.69 GiB
-the other MI300X logs print), an MI210 0.61
-(Qwen2.5-7B, v0.17.0), an MI355X 0.68 (MiniMax-M2.5 FP8, v0.22), an MI300X 0.50 (Llama-3.3-70B FP8
-on model runner V2, v0.30, two starts) and 0.75 to 1.06 (Gemma 4 E2B, 26B-A4B and 31B on V2, a v0.31
-nightly); at TP 2, two MI300Xs 0.24 (v0.11.1, no total printed either) and two gfx1030 cards 0.47 (the brief's vllm#38107, a
-v0.18 source build with 16 sequences); an eager RX 7900 GRE start 0.22 (Qwen2.5-0.5B): nine sources
-on CDNA2, CDNA3, CDNA4, RDNA2 and RDNA3. The MI300X breakdowns of V2 show where it sits: 0.90 GiB of
-non-torch memory for Llama-3.3-70B, of which V2's sampler counts are 0.50, and 2.12 and 2.23 for
-Gemma 4 E2B and 31B, of which they are 1.03, where an H100 prints 0.13-0.22 (ROCm's libraries and
-kernel images; the cause is not identified). Two multi-GPU starts do not show it: an eager MI300X
-TP 4 start (-0.50; eager starts keep less on CUDA too) and MI355X TP 2 and TP 4 starts whose quick
-all-reduce buffers kvcalc counts at 4 GiB (-0.06 and +0.41). The figure sits at the middle of what
-the compiled starts leave (0.24 to 1.06 GiB beyond the CUDA figure); from 0.60 the weighted-median fit
-of the fixed parts (scripts/calibrate.py) would move the v0.29+ fixed part for every GPU (0.15 to 0.30
-GiB), which the CUDA rows do not support."""
+leaves 0.54 GiB (Qwen3-14B, v0.16 dev), an MI300X VF 0.29 (Qwen2.5-14B, v0.17.1; its log prints no
+total, taken as the 191.69 GiB the other MI300X logs print), an MI210 0.61 (Qwen2.5-7B, v0.17.0), an
+MI355X 0.68 (MiniMax-M2.5 FP8, v0.22), an MI300X 0.50 (Llama-3.3-70B FP8 on model runner V2, v0.30,
+two starts) and 0.75 to 1.06 (Gemma 4 E2B, 26B-A4B and 31B on V2, a v0.31 nightly); at TP 2, two
+MI300Xs 0.24 (v0.11.1, no total printed either) and two gfx1030 cards 0.47 (the brief's vllm#38107,
+a v0.18 source build with 16 sequences); an eager RX 7900 GRE start 0.22 (Qwen2.5-0.5B): nine
+sources on CDNA2, CDNA3, CDNA4, RDNA2 and RDNA3. The MI300X breakdowns of V2 show where it sits:
+0.90 GiB of non-torch memory for Llama-3.3-70B, of which V2's sampler counts are 0.50, and 2.12 and
+2.23 for Gemma 4 E2B and 31B, of which they are 1.03, where an H100 prints 0.13-0.22 (ROCm's
+libraries and kernel images; the cause is not identified). Two multi-GPU starts do not show it: an
+eager MI300X TP 4 start (-0.50; eager starts keep less on CUDA too) and MI355X TP 2 and TP 4 starts
+whose quick all-reduce buffers kvcalc counts at 4 GiB (-0.06 and +0.41). The figure sits at the
+middle of what the compiled starts leave (0.24 to 1.06 GiB beyond the CUDA figure); from 0.60 the
+weighted-median fit of the fixed parts (scripts/calibrate.py) would move the v0.29+ fixed part for
+every GPU (0.15 to 0.30 GiB), which the CUDA rows do not support."""
 
 
 def single_gpu_non_torch(platform: str, capability_major: int) -> tuple[float, Text | None]:
