@@ -99,7 +99,7 @@ function fill(template, data) {
 function applyStaticText() {
   document.documentElement.lang = state.lang === "zh" ? "zh-CN" : "en";
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = S(el.dataset.i18n);
-  for (const g of document.querySelectorAll("optgroup[data-i18n-label]")) g.label = S(g.dataset.i18nLabel);
+  for (const g of document.querySelectorAll("optgroup[data-core-label]")) g.label = C(g.dataset.coreLabel);
   document.title = S("title");
   const btn = $("lang-toggle");
   btn.textContent = S("lang_button");
@@ -346,9 +346,9 @@ function populateSelects() {
   // the core says which group each GPU belongs to (catalog.gpu_class), in its order
   const gpuGroups = new Map(CAT.gpu_classes.map((c) => {
     const g = document.createElement("optgroup");
-    g.dataset.i18nLabel = "gpu_class_" + c;
-    g.label = S(g.dataset.i18nLabel);
-    return [c, g];
+    g.dataset.coreLabel = c.label;
+    g.label = C(c.label);
+    return [c.key, g];
   }));
   for (const g of CAT.gpus) gpuGroups.get(g.class).append(option(g.key, g.name));
   $("gpu-select").replaceChildren(...[...gpuGroups.values()].filter((g) => g.children.length));

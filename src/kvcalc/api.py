@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import __version__
-from .catalog import GPU_CLASSES, Gpu, find_gpu, find_model, gpu_class, load_gpus, load_models
+from .catalog import GPU_CLASS_LABELS, Gpu, find_gpu, find_model, gpu_class, load_gpus, load_models
 from .dtypes import KV_CACHE_DTYPE_CHOICES
 from .engine import calculate
 from .errors import CatalogError, ConfigError, KvcalcError, SettingsError
@@ -186,7 +186,7 @@ def catalog() -> dict[str, Any]:
         "kvcalc_version": __version__,
         "gpus": [{"key": g.key, "name": g.name, "total_bytes": g.total_bytes, "vendor": g.vendor,
                   "class": gpu_class(g)} for g in load_gpus()],
-        "gpu_classes": list(GPU_CLASSES),
+        "gpu_classes": [{"key": c, "label": label} for c, label in GPU_CLASS_LABELS.items()],
         "models": [{"id": m.id, "name": m.name, "family": m.family} for m in load_models()],
         "vllm_versions": list(KNOWN_RELEASES), "newest_version": str(NEWEST),
         "kv_cache_dtypes": list(KV_CACHE_DTYPE_CHOICES), "weight_formats": list(WEIGHT_FORMATS),

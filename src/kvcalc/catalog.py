@@ -91,8 +91,14 @@ def parse_models(data: Any) -> tuple[Model, ...]:
         raise CatalogError(Text("catalog.models_malformed", error=repr(exc))) from exc
 
 
-GPU_CLASSES = ("datacenter", "unified", "workstation", "geforce", "laptop", "amd")
-"""The groups the page lists the catalog's GPUs under, in this order."""
+GPU_CLASS_LABELS = {
+    "datacenter": Text("catalog.class_datacenter"), "unified": Text("catalog.class_unified"),
+    "workstation": Text("catalog.class_workstation"), "geforce": Text("catalog.class_geforce"),
+    "laptop": Text("catalog.class_laptop"), "amd": Text("catalog.class_amd"),
+}
+"""The groups the page (and ``kvcalc gpus``) lists the catalog's GPUs under, in this order, with their
+headings."""
+GPU_CLASSES = tuple(GPU_CLASS_LABELS)
 
 
 def gpu_class(g: Gpu) -> str:

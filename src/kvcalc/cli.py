@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from . import __version__, api
-from .catalog import find_model, load_gpus, load_models
+from .catalog import GPU_CLASS_LABELS, find_model, gpu_class, load_gpus, load_models
 from .errors import KvcalcError
 from .settings import (COMPILE_CACHE_STATES, MAMBA_SSM_CACHE_DTYPES, PERFORMANCE_MODES, ROCM_QUICK_REDUCE_LEVELS,
                        Settings, spec_family)
@@ -493,7 +493,12 @@ def _main(argv: Sequence[str] | None = None) -> int:
                         print(f"{key:<26}{value}")
             return 0
         if args.command == "gpus":
+            shown = None
             for g in load_gpus():
+                kind = gpu_class(g)
+                if kind != shown:      # the page's groups, as headings
+                    print(("\n" if shown else "") + GPU_CLASS_LABELS[kind] + ":")
+                    shown = kind
                 p2p = "" if g.peer_to_peer else "  (no direct peer-to-peer: NCCL via host memory)"
                 p2p += "  (NVSwitch: FlashInfer's MNNVL all-reduce)" if g.nvswitch else ""
                 print(f"{g.key:<18}{g.total_bytes / 2**30:8.2f} GiB  {g.name}{p2p}")

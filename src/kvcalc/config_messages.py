@@ -218,6 +218,12 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "catalog.unknown_gpu": (
         "unknown GPU {query}. {hint}",
         "未知的 GPU {query}。{hint}"),
+    "catalog.class_datacenter": ("Data centre", "数据中心"),
+    "catalog.class_unified": ("Unified memory (DGX Spark, Jetson)", "统一内存（DGX Spark、Jetson）"),
+    "catalog.class_workstation": ("Workstation (RTX PRO, Ada, A-series)", "工作站（RTX PRO、Ada、A 系列）"),
+    "catalog.class_geforce": ("GeForce desktop", "GeForce 台式机"),
+    "catalog.class_laptop": ("Laptop", "笔记本"),
+    "catalog.class_amd": ("AMD", "AMD 显卡"),
     "catalog.gpu_suggestions": (
         "Did you mean: {names}?",
         "你要找的是不是：{names}？"),
