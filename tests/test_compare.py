@@ -150,11 +150,12 @@ def test_a_log_of_the_forms_card_with_ecc_off_keeps_that_card_and_its_own_total(
 
 
 def test_a_total_within_the_logs_rounding_keeps_the_catalogs_exact_bytes():
-    """The log's two-decimal total replaces the catalog's only where it says more than its rounding."""
-    l20 = api.handle({"op": "compare_log", "text": _l20_ecc_off_log("44.39"), "fallback": {"gpu": "l20"}})
-    assert l20["result"]["calculation"]["gpu"]["total_bytes"] == find_gpu("l20").total_bytes
-    drift = api.handle({"op": "compare_log", "text": _l20_ecc_off_log("44.52"), "fallback": {"gpu": "l20"}})
-    assert drift["result"]["gpu"] == "l20" and drift["result"]["calculation"]["gpu"]["total_gib"] == 44.52
+    """The log's two-decimal total replaces the catalog's only where it says more than its rounding
+    (a B200, whose total no other catalog card comes near)."""
+    b200 = api.handle({"op": "compare_log", "text": _l20_ecc_off_log("178.35"), "fallback": {"gpu": "b200"}})
+    assert b200["result"]["calculation"]["gpu"]["total_bytes"] == find_gpu("b200").total_bytes
+    drift = api.handle({"op": "compare_log", "text": _l20_ecc_off_log("178.42"), "fallback": {"gpu": "b200"}})
+    assert drift["result"]["gpu"] == "b200" and drift["result"]["calculation"]["gpu"]["total_gib"] == 178.42
     # no catalog total lies near the log's (an RTX 4090 under WSL offers about the nvidia-smi size):
     # the form's card, with the log's memory
     wsl = api.handle({"op": "compare_log", "text": _l20_ecc_off_log("23.99"), "fallback": {"gpu": "rtx-4090"}})
