@@ -98,12 +98,14 @@ its 1.17 GiB of non-torch memory), not a V1 one."""
 SAMPLER_BYTES_TRITON = 17.0
 """The same with vLLM's Triton top-k/top-p kernels (Rule.TRITON_TOP_K_TOP_P: batches of 8 rows or more
 skip the sort). Read from the code, the warm-up holds the model-dtype logits (2 B), their float32
-copy, which the kernels mask in place (4 B), the probabilities (4 B) and the exponential draw
-(4 B), 14 B, plus a cached row buffer per SM: the public v0.19.1 logs leave 15.9 B per entry on an
-H100 (Qwen2.5-Coder-14B, 1,024 × 152,064 entries, 2.49 GiB for everything besides weights and KV
-cache) and 17.7 B on an A100 40GB (Qwen3-8B, 256 × 151,936 entries, 0.82 GiB), and the B300
-Gemma-4-31B log 14.3 B. An A10G log of the same release leaves room for 34 B, so the band keeps
-the sort-based cost as its upper end there."""
+copy, which the kernels mask in place (4 B), the probabilities (4 B) and the exponential draw (4 B),
+14 B, plus a cached row buffer per SM: the public v0.19.1 logs leave 15.9 B per entry on an H100
+(Qwen2.5-Coder-14B, 1,024 × 152,064 entries, 2.49 GiB for everything besides weights and KV cache
+with the 79.19 GiB total of older drivers; 0.07 GiB less with the 79.11 of current ones) and 17.7 B
+on an A100 40GB (Qwen3-8B, 256 × 151,936 entries, 0.82 GiB with the 39.39 GiB total the catalog then
+had; 0.09 GiB more with the 39.49 current hosts print), and the B300 Gemma-4-31B log 14.3 B. An A10G
+log of the same release leaves room for 34 B, so the band keeps the sort-based cost as its upper end
+there."""
 SAMPLER_BYTES_MRV2_GREEDY = 4.0
 """Model runner V2, every release: its dummy sampler run meets sampling states left at their
 defaults (top_k = vocabulary, top_p = 1), so neither FlashInfer's kernels nor a sort run whatever
