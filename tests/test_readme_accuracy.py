@@ -62,6 +62,28 @@ def claims(v: dict) -> list[str]:
         f"{s['cuda_graphs_median_abs_error_gib']:.2f} GiB, max {s['cuda_graphs_max_abs_error_gib']:.2f} GiB",
         f"high on {_pct(s['cuda_graphs_share_high'])} ({s['cuda_graphs_checked']} logs) |",
         f"but not the maximum (≤ 5%): {misses} of {n} logs miss by more.",
+        *compile_cache_claims(v),
+    ]
+
+
+def compile_cache_claims(v: dict) -> list[str]:
+    """The table's line and the prose on first starts: medians by the compile-cache state a log shows."""
+    from statistics import median
+
+    from kvcalc.validate import load_logs
+
+    state = {e["id"]: e.get("compile_cache") for e in load_logs()}
+    recorded = sum(1 for s in state.values() if s in ("warm", "cold"))
+    errs = {k: [abs(r["estimated"]["error_pct"]) for r in v["rows"]
+                if (r.get("estimated") or {}).get("error_pct") is not None and state.get(r["id"]) == k]
+            for k in ("warm", "cold", None)}
+    warm, cold, unknown = (errs[k] for k in ("warm", "cold", None))
+    return [
+        f"restarts that loaded the compiled graphs: median {median(warm):.2f}% ({len(warm)} logs); first starts: "
+        f"median {median(cold):.2f}% ({len(cold)} logs); not shown: median {median(unknown):.2f}% ({len(unknown)} logs)",
+        f"The {recorded} logs whose state the log or its source shows record it (`compile_cache`): the "
+        f"{len(warm)} restarts among them that kvcalc fully estimates come out within {median(warm):.2f}% "
+        f"(median), the {len(cold)} first starts within {median(cold):.2f}%.",
     ]
 
 
