@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from statistics import median
 
 import pytest
 
-from kvcalc.validate import validate_logs
+from kvcalc.reserve import FIT_ROWS
+from kvcalc.validate import load_logs, validate_logs
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 TEXT = re.sub(r"\s+", " ", README)
@@ -70,11 +72,6 @@ def claims(v: dict) -> list[str]:
 def held_out_without_wsl_claim(v: dict) -> str:
     """The held-out median without the starts under WSL (a run's id says so, or its settings turn
     pinned memory off, as vLLM does under WSL2), whose hosts share the card with Windows."""
-    from statistics import median
-
-    from kvcalc.reserve import FIT_ROWS
-    from kvcalc.validate import load_logs
-
     logs = {e["id"]: e for e in load_logs()}
     held = [r for r in v["rows"] if (r.get("estimated") or {}).get("error_pct") is not None
             and r["id"] not in FIT_ROWS]
@@ -85,10 +82,6 @@ def held_out_without_wsl_claim(v: dict) -> str:
 
 def compile_cache_claims(v: dict) -> list[str]:
     """The table's line and the prose on first starts: medians by the compile-cache state a log shows."""
-    from statistics import median
-
-    from kvcalc.validate import load_logs
-
     state = {e["id"]: e.get("compile_cache") for e in load_logs()}
     recorded = sum(1 for s in state.values() if s in ("warm", "cold"))
     errs = {k: [abs(r["estimated"]["error_pct"]) for r in v["rows"]
