@@ -11,6 +11,7 @@ from collections import defaultdict
 
 import pytest
 
+from kvcalc import api
 from kvcalc.catalog import DATA_DIR, GPU_CLASSES, find_gpu, gpu_class, load_gpus
 from kvcalc.kvspecs import parse_capability
 
@@ -76,3 +77,18 @@ def test_each_gpu_is_listed_under_the_group_its_kind_belongs_to():
     assert (by_class["mi300x"], by_class["radeon-pro-w7900"]) == ("amd", "amd")
     order = [GPU_CLASSES.index(c) for c in by_class.values()]
     assert order == sorted(order), "the catalog lists each group's GPUs together, in GPU_CLASSES order"
+
+
+def test_a_total_copied_from_a_sister_card_is_said_until_the_user_gives_one():
+    """An entry whose basis says 'estimated' (the RTX 5090 D's total is the RTX 5090's) carries a note
+    asking for the log's own total; a measured entry, or the user's own total, has none."""
+    def notes(**req):
+        r = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "settings": {"max_model_len": 4096}, **req})
+        assert r["ok"], r
+        return " ".join(r["result"]["notes"])
+
+    assert [g.key for g in load_gpus() if g.total_estimated] == [g["key"] for g in RAW
+                                                                   if g["total_bytes_basis"].startswith("estimated")]
+    assert "sister card" in notes(gpu="rtx-5090d")
+    assert "sister card" not in notes(gpu="rtx-5090")
+    assert "sister card" not in notes(gpu="rtx-5090d", gpu_total_gib=31.36)

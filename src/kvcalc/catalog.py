@@ -36,6 +36,7 @@ class Gpu:
     source: tuple[str, ...]
     peer_to_peer: bool = True   # NCCL's per-peer buffers in GPU memory (reserve.non_torch_estimate)
     nvswitch: bool = False      # NVSwitch multicast between the GPUs (FlashInfer's MNNVL all-reduce)
+    total_estimated: bool = False   # the total is a sister card's, not measured on this one (its basis says so)
 
     @property
     def target(self) -> GpuTarget:
@@ -67,7 +68,8 @@ def parse_gpus(data: Any) -> tuple[Gpu, ...]:
             Gpu(g["key"], g["name"], int(g["total_bytes"]), tuple(g.get("cuda_names") or ()),
                 tuple(g.get("aliases") or ()), g.get("arch", ""), str(g.get("compute_capability", "")),
                 g.get("platform", "cuda"), g.get("vendor", ""), bool(g.get("unified_memory")),
-                tuple(g.get("source") or ()), bool(g.get("peer_to_peer", True)), bool(g.get("nvswitch", False)))
+                tuple(g.get("source") or ()), bool(g.get("peer_to_peer", True)), bool(g.get("nvswitch", False)),
+                str(g.get("total_bytes_basis", "")).lower().startswith("estimated"))
             for g in data["gpus"])
     except (KeyError, TypeError, ValueError) as exc:
         raise CatalogError(Text("catalog.gpus_malformed", error=repr(exc))) from exc

@@ -474,6 +474,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "high (the model's own config.json from Hugging Face includes them)",
         "这份 config 没有列出视觉或音频塔，但该模型的检查点带有它们：它们的权重以及 vLLM 启动时对它们的试运行都未计入，"
         "因此估算的缓存池可能偏大（Hugging Face 上该模型自己的 config.json 包含这些塔）"),
+    "note.gpu_total_estimated": (
+        "the catalog's memory total for the {gpu} is a sister card's, not measured on this one: if your "
+        "log's 'Free memory on device (F/T GiB)' shows another T, give it (--gpu-memory-gib; on the page, "
+        "the GPU memory field)",
+        "目录中 {gpu} 的显存总量取自同系列的另一款卡，并非在这款卡上实测：如果你的日志 "
+        "“Free memory on device (F/T GiB)” 中的 T 不同，请填入它（--gpu-memory-gib；页面上为 GPU 显存总量一栏）"),
     "note.release_without_logs": (
         "no public startup log of vLLM {major}.{minor} has been checked yet (the newest is "
         "{newest_major}.{newest_minor}): what "
