@@ -198,8 +198,8 @@ def catalog() -> dict[str, Any]:
 
 def guess_gpu(total_gib: float) -> Gpu | None:
     """The catalog GPU whose CUDA total is closest to a log's "(free/total GiB)", within 0.5%."""
-    best = min(load_gpus(), key=lambda g: abs(g.total_bytes / (1 << 30) - total_gib))
-    return best if abs(best.total_bytes / (1 << 30) - total_gib) <= 0.005 * total_gib else None
+    best = min(load_gpus(), key=lambda g: abs(g.total_gib - total_gib))
+    return best if abs(best.total_gib - total_gib) <= 0.005 * total_gib else None
 
 
 ECC_SHARE = 1 / 16
@@ -210,8 +210,7 @@ total where the catalog's, with ECC on, is 44.39)."""
 
 def same_card_with_ecc_toggled(gpu: Gpu, total_gib: float) -> bool:
     """Whether a log's total is the catalog card's with ECC switched the other way (within 0.5%)."""
-    catalog = gpu.total_bytes / (1 << 30)
-    return any(abs(catalog * f - total_gib) <= 0.005 * total_gib for f in (1 / (1 - ECC_SHARE), 1 - ECC_SHARE))
+    return any(abs(gpu.total_gib * f - total_gib) <= 0.005 * total_gib for f in (1 / (1 - ECC_SHARE), 1 - ECC_SHARE))
 
 
 def gpu_for_log_total(total_gib: float, caller: str | None) -> Gpu | None:
@@ -226,15 +225,14 @@ def gpu_for_log_total(total_gib: float, caller: str | None) -> Gpu | None:
         mine = None
     if mine is None:
         return guessed
-    gap = abs(mine.total_bytes / (1 << 30) - total_gib)
-    if guessed is not None and gap <= abs(guessed.total_bytes / (1 << 30) - total_gib) + 0.01:
+    if guessed is not None and abs(mine.total_gib - total_gib) <= abs(guessed.total_gib - total_gib) + 0.01:
         return mine
     return mine if same_card_with_ecc_toggled(mine, total_gib) else guessed
 
 
 def log_total_differs(gpu: Gpu, total_gib: float) -> bool:
     """Whether a log's two-decimal total says more than the catalog's (beyond its 0.005 GiB rounding)."""
-    return abs(gpu.total_bytes / (1 << 30) - total_gib) > 0.005
+    return abs(gpu.total_gib - total_gib) > 0.005
 
 
 UNSTATED_BY_FLAGS = ("vllm_version", "weights", "avg_tokens", "entrypoint", "compile_cache", "pinned_memory",

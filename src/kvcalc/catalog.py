@@ -39,6 +39,11 @@ class Gpu:
     total_estimated: bool = False   # the total is a sister card's, not measured on this one (its basis says so)
 
     @property
+    def total_gib(self) -> float:
+        """The CUDA total in GiB (2^30 bytes), as vLLM's log lines print it."""
+        return self.total_bytes / (1 << 30)
+
+    @property
     def target(self) -> GpuTarget:
         return GpuTarget(self.arch, self.compute_capability, self.platform)
 

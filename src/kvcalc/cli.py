@@ -501,7 +501,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
                     shown = kind
                 p2p = "" if g.peer_to_peer else "  (no direct peer-to-peer: NCCL via host memory)"
                 p2p += "  (NVSwitch: FlashInfer's MNNVL all-reduce)" if g.nvswitch else ""
-                print(f"{g.key:<18}{g.total_bytes / 2**30:8.2f} GiB  {g.name}{p2p}")
+                print(f"{g.key:<18}{g.total_gib:8.2f} GiB  {g.name}{p2p}")
             return 0
         if args.command == "models":
             for m in load_models():
