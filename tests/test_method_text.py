@@ -70,6 +70,7 @@ def method_claims() -> list[str]:
         f"(fitted: {reserve.COLD_COMPILE_TABLE_COPIES:.2f} × the table plus {reserve.COLD_COMPILE_FIXED_GIB:.2f} GiB, "
         f"about {reserve.compile_peak_bytes(reserve.embedding_table_bytes(config('Qwen/Qwen3-8B'), 151936, 1, 2)) / GIB:.1f}"
         f" GiB for Qwen3-8B",
+        f"(kvcalc counts {reserve.COLD_KEPT_TABLE_COPIES[0]:.1f} × the table there)",
         "{:.1f} GiB ({:.1f} to {:.1f}) from public DGX Spark logs".format(*reserve.UMA_HOST_GIB),
         "it adds {:.1f} GiB more ({:.1f} to {:.1f})".format(*reserve.UMA_HYBRID_TOWER_GIB),
         f"32 at 8,192 batched tokens, about "
@@ -111,12 +112,15 @@ def test_the_chinese_method_text_keeps_every_number():
     lambda: f"kvcalc models them as {reserve.COLD_COMPILE_TABLE_COPIES:.2f} × that table plus "
             f"{reserve.COLD_COMPILE_FIXED_GIB:.2f} GiB",
     lambda: f"the band runs from 0 to {reserve.COLD_COMPILE_SPREAD_GIB:.1f} GiB above it",
+    lambda: f"so kvcalc counts {reserve.COLD_KEPT_TABLE_COPIES[0]:.1f} × the table there",
+    lambda: f"end alone allows {reserve.COLD_KEPT_TABLE_COPIES[2]:.1f} × the table",
     lambda: "kvcalc adds {:.1f} GiB ({:.1f} to {:.1f}) from public DGX Spark logs".format(*reserve.UMA_HOST_GIB),
     lambda: "kvcalc adds {:.1f} GiB more ({:.1f} to {:.1f})".format(*reserve.UMA_HYBRID_TOWER_GIB),
     lambda: f"{reserve.HYBRID_TOWER_EXCESS_GIB_PER_16K:.1f} GiB per {reserve.HYBRID_TOWER_EXCESS_MIN_TOKENS:,} "
             f"batched tokens up to {reserve.HYBRID_TOWER_EXCESS_GIB:.1f} GiB",
 ], ids=["fixed part", "one GPU", "one older GPU", "one AMD GPU", "AMD figure", "per peer", "per peer without P2P",
-        "hybrid graphs", "Qwen image", "first-start peak", "first-start band", "unified memory", "unified memory hybrid",
+        "hybrid graphs", "Qwen image", "first-start peak", "first-start band", "first-start kept copy",
+        "first-start kept copy band", "unified memory", "unified memory hybrid",
         "hybrid tower band"])
 def test_the_readme_states_the_model_as_the_core_has_it(claim):
     assert re.sub(r"\s+", " ", claim()) in re.sub(r"\s+", " ", README)

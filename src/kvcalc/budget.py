@@ -67,6 +67,7 @@ class Budget:
     checkpoint_bytes: int = 0            # the whole checkpoint (all GPUs)
     compile_table_bytes: int = 0         # the limiting stage's embedding table its compiled graph looks up
     cpu_offload_bytes: int = 0           # the limiting stage's weights --cpu-offload-gb keeps in host memory
+    compile_kept_bytes: int = 0          # of the first-start compile term, what vLLM counts as non-torch
 
     @property
     def available_bytes(self) -> int:
@@ -97,9 +98,16 @@ class Budget:
     @property
     def non_torch_as_logged(self) -> int:
         """Non-torch memory as vLLM's log counts it: on unified memory the host memory of its
-        processes joins it (reserve.unified_memory_reserve)."""
+        processes joins it (reserve.unified_memory_reserve), and so does the table copy a first
+        start keeps outside PyTorch's allocator (reserve.COLD_KEPT_TABLE_COPIES)."""
         uma = self.term("unified memory")
-        return self.terms[2].bytes + (uma.bytes if uma else 0)
+        return self.terms[2].bytes + (uma.bytes if uma else 0) + self.compile_kept_bytes
+
+    @property
+    def compile_peak_as_logged(self) -> int:
+        """The part of the first-start compile term vLLM measures in its activation peak."""
+        first_start = self.term("first-start compile")
+        return first_start.bytes - self.compile_kept_bytes if first_start else 0
 
 
 def estimate_budget(total: int, util: float, version: Version, weights: WeightsEstimate,
@@ -139,4 +147,4 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
         terms += (Term("draft model", *draft, draft_basis),)
     offloaded = weights.offloaded[limiting_stage] if weights.offloaded else 0
     return Budget(total, requested, terms, tuple(typical), tuple(low), tuple(high), limiting_stage,
-                  weights.total_bytes, r.compile_table, offloaded)
+                  weights.total_bytes, r.compile_table, offloaded, r.cold_compile_kept)

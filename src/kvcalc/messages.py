@@ -735,6 +735,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "按首次启动估算，首次启动时模型在 vLLM 的 profiling 期间编译：编译的临时张量（{peak:.2f} GiB，约为每张 GPU "
         "所持 {table:.2f} GiB 输入嵌入表的一份拷贝）超出预热自身峰值的部分会被计入：共 {gib:.2f} GiB，"
         "最多 {high:.2f}；找到编译缓存（~/.cache/vllm）的重启没有这部分：那种情况请把编译缓存设为 warm"),
+    "basis.cold_compile_kept": (
+        "on the V1 model runner from v0.29 a first start also keeps about one more copy of that table "
+        "outside PyTorch's allocator until the profile ends, which vLLM counts as non-torch memory: "
+        "{gib:.2f} GiB of this term (every public V1-runner first start shows it)",
+        "在 V1 model runner 上（v0.29 起）首次启动还会在 PyTorch 分配器之外多保留约一份该表的拷贝直到 profile 结束，"
+        "vLLM 把它计为 non-torch 显存：本项中占 {gib:.2f} GiB（所有公开的 V1-runner 首次启动都有）"),
+    "basis.cold_compile_kept_possible": (
+        "the band's reserve end also allows one more copy of the table ({gib:.2f} GiB) kept outside "
+        "PyTorch's allocator, which some public first starts show as non-torch memory (every V1-runner "
+        "one from v0.29, a few of the others)",
+        "区间的保守端还容许在 PyTorch 分配器之外多保留一份该表（{gib:.2f} GiB）：部分公开的首次启动日志把它显示为 "
+        "non-torch 显存（v0.29 起所有 V1-runner 的首次启动都有，其余的只有少数）"),
     "basis.unified_memory": (
         "on a unified-memory GPU vLLM takes free memory from the OS, so the host memory its processes "
         "use while loading and profiling (loader buffers, the compiler, Python objects) is counted too: "

@@ -55,7 +55,7 @@ ERAS: dict[str, Era] = {
     "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.05, 0.5),
     "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.25, 0.7),
     "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.10, 0.5),
-    "from-0.29": Era(Text("era.from_0_29"), 0.15, 0.7),
+    "from-0.29": Era(Text("era.from_0_29"), 0.10, 0.7),
 }
 """Fixed parts fitted by scripts/calibrate.py: per group, the value with the smallest weighted
 median error (a reserve that is too small weighs three times as much as one too large: a pool
@@ -754,6 +754,10 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "rtx3090x2-2node-ray-qwen2.5-14b-pp2-llm-seqs64-mbt16k-util0.85-cold-v0.29.0",
     "rtx4050-laptop-wsl-qwen2.5-3b-awq-v1runner-seqs32-cold-v0.29.0",
     "rtx4050-laptop-wsl-qwen2.5-3b-awq-v1runner-seqs32-warm-v0.29.0",
+    "rtxpro4500-mig1g16-qwen3-8b-fp8-fa-maxlen4k-noprefix-cold-v0.29.0",
+    "rtxpro4500-mig1g16-qwen3-8b-fp8-flashinfer-fp8kv-maxlen4k-noprefix-cold-v0.29.0",
+    "rtxpro4500-mig1g16-qwen3-8b-fp8-forced-fa-maxlen4k-noprefix-cold-v0.29.0",
+    "rtxpro4500-mig1g16-qwen3-8b-fp8-triton-attn-maxlen4k-noprefix-cold-v0.29.0",
     "quadrortx6000x2-qwen2.5-1.5b-eager-llm-tp2-nofisampler-v2runner-v0.28.1rc1-dev",
     "a10-qwen3-8b-awq-util0.9-maxlen8k-cold-v0.28.0", "a10-qwen3-8b-awq-util0.9-maxlen8k-warm-v0.28.0",
     "t4-qwen2.5-1.5b-fp16-util0.85-noprefix-maxlen4k-warm-v0.30.0", "rtx4080-wsl-qwen2-vl-2b-util0.8-maxlen4k-warm-v0.10.2",
@@ -1477,8 +1481,36 @@ def compile_peak_bytes(table: int) -> int:
     return int(COLD_COMPILE_TABLE_COPIES * table + COLD_COMPILE_FIXED_GIB * GIB) if table else 0
 
 
+COLD_KEPT_TABLE_COPIES = (0.9, 0.0, 1.0)
+"""Typical, low and high copies of the input-embedding table a first start keeps outside PyTorch's
+allocator until the profile ends, beyond the compile peak above (``COLD_COMPILE_TABLE_COPIES``):
+vLLM measures it as non-torch memory (vllm/utils/mem_utils.py ``memory_profiling``: the drop in
+free memory less what PyTorch reserves) and subtracts it. On the V1 model runner from v0.29
+(Rule.V1_RUNNER_COLD_TABLE_KEPT) every public first start keeps it: an RTX 4050 Laptop under WSL
+(Qwen2.5-3B-AWQ, v0.29: 0.53 GiB more non-torch memory than its restart, 0.91 of its 0.58 GiB
+table), an RTX PRO 4500 MIG slice (Qwen3-8B FP8, v0.29, five starts: 1.28 GiB non-torch against
+0.13 modelled, 0.99 of 1.16) and an L4 n-gram start (Qwen2.5-7B-AWQ, v0.30: a pool 0.93 GiB below
+the same command on model runner V2, 0.91 of 1.02): the typical value is the lower two. On model
+runner V2 some first starts keep it and most do not: an RTX 4090 under WSL (Qwen2.5-0.5B, v0.27.1:
+0.24 of 0.25), Qwen3-1.7B on a RunPod RTX 4090 (v0.27.1: 0.56 of 0.58) and an RTX 5060 Ti under
+WSL (Qwen3-4B, v0.29: 0.70 of 0.72) against first starts on A40, A10, A100, H200, RTX 3090 and
+the same RunPod RTX 4090 (Qwen3-8B) that keep none; what decides it is not identified, so there
+only the band's reserve end counts it. The mechanism is not identified either: a copy inside
+PyTorch's allocator would count as torch memory, not non-torch."""
+
+
+def cold_kept_copies(version: Version, model_runner_v2: bool) -> tuple[float, float, float]:
+    """Typical, low and high copies of the table a first start keeps as non-torch memory
+    (``COLD_KEPT_TABLE_COPIES``): in the typical value on the V1 runner from v0.29 only."""
+    typical, low, high = COLD_KEPT_TABLE_COPIES
+    if model_runner_v2 or not applies(Rule.V1_RUNNER_COLD_TABLE_KEPT, version):
+        typical = low = 0.0
+    return typical, low, high
+
+
 def cold_compile_reserve(version: Version, compiled: bool, state: str | None, table: int = 0,
-                         activation: int = 0, tied: bool = False) -> tuple[int, int, int]:
+                         activation: int = 0, tied: bool = False,
+                         model_runner_v2: bool = True) -> tuple[int, int, int]:
     """Typical, low and high bytes a first start adds (``COLD_COMPILE_TABLE_COPIES``), given the
     embedding table the compiled graph looks up on this GPU (bytes; 0 where the stage has none or
     the embeddings come from outside the graph) and the warm-up's activation peak (bytes): none
@@ -1486,13 +1518,21 @@ def cold_compile_reserve(version: Version, compiled: bool, state: str | None, ta
     before v0.27 where the table is ``tied`` to the LM head (Rule.COLD_COMPILE_UNTIED; in NVIDIA's
     NGC images from 25.12 whatever the vLLM release: versions.first_start_compile_untied). When the
     state is not known (None) a first start is assumed: it is what a new deployment meets, and the
-    smaller pool."""
+    smaller pool. The copy a first start may keep as non-torch memory (``cold_kept_copies``) comes
+    on top: in the typical value on the V1 runner from v0.29, in the band's reserve end always."""
     in_release = applies(Rule.COLD_COMPILE_RESERVE, version) or \
         (not tied and first_start_compile_untied(version))
     if not compiled or state == "warm" or not in_release or not table:
         return (0, 0, 0)
-    typical = int(max(0, compile_peak_bytes(table) - activation))
-    return typical, 0, typical + int(COLD_COMPILE_SPREAD_GIB * GIB)
+    peak = int(max(0, compile_peak_bytes(table) - activation))
+    kept, kept_low, kept_high = (int(c * table) for c in cold_kept_copies(version, model_runner_v2))
+    return peak + kept, kept_low, peak + kept_high + int(COLD_COMPILE_SPREAD_GIB * GIB)
+
+
+def cold_kept_bytes(version: Version, model_runner_v2: bool, cold: tuple[int, int, int], table: int) -> int:
+    """The part of a first start's typical reserve ``cold`` (cold_compile_reserve) that vLLM counts
+    as non-torch memory rather than in the activation peak (0 where none applies)."""
+    return int(cold_kept_copies(version, model_runner_v2)[0] * table) if cold[2] else 0
 
 
 UMA_HOST_GIB = (1.8, 1.0, 4.0)
@@ -1558,6 +1598,7 @@ class ReserveEstimate:
     cold_compile: tuple[int, int, int] = (0, 0, 0)   # a first start's extra (cold_compile_reserve)
     cold_compile_basis: str = ""
     compile_table: int = 0              # bytes of the embedding table the stage's compiled graph looks up
+    cold_compile_kept: int = 0          # of cold_compile's typical bytes, those vLLM counts as non-torch
     unified_memory: tuple[int, int, int] = (0, 0, 0)  # host memory counted on unified memory
     unified_memory_basis: str = ""
     notes: tuple[str, ...] = ()         # Texts: what these terms leave out or where a setting is idle
@@ -1727,10 +1768,16 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         nt = (max(0, nt[0] + amount), max(0, nt[1] + amount) if low_too else nt[1], max(0, nt[2] + amount))
         nt_basis = join_texts([nt_basis, why])
     table = embedding_table_bytes(config, vocab, tp, dtype_bytes) if first_stage and embeds_in_graph else 0
-    cold = cold_compile_reserve(version, compiled, compile_cache, table, act, tied_embeddings(config))
+    cold = cold_compile_reserve(version, compiled, compile_cache, table, act, tied_embeddings(config),
+                                model_runner_v2)
+    cold_kept = cold_kept_bytes(version, model_runner_v2, cold, table)
     cold_basis = Text("basis.cold_compile" if compile_cache == "cold" else "basis.cold_compile_assumed",
                       peak=compile_peak_bytes(table) / GIB, table=table / GIB,
                       gib=cold[0] / GIB, high=cold[2] / GIB) if cold[2] else ""
+    if cold[2]:
+        cold_basis = join_texts([cold_basis, Text("basis.cold_compile_kept", gib=cold_kept / GIB)
+                                 if cold_kept else Text("basis.cold_compile_kept_possible",
+                                                        gib=COLD_KEPT_TABLE_COPIES[2] * table / GIB)])
     hybrid_tower = hybrid and bool(vision)
     uma = unified_memory_reserve(version, unified_memory, stage_weights, hybrid_tower)
     uma_basis = "" if not uma[2] else \
@@ -1743,4 +1790,5 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     return ReserveEstimate((act, act_low, act_high + spread), nt, cg, basis,
                            cuda_graph_basis=cg_basis, non_torch_basis=nt_basis,
                            cold_compile=cold, cold_compile_basis=cold_basis, compile_table=table,
+                           cold_compile_kept=cold_kept,
                            unified_memory=uma, unified_memory_basis=uma_basis, notes=tuple(notes))

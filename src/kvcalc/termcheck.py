@@ -30,18 +30,16 @@ def term_checks(logged: Mapping[str, Any], b: Budget | None) -> dict[str, dict[s
     budget built from a measured reserve (--measured-reserve-gib) has no terms to set beside them.
     On a unified-memory GPU kvcalc's host-memory term joins its non-torch memory, where vLLM counts it.
     kvcalc's first-start compile term joins its activation peak: it models the compile's
-    temporaries beyond the warm-up's own peak, which vLLM measures in that peak (a laptop under
-    WSL, the one public cold/warm pair that also keeps 0.53 GiB more non-torch memory, is the
-    exception)."""
+    temporaries beyond the warm-up's own peak, which vLLM measures in that peak, except the table
+    copy a V1-runner first start keeps outside PyTorch's allocator, which joins non-torch memory
+    (reserve.COLD_KEPT_TABLE_COPIES)."""
     if b is None or b.terms[1].name != "activation peak":
         return {}
     gib = 1 << 30
     out: dict[str, dict[str, float]] = {}
     if logged.get("activation_peak_gib") is not None:
         with_graphs = logged.get("consumed_gib") is not None     # the newer "Actual usage" form
-        first_start = b.term("first-start compile")
-        ours = (b.terms[1].bytes + (b.terms[3].bytes if with_graphs else 0)
-                + (first_start.bytes if first_start else 0)) / gib
+        ours = (b.terms[1].bytes + (b.terms[3].bytes if with_graphs else 0) + b.compile_peak_as_logged) / gib
         out["activation"] = {"logged_gib": logged["activation_peak_gib"], "estimated_gib": round(ours, 2)}
     non_torch = logged.get("non_torch_gib")
     if non_torch is None and logged.get("consumed_gib") is not None and logged.get("model_loading_gib"):

@@ -103,7 +103,9 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
         # on unified memory vLLM counts its processes' host memory as non-torch (unified_memory_reserve)
         "non_torch_gib": terms["non-torch memory"]
         - fixed_part_gib(era_for(r.version, calc.model_runner_v2), not s.enforce_eager)
-        + terms.get("unified memory", 0.0),
+        + terms.get("unified memory", 0.0)
+        # a V1-runner first start's kept table copy is a term kvcalc computes (reserve.cold_kept_copies)
+        + calc.budget.compile_kept_bytes / gib,
         # the fixed part applies to compiled runs only (reserve.fixed_part_gib)
         "compiled": not s.enforce_eager,
         "cuda_graph_gib": cg,

@@ -444,6 +444,16 @@ class Rule(Enum):
         "unmerged through v0.33); from v0.27 (torch 2.13) for every model",
         "inferred: cold/warm pairs of v0.27–v0.31 (tied and untied embeddings alike) and issue #54383 "
         "(v0.28) differ by up to 1.3 GiB, what one copy of the embedding table gives")
+    V1_RUNNER_COLD_TABLE_KEPT = RuleInfo(
+        _v("0.29.0"), "v0.29.0 logs", "vllm/v1/worker/gpu_worker.py determine_available_memory",
+        "a first start on the V1 model runner also keeps about one more copy of the input-embedding "
+        "table outside PyTorch's allocator until the profile ends, which vLLM counts as non-torch "
+        "memory and subtracts; a restart (warm compile cache) keeps none",
+        "inferred: every public V1-runner first start of v0.29-v0.30 shows it, from three sources: an "
+        "RTX 4050 Laptop under WSL (0.53 GiB more non-torch than its restart, table 0.58), an RTX PRO "
+        "4500 MIG slice (1.28 GiB non-torch, table 1.16) and an L4 n-gram start whose pool is 0.93 GiB "
+        "below the same command on model runner V2 (table 1.02); V1-runner first starts of v0.27-v0.28 "
+        "are not in public logs")
     BLOCK_SIZE_ANY_MULTIPLE_OF_16 = RuleInfo(
         _v("0.18.0"), "v0.18.0 wheel", "vllm/engine/arg_utils.py EngineArgs.block_size, vllm/config/cache.py",
         "--block-size takes any positive integer, not only 1, 8, 16, 32, 64, 128 and 256; the CUDA and ROCm "
@@ -1278,6 +1288,13 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "从 v0.27（torch 2.13）起适用于所有模型",
         "推断：v0.27–v0.31 的冷/热成对日志（嵌入绑定与不绑定的模型都有）与 issue #54383（v0.28）相差最多 1.3 GiB，"
         "与嵌入表的一份拷贝相当"),
+    "V1_RUNNER_COLD_TABLE_KEPT": (
+        "在 V1 model runner 上首次启动时，还会在 PyTorch 分配器之外多保留约一份输入嵌入表的拷贝直到 profile 结束，"
+        "vLLM 把它计为 non-torch 显存并扣除；重启（编译缓存已热）没有这部分",
+        "推断：v0.29–v0.30 所有公开的 V1-runner 首次启动都有，来自三个来源：WSL 下的 RTX 4050 Laptop（non-torch 比其"
+        "重启多 0.53 GiB，嵌入表 0.58）、RTX PRO 4500 的 MIG 切片（non-torch 1.28 GiB，嵌入表 1.16），以及一次 L4 上的 "
+        "n-gram 启动，其缓存池比同一命令在 model runner V2 上小 0.93 GiB（嵌入表 1.02）；v0.27–v0.28 的 V1-runner "
+        "首次启动没有公开日志"),
     "BLOCK_SIZE_ANY_MULTIPLE_OF_16": (
         "--block-size 可取任意正整数，而不只是 1、8、16、32、64、128 与 256；CUDA 与 ROCm 的注意力后端运行 16 的倍数的块",
         "已确认：v0.17.0 wheel 中它的类型为 BlockSize = Literal[1, 8, 16, 32, 64, 128, 256]，v0.18.0 wheel 中为 int | None；"
