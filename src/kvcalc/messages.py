@@ -738,9 +738,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "basis.cold_compile_kept": (
         "on the V1 model runner from v0.29 a first start also keeps about one more copy of that table "
         "outside PyTorch's allocator until the profile ends, which vLLM counts as non-torch memory: "
-        "{gib:.2f} GiB of this term (every public V1-runner first start shows it)",
+        "{gib:.2f} GiB more (every public V1-runner first start shows it)",
         "在 V1 model runner 上（v0.29 起）首次启动还会在 PyTorch 分配器之外多保留约一份该表的拷贝直到 profile 结束，"
-        "vLLM 把它计为 non-torch 显存：本项中占 {gib:.2f} GiB（所有公开的 V1-runner 首次启动都有）"),
+        "vLLM 把它计为 non-torch 显存：再加 {gib:.2f} GiB（所有公开的 V1-runner 首次启动都有）"),
     "basis.cold_compile_kept_possible": (
         "the band's reserve end also allows one more copy of the table ({gib:.2f} GiB) kept outside "
         "PyTorch's allocator, which some public first starts show as non-torch memory (every V1-runner "

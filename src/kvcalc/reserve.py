@@ -1773,7 +1773,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     cold_kept = cold_kept_bytes(version, model_runner_v2, cold, table)
     cold_basis = Text("basis.cold_compile" if compile_cache == "cold" else "basis.cold_compile_assumed",
                       peak=compile_peak_bytes(table) / GIB, table=table / GIB,
-                      gib=cold[0] / GIB, high=cold[2] / GIB) if cold[2] else ""
+                      gib=(cold[0] - cold_kept) / GIB, high=cold[2] / GIB) if cold[2] else ""
     if cold[2]:
         cold_basis = join_texts([cold_basis, Text("basis.cold_compile_kept", gib=cold_kept / GIB)
                                  if cold_kept else Text("basis.cold_compile_kept_possible",
