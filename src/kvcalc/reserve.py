@@ -1490,7 +1490,8 @@ free memory less what PyTorch reserves) and subtracts it. On the V1 model runner
 (Qwen2.5-3B-AWQ, v0.29: 0.53 GiB more non-torch memory than its restart, 0.91 of its 0.58 GiB
 table), an RTX PRO 4500 MIG slice (Qwen3-8B FP8, v0.29, five starts: 1.28 GiB non-torch against
 0.13 modelled, 0.99 of 1.16) and an L4 n-gram start (Qwen2.5-7B-AWQ, v0.30: a pool 0.93 GiB below
-the same command on model runner V2, 0.91 of 1.02): the typical value is the lower two. On model
+the same command on model runner V2, 0.91 of 1.02): the typical 0.9 takes the two lower, since the
+MIG slice's own non-torch baseline is not known. On model
 runner V2 some first starts keep it and most do not: an RTX 4090 under WSL (Qwen2.5-0.5B, v0.27.1:
 0.24 of 0.25), Qwen3-1.7B on a RunPod RTX 4090 (v0.27.1: 0.56 of 0.58) and an RTX 5060 Ti under
 WSL (Qwen3-4B, v0.29: 0.70 of 0.72) against first starts on A40, A10, A100, H200, RTX 3090 and
