@@ -1052,16 +1052,46 @@ def test_rocm_graphs_cost_per_decoder_layer():
 
 def test_without_pinned_memory_v2_keeps_the_token_ids_in_gpu_memory():
     """WSL2 (no pinned host memory): model runner V2's all_token_ids live in GPU memory for any
-    model, charged from v0.27; the V1 runner keeps no such tensor."""
+    model from v0.30, the first release whose V2 starts without pinned memory; the V1 runner keeps
+    no such tensor."""
     from kvcalc.reserve import dense_token_ids_bytes
     v = parse_version
     assert dense_token_ids_bytes(v("0.31.0"), True, None, 256, 40960, pinned_memory=False) == 256 * 40960 * 4
     assert dense_token_ids_bytes(v("0.31.0"), True, None, 256, 40960) == 0
     assert dense_token_ids_bytes(v("0.31.0"), True, None, 256, 40960, pinned_memory=True) == 0
     assert dense_token_ids_bytes(v("0.26.0"), True, None, 256, 40960, pinned_memory=False) == 0
+    # before v0.30 V2 cannot start without pinned memory (the engine sizes such a start on V1)
+    assert dense_token_ids_bytes(v("0.29.0"), True, None, 256, 40960, pinned_memory=False) == 0
     assert dense_token_ids_bytes(v("0.31.0"), False, None, 256, 40960, pinned_memory=False) == 0
     # n-gram on V2 puts them there from v0.32 whatever the host
     assert dense_token_ids_bytes(v("0.32.0"), True, "ngram", 256, 40960) == 256 * 40960 * 4
+
+
+def test_before_v0_30_a_start_without_pinned_memory_runs_the_v1_runner():
+    """Model runner V2 could not start without pinned host memory before v0.30 ('RuntimeError: UVA
+    is not available' under WSL2; Rule.MRV2_WITHOUT_PINNED_MEMORY): a release that would pick V2 is
+    sized as V1, its command says VLLM_USE_V2_MODEL_RUNNER=0 and a note says why; V2 asked for
+    explicitly is refused with both ways out; from v0.30 V2 runs and keeps the token ids on the GPU."""
+    from kvcalc.messages import Text
+    v029 = calc("Qwen/Qwen3-8B", "rtx-4090", max_model_len=8192, vllm_version="0.29.0", pinned_memory=False)
+    assert v029.model_runner_v2 is False
+    assert v029.serve_command.startswith("VLLM_USE_V2_MODEL_RUNNER=0 vllm serve")
+    note = next(n for n in v029.notes if isinstance(n, Text) and n.key == "note.unpinned_runs_v1")
+    assert "UVA is not available" in note.render("en") and "VLLM_WSL2_ENABLE_PIN_MEMORY=1" in note.render("zh")
+    pinned = calc("Qwen/Qwen3-8B", "rtx-4090", max_model_len=8192, vllm_version="0.29.0")
+    assert pinned.model_runner_v2 is True and "VLLM_USE_V2_MODEL_RUNNER" not in pinned.serve_command
+    with pytest.raises(SettingsError) as err:
+        calc("Qwen/Qwen3-8B", "rtx-4090", max_model_len=8192, vllm_version="0.29.0", pinned_memory=False,
+             model_runner_v2=True)
+    why = err.value.problems["pinned memory"].render("en")
+    assert "VLLM_WSL2_ENABLE_PIN_MEMORY=1" in why and "VLLM_USE_V2_MODEL_RUNNER=0" in why and "0.30.0" in why
+    v030 = calc("Qwen/Qwen3-8B", "rtx-4090", max_model_len=8192, vllm_version="0.30.0", pinned_memory=False)
+    assert v030.model_runner_v2 is True
+    assert "token ids" in v030.budget.term("non-torch memory").basis.render("en")
+    # a model the release keeps on V1 anyway is unaffected (v0.24 runs Qwen2.5 on V1)
+    old = calc("Qwen/Qwen2.5-7B-Instruct", "rtx-4090", max_model_len=8192, vllm_version="0.24.0", pinned_memory=False)
+    assert old.model_runner_v2 is False
+    assert all(getattr(n, "key", "") != "note.unpinned_runs_v1" for n in old.notes)
 
 
 def test_an_mrope_models_prefill_positions_join_the_token_ids_without_pinned_memory():

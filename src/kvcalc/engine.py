@@ -109,6 +109,20 @@ def uses_model_runner_v2(arch: ModelArch, version: Version, spec_method: str | N
     return applies(Rule.MRV2_LISTED_MOE, version) or (not arch.is_moe and arch.quant_method is None)
 
 
+def _v1_without_pinned_memory(resolved: Resolved, version: Version) -> tuple[Resolved, Settings, bool]:
+    """A start without pinned host memory (WSL2) whose release would pick model runner V2, before
+    V2 could run without it (Rule.MRV2_WITHOUT_PINNED_MEMORY): vLLM's default fails there ("UVA is
+    not available"), so the start that works, and the one a log of such a start shows, is the V1
+    runner: sized as V1, and the command says VLLM_USE_V2_MODEL_RUNNER=0. Asking for V2 explicitly
+    is refused: that start cannot happen."""
+    s = resolved.settings
+    if s.model_runner_v2:
+        raise SettingsError({"pinned memory": Text("settings.mrv2_needs_pinned", version=str(version),
+                                                   since=str(Rule.MRV2_WITHOUT_PINNED_MEMORY.value.since))})
+    s = replace(s, model_runner_v2=False)
+    return replace(resolved, settings=s), s, False
+
+
 def _async_scheduling(s: Settings, version: Version, model_runner_v2: bool = False) -> bool:
     """On by default since v0.14 (#27614), except with a speculative method other than EAGLE-style,
     MTP, GPU n-gram and, from v0.28, a draft model (Rule.DRAFT_MODEL_ASYNC); from v0.33 that
@@ -621,8 +635,14 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                                 max(1, arch.num_attention_heads // max(1, s.tensor_parallel_size)))
     mrv2 = uses_model_runner_v2(arch, version, s.speculative.method if s.speculative else None, s.model_runner_v2,
                                 gpu.platform)
+    unpinned_v1 = mrv2 and s.pinned_memory is False and not applies(Rule.MRV2_WITHOUT_PINNED_MEMORY, version)
+    if unpinned_v1:
+        resolved, s, mrv2 = _v1_without_pinned_memory(resolved, version)
     async_on = _async_scheduling(s, version, mrv2)
     draft, notes, drafter = _draft_layers(arch, s)
+    if unpinned_v1:
+        notes = [*notes, Text("note.unpinned_runs_v1", version=str(version),
+                              since=str(Rule.MRV2_WITHOUT_PINNED_MEMORY.value.since))]
     capped = draft_length_cap(s, drafter, version, mrv2, resolved.max_model_len)
     if capped is not None:
         notes = [*notes, Text("note.draft_caps_max_len", draft=capped, target=resolved.max_model_len)]

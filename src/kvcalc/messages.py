@@ -79,6 +79,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "copies the offloaded weights in instead, or run on Linux",
         "vLLM {version} 会拒绝启动：它的 CPU 卸载需要锁页主机内存，而在 WSL2 下它不使用锁页内存（'V1 CPU offloading "
         "requires uva (pin memory) support'）。请选择 vLLM {since} 或更高版本（改为把被卸载的权重拷入），或在 Linux 上运行"),
+    "settings.mrv2_needs_pinned": (
+        "vLLM {version} cannot start model runner V2 without pinned host memory: under WSL2 it fails with "
+        "'RuntimeError: UVA is not available'. Set VLLM_WSL2_ENABLE_PIN_MEMORY=1 (pinned memory: available), "
+        "keep the V1 runner (VLLM_USE_V2_MODEL_RUNNER=0), or choose vLLM {since} or newer, where V2 puts "
+        "those buffers in GPU memory",
+        "vLLM {version} 在没有锁页主机内存时无法启动 model runner V2：在 WSL2 下会以“RuntimeError: UVA is not available”"
+        "失败。请设置 VLLM_WSL2_ENABLE_PIN_MEMORY=1（锁页内存：可用），或保留 V1 runner（VLLM_USE_V2_MODEL_RUNNER=0），"
+        "或选择 vLLM {since} 或更高版本（V2 会把这些缓冲区放在显存中）"),
     "flags.data_parallel": (
         "data parallelism is not modelled yet: each replica of a dense model holds the pool shown for one "
         "(leave the flag out and multiply), but a MoE model's experts are then spread over every GPU",
@@ -474,6 +482,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "high (the model's own config.json from Hugging Face includes them)",
         "这份 config 没有列出视觉或音频塔，但该模型的检查点带有它们：它们的权重以及 vLLM 启动时对它们的试运行都未计入，"
         "因此估算的缓存池可能偏大（Hugging Face 上该模型自己的 config.json 包含这些塔）"),
+    "note.unpinned_runs_v1": (
+        "without pinned host memory (WSL2) vLLM {version}'s default model runner V2 fails at start-up "
+        "('RuntimeError: UVA is not available'; V2 runs without it from v{since}), so this is sized for the V1 "
+        "runner, as the command sets it (VLLM_USE_V2_MODEL_RUNNER=0); with VLLM_WSL2_ENABLE_PIN_MEMORY=1 V2 "
+        "starts instead: set pinned memory to available for that",
+        "没有锁页主机内存时（WSL2），vLLM {version} 默认的 model runner V2 会在启动时失败（“RuntimeError: UVA is not "
+        "available”；v{since} 起 V2 可以不用它），因此这里按 V1 runner 估算，命令中也这样设置"
+        "（VLLM_USE_V2_MODEL_RUNNER=0）；若设置 VLLM_WSL2_ENABLE_PIN_MEMORY=1，则会启动 V2：那种情况请把锁页内存设为可用"),
     "note.gpu_total_estimated": (
         "the catalog's memory total for the {gpu} is a sister card's, not measured on this one: if your "
         "log's 'Free memory on device (F/T GiB)' shows another T, give it (--gpu-memory-gib; on the page, "

@@ -729,6 +729,16 @@ class Rule(Enum):
         "through v0.30; draft_model moves to V2 in v0.31, ngram and ngram_gpu in v0.32, medusa and "
         "mlp_speculator in v0.33 (suffix stays on V1)",
         "confirmed: the lists in the v0.22.0, v0.25.0, v0.28.0-v0.33.0 wheels")
+    MRV2_WITHOUT_PINNED_MEMORY = RuleInfo(
+        _v("0.30.0"), "#56908", "vllm/v1/worker/gpu/buffer_utils.py UvaBuffer",
+        "model runner V2 starts without pinned host memory (WSL2 unless VLLM_WSL2_ENABLE_PIN_MEMORY=1): "
+        "its UVA buffers fall back to device memory; before, V2 failed at start-up there with "
+        "'RuntimeError: UVA is not available', so a start without pinned memory ran the V1 runner "
+        "(VLLM_USE_V2_MODEL_RUNNER=0) or turned pinned memory on",
+        "inferred: a v0.30.0 start under WSL2 prints 'Pinned memory is not available on this "
+        "platform; falling back to device memory for UVA buffers'; default starts under WSL2 of v0.24.0 "
+        "(vllm#47387), a v0.28.1rc1 nightly (vllm#54652) and v0.29.0 (mohitsoni48/TurboLLM#256) fail with "
+        "'RuntimeError: UVA is not available'")
     NGRAM_DENSE_TOKEN_IDS = RuleInfo(
         _v("0.32.0"), "v0.32.0 wheel", "vllm/v1/worker/gpu/states.py RequestState.all_token_ids",
         "n-gram speculation on model runner V2 keeps every request's token ids on the GPU "
@@ -1475,6 +1485,13 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "直到 v0.30，除 EAGLE、EAGLE-3 与 MTP（以及 DFlash）外的方法都如此；draft_model 在 v0.31 改用 V2，"
         "ngram 与 ngram_gpu 在 v0.32，medusa 与 mlp_speculator 在 v0.33（suffix 仍在 V1）",
         "已确认：v0.22.0、v0.25.0、v0.28.0–v0.33.0 各 wheel 中的列表"),
+    "MRV2_WITHOUT_PINNED_MEMORY": (
+        "model runner V2 在没有锁页主机内存时（WSL2，除非设置 VLLM_WSL2_ENABLE_PIN_MEMORY=1）也能启动：它的 UVA 缓冲区"
+        "退回到显存；此前 V2 在那里启动即失败（“RuntimeError: UVA is not available”），因此没有锁页内存的启动要么运行 "
+        "V1 runner（VLLM_USE_V2_MODEL_RUNNER=0），要么打开锁页内存",
+        "推断：一次 WSL2 下的 v0.30.0 启动打印“Pinned memory is not available on this platform; falling back to "
+        "device memory for UVA buffers”；WSL2 下 v0.24.0（vllm#47387）、一个 v0.28.1rc1 nightly（vllm#54652）与 "
+        "v0.29.0（mohitsoni48/TurboLLM#256）的默认启动都以“RuntimeError: UVA is not available”失败"),
     "NGRAM_DENSE_TOKEN_IDS": (
         "model runner V2 上的 n-gram 推测解码把每个请求的 token id 都放在 GPU 上"
         "（max_num_seqs × max_model_len × 4 B，启动时分配；否则放在主机内存）",
