@@ -193,6 +193,31 @@ def test_pinned_memory_off_puts_the_token_ids_in_gpu_memory(py_page):
     fresh_form(page)
 
 
+def test_before_v0_30_pinned_memory_off_sizes_the_v1_runner_and_refuses_v2(py_page):
+    """Under WSL2 before v0.30 model runner V2 cannot start (UVA): with pinned memory off the page
+    shows the V1 runner's figures, a note in both languages and VLLM_USE_V2_MODEL_RUNNER=0 in the
+    command; asking for V2 as well puts the reason beside the pinned-memory field."""
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    base = set_form(page, model="Qwen/Qwen3-8B", gpu="rtx-4090", vllm_version="0.29.0", max_model_len=8192)
+    wait_request(page, base)
+    page.get_by_test_id("pinned-memory").select_option("0")
+    want = page_request(model="Qwen/Qwen3-8B", gpu="rtx-4090", vllm_version="0.29.0", max_model_len=8192)
+    want["settings"]["pinned_memory"] = False
+    wait_request(page, want)
+    result = oracle(want)["result"]
+    assert result["settings"]["model_runner_v2"] is False
+    assert_numbers_match(page, result)
+    expect(page.get_by_test_id("serve-command")).to_have_text(re.compile(r"^VLLM_USE_V2_MODEL_RUNNER=0 vllm serve"))
+    expect_in_both_languages(page, page.get_by_test_id("notes"), "UVA is not available", "UVA is not available")
+    expect_in_both_languages(page, page.get_by_test_id("notes"), "sized for the V1 runner", "按 V1 runner 估算")
+    page.get_by_test_id("model-runner").select_option("1")
+    msg = page.locator("#pinned-memory-msg")
+    expect_in_both_languages(page, msg, "VLLM_WSL2_ENABLE_PIN_MEMORY=1", "无法启动 model runner V2")
+    fresh_form(page)
+
+
 def test_a_pasted_log_that_turns_the_cuda_graph_profiler_off_sets_the_select(py_page):
     """The B200 Kimi-K2.5 log warns 'CUDA graph memory profiling is disabled
     (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0)': pasting it sets the select to 0. Its model is a
