@@ -154,10 +154,12 @@ def test_the_compile_reserve_is_fitted_on_first_starts_and_their_restarts(calibr
     close = [t for t in twins if abs(max(0.0, copies * t["table_gib"] + fixed - t["activation_gib"])
                                      - t["observed_gib"]) <= 0.3]
     assert len(close) >= 0.6 * len(twins)
-    # a pair that reproduces invented twins exactly is the one chosen
-    made = [{"source": str(i), "table_gib": table, "activation_gib": 0.1, "observed_gib": 0.5 * table + 0.2 - 0.1}
+    # the copies that reproduce invented twins exactly are the ones chosen; the fixed GiB stays 0
+    # (COLD_FIXED_CANDIDATES: the twins cannot tell a fixed part from a few more hundredths of a copy)
+    made = [{"source": str(i), "table_gib": table, "activation_gib": 0.1, "observed_gib": 0.7 * table - 0.1}
             for i, table in enumerate((0.4, 0.8, 1.2, 1.6))]
-    assert calibrate.fit_compile(made) == pytest.approx((0.5, 0.2))
+    assert calibrate.fit_compile(made) == pytest.approx((0.7, 0.0))
+    assert calibrate.COLD_FIXED_CANDIDATES == [0.0] and reserve.COLD_COMPILE_FIXED_GIB == 0.0
 
 
 def test_each_group_leaves_few_rows_estimated_high(calibrate, features):

@@ -404,7 +404,8 @@ def test_a_pasted_serve_line_runs_with_the_flags_that_leave_memory_alone(capsys)
     (["-dp", "2"], "-dp: data parallelism is not modelled"),
     (["--dtype", "float32"], "float32 doubles the weights"),
     (["--load-format", "gguf"], "GGUF files are not modelled"),
-    (["-O3"], "-O: a compilation config is not read"),
+    (["-O3"], "-O: only a compilation config given as JSON"),
+    (["--compilation-config", '{"pass_config": {}}'], "the other keys (pass_config)"),
     (["--no-enable-chunked-prefill"], "give --max-num-batched-tokens instead"),
     (["--frobnicate", "3"], "unrecognized arguments: --frobnicate (no vLLM flag kvcalc knows"),
 ])
@@ -439,3 +440,21 @@ def test_a_vllm_yaml_config_is_told_apart_from_a_model_config(capsys, tmp_path):
     yaml.write_text("model: Qwen/Qwen3-8B\nmax-model-len: 8192\n", encoding="utf-8")
     code, out, err = run(capsys, "serve", "--config", str(yaml))
     assert code == 2 and "not vLLM's YAML file of serve flags" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["--compilation-config", '{"cudagraph_mode": "NONE"}'],
+    ["--compilation-config={\"cudagraph_mode\":\"none\"}"],
+    ["-O.cudagraph_mode=NONE"],
+    ["--compilation-config.cudagraph_mode", "NONE"],
+    ["--cudagraph-mode", "none"],
+])
+def test_a_compilation_configs_cudagraph_mode_is_read_in_every_spelling(capsys, argv):
+    """vLLM's compilation config as JSON, dotted, or kvcalc's own option: cudagraph_mode NONE
+    captures no graph, so no CUDA-graph estimate is subtracted, and the command says it back."""
+    code, out, err = run(capsys, "serve", "Qwen/Qwen3-8B", "--gpu", "h100", "--max-model-len", "8192", "--json", *argv)
+    assert code == 0, err
+    result = json.loads(out)
+    graphs = next(t for t in result["budget"]["terms"] if t["name"] == "CUDA graphs")
+    assert graphs["bytes"] == 0 and "cudagraph_mode NONE" in graphs["basis"]
+    assert result["serve_command"].endswith("""--compilation-config '{"cudagraph_mode":"NONE"}'""")

@@ -128,6 +128,7 @@ const FIELDS = [
   ["perf", "performance-mode", ""],
   ["mcg", "max-cg-size", ""],
   ["cgs", "cg-sizes", ""],
+  ["cgm", "cg-mode", ""],
   ["mmlim", "mm-limits", ""],
   ["mmp", "mm-proc", ""],
   ["spec", "spec-config", ""],
@@ -230,7 +231,7 @@ function drafterField() {
 }
 
 // --enable-prefix-caching, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
-// VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, --skip-mm-profiling,
+// VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, the compilation config's cudagraph_mode, --skip-mm-profiling,
 // --language-model-only, --decode-context-parallel-size, --kv-cache-memory-bytes, --num-gpu-blocks-override,
 // --cpu-offload-gb, --async-scheduling,
 // --mamba-ssm-cache-dtype and --disable-hybrid-kv-cache-manager: sent only when the user (or a pasted log) set them.
@@ -244,6 +245,7 @@ function profileSettings() {
   const pm = $("pinned-memory").value;
   const mx = $("mxfp4-marlin").value;
   const perf = $("performance-mode").value;
+  const cgm = $("cg-mode").value;
   const asy = $("async-scheduling").value;
   const ssm = $("mamba-ssm-dtype").value;
   return {
@@ -256,6 +258,7 @@ function profileSettings() {
     ...(pm === "" ? {} : { pinned_memory: false }),
     ...(mx === "" ? {} : { mxfp4_marlin: mx === "1" }),
     ...(perf === "" ? {} : { performance_mode: perf }),
+    ...(cgm === "" ? {} : { cudagraph_mode: cgm }),
     ...(value("dcp") === null ? {} : { decode_context_parallel_size: value("dcp") }),
     ...(value("kv-bytes") === null ? {} : { kv_cache_memory_bytes: value("kv-bytes") }),
     ...(value("num-blocks") === null ? {} : { num_gpu_blocks_override: value("num-blocks") }),
@@ -1102,6 +1105,7 @@ const LOG_FIELDS = [
   ["performance_mode", "performance-mode", ""],
   ["max_cudagraph_capture_size", "max-cg-size", ""],
   ["cudagraph_capture_sizes", "cg-sizes", ""],
+  ["cudagraph_mode", "cg-mode", ""],
   ["limit_mm_per_prompt", "mm-limits", ""],
   ["mm_processor_kwargs", "mm-proc", ""],
   ["speculative", "spec-config", ""],
@@ -1155,6 +1159,7 @@ function settingText(k, v) {
   if (k === "max_model_len" && v === -1) return "--max-model-len auto";
   if (k === "disable_hybrid_kv_cache_manager") return v ? SETTING_FLAG[k] : "";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;
+  if (k === "cudagraph_mode") return `-O.cudagraph_mode=${v}`;
   if (Array.isArray(v)) return `${SETTING_FLAG[k] || k} ${v.join(" ")}`;
   return `${SETTING_FLAG[k] || k} ${v}`;
 }

@@ -17,12 +17,13 @@ from typing import Any, Sequence
 from . import __version__, api
 from .catalog import GPU_CLASS_LABELS, find_model, gpu_class, load_gpus, load_models
 from .errors import KvcalcError
-from .settings import (COMPILE_CACHE_STATES, MAMBA_SSM_CACHE_DTYPES, PERFORMANCE_MODES, ROCM_QUICK_REDUCE_LEVELS,
+from .settings import (COMPILE_CACHE_STATES, CUDAGRAPH_MODES, MAMBA_SSM_CACHE_DTYPES, PERFORMANCE_MODES,
+                       ROCM_QUICK_REDUCE_LEVELS,
                        Settings, spec_family)
 from .validate import load_logs, validate_logs
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
-from .vllm_flags import SPEC_SHORTHAND, moe_backend_marlin, sort_unknown
+from .vllm_flags import SPEC_SHORTHAND, moe_backend_marlin, read_compilation_config, sort_unknown
 
 
 def _flag_bool(text: str) -> bool:
@@ -157,9 +158,9 @@ def _model_flags(p: Any) -> None:
                         "larger by the 'first-start compile' term (v0.27+; v0.19+ for untied embeddings). Default: a first start")
     p.add_argument("--pinned-memory", type=_flag_bool, metavar="on|off",
                    help="off under WSL2 (vLLM prints 'Using pin_memory=False as WSL is detected') unless "
-                        "VLLM_WSL2_ENABLE_PIN_MEMORY=1 (v0.24+): model runner V2 then keeps every request's "
-                        "token ids in GPU memory, max_num_seqs x max_model_len x 4 B, charged from v0.27. "
-                        "Default: on (Linux)")
+                        "VLLM_WSL2_ENABLE_PIN_MEMORY=1 (v0.24+): from v0.30 model runner V2 then keeps every "
+                        "request's token ids in GPU memory, max_num_seqs x max_model_len x 4 B; before v0.30 V2 "
+                        "cannot start without it, so kvcalc sizes the V1 runner. Default: on (Linux)")
     p.add_argument("--mxfp4-marlin", type=_flag_bool, metavar="on|off",
                    help="on: MXFP4 experts (gpt-oss) run on Marlin kernels, as VLLM_MXFP4_USE_MARLIN=1 (--moe-backend "
                         "marlin from v0.24) or a v0.10-v0.11 install without triton_kernels makes them; Marlin pads "
@@ -170,6 +171,11 @@ def _model_flags(p: Any) -> None:
                    help="vLLM's flag (v0.17+): throughput doubles the default --max-num-batched-tokens and "
                         "--max-num-seqs (a larger warm-up, more CUDA graphs); interactivity captures a CUDA "
                         "graph for every batch size from 1 to 32 (a larger CUDA-graph estimate). Default: balanced")
+    p.add_argument("--cudagraph-mode", type=str.upper, choices=CUDAGRAPH_MODES,
+                   help="the compilation config's cudagraph_mode (v0.10.1+; vLLM: --compilation-config "
+                        "'{\"cudagraph_mode\": \"NONE\"}' or -O.cudagraph_mode=NONE, both read here too): which CUDA "
+                        "graphs vLLM captures, and so counts in its CUDA-graph estimate. Default: the release's "
+                        "(FULL_AND_PIECEWISE)")
     p.add_argument("--available-kv-gib", type=float,
                    help="'Available KV cache memory' from your log: compute the pool from it")
     p.add_argument("--measured-reserve-gib", type=float,
@@ -213,6 +219,8 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
         _fetch_drafter(spec)
     if args.moe_backend and moe_backend_marlin(args.moe_backend) and "mxfp4_marlin" not in settings:
         settings["mxfp4_marlin"] = True
+    for key, value in getattr(args, "compilation_settings", {}).items():
+        settings.setdefault(key, value)     # kvcalc's own options, where given, win
     req: dict[str, Any] = {"op": args.command, "gpu": args.gpu, "settings": settings,
                            "available_kv_gib": args.available_kv_gib,
                            "measured_reserve_gib": args.measured_reserve_gib,
@@ -402,6 +410,46 @@ def _serve_as_estimate(argv: list[str]) -> list[str]:
     return argv
 
 
+def _take_compilation_config(argv: list[str]) -> tuple[list[str], dict[str, Any], str | None]:
+    """vLLM's compilation config in a serve line (--compilation-config JSON, -O JSON, dotted
+    --compilation-config.KEY / -O.KEY with = or the next token): the arguments without it, the
+    settings it gives (vllm_flags.read_compilation_config) and, where some of it cannot be read,
+    the refusal's line. An optimization level (-O3) stays for the unknown flags to refuse."""
+    kept: list[str] = []
+    config: dict[str, Any] = {}
+    refusal = None
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        flag, eq, inline = token.partition("=")
+        base, dot, key = flag.partition(".")
+        if base in ("--compilation-config", "-O") and (dot or base == "--compilation-config" or
+                                                       (flag == "-O" and not eq)):
+            if eq:
+                value, i = inline, i + 1
+            elif i + 1 < len(argv):
+                value, i = argv[i + 1], i + 2
+            else:
+                value, i = None, i + 1
+            if dot:
+                try:
+                    config[key.replace("-", "_")] = json.loads(value) if value is not None else None
+                except ValueError:
+                    config[key.replace("-", "_")] = value
+                continue
+            read, why = read_compilation_config(value)
+            config.update(read)
+            if why is not None:
+                refusal = f"{base}: {why}"
+            continue
+        kept.append(token)
+        i += 1
+    read, why = read_compilation_config(config) if config else ({}, None)
+    if why is not None:
+        refusal = f"--compilation-config: {why}"
+    return kept, read, refusal
+
+
 def _unknown_flags(command: str, rest: list[str]) -> str | None:
     """What to do with the flags kvcalc has no option for, so a pasted ``vllm serve`` line works:
     ignore those that leave GPU memory alone (said on stderr), refuse those that change it in a way
@@ -441,8 +489,11 @@ def _main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("gpus", help="list the GPU catalog")
     sub.add_parser("models", help="list the model catalog")
     sub.add_parser("rules", help="the vLLM rules that changed between releases")
-    args, rest = parser.parse_known_args(_serve_as_estimate(list(sys.argv[1:] if argv is None else argv)))
-    refusal = _unknown_flags(args.command, rest) if rest else None
+    words, compilation, refusal = _take_compilation_config(
+        _serve_as_estimate(list(sys.argv[1:] if argv is None else argv)))
+    args, rest = parser.parse_known_args(words)
+    args.compilation_settings = compilation
+    refusal = refusal or (_unknown_flags(args.command, rest) if rest else None)
     if refusal:
         sys.stderr.write(f"kvcalc: error: {refusal}\n")
         return 2

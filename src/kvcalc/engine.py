@@ -497,6 +497,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       nvswitch=gpu.nvswitch,
                                       max_capture_size=s.max_cudagraph_capture_size,
                                       capture_sizes=r.capture_sizes, compiled=compiled,
+                                      cudagraph_mode=s.cudagraph_mode,
                                       full_graphs=full_cuda_graphs(arch, gpu.target, r.version, 1 + num_spec,
                                                                    sixteen_bit_cache),
                                       flashinfer_attention=flashinfer_attention(arch, gpu.target, r.version,

@@ -107,10 +107,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "关闭分块预填充后 vLLM 按整条提示组批（max_num_batched_tokens 至少为 max_model_len），预热更大，kvcalc 未建模；"
         "请改为给出 --max-num-batched-tokens"),
     "flags.compilation": (
-        "a compilation config is not read; kvcalc takes its CUDA-graph sizes from --max-cudagraph-capture-size "
-        "and --cudagraph-capture-sizes, and --enforce-eager for none",
-        "不读取编译配置；kvcalc 通过 --max-cudagraph-capture-size、--cudagraph-capture-sizes 获取 CUDA graph 大小，"
-        "用 --enforce-eager 表示不使用"),
+        "only a compilation config given as JSON (or as -O.cudagraph_mode=…) is read, for cudagraph_mode, "
+        "cudagraph_capture_sizes and max_cudagraph_capture_size; an optimization level is not modelled "
+        "(--enforce-eager for no compilation)",
+        "只读取以 JSON（或 -O.cudagraph_mode=…）给出的编译配置中的 cudagraph_mode、cudagraph_capture_sizes 与 "
+        "max_cudagraph_capture_size；优化级别尚未建模（不编译请用 --enforce-eager）"),
+    "flags.compilation_keys": (
+        "of the compilation config kvcalc reads cudagraph_mode, cudagraph_capture_sizes and "
+        "max_cudagraph_capture_size; the other keys ({keys}) change what vLLM compiles or captures in ways it "
+        "does not size",
+        "编译配置中 kvcalc 只读取 cudagraph_mode、cudagraph_capture_sizes 与 max_cudagraph_capture_size；其他键"
+        "（{keys}）会改变 vLLM 编译或捕获的内容，kvcalc 不估算其影响"),
     "flags.encoder_tp_mode": (
         "the vision encoder's TP mode is not modelled: 'data' keeps a whole encoder on every GPU instead of a "
         "shard",
@@ -731,6 +738,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "plus FlashInfer's {mib} MiB attention workspace, which the first full graph's capture allocates "
         "(the profile run builds no attention metadata)",
         "再加 FlashInfer 的 {mib} MiB 注意力工作区：它在第一个 full graph 捕获时分配（profile 运行不构建注意力元数据）"),
+    "basis.cuda_graphs_mode": (
+        "as cudagraph_mode {mode} captures them",
+        "即 cudagraph_mode {mode} 所捕获的 graph"),
+    "basis.cuda_graphs_mode_none": (
+        "cudagraph_mode {mode} captures no graph here, so vLLM's estimate is 0 (the model is still compiled)",
+        "cudagraph_mode {mode} 在这里不捕获任何 graph，因此 vLLM 的估算为 0（模型仍会编译）"),
     "basis.cuda_graphs_rocm": (
         "on ROCm a graph costs about {per_layer:g} MiB per decoder layer ({layers} here), far more than on CUDA "
         "(public MI300X and MI355X logs)",

@@ -1379,6 +1379,29 @@ def cuda_graph_count(sizes: tuple[int, ...], max_num_seqs: int, decode_query_len
     return len(sizes), len(full)
 
 
+def graphs_for_mode(mode: str | None, sizes: tuple[int, ...], max_num_seqs: int, decode_query_len: int = 1,
+                    full_graphs: bool = True) -> tuple[int, int]:
+    """(PIECEWISE, FULL) graphs vLLM captures in a ``cudagraph_mode`` (settings.CUDAGRAPH_MODES; None:
+    the release's default, FULL_AND_PIECEWISE, as ``cuda_graph_count``). The dispatcher keys one
+    graph of the mixed mode per capture size (PIECEWISE, or FULL for FULL) and, where the decode
+    mode runs its own routine (FULL_AND_PIECEWISE, FULL_DECODE_ONLY), a full graph per decode size
+    (vllm/v1/cudagraph_dispatcher.py ``initialize_cudagraph_keys``). ``full_graphs`` false: the
+    attention backend captures no full graph (kvspecs.full_cuda_graphs), where vLLM turns FULL and
+    FULL_AND_PIECEWISE into PIECEWISE and FULL_DECODE_ONLY into NONE
+    (config/compilation.py ``resolve_cudagraph_mode_and_sizes``)."""
+    piecewise, decode = cuda_graph_count(sizes, max_num_seqs, decode_query_len)
+    mode = (mode or "FULL_AND_PIECEWISE").upper()
+    if mode == "NONE" or (mode == "FULL_DECODE_ONLY" and not full_graphs):
+        return 0, 0
+    if mode == "PIECEWISE" or not full_graphs:
+        return (piecewise, 0) if mode != "FULL_DECODE_ONLY" else (0, 0)
+    if mode == "FULL":
+        return 0, piecewise
+    if mode == "FULL_DECODE_ONLY":
+        return 0, decode
+    return piecewise, decode
+
+
 def graphs_priced_per_layer(platform: str, layers: int) -> bool:
     """Whether a graph's cost follows the decoder layers (ROCm, layers known) rather than a flat
     per-graph figure."""
@@ -1465,8 +1488,9 @@ exports the AOT artifact there), while tied Qwen2.5-1.5B first starts on an RTX 
 cause of the split is not identified). What stays varies: nothing on the RTX 3090s, 0.53 GiB of non-torch memory on a 6 GB RTX
 4050 Laptop under WSL (v0.29, V1 runner). ``COLD_COMPILE_TABLE_COPIES`` and the fixed part are
 fitted by scripts/calibrate.py (``fit_compile``) on the pairs of a first start and a restart of one
-command alone, where every other term cancels: 1.05 copies and no fixed GiB, close to the one copy
-above. Fitted together with the per-release fixed parts on all breakdown rows, the pair slid along
+command alone, where every other term cancels: 1.05 copies, close to the one copy above; the fixed
+GiB is held at 0 (calibrate.COLD_FIXED_CANDIDATES), since with it free the pairs cannot tell 1.05 ×
+the table from 1.0 × + 0.05 GiB within the logs' rounding, and that choice swung the fixed parts. Fitted together with the per-release fixed parts on all breakdown rows, the pair slid along
 a line of near-equal scores (0.75 × the table + 0.20 GiB, 0.40 + 0.55) and traded against them;
 the spread covers the pairs they miss most (a pipeline-parallel first stage, +0.5)."""
 
@@ -1620,7 +1644,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      quick_reduce_level: str | None = None, spec_method: str | None = None,
                      pinned_memory: bool | None = None, interactivity: bool = False,
                      embeds_in_graph: bool = True, full_graphs: bool = True,
-                     flashinfer_attention: bool = False, moe_workspace: str = "") -> ReserveEstimate:
+                     flashinfer_attention: bool = False, moe_workspace: str = "",
+                     cudagraph_mode: str | None = None) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -1685,8 +1710,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     if cuda_graphs:
         sizes = cudagraph_capture_sizes(version, max_num_seqs, mnbt, decode_query_len, capability_major,
                                         model_runner_v2, max_capture_size, capture_sizes, interactivity)
-        piecewise, full = cuda_graph_count(sizes, max_num_seqs, decode_query_len)
-        full = full if full_graphs else 0
+        piecewise, full = graphs_for_mode(cudagraph_mode, sizes, max_num_seqs, decode_query_len, full_graphs)
         # no graph to capture, nothing estimated (gpu_model_runner.py profile_cudagraph_memory)
         layers = _n(text_part(config), "num_hidden_layers")
         cg = cuda_graph_estimate(piecewise + full, model_runner_v2, hybrid, platform, layers) \
@@ -1699,6 +1723,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         if graphs_priced_per_layer(platform, layers):
             cg_basis = join_texts([cg_basis, Text("basis.cuda_graphs_rocm", layers=layers,
                                                   per_layer=ROCM_GRAPH_MIB_PER_LAYER[0])])
+        if cudagraph_mode is not None:
+            cg_basis = Text("basis.cuda_graphs_mode_none", mode=cudagraph_mode) if not piecewise + full else \
+                join_texts([cg_basis, Text("basis.cuda_graphs_mode", mode=cudagraph_mode)])
         if drafter_graphs_in_estimate(version, model_runner_v2, spec_method) and cg[2]:
             cg = (cg[0], cg[1], cg[2] + int(DRAFTER_GRAPHS_HIGH_GIB * GIB))
             cg_basis = join_texts([cg_basis, Text("basis.cuda_graphs_drafter", high=DRAFTER_GRAPHS_HIGH_GIB)])

@@ -79,6 +79,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--max-cudagraph-capture-size", s.max_cudagraph_capture_size)
     if r.capture_sizes:
         parts.append(" ".join(["--cudagraph-capture-sizes", *map(str, r.capture_sizes)]))
+    if s.cudagraph_mode is not None:     # the JSON form every release from v0.10.1 reads
+        flag("--compilation-config", json.dumps({"cudagraph_mode": s.cudagraph_mode}, separators=(",", ":")))
     if s.kv_cache_memory_bytes:
         flag("--kv-cache-memory-bytes", s.kv_cache_memory_bytes)
     if s.num_gpu_blocks_override:

@@ -55,6 +55,11 @@ PERFORMANCE_MODES = ("balanced", "interactivity", "throughput")
 """``--performance-mode`` choices (vllm/config/vllm.py ``PerformanceMode``, from v0.17:
 Rule.PERFORMANCE_MODE); "balanced" is vLLM's default."""
 
+CUDAGRAPH_MODES = ("NONE", "PIECEWISE", "FULL", "FULL_DECODE_ONLY", "FULL_AND_PIECEWISE")
+"""The compilation config's ``cudagraph_mode`` choices (vllm/config/compilation.py ``CUDAGraphMode``,
+from v0.10.1: Rule.CUDAGRAPH_MODE_OPTION), read in any case as vLLM does; None: the release's own
+(reserve.graphs_for_mode)."""
+
 ENV_SETTINGS = {"flashinfer_sampler": "VLLM_USE_FLASHINFER_SAMPLER",
                 "cudagraph_memory_profiling": "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
                 "rocm_quick_reduce": "VLLM_ROCM_QUICK_REDUCE_QUANTIZATION",
@@ -74,6 +79,7 @@ VLLM_SPELLING = {
     "language_model_only": "--language-model-only",
     "max_cudagraph_capture_size": "--max-cudagraph-capture-size",
     "cudagraph_capture_sizes": "--cudagraph-capture-sizes", "performance_mode": "--performance-mode",
+    "cudagraph_mode": "-O.cudagraph_mode",
     "limit_mm_per_prompt": "--limit-mm-per-prompt", "mm_processor_kwargs": "--mm-processor-kwargs",
     "mamba_ssm_cache_dtype": "--mamba-ssm-cache-dtype", "kv_cache_memory_bytes": "--kv-cache-memory-bytes",
     "num_gpu_blocks_override": "--num-gpu-blocks-override", "cpu_offload_gb": "--cpu-offload-gb",
@@ -213,6 +219,7 @@ class Settings:
     max_cudagraph_capture_size: int | None = None
     cudagraph_capture_sizes: Any = None         # list of ints, or "1 2 4 8" / "1,2,4,8"
     performance_mode: str | None = None         # --performance-mode (PERFORMANCE_MODES); None: not given
+    cudagraph_mode: str | None = None           # the compilation config's cudagraph_mode (CUDAGRAPH_MODES)
     limit_mm_per_prompt: Any = None             # {"image": 2, "video": 0}, its JSON, or "image=2,video=0"
     mm_processor_kwargs: Any = None             # {"max_pixels": 1003520} or its JSON
     mamba_ssm_cache_dtype: str | None = None
@@ -571,6 +578,14 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
             rule = Rule.PERFORMANCE_MODE.value
             problems["--performance-mode"] = Text("settings.flag_needs_release", since=str(rule.since),
                                                   pr=rule.pr, version=str(version))
+    if s.cudagraph_mode is not None:
+        if not isinstance(s.cudagraph_mode, str) or s.cudagraph_mode.strip().upper() not in CUDAGRAPH_MODES:
+            problems["-O.cudagraph_mode"] = Text("settings.not_accepted", value=show(s.cudagraph_mode),
+                                                 allowed=", ".join(CUDAGRAPH_MODES))
+        elif version is not None and not applies(Rule.CUDAGRAPH_MODE_OPTION, version):
+            rule = Rule.CUDAGRAPH_MODE_OPTION.value
+            problems["-O.cudagraph_mode"] = Text("settings.flag_needs_release", since=str(rule.since),
+                                                 pr=rule.pr, version=str(version))
     mm_limits = None
     if s.limit_mm_per_prompt is not None:
         mm_limits = mm_limits_of(s.limit_mm_per_prompt)
@@ -601,6 +616,8 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
                                                  version=str(version))
     if problems or version is None:
         raise SettingsError(problems)
+    if s.cudagraph_mode is not None:
+        s = replace(s, cudagraph_mode=s.cudagraph_mode.strip().upper())     # vLLM reads it in any case
     defaults = default_batch_limits(version, device_total_bytes, device_name, s.entrypoint,
                                     unified_memory)
     if s.performance_mode == "throughput":

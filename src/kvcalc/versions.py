@@ -495,6 +495,15 @@ class Rule(Enum):
         "v0.26), and v0.19–v0.26 first starts of untied Qwen2.5-7B/14B and Llama-3.1-8B on five "
         "machines leave that much; tied Qwen2.5-1.5B first starts (RTX 4080 Laptop, v0.20 and v0.23) "
         "leave none, while tied models show it from v0.27; the cause of the split is not identified")
+    CUDAGRAPH_MODE_OPTION = RuleInfo(
+        _v("0.10.1"), "#20059", "vllm/config/compilation.py CompilationConfig.cudagraph_mode",
+        "the compilation config's cudagraph_mode picks which CUDA graphs vLLM captures: NONE, "
+        "PIECEWISE (one per capture size), FULL (a whole-model graph per size), FULL_DECODE_ONLY (whole-"
+        "model graphs for decode batches only) or FULL_AND_PIECEWISE (both; the default from v0.11), "
+        "and with them the graphs its CUDA-graph estimate counts",
+        "inferred: #20059 (merged 2025-07-30, in v0.10.1) adds CUDAGraphMode in place of v0.10.0's "
+        "full_cuda_graph switch; a v0.31.0 H200 start with cudagraph_mode NONE captures no graph "
+        "('Skipping encoder and decoder CUDA graph capture') and subtracts no estimate")
     CUDAGRAPH_SIZE_FLAGS = RuleInfo(
         _v("0.11.1"), "#26016", "vllm/engine/arg_utils.py",
         "--cudagraph-capture-sizes and --max-cudagraph-capture-size as serve flags (the CUDA-graph "
@@ -1329,6 +1338,13 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "推断：一条 v0.26 首次启动日志打印了该峰值（Qwen2.5-7B-AWQ 为 1.04 GiB，v0.26 之前只在 DEBUG 级别打印），"
         "五台机器上未绑定嵌入的 Qwen2.5-7B/14B 与 Llama-3.1-8B 在 v0.19–v0.26 的首次启动也多占这么多；绑定嵌入的 "
         "Qwen2.5-1.5B 首次启动（RTX 4080 Laptop，v0.20 与 v0.23）没有，而绑定嵌入的模型从 v0.27 起都有；分界的原因尚未查明"),
+    "CUDAGRAPH_MODE_OPTION": (
+        "编译配置中的 cudagraph_mode 决定 vLLM 捕获哪些 CUDA graph：NONE、PIECEWISE（每个捕获尺寸一个）、FULL（每个尺寸"
+        "一个整模型 graph）、FULL_DECODE_ONLY（只为 decode 批次捕获整模型 graph）或 FULL_AND_PIECEWISE（两者都有；v0.11 起"
+        "为默认），vLLM 的 CUDA graph 显存估算也随之计数",
+        "推断：#20059（2025-07-30 合并，进入 v0.10.1）以 CUDAGraphMode 取代 v0.10.0 的 full_cuda_graph 开关；一次 "
+        "cudagraph_mode 为 NONE 的 v0.31.0 H200 启动不捕获任何 graph（“Skipping encoder and decoder CUDA graph capture”），"
+        "也不扣除估算"),
     "CUDAGRAPH_SIZE_FLAGS": (
         "--cudagraph-capture-sizes 与 --max-cudagraph-capture-size 成为 serve 参数（CUDA graph 的捕获尺寸，"
         "决定 vLLM 的 CUDA graph 显存估算中的 graph 数）",

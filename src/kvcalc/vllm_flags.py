@@ -9,7 +9,9 @@ since answering without them would print a pool vLLM will not build. Names as in
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 from .messages import Text
 
@@ -18,6 +20,29 @@ _OPT_LEVEL = re.compile(r"-O(?:[0-3]|\..*)?")
 SPEC_SHORTHAND = {"--spec-method": "method", "--spec-model": "model", "--spec-tokens": "num_speculative_tokens"}
 """vLLM's shorthand for --speculative-config keys (v0.22+, vllm/engine/arg_utils.py
 create_speculative_config); the CLI and a pasted command read them alike."""
+
+
+COMPILATION_KEYS = ("cudagraph_mode", "cudagraph_capture_sizes", "max_cudagraph_capture_size")
+"""The keys of vLLM's compilation config (--compilation-config / -O as JSON, or dotted
+-O.cudagraph_mode=…) that kvcalc reads: each is one of its settings."""
+
+
+def read_compilation_config(value: Any) -> tuple[dict[str, Any], Text | None]:
+    """The settings a compilation config gives (``COMPILATION_KEYS``, values as written: the core
+    names a bad one), and why the rest cannot be read (None where nothing is left): a key kvcalc
+    does not model changes what vLLM compiles or captures in ways it does not size, and an
+    optimization level (-O3) or text that is no JSON object says nothing it can read."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return {}, Text("flags.compilation")
+    if not isinstance(value, dict):
+        return {}, Text("flags.compilation")
+    read = {k: v.strip().upper() if k == "cudagraph_mode" and isinstance(v, str) else v
+            for k, v in value.items() if k in COMPILATION_KEYS}
+    rest = [str(k) for k in value if k not in COMPILATION_KEYS]
+    return read, (Text("flags.compilation_keys", keys=", ".join(rest[:8])) if rest else None)
 
 
 def moe_backend_marlin(value: object) -> bool:

@@ -218,6 +218,23 @@ def test_before_v0_30_pinned_memory_off_sizes_the_v1_runner_and_refuses_v2(py_pa
     fresh_form(page)
 
 
+def test_the_cudagraph_mode_select_sets_the_graphs_vllm_counts(py_page):
+    """The compilation config's cudagraph_mode: NONE captures no graph, so the CUDA-graph term is 0
+    and the pool grows by what it held; the command spells the compilation config and the link
+    restores the select; an unsupported release puts its reason beside the field."""
+    page = py_page
+    on, off, want = choose_setting(page, "cg-mode", "NONE", "cudagraph_mode", "NONE",
+                                   model="Qwen/Qwen3-8B", max_model_len=8192)
+    graphs = lambda r: next(t for t in r["budget"]["terms"] if t["name"] == "CUDA graphs")  # noqa: E731
+    assert graphs(on)["bytes"] == 0 < graphs(off)["bytes"]
+    assert on["estimated"]["tokens"] > off["estimated"]["tokens"]
+    expect(page.get_by_test_id("serve-command")).to_contain_text("""--compilation-config '{"cudagraph_mode":"NONE"}'""")
+    link_restores(page, "cgm", "NONE", "cg-mode", "NONE", want)
+    page.get_by_test_id("vllm-version").select_option("0.10.0")
+    expect_in_both_languages(page, page.locator("#cg-mode-msg"), "needs vLLM 0.10.1", "需要 vLLM 0.10.1")
+    fresh_form(page)
+
+
 def test_a_pasted_log_that_turns_the_cuda_graph_profiler_off_sets_the_select(py_page):
     """The B200 Kimi-K2.5 log warns 'CUDA graph memory profiling is disabled
     (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0)': pasting it sets the select to 0. Its model is a
