@@ -132,6 +132,25 @@ def test_a_first_start_offers_the_compile_cache_lever_and_a_restart_does_not():
         assert "compile_cache" not in keys, settled
 
 
+def test_the_cudagraph_mode_lever_keeps_only_the_decode_graphs_where_an_estimate_is_subtracted():
+    """Where vLLM subtracts its CUDA-graph estimate (v0.20+ on V1, v0.29+ on V2), FULL_DECODE_ONLY
+    drops the piecewise graphs from it: the lever is the forward calculation with that mode. Not
+    offered where no estimate is subtracted (--enforce-eager, v0.19) or a mode is already chosen."""
+    m = find_model("Qwen/Qwen3-8B")
+    s = Settings(max_model_len=8192, vllm_version="0.31.0")
+    out = levers(m.config, find_gpu("rtx-4090"), s, weights_bytes=m.weights_bytes)
+    lever = next(lv for lv in out["levers"] if lv["key"] == "cudagraph_mode")
+    decode = calculate(m.config, find_gpu("rtx-4090"), replace(s, cudagraph_mode="FULL_DECODE_ONLY"),
+                       weights_bytes=m.weights_bytes)
+    assert lever["concurrency"] == decode.estimated.max_concurrency > out["current"]["concurrency"]
+    assert lever["flag"] == """--compilation-config '{"cudagraph_mode":"FULL_DECODE_ONLY"}'"""
+    for settled in (replace(s, enforce_eager=True), replace(s, vllm_version="0.19.0"),
+                    replace(s, cudagraph_mode="PIECEWISE")):
+        keys = [lv["key"] for lv in levers(m.config, find_gpu("rtx-4090"), settled,
+                                           weights_bytes=m.weights_bytes)["levers"]]
+        assert "cudagraph_mode" not in keys, settled
+
+
 def test_the_int4_lever_takes_gptq_where_vllm_refuses_awq_and_none_where_both_are_refused():
     """A V100 (compute capability 7.0) loads no AWQ and no FP8 weights; GPTQ runs there on the
     ExLlama kernel until v0.22, when GPTQ became Marlin-only (quant_support)."""

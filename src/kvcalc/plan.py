@@ -115,7 +115,7 @@ def smallest_setups(config: dict[str, Any], settings: Settings, gpus: Iterable[G
 @dataclass(frozen=True)
 class Lever:
     key: str                 # stable id for translations: kv_fp8, weights_fp8, weights_int4, tp, max_model_len,
-                             # util, mm_video_off, language_model_only, compile_cache, version
+                             # util, mm_video_off, language_model_only, compile_cache, cudagraph_mode, version
     value: str               # the lever's value (the TP size, the length, the release …)
     name: str
     flag: str
@@ -202,6 +202,13 @@ def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_byte
         options.append(("compile_cache", "warm", "restarts that reuse the compile cache",
                         "VLLM_CACHE_ROOT on a volume", replace(s, compile_cache="warm"),
                         "the first start still compiles; later starts load ~/.cache/vllm"))
+    graphs = base.budget.term("CUDA graphs") if base.budget is not None else None
+    if graphs is not None and graphs.bytes and (s.cudagraph_mode or "FULL_AND_PIECEWISE") == "FULL_AND_PIECEWISE":
+        # the decode graphs, where graphs pay off most, stay; vLLM's estimate drops the piecewise ones
+        options.append(("cudagraph_mode", "FULL_DECODE_ONLY", "CUDA graphs for decode batches only",
+                         """--compilation-config '{"cudagraph_mode":"FULL_DECODE_ONLY"}'""",
+                         replace(s, cudagraph_mode="FULL_DECODE_ONLY"),
+                         "prefill and mixed batches then run without graphs"))
     if r.version < NEWEST:
         options.append(("version", str(NEWEST), f"vLLM {NEWEST}", f"vLLM {NEWEST}",
                         replace(s, vllm_version=str(NEWEST)), "defaults and accounting of the newest release"))
