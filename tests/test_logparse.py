@@ -432,3 +432,18 @@ def test_the_debug_profile_line_and_the_graph_equivalence_line():
     asleep = parse_log("DEBUG Memory profiling takes 5.52 seconds. Total non KV cache memory: 10.16GiB; torch peak "
                        "memory increase: 4.74GiB; non-torch forward increase memory: -0.60GiB; weights memory: 6.02GiB.")
     assert asleep.profile_non_torch_gib is None
+
+
+def test_the_engine_lines_cudagraph_mode_reaches_the_settings_unless_it_is_the_default_or_eager():
+    """The engine line prints the compilation config (v0.10.1+): a mode other than the default
+    FULL_AND_PIECEWISE becomes the cudagraph_mode setting; --enforce-eager prints NONE, which the
+    eager switch already says."""
+    line = ("(EngineCore pid=1) INFO 10-09 23:35:00 [core.py:123] Initializing a V1 LLM engine (v0.31.0) with "
+            "config: model='m', enforce_eager=False, compilation_config={'mode': <CompilationMode.VLLM_COMPILE: 3>, "
+            "'cudagraph_mode': <CUDAGraphMode.NONE: 0>, 'use_inductor_graph_partition': False}\n")
+    assert parse_log(line).settings()["cudagraph_mode"] == "NONE"
+    default = line.replace("NONE: 0", "FULL_AND_PIECEWISE: (2, 1)")
+    assert "cudagraph_mode" not in parse_log(default).settings()
+    eager = line.replace("enforce_eager=False", "enforce_eager=True")
+    settings = parse_log(eager).settings()
+    assert settings.get("enforce_eager") is True and "cudagraph_mode" not in settings

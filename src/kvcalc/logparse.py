@@ -100,6 +100,7 @@ class ParsedLog:
     pinned_memory: bool | None = None   # False: "Using 'pin_memory=False' as WSL is detected"
     mxfp4_marlin: bool | None = None    # MXFP4 experts on Marlin (True) or a native kernel (False)
     performance_mode: str | None = None  # "Performance mode set to 'throughput'." (v0.17+)
+    cudagraph_mode: str | None = None   # the engine line's compilation config, where not the default
     error: str | None = None
     error_needed_gib: float | None = None
     error_available_gib: float | None = None
@@ -205,6 +206,8 @@ class ParsedLog:
                 out[key] = a[key]
         mode = a.get("performance_mode")
         pick("performance_mode", mode if isinstance(mode, str) else None, self.performance_mode)
+        if self.cudagraph_mode is not None and not out.get("enforce_eager"):   # eager sets NONE itself
+            out["cudagraph_mode"] = self.cudagraph_mode
         return {k: v for k, v in out.items() if v is not None}
 
     def release(self) -> str | None:
@@ -339,6 +342,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("Mxfp4 MoE backend", re.compile(r"Using '(\w{1,40})' Mxfp4 MoE backend"), "mxfp4_backend"),
     # vllm/config/vllm.py (v0.17+), printed when --performance-mode is not balanced
     ("Performance mode set to", re.compile(r"Performance mode set to '(\w{1,20})'"), "performance_mode"),
+    # the engine line's compilation config (v0.10.1+): which CUDA graphs the start captures
+    ("'cudagraph_mode': <CUDAGraphMode.", re.compile(r"'cudagraph_mode': <CUDAGraphMode\.([A-Z_]{1,30})"),
+     "cudagraph_mode"),
 ]
 
 _USAGE = re.compile(r"(?<![0-9.])([0-9.]{1,20}) GiB for ([a-zA-Z \-+()]{1,80}?)(?:,|\.| and)")
@@ -615,6 +621,9 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         log.mxfp4_marlin = g[0] in ("MARLIN", "BATCHED_MARLIN")
     elif kind == "performance_mode":
         log.performance_mode = g[0]
+    elif kind == "cudagraph_mode":
+        # the default says nothing a form needs (and would be spelled into the serve command)
+        log.cudagraph_mode = g[0] if g[0] != "FULL_AND_PIECEWISE" else log.cudagraph_mode
     elif kind in ("compile_cold", "compile_warm"):
         # a compile anywhere in the start makes it a first start, whatever else was loaded
         log.compile_cache = "cold" if kind == "compile_cold" or log.compile_cache == "cold" else "warm"
