@@ -23,7 +23,7 @@ from .settings import (COMPILE_CACHE_STATES, CUDAGRAPH_MODES, MAMBA_SSM_CACHE_DT
 from .validate import load_logs, validate_logs
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
-from .vllm_flags import SPEC_SHORTHAND, moe_backend_marlin, read_compilation_config, sort_unknown
+from .vllm_flags import SPEC_SHORTHAND, dotted_value, moe_backend_marlin, read_compilation_config, sort_unknown
 
 
 def _flag_bool(text: str) -> bool:
@@ -432,10 +432,7 @@ def _take_compilation_config(argv: list[str]) -> tuple[list[str], dict[str, Any]
             else:
                 value, i = None, i + 1
             if dot:
-                try:
-                    config[key.replace("-", "_")] = json.loads(value) if value is not None else None
-                except ValueError:
-                    config[key.replace("-", "_")] = value
+                config[key.replace("-", "_")] = dotted_value(value)
                 continue
             read, why = read_compilation_config(value)
             config.update(read)

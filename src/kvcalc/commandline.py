@@ -20,7 +20,7 @@ from typing import Any
 from .errors import SettingsError
 from .messages import Text
 from .settings import ENV_SETTINGS, VLLM_SPELLING, Settings
-from .vllm_flags import SPEC_SHORTHAND, moe_backend_marlin, read_compilation_config, sort_unknown
+from .vllm_flags import SPEC_SHORTHAND, dotted_value, moe_backend_marlin, read_compilation_config, sort_unknown
 from .weights import VLLM_QUANTIZATION_FORMATS
 
 _BY_FLAG = {flag: name for name, flag in VLLM_SPELLING.items() if flag.startswith("-")}
@@ -89,7 +89,7 @@ def read_command(text: str) -> dict[str, Any]:
         if flag in ("--compilation-config", "-O") or flag.startswith(("--compilation-config.", "-O.")):
             value, i = _value(args, i, eq, inline)
             dotted = flag.split(".", 1)[1].replace("-", "_") if "." in flag else None
-            read, why = read_compilation_config({dotted: _json_or_scalar(value)} if dotted else value)
+            read, why = read_compilation_config({dotted: dotted_value(value)} if dotted else value)
             settings.update(read)
             if why is not None:
                 unread[flag.split(".", 1)[0]] = why
@@ -183,14 +183,6 @@ def _scalar(value: str | None) -> Any:
     if re.fullmatch(r"-?[0-9]+", value):
         return int(value)
     return value
-
-
-def _json_or_scalar(value: str | None) -> Any:
-    """A dotted compilation-config value: JSON where it is (``[1,2,4]``, ``512``), else the text."""
-    try:
-        return json.loads(value) if value is not None else None
-    except ValueError:
-        return value
 
 
 def _json(text: Any) -> dict[str, Any]:

@@ -203,7 +203,7 @@ def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_byte
                         "VLLM_CACHE_ROOT on a volume", replace(s, compile_cache="warm"),
                         "the first start still compiles; later starts load ~/.cache/vllm"))
     graphs = base.budget.term("CUDA graphs") if base.budget is not None else None
-    if graphs is not None and graphs.bytes and (s.cudagraph_mode or "FULL_AND_PIECEWISE") == "FULL_AND_PIECEWISE":
+    if graphs is not None and graphs.bytes and (r.settings.cudagraph_mode or "FULL_AND_PIECEWISE") == "FULL_AND_PIECEWISE":
         # the decode graphs, where graphs pay off most, stay; vLLM's estimate drops the piecewise ones
         options.append(("cudagraph_mode", "FULL_DECODE_ONLY", "CUDA graphs for decode batches only",
                          """--compilation-config '{"cudagraph_mode":"FULL_DECODE_ONLY"}'""",

@@ -264,6 +264,21 @@ def with_batch_floor(r: Resolved, floor: int) -> Resolved:
                    batch_defaults=replace(r.batch_defaults, max_num_batched_tokens=floor))
 
 
+def _choice_problem(value: Any, choices: tuple[str, ...], rule: Rule, version: Version | None,
+                    case_blind: bool = False) -> Text | None:
+    """What is wrong with a setting that takes one of ``choices`` (in any case where vLLM reads it
+    so: ``case_blind``) and exists from ``rule``'s release; None where nothing is (or it is not set)."""
+    if value is None:
+        return None
+    word = value.strip().upper() if case_blind and isinstance(value, str) else value
+    if word not in choices:
+        return Text("settings.not_accepted", value=show(value), allowed=", ".join(choices))
+    if version is not None and not applies(rule, version):
+        info = rule.value
+        return Text("settings.flag_needs_release", since=str(info.since), pr=info.pr, version=str(version))
+    return None
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -570,22 +585,12 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         for f in cg_flags:
             problems.setdefault(f, Text("settings.flag_needs_release", since=str(rule.since), pr=rule.pr,
                                         version=str(version)))
-    if s.performance_mode is not None:
-        if s.performance_mode not in PERFORMANCE_MODES:
-            problems["--performance-mode"] = Text("settings.not_accepted", value=show(s.performance_mode),
-                                                  allowed=", ".join(PERFORMANCE_MODES))
-        elif version is not None and not applies(Rule.PERFORMANCE_MODE, version):
-            rule = Rule.PERFORMANCE_MODE.value
-            problems["--performance-mode"] = Text("settings.flag_needs_release", since=str(rule.since),
-                                                  pr=rule.pr, version=str(version))
-    if s.cudagraph_mode is not None:
-        if not isinstance(s.cudagraph_mode, str) or s.cudagraph_mode.strip().upper() not in CUDAGRAPH_MODES:
-            problems["-O.cudagraph_mode"] = Text("settings.not_accepted", value=show(s.cudagraph_mode),
-                                                 allowed=", ".join(CUDAGRAPH_MODES))
-        elif version is not None and not applies(Rule.CUDAGRAPH_MODE_OPTION, version):
-            rule = Rule.CUDAGRAPH_MODE_OPTION.value
-            problems["-O.cudagraph_mode"] = Text("settings.flag_needs_release", since=str(rule.since),
-                                                 pr=rule.pr, version=str(version))
+    for flag, value, choices, rule, case_blind in (
+            ("--performance-mode", s.performance_mode, PERFORMANCE_MODES, Rule.PERFORMANCE_MODE, False),
+            ("-O.cudagraph_mode", s.cudagraph_mode, CUDAGRAPH_MODES, Rule.CUDAGRAPH_MODE_OPTION, True)):
+        why = _choice_problem(value, choices, rule, version, case_blind)
+        if why is not None:
+            problems[flag] = why
     mm_limits = None
     if s.limit_mm_per_prompt is not None:
         mm_limits = mm_limits_of(s.limit_mm_per_prompt)

@@ -27,6 +27,15 @@ COMPILATION_KEYS = ("cudagraph_mode", "cudagraph_capture_sizes", "max_cudagraph_
 -O.cudagraph_mode=…) that kvcalc reads: each is one of its settings."""
 
 
+def dotted_value(value: str | None) -> Any:
+    """The value of a dotted compilation-config flag (-O.max_cudagraph_capture_size=512,
+    --compilation-config.cudagraph_capture_sizes '[1,2,4]'): JSON where it is, else the text."""
+    try:
+        return json.loads(value) if value is not None else None
+    except ValueError:
+        return value
+
+
 def read_compilation_config(value: Any) -> tuple[dict[str, Any], Text | None]:
     """The settings a compilation config gives (``COMPILATION_KEYS``, values as written: the core
     names a bad one), and why the rest cannot be read (None where nothing is left): a key kvcalc
