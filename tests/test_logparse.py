@@ -447,3 +447,20 @@ def test_the_engine_lines_cudagraph_mode_reaches_the_settings_unless_it_is_the_d
     eager = line.replace("enforce_eager=False", "enforce_eager=True")
     settings = parse_log(eager).settings()
     assert settings.get("enforce_eager") is True and "cudagraph_mode" not in settings
+
+
+def test_the_file_that_logged_the_loading_line_names_the_runner_where_the_release_has_a_choice():
+    """'Model loading took' comes from the V1 runner's gpu_model_runner.py or model runner V2's
+    gpu/model_runner.py: a V1 start of a release whose default is V2 (VLLM_USE_V2_MODEL_RUNNER=0)
+    shows it nowhere else. Before v0.12, where there is no choice, the file sets nothing; an
+    explicit runner line wins over the file."""
+    v1 = ("(EngineCore pid=171) INFO 10-02 09:33:03 [core.py:123] Initializing a V1 LLM engine (v0.29.0) with config: "
+          "model='m'\n(EngineCore pid=171) INFO 10-02 09:33:10 [gpu_model_runner.py:5471] Model loading took 8.88 GiB "
+          "memory and 6.95 seconds\n")
+    assert parse_log(v1).settings()["model_runner_v2"] is False
+    v2 = v1.replace("[gpu_model_runner.py:5471]", "[model_runner.py:404]")
+    assert parse_log(v2).settings()["model_runner_v2"] is True
+    old = v1.replace("(v0.29.0)", "(v0.11.0)")
+    assert "model_runner_v2" not in parse_log(old).settings()
+    said = v2 + "(EngineCore pid=171) WARNING 10-02 09:33:01 [vllm.py:1] ... using the V1 model runner instead.\n"
+    assert parse_log(said).settings()["model_runner_v2"] is False

@@ -145,3 +145,21 @@ def test_v0_10_starts_on_the_v0_engine_are_flagged(gpu, release, kv, model, key)
     c = calc(model, gpu, max_model_len=4096, vllm_version=release, kv_cache_dtype=kv)
     keys = [getattr(n, "key", "") for n in c.notes if getattr(n, "key", "").startswith("note.v0_engine")]
     assert keys == ([key] if key else [])
+
+
+def test_the_runner_each_stored_log_loaded_on_is_the_runner_kvcalc_picks():
+    """The file that logged "Model loading took" names the runner (the V1 runner's
+    gpu_model_runner.py, model runner V2's gpu/model_runner.py): over every stored excerpt that
+    has the line, from v0.12, kvcalc's choice (the release's default by architecture, spec method,
+    platform, VLLM_USE_V2_MODEL_RUNNER, pinned memory) agrees."""
+    from kvcalc.validate import _calculate, load_logs
+    checked, disagree = 0, []
+    for e in load_logs():
+        told = parse_log(e.get("excerpt") or "")._runner_from_file()
+        if told is None or e.get("skip_reason"):
+            continue
+        _, calc = _calculate(e)
+        checked += 1
+        if calc.model_runner_v2 != told:
+            disagree.append(e["id"])
+    assert checked >= 100 and disagree == []

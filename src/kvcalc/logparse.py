@@ -21,13 +21,19 @@ from typing import Any
 
 from .settings import AUTO_MAX_MODEL_LEN, mm_limits_of, mm_processor_of
 from .weights import VLLM_QUANTIZATION_FORMATS
-from .versions import ngc_tag
+from .errors import VersionError
+from .versions import Rule, applies, ngc_tag, parse_version
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _PREFIX = re.compile(
     r"^\s*(?:\((?P<proc>[A-Za-z_][\w\-]*(?: rank=\d+)?) pid=\d+\)\s*)?"
-    r"(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\s+\[[^\]]*\]\s*)?")
+    r"(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s+\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\s+"
+    r"\[(?P<tag>[^\]]*)\]\s*)?")
 _NUM = r"([0-9][0-9,]*(?:\.[0-9]+)?)"
+_RUNNER_FILES = {"gpu_model_runner.py": False, "model_runner.py": True}
+"""The file in a line's tag that logged "Model loading took", and whether it is model runner V2's:
+the V1 runner's vllm/v1/worker/gpu_model_runner.py, or V2's vllm/v1/worker/gpu/model_runner.py.
+A V1-runner start of a release whose default is V2 (VLLM_USE_V2_MODEL_RUNNER=0) shows it nowhere else."""
 
 
 _MAX_VALUE = 1e15
@@ -96,6 +102,7 @@ class ParsedLog:
     flashinfer_sampler: bool | None = None
     cudagraph_memory_profiling: bool | None = None   # VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1/0
     model_runner_v2: bool | None = None   # "Using V2 Model Runner" / "... using the V1 model runner instead"
+    runner_file_v2: bool | None = None    # the file that logged "Model loading took": model_runner.py is V2
     compile_cache: str | None = None    # "cold" when the log compiles the model, "warm" when it loads it
     pinned_memory: bool | None = None   # False: "Using 'pin_memory=False' as WSL is detected"
     mxfp4_marlin: bool | None = None    # MXFP4 experts on Marlin (True) or a native kernel (False)
@@ -186,7 +193,8 @@ class ParsedLog:
             out["speculative"] = spec
         _copy_present(out, (("flashinfer_sampler", self.flashinfer_sampler),
                             ("cudagraph_memory_profiling", self.cudagraph_memory_profiling),
-                            ("model_runner_v2", self.model_runner_v2),
+                            ("model_runner_v2", self.model_runner_v2 if self.model_runner_v2 is not None
+                             else self._runner_from_file()),
                             ("compile_cache", self.compile_cache),
                             ("pinned_memory", self.pinned_memory),
                             # not --moe-backend: it applies to every MoE format
@@ -209,6 +217,15 @@ class ParsedLog:
         if self.cudagraph_mode is not None and not out.get("enforce_eager"):   # eager sets NONE itself
             out["cudagraph_mode"] = self.cudagraph_mode
         return {k: v for k, v in out.items() if v is not None}
+
+    def _runner_from_file(self) -> bool | None:
+        """The runner the loading line's file names, where the release has a choice of runner
+        (VLLM_USE_V2_MODEL_RUNNER, Rule.MRV2_ENV_OPT_IN); before, or with no release, None."""
+        try:
+            known = self.release() is not None and applies(Rule.MRV2_ENV_OPT_IN, parse_version(self.release()))
+        except VersionError:
+            known = False
+        return self.runner_file_v2 if known else None
 
     def release(self) -> str | None:
         """The release number in the version string: '0.18.1rc1.dev147+g29…' -> '0.18.1'; an
@@ -493,9 +510,13 @@ def parse_log(text: str) -> ParsedLog:
         if len(raw) > _MAX_LINE:
             raw = raw[:_MAX_LINE]
         line = _ANSI.sub("", raw)
-        line = _PREFIX.sub("", line, count=1).strip()
+        prefix = _PREFIX.match(line)
+        source = prefix.group("tag").partition(":")[0] if prefix and prefix.group("tag") else None
+        line = line[prefix.end():].strip() if prefix else line.strip()
         if not line:
             continue
+        if source in _RUNNER_FILES and line.startswith("Model loading took"):
+            log.runner_file_v2 = _RUNNER_FILES[source]
         used = False
         for guard, rx, kind in _PATTERNS:
             if guard not in line:
