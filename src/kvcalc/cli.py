@@ -23,7 +23,8 @@ from .settings import (COMPILE_CACHE_STATES, CUDAGRAPH_MODES, MAMBA_SSM_CACHE_DT
 from .validate import load_logs, validate_logs
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
-from .vllm_flags import SPEC_SHORTHAND, dotted_value, moe_backend_marlin, read_compilation_config, sort_unknown
+from .vllm_flags import (SPEC_SHORTHAND, compilation_flag, dotted_value, moe_backend_marlin,
+                         read_compilation_config, sort_unknown)
 
 
 def _flag_bool(text: str) -> bool:
@@ -422,22 +423,21 @@ def _take_compilation_config(argv: list[str]) -> tuple[list[str], dict[str, Any]
     while i < len(argv):
         token = argv[i]
         flag, eq, inline = token.partition("=")
-        base, dot, key = flag.partition(".")
-        if base in ("--compilation-config", "-O") and (dot or base == "--compilation-config" or
-                                                       (flag == "-O" and not eq)):
+        dotted = compilation_flag(flag)
+        if dotted is not None:
             if eq:
                 value, i = inline, i + 1
             elif i + 1 < len(argv):
                 value, i = argv[i + 1], i + 2
             else:
                 value, i = None, i + 1
-            if dot:
-                config[key.replace("-", "_")] = dotted_value(value)
+            if dotted:
+                config[dotted] = dotted_value(value)
                 continue
             read, why = read_compilation_config(value)
             config.update(read)
             if why is not None:
-                refusal = f"{base}: {why}"
+                refusal = f"{flag}: {why}"
             continue
         kept.append(token)
         i += 1

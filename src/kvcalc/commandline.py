@@ -20,7 +20,8 @@ from typing import Any
 from .errors import SettingsError
 from .messages import Text
 from .settings import ENV_SETTINGS, VLLM_SPELLING, Settings
-from .vllm_flags import SPEC_SHORTHAND, dotted_value, moe_backend_marlin, read_compilation_config, sort_unknown
+from .vllm_flags import (SPEC_SHORTHAND, compilation_flag, dotted_value, moe_backend_marlin,
+                         read_compilation_config, sort_unknown)
 from .weights import VLLM_QUANTIZATION_FORMATS
 
 _BY_FLAG = {flag: name for name, flag in VLLM_SPELLING.items() if flag.startswith("-")}
@@ -86,9 +87,9 @@ def read_command(text: str) -> dict[str, Any]:
             else:
                 rest.append(flag)     # the release's kernel choice stands: ignored
             continue
-        if flag in ("--compilation-config", "-O") or flag.startswith(("--compilation-config.", "-O.")):
+        dotted = compilation_flag(flag)
+        if dotted is not None:
             value, i = _value(args, i, eq, inline)
-            dotted = flag.split(".", 1)[1].replace("-", "_") if "." in flag else None
             read, why = read_compilation_config({dotted: dotted_value(value)} if dotted else value)
             settings.update(read)
             if why is not None:

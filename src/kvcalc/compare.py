@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .messages import Text, join_texts
+from .reserve import COLD_KEPT_TABLE_COPIES
 from .engine import Calculation
 from .logparse import ParsedLog
 from .termcheck import term_checks
@@ -70,9 +71,10 @@ def _causes(parsed: ParsedLog, calc: Calculation, form: dict[str, Any],
                             diff=abs(diff)))
     if "non_torch" in checks:
         theirs, ours = checks["non_torch"]["logged_gib"], checks["non_torch"]["estimated_gib"]
+        # a first start that kept one more table copy, which kvcalc's band allows (reserve.COLD_KEPT_TABLE_COPIES)
         table = b.compile_table_bytes / GIB if b is not None else 0.0
-        if parsed.compile_cache == "cold" and table > 0.2 and abs(theirs - ours - table) <= 0.3 * table:
-            # a first start that kept one more table copy (reserve.COLD_KEPT_TABLE_COPIES), band-only here
+        copy = COLD_KEPT_TABLE_COPIES[2] * table
+        if parsed.compile_cache == "cold" and table > 0.2 and abs(theirs - ours - copy) <= 0.3 * copy:
             out.append(Text("cause.non_torch_table_copy", theirs=theirs, ours=ours, table=table))
         elif abs(theirs - ours) > 0.3:
             out.append(Text("cause.non_torch", theirs=theirs, ours=ours))

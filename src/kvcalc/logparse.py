@@ -221,8 +221,9 @@ class ParsedLog:
     def _runner_from_file(self) -> bool | None:
         """The runner the loading line's file names, where the release has a choice of runner
         (VLLM_USE_V2_MODEL_RUNNER, Rule.MRV2_ENV_OPT_IN); before, or with no release, None."""
+        release = self.release()
         try:
-            known = self.release() is not None and applies(Rule.MRV2_ENV_OPT_IN, parse_version(self.release()))
+            known = release is not None and applies(Rule.MRV2_ENV_OPT_IN, parse_version(release))
         except VersionError:
             known = False
         return self.runner_file_v2 if known else None

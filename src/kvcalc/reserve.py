@@ -1391,15 +1391,10 @@ def graphs_for_mode(mode: str | None, sizes: tuple[int, ...], max_num_seqs: int,
     (config/compilation.py ``resolve_cudagraph_mode_and_sizes``)."""
     piecewise, decode = cuda_graph_count(sizes, max_num_seqs, decode_query_len)
     mode = (mode or "FULL_AND_PIECEWISE").upper()
-    if mode == "NONE" or (mode == "FULL_DECODE_ONLY" and not full_graphs):
-        return 0, 0
-    if mode == "PIECEWISE" or not full_graphs:
-        return (piecewise, 0) if mode != "FULL_DECODE_ONLY" else (0, 0)
-    if mode == "FULL":
-        return 0, piecewise
-    if mode == "FULL_DECODE_ONLY":
-        return 0, decode
-    return piecewise, decode
+    if not full_graphs:
+        mode = {"FULL": "PIECEWISE", "FULL_AND_PIECEWISE": "PIECEWISE", "FULL_DECODE_ONLY": "NONE"}.get(mode, mode)
+    return {"NONE": (0, 0), "PIECEWISE": (piecewise, 0), "FULL": (0, piecewise),
+            "FULL_DECODE_ONLY": (0, decode)}.get(mode, (piecewise, decode))
 
 
 def graphs_priced_per_layer(platform: str, layers: int) -> bool:

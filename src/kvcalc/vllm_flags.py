@@ -27,6 +27,16 @@ COMPILATION_KEYS = ("cudagraph_mode", "cudagraph_capture_sizes", "max_cudagraph_
 -O.cudagraph_mode=…) that kvcalc reads: each is one of its settings."""
 
 
+def compilation_flag(flag: str) -> str | None:
+    """For a serve-line flag (without its ``=value``), the compilation-config key a dotted form
+    names (``-O.cudagraph_mode`` -> "cudagraph_mode"), "" for the whole config as JSON
+    (--compilation-config, -O), or None for any other flag (an optimization level -O3 included)."""
+    base, dot, key = flag.partition(".")
+    if base not in ("--compilation-config", "-O"):
+        return None
+    return key.replace("-", "_") if dot else ""
+
+
 def dotted_value(value: str | None) -> Any:
     """The value of a dotted compilation-config flag (-O.max_cudagraph_capture_size=512,
     --compilation-config.cudagraph_capture_sizes '[1,2,4]'): JSON where it is, else the text."""
