@@ -129,6 +129,7 @@ const FIELDS = [
   ["mcg", "max-cg-size", ""],
   ["cgs", "cg-sizes", ""],
   ["cgm", "cg-mode", ""],
+  ["ab", "attn-backend", ""],
   ["mmlim", "mm-limits", ""],
   ["mmp", "mm-proc", ""],
   ["spec", "spec-config", ""],
@@ -231,7 +232,8 @@ function drafterField() {
 }
 
 // --enable-prefix-caching, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
-// VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, the compilation config's cudagraph_mode, --skip-mm-profiling,
+// VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, the compilation config's cudagraph_mode,
+// --attention-backend, --skip-mm-profiling,
 // --language-model-only, --decode-context-parallel-size, --kv-cache-memory-bytes, --num-gpu-blocks-override,
 // --cpu-offload-gb, --async-scheduling,
 // --mamba-ssm-cache-dtype and --disable-hybrid-kv-cache-manager: sent only when the user (or a pasted log) set them.
@@ -246,6 +248,7 @@ function profileSettings() {
   const mx = $("mxfp4-marlin").value;
   const perf = $("performance-mode").value;
   const cgm = $("cg-mode").value;
+  const ab = $("attn-backend").value;
   const asy = $("async-scheduling").value;
   const ssm = $("mamba-ssm-dtype").value;
   return {
@@ -259,6 +262,7 @@ function profileSettings() {
     ...(mx === "" ? {} : { mxfp4_marlin: mx === "1" }),
     ...(perf === "" ? {} : { performance_mode: perf }),
     ...(cgm === "" ? {} : { cudagraph_mode: cgm }),
+    ...(ab === "" ? {} : { attention_backend: ab }),
     ...(value("dcp") === null ? {} : { decode_context_parallel_size: value("dcp") }),
     ...(value("kv-bytes") === null ? {} : { kv_cache_memory_bytes: value("kv-bytes") }),
     ...(value("num-blocks") === null ? {} : { num_gpu_blocks_override: value("num-blocks") }),
@@ -559,6 +563,7 @@ function renderSettingsUsed(r) {
       ? [["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", s.cudagraph_memory_profiling ? "1" : "0"]] : []),
     ...(s.rocm_quick_reduce ? [["VLLM_ROCM_QUICK_REDUCE_QUANTIZATION", s.rocm_quick_reduce]] : []),
     ...(s.performance_mode ? [["--performance-mode", s.performance_mode]] : []),
+    ...(s.attention_backend ? [["--attention-backend", s.attention_backend]] : []),
     ...(s.cudagraph_capture_sizes ? [["--cudagraph-capture-sizes", s.cudagraph_capture_sizes.join(" ")]] : []),
     ...(s.limit_mm_per_prompt ? [["--limit-mm-per-prompt", JSON.stringify(s.limit_mm_per_prompt)]] : []),
     ...(s.mm_processor_kwargs ? [["--mm-processor-kwargs", JSON.stringify(s.mm_processor_kwargs)]] : []),
@@ -1106,6 +1111,7 @@ const LOG_FIELDS = [
   ["max_cudagraph_capture_size", "max-cg-size", ""],
   ["cudagraph_capture_sizes", "cg-sizes", ""],
   ["cudagraph_mode", "cg-mode", ""],
+  ["attention_backend", "attn-backend", ""],
   ["limit_mm_per_prompt", "mm-limits", ""],
   ["mm_processor_kwargs", "mm-proc", ""],
   ["speculative", "spec-config", ""],

@@ -17,14 +17,13 @@ from typing import Any, Sequence
 from . import __version__, api
 from .catalog import GPU_CLASS_LABELS, find_model, gpu_class, load_gpus, load_models
 from .errors import KvcalcError
-from .settings import (COMPILE_CACHE_STATES, CUDAGRAPH_MODES, MAMBA_SSM_CACHE_DTYPES, PERFORMANCE_MODES,
-                       ROCM_QUICK_REDUCE_LEVELS,
+from .settings import (COMPILE_CACHE_STATES, CUDAGRAPH_MODES, FORCED_BACKENDS, MAMBA_SSM_CACHE_DTYPES,
+                       PERFORMANCE_MODES, ROCM_QUICK_REDUCE_LEVELS,
                        Settings, spec_family)
 from .validate import load_logs, validate_logs
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
-from .vllm_flags import (SPEC_SHORTHAND, compilation_flag, dotted_value, moe_backend_marlin,
-                         read_compilation_config, sort_unknown)
+from .vllm_flags import SPEC_SHORTHAND, config_flag, dotted_value, moe_backend_marlin, read_config, sort_unknown
 
 
 def _flag_bool(text: str) -> bool:
@@ -177,6 +176,11 @@ def _model_flags(p: Any) -> None:
                         "'{\"cudagraph_mode\": \"NONE\"}' or -O.cudagraph_mode=NONE, both read here too): which CUDA "
                         "graphs vLLM captures, and so counts in its CUDA-graph estimate. Default: the release's "
                         "(FULL_AND_PIECEWISE)")
+    p.add_argument("--attention-backend", type=str.upper, choices=(*FORCED_BACKENDS, "AUTO"),
+                   help="vLLM's --attention-backend (v0.13+; VLLM_ATTENTION_BACKEND before v0.15, and "
+                        "--attention-config.backend, both read here too): FlashInfer adds its 394 MiB workspace to "
+                        "vLLM's CUDA-graph estimate, FlexAttention captures no full graphs before v0.20. Plain "
+                        "attention models on NVIDIA GPUs only. Default: the release's own choice")
     p.add_argument("--available-kv-gib", type=float,
                    help="'Available KV cache memory' from your log: compute the pool from it")
     p.add_argument("--measured-reserve-gib", type=float,
@@ -220,7 +224,7 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
         _fetch_drafter(spec)
     if args.moe_backend and moe_backend_marlin(args.moe_backend) and "mxfp4_marlin" not in settings:
         settings["mxfp4_marlin"] = True
-    for key, value in getattr(args, "compilation_settings", {}).items():
+    for key, value in getattr(args, "config_settings", {}).items():
         settings.setdefault(key, value)     # kvcalc's own options, where given, win
     req: dict[str, Any] = {"op": args.command, "gpu": args.gpu, "settings": settings,
                            "available_kv_gib": args.available_kv_gib,
@@ -411,40 +415,45 @@ def _serve_as_estimate(argv: list[str]) -> list[str]:
     return argv
 
 
-def _take_compilation_config(argv: list[str]) -> tuple[list[str], dict[str, Any], str | None]:
-    """vLLM's compilation config in a serve line (--compilation-config JSON, -O JSON, dotted
-    --compilation-config.KEY / -O.KEY with = or the next token): the arguments without it, the
-    settings it gives (vllm_flags.read_compilation_config) and, where some of it cannot be read,
-    the refusal's line. An optimization level (-O3) stays for the unknown flags to refuse."""
+def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | None]:
+    """vLLM's compilation and attention configs in a serve line (--compilation-config / -O /
+    --attention-config as JSON, dotted --compilation-config.KEY / -O.KEY / --attention-config.KEY
+    with = or the next token): the arguments without them, the settings they give
+    (vllm_flags.read_config) and, where some of one cannot be read, the refusal's line. An
+    optimization level (-O3) stays for the unknown flags to refuse."""
     kept: list[str] = []
-    config: dict[str, Any] = {}
+    dotted: dict[str, dict[str, Any]] = {}     # config -> the keys given one by one
+    settings: dict[str, Any] = {}
     refusal = None
     i = 0
     while i < len(argv):
         token = argv[i]
         flag, eq, inline = token.partition("=")
-        dotted = compilation_flag(flag)
-        if dotted is not None:
-            if eq:
-                value, i = inline, i + 1
-            elif i + 1 < len(argv):
-                value, i = argv[i + 1], i + 2
-            else:
-                value, i = None, i + 1
-            if dotted:
-                config[dotted] = dotted_value(value)
-                continue
-            read, why = read_compilation_config(value)
-            config.update(read)
-            if why is not None:
-                refusal = f"{flag}: {why}"
+        config = config_flag(flag)
+        if config is None:
+            kept.append(token)
+            i += 1
             continue
-        kept.append(token)
-        i += 1
-    read, why = read_compilation_config(config) if config else ({}, None)
-    if why is not None:
-        refusal = f"--compilation-config: {why}"
-    return kept, read, refusal
+        which, key = config
+        if eq:
+            value, i = inline, i + 1
+        elif i + 1 < len(argv):
+            value, i = argv[i + 1], i + 2
+        else:
+            value, i = None, i + 1
+        if key:
+            dotted.setdefault(which, {})[key] = dotted_value(value)
+            continue
+        read, why = read_config(which, value)
+        settings.update(read)
+        if why is not None:
+            refusal = f"{flag}: {why}"
+    for which, keys in dotted.items():
+        read, why = read_config(which, keys)
+        settings.update(read)
+        if why is not None:
+            refusal = f"--{which}-config: {why}"
+    return kept, settings, refusal
 
 
 def _unknown_flags(command: str, rest: list[str]) -> str | None:
@@ -486,10 +495,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("gpus", help="list the GPU catalog")
     sub.add_parser("models", help="list the model catalog")
     sub.add_parser("rules", help="the vLLM rules that changed between releases")
-    words, compilation, refusal = _take_compilation_config(
-        _serve_as_estimate(list(sys.argv[1:] if argv is None else argv)))
+    words, from_configs, refusal = _take_configs(_serve_as_estimate(list(sys.argv[1:] if argv is None else argv)))
     args, rest = parser.parse_known_args(words)
-    args.compilation_settings = compilation
+    args.config_settings = from_configs
     refusal = refusal or (_unknown_flags(args.command, rest) if rest else None)
     if refusal:
         sys.stderr.write(f"kvcalc: error: {refusal}\n")

@@ -5,7 +5,8 @@ Reads ``vllm serve MODEL --flag value …`` (line continuations and environment 
 front included), ``python -m vllm.entrypoints.openai.api_server --model MODEL …`` and
 ``docker run … vllm/vllm-openai[:tag] --model MODEL …`` (``-e VAR=value`` kept). Flags are vLLM's
 spellings (settings.VLLM_SPELLING, the short -tp/-pp/-dcp/-q, the --no- switches, dotted
-``--speculative-config.method``); values stay as typed where the core validates them, so a bad one
+``--speculative-config.method``, ``--attention-config.backend``; VLLM_ATTENTION_BACKEND where the
+release may still read it); values stay as typed where the core validates them, so a bad one
 is named when the page computes. Flags kvcalc has no setting for are sorted by vllm_flags.
 """
 
@@ -17,11 +18,11 @@ import shlex
 from dataclasses import fields
 from typing import Any
 
-from .errors import SettingsError
+from .errors import SettingsError, VersionError
 from .messages import Text
-from .settings import ENV_SETTINGS, VLLM_SPELLING, Settings
-from .vllm_flags import (SPEC_SHORTHAND, compilation_flag, dotted_value, moe_backend_marlin,
-                         read_compilation_config, sort_unknown)
+from .settings import BACKEND_VARIABLE, ENV_SETTINGS, VLLM_SPELLING, Settings
+from .versions import Rule, applies, parse_version
+from .vllm_flags import SPEC_SHORTHAND, config_flag, dotted_value, moe_backend_marlin, read_config, sort_unknown
 from .weights import VLLM_QUANTIZATION_FORMATS
 
 _BY_FLAG = {flag: name for name, flag in VLLM_SPELLING.items() if flag.startswith("-")}
@@ -60,6 +61,10 @@ def read_command(text: str) -> dict[str, Any]:
         if var in _BY_ENV:
             name = _BY_ENV[var]
             settings[name] = value if name == "rocm_quick_reduce" else value.strip().lower() in ("1", "true")
+    env_backend = env.get(BACKEND_VARIABLE)
+    env_ignored = bool(env_backend) and _release_at_least(release, Rule.ATTENTION_BACKEND_ENV_DROPPED)
+    if env_backend and not env_ignored:
+        settings["attention_backend"] = env_backend      # a flag given too wins below
     model = None
     spec: dict[str, Any] = {}
     rest: list[str] = []
@@ -87,10 +92,11 @@ def read_command(text: str) -> dict[str, Any]:
             else:
                 rest.append(flag)     # the release's kernel choice stands: ignored
             continue
-        dotted = compilation_flag(flag)
-        if dotted is not None:
+        config = config_flag(flag)
+        if config is not None:
+            which, key = config
             value, i = _value(args, i, eq, inline)
-            read, why = read_compilation_config({dotted: dotted_value(value)} if dotted else value)
+            read, why = read_config(which, {key: dotted_value(value)} if key else value)
             settings.update(read)
             if why is not None:
                 unread[flag.split(".", 1)[0]] = why
@@ -128,6 +134,8 @@ def read_command(text: str) -> dict[str, Any]:
     if spec:
         settings["speculative"] = json.dumps({**_json(settings.get("speculative")), **spec})
     ignored, refused, strange = sort_unknown(rest)
+    if env_ignored:
+        ignored.append(BACKEND_VARIABLE)
     return {"model": model, "settings": settings, "ignored": list(dict.fromkeys(ignored)),
             "refused": {**refused, **unread}, "unknown": strange}
 
@@ -153,6 +161,17 @@ def _after_program(tokens: list[str]) -> tuple[list[str] | None, dict[str, str],
             tag = _IMAGE_TAG.search(token)
             return tokens[i + 1:], env, tag.group(1) if tag else None
     return None, env, None
+
+
+def _release_at_least(release: str | None, rule: Rule) -> bool:
+    """Whether an image tag's release is known and has ``rule`` (a release kvcalc does not model
+    is left for the core to name)."""
+    if release is None:
+        return False
+    try:
+        return applies(rule, parse_version(release))
+    except VersionError:
+        return False
 
 
 def _value(args: list[str], i: int, eq: str, inline: str) -> tuple[str | None, int]:

@@ -17,7 +17,8 @@ from .dtypes import (KvDtype, fp8_by_default, model_dtype_bytes, normalize_model
                      sparse_mla_storage)
 from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, speculators_view
-from .kvspecs import GpuTarget, Layout, LayoutRequest, build_layout, flashinfer_attention, full_cuda_graphs
+from .attention import forced_backend_problem, keeps_full_graphs, runs_flashinfer
+from .kvspecs import GpuTarget, Layout, LayoutRequest, build_layout
 from .messages import Text, message_of
 from .params import text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
@@ -498,10 +499,10 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       max_capture_size=s.max_cudagraph_capture_size,
                                       capture_sizes=r.capture_sizes, compiled=compiled,
                                       cudagraph_mode=s.cudagraph_mode,
-                                      full_graphs=full_cuda_graphs(arch, gpu.target, r.version, 1 + num_spec,
-                                                                   sixteen_bit_cache),
-                                      flashinfer_attention=flashinfer_attention(arch, gpu.target, r.version,
-                                                                                sixteen_bit_cache),
+                                      full_graphs=keeps_full_graphs(s.attention_backend, arch, gpu.target,
+                                                                    r.version, 1 + num_spec, sixteen_bit_cache),
+                                      flashinfer_attention=runs_flashinfer(s.attention_backend, arch, gpu.target,
+                                                                           r.version, sixteen_bit_cache),
                                       interactivity=s.performance_mode == "interactivity",
                                       embeds_in_graph=embeds_in_graph(config, r),
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,
@@ -676,6 +677,11 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     if needs_checkpoint:
         notes = [*notes, Text("note.weights_need_checkpoint", fmt=s.weights)]
     spec_tokens = (s.speculative.num_speculative_tokens or 1) if s.speculative else 0
+    if s.attention_backend is not None:
+        why = forced_backend_problem(s.attention_backend, arch, gpu.target, version,
+                                     0 if kv.four_bit else kv.value_bytes, kv.name, 1 + spec_tokens)
+        if why is not None:
+            raise SettingsError({"--attention-backend": why})  # Text: attention.forced_backend_problem gives one
     caching_default = prefix_caching_default(arch, version)
     prefix_caching = s.enable_prefix_caching if s.enable_prefix_caching is not None else caching_default
     mamba_mode = mamba_cache_mode(arch, version, prefix_caching, s.speculative is not None)

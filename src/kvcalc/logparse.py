@@ -19,7 +19,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from .settings import AUTO_MAX_MODEL_LEN, mm_limits_of, mm_processor_of
+from .settings import AUTO_MAX_MODEL_LEN, FORCED_BACKENDS, mm_limits_of, mm_processor_of
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .errors import VersionError
 from .versions import Rule, applies, ngc_tag, parse_version
@@ -214,6 +214,12 @@ class ParsedLog:
                 out[key] = a[key]
         mode = a.get("performance_mode")
         pick("performance_mode", mode if isinstance(mode, str) else None, self.performance_mode)
+        backend = a.get("attention_backend")
+        if backend is None and isinstance(a.get("attention_config"), dict):
+            backend = a["attention_config"].get("backend")
+        # only a backend kvcalc sizes (attention.py); another (ROCm's, MLA's) leaves the release's pick
+        if isinstance(backend, str) and backend.strip().upper() in FORCED_BACKENDS:
+            out["attention_backend"] = backend.strip().upper()
         if self.cudagraph_mode is not None and not out.get("enforce_eager"):   # eager sets NONE itself
             out["cudagraph_mode"] = self.cudagraph_mode
         return {k: v for k, v in out.items() if v is not None}

@@ -122,9 +122,76 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the vision encoder's TP mode is not modelled: 'data' keeps a whole encoder on every GPU instead of a "
         "shard",
         "尚未建模视觉编码器的 TP 模式：'data' 会在每块 GPU 上保留完整的编码器，而不是切分"),
-    "flags.attention_backend": (
-        "kvcalc picks the attention backend each release picks; a forced one can change the block size",
-        "kvcalc 按各版本自己的选择确定注意力后端；强制指定的后端可能改变块大小"),
+    "flags.attention_config": (
+        "of the attention config kvcalc reads only backend; the other keys ({keys}) change kernels whose memory "
+        "it does not size",
+        "注意力配置中 kvcalc 只读取 backend；其他键（{keys}）会改变 kvcalc 不估算其显存的内核"),
+    "flags.attention_config_json": (
+        "kvcalc reads the attention config as a JSON object, such as '{{\"backend\": \"FLASHINFER\"}}', or as "
+        "--attention-config.backend=FLASHINFER",
+        "kvcalc 只读取 JSON 对象形式的注意力配置，如 '{{\"backend\": \"FLASHINFER\"}}'，或 --attention-config.backend=FLASHINFER"),
+    # ---- a forced attention backend (attention.py)
+    "attn.not_cuda": (
+        "kvcalc sizes a forced attention backend ({backend}) on NVIDIA GPUs only; on this GPU it keeps the "
+        "release's own choice: remove the flag to see that",
+        "kvcalc 只在 NVIDIA GPU 上估算强制指定的注意力后端（{backend}）；在这张 GPU 上它按版本自己的选择计算：去掉该参数即可看到结果"),
+    "attn.mla": (
+        "an MLA model takes its block size from its attention backend, and kvcalc sizes only the one the release "
+        "picks for it ({backend} is not an MLA backend anyway): remove the flag",
+        "MLA 模型的块大小取决于它的注意力后端，kvcalc 只按版本为它选择的后端估算（{backend} 本就不是 MLA 后端）：请去掉该参数"),
+    "attn.capability": (
+        "vLLM refuses {backend} on compute capability {cc}: it needs {need} or more. Choose another backend, or "
+        "leave the choice to vLLM",
+        "vLLM 在计算能力 {cc} 上不接受 {backend}：它需要 {need} 或更高。请换一个后端，或交给 vLLM 自行选择"),
+    "attn.capability_range": (
+        "vLLM refuses {backend} on compute capability {cc}: this release takes {low} to {high}. Choose another "
+        "backend, or leave the choice to vLLM",
+        "vLLM 在计算能力 {cc} 上不接受 {backend}：该版本只支持 {low} 到 {high}。请换一个后端，或交给 vLLM 自行选择"),
+    "attn.fa4": (
+        "on compute capability {cc} vLLM's {backend} runs FlashAttention 4, whose pages (128 tokens for 256-wide "
+        "heads) and KV-cache types change between releases; kvcalc does not size it: leave the choice to vLLM "
+        "(FlashInfer on these GPUs) or choose TRITON_ATTN",
+        "在计算能力 {cc} 上，vLLM 的 {backend} 运行 FlashAttention 4，其页大小（256 宽的 head 为 128 个 token）与 KV "
+        "缓存类型随版本变化；kvcalc 不估算它：请交给 vLLM 自行选择（这些 GPU 上为 FlashInfer）或选择 TRITON_ATTN"),
+    "attn.head_size_fa": (
+        "vLLM refuses {backend} for head size {heads}: FlashAttention takes multiples of 8 up to 256 here. "
+        "Choose TRITON_ATTN, or leave the choice to vLLM",
+        "vLLM 不接受 head 大小为 {heads} 的 {backend}：这里 FlashAttention 只支持不超过 256 的 8 的倍数。"
+        "请选择 TRITON_ATTN，或交给 vLLM 自行选择"),
+    "attn.head_size_flashinfer": (
+        "vLLM refuses {backend} for head size {heads}: kvcalc knows FlashInfer to take {allowed}. Choose "
+        "TRITON_ATTN, or leave the choice to vLLM",
+        "vLLM 不接受 head 大小为 {heads} 的 {backend}：kvcalc 所知 FlashInfer 支持 {allowed}。请选择 TRITON_ATTN，"
+        "或交给 vLLM 自行选择"),
+    "attn.head_size_triton": (
+        "vLLM refuses {backend} for head size {heads}: Triton attention takes 32 or more. Leave the choice "
+        "to vLLM",
+        "vLLM 不接受 head 大小为 {heads} 的 {backend}：Triton 注意力需要 32 或更大。请交给 vLLM 自行选择"),
+    "attn.fa_fp8": (
+        "vLLM's FlashAttention keeps an fp8 KV cache only with FlashAttention 3 (Hopper), not on compute "
+        "capability {cc}: choose FLASHINFER or TRITON_ATTN, or a 16-bit KV cache",
+        "vLLM 的 FlashAttention 只在 FlashAttention 3（Hopper）上支持 fp8 KV 缓存，计算能力 {cc} 上不行："
+        "请选择 FLASHINFER 或 TRITON_ATTN，或使用 16 位 KV 缓存"),
+    "attn.sinks": (
+        "this model's attention sinks (gpt-oss) rule out {backend} on compute capability {cc}; vLLM refuses to "
+        "start. Choose TRITON_ATTN, or leave the choice to vLLM",
+        "该模型的 attention sink（gpt-oss）使 {backend} 无法在计算能力 {cc} 上使用，vLLM 会拒绝启动。"
+        "请选择 TRITON_ATTN，或交给 vLLM 自行选择"),
+    "attn.kv_dtype": (
+        "kvcalc does not size {backend} with a {kv} KV cache (the backend may refuse it, and the cache's layout "
+        "differs): choose a 16-bit or fp8 cache, another backend, or leave the choice to vLLM",
+        "kvcalc 不估算使用 {kv} KV 缓存的 {backend}（该后端可能不接受，缓存布局也不同）：请选择 16 位或 fp8 缓存、"
+        "其他后端，或交给 vLLM 自行选择"),
+    "attn.flashinfer_spec": (
+        "with speculative decoding, whether a forced FlashInfer keeps full CUDA graphs depends on its TensorRT-LLM "
+        "kernels for this GPU and release, which kvcalc does not model: leave the choice to vLLM or choose "
+        "FLASH_ATTN or TRITON_ATTN",
+        "启用推测解码时，强制指定的 FlashInfer 能否保留 full CUDA graph 取决于它在该 GPU 与版本上的 TensorRT-LLM 内核，"
+        "kvcalc 不对此建模：请交给 vLLM 自行选择，或选择 FLASH_ATTN 或 TRITON_ATTN"),
+    "attn.auto_release": (
+        "auto needs vLLM {since} or newer ({pr}); {version} takes only a backend name, so leave the flag out "
+        "for the release's own choice",
+        "auto 需要 vLLM {since} 或更高版本（{pr}）；{version} 只接受后端名称，想用版本自己的选择请去掉该参数"),
     "flags.custom_all_reduce": (
         "without vLLM's custom all-reduce its buffers go, which changes the non-torch memory kvcalc estimates",
         "关闭 vLLM 自定义 all-reduce 后其缓冲区随之消失，这会改变 kvcalc 估算的非 torch 显存"),
@@ -169,6 +236,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.block_size_multiple": (
         "{value} is not accepted; vLLM takes {allowed} or any multiple of 16",
         "不接受 {value}；vLLM 可用的取值：{allowed}，或任意 16 的倍数"),
+    "settings.attention_backend": (
+        "{value} is not an attention backend kvcalc sizes: it sizes {allowed}, or auto (vLLM 0.18+) for the "
+        "release's own choice",
+        "{value} 不是 kvcalc 能估算的注意力后端：它支持 {allowed}，或 auto（vLLM 0.18+，由版本自行选择）"),
     "settings.not_accepted": (
         "{value} is not accepted; vLLM takes {allowed}",
         "不接受 {value}；vLLM 可用的取值：{allowed}"),

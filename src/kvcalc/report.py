@@ -90,6 +90,8 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "pinned_memory": s.pinned_memory,
             "mxfp4_marlin": s.mxfp4_marlin,
             "performance_mode": s.performance_mode,
+            "cudagraph_mode": s.cudagraph_mode,
+            "attention_backend": s.attention_backend,
             # the speculative config as vLLM's flag spells it, and whether the drafter's config was given
             "speculative": None if s.speculative is None else {
                 "method": s.speculative.method, "num_speculative_tokens": s.speculative.num_speculative_tokens,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import shlex
 
-from .settings import Resolved
+from .settings import BACKEND_VARIABLE, Resolved
 from .versions import Rule, applies, default_gpu_memory_utilization, flashinfer_sampler_default
 
 
@@ -81,6 +81,12 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         parts.append(" ".join(["--cudagraph-capture-sizes", *map(str, r.capture_sizes)]))
     if s.cudagraph_mode is not None:     # the JSON form every release from v0.10.1 reads
         flag("--compilation-config", json.dumps({"cudagraph_mode": s.cudagraph_mode}, separators=(",", ":")))
+    backend_flag = applies(Rule.ATTENTION_BACKEND_FLAG, r.version)
+    backend = s.attention_backend
+    if backend == "TRITON_ATTN" and not applies(Rule.TRITON_ATTN_RENAMED, r.version):
+        backend = "TRITON_ATTN_VLLM_V1"
+    if backend is not None and backend_flag:
+        flag("--attention-backend", backend)
     if s.kv_cache_memory_bytes:
         flag("--kv-cache-memory-bytes", s.kv_cache_memory_bytes)
     if s.num_gpu_blocks_override:
@@ -106,6 +112,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
     if s.cudagraph_memory_profiling is not None and \
             s.cudagraph_memory_profiling != applies(Rule.CUDA_GRAPH_ESTIMATE_DEDUCTED, r.version):
         parts.insert(0, f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS={int(s.cudagraph_memory_profiling)}")
+    if backend is not None and not backend_flag:
+        parts.insert(0, f"{BACKEND_VARIABLE}={backend}")
     if mxfp4_experts and s.mxfp4_marlin and not marlin_flag:
         parts.insert(0, "VLLM_MXFP4_USE_MARLIN=1")
     if s.model_runner_v2 is not None and s.model_runner_v2 != model_runner_v2_default:

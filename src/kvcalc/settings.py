@@ -60,6 +60,19 @@ CUDAGRAPH_MODES = ("NONE", "PIECEWISE", "FULL", "FULL_DECODE_ONLY", "FULL_AND_PI
 from v0.10.1: Rule.CUDAGRAPH_MODE_OPTION), read in any case as vLLM does; None: the release's own
 (reserve.graphs_for_mode)."""
 
+FORCED_BACKENDS = ("FLASH_ATTN", "FLASHINFER", "TRITON_ATTN", "FLEX_ATTENTION")
+"""``--attention-backend`` values kvcalc sizes (vllm/v1/attention/backends/registry.py
+``AttentionBackendEnum``: the same names in every release from v0.10; attention.py says what each
+changes), read in any case as vLLM does; "auto" (v0.18+, Rule.ATTENTION_BACKEND_AUTO) is no choice."""
+
+BACKEND_ALIASES = {"TRITON_ATTN_VLLM_V1": "TRITON_ATTN"}
+"""The Triton backend's name before v0.11 (Rule.TRITON_ATTN_RENAMED): read as TRITON_ATTN, and
+spelled as the chosen release spells it in the serve command (servecmd)."""
+
+BACKEND_VARIABLE = "VLLM_ATTENTION_BACKEND"
+"""The environment variable that forced the attention backend before --attention-backend (v0.13,
+Rule.ATTENTION_BACKEND_FLAG); vLLM reads it through v0.14 (Rule.ATTENTION_BACKEND_ENV_DROPPED)."""
+
 ENV_SETTINGS = {"flashinfer_sampler": "VLLM_USE_FLASHINFER_SAMPLER",
                 "cudagraph_memory_profiling": "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
                 "rocm_quick_reduce": "VLLM_ROCM_QUICK_REDUCE_QUANTIZATION",
@@ -79,7 +92,7 @@ VLLM_SPELLING = {
     "language_model_only": "--language-model-only",
     "max_cudagraph_capture_size": "--max-cudagraph-capture-size",
     "cudagraph_capture_sizes": "--cudagraph-capture-sizes", "performance_mode": "--performance-mode",
-    "cudagraph_mode": "-O.cudagraph_mode",
+    "cudagraph_mode": "-O.cudagraph_mode", "attention_backend": "--attention-backend",
     "limit_mm_per_prompt": "--limit-mm-per-prompt", "mm_processor_kwargs": "--mm-processor-kwargs",
     "mamba_ssm_cache_dtype": "--mamba-ssm-cache-dtype", "kv_cache_memory_bytes": "--kv-cache-memory-bytes",
     "num_gpu_blocks_override": "--num-gpu-blocks-override", "cpu_offload_gb": "--cpu-offload-gb",
@@ -220,6 +233,7 @@ class Settings:
     cudagraph_capture_sizes: Any = None         # list of ints, or "1 2 4 8" / "1,2,4,8"
     performance_mode: str | None = None         # --performance-mode (PERFORMANCE_MODES); None: not given
     cudagraph_mode: str | None = None           # the compilation config's cudagraph_mode (CUDAGRAPH_MODES)
+    attention_backend: str | None = None        # --attention-backend (FORCED_BACKENDS); None: the release's pick
     limit_mm_per_prompt: Any = None             # {"image": 2, "video": 0}, its JSON, or "image=2,video=0"
     mm_processor_kwargs: Any = None             # {"max_pixels": 1003520} or its JSON
     mamba_ssm_cache_dtype: str | None = None
@@ -591,6 +605,15 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         why = _choice_problem(value, choices, rule, version, case_blind)
         if why is not None:
             problems[flag] = why
+    backend = s.attention_backend.strip().upper() if isinstance(s.attention_backend, str) else s.attention_backend
+    backend = BACKEND_ALIASES.get(backend, backend)
+    if backend == "AUTO" and version is not None and not applies(Rule.ATTENTION_BACKEND_AUTO, version):
+        rule = Rule.ATTENTION_BACKEND_AUTO.value
+        problems["--attention-backend"] = Text("attn.auto_release", since=str(rule.since), pr=rule.pr,
+                                               version=str(version))
+    elif backend not in (None, "AUTO", *FORCED_BACKENDS):
+        problems["--attention-backend"] = Text("settings.attention_backend", value=show(s.attention_backend),
+                                               allowed=", ".join(FORCED_BACKENDS))
     mm_limits = None
     if s.limit_mm_per_prompt is not None:
         mm_limits = mm_limits_of(s.limit_mm_per_prompt)
@@ -623,6 +646,8 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         raise SettingsError(problems)
     if s.cudagraph_mode is not None:
         s = replace(s, cudagraph_mode=s.cudagraph_mode.strip().upper())     # vLLM reads it in any case
+    if backend is not None:
+        s = replace(s, attention_backend=None if backend == "AUTO" else backend)
     defaults = default_batch_limits(version, device_total_bytes, device_name, s.entrypoint,
                                     unified_memory)
     if s.performance_mode == "throughput":

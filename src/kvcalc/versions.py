@@ -516,6 +516,37 @@ class Rule(Enum):
         "(those not given); 'interactivity' captures a CUDA graph for every size from 1 to 32 (up to the "
         "largest capture size) instead of 1, 2, 4 and steps of 8; 'balanced' (the default) changes nothing",
         "confirmed: absent from the v0.16.0 wheel; the v0.17.0 to v0.33.0 wheels apply both alike")
+    ATTENTION_BACKEND_FLAG = RuleInfo(
+        _v("0.13.0"), "#26315", "vllm/engine/arg_utils.py, vllm/config/attention.py AttentionConfig.backend",
+        "--attention-backend (and --attention-config.backend) forces the attention backend; before it "
+        "only the VLLM_ATTENTION_BACKEND variable did, which vLLM reads through v0.14",
+        "confirmed: absent from the v0.11.0, v0.11.1 and v0.12.0 wheels, in v0.13.0; VLLM_ATTENTION_BACKEND "
+        "in vllm/envs.py of the v0.10.0 to v0.14.0 wheels, gone from v0.15.0")
+    ATTENTION_BACKEND_ENV_DROPPED = RuleInfo(
+        _v("0.15.0"), "#26315", "vllm/envs.py",
+        "VLLM_ATTENTION_BACKEND is no longer read (deprecated by #26315 for removal in v0.14): only "
+        "--attention-backend forces a backend",
+        "confirmed: in vllm/envs.py and vllm/config/attention.py of the v0.13.0 and v0.14.0 wheels, "
+        "absent from v0.15.0; vllm#50292 (v0.26.0) reports it silently ignored")
+    FORCED_BACKEND_CHECKED = RuleInfo(
+        _v("0.11.1"), "v0.11.1 wheel", "vllm/platforms/cuda.py get_attn_backend_cls",
+        "a forced attention backend is checked against the model, the dtypes and the GPU "
+        "(validate_configuration) and vLLM stops with 'Selected backend … is not valid for this "
+        "configuration'; before, vLLM took it unchecked",
+        "confirmed: the message and the check are absent from the v0.10.2 and v0.11.0 wheels, in v0.11.1")
+    TRITON_ATTN_RENAMED = RuleInfo(
+        _v("0.11.0"), "v0.11.0 wheel", "vllm/platforms/interface.py _Backend",
+        "the Triton attention backend is named TRITON_ATTN; before, TRITON_ATTN_VLLM_V1",
+        "confirmed: TRITON_ATTN_VLLM_V1 in the v0.10.0 and v0.10.2 wheels, TRITON_ATTN in v0.11.0")
+    ATTENTION_BACKEND_AUTO = RuleInfo(
+        _v("0.18.0"), "#35738", "vllm/config/attention.py AttentionConfig.validate_backend_before",
+        "--attention-backend auto means no forced backend; earlier releases reject the value",
+        "confirmed: absent from the v0.17.0 wheel, in v0.18.0")
+    FLEX_FULL_GRAPHS = RuleInfo(
+        _v("0.20.0"), "#36298", "vllm/v1/attention/backends/flex_attention.py FlexAttentionMetadataBuilder",
+        "FlexAttention's metadata builder supports full CUDA graphs (AttentionCGSupport.ALWAYS); before, "
+        "it supported none, so the default FULL_AND_PIECEWISE mode captured piecewise graphs only",
+        "confirmed: no _cudagraph_support in the v0.19.0 wheel (the builder default, NEVER), ALWAYS in v0.20.0")
     UMA_FREE_FROM_MEMAVAILABLE = RuleInfo(
         _v("0.11.1"), "#26098", "vllm/utils/mem_utils.py MemorySnapshot.measure",
         "on unified-memory GPUs (Jetson Orin and Thor, DGX Spark; any integrated GPU from #35356) free "
@@ -1345,6 +1376,29 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "推断：#20059（2025-07-30 合并，进入 v0.10.1）以 CUDAGraphMode 取代 v0.10.0 的 full_cuda_graph 开关；一次 "
         "cudagraph_mode 为 NONE 的 v0.31.0 H200 启动不捕获任何 graph（“Skipping encoder and decoder CUDA graph capture”），"
         "也不扣除估算"),
+    "ATTENTION_BACKEND_FLAG": (
+        "--attention-backend（以及 --attention-config.backend）强制指定注意力后端；此前只能用 VLLM_ATTENTION_BACKEND "
+        "环境变量，vLLM 读取它直到 v0.14",
+        "已确认：v0.11.0、v0.11.1 与 v0.12.0 的 wheel 中没有，v0.13.0 中有；v0.10.0 到 v0.14.0 的 wheel 的 "
+        "vllm/envs.py 中有 VLLM_ATTENTION_BACKEND，v0.15.0 起消失"),
+    "ATTENTION_BACKEND_ENV_DROPPED": (
+        "不再读取 VLLM_ATTENTION_BACKEND（#26315 将其弃用并计划在 v0.14 移除）：只有 --attention-backend 能强制指定后端",
+        "已确认：v0.13.0 与 v0.14.0 的 wheel 的 vllm/envs.py 与 vllm/config/attention.py 中有，v0.15.0 中没有；"
+        "vllm#50292（v0.26.0）报告它被静默忽略"),
+    "FORCED_BACKEND_CHECKED": (
+        "强制指定的注意力后端会按模型、数据类型与 GPU 检查（validate_configuration），不合适时 vLLM 以“Selected backend … "
+        "is not valid for this configuration”停止；此前 vLLM 不加检查地接受",
+        "已确认：v0.10.2 与 v0.11.0 的 wheel 中没有这条消息和检查，v0.11.1 中有"),
+    "TRITON_ATTN_RENAMED": (
+        "Triton 注意力后端名为 TRITON_ATTN；此前为 TRITON_ATTN_VLLM_V1",
+        "已确认：v0.10.0 与 v0.10.2 的 wheel 中为 TRITON_ATTN_VLLM_V1，v0.11.0 中为 TRITON_ATTN"),
+    "ATTENTION_BACKEND_AUTO": (
+        "--attention-backend auto 表示不强制指定后端；更早的版本不接受这个值",
+        "已确认：v0.17.0 的 wheel 中没有，v0.18.0 中有"),
+    "FLEX_FULL_GRAPHS": (
+        "FlexAttention 的元数据构建器支持 full CUDA graph（AttentionCGSupport.ALWAYS）；此前一个也不支持，"
+        "所以默认的 FULL_AND_PIECEWISE 模式只捕获 piecewise graph",
+        "已确认：v0.19.0 的 wheel 中没有 _cudagraph_support（构建器默认值 NEVER），v0.20.0 中为 ALWAYS"),
     "CUDAGRAPH_SIZE_FLAGS": (
         "--cudagraph-capture-sizes 与 --max-cudagraph-capture-size 成为 serve 参数（CUDA graph 的捕获尺寸，"
         "决定 vLLM 的 CUDA graph 显存估算中的 graph 数）",

@@ -26,38 +26,53 @@ COMPILATION_KEYS = ("cudagraph_mode", "cudagraph_capture_sizes", "max_cudagraph_
 """The keys of vLLM's compilation config (--compilation-config / -O as JSON, or dotted
 -O.cudagraph_mode=…) that kvcalc reads: each is one of its settings."""
 
+ATTENTION_KEYS = {"backend": "attention_backend"}
+"""The keys of vLLM's attention config (--attention-config as JSON, or dotted
+--attention-config.backend, v0.13+: vllm/config/attention.py) that kvcalc reads, with the setting
+each gives."""
 
-def compilation_flag(flag: str) -> str | None:
-    """For a serve-line flag (without its ``=value``), the compilation-config key a dotted form
-    names (``-O.cudagraph_mode`` -> "cudagraph_mode"), "" for the whole config as JSON
-    (--compilation-config, -O), or None for any other flag (an optimization level -O3 included)."""
+_CONFIG_FLAGS = {"--compilation-config": "compilation", "-O": "compilation", "--attention-config": "attention"}
+
+
+def config_flag(flag: str) -> tuple[str, str] | None:
+    """For a serve-line flag (without its ``=value``), the config it sets ("compilation" for
+    --compilation-config and -O, "attention" for --attention-config) and the key a dotted form names
+    (``-O.cudagraph_mode`` -> "cudagraph_mode"; "" for the whole config as JSON), or None for any
+    other flag (an optimization level -O3 included)."""
     base, dot, key = flag.partition(".")
-    if base not in ("--compilation-config", "-O"):
+    which = _CONFIG_FLAGS.get(base)
+    if which is None:
         return None
-    return key.replace("-", "_") if dot else ""
+    return which, key.replace("-", "_") if dot else ""
 
 
 def dotted_value(value: str | None) -> Any:
-    """The value of a dotted compilation-config flag (-O.max_cudagraph_capture_size=512,
-    --compilation-config.cudagraph_capture_sizes '[1,2,4]'): JSON where it is, else the text."""
+    """The value of a dotted config flag (-O.max_cudagraph_capture_size=512,
+    --compilation-config.cudagraph_capture_sizes '[1,2,4]', --attention-config.backend FLASHINFER):
+    JSON where it is, else the text."""
     try:
         return json.loads(value) if value is not None else None
     except ValueError:
         return value
 
 
-def read_compilation_config(value: Any) -> tuple[dict[str, Any], Text | None]:
-    """The settings a compilation config gives (``COMPILATION_KEYS``, values as written: the core
-    names a bad one), and why the rest cannot be read (None where nothing is left): a key kvcalc
-    does not model changes what vLLM compiles or captures in ways it does not size, and an
-    optimization level (-O3) or text that is no JSON object says nothing it can read."""
+def read_config(which: str, value: Any) -> tuple[dict[str, Any], Text | None]:
+    """The settings a compilation or attention config gives (values as written: the core names a
+    bad one), and why the rest cannot be read (None where nothing is left): a key kvcalc does not
+    model changes what vLLM compiles, captures or runs in ways it does not size, and an optimization
+    level (-O3) or text that is no JSON object says nothing it can read."""
+    unreadable = Text("flags.compilation") if which == "compilation" else Text("flags.attention_config_json")
     if isinstance(value, str):
         try:
             value = json.loads(value)
         except ValueError:
-            return {}, Text("flags.compilation")
+            return {}, unreadable
     if not isinstance(value, dict):
-        return {}, Text("flags.compilation")
+        return {}, unreadable
+    if which == "attention":
+        read = {ATTENTION_KEYS[k]: v for k, v in value.items() if k in ATTENTION_KEYS}
+        rest = [str(k) for k in value if k not in ATTENTION_KEYS]
+        return read, (Text("flags.attention_config", keys=", ".join(rest[:8])) if rest else None)
     read = {k: v.strip().upper() if k == "cudagraph_mode" and isinstance(v, str) else v
             for k, v in value.items() if k in COMPILATION_KEYS}
     rest = [str(k) for k in value if k not in COMPILATION_KEYS]
@@ -122,7 +137,6 @@ NOT_MODELLED = {
     "--compilation-config": Text("flags.compilation"),
     "-O": Text("flags.compilation"),
     "--optimization-level": Text("flags.compilation"),
-    "--attention-backend": Text("flags.attention_backend"),
     "--disable-custom-all-reduce": Text("flags.custom_all_reduce"),
     "--enable-sleep-mode": Text("flags.sleep_mode"),
     "--hf-overrides": Text("flags.hf_overrides"),

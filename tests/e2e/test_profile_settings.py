@@ -721,3 +721,19 @@ def test_max_model_len_auto_fits_the_length_to_the_pool(py_page):
     set_form(page, model="Qwen/Qwen3-8B", gpu="a10", max_model_len="auto", vllm_version="0.13.0")
     expect(page.locator("#max-model-len-msg")).to_contain_text("needs vLLM 0.14.0")
     fresh_form(page)
+
+
+def test_the_attention_backend_select_forces_a_backend(py_page):
+    """--attention-backend: forcing FlashInfer on an A100 (vLLM picks FlashAttention there) adds
+    FlashInfer's workspace to vLLM's graph estimate, the command spells the flag, the link restores
+    the select, and a GPU vLLM refuses the backend on puts the reason beside the field."""
+    page = py_page
+    on, off, want = choose_setting(page, "attn-backend", "FLASHINFER", "attention_backend", "FLASHINFER",
+                                   gpu="a100-80g-sxm", max_model_len=8192)
+    assert cuda_graphs_gib(on) > cuda_graphs_gib(off) + 0.35
+    assert on["estimated"]["tokens"] < off["estimated"]["tokens"]
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--attention-backend FLASHINFER")
+    link_restores(page, "ab", "FLASHINFER", "attn-backend", "FLASHINFER", want)
+    page.get_by_test_id("gpu-select").select_option("t4")
+    expect_in_both_languages(page, page.locator("#attn-backend-msg"), "takes 8.0 to 12.1", "只支持 8.0 到 12.1")
+    fresh_form(page)

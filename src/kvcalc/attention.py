@@ -1,0 +1,139 @@
+"""A forced attention backend (``--attention-backend``, or ``VLLM_ATTENTION_BACKEND`` before v0.15):
+which ones kvcalc sizes, which combinations vLLM refuses to start with, and what a forced backend
+changes in the memory vLLM budgets.
+
+For a plain attention model on an NVIDIA GPU the four general backends all page the cache in
+16-token blocks (``get_supported_kernel_block_sizes``: FlashInfer 16/32/64, the others multiples
+of 16; vllm/v1/attention/backend.py ``get_preferred_block_size`` keeps the default 16), so a forced
+one leaves the layout alone and changes two things only: whether FlashInfer's attention workspace
+lands in vLLM's CUDA-graph estimate (``reserve.FLASHINFER_WORKSPACE_BYTES``) and whether the
+backend keeps the default mode's full CUDA graphs (each metadata builder's ``AttentionCGSupport``).
+Models with Mamba/GDN layers size their attention block from the backend's smallest kernel block
+(vllm/platforms/interface.py, ``kernel_block_alignment_size``), 16 for all four, so the block stays
+too; their public starts that force FlashInfer (Qwen3.6 on a GB10, v0.22) show no FlashInfer workspace
+in the estimate, as kvcalc's default sizing of such models assumes, so for them a forced backend
+changes nothing kvcalc sizes. MLA models take their block size from their own backends, and
+FlashAttention on data-centre Blackwell runs FA4, whose pages (128 tokens for 256-wide heads) and
+cache types vary by release: there a forced backend is refused with the reason rather than sized
+wrongly.
+"""
+
+from __future__ import annotations
+
+from .hf_config import ModelArch
+from .kvspecs import FLASHINFER_HEAD_SIZES, GpuTarget, flashinfer_attention, full_cuda_graphs
+from .messages import Text
+from .versions import Rule, Version, applies
+
+
+
+def _capability(gpu: GpuTarget) -> tuple[int, int]:
+    major, _, minor = gpu.compute_capability.partition(".")
+    try:
+        return int(major), int(minor or 0)
+    except ValueError:
+        return 0, 0
+
+
+def forced_backend_problem(backend: str, arch: ModelArch, gpu: GpuTarget, version: Version,
+                           kv_value_bytes: int, kv_name: str, decode_query_len: int) -> Text | None:
+    """Why ``backend`` cannot be sized here, or None. ``kv_value_bytes`` is the KV cache's bytes per
+    value (2 for a 16-bit cache, 1 for fp8, 0 for 4-bit modes). The release's own pick passes
+    (``automatic_backend``); otherwise the checks of ``_unsupported`` apply."""
+    if gpu.platform != "cuda":
+        return Text("attn.not_cuda", backend=backend)
+    if arch.is_mla:
+        return Text("attn.mla", backend=backend)
+    if backend == automatic_backend(arch, gpu, version, kv_value_bytes >= 2):
+        return None
+    if kv_value_bytes not in (1, 2) or kv_name.endswith("per_token_head"):
+        return Text("attn.kv_dtype", backend=backend, kv=kv_name)
+    if not applies(Rule.FORCED_BACKEND_CHECKED, version):
+        return None     # vLLM takes it unchecked, and before v0.20 deducts no graph estimate it changes
+    # a state-layer model keeps kvcalc's default full-graph reading (keeps_full_graphs)
+    query_len = 1 if arch.has_state_layers else decode_query_len
+    return _unsupported(backend, arch, gpu, version, kv_value_bytes == 1, kv_name, query_len)
+
+
+def _unsupported(backend: str, arch: ModelArch, gpu: GpuTarget, version: Version, fp8: bool, kv_name: str,
+                 decode_query_len: int) -> Text | None:
+    """Why vLLM refuses ``backend`` for this plain attention model (or kvcalc cannot size it), or
+    None. Each check mirrors what the backend class declares in the v0.18-v0.33 wheels
+    (``supports_compute_capability``, ``supports_head_size``, ``supported_kv_cache_dtypes``,
+    ``supports_sink``); vLLM stops at start-up with "Selected backend … is not valid" where one fails."""
+    heads = sorted({l.head_size for l in arch.layers if l.kind in ("full", "sliding_window", "chunked_local")})
+    sinks = arch.architecture == "GptOssForCausalLM"
+    cc = _capability(gpu)
+    if backend == "FLASH_ATTN":
+        if cc < (8, 0):
+            return Text("attn.capability", backend=backend, cc=gpu.compute_capability, need="8.0")
+        if cc[0] in (10, 11):
+            return Text("attn.fa4", backend=backend, cc=gpu.compute_capability)
+        if any(h % 8 or h > 256 for h in heads):
+            return Text("attn.head_size_fa", backend=backend, heads=", ".join(map(str, heads)))
+        if fp8 and cc[0] != 9:
+            return Text("attn.fa_fp8", cc=gpu.compute_capability)
+        if sinks and cc[0] != 9:
+            return Text("attn.sinks", backend=backend, cc=gpu.compute_capability)
+    elif backend == "FLASHINFER":
+        turing = not applies(Rule.FLASHINFER_WITHOUT_TURING, version)
+        if not ((7, 5) if turing else (8, 0)) <= cc <= (12, 1):
+            return Text("attn.capability_range", backend=backend, cc=gpu.compute_capability,
+                        low="7.5" if turing else "8.0", high="12.1")
+        if not set(heads) <= set(FLASHINFER_HEAD_SIZES):
+            return Text("attn.head_size_flashinfer", backend=backend, heads=", ".join(map(str, heads)),
+                        allowed=", ".join(map(str, FLASHINFER_HEAD_SIZES)))
+        if sinks and cc[0] != 10:
+            return Text("attn.sinks", backend=backend, cc=gpu.compute_capability)
+        if decode_query_len > 1:
+            return Text("attn.flashinfer_spec")
+    elif backend == "TRITON_ATTN":
+        if any(h < 32 for h in heads):
+            return Text("attn.head_size_triton", backend=backend, heads=", ".join(map(str, heads)))
+    elif backend == "FLEX_ATTENTION":
+        if fp8:
+            return Text("attn.kv_dtype", backend=backend, kv=kv_name)
+        if sinks:
+            return Text("attn.sinks", backend=backend, cc=gpu.compute_capability)
+    return None
+
+
+def automatic_backend(arch: ModelArch, gpu: GpuTarget, version: Version, sixteen_bit_cache: bool) -> str | None:
+    """The backend vLLM picks for a plain attention model on CUDA when none is forced, as far as
+    the memory tells them apart (vllm/platforms/cuda.py ``_get_backend_priorities``: the first that
+    takes the model): "FLASHINFER" where kvspecs.flashinfer_attention says so, else FlashAttention
+    where it takes the heads, the cache and the sinks, else Triton; None for MLA models and other
+    platforms."""
+    if gpu.platform != "cuda" or arch.is_mla:
+        return None
+    if flashinfer_attention(arch, gpu, version, sixteen_bit_cache):
+        return "FLASHINFER"
+    fa_refused = _unsupported("FLASH_ATTN", arch, gpu, version, not sixteen_bit_cache, "fp8", 1)
+    return "TRITON_ATTN" if fa_refused is not None else "FLASH_ATTN"
+
+
+def runs_flashinfer(forced: str | None, arch: ModelArch, gpu: GpuTarget, version: Version,
+                    sixteen_bit_cache: bool) -> bool:
+    """Whether the attention runs on FlashInfer (its workspace then lands in the first full graph
+    vLLM captures for its estimate): the forced backend says so where there is one, except for a
+    model with state layers, whose public starts show no workspace either way."""
+    if forced is not None and not arch.has_state_layers:
+        return forced == "FLASHINFER"
+    return flashinfer_attention(arch, gpu, version, sixteen_bit_cache)
+
+
+def keeps_full_graphs(forced: str | None, arch: ModelArch, gpu: GpuTarget, version: Version,
+                      decode_query_len: int, sixteen_bit_cache: bool) -> bool:
+    """Whether the default FULL_AND_PIECEWISE mode keeps its full graphs with the backend that runs
+    (vllm/config/compilation.py ``resolve_cudagraph_mode_and_sizes``): FlexAttention's builder
+    supports none before v0.20 (Rule.FLEX_FULL_GRAPHS), FlashAttention (UNIFORM_BATCH or ALWAYS)
+    and Triton (ALWAYS) keep them, FlashInfer keeps them for one-token decodes (a forced FlashInfer
+    with speculative decoding is refused: ``forced_backend_problem``). Without a forced backend,
+    one equal to the release's pick, or for a model with state layers, kvspecs.full_cuda_graphs
+    decides."""
+    if forced is None or arch.has_state_layers or forced == automatic_backend(arch, gpu, version,
+                                                                              sixteen_bit_cache):
+        return full_cuda_graphs(arch, gpu, version, decode_query_len, sixteen_bit_cache)
+    if forced == "FLEX_ATTENTION":
+        return applies(Rule.FLEX_FULL_GRAPHS, version)
+    return forced != "FLASHINFER" or decode_query_len == 1

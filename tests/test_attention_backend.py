@@ -1,0 +1,165 @@
+"""A forced attention backend (--attention-backend, --attention-config.backend, VLLM_ATTENTION_BACKEND):
+what it changes in the budget, what vLLM refuses and kvcalc with it, how the command spells it per
+release, and how a pasted command, the CLI and a pasted log read it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from factories import calc
+from kvcalc import api
+from kvcalc.cli import main
+from kvcalc.commandline import read_command
+from kvcalc.errors import SettingsError
+from kvcalc.logparse import parse_log
+from kvcalc.reserve import FLASHINFER_WORKSPACE_BYTES
+
+
+def graphs(c) -> int:
+    return next(t for t in c.budget.terms if t.name == "CUDA graphs").bytes
+
+
+def refusal(**kw) -> str:
+    model = kw.pop("model", "Qwen/Qwen3-8B")
+    gpu = kw.pop("gpu", "a100-80g-sxm")
+    with pytest.raises(SettingsError) as e:
+        calc(model, gpu, **kw)
+    return str(e.value.problems["--attention-backend"])
+
+
+def test_a_forced_flashinfer_adds_its_workspace_to_the_graph_estimate():
+    """On an A100 vLLM picks FlashAttention for Qwen3-8B; forcing FlashInfer puts its 394 MiB
+    workspace into the first full graph vLLM captures for its estimate, and only there."""
+    auto = calc("Qwen/Qwen3-8B", "a100-80g-sxm", max_model_len=8192)
+    fi = calc("Qwen/Qwen3-8B", "a100-80g-sxm", max_model_len=8192, attention_backend="flashinfer")
+    assert graphs(fi) - graphs(auto) == FLASHINFER_WORKSPACE_BYTES
+    assert fi.estimated.available_bytes < auto.estimated.available_bytes
+    for same in ("FLASH_ATTN", "TRITON_ATTN"):       # FlashAttention is the pick; Triton keeps full graphs
+        assert graphs(calc("Qwen/Qwen3-8B", "a100-80g-sxm", max_model_len=8192, attention_backend=same)) == graphs(auto)
+
+
+def test_before_vllm_deducts_a_graph_estimate_a_backend_changes_nothing():
+    auto = calc("Qwen/Qwen3-8B", "a100-80g-sxm", vllm_version="0.19.0", max_model_len=8192)
+    fi = calc("Qwen/Qwen3-8B", "a100-80g-sxm", vllm_version="0.19.0", max_model_len=8192, attention_backend="FLASHINFER")
+    assert graphs(fi) == graphs(auto) == 0 and fi.estimated.tokens == auto.estimated.tokens
+
+
+def test_flex_attention_captures_no_full_graph_before_v0_20():
+    """Before v0.20 FlexAttention's builder supports no full graph, so FULL_AND_PIECEWISE keeps the
+    piecewise ones only (seen where v0.19's opt-in subtracts the estimate); from v0.20 it keeps both."""
+    def flex_vs_auto(version):
+        kw = dict(vllm_version=version, max_model_len=8192, cudagraph_memory_profiling=True)
+        return graphs(calc("Qwen/Qwen3-8B", "a100-80g-sxm", attention_backend="FLEX_ATTENTION", **kw)), \
+            graphs(calc("Qwen/Qwen3-8B", "a100-80g-sxm", **kw))
+    flex, auto = flex_vs_auto("0.19.0")
+    assert 0 < flex < auto
+    flex, auto = flex_vs_auto("0.20.0")
+    assert flex == auto
+
+
+@pytest.mark.parametrize("kw, words", [
+    (dict(gpu="t4", attention_backend="FLASH_ATTN"), "needs 8.0 or more"),
+    (dict(attention_backend="FLASH_ATTN", kv_cache_dtype="fp8"), "FlashAttention 3 (Hopper)"),
+    (dict(gpu="b200", attention_backend="FLASH_ATTN"), "FlashAttention 4"),
+    (dict(gpu="t4", attention_backend="FLASHINFER"), "takes 8.0 to 12.1"),
+    (dict(model="openai/gpt-oss-20b", attention_backend="FLASH_ATTN"), "attention sinks"),
+    (dict(model="openai/gpt-oss-20b", attention_backend="FLEX_ATTENTION"), "attention sinks"),
+    (dict(attention_backend="FLEX_ATTENTION", kv_cache_dtype="fp8"), "fp8"),
+    (dict(model="google/gemma-4-26B-A4B", gpu="h100", attention_backend="FLASHINFER"), "head size 256, 512"),
+    (dict(model="google/gemma-4-26B-A4B", gpu="h100", attention_backend="FLASH_ATTN"), "head size 256, 512"),
+    (dict(attention_backend="FLASHINFER", speculative={"method": "ngram", "num_speculative_tokens": 3}),
+     "TensorRT-LLM"),
+    (dict(model="deepseek-ai/DeepSeek-V2-Lite", attention_backend="TRITON_ATTN"), "MLA"),
+    (dict(gpu="mi300x", attention_backend="TRITON_ATTN"), "NVIDIA GPUs only"),
+    (dict(attention_backend="auto", vllm_version="0.17.0"), "auto needs vLLM 0.18.0"),
+    (dict(attention_backend="FLASHMLA"), "not an attention backend kvcalc sizes"),
+])
+def test_what_vllm_or_kvcalc_refuses_is_said_at_the_field(kw, words):
+    assert words in refusal(**kw)
+
+
+def test_the_releases_own_pick_and_unchecked_releases_pass():
+    """Forcing what vLLM picks anyway changes nothing; before v0.11.1 vLLM takes a forced backend
+    unchecked (a FlashAttention T4 start fails later, not at sizing), and FlashInfer ran Turing until v0.24."""
+    calc("Qwen/Qwen3-8B", "b200", attention_backend="FLASHINFER",
+         speculative={"method": "ngram", "num_speculative_tokens": 3})
+    calc("Qwen/Qwen3-8B", "t4", vllm_version="0.11.0", attention_backend="FLASH_ATTN")
+    calc("Qwen/Qwen3-8B", "t4", vllm_version="0.23.0", attention_backend="FLASHINFER")
+    auto = calc("Qwen/Qwen3-8B", "a100-80g-sxm", max_model_len=8192, attention_backend="auto")
+    assert auto.resolved.settings.attention_backend is None
+
+
+def test_a_hybrid_model_keeps_its_sizing():
+    """Mamba/GDN models align their attention block to the state's page from a 16-token kernel
+    block with all four backends, and their public FlashInfer starts show no workspace."""
+    auto = calc("Qwen/Qwen3.5-27B", "h100", max_model_len=8192)
+    fi = calc("Qwen/Qwen3.5-27B", "h100", max_model_len=8192, attention_backend="FLASHINFER")
+    assert fi.layout.block_size == auto.layout.block_size and fi.estimated.tokens == auto.estimated.tokens
+
+
+@pytest.mark.parametrize("version, backend, spelled", [
+    ("0.33.0", "flashinfer", "vllm serve Qwen/Qwen3-8B --max-model-len 8192 --attention-backend FLASHINFER"),
+    ("0.12.0", "TRITON_ATTN", "VLLM_ATTENTION_BACKEND=TRITON_ATTN vllm serve Qwen/Qwen3-8B"),
+    ("0.10.2", "TRITON_ATTN", "VLLM_ATTENTION_BACKEND=TRITON_ATTN_VLLM_V1 vllm serve Qwen/Qwen3-8B"),
+    ("0.33.0", "TRITON_ATTN_VLLM_V1", "--attention-backend TRITON_ATTN"),
+])
+def test_the_command_spells_the_backend_as_the_release_reads_it(version, backend, spelled):
+    c = calc("Qwen/Qwen3-8B", "a100-80g-sxm", vllm_version=version, max_model_len=8192, attention_backend=backend)
+    assert spelled in c.serve_command
+
+
+def test_a_pasted_command_gives_its_backend_in_every_spelling():
+    assert read_command("vllm serve Qwen/Qwen3-8B --attention-backend flashinfer")["settings"] == \
+        {"attention_backend": "flashinfer"}
+    assert read_command("vllm serve Qwen/Qwen3-8B --attention-config.backend=FLEX_ATTENTION")["settings"] == \
+        {"attention_backend": "FLEX_ATTENTION"}
+    got = read_command("""vllm serve Qwen/Qwen3-8B --attention-config '{"backend": "TRITON_ATTN", "flash_attn_version": 3}'""")
+    assert got["settings"] == {"attention_backend": "TRITON_ATTN"}
+    assert "flash_attn_version" in got["refused"]["--attention-config"]
+    assert read_command("VLLM_ATTENTION_BACKEND=FLASHINFER vllm serve Qwen/Qwen3-8B")["settings"] == \
+        {"attention_backend": "FLASHINFER"}
+    # from v0.15 vLLM no longer reads the variable: an image tag that says so leaves it out
+    got = read_command("docker run -e VLLM_ATTENTION_BACKEND=FLASHINFER vllm/vllm-openai:v0.20.0 --model Qwen/Qwen3-8B")
+    assert "attention_backend" not in got["settings"] and "VLLM_ATTENTION_BACKEND" in got["ignored"]
+
+
+def test_the_cli_reads_the_flag_and_the_attention_config(capsys):
+    def run(*argv):
+        code = main(["serve", "Qwen/Qwen3-8B", "--gpu", "a100-80g-sxm", "--max-model-len", "8192", "--json", *argv])
+        out = capsys.readouterr()
+        return code, out.out, out.err
+    code, plain, err = run()
+    assert code == 0, err
+    for argv in (["--attention-backend", "flashinfer"], ["--attention-config.backend", "FLASHINFER"],
+                 ["--attention-config", '{"backend": "FLASHINFER"}']):
+        code, out, err = run(*argv)
+        assert code == 0, err
+        result = json.loads(out)
+        assert result["serve_command"].endswith("--attention-backend FLASHINFER")
+        assert result["estimated"]["tokens"] < json.loads(plain)["estimated"]["tokens"]
+    code, _, err = run("--attention-config", '{"backend": "FLASHINFER", "use_trtllm_attention": true}')
+    assert code == 2 and "use_trtllm_attention" in err
+
+
+def test_a_pasted_log_gives_the_backend_it_forced():
+    def args(value):
+        return parse_log("INFO 01-01 00:00:00 [utils.py:1] non-default args: "
+                         f"{{'model': 'Qwen/Qwen3-8B', 'attention_backend': {value!r}}}").settings()
+    assert args("flashinfer")["attention_backend"] == "FLASHINFER"
+    assert "attention_backend" not in args("ROCM_AITER_FA")     # not one kvcalc sizes: the release's pick
+    assert "attention_backend" not in args("auto")
+
+
+def test_the_page_select_offers_what_the_core_sizes():
+    from pathlib import Path
+    import re
+    from kvcalc.settings import FORCED_BACKENDS
+    page = (Path(__file__).resolve().parents[1] / "web" / "index.html").read_text(encoding="utf-8")
+    select = page[page.index('<select id="attn-backend"'):]
+    select = select[:select.index("</select>")]
+    assert tuple(v for v in re.findall(r'<option value="(\w*)"', select) if v) == FORCED_BACKENDS
+    reply = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "t4",
+                        "settings": {"attention_backend": "FLASH_ATTN"}})
+    assert not reply["ok"] and "--attention-backend" in reply["error"]["fields"]
