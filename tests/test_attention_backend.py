@@ -72,7 +72,7 @@ def test_flex_attention_captures_no_full_graph_before_v0_20():
     (dict(attention_backend="FLASHINFER", speculative={"method": "ngram", "num_speculative_tokens": 3}),
      "TensorRT-LLM"),
     (dict(model="deepseek-ai/DeepSeek-V2-Lite", attention_backend="TRITON_ATTN"), "MLA"),
-    (dict(gpu="mi300x", attention_backend="TRITON_ATTN"), "NVIDIA GPUs only"),
+    (dict(gpu="mi300x", attention_backend="FLASHINFER"), "does not size a forced FLASHINFER on this GPU"),
     (dict(attention_backend="auto", vllm_version="0.17.0"), "auto needs vLLM 0.18.0"),
     (dict(attention_backend="FLASHMLA"), "not an attention backend kvcalc sizes"),
 ])
@@ -163,3 +163,17 @@ def test_the_page_select_offers_what_the_core_sizes():
     reply = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "t4",
                         "settings": {"attention_backend": "FLASH_ATTN"}})
     assert not reply["ok"] and "--attention-backend" in reply["error"]["fields"]
+
+
+def test_an_amd_start_that_forces_triton_keeps_kvcalcs_rocm_sizing():
+    """ROCm users force TRITON_ATTN often; kvcalc's ROCm figures come from starts on whatever backend
+    ran, so the forced one is read (a pasted log compares) and changes nothing."""
+    auto = calc("Qwen/Qwen3-8B", "mi300x", max_model_len=8192)
+    forced = calc("Qwen/Qwen3-8B", "mi300x", max_model_len=8192, attention_backend="TRITON_ATTN")
+    assert forced.estimated.tokens == auto.estimated.tokens
+    log = ("INFO 01-01 00:00:00 [utils.py:1] non-default args: {'model': 'Qwen/Qwen3-8B', 'attention_backend': "
+           "'TRITON_ATTN'}\nINFO 01-01 00:00:01 [gpu_worker.py:1] Available KV cache memory: 150.00 GiB")
+    reply = api.handle({"op": "compare_log", "text": log, "model": "Qwen/Qwen3-8B", "gpu": "mi300x",
+                        "fallback": {"model": "Qwen/Qwen3-8B", "gpu": "mi300x"}})
+    assert reply["ok"], reply
+    assert reply["result"]["settings"]["attention_backend"] == "TRITON_ATTN"

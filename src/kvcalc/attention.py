@@ -27,6 +27,12 @@ from .versions import Rule, Version, applies
 
 
 
+PORTABLE_BACKENDS = ("TRITON_ATTN", "FLEX_ATTENTION")
+"""Forced backends vLLM also runs on AMD GPUs, where kvcalc's graph and non-torch figures come from
+public ROCm starts whatever backend ran (ROCM_ATTN, ROCM_AITER_FA, TRITON_ATTN): forcing one there
+changes nothing kvcalc sizes, so a pasted ROCm log that forced Triton is read, not refused."""
+
+
 def _capability(gpu: GpuTarget) -> tuple[int, int]:
     major, _, minor = gpu.compute_capability.partition(".")
     try:
@@ -41,7 +47,8 @@ def forced_backend_problem(backend: str, arch: ModelArch, gpu: GpuTarget, versio
     value (2 for a 16-bit cache, 1 for fp8, 0 for 4-bit modes). The release's own pick passes
     (``automatic_backend``); otherwise the checks of ``_unsupported`` apply."""
     if gpu.platform != "cuda":
-        return Text("attn.not_cuda", backend=backend)
+        # kvcalc's ROCm figures do not tell vLLM's ROCm backends apart; the portable ones pass
+        return None if backend in PORTABLE_BACKENDS else Text("attn.not_cuda", backend=backend)
     if arch.is_mla:
         return Text("attn.mla", backend=backend)
     if backend == automatic_backend(arch, gpu, version, kv_value_bytes >= 2):
@@ -117,7 +124,7 @@ def runs_flashinfer(forced: str | None, arch: ModelArch, gpu: GpuTarget, version
     """Whether the attention runs on FlashInfer (its workspace then lands in the first full graph
     vLLM captures for its estimate): the forced backend says so where there is one, except for a
     model with state layers, whose public starts show no workspace either way."""
-    if forced is not None and not arch.has_state_layers:
+    if forced is not None and gpu.platform == "cuda" and not arch.has_state_layers:
         return forced == "FLASHINFER"
     return flashinfer_attention(arch, gpu, version, sixteen_bit_cache)
 
@@ -129,10 +136,10 @@ def keeps_full_graphs(forced: str | None, arch: ModelArch, gpu: GpuTarget, versi
     supports none before v0.20 (Rule.FLEX_FULL_GRAPHS), FlashAttention (UNIFORM_BATCH or ALWAYS)
     and Triton (ALWAYS) keep them, FlashInfer keeps them for one-token decodes (a forced FlashInfer
     with speculative decoding is refused: ``forced_backend_problem``). Without a forced backend,
-    one equal to the release's pick, or for a model with state layers, kvspecs.full_cuda_graphs
-    decides."""
-    if forced is None or arch.has_state_layers or forced == automatic_backend(arch, gpu, version,
-                                                                              sixteen_bit_cache):
+    one equal to the release's pick, off CUDA or for a model with state layers,
+    kvspecs.full_cuda_graphs decides."""
+    if forced is None or gpu.platform != "cuda" or arch.has_state_layers or \
+            forced == automatic_backend(arch, gpu, version, sixteen_bit_cache):
         return full_cuda_graphs(arch, gpu, version, decode_query_len, sixteen_bit_cache)
     if forced == "FLEX_ATTENTION":
         return applies(Rule.FLEX_FULL_GRAPHS, version)

@@ -132,9 +132,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "kvcalc 只读取 JSON 对象形式的注意力配置，如 '{{\"backend\": \"FLASHINFER\"}}'，或 --attention-config.backend=FLASHINFER"),
     # ---- a forced attention backend (attention.py)
     "attn.not_cuda": (
-        "kvcalc sizes a forced attention backend ({backend}) on NVIDIA GPUs only; on this GPU it keeps the "
-        "release's own choice: remove the flag to see that",
-        "kvcalc 只在 NVIDIA GPU 上估算强制指定的注意力后端（{backend}）；在这张 GPU 上它按版本自己的选择计算：去掉该参数即可看到结果"),
+        "kvcalc does not size a forced {backend} on this GPU (on AMD GPUs it reads TRITON_ATTN and FLEX_ATTENTION "
+        "as the release's own choice, whose figures come from public ROCm starts): remove the flag, or choose "
+        "TRITON_ATTN",
+        "kvcalc 不估算在这张 GPU 上强制指定的 {backend}（在 AMD GPU 上，它把 TRITON_ATTN 和 FLEX_ATTENTION 按版本自己的选择计算，"
+        "其数值来自公开的 ROCm 启动日志）：请去掉该参数，或选择 TRITON_ATTN"),
     "attn.mla": (
         "an MLA model takes its block size from its attention backend, and kvcalc sizes only the one the release "
         "picks for it ({backend} is not an MLA backend anyway): remove the flag",
