@@ -177,3 +177,22 @@ def test_an_amd_start_that_forces_triton_keeps_kvcalcs_rocm_sizing():
                         "fallback": {"model": "Qwen/Qwen3-8B", "gpu": "mi300x"}})
     assert reply["ok"], reply
     assert reply["result"]["settings"]["attention_backend"] == "TRITON_ATTN"
+
+
+def test_levers_offer_a_backend_without_flashinfers_workspace():
+    """Where FlashInfer's workspace sits in vLLM's graph estimate, the levers offer the way out:
+    the release's own pick where FlashInfer was forced, Triton where FlashInfer is the pick (an fp8
+    KV cache on an A100); with FlashAttention, the pick, there is nothing to offer."""
+    from kvcalc.catalog import find_gpu
+    from kvcalc.plan import levers
+    from kvcalc.settings import Settings
+    from factories import config
+
+    def offered(**kw):
+        got = levers(config("Qwen/Qwen3-8B"), find_gpu("a100-80g-sxm"), Settings(max_model_len=8192, **kw))
+        return {lv["value"]: lv for lv in got["levers"] if lv["key"] == "attention_backend"}, got["current"]
+    forced, now = offered(attention_backend="FLASHINFER")
+    assert list(forced) == ["auto"] and forced["auto"]["pool_tokens"] > now["pool_tokens"]
+    fp8, now = offered(kv_cache_dtype="fp8")
+    assert list(fp8) == ["TRITON_ATTN"] and fp8["TRITON_ATTN"]["pool_tokens"] > now["pool_tokens"]
+    assert offered()[0] == {}

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable
 
 from . import paging
+from .attention import automatic_backend, runs_flashinfer
 from .catalog import Gpu
 from .config_aliases import quantization_config
 from .engine import Calculation, calculate, profile_off
@@ -209,6 +210,18 @@ def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_byte
                          """--compilation-config '{"cudagraph_mode":"FULL_DECODE_ONLY"}'""",
                          replace(s, cudagraph_mode="FULL_DECODE_ONLY"),
                          "prefill and mixed batches then run without graphs"))
+    if graphs is not None and graphs.bytes and \
+            runs_flashinfer(r.settings.attention_backend, base.arch, gpu.target, r.version, base.kv.sixteen_bit):
+        # FlashInfer's workspace sits in vLLM's graph estimate (reserve.FLASHINFER_WORKSPACE_BYTES): the
+        # release's own pick drops it where FlashInfer was forced, Triton where FlashInfer is the pick
+        forced = r.settings.attention_backend is not None and \
+            automatic_backend(base.arch, gpu.target, r.version, base.kv.sixteen_bit) != "FLASHINFER"
+        other = "auto" if forced else "TRITON_ATTN"
+        options.append(("attention_backend", other, f"attention backend {other}",
+                        "without --attention-backend" if forced else "--attention-backend TRITON_ATTN",
+                        replace(s, attention_backend=None if forced else other),
+                        "FlashInfer's attention workspace leaves vLLM's CUDA-graph estimate; the kernels' speed "
+                        "changes too"))
     if r.version < NEWEST:
         options.append(("version", str(NEWEST), f"vLLM {NEWEST}", f"vLLM {NEWEST}",
                         replace(s, vllm_version=str(NEWEST)), "defaults and accounting of the newest release"))
