@@ -75,6 +75,7 @@ def test_flex_attention_captures_no_full_graph_before_v0_20():
     (dict(gpu="mi300x", attention_backend="FLASHINFER"), "does not size a forced FLASHINFER on this GPU"),
     (dict(attention_backend="auto", vllm_version="0.17.0"), "auto needs vLLM 0.18.0"),
     (dict(attention_backend="FLASHMLA"), "not an attention backend kvcalc sizes"),
+    (dict(attention_backend=["FLASHINFER"]), "not an attention backend kvcalc sizes"),
 ])
 def test_what_vllm_or_kvcalc_refuses_is_said_at_the_field(kw, words):
     assert words in refusal(**kw)

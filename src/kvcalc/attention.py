@@ -25,8 +25,6 @@ from .kvspecs import FLASHINFER_HEAD_SIZES, GpuTarget, flashinfer_attention, ful
 from .messages import Text
 from .versions import Rule, Version, applies
 
-
-
 PORTABLE_BACKENDS = ("TRITON_ATTN", "FLEX_ATTENTION")
 """Forced backends vLLM also runs on AMD GPUs, where kvcalc's graph and non-torch figures come from
 public ROCm starts whatever backend ran (ROCM_ATTN, ROCM_AITER_FA, TRITON_ATTN): forcing one there

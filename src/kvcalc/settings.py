@@ -605,8 +605,9 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         why = _choice_problem(value, choices, rule, version, case_blind)
         if why is not None:
             problems[flag] = why
-    backend = s.attention_backend.strip().upper() if isinstance(s.attention_backend, str) else s.attention_backend
-    backend = BACKEND_ALIASES.get(backend, backend)
+    backend = s.attention_backend
+    if isinstance(backend, str):
+        backend = BACKEND_ALIASES.get(backend.strip().upper(), backend.strip().upper())
     if backend == "AUTO" and version is not None and not applies(Rule.ATTENTION_BACKEND_AUTO, version):
         rule = Rule.ATTENTION_BACKEND_AUTO.value
         problems["--attention-backend"] = Text("attn.auto_release", since=str(rule.since), pr=rule.pr,
