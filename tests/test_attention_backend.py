@@ -113,7 +113,13 @@ def test_the_command_spells_the_backend_as_the_release_reads_it(version, backend
 
 def test_a_pasted_command_gives_its_backend_in_every_spelling():
     assert read_command("vllm serve Qwen/Qwen3-8B --attention-backend flashinfer")["settings"] == \
-        {"attention_backend": "flashinfer"}
+        {"attention_backend": "FLASHINFER"}
+    assert read_command("vllm serve Qwen/Qwen3-8B --attention-backend auto")["settings"] == {}
+    assert read_command("vllm serve Qwen/Qwen3-8B --attention-backend triton_attn_vllm_v1")["settings"] == \
+        {"attention_backend": "TRITON_ATTN"}
+    # a backend kvcalc does not size is named, not dropped into a select that cannot show it
+    got = read_command("vllm serve Qwen/Qwen3-8B --attention-backend FLASHMLA")
+    assert got["settings"] == {} and "FLASHMLA" in got["refused"]["--attention-backend"]
     assert read_command("vllm serve Qwen/Qwen3-8B --attention-config.backend=FLEX_ATTENTION")["settings"] == \
         {"attention_backend": "FLEX_ATTENTION"}
     got = read_command("""vllm serve Qwen/Qwen3-8B --attention-config '{"backend": "TRITON_ATTN", "flash_attn_version": 3}'""")

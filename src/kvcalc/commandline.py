@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import SettingsError, VersionError
 from .messages import Text
-from .settings import BACKEND_VARIABLE, ENV_SETTINGS, VLLM_SPELLING, Settings
+from .settings import BACKEND_ALIASES, BACKEND_VARIABLE, ENV_SETTINGS, FORCED_BACKENDS, VLLM_SPELLING, Settings
 from .versions import Rule, applies, parse_version
 from .vllm_flags import SPEC_SHORTHAND, config_flag, dotted_value, moe_backend_marlin, read_config, sort_unknown
 from .weights import VLLM_QUANTIZATION_FORMATS
@@ -136,6 +136,9 @@ def read_command(text: str) -> dict[str, Any]:
     ignored, refused, strange = sort_unknown(rest)
     if env_ignored:
         ignored.append(BACKEND_VARIABLE)
+    backend_refusal = _read_backend(settings)
+    if backend_refusal is not None:
+        refused["--attention-backend"] = backend_refusal
     return {"model": model, "settings": settings, "ignored": list(dict.fromkeys(ignored)),
             "refused": {**refused, **unread}, "unknown": strange}
 
@@ -161,6 +164,22 @@ def _after_program(tokens: list[str]) -> tuple[list[str] | None, dict[str, str],
             tag = _IMAGE_TAG.search(token)
             return tokens[i + 1:], env, tag.group(1) if tag else None
     return None, env, None
+
+
+def _read_backend(settings: dict[str, Any]) -> Text | None:
+    """The forced attention backend as the form's select holds it (vLLM reads the name in any case,
+    the old Triton name too); "auto" is no choice. A name kvcalc does not size leaves the settings,
+    with the reason to show beside the command's other refused flags (else the select would keep its
+    old value and the estimate would silently ignore the flag)."""
+    value = settings.pop("attention_backend", None)
+    if not isinstance(value, str) or not value.strip():
+        return None
+    word = BACKEND_ALIASES.get(value.strip().upper(), value.strip().upper())
+    if word in FORCED_BACKENDS:
+        settings["attention_backend"] = word
+    elif word != "AUTO":
+        return Text("settings.attention_backend", value=value.strip(), allowed=", ".join(FORCED_BACKENDS))
+    return None
 
 
 def _release_at_least(release: str | None, rule: Rule) -> bool:

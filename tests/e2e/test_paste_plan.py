@@ -502,3 +502,22 @@ def test_a_pasted_serve_command_fills_the_form(py_page):
     paste(page, "vllm serve /models/my-llama --max-model-len 8192")
     expect(msg).to_contain_text("/models/my-llama is a local path")
     reset(page)
+
+
+def test_a_pasted_command_that_forces_an_attention_backend_sets_the_select(py_page):
+    """--attention-backend in a pasted command (any case) reaches the select and the estimate; the
+    attention config's other keys are named as left out with the reason."""
+    page = py_page
+    reset(page)
+    got = paste(page, "vllm serve Qwen/Qwen3-8B --max-model-len 8192 --attention-backend flashinfer "
+                      """--attention-config '{"flash_attn_version": 3}'""")
+    assert got["request"]["op"] == "read_command" and got["reply"]["ok"], got
+    msg = page.get_by_test_id("log-paste-msg")
+    expect(msg).to_contain_text("--attention-config (of the attention config kvcalc reads only backend")
+    want = page_request(max_model_len=8192)
+    want["settings"]["attention_backend"] = "FLASHINFER"
+    wait_request(page, want, timeout_s=30)
+    assert_numbers_match(page, oracle(want)["result"])
+    expect(page.get_by_test_id("attn-backend")).to_have_value("FLASHINFER")
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--attention-backend FLASHINFER")
+    reset(page)
