@@ -84,3 +84,11 @@ def test_vllm_shorthands_and_the_moe_backend():
     other = read_command("vllm serve m --moe-backend cutlass --mm-encoder-tp-mode data")
     assert "mxfp4_marlin" not in other["settings"] and other["ignored"] == ["--moe-backend"]
     assert "whole encoder" in other["refused"]["--mm-encoder-tp-mode"]
+
+
+def test_turning_custom_all_reduce_off_changes_nothing_kvcalc_sizes():
+    """vLLM's custom all-reduce keeps about 24 MiB per GPU: --disable-custom-all-reduce is read as
+    leaving memory alone (five stored multi-GPU runs with it land within kvcalc's usual error)."""
+    got = read_command("vllm serve Qwen/Qwen3-32B -tp 2 --disable-custom-all-reduce")
+    assert got["settings"] == {"tensor_parallel_size": 2} and got["ignored"] == ["--disable-custom-all-reduce"]
+    assert got["refused"] == {}

@@ -194,9 +194,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "auto needs vLLM {since} or newer ({pr}); {version} takes only a backend name, so leave the flag out "
         "for the release's own choice",
         "auto 需要 vLLM {since} 或更高版本（{pr}）；{version} 只接受后端名称，想用版本自己的选择请去掉该参数"),
-    "flags.custom_all_reduce": (
-        "without vLLM's custom all-reduce its buffers go, which changes the non-torch memory kvcalc estimates",
-        "关闭 vLLM 自定义 all-reduce 后其缓冲区随之消失，这会改变 kvcalc 估算的非 torch 显存"),
     "flags.sleep_mode": (
         "sleep mode allocates through its own pool, which vLLM counts differently; not modelled",
         "休眠模式通过自己的内存池分配，vLLM 的计数方式不同；尚未建模"),
