@@ -92,3 +92,16 @@ def test_turning_custom_all_reduce_off_changes_nothing_kvcalc_sizes():
     got = read_command("vllm serve Qwen/Qwen3-32B -tp 2 --disable-custom-all-reduce")
     assert got["settings"] == {"tensor_parallel_size": 2} and got["ignored"] == ["--disable-custom-all-reduce"]
     assert got["refused"] == {}
+
+
+@pytest.mark.parametrize("flags, ignored", [("-O3", ["-O3"]), ("-O 3", []), ("--optimization-level 3", ["--optimization-level"]),
+                                            ("--optimization-level=3", ["--optimization-level"])])
+def test_the_default_optimization_level_is_read_as_the_default(flags, ignored):
+    got = read_command(f"vllm serve Qwen/Qwen3-8B {flags}")
+    assert got["settings"] == {} and got["refused"] == {} and got["ignored"] == ignored
+
+
+@pytest.mark.parametrize("flags, flag", [("-O0", "-O"), ("-O2", "-O"), ("--optimization-level 1", "--optimization-level")])
+def test_other_optimization_levels_are_refused_with_the_reason(flags, flag):
+    got = read_command(f"vllm serve Qwen/Qwen3-8B {flags}")
+    assert "optimization levels only 3" in got["refused"][flag]

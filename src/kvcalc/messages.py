@@ -108,10 +108,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "请改为给出 --max-num-batched-tokens"),
     "flags.compilation": (
         "only a compilation config given as JSON (or as -O.cudagraph_mode=…) is read, for cudagraph_mode, "
-        "cudagraph_capture_sizes and max_cudagraph_capture_size; an optimization level is not modelled "
-        "(--enforce-eager for no compilation)",
+        "cudagraph_capture_sizes and max_cudagraph_capture_size; of the optimization levels only 3, which every "
+        "release runs unasked, is read (--enforce-eager for no compilation; cudagraph_mode PIECEWISE for -O1's "
+        "graphs)",
         "只读取以 JSON（或 -O.cudagraph_mode=…）给出的编译配置中的 cudagraph_mode、cudagraph_capture_sizes 与 "
-        "max_cudagraph_capture_size；优化级别尚未建模（不编译请用 --enforce-eager）"),
+        "max_cudagraph_capture_size；优化级别只读取各版本默认运行的 3（不编译请用 --enforce-eager；-O1 的 graph "
+        "相当于 cudagraph_mode PIECEWISE）"),
     "flags.compilation_keys": (
         "of the compilation config kvcalc reads cudagraph_mode, cudagraph_capture_sizes and "
         "max_cudagraph_capture_size; the other keys ({keys}) change what vLLM compiles or captures in ways it "
