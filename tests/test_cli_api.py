@@ -404,7 +404,7 @@ def test_a_pasted_serve_line_runs_with_the_flags_that_leave_memory_alone(capsys)
     (["-dp", "2"], "-dp: data parallelism is not modelled"),
     (["--dtype", "float32"], "float32 doubles the weights"),
     (["--load-format", "gguf"], "GGUF files are not modelled"),
-    (["-O0"], "-O: only a compilation config given as JSON"),
+    (["-O", "fast"], "-O: only a compilation config given as JSON"),
     (["--compilation-config", '{"pass_config": {}}'], "the other keys (pass_config)"),
     (["--no-enable-chunked-prefill"], "give --max-num-batched-tokens instead"),
     (["--frobnicate", "3"], "unrecognized arguments: --frobnicate (no vLLM flag kvcalc knows"),

@@ -130,6 +130,7 @@ const FIELDS = [
   ["cgs", "cg-sizes", ""],
   ["cgm", "cg-mode", ""],
   ["ab", "attn-backend", ""],
+  ["ol", "opt-level", ""],
   ["mmlim", "mm-limits", ""],
   ["mmp", "mm-proc", ""],
   ["spec", "spec-config", ""],
@@ -233,7 +234,7 @@ function drafterField() {
 
 // --enable-prefix-caching, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
 // VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, the compilation config's cudagraph_mode,
-// --attention-backend, --skip-mm-profiling,
+// --attention-backend, -O, --skip-mm-profiling,
 // --language-model-only, --decode-context-parallel-size, --kv-cache-memory-bytes, --num-gpu-blocks-override,
 // --cpu-offload-gb, --async-scheduling,
 // --mamba-ssm-cache-dtype and --disable-hybrid-kv-cache-manager: sent only when the user (or a pasted log) set them.
@@ -249,6 +250,7 @@ function profileSettings() {
   const perf = $("performance-mode").value;
   const cgm = $("cg-mode").value;
   const ab = $("attn-backend").value;
+  const ol = $("opt-level").value;
   const asy = $("async-scheduling").value;
   const ssm = $("mamba-ssm-dtype").value;
   return {
@@ -263,6 +265,7 @@ function profileSettings() {
     ...(perf === "" ? {} : { performance_mode: perf }),
     ...(cgm === "" ? {} : { cudagraph_mode: cgm }),
     ...(ab === "" ? {} : { attention_backend: ab }),
+    ...(ol === "" ? {} : { optimization_level: Number(ol) }),
     ...(value("dcp") === null ? {} : { decode_context_parallel_size: value("dcp") }),
     ...(value("kv-bytes") === null ? {} : { kv_cache_memory_bytes: value("kv-bytes") }),
     ...(value("num-blocks") === null ? {} : { num_gpu_blocks_override: value("num-blocks") }),
@@ -564,6 +567,7 @@ function renderSettingsUsed(r) {
     ...(s.rocm_quick_reduce ? [["VLLM_ROCM_QUICK_REDUCE_QUANTIZATION", s.rocm_quick_reduce]] : []),
     ...(s.performance_mode ? [["--performance-mode", s.performance_mode]] : []),
     ...(s.attention_backend ? [["--attention-backend", s.attention_backend]] : []),
+    ...(s.optimization_level != null ? [["-O", String(s.optimization_level)]] : []),
     ...(s.cudagraph_capture_sizes ? [["--cudagraph-capture-sizes", s.cudagraph_capture_sizes.join(" ")]] : []),
     ...(s.limit_mm_per_prompt ? [["--limit-mm-per-prompt", JSON.stringify(s.limit_mm_per_prompt)]] : []),
     ...(s.mm_processor_kwargs ? [["--mm-processor-kwargs", JSON.stringify(s.mm_processor_kwargs)]] : []),
@@ -1112,6 +1116,7 @@ const LOG_FIELDS = [
   ["cudagraph_capture_sizes", "cg-sizes", ""],
   ["cudagraph_mode", "cg-mode", ""],
   ["attention_backend", "attn-backend", ""],
+  ["optimization_level", "opt-level", ""],
   ["limit_mm_per_prompt", "mm-limits", ""],
   ["mm_processor_kwargs", "mm-proc", ""],
   ["speculative", "spec-config", ""],
@@ -1166,6 +1171,7 @@ function settingText(k, v) {
   if (k === "disable_hybrid_kv_cache_manager") return v ? SETTING_FLAG[k] : "";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;
   if (k === "cudagraph_mode") return `-O.cudagraph_mode=${v}`;
+  if (k === "optimization_level") return `-O${v}`;
   if (Array.isArray(v)) return `${SETTING_FLAG[k] || k} ${v.join(" ")}`;
   return `${SETTING_FLAG[k] || k} ${v}`;
 }

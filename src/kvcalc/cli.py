@@ -23,7 +23,8 @@ from .settings import (COMPILE_CACHE_STATES, CUDAGRAPH_MODES, FORCED_BACKENDS, M
 from .validate import load_logs, validate_logs
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
-from .vllm_flags import SPEC_SHORTHAND, config_flag, dotted_value, moe_backend_marlin, read_config, sort_unknown
+from .vllm_flags import (SPEC_SHORTHAND, config_flag, dotted_value, moe_backend_marlin, optimization_level_flag,
+                         read_config, sort_unknown)
 
 
 def _flag_bool(text: str) -> bool:
@@ -176,6 +177,10 @@ def _model_flags(p: Any) -> None:
                         "'{\"cudagraph_mode\": \"NONE\"}' or -O.cudagraph_mode=NONE, both read here too): which CUDA "
                         "graphs vLLM captures, and so counts in its CUDA-graph estimate. Default: the release's "
                         "(FULL_AND_PIECEWISE)")
+    p.add_argument("--optimization-level", type=int, choices=(0, 1, 2, 3),
+                   help="vLLM's -O level (v0.12+; -O0 / -O1 are read here too): 0 compiles and captures nothing, "
+                        "as --enforce-eager; 1 captures piecewise CUDA graphs only, without the all-reduce + "
+                        "RMSNorm fusion; 2 (the default) and 3 add the full graphs")
     p.add_argument("--attention-backend", type=str.upper, choices=(*FORCED_BACKENDS, "AUTO"),
                    help="vLLM's --attention-backend (v0.13+; VLLM_ATTENTION_BACKEND before v0.15, and "
                         "--attention-config.backend, both read here too): FlashInfer adds its 394 MiB workspace to "
@@ -419,8 +424,8 @@ def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | Non
     """vLLM's compilation and attention configs in a serve line (--compilation-config / -O /
     --attention-config as JSON, dotted --compilation-config.KEY / -O.KEY / --attention-config.KEY
     with = or the next token): the arguments without them, the settings they give
-    (vllm_flags.read_config) and, where some of one cannot be read, the refusal's line. An
-    optimization level (-O3) stays for the unknown flags to refuse."""
+    (vllm_flags.read_config; an optimization level -O3, -O=1 or -O 0 among them) and, where some of
+    one cannot be read, the refusal's line."""
     kept: list[str] = []
     dotted: dict[str, dict[str, Any]] = {}     # config -> the keys given one by one
     settings: dict[str, Any] = {}
@@ -428,6 +433,11 @@ def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | Non
     i = 0
     while i < len(argv):
         token = argv[i]
+        level = optimization_level_flag(token)
+        if level is not None:
+            settings["optimization_level"] = level
+            i += 1
+            continue
         flag, eq, inline = token.partition("=")
         config = config_flag(flag)
         if config is None:

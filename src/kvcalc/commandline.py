@@ -22,7 +22,8 @@ from .errors import SettingsError, VersionError
 from .messages import Text
 from .settings import BACKEND_ALIASES, BACKEND_VARIABLE, ENV_SETTINGS, FORCED_BACKENDS, VLLM_SPELLING, Settings
 from .versions import Rule, applies, parse_version
-from .vllm_flags import SPEC_SHORTHAND, config_flag, dotted_value, moe_backend_marlin, read_config, sort_unknown
+from .vllm_flags import (SPEC_SHORTHAND, config_flag, dotted_value, moe_backend_marlin, optimization_level_flag,
+                         read_config, sort_unknown)
 from .weights import VLLM_QUANTIZATION_FORMATS
 
 _BY_FLAG = {flag: name for name, flag in VLLM_SPELLING.items() if flag.startswith("-")}
@@ -77,6 +78,11 @@ def read_command(text: str) -> dict[str, Any]:
                 model = token          # vllm serve MODEL
             else:
                 rest.append(token)     # the value of a flag kvcalc does not read
+            i += 1
+            continue
+        level = optimization_level_flag(token)
+        if level is not None:
+            settings["optimization_level"] = level
             i += 1
             continue
         flag, eq, inline = token.partition("=")

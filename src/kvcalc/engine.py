@@ -23,8 +23,8 @@ from .messages import Text, message_of
 from .params import text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
 from .servecmd import serve_command
-from .settings import (NO_LENGTH_KEY_MAX_LEN, Resolved, Settings, Speculative, resolve, spec_family,
-                       with_batch_floor)
+from .settings import (NO_LENGTH_KEY_MAX_LEN, Resolved, Settings, Speculative, allreduce_fusion_pass,
+                       cudagraph_mode_in_effect, resolve, runs_eager, spec_family, with_batch_floor)
 from .specs import SizingContext
 from .units import GIB
 from .versions import (NEWEST_LOGGED, Rule, Version, applies, breakable_cudagraphs, default_v2_architectures,
@@ -483,9 +483,10 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     vocab = text_part(config).get("vocab_size")
     if not isinstance(vocab, int):
         return None, Text("note.vocab_unknown"), ()
-    cg = cuda_graph_deducted(r.version, s.enforce_eager, mrv2, s.cudagraph_memory_profiling, gpu.platform)
+    eager = runs_eager(s)
+    cg = cuda_graph_deducted(r.version, eager, mrv2, s.cudagraph_memory_profiling, gpu.platform)
     # breakable CUDA graphs (Rule.BREAKABLE_CUDAGRAPHS) keep the graphs and drop torch.compile
-    compiled = not s.enforce_eager and not breakable_cudagraphs(arch.architecture, r.version, gpu.platform)
+    compiled = not eager and not breakable_cudagraphs(arch.architecture, r.version, gpu.platform)
     pp = s.pipeline_parallel_size
     reserves = tuple(estimate_reserve(config, r.version, tp=s.tensor_parallel_size, pp=pp,
                                       mnbt=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
@@ -498,7 +499,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       nvswitch=gpu.nvswitch,
                                       max_capture_size=s.max_cudagraph_capture_size,
                                       capture_sizes=r.capture_sizes, compiled=compiled,
-                                      cudagraph_mode=s.cudagraph_mode,
+                                      cudagraph_mode=cudagraph_mode_in_effect(s),
+                                      allreduce_fusion_pass=allreduce_fusion_pass(s),
                                       full_graphs=keeps_full_graphs(s.attention_backend, arch, gpu.target,
                                                                     r.version, 1 + num_spec, sixteen_bit_cache),
                                       flashinfer_attention=runs_flashinfer(s.attention_backend, arch, gpu.target,
@@ -659,7 +661,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     v0_note = v0_engine_note(arch, gpu.target, version, s.kv_cache_dtype)
     if v0_note:
         notes = [*notes, v0_note]
-    if not s.enforce_eager and breakable_cudagraphs(arch.architecture, version, gpu.platform):
+    if not runs_eager(s) and breakable_cudagraphs(arch.architecture, version, gpu.platform):
         notes = [*notes, Text("note.breakable_cudagraphs", major=version.major, minor=version.minor)]
     if arch.derived_max_model_len is None and given_len is None:
         notes = [*notes, Text("note.max_len_assumed", length=NO_LENGTH_KEY_MAX_LEN)]

@@ -108,6 +108,7 @@ class ParsedLog:
     mxfp4_marlin: bool | None = None    # MXFP4 experts on Marlin (True) or a native kernel (False)
     performance_mode: str | None = None  # "Performance mode set to 'throughput'." (v0.17+)
     cudagraph_mode: str | None = None   # the engine line's compilation config, where not the default
+    optimization_level: int | None = None  # the non-default args' -O level (v0.12+), where given
     error: str | None = None
     error_needed_gib: float | None = None
     error_available_gib: float | None = None
@@ -214,6 +215,8 @@ class ParsedLog:
                 out[key] = a[key]
         mode = a.get("performance_mode")
         pick("performance_mode", mode if isinstance(mode, str) else None, self.performance_mode)
+        if self.optimization_level is not None:
+            out["optimization_level"] = self.optimization_level
         backend = a.get("attention_backend")
         if backend is None and isinstance(a.get("attention_config"), dict):
             backend = a["attention_config"].get("backend")
@@ -369,6 +372,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     # the engine line's compilation config (v0.10.1+): which CUDA graphs the start captures
     ("'cudagraph_mode': <CUDAGraphMode.", re.compile(r"'cudagraph_mode': <CUDAGraphMode\.([A-Z_]{1,30})"),
      "cudagraph_mode"),
+    # the non-default args' optimization level (v0.12+: an IntEnum, printed as its repr or a number)
+    ("'optimization_level': ", re.compile(r"'optimization_level': (?:<OptimizationLevel\.O[0-3]: )?([0-3])\b"),
+     "optimization_level"),
 ]
 
 _USAGE = re.compile(r"(?<![0-9.])([0-9.]{1,20}) GiB for ([a-zA-Z \-+()]{1,80}?)(?:,|\.| and)")
@@ -649,6 +655,8 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         log.mxfp4_marlin = g[0] in ("MARLIN", "BATCHED_MARLIN")
     elif kind == "performance_mode":
         log.performance_mode = g[0]
+    elif kind == "optimization_level":
+        log.optimization_level = int(g[0])
     elif kind == "cudagraph_mode":
         # the default says nothing a form needs (and would be spelled into the serve command)
         log.cudagraph_mode = g[0] if g[0] != "FULL_AND_PIECEWISE" else log.cudagraph_mode

@@ -108,12 +108,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "请改为给出 --max-num-batched-tokens"),
     "flags.compilation": (
         "only a compilation config given as JSON (or as -O.cudagraph_mode=…) is read, for cudagraph_mode, "
-        "cudagraph_capture_sizes and max_cudagraph_capture_size; of the optimization levels only 3, which every "
-        "release runs unasked, is read (--enforce-eager for no compilation; cudagraph_mode PIECEWISE for -O1's "
-        "graphs)",
+        "cudagraph_capture_sizes and max_cudagraph_capture_size, and an optimization level -O0 to -O3",
         "只读取以 JSON（或 -O.cudagraph_mode=…）给出的编译配置中的 cudagraph_mode、cudagraph_capture_sizes 与 "
-        "max_cudagraph_capture_size；优化级别只读取各版本默认运行的 3（不编译请用 --enforce-eager；-O1 的 graph "
-        "相当于 cudagraph_mode PIECEWISE）"),
+        "max_cudagraph_capture_size，以及优化级别 -O0 到 -O3"),
     "flags.compilation_keys": (
         "of the compilation config kvcalc reads cudagraph_mode, cudagraph_capture_sizes and "
         "max_cudagraph_capture_size; the other keys ({keys}) change what vLLM compiles or captures in ways it "
@@ -237,6 +234,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.block_size_multiple": (
         "{value} is not accepted; vLLM takes {allowed} or any multiple of 16",
         "不接受 {value}；vLLM 可用的取值：{allowed}，或任意 16 的倍数"),
+    "settings.optimization_level": (
+        "must be an optimization level from 0 to 3, got {value}",
+        "须为 0 到 3 的优化级别，收到的是 {value}"),
+    "settings.optimization_level_release": (
+        "-O{level} is an optimization level from vLLM {since}; {version} reads -O{level} as a compilation "
+        "level, which kvcalc does not model: choose a newer release, --enforce-eager for no compilation, or "
+        "leave the flag out (-O3 is that release's default)",
+        "-O{level} 是 vLLM {since} 起的优化级别；{version} 把 -O{level} 当作编译级别，kvcalc 未建模：请选择更新的版本，"
+        "不编译请用 --enforce-eager，或去掉该参数（-O3 是该版本的默认值）"),
     "settings.attention_backend": (
         "{value} is not an attention backend kvcalc sizes: it sizes {allowed}, or auto (vLLM 0.18+) for the "
         "release's own choice",

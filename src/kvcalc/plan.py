@@ -21,7 +21,7 @@ from .errors import KvcalcError, SettingsError
 from .messages import Text
 from .kvspecs import _tp_ok
 from .quant_support import check_quantization_supported
-from .settings import Settings
+from .settings import Settings, cudagraph_mode_in_effect
 from .versions import NEWEST, Rule, Version, applies
 
 
@@ -204,7 +204,8 @@ def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_byte
                         "VLLM_CACHE_ROOT on a volume", replace(s, compile_cache="warm"),
                         "the first start still compiles; later starts load ~/.cache/vllm"))
     graphs = base.budget.term("CUDA graphs") if base.budget is not None else None
-    if graphs is not None and graphs.bytes and (r.settings.cudagraph_mode or "FULL_AND_PIECEWISE") == "FULL_AND_PIECEWISE":
+    if graphs is not None and graphs.bytes and \
+            (cudagraph_mode_in_effect(r.settings) or "FULL_AND_PIECEWISE") == "FULL_AND_PIECEWISE":
         # the decode graphs, where graphs pay off most, stay; vLLM's estimate drops the piecewise ones
         options.append(("cudagraph_mode", "FULL_DECODE_ONLY", "CUDA graphs for decode batches only",
                          """--compilation-config '{"cudagraph_mode":"FULL_DECODE_ONLY"}'""",

@@ -1641,7 +1641,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      pinned_memory: bool | None = None, interactivity: bool = False,
                      embeds_in_graph: bool = True, full_graphs: bool = True,
                      flashinfer_attention: bool = False, moe_workspace: str = "",
-                     cudagraph_mode: str | None = None) -> ReserveEstimate:
+                     cudagraph_mode: str | None = None, allreduce_fusion_pass: bool = True) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -1665,7 +1665,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     all-reduce's buffer (``quick_reduce_bytes``) and FlashInfer's all-reduce fusion workspace
     (``allreduce_fusion_bytes``: in the typical value and the band's top, not its low end, where
     flashinfer may be missing; ``nvswitch``: the GPUs share NVSwitch multicast, which picks its
-    MNNVL layout from v0.25)."""
+    MNNVL layout from v0.25; ``allreduce_fusion_pass``: the optimization level runs the fusion pass,
+    settings.allreduce_fusion_pass)."""
     era = era_for(version, model_runner_v2)
     rows = sampler_rows(max_num_seqs, mnbt)
     vocab_padded = padded_vocab(vocab)
@@ -1755,9 +1756,10 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                                         tokens=HYBRID_TOWER_EXCESS_MIN_TOKENS)])
         notes.append(Text("note.hybrid_tower_excess", low=HYBRID_TOWER_EXCESS_GIB_PER_16K,
                           gib=HYBRID_TOWER_EXCESS_GIB, tokens=HYBRID_TOWER_EXCESS_MIN_TOKENS))
+    # without the fusion pass (-O0, -O1) a compiled graph's all-reduces run as eager ones do
     allreduce_fusion = allreduce_fusion_bytes(version, platform, capability, tp, mnbt,
-                                              _n(text_part(config), "hidden_size"), dtype_bytes, compiled,
-                                              nvswitch)
+                                              _n(text_part(config), "hidden_size"), dtype_bytes,
+                                              compiled and allreduce_fusion_pass, nvswitch)
     quick_reduce = quick_reduce_bytes(quick_reduce_level, platform, capability, tp, dtype_bytes)
     if (quick_reduce_level or "NONE").upper() != "NONE" and not quick_reduce:
         notes.append(Text("note.quick_reduce_idle"))

@@ -61,6 +61,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--block-size", s.block_size)
     if s.enforce_eager:
         flag("--enforce-eager")
+    if s.optimization_level in (0, 1):      # 2 is the default and 3 the same
+        parts.append(f"-O{s.optimization_level}")
     if s.enable_prefix_caching is not None and s.enable_prefix_caching != prefix_caching_default:
         flag("--enable-prefix-caching" if s.enable_prefix_caching else "--no-enable-prefix-caching")
     if s.async_scheduling is not None and s.async_scheduling != async_scheduling_default:

@@ -93,6 +93,7 @@ VLLM_SPELLING = {
     "max_cudagraph_capture_size": "--max-cudagraph-capture-size",
     "cudagraph_capture_sizes": "--cudagraph-capture-sizes", "performance_mode": "--performance-mode",
     "cudagraph_mode": "-O.cudagraph_mode", "attention_backend": "--attention-backend",
+    "optimization_level": "--optimization-level",
     "limit_mm_per_prompt": "--limit-mm-per-prompt", "mm_processor_kwargs": "--mm-processor-kwargs",
     "mamba_ssm_cache_dtype": "--mamba-ssm-cache-dtype", "kv_cache_memory_bytes": "--kv-cache-memory-bytes",
     "num_gpu_blocks_override": "--num-gpu-blocks-override", "cpu_offload_gb": "--cpu-offload-gb",
@@ -234,6 +235,7 @@ class Settings:
     performance_mode: str | None = None         # --performance-mode (PERFORMANCE_MODES); None: not given
     cudagraph_mode: str | None = None           # the compilation config's cudagraph_mode (CUDAGRAPH_MODES)
     attention_backend: str | None = None        # --attention-backend (FORCED_BACKENDS); None: the release's pick
+    optimization_level: int | None = None       # -O0 .. -O3 (--optimization-level); None: the default 2
     limit_mm_per_prompt: Any = None             # {"image": 2, "video": 0}, its JSON, or "image=2,video=0"
     mm_processor_kwargs: Any = None             # {"max_pixels": 1003520} or its JSON
     mamba_ssm_cache_dtype: str | None = None
@@ -615,6 +617,13 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
     elif backend not in (None, "AUTO", *FORCED_BACKENDS):
         problems["--attention-backend"] = Text("settings.attention_backend", value=show(s.attention_backend),
                                                allowed=", ".join(FORCED_BACKENDS))
+    level = s.optimization_level
+    if level is not None and (not _is_int(level) or not 0 <= level <= 3):
+        problems["--optimization-level"] = Text("settings.optimization_level", value=show(level))
+    elif level is not None and level != 3 and version is not None and not applies(Rule.OPTIMIZATION_LEVELS, version):
+        rule = Rule.OPTIMIZATION_LEVELS.value
+        problems["--optimization-level"] = Text("settings.optimization_level_release", since=str(rule.since),
+                                                version=str(version), level=level)
     mm_limits = None
     if s.limit_mm_per_prompt is not None:
         mm_limits = mm_limits_of(s.limit_mm_per_prompt)
@@ -687,3 +696,24 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         max_model_len=int(max_len), max_num_batched_tokens=int(mnbt), max_num_seqs=int(seqs),
         batch_defaults=defaults, defaults_used=frozenset(used), capture_sizes=sizes, mm_limits=mm_limits,
         mm_processor=mm_processor, max_len_limit=derived_max_len, auto_max_model_len=auto_len)
+
+
+def runs_eager(s: Settings) -> bool:
+    """Whether vLLM neither compiles nor captures CUDA graphs: --enforce-eager, or -O0 from v0.12
+    (Rule.OPTIMIZATION_LEVELS; settings.resolve refuses -O0 before)."""
+    return bool(s.enforce_eager) or s.optimization_level == 0
+
+
+def cudagraph_mode_in_effect(s: Settings) -> str | None:
+    """The compilation config's cudagraph_mode vLLM runs: the one given, else the optimization
+    level's (NONE at -O0, PIECEWISE at -O1, vllm/config/vllm.py OPTIMIZATION_LEVEL_TO_CONFIG; a given
+    value wins, as vLLM applies the level's defaults to unset fields only); None: the release's own."""
+    if s.cudagraph_mode is not None:
+        return s.cudagraph_mode
+    return {0: "NONE", 1: "PIECEWISE"}.get(s.optimization_level)
+
+
+def allreduce_fusion_pass(s: Settings) -> bool:
+    """Whether the optimization level runs the all-reduce + RMSNorm fusion pass (from -O2, the
+    default; -O0 and -O1 leave the all-reduce to itself)."""
+    return s.optimization_level not in (0, 1)

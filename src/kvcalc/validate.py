@@ -19,7 +19,7 @@ from .config_aliases import quantization_config
 from .catalog import DATA_DIR, find_gpu, find_model
 from .engine import calculate
 from .errors import KvcalcError
-from .settings import Settings
+from .settings import Settings, runs_eager
 from .termcheck import term_checks
 
 _SETTING_FIELDS = tuple(name for name in Settings.__dataclass_fields__ if name != "speculative")
@@ -102,12 +102,12 @@ def observed_reserve(entry: dict[str, Any]) -> dict[str, Any] | None:
         "activation_gib": terms["activation peak"],
         # on unified memory vLLM counts its processes' host memory as non-torch (unified_memory_reserve)
         "non_torch_gib": terms["non-torch memory"]
-        - fixed_part_gib(era_for(r.version, calc.model_runner_v2), not s.enforce_eager)
+        - fixed_part_gib(era_for(r.version, calc.model_runner_v2), not runs_eager(s))
         + terms.get("unified memory", 0.0)
         # a V1-runner first start's kept table copy is a term kvcalc computes (reserve.cold_kept_copies)
         + calc.budget.compile_kept_bytes / gib,
         # the fixed part applies to compiled runs only (reserve.fixed_part_gib)
-        "compiled": not s.enforce_eager,
+        "compiled": not runs_eager(s),
         "cuda_graph_gib": cg,
         # a first start's compile reserve applies (reserve.cold_compile_reserve); its size is fitted
         # from the embedding table the first stage's graph looks up and the activation peak

@@ -504,6 +504,15 @@ class Rule(Enum):
         "inferred: #20059 (merged 2025-07-30, in v0.10.1) adds CUDAGraphMode in place of v0.10.0's "
         "full_cuda_graph switch; a v0.31.0 H200 start with cudagraph_mode NONE captures no graph "
         "('Skipping encoder and decoder CUDA graph capture') and subtracts no estimate")
+    OPTIMIZATION_LEVELS = RuleInfo(
+        _v("0.12.0"), "v0.12.0 wheel", "vllm/config/vllm.py OptimizationLevel, OPTIMIZATION_LEVEL_TO_CONFIG",
+        "-O0 to -O3 (--optimization-level) are optimization levels: -O0 compiles and captures nothing, as "
+        "--enforce-eager; -O1 compiles with piecewise CUDA graphs and no all-reduce + RMSNorm fusion; -O2, the "
+        "default, and -O3 add the full graphs and the fusions; before, -O N was the compilation level, and "
+        "-O3 (piecewise graphs) the default",
+        "confirmed: OptimizationLevel absent from the v0.11.1 wheel, in v0.12.0; the level tables of the "
+        "v0.12.0, v0.13.0, v0.17.0, v0.22.0 and v0.33.0 wheels set cudagraph_mode NONE / PIECEWISE / "
+        "FULL_AND_PIECEWISE for 0 / 1 / 2-3 and fuse_allreduce_rms only from level 2")
     CUDAGRAPH_SIZE_FLAGS = RuleInfo(
         _v("0.11.1"), "#26016", "vllm/engine/arg_utils.py",
         "--cudagraph-capture-sizes and --max-cudagraph-capture-size as serve flags (the CUDA-graph "
@@ -1399,6 +1408,13 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "FlexAttention 的元数据构建器支持 full CUDA graph（AttentionCGSupport.ALWAYS）；此前一个也不支持，"
         "所以默认的 FULL_AND_PIECEWISE 模式只捕获 piecewise graph",
         "已确认：v0.19.0 的 wheel 中没有 _cudagraph_support（构建器默认值 NEVER），v0.20.0 中为 ALWAYS"),
+    "OPTIMIZATION_LEVELS": (
+        "-O0 到 -O3（--optimization-level）成为优化级别：-O0 不编译也不捕获 graph，相当于 --enforce-eager；-O1 编译并"
+        "捕获 piecewise CUDA graph，不做 all-reduce + RMSNorm 融合；默认的 -O2 与 -O3 再加上 full graph 与各项融合；"
+        "此前 -O N 是编译级别，默认为 -O3（piecewise graph）",
+        "已确认：v0.11.1 的 wheel 中没有 OptimizationLevel，v0.12.0 中有；v0.12.0、v0.13.0、v0.17.0、v0.22.0 与 v0.33.0 "
+        "wheel 的级别表对 0 / 1 / 2-3 分别设 cudagraph_mode 为 NONE / PIECEWISE / FULL_AND_PIECEWISE，"
+        "fuse_allreduce_rms 只在级别 2 起开启"),
     "CUDAGRAPH_SIZE_FLAGS": (
         "--cudagraph-capture-sizes 与 --max-cudagraph-capture-size 成为 serve 参数（CUDA graph 的捕获尺寸，"
         "决定 vLLM 的 CUDA graph 显存估算中的 graph 数）",

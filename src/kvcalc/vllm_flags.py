@@ -34,6 +34,17 @@ each gives."""
 _CONFIG_FLAGS = {"--compilation-config": "compilation", "-O": "compilation", "--attention-config": "attention"}
 
 
+LEVELS = ("0", "1", "2", "3")
+_LEVEL_FLAG = re.compile(r"-O=?([0-3])")
+
+
+def optimization_level_flag(token: str) -> int | None:
+    """The optimization level a serve-line token sets by itself (-O3, -O=1; vLLM's argument parser
+    turns them into --optimization-level, vllm/utils/argparse_utils.py), or None."""
+    m = _LEVEL_FLAG.fullmatch(token)
+    return int(m.group(1)) if m else None
+
+
 def config_flag(flag: str) -> tuple[str, str] | None:
     """For a serve-line flag (without its ``=value``), the config it sets ("compilation" for
     --compilation-config and -O, "attention" for --attention-config) and the key a dotted form names
@@ -62,8 +73,8 @@ def read_config(which: str, value: Any) -> tuple[dict[str, Any], Text | None]:
     model changes what vLLM compiles, captures or runs in ways it does not size, and an optimization
     level (-O3) or text that is no JSON object says nothing it can read."""
     unreadable = Text("flags.compilation") if which == "compilation" else Text("flags.attention_config_json")
-    if which == "compilation" and str(value).strip() == DEFAULT_LEVEL:
-        return {}, None     # -O 3: the level every release runs unasked
+    if which == "compilation" and str(value).strip() in LEVELS:
+        return {"optimization_level": int(str(value).strip())}, None     # -O 3: the optimization level
     if isinstance(value, str):
         try:
             value = json.loads(value)
@@ -149,15 +160,7 @@ NOT_MODELLED = {
 }
 """Flags that change the memory vLLM sizes but that kvcalc does not model, with the reason."""
 
-DEFAULT_LEVEL = "3"
-"""The optimization level every release runs unasked: -O3 is compilation level 3 (piecewise graphs)
-up to v0.11, and from v0.12 (vllm/config/vllm.py OptimizationLevel) the same as the default -O2, so
--O3, -O 3 and --optimization-level 3 change nothing kvcalc sizes; other levels change what is
-compiled and captured (-O0 nothing, -O1 piecewise graphs only from v0.12, -O2 a different level
-before v0.12) and are refused with the reason."""
-
 BY_VALUE = {
-    "--optimization-level": ((DEFAULT_LEVEL,), Text("flags.compilation")),
     "--dtype": (("auto", "half", "float16", "bfloat16", "bf16", "fp16"), Text("flags.dtype")),
     "--load-format": (("auto", "safetensors", "pt", "npcache", "dummy", "fastsafetensors", "runai_streamer",
                        "sharded_state", "tensorizer"), Text("flags.load_format")),
@@ -180,11 +183,7 @@ def sort_unknown(tokens: list[str]) -> tuple[list[str], dict[str, str], list[str
     for token in tokens:
         if token.startswith("-") and not token.lstrip("-").replace(".", "", 1).isdigit():
             name, _, value = token.partition("=")
-            if name == "-O" + DEFAULT_LEVEL:     # the level every release runs unasked
-                ignored.append(name)
-                flag = None
-                continue
-            if _OPT_LEVEL.fullmatch(name):      # -O0, -O.cudagraph_mode=...: the compilation config
+            if _OPT_LEVEL.fullmatch(name):      # -O.cudagraph_mode=...: the compilation config
                 name = "-O"
             flag = name
             if name in WITHOUT_MEMORY or name == "--enable-chunked-prefill":

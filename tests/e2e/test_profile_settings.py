@@ -737,3 +737,19 @@ def test_the_attention_backend_select_forces_a_backend(py_page):
     page.get_by_test_id("gpu-select").select_option("t4")
     expect_in_both_languages(page, page.locator("#attn-backend-msg"), "takes 8.0 to 12.1", "只支持 8.0 到 12.1")
     fresh_form(page)
+
+
+def test_the_optimization_level_select_sizes_the_level(py_page):
+    """-O0 compiles and captures nothing: no CUDA-graph term, the pool of --enforce-eager, the command
+    spells -O0 and the link restores it; a release that reads -O as a compilation level says why."""
+    page = py_page
+    on, off, want = choose_setting(page, "opt-level", "0", "optimization_level", 0,
+                                   model="Qwen/Qwen3-8B", max_model_len=8192)
+    assert cuda_graphs_gib(on) == 0 < cuda_graphs_gib(off)
+    assert on["estimated"]["tokens"] > off["estimated"]["tokens"]
+    expect(page.get_by_test_id("serve-command")).to_contain_text("-O0")
+    link_restores(page, "ol", "0", "opt-level", "0", want)
+    page.get_by_test_id("vllm-version").select_option("0.11.0")
+    expect_in_both_languages(page, page.locator("#opt-level-msg"), "reads -O0 as a compilation level",
+                             "当作编译级别")
+    fresh_form(page)
