@@ -446,6 +446,8 @@ def test_a_vllm_yaml_config_is_told_apart_from_a_model_config(capsys, tmp_path):
     ["--compilation-config", '{"cudagraph_mode": "NONE"}'],
     ["--compilation-config={\"cudagraph_mode\":\"none\"}"],
     ["-O.cudagraph_mode=NONE"],
+    ["-cc.cudagraph_mode=NONE"],
+    ["-cc", '{"cudagraph_mode": "NONE"}'],
     ["--compilation-config.cudagraph_mode", "NONE"],
     ["--cudagraph-mode", "none"],
 ])

@@ -99,3 +99,11 @@ def test_turning_custom_all_reduce_off_changes_nothing_kvcalc_sizes():
 def test_an_optimization_level_is_read_in_every_spelling(flags, level):
     got = read_command(f"vllm serve Qwen/Qwen3-8B {flags}")
     assert got["settings"] == {"optimization_level": level} and got["refused"] == {} and got["ignored"] == []
+
+
+@pytest.mark.parametrize("flags", ["-cc.cudagraph_mode=NONE", """-cc '{"cudagraph_mode": "none"}'""",
+                                   "--compilation-config.cudagraph_mode NONE"])
+def test_the_compilation_configs_short_name_from_v0_12_is_read(flags):
+    """From v0.12 -cc is the compilation config's short name (-O the optimization level)."""
+    got = read_command(f"vllm serve Qwen/Qwen3-8B {flags}")
+    assert got["settings"] == {"cudagraph_mode": "NONE"} and got["refused"] == {} and got["unknown"] == []

@@ -1170,7 +1170,7 @@ function settingText(k, v) {
   if (k === "max_model_len" && v === -1) return "--max-model-len auto";
   if (k === "disable_hybrid_kv_cache_manager") return v ? SETTING_FLAG[k] : "";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;
-  if (k === "cudagraph_mode") return `-O.cudagraph_mode=${v}`;
+  if (k === "cudagraph_mode") return `--compilation-config.cudagraph_mode=${v}`;
   if (k === "optimization_level") return `-O${v}`;
   if (Array.isArray(v)) return `${SETTING_FLAG[k] || k} ${v.join(" ")}`;
   return `${SETTING_FLAG[k] || k} ${v}`;

@@ -174,7 +174,7 @@ def _model_flags(p: Any) -> None:
                         "graph for every batch size from 1 to 32 (a larger CUDA-graph estimate). Default: balanced")
     p.add_argument("--cudagraph-mode", type=str.upper, choices=CUDAGRAPH_MODES,
                    help="the compilation config's cudagraph_mode (v0.10.1+; vLLM: --compilation-config "
-                        "'{\"cudagraph_mode\": \"NONE\"}' or -O.cudagraph_mode=NONE, both read here too): which CUDA "
+                        "'{\"cudagraph_mode\": \"NONE\"}', -cc.cudagraph_mode=NONE (v0.12+) or -O.cudagraph_mode=NONE (before), all read here too): which CUDA "
                         "graphs vLLM captures, and so counts in its CUDA-graph estimate. Default: the release's "
                         "(FULL_AND_PIECEWISE)")
     p.add_argument("--optimization-level", type=int, choices=(0, 1, 2, 3),
@@ -422,7 +422,7 @@ def _serve_as_estimate(argv: list[str]) -> list[str]:
 
 def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | None]:
     """vLLM's compilation and attention configs in a serve line (--compilation-config / -O /
-    --attention-config as JSON, dotted --compilation-config.KEY / -O.KEY / --attention-config.KEY
+    --attention-config as JSON, dotted --compilation-config.KEY / -cc.KEY / -O.KEY / --attention-config.KEY
     with = or the next token): the arguments without them, the settings they give
     (vllm_flags.read_config; an optimization level -O3, -O=1 or -O 0 among them) and, where some of
     one cannot be read, the refusal's line."""

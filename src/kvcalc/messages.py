@@ -107,9 +107,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "关闭分块预填充后 vLLM 按整条提示组批（max_num_batched_tokens 至少为 max_model_len），预热更大，kvcalc 未建模；"
         "请改为给出 --max-num-batched-tokens"),
     "flags.compilation": (
-        "only a compilation config given as JSON (or as -O.cudagraph_mode=…) is read, for cudagraph_mode, "
+        "only a compilation config given as JSON (or as --compilation-config.cudagraph_mode=…) is read, for cudagraph_mode, "
         "cudagraph_capture_sizes and max_cudagraph_capture_size, and an optimization level -O0 to -O3",
-        "只读取以 JSON（或 -O.cudagraph_mode=…）给出的编译配置中的 cudagraph_mode、cudagraph_capture_sizes 与 "
+        "只读取以 JSON（或 --compilation-config.cudagraph_mode=…）给出的编译配置中的 cudagraph_mode、cudagraph_capture_sizes 与 "
         "max_cudagraph_capture_size，以及优化级别 -O0 到 -O3"),
     "flags.compilation_keys": (
         "of the compilation config kvcalc reads cudagraph_mode, cudagraph_capture_sizes and "

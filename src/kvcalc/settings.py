@@ -92,7 +92,7 @@ VLLM_SPELLING = {
     "language_model_only": "--language-model-only",
     "max_cudagraph_capture_size": "--max-cudagraph-capture-size",
     "cudagraph_capture_sizes": "--cudagraph-capture-sizes", "performance_mode": "--performance-mode",
-    "cudagraph_mode": "-O.cudagraph_mode", "attention_backend": "--attention-backend",
+    "cudagraph_mode": "--compilation-config.cudagraph_mode", "attention_backend": "--attention-backend",
     "optimization_level": "--optimization-level",
     "limit_mm_per_prompt": "--limit-mm-per-prompt", "mm_processor_kwargs": "--mm-processor-kwargs",
     "mamba_ssm_cache_dtype": "--mamba-ssm-cache-dtype", "kv_cache_memory_bytes": "--kv-cache-memory-bytes",
@@ -603,7 +603,7 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
                                         version=str(version)))
     for flag, value, choices, rule, case_blind in (
             ("--performance-mode", s.performance_mode, PERFORMANCE_MODES, Rule.PERFORMANCE_MODE, False),
-            ("-O.cudagraph_mode", s.cudagraph_mode, CUDAGRAPH_MODES, Rule.CUDAGRAPH_MODE_OPTION, True)):
+            (VLLM_SPELLING["cudagraph_mode"], s.cudagraph_mode, CUDAGRAPH_MODES, Rule.CUDAGRAPH_MODE_OPTION, True)):
         why = _choice_problem(value, choices, rule, version, case_blind)
         if why is not None:
             problems[flag] = why

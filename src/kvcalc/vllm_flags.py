@@ -24,14 +24,18 @@ create_speculative_config); the CLI and a pasted command read them alike."""
 
 COMPILATION_KEYS = ("cudagraph_mode", "cudagraph_capture_sizes", "max_cudagraph_capture_size")
 """The keys of vLLM's compilation config (--compilation-config / -O as JSON, or dotted
--O.cudagraph_mode=…) that kvcalc reads: each is one of its settings."""
+-O.cudagraph_mode=… up to v0.11, -cc.cudagraph_mode=… from v0.12, --compilation-config.cudagraph_mode=… in
+every release) that kvcalc reads: each is one of its settings."""
 
 ATTENTION_KEYS = {"backend": "attention_backend"}
 """The keys of vLLM's attention config (--attention-config as JSON, or dotted
 --attention-config.backend, v0.13+: vllm/config/attention.py) that kvcalc reads, with the setting
 each gives."""
 
-_CONFIG_FLAGS = {"--compilation-config": "compilation", "-O": "compilation", "--attention-config": "attention"}
+_CONFIG_FLAGS = {"--compilation-config": "compilation", "-cc": "compilation", "-O": "compilation",
+                 "--attention-config": "attention"}
+"""The config flags by the config they set: -cc is the compilation config's short name from v0.12
+(vllm/engine/arg_utils.py), where -O became the optimization level; -O up to v0.11."""
 
 
 LEVELS = ("0", "1", "2", "3")
@@ -47,7 +51,7 @@ def optimization_level_flag(token: str) -> int | None:
 
 def config_flag(flag: str) -> tuple[str, str] | None:
     """For a serve-line flag (without its ``=value``), the config it sets ("compilation" for
-    --compilation-config and -O, "attention" for --attention-config) and the key a dotted form names
+    --compilation-config, -cc and -O, "attention" for --attention-config) and the key a dotted form names
     (``-O.cudagraph_mode`` -> "cudagraph_mode"; "" for the whole config as JSON), or None for any
     other flag (an optimization level -O3 included)."""
     base, dot, key = flag.partition(".")
