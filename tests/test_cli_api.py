@@ -393,10 +393,10 @@ def test_a_pasted_serve_line_runs_with_the_flags_that_leave_memory_alone(capsys)
     base = ["estimate", "--model", "Qwen/Qwen3-8B", "--gpu", "h100", "--max-model-len", "32k", "--json"]
     code, plain, _ = run(capsys, *base)
     code2, out, err = run(capsys, *base, "--host", "0.0.0.0", "--port", "8000", "--served-model-name", "a", "b",
-                          "--trust-remote-code", "--dtype=bfloat16", "--enable-chunked-prefill", "--load-format", "safetensors")
+                          "--trust-remote-code", "--dtype=bfloat16", "--load-format", "safetensors")
     assert code == code2 == 0 and out == plain
     assert err == ("kvcalc: note: ignored, as they leave GPU memory alone: --host, --port, --served-model-name, "
-                   "--trust-remote-code, --dtype, --enable-chunked-prefill, --load-format\n")
+                   "--trust-remote-code, --dtype, --load-format\n")
 
 
 @pytest.mark.parametrize("argv,needle", [
@@ -406,7 +406,6 @@ def test_a_pasted_serve_line_runs_with_the_flags_that_leave_memory_alone(capsys)
     (["--load-format", "gguf"], "GGUF files are not modelled"),
     (["-O", "fast"], "-O: only a compilation config given as JSON"),
     (["--compilation-config", '{"pass_config": {}}'], "the other keys (pass_config)"),
-    (["--no-enable-chunked-prefill"], "give --max-num-batched-tokens instead"),
     (["--frobnicate", "3"], "unrecognized arguments: --frobnicate (no vLLM flag kvcalc knows"),
 ])
 def test_flags_that_change_memory_kvcalc_does_not_model_are_refused(capsys, argv, needle):
@@ -460,3 +459,19 @@ def test_a_compilation_configs_cudagraph_mode_is_read_in_every_spelling(capsys, 
     graphs = next(t for t in result["budget"]["terms"] if t["name"] == "CUDA graphs")
     assert graphs["bytes"] == 0 and "cudagraph_mode NONE" in graphs["basis"]
     assert result["serve_command"].endswith("""--compilation-config '{"cudagraph_mode":"NONE"}'""")
+
+
+def test_without_chunked_prefill_a_step_holds_a_whole_prompt(capsys):
+    """--no-enable-chunked-prefill (v0.11.1+): max_num_batched_tokens defaults to at least the length,
+    so the warm-up grows; a smaller value given is refused as vLLM refuses it."""
+    base = ["serve", "Qwen/Qwen3-8B", "--gpu", "h100", "--max-model-len", "32768", "--json"]
+    code, out, err = run(capsys, *base, "--no-enable-chunked-prefill")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["settings"]["max_num_batched_tokens"] == 32768
+    assert result["serve_command"].endswith("--no-enable-chunked-prefill")
+    code, plain, _ = run(capsys, *base)
+    assert json.loads(plain)["settings"]["max_num_batched_tokens"] == 8192
+    assert result["estimated"]["tokens"] < json.loads(plain)["estimated"]["tokens"]
+    code, _, err = run(capsys, *base, "--no-enable-chunked-prefill", "--max-num-batched-tokens", "8192")
+    assert code == 2 and "without chunked prefill a step must hold a whole prompt" in err

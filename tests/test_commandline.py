@@ -107,3 +107,10 @@ def test_the_compilation_configs_short_name_from_v0_12_is_read(flags):
     """From v0.12 -cc is the compilation config's short name (-O the optimization level)."""
     got = read_command(f"vllm serve Qwen/Qwen3-8B {flags}")
     assert got["settings"] == {"cudagraph_mode": "NONE"} and got["refused"] == {} and got["unknown"] == []
+
+
+def test_chunked_prefill_switches_are_read():
+    assert read_command("vllm serve Qwen/Qwen3-8B --no-enable-chunked-prefill")["settings"] == \
+        {"enable_chunked_prefill": False}
+    assert read_command("vllm serve Qwen/Qwen3-8B --enable-chunked-prefill")["settings"] == \
+        {"enable_chunked_prefill": True}

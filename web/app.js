@@ -144,6 +144,7 @@ const FIELDS = [
   ["bs", "block-size", ""],
   ["eager", "enforce-eager", false],
   ["pc", "prefix-caching", ""],
+  ["cp", "chunked-prefill", ""],
   ["fis", "flashinfer-sampler", ""],
   ["cgp", "cg-profiling", ""],
   ["qr", "rocm-quick-reduce", ""],
@@ -232,7 +233,7 @@ function drafterField() {
   return d && d.config && d.id === drafterId() ? { drafter: { id: d.id, config: d.config } } : {};
 }
 
-// --enable-prefix-caching, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
+// --enable-prefix-caching, --enable-chunked-prefill, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
 // VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, the compilation config's cudagraph_mode,
 // --attention-backend, -O, --skip-mm-profiling,
 // --language-model-only, --decode-context-parallel-size, --kv-cache-memory-bytes, --num-gpu-blocks-override,
@@ -244,6 +245,7 @@ function profileSettings() {
   const qr = $("rocm-quick-reduce").value;
   const mr = $("model-runner").value;
   const pc = $("prefix-caching").value;
+  const cp = $("chunked-prefill").value;
   const cc = $("compile-cache").value;
   const pm = $("pinned-memory").value;
   const mx = $("mxfp4-marlin").value;
@@ -255,6 +257,7 @@ function profileSettings() {
   const ssm = $("mamba-ssm-dtype").value;
   return {
     ...(pc === "" ? {} : { enable_prefix_caching: pc === "1" }),
+    ...(cp === "" ? {} : { enable_chunked_prefill: cp === "1" }),
     ...(v === "" ? {} : { flashinfer_sampler: v === "1" }),
     ...(cg === "" ? {} : { cudagraph_memory_profiling: cg === "1" }),
     ...(qr === "" ? {} : { rocm_quick_reduce: qr }),
@@ -1130,6 +1133,7 @@ const LOG_FIELDS = [
   ["block_size", "block-size", ""],
   ["enforce_eager", "enforce-eager", false],
   ["enable_prefix_caching", "prefix-caching", ""],
+  ["enable_chunked_prefill", "chunked-prefill", ""],
   ["flashinfer_sampler", "flashinfer-sampler", ""],
   ["cudagraph_memory_profiling", "cg-profiling", ""],
   ["rocm_quick_reduce", "rocm-quick-reduce", ""],
@@ -1166,6 +1170,7 @@ function settingText(k, v) {
   if (k === "pinned_memory") return S(v === false ? "pm_off" : "pm_unset");
   if (k === "mxfp4_marlin") return S(v ? "mx_on" : "mx_off");
   if (k === "enable_prefix_caching") return v ? "--enable-prefix-caching" : "--no-enable-prefix-caching";
+  if (k === "enable_chunked_prefill") return v ? "--enable-chunked-prefill" : "--no-enable-chunked-prefill";
   if (k === "async_scheduling") return v ? "--async-scheduling" : "--no-async-scheduling";
   if (k === "max_model_len" && v === -1) return "--max-model-len auto";
   if (k === "disable_hybrid_kv_cache_manager") return v ? SETTING_FLAG[k] : "";

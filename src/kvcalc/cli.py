@@ -110,6 +110,11 @@ def _model_flags(p: Any) -> None:
                    help="vLLM's switch (--no-enable-prefix-caching turns it off; default: the release's own)")
     p.add_argument("--no-enable-prefix-caching", dest="enable_prefix_caching", action="store_false",
                    default=None, help=argparse.SUPPRESS)
+    p.add_argument("--enable-chunked-prefill", type=_flag_bool, nargs="?", const=True, metavar="on|off",
+                   help="vLLM's switch (--no-enable-chunked-prefill turns it off, v0.11.1+: whole prompts per step, so "
+                        "--max-num-batched-tokens defaults to at least --max-model-len; default: on)")
+    p.add_argument("--no-enable-chunked-prefill", dest="enable_chunked_prefill", action="store_false",
+                   default=None, help=argparse.SUPPRESS)
     p.add_argument("--async-scheduling", type=_flag_bool, nargs="?", const=True, metavar="on|off",
                    help="vLLM's switch (--no-async-scheduling turns it off; default: the release's own)")
     p.add_argument("--no-async-scheduling", dest="async_scheduling", action="store_false",

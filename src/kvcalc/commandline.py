@@ -32,7 +32,8 @@ _BY_FLAG.update({"-tp": "tensor_parallel_size", "-pp": "pipeline_parallel_size",
 _BY_ENV = {var: name for name, var in ENV_SETTINGS.items()}
 _FLAG_TYPES = {f.name: f.type for f in fields(Settings) if VLLM_SPELLING.get(f.name, "").startswith("-")}
 _SWITCHES = {name for name, kind in _FLAG_TYPES.items() if kind in ("bool", "bool | None")}
-_NO_SWITCHES = {"--no-" + VLLM_SPELLING[name][2:]: name for name in ("enable_prefix_caching", "async_scheduling")}
+_NO_SWITCHES = {"--no-" + VLLM_SPELLING[name][2:]: name
+                for name in ("enable_prefix_caching", "async_scheduling", "enable_chunked_prefill")}
 _INTS = {name for name, kind in _FLAG_TYPES.items() if kind in ("int", "int | None")}
 _FLOATS = {name for name, kind in _FLAG_TYPES.items() if kind in ("float", "float | None")}
 _ENV = re.compile(r"([A-Z][A-Z0-9_]*)=(.*)", re.S)

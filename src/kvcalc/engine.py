@@ -661,6 +661,9 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     v0_note = v0_engine_note(arch, gpu.target, version, s.kv_cache_dtype)
     if v0_note:
         notes = [*notes, v0_note]
+    if s.enable_chunked_prefill is False and not applies(Rule.CHUNKED_PREFILL_OPTIONAL, version):
+        notes = [*notes, Text("note.chunked_prefill_forced", version=str(version),
+                              since=str(Rule.CHUNKED_PREFILL_OPTIONAL.value.since))]
     if not runs_eager(s) and breakable_cudagraphs(arch.architecture, version, gpu.platform):
         notes = [*notes, Text("note.breakable_cudagraphs", major=version.major, minor=version.minor)]
     if arch.derived_max_model_len is None and given_len is None:

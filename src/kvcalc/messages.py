@@ -101,11 +101,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "flags.kv_connector": (
         "KV transfer and offloading connectors are not modelled: they can take GPU memory of their own",
         "尚未建模 KV 传输与卸载连接器：它们可能自己占用 GPU 显存"),
-    "flags.chunked_prefill": (
-        "without chunked prefill vLLM batches whole prompts (max_num_batched_tokens at least max_model_len), a "
-        "larger warm-up kvcalc does not model; give --max-num-batched-tokens instead",
-        "关闭分块预填充后 vLLM 按整条提示组批（max_num_batched_tokens 至少为 max_model_len），预热更大，kvcalc 未建模；"
-        "请改为给出 --max-num-batched-tokens"),
+    "settings.mnbt_below_len_unchunked": (
+        "vLLM {version} refuses to start: without chunked prefill a step must hold a whole prompt, but "
+        "--max-num-batched-tokens {mnbt:,} is below --max-model-len {length:,} ('max_num_batched_tokens ... is "
+        "smaller than max_model_len'); raise it, lower the length, or keep chunked prefill on",
+        "vLLM {version} 会拒绝启动：关闭分块预填充后每一步必须容纳整条提示，但 --max-num-batched-tokens {mnbt:,} 小于 "
+        "--max-model-len {length:,}（'max_num_batched_tokens ... is smaller than max_model_len'）；请调大它、缩短长度，"
+        "或保持分块预填充开启"),
+    "note.chunked_prefill_forced": (
+        "vLLM {version} turns chunked prefill on for every generation model whatever --no-enable-chunked-prefill "
+        "says (from {since} the flag is kept), so it is sized with chunked prefill",
+        "vLLM {version} 对所有生成模型都强制开启分块预填充，--no-enable-chunked-prefill 不起作用（{since} 起才保留该参数），"
+        "因此按开启分块预填充估算"),
     "flags.compilation": (
         "only a compilation config given as JSON (or as --compilation-config.cudagraph_mode=…) is read, for cudagraph_mode, "
         "cudagraph_capture_sizes and max_cudagraph_capture_size, and an optimization level -O0 to -O3",

@@ -93,6 +93,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "cudagraph_mode": s.cudagraph_mode,
             "attention_backend": s.attention_backend,
             "optimization_level": s.optimization_level,
+            "enable_chunked_prefill": s.enable_chunked_prefill,
             # the speculative config as vLLM's flag spells it, and whether the drafter's config was given
             "speculative": None if s.speculative is None else {
                 "method": s.speculative.method, "num_speculative_tokens": s.speculative.num_speculative_tokens,

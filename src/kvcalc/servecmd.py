@@ -65,6 +65,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         parts.append(f"-O{s.optimization_level}")
     if s.enable_prefix_caching is not None and s.enable_prefix_caching != prefix_caching_default:
         flag("--enable-prefix-caching" if s.enable_prefix_caching else "--no-enable-prefix-caching")
+    if s.enable_chunked_prefill is False and applies(Rule.CHUNKED_PREFILL_OPTIONAL, r.version):
+        flag("--no-enable-chunked-prefill")
     if s.async_scheduling is not None and s.async_scheduling != async_scheduling_default:
         flag("--async-scheduling" if s.async_scheduling else "--no-async-scheduling")
     if s.disable_hybrid_kv_cache_manager:

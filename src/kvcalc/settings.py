@@ -93,7 +93,7 @@ VLLM_SPELLING = {
     "max_cudagraph_capture_size": "--max-cudagraph-capture-size",
     "cudagraph_capture_sizes": "--cudagraph-capture-sizes", "performance_mode": "--performance-mode",
     "cudagraph_mode": "--compilation-config.cudagraph_mode", "attention_backend": "--attention-backend",
-    "optimization_level": "--optimization-level",
+    "optimization_level": "--optimization-level", "enable_chunked_prefill": "--enable-chunked-prefill",
     "limit_mm_per_prompt": "--limit-mm-per-prompt", "mm_processor_kwargs": "--mm-processor-kwargs",
     "mamba_ssm_cache_dtype": "--mamba-ssm-cache-dtype", "kv_cache_memory_bytes": "--kv-cache-memory-bytes",
     "num_gpu_blocks_override": "--num-gpu-blocks-override", "cpu_offload_gb": "--cpu-offload-gb",
@@ -114,7 +114,7 @@ of ROCm's quick all-reduce, off ("NONE") by default."""
 
 _BOOL_SETTINGS = ("enforce_eager", "enable_prefix_caching", "disable_hybrid_kv_cache_manager", "async_scheduling",
                   "flashinfer_sampler", "cudagraph_memory_profiling", "model_runner_v2", "mxfp4_marlin",
-                  "skip_mm_profiling", "language_model_only", "pinned_memory")
+                  "skip_mm_profiling", "language_model_only", "pinned_memory", "enable_chunked_prefill")
 
 
 AUTO_MAX_MODEL_LEN = -1
@@ -236,6 +236,7 @@ class Settings:
     cudagraph_mode: str | None = None           # the compilation config's cudagraph_mode (CUDAGRAPH_MODES)
     attention_backend: str | None = None        # --attention-backend (FORCED_BACKENDS); None: the release's pick
     optimization_level: int | None = None       # -O0 .. -O3 (--optimization-level); None: the default 2
+    enable_chunked_prefill: bool | None = None  # False: --no-enable-chunked-prefill (v0.11.1+); None: on
     limit_mm_per_prompt: Any = None             # {"image": 2, "video": 0}, its JSON, or "image=2,video=0"
     mm_processor_kwargs: Any = None             # {"max_pixels": 1003520} or its JSON
     mamba_ssm_cache_dtype: str | None = None
@@ -670,13 +671,21 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         used.add("--gpu-memory-utilization")
     mnbt = s.max_num_batched_tokens
     seqs = s.max_num_seqs
+    # without chunked prefill (Rule.CHUNKED_PREFILL_OPTIONAL) vLLM batches whole prompts
+    whole_prompts = s.enable_chunked_prefill is False and applies(Rule.CHUNKED_PREFILL_OPTIONAL, version)
     if seqs is None:
         used.add("--max-num-seqs")
         seqs = defaults.max_num_seqs
     if mnbt is None:
         used.add("--max-num-batched-tokens")
         # _set_default_max_num_seqs_and_batched_tokens_args: never more than seqs × length.
-        mnbt = min(defaults.max_num_batched_tokens, seqs * max_len)
+        mnbt = defaults.max_num_batched_tokens
+        if whole_prompts:       # a whole prompt in one step: at least the length
+            mnbt = max(mnbt, max_len)
+        mnbt = min(mnbt, seqs * max_len)
+    if whole_prompts and mnbt < max_len:
+        raise SettingsError({"--max-num-batched-tokens": Text("settings.mnbt_below_len_unchunked", mnbt=mnbt,
+                                                              length=max_len, version=str(version))})
     if s.max_model_len is None:
         used.add("--max-model-len")
     # max_len is the model's own length with auto: vLLM fills the batch defaults from it before

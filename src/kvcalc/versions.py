@@ -504,6 +504,15 @@ class Rule(Enum):
         "inferred: #20059 (merged 2025-07-30, in v0.10.1) adds CUDAGraphMode in place of v0.10.0's "
         "full_cuda_graph switch; a v0.31.0 H200 start with cudagraph_mode NONE captures no graph "
         "('Skipping encoder and decoder CUDA graph capture') and subtracts no estimate")
+    CHUNKED_PREFILL_OPTIONAL = RuleInfo(
+        _v("0.11.1"), "v0.11.1 wheel", "vllm/engine/arg_utils.py _set_default_chunked_prefill_and_prefix_caching_args, "
+        "_set_default_max_num_seqs_and_batched_tokens_args; vllm/config/scheduler.py verify_max_model_len",
+        "a generation model may run without chunked prefill (--no-enable-chunked-prefill): max_num_batched_tokens "
+        "then defaults to max(max_model_len, the release's default), at most max_num_seqs x max_model_len, and a "
+        "smaller value given is refused; before, V1 turned chunked prefill on for every generation model",
+        "confirmed: the v0.10.2 and v0.11.0 wheels set enable_chunked_prefill = True for non-pooling models "
+        "whatever the flag; the v0.11.1, v0.13.0, v0.22.0 and v0.33.0 wheels keep the user's False and take "
+        "max(max_model_len, default)")
     OPTIMIZATION_LEVELS = RuleInfo(
         _v("0.12.0"), "v0.12.0 wheel", "vllm/config/vllm.py OptimizationLevel, OPTIMIZATION_LEVEL_TO_CONFIG",
         "-O0 to -O3 (--optimization-level) are optimization levels: -O0 compiles and captures nothing, as "
@@ -1408,6 +1417,12 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "FlexAttention 的元数据构建器支持 full CUDA graph（AttentionCGSupport.ALWAYS）；此前一个也不支持，"
         "所以默认的 FULL_AND_PIECEWISE 模式只捕获 piecewise graph",
         "已确认：v0.19.0 的 wheel 中没有 _cudagraph_support（构建器默认值 NEVER），v0.20.0 中为 ALWAYS"),
+    "CHUNKED_PREFILL_OPTIONAL": (
+        "生成模型可以不用分块预填充（--no-enable-chunked-prefill）：此时 max_num_batched_tokens 默认为 "
+        "max(max_model_len, 版本默认值)，且不超过 max_num_seqs x max_model_len，给出更小的值会被拒绝；此前 V1 对所有生成"
+        "模型强制开启分块预填充",
+        "已确认：v0.10.2 与 v0.11.0 的 wheel 对非 pooling 模型无论参数如何都设 enable_chunked_prefill = True；v0.11.1、"
+        "v0.13.0、v0.22.0 与 v0.33.0 的 wheel 保留用户的 False，并取 max(max_model_len, 默认值)"),
     "OPTIMIZATION_LEVELS": (
         "-O0 到 -O3（--optimization-level）成为优化级别：-O0 不编译也不捕获 graph，相当于 --enforce-eager；-O1 编译并"
         "捕获 piecewise CUDA graph，不做 all-reduce + RMSNorm 融合；默认的 -O2 与 -O3 再加上 full graph 与各项融合；"

@@ -156,7 +156,6 @@ NOT_MODELLED = {
     "--lora-modules": Text("flags.lora"),
     "--kv-transfer-config": Text("flags.kv_connector"),
     "--kv-offloading-size": Text("flags.kv_connector"),
-    "--no-enable-chunked-prefill": Text("flags.chunked_prefill"),
     "--compilation-config": Text("flags.compilation"),
     "-O": Text("flags.compilation"),
     "--enable-sleep-mode": Text("flags.sleep_mode"),
@@ -190,7 +189,7 @@ def sort_unknown(tokens: list[str]) -> tuple[list[str], dict[str, str], list[str
             if _OPT_LEVEL.fullmatch(name):      # -O.cudagraph_mode=...: the compilation config
                 name = "-O"
             flag = name
-            if name in WITHOUT_MEMORY or name == "--enable-chunked-prefill":
+            if name in WITHOUT_MEMORY:
                 ignored.append(name)
             elif name in BY_VALUE:
                 if value:

@@ -753,3 +753,16 @@ def test_the_optimization_level_select_sizes_the_level(py_page):
     expect_in_both_languages(page, page.locator("#opt-level-msg"), "reads -O0 as a compilation level",
                              "当作编译级别")
     fresh_form(page)
+
+
+def test_the_chunked_prefill_select_batches_whole_prompts(py_page):
+    """Chunked prefill off: a step holds a whole prompt, so max_num_batched_tokens becomes the length
+    (8,192 here) and the warm-up grows; the command says --no-enable-chunked-prefill."""
+    page = py_page
+    on, off, want = choose_setting(page, "chunked-prefill", "0", "enable_chunked_prefill", False,
+                                   model="Qwen/Qwen3-8B", max_model_len=32768)
+    assert on["settings"]["max_num_batched_tokens"] == 32768 > off["settings"]["max_num_batched_tokens"]
+    assert on["estimated"]["tokens"] < off["estimated"]["tokens"]
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--no-enable-chunked-prefill")
+    link_restores(page, "cp", "0", "chunked-prefill", "0", want)
+    fresh_form(page)
