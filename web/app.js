@@ -133,6 +133,7 @@ const FIELDS = [
   ["ol", "opt-level", ""],
   ["mmlim", "mm-limits", ""],
   ["mmp", "mm-proc", ""],
+  ["hfo", "hf-overrides", ""],
   ["spec", "spec-config", ""],
   ["dcp", "dcp", ""],
   ["kvb", "kv-bytes", ""],
@@ -253,6 +254,7 @@ function profileSettings() {
   const cgm = $("cg-mode").value;
   const ab = $("attn-backend").value;
   const ol = $("opt-level").value;
+  const hfo = $("hf-overrides").value.trim();
   const asy = $("async-scheduling").value;
   const ssm = $("mamba-ssm-dtype").value;
   return {
@@ -269,6 +271,8 @@ function profileSettings() {
     ...(cgm === "" ? {} : { cudagraph_mode: cgm }),
     ...(ab === "" ? {} : { attention_backend: ab }),
     ...(ol === "" ? {} : { optimization_level: Number(ol) }),
+    // the core reads the JSON and names what is wrong with it
+    ...(hfo === "" ? {} : { hf_overrides: hfo }),
     ...(value("dcp") === null ? {} : { decode_context_parallel_size: value("dcp") }),
     ...(value("kv-bytes") === null ? {} : { kv_cache_memory_bytes: value("kv-bytes") }),
     ...(value("num-blocks") === null ? {} : { num_gpu_blocks_override: value("num-blocks") }),
@@ -574,6 +578,7 @@ function renderSettingsUsed(r) {
     ...(s.cudagraph_capture_sizes ? [["--cudagraph-capture-sizes", s.cudagraph_capture_sizes.join(" ")]] : []),
     ...(s.limit_mm_per_prompt ? [["--limit-mm-per-prompt", JSON.stringify(s.limit_mm_per_prompt)]] : []),
     ...(s.mm_processor_kwargs ? [["--mm-processor-kwargs", JSON.stringify(s.mm_processor_kwargs)]] : []),
+    ...(s.hf_overrides ? [["--hf-overrides", JSON.stringify(s.hf_overrides)]] : []),
     ...(s.speculative ? [["--speculative-config", specUsedText(s.speculative)]] : []),
     ...(s.max_cudagraph_capture_size != null
       ? [["--max-cudagraph-capture-size", F.int(s.max_cudagraph_capture_size)]] : []),
@@ -1122,6 +1127,7 @@ const LOG_FIELDS = [
   ["optimization_level", "opt-level", ""],
   ["limit_mm_per_prompt", "mm-limits", ""],
   ["mm_processor_kwargs", "mm-proc", ""],
+  ["hf_overrides", "hf-overrides", ""],
   ["speculative", "spec-config", ""],
   ["decode_context_parallel_size", "dcp", ""],
   ["kv_cache_memory_bytes", "kv-bytes", ""],
@@ -1175,6 +1181,7 @@ function settingText(k, v) {
   if (k === "max_model_len" && v === -1) return "--max-model-len auto";
   if (k === "disable_hybrid_kv_cache_manager") return v ? SETTING_FLAG[k] : "";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;
+  if (k === "hf_overrides") return `--hf-overrides ${typeof v === "string" ? v : JSON.stringify(v)}`;
   if (k === "cudagraph_mode") return `--compilation-config.cudagraph_mode=${v}`;
   if (k === "optimization_level") return `-O${v}`;
   if (Array.isArray(v)) return `${SETTING_FLAG[k] || k} ${v.join(" ")}`;

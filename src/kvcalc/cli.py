@@ -182,6 +182,10 @@ def _model_flags(p: Any) -> None:
                         "'{\"cudagraph_mode\": \"NONE\"}', -cc.cudagraph_mode=NONE (v0.12+) or -O.cudagraph_mode=NONE (before), all read here too): which CUDA "
                         "graphs vLLM captures, and so counts in its CUDA-graph estimate. Default: the release's "
                         "(FULL_AND_PIECEWISE)")
+    p.add_argument("--hf-overrides", metavar="JSON",
+                   help="vLLM's config.json overrides, merged as vLLM merges them (a nested config key by key), "
+                        "e.g. '{\"max_position_embeddings\": 131072}'; overrides that change tensor shapes count the "
+                        "weights from the config instead of the checkpoint's size")
     p.add_argument("--optimization-level", type=int, choices=(0, 1, 2, 3),
                    help="vLLM's -O level (v0.12+; -O0 / -O1 are read here too): 0 compiles and captures nothing, "
                         "as --enforce-eager; 1 captures piecewise CUDA graphs only, without the all-reduce + "

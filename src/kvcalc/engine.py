@@ -16,7 +16,8 @@ from .catalog import Gpu
 from .dtypes import (KvDtype, fp8_by_default, model_dtype_bytes, normalize_model_dtype, resolve_kv_dtype,
                      sparse_mla_storage)
 from .errors import ConfigError, SettingsError, UnsupportedModelError
-from .hf_config import AttentionLayer, ModelArch, read_model, speculators_view
+from .hf_config import AttentionLayer, ModelArch, read_model, show, speculators_view
+from .hf_overrides import apply_overrides, keeps_checkpoint_shapes, overrides_of
 from .attention import forced_backend_problem, keeps_full_graphs, runs_flashinfer
 from .kvspecs import GpuTarget, Layout, LayoutRequest, build_layout
 from .messages import Text, message_of
@@ -615,6 +616,16 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     if weights_bytes is not None and (isinstance(weights_bytes, bool) or not isinstance(weights_bytes, int)
                                       or weights_bytes <= 0):
         raise SettingsError({"weights_bytes": Text("settings.weights_bytes")})
+    shape_notes: tuple[Text, ...] = ()
+    if settings.hf_overrides is not None:
+        overrides = overrides_of(settings.hf_overrides)
+        if overrides is None:
+            raise SettingsError({"--hf-overrides": Text("settings.hf_overrides", value=show(settings.hf_overrides))})
+        config = apply_overrides(config, overrides)
+        settings = replace(settings, hf_overrides=overrides)
+        if weights_bytes is not None and not keeps_checkpoint_shapes(overrides):
+            weights_bytes = None        # the checkpoint's size no longer describes these shapes
+            shape_notes = (Text("note.hf_overrides_shapes", keys=", ".join(sorted(overrides))[:120]),)
     arch = read_model(config)
     resolved = resolve(settings, gpu.total_bytes, gpu.device_name, arch.derived_max_model_len,
                        gpu.unified_memory, arch.derived_max_model_len_yarn_scaled, arch.longrope_default_max_len)
@@ -655,7 +666,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     release_notes = (Text("note.release_without_logs", major=version.major, minor=version.minor,
                           newest_major=NEWEST_LOGGED.major, newest_minor=NEWEST_LOGGED.minor),) \
         if (version.major, version.minor) > (NEWEST_LOGGED.major, NEWEST_LOGGED.minor) else ()
-    notes = [*notes, *batch_floor_notes]
+    notes = [*notes, *batch_floor_notes, *shape_notes]
     if gpu.total_estimated:     # a catalog total copied from a sister card (data/gpus.json says which)
         notes = [*notes, Text("note.gpu_total_estimated", gpu=gpu.name)]
     v0_note = v0_engine_note(arch, gpu.target, version, s.kv_cache_dtype)

@@ -203,6 +203,9 @@ class ParsedLog:
         limits = a.get("limit_mm_per_prompt")
         if isinstance(limits, dict) and mm_limits_of(limits) is not None:
             out["limit_mm_per_prompt"] = limits
+        overrides = a.get("hf_overrides")
+        if isinstance(overrides, dict) and overrides:
+            out["hf_overrides"] = overrides
         kwargs = a.get("mm_processor_kwargs")
         if isinstance(kwargs, dict) and mm_processor_of(kwargs) is not None:
             out["mm_processor_kwargs"] = kwargs

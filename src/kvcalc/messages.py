@@ -203,9 +203,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "flags.sleep_mode": (
         "sleep mode allocates through its own pool, which vLLM counts differently; not modelled",
         "休眠模式通过自己的内存池分配，vLLM 的计数方式不同；尚未建模"),
-    "flags.hf_overrides": (
-        "config overrides are not read: pass the overridden config.json with --config instead",
-        "不读取配置覆盖：请改用 --config 传入覆盖后的 config.json"),
     "flags.dtype": (
         "only 16-bit --dtype values are modelled (auto, half, float16, bfloat16); float32 doubles the weights",
         "只建模 16 位的 --dtype 取值（auto、half、float16、bfloat16）；float32 会使权重翻倍"),
@@ -241,6 +238,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.block_size_multiple": (
         "{value} is not accepted; vLLM takes {allowed} or any multiple of 16",
         "不接受 {value}；vLLM 可用的取值：{allowed}，或任意 16 的倍数"),
+    "settings.hf_overrides": (
+        "must be a JSON object of config.json keys, such as {{\"max_position_embeddings\": 131072}}; got {value}",
+        "须为由 config.json 键组成的 JSON 对象，如 {{\"max_position_embeddings\": 131072}}；收到的是 {value}"),
+    "note.hf_overrides_shapes": (
+        "--hf-overrides changes the model's shapes ({keys}), so the weights are counted from the overridden config's "
+        "parameters, not from the checkpoint's size",
+        "--hf-overrides 改变了模型的形状（{keys}），因此权重按覆盖后的配置的参数计算，而不是按检查点的大小"),
     "settings.optimization_level": (
         "must be an optimization level from 0 to 3, got {value}",
         "须为 0 到 3 的优化级别，收到的是 {value}"),

@@ -94,6 +94,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "attention_backend": s.attention_backend,
             "optimization_level": s.optimization_level,
             "enable_chunked_prefill": s.enable_chunked_prefill,
+            "hf_overrides": s.hf_overrides,
             # the speculative config as vLLM's flag spells it, and whether the drafter's config was given
             "speculative": None if s.speculative is None else {
                 "method": s.speculative.method, "num_speculative_tokens": s.speculative.num_speculative_tokens,

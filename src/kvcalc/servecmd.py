@@ -91,6 +91,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         backend = "TRITON_ATTN_VLLM_V1"
     if backend is not None and backend_flag:
         flag("--attention-backend", backend)
+    if isinstance(s.hf_overrides, dict) and s.hf_overrides:     # engine.calculate made it a dict
+        flag("--hf-overrides", json.dumps(s.hf_overrides, separators=(",", ":"), ensure_ascii=False))
     if s.kv_cache_memory_bytes:
         flag("--kv-cache-memory-bytes", s.kv_cache_memory_bytes)
     if s.num_gpu_blocks_override:

@@ -94,6 +94,7 @@ VLLM_SPELLING = {
     "cudagraph_capture_sizes": "--cudagraph-capture-sizes", "performance_mode": "--performance-mode",
     "cudagraph_mode": "--compilation-config.cudagraph_mode", "attention_backend": "--attention-backend",
     "optimization_level": "--optimization-level", "enable_chunked_prefill": "--enable-chunked-prefill",
+    "hf_overrides": "--hf-overrides",
     "limit_mm_per_prompt": "--limit-mm-per-prompt", "mm_processor_kwargs": "--mm-processor-kwargs",
     "mamba_ssm_cache_dtype": "--mamba-ssm-cache-dtype", "kv_cache_memory_bytes": "--kv-cache-memory-bytes",
     "num_gpu_blocks_override": "--num-gpu-blocks-override", "cpu_offload_gb": "--cpu-offload-gb",
@@ -237,6 +238,7 @@ class Settings:
     attention_backend: str | None = None        # --attention-backend (FORCED_BACKENDS); None: the release's pick
     optimization_level: int | None = None       # -O0 .. -O3 (--optimization-level); None: the default 2
     enable_chunked_prefill: bool | None = None  # False: --no-enable-chunked-prefill (v0.11.1+); None: on
+    hf_overrides: Any = None                    # --hf-overrides: a dict or its JSON (hf_overrides.py)
     limit_mm_per_prompt: Any = None             # {"image": 2, "video": 0}, its JSON, or "image=2,video=0"
     mm_processor_kwargs: Any = None             # {"max_pixels": 1003520} or its JSON
     mamba_ssm_cache_dtype: str | None = None

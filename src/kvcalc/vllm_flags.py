@@ -159,7 +159,6 @@ NOT_MODELLED = {
     "--compilation-config": Text("flags.compilation"),
     "-O": Text("flags.compilation"),
     "--enable-sleep-mode": Text("flags.sleep_mode"),
-    "--hf-overrides": Text("flags.hf_overrides"),
 }
 """Flags that change the memory vLLM sizes but that kvcalc does not model, with the reason."""
 

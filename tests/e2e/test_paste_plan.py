@@ -121,6 +121,9 @@ def expected_estimate(res: dict[str, Any], **override: Any) -> dict[str, Any]:
     if req["settings"]["max_model_len"] == -1:     # vLLM's -1 fills the field as auto, sent as typed
         req["settings"]["max_model_len"] = "auto"
     # --speculative-config fills its text field, which the page sends as typed (JSON.stringify)
+    if res["settings"].get("hf_overrides") is not None:     # its text field, sent as typed
+        req["settings"]["hf_overrides"] = json.dumps(res["settings"]["hf_overrides"], separators=(",", ":"),
+                                                     ensure_ascii=False)
     if res["settings"].get("speculative") is not None:
         req["settings"]["speculative"] = json.dumps(res["settings"]["speculative"], separators=(",", ":"),
                                                     ensure_ascii=False)

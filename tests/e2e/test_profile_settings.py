@@ -766,3 +766,22 @@ def test_the_chunked_prefill_select_batches_whole_prompts(py_page):
     expect(page.get_by_test_id("serve-command")).to_contain_text("--no-enable-chunked-prefill")
     link_restores(page, "cp", "0", "chunked-prefill", "0", want)
     fresh_form(page)
+
+
+def test_hf_overrides_reach_the_config_and_name_a_bad_value(py_page):
+    """--hf-overrides: a longer max_position_embeddings lets a longer --max-model-len through, the
+    command spells the overrides, and text that is no JSON object is named beside the field."""
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    set_form(page, model="Qwen/Qwen3-8B", max_model_len=65536)
+    expect(page.locator("#max-model-len-msg")).to_contain_text("exceeds the model's maximum")
+    page.get_by_test_id("hf-overrides").fill('{"max_position_embeddings": 131072}')
+    want = page_request(max_model_len=65536)
+    want["settings"]["hf_overrides"] = '{"max_position_embeddings": 131072}'
+    wait_request(page, want)
+    assert_numbers_match(page, oracle(want)["result"])
+    expect(page.get_by_test_id("serve-command")).to_contain_text("""--hf-overrides '{"max_position_embeddings":131072}'""")
+    page.get_by_test_id("hf-overrides").fill("[1]")
+    expect_in_both_languages(page, page.locator("#hf-overrides-msg"), "must be a JSON object", "须为")
+    fresh_form(page)
