@@ -114,3 +114,9 @@ def test_chunked_prefill_switches_are_read():
         {"enable_chunked_prefill": False}
     assert read_command("vllm serve Qwen/Qwen3-8B --enable-chunked-prefill")["settings"] == \
         {"enable_chunked_prefill": True}
+
+
+def test_data_parallelism_is_read_and_where_engines_run_is_left_out():
+    got = read_command("vllm serve Qwen/Qwen3-8B -dp 4 --data-parallel-size-local 2 --data-parallel-backend ray")
+    assert got["settings"] == {"data_parallel_size": 4} and got["refused"] == {}
+    assert got["ignored"] == ["--data-parallel-size-local", "--data-parallel-backend"]

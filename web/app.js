@@ -135,6 +135,7 @@ const FIELDS = [
   ["mmp", "mm-proc", ""],
   ["hfo", "hf-overrides", ""],
   ["spec", "spec-config", ""],
+  ["dps", "dp-size", ""],
   ["dcp", "dcp", ""],
   ["kvb", "kv-bytes", ""],
   ["nblk", "num-blocks", ""],
@@ -273,6 +274,7 @@ function profileSettings() {
     ...(ol === "" ? {} : { optimization_level: Number(ol) }),
     // the core reads the JSON and names what is wrong with it
     ...(hfo === "" ? {} : { hf_overrides: hfo }),
+    ...(value("dp-size") === null ? {} : { data_parallel_size: value("dp-size") }),
     ...(value("dcp") === null ? {} : { decode_context_parallel_size: value("dcp") }),
     ...(value("kv-bytes") === null ? {} : { kv_cache_memory_bytes: value("kv-bytes") }),
     ...(value("num-blocks") === null ? {} : { num_gpu_blocks_override: value("num-blocks") }),
@@ -1129,6 +1131,7 @@ const LOG_FIELDS = [
   ["mm_processor_kwargs", "mm-proc", ""],
   ["hf_overrides", "hf-overrides", ""],
   ["speculative", "spec-config", ""],
+  ["data_parallel_size", "dp-size", ""],
   ["decode_context_parallel_size", "dcp", ""],
   ["kv_cache_memory_bytes", "kv-bytes", ""],
   ["num_gpu_blocks_override", "num-blocks", ""],

@@ -78,6 +78,9 @@ def _model_flags(p: Any) -> None:
     # vLLM's own spellings too (-tp, -pp, -dcp), so a pasted `vllm serve` line works as typed
     p.add_argument("--tp", "-tp", "--tensor-parallel-size", dest="tensor_parallel_size", type=int, default=1)
     p.add_argument("--pp", "-pp", "--pipeline-parallel-size", dest="pipeline_parallel_size", type=int, default=1)
+    p.add_argument("-dp", "--data-parallel-size", dest="data_parallel_size", type=int, default=1,
+                   help="engines side by side, each on its own TP x PP GPUs (dense models; the figures are one "
+                        "engine's)")
     p.add_argument("--dcp", "-dcp", "--decode-context-parallel-size", dest="decode_context_parallel_size",
                    type=int, default=1)
     p.add_argument("--gpu-memory-utilization", type=float)

@@ -27,7 +27,7 @@ from .vllm_flags import (SPEC_SHORTHAND, config_flag, dotted_value, moe_backend_
 from .weights import VLLM_QUANTIZATION_FORMATS
 
 _BY_FLAG = {flag: name for name, flag in VLLM_SPELLING.items() if flag.startswith("-")}
-_BY_FLAG.update({"-tp": "tensor_parallel_size", "-pp": "pipeline_parallel_size",
+_BY_FLAG.update({"-tp": "tensor_parallel_size", "-pp": "pipeline_parallel_size", "-dp": "data_parallel_size",
                  "-dcp": "decode_context_parallel_size", "--kv-cache-memory": "kv_cache_memory_bytes"})
 _BY_ENV = {var: name for name, var in ENV_SETTINGS.items()}
 _FLAG_TYPES = {f.name: f.type for f in fields(Settings) if VLLM_SPELLING.get(f.name, "").startswith("-")}

@@ -685,6 +685,13 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         notes = [*notes, Text("note.longrope_default", length=resolved.max_model_len, limit=resolved.max_len_limit)]
     if fp8_by_default(s.kv_cache_dtype, arch.architecture, gpu.platform, gpu.target.major, version):
         notes = [*notes, Text("note.glm_fp8_kv_on_sm10")]
+    if s.data_parallel_size > 1:
+        gpus_per_engine = s.tensor_parallel_size * s.pipeline_parallel_size
+        if arch.is_moe:
+            raise SettingsError({"--data-parallel-size": Text("settings.data_parallel_moe",
+                                                              gpus=s.data_parallel_size * s.tensor_parallel_size)})
+        notes = [*notes, Text("note.data_parallel", dp=s.data_parallel_size, per=gpus_per_engine,
+                              gpus=s.data_parallel_size * gpus_per_engine)]
     check_quantization_supported(config, s.weights, version, gpu.platform, gpu.compute_capability, gpu.name)
     deprecated_flag = needs_deprecated_flag(config, s.weights, version)
     if deprecated_flag:

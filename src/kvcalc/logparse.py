@@ -174,7 +174,7 @@ class ParsedLog:
         pick("block_size", a.get("block_size"))
         # not the "Overriding num_gpu_blocks=0 with num_gpu_blocks_override=512" line: v0.19+ prints it for
         # the CUDA-graph profile's own dry run; the user's override shows in the args
-        for key in ("decode_context_parallel_size", "kv_cache_memory_bytes", "num_gpu_blocks_override",
+        for key in ("data_parallel_size", "decode_context_parallel_size", "kv_cache_memory_bytes", "num_gpu_blocks_override",
                     "cpu_offload_gb", "async_scheduling", "enable_chunked_prefill",
                     "disable_hybrid_kv_cache_manager", "mamba_ssm_cache_dtype"):
             pick(key, a.get(key))

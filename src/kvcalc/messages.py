@@ -87,11 +87,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "vLLM {version} 在没有锁页主机内存时无法启动 model runner V2：在 WSL2 下会以“RuntimeError: UVA is not available”"
         "失败。请设置 VLLM_WSL2_ENABLE_PIN_MEMORY=1（锁页内存：可用），或保留 V1 runner（VLLM_USE_V2_MODEL_RUNNER=0），"
         "或选择 vLLM {since} 或更高版本（V2 会把这些缓冲区放在显存中）"),
-    "flags.data_parallel": (
-        "data parallelism is not modelled yet: each replica of a dense model holds the pool shown for one "
-        "(leave the flag out and multiply), but a MoE model's experts are then spread over every GPU",
-        "尚未建模数据并行：稠密模型的每个副本持有的缓存池与单个副本相同（去掉该参数再乘以副本数即可），"
-        "但 MoE 模型的专家会分布到所有 GPU 上"),
+    "settings.data_parallel_moe": (
+        "with data parallelism vLLM spreads a MoE model's experts over all {gpus} GPUs (data × tensor parallel) "
+        "and gathers every rank's tokens for them, which kvcalc does not size: size one replica without "
+        "--data-parallel-size for a dense-like estimate, and keep a margin",
+        "启用数据并行时，vLLM 会把 MoE 模型的专家分布到全部 {gpus} 张 GPU（数据并行 × 张量并行）上，并为它们汇集每个 rank 的 token，"
+        "kvcalc 不估算这种情况：可去掉 --data-parallel-size 按单个副本估算，并留出余量"),
+    "note.data_parallel": (
+        "--data-parallel-size {dp}: vLLM starts {dp} engines, each sizing its own pool on its own {per} GPU(s) and "
+        "printing these lines for itself; the figures are one engine's, {dp} × the pool in all, on {gpus} GPUs",
+        "--data-parallel-size {dp}：vLLM 启动 {dp} 个引擎，各自在自己的 {per} 张 GPU 上确定缓存池并各自打印这些行；"
+        "上面的数字是单个引擎的，总计为 {dp} × 缓存池，共 {gpus} 张 GPU"),
     "flags.expert_parallel": (
         "expert parallelism is not modelled: it changes which experts each GPU holds and adds all-to-all buffers",
         "尚未建模专家并行：它改变每块 GPU 持有的专家，并增加 all-to-all 缓冲区"),

@@ -94,7 +94,7 @@ VLLM_SPELLING = {
     "cudagraph_capture_sizes": "--cudagraph-capture-sizes", "performance_mode": "--performance-mode",
     "cudagraph_mode": "--compilation-config.cudagraph_mode", "attention_backend": "--attention-backend",
     "optimization_level": "--optimization-level", "enable_chunked_prefill": "--enable-chunked-prefill",
-    "hf_overrides": "--hf-overrides",
+    "hf_overrides": "--hf-overrides", "data_parallel_size": "--data-parallel-size",
     "limit_mm_per_prompt": "--limit-mm-per-prompt", "mm_processor_kwargs": "--mm-processor-kwargs",
     "mamba_ssm_cache_dtype": "--mamba-ssm-cache-dtype", "kv_cache_memory_bytes": "--kv-cache-memory-bytes",
     "num_gpu_blocks_override": "--num-gpu-blocks-override", "cpu_offload_gb": "--cpu-offload-gb",
@@ -210,6 +210,7 @@ def spec_family(method: str) -> str | None:
 class Settings:
     tensor_parallel_size: int = 1
     pipeline_parallel_size: int = 1
+    data_parallel_size: int = 1                 # engines side by side (-dp); each sizes its own GPUs
     decode_context_parallel_size: int = 1
     gpu_memory_utilization: float | None = None
     kv_cache_dtype: str = "auto"
@@ -496,6 +497,7 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
 
     need_int("--tensor-parallel-size", s.tensor_parallel_size, 1, 1024)
     need_int("--pipeline-parallel-size", s.pipeline_parallel_size, 1, 1024)
+    need_int("--data-parallel-size", s.data_parallel_size, 1, 1024)
     need_int("--decode-context-parallel-size", s.decode_context_parallel_size, 1, 1024)
     if _is_int(s.decode_context_parallel_size) and _is_int(s.tensor_parallel_size) and \
             "--decode-context-parallel-size" not in problems and "--tensor-parallel-size" not in problems \

@@ -132,6 +132,10 @@ WITHOUT_MEMORY = frozenset({
     "--scheduling-policy", "--long-prefill-token-threshold", "--max-num-partial-prefills",
     "--max-long-partial-prefills", "--prefix-caching-hash-algo", "--distributed-executor-backend",
     "--worker-extension-cls", "--swap-space",
+    # where the data-parallel engines run (--data-parallel-size itself is a setting)
+    "--data-parallel-size-local", "-dpl", "--data-parallel-backend", "-dpb", "--data-parallel-address", "-dpa",
+    "--data-parallel-rpc-port", "-dpp", "--data-parallel-start-rank", "-dpr", "--data-parallel-hybrid-lb",
+    "--data-parallel-external-lb",
     # vLLM's custom all-reduce keeps about 24 MiB per GPU (an 8 MiB metadata + staging buffer, an 8 MiB
     # IPC buffer, 8 MiB of graph-buffer pointers: device_communicators/custom_all_reduce.py, v0.33), and
     # is off anyway where GPUs lack peer-to-peer; without it the per-peer term's NCCL part stays. Five
@@ -143,10 +147,6 @@ engine's swapped blocks), or by far less than the spread of kvcalc's per-peer te
 (--disable-custom-all-reduce)."""
 
 NOT_MODELLED = {
-    "--data-parallel-size": Text("flags.data_parallel"),
-    "-dp": Text("flags.data_parallel"),
-    "--data-parallel-size-local": Text("flags.data_parallel"),
-    "--data-parallel-backend": Text("flags.data_parallel"),
     "--enable-expert-parallel": Text("flags.expert_parallel"),
     "-ep": Text("flags.expert_parallel"),
     "--enable-eplb": Text("flags.expert_parallel"),

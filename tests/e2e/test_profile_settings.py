@@ -785,3 +785,24 @@ def test_hf_overrides_reach_the_config_and_name_a_bad_value(py_page):
     page.get_by_test_id("hf-overrides").fill("[1]")
     expect_in_both_languages(page, page.locator("#hf-overrides-msg"), "must be a JSON object", "须为")
     fresh_form(page)
+
+
+def test_data_parallel_engines_keep_one_engines_figures(py_page):
+    """--data-parallel-size: the pool is one engine's, a note says how many there are in all, and a
+    MoE model puts the reason beside the field in both languages."""
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    base = set_form(page, model="Qwen/Qwen3-8B", max_model_len=8192)
+    wait_request(page, base)
+    page.get_by_test_id("dp-size").fill("2")
+    want = page_request(max_model_len=8192)
+    want["settings"]["data_parallel_size"] = 2
+    wait_request(page, want)
+    got = oracle(want)["result"]
+    assert got["estimated"]["tokens"] == oracle(base)["result"]["estimated"]["tokens"]
+    assert_numbers_match(page, got)
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--data-parallel-size 2")
+    set_form(page, model="Qwen/Qwen3-30B-A3B")
+    expect_in_both_languages(page, page.locator("#dp-size-msg"), "spreads a MoE model's experts", "MoE")
+    fresh_form(page)
