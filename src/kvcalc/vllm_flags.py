@@ -39,6 +39,7 @@ _CONFIG_FLAGS = {"--compilation-config": "compilation", "-cc": "compilation", "-
 
 
 LEVELS = ("0", "1", "2", "3")
+"""The optimization levels (-O0 … -O3, Rule.OPTIMIZATION_LEVELS) as a serve line writes them."""
 _LEVEL_FLAG = re.compile(r"-O=?([0-3])")
 
 
@@ -74,8 +75,8 @@ def dotted_value(value: str | None) -> Any:
 def read_config(which: str, value: Any) -> tuple[dict[str, Any], Text | None]:
     """The settings a compilation or attention config gives (values as written: the core names a
     bad one), and why the rest cannot be read (None where nothing is left): a key kvcalc does not
-    model changes what vLLM compiles, captures or runs in ways it does not size, and an optimization
-    level (-O3) or text that is no JSON object says nothing it can read."""
+    model changes what vLLM compiles, captures or runs in ways it does not size, and text that is no
+    JSON object says nothing it can read. A bare level after -O (-O 3) is the optimization level."""
     unreadable = Text("flags.compilation") if which == "compilation" else Text("flags.attention_config_json")
     if which == "compilation" and str(value).strip() in LEVELS:
         return {"optimization_level": int(str(value).strip())}, None     # -O 3: the optimization level
@@ -134,8 +135,9 @@ WITHOUT_MEMORY = frozenset({
     "--worker-extension-cls", "--swap-space",
     # where the data-parallel engines run (--data-parallel-size itself is a setting)
     "--data-parallel-size-local", "-dpl", "--data-parallel-backend", "-dpb", "--data-parallel-address", "-dpa",
-    "--data-parallel-rpc-port", "-dpp", "--data-parallel-start-rank", "-dpr", "--data-parallel-hybrid-lb",
-    "--data-parallel-external-lb",
+    "--data-parallel-rpc-port", "-dpp", "--data-parallel-start-rank", "-dpr", "--data-parallel-rank", "-dpn",
+    "--data-parallel-hybrid-lb", "-dph", "--data-parallel-external-lb", "-dpe",
+    "--data-parallel-multi-port-external-lb", "-dpm",
     # vLLM's custom all-reduce keeps about 24 MiB per GPU (an 8 MiB metadata + staging buffer, an 8 MiB
     # IPC buffer, 8 MiB of graph-buffer pointers: device_communicators/custom_all_reduce.py, v0.33), and
     # is off anyway where GPUs lack peer-to-peer; without it the per-peer term's NCCL part stays. Five
