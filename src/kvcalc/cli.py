@@ -23,7 +23,7 @@ from .settings import (COMPILE_CACHE_STATES, CUDAGRAPH_MODES, FORCED_BACKENDS, M
 from .validate import load_logs, validate_logs
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
-from .vllm_flags import (SPEC_SHORTHAND, config_flag, dotted_value, moe_backend_marlin, optimization_level_flag,
+from .vllm_flags import (SPEC_SHORTHAND, config_flag, dotted_value, expand_level_flags, moe_backend_marlin,
                          read_config, sort_unknown)
 
 
@@ -436,8 +436,8 @@ def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | Non
     """vLLM's compilation and attention configs in a serve line (--compilation-config / -O /
     --attention-config as JSON, dotted --compilation-config.KEY / -cc.KEY / -O.KEY / --attention-config.KEY
     with = or the next token): the arguments without them, the settings they give
-    (vllm_flags.read_config; an optimization level -O3, -O=1 or -O 0 among them) and, where some of
-    one cannot be read, the refusal's line."""
+    (vllm_flags.read_config) and, where some of one cannot be read, the refusal's line. An
+    optimization level comes in as --optimization-level (vllm_flags.expand_level_flags)."""
     kept: list[str] = []
     dotted: dict[str, dict[str, Any]] = {}     # config -> the keys given one by one
     settings: dict[str, Any] = {}
@@ -445,11 +445,6 @@ def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | Non
     i = 0
     while i < len(argv):
         token = argv[i]
-        level = optimization_level_flag(token)
-        if level is not None:
-            settings["optimization_level"] = level
-            i += 1
-            continue
         flag, eq, inline = token.partition("=")
         config = config_flag(flag)
         if config is None:
@@ -517,7 +512,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("gpus", help="list the GPU catalog")
     sub.add_parser("models", help="list the model catalog")
     sub.add_parser("rules", help="the vLLM rules that changed between releases")
-    words, from_configs, refusal = _take_configs(_serve_as_estimate(list(sys.argv[1:] if argv is None else argv)))
+    words, from_configs, refusal = _take_configs(
+        expand_level_flags(_serve_as_estimate(list(sys.argv[1:] if argv is None else argv))))
     args, rest = parser.parse_known_args(words)
     args.config_settings = from_configs
     refusal = refusal or (_unknown_flags(args.command, rest) if rest else None)

@@ -22,7 +22,7 @@ from .errors import SettingsError, VersionError
 from .messages import Text
 from .settings import BACKEND_ALIASES, BACKEND_VARIABLE, ENV_SETTINGS, FORCED_BACKENDS, VLLM_SPELLING, Settings
 from .versions import Rule, applies, parse_version
-from .vllm_flags import (SPEC_SHORTHAND, config_flag, dotted_value, moe_backend_marlin, optimization_level_flag,
+from .vllm_flags import (SPEC_SHORTHAND, config_flag, dotted_value, expand_level_flags, moe_backend_marlin,
                          read_config, sort_unknown)
 from .weights import VLLM_QUANTIZATION_FORMATS
 
@@ -58,6 +58,7 @@ def read_command(text: str) -> dict[str, Any]:
     args, env, release = _after_program(tokens)
     if args is None:
         raise SettingsError({"log": Text("command.none")})
+    args = expand_level_flags(args)
     settings: dict[str, Any] = {"vllm_version": release} if release else {}
     for var, value in env.items():
         if var in _BY_ENV:
@@ -79,11 +80,6 @@ def read_command(text: str) -> dict[str, Any]:
                 model = token          # vllm serve MODEL
             else:
                 rest.append(token)     # the value of a flag kvcalc does not read
-            i += 1
-            continue
-        level = optimization_level_flag(token)
-        if level is not None:
-            settings["optimization_level"] = level
             i += 1
             continue
         flag, eq, inline = token.partition("=")

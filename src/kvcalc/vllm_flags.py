@@ -43,11 +43,21 @@ LEVELS = ("0", "1", "2", "3")
 _LEVEL_FLAG = re.compile(r"-O=?([0-3])")
 
 
-def optimization_level_flag(token: str) -> int | None:
-    """The optimization level a serve-line token sets by itself (-O3, -O=1; vLLM's argument parser
-    turns them into --optimization-level, vllm/utils/argparse_utils.py), or None."""
-    m = _LEVEL_FLAG.fullmatch(token)
-    return int(m.group(1)) if m else None
+def expand_level_flags(tokens: list[str]) -> list[str]:
+    """The serve-line tokens with an optimization level spelled as --optimization-level N, as vLLM's
+    own parser rewrites -O3, -O=1 and -O 2 before reading them (vllm/utils/argparse_utils.py
+    FlexibleArgumentParser.parse_args, v0.12+; up to v0.11 the same spellings set the compilation
+    level, of which kvcalc reads the default 3: settings.resolve)."""
+    out: list[str] = []
+    for i, token in enumerate(tokens):
+        m = _LEVEL_FLAG.fullmatch(token)
+        if m:
+            out += ["--optimization-level", m.group(1)]
+        elif token == "-O" and i + 1 < len(tokens) and tokens[i + 1] in LEVELS:
+            out.append("--optimization-level")
+        else:
+            out.append(token)
+    return out
 
 
 def config_flag(flag: str) -> tuple[str, str] | None:
@@ -76,10 +86,8 @@ def read_config(which: str, value: Any) -> tuple[dict[str, Any], Text | None]:
     """The settings a compilation or attention config gives (values as written: the core names a
     bad one), and why the rest cannot be read (None where nothing is left): a key kvcalc does not
     model changes what vLLM compiles, captures or runs in ways it does not size, and text that is no
-    JSON object says nothing it can read. A bare level after -O (-O 3) is the optimization level."""
+    JSON object says nothing it can read (a level after -O is --optimization-level: expand_level_flags)."""
     unreadable = Text("flags.compilation") if which == "compilation" else Text("flags.attention_config_json")
-    if which == "compilation" and str(value).strip() in LEVELS:
-        return {"optimization_level": int(str(value).strip())}, None     # -O 3: the optimization level
     if isinstance(value, str):
         try:
             value = json.loads(value)
