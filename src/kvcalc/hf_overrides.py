@@ -65,6 +65,5 @@ def keeps_checkpoint_shapes(overrides: dict[str, Any]) -> bool:
     """Whether the overrides leave every weight's shape alone (only ``SHAPE_KEYS``, at any depth),
     so a checkpoint's known size still describes what vLLM loads."""
     def ok(d: dict[str, Any]) -> bool:
-        return all(k in SHAPE_KEYS or (isinstance(v, dict) and k.endswith("_config") and k not in NOT_NESTED
-                                       and ok(v)) for k, v in d.items())
+        return all(k in SHAPE_KEYS or (_nested(k, v) and ok(v)) for k, v in d.items())
     return ok(overrides)
