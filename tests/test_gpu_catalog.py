@@ -72,6 +72,7 @@ def test_each_gpu_is_listed_under_the_group_its_kind_belongs_to():
     assert (by_class["h100-sxm"], by_class["t4"], by_class["a40"]) == ("datacenter",) * 3
     assert (by_class["gb10"], by_class["jetson-agx-thor"]) == ("unified", "unified")
     assert (by_class["rtx-pro-6000"], by_class["rtx-a6000"], by_class["rtx-6000-ada"]) == ("workstation",) * 3
+    assert (by_class["rtx-pro-4000"], by_class["quadro-rtx-6000"]) == ("workstation",) * 2
     assert (by_class["rtx-4090"], by_class["rtx-4090-48g"], by_class["rtx-2080-ti"]) == ("geforce",) * 3
     assert (by_class["rtx-4080-laptop"], by_class["rtx-4060-laptop"]) == ("laptop", "laptop")
     assert (by_class["mi300x"], by_class["radeon-pro-w7900"]) == ("amd", "amd")
@@ -80,7 +81,8 @@ def test_each_gpu_is_listed_under_the_group_its_kind_belongs_to():
 
 
 def test_a_total_copied_from_a_sister_card_is_said_until_the_user_gives_one():
-    """An entry whose basis says 'estimated' (the RTX 5090 D's total is the RTX 5090's) carries a note
+    """An entry whose basis says 'estimated' (the RTX 5090 D's total is the RTX 5090's, the RTX PRO 4000
+    Blackwell's is derived from the other GDDR7 Blackwell cards) carries a note
     asking for the log's own total; a measured entry, or the user's own total, has none."""
     def notes(**req):
         r = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "settings": {"max_model_len": 4096}, **req})
@@ -90,5 +92,19 @@ def test_a_total_copied_from_a_sister_card_is_said_until_the_user_gives_one():
     assert [g.key for g in load_gpus() if g.total_estimated] == [g["key"] for g in RAW
                                                                    if g["total_bytes_basis"].startswith("estimated")]
     assert "sister card" in notes(gpu="rtx-5090d")
+    assert "sister card" in notes(gpu="rtx-pro-4000")
     assert "sister card" not in notes(gpu="rtx-5090")
     assert "sister card" not in notes(gpu="rtx-5090d", gpu_total_gib=31.36)
+
+
+def test_a_turing_workstation_card_is_sized_as_turing():
+    """The Quadro RTX 6000 (sm_75) has no bfloat16: vLLM casts a bf16 checkpoint to float16, so the KV
+    cache is float16 there while the same request on an Ada card keeps bfloat16."""
+    def kv_dtype(gpu):
+        r = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": gpu, "settings": {"max_model_len": 4096}})
+        assert r["ok"], r
+        return r["result"]["settings"]["kv_cache_dtype_resolved"]
+
+    assert find_gpu("Quadro RTX 6000").key == "quadro-rtx-6000"
+    assert kv_dtype("quadro-rtx-6000") == "float16"
+    assert kv_dtype("rtx-a6000") == "bfloat16"

@@ -36,7 +36,7 @@ class Gpu:
     source: tuple[str, ...]
     peer_to_peer: bool = True   # NCCL's per-peer buffers in GPU memory (reserve.non_torch_estimate)
     nvswitch: bool = False      # NVSwitch multicast between the GPUs (FlashInfer's MNNVL all-reduce)
-    total_estimated: bool = False   # the total is a sister card's, not measured on this one (its basis says so)
+    total_estimated: bool = False   # the total is derived from sister cards, not measured on this one (its basis says how)
 
     @property
     def total_gib(self) -> float:

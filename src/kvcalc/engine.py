@@ -667,7 +667,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                           newest_major=NEWEST_LOGGED.major, newest_minor=NEWEST_LOGGED.minor),) \
         if (version.major, version.minor) > (NEWEST_LOGGED.major, NEWEST_LOGGED.minor) else ()
     notes = [*notes, *batch_floor_notes, *shape_notes]
-    if gpu.total_estimated:     # a catalog total copied from a sister card (data/gpus.json says which)
+    if gpu.total_estimated:     # a catalog total derived from sister cards (data/gpus.json says how)
         notes = [*notes, Text("note.gpu_total_estimated", gpu=gpu.name)]
     v0_note = v0_engine_note(arch, gpu.target, version, s.kv_cache_dtype)
     if v0_note:

@@ -599,10 +599,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "available”；v{since} 起 V2 可以不用它），因此这里按 V1 runner 估算，命令中也这样设置"
         "（VLLM_USE_V2_MODEL_RUNNER=0）；若设置 VLLM_WSL2_ENABLE_PIN_MEMORY=1，则会启动 V2：那种情况请把锁页内存设为可用"),
     "note.gpu_total_estimated": (
-        "the catalog's memory total for the {gpu} is a sister card's, not measured on this one: if your "
-        "log's 'Free memory on device (F/T GiB)' shows another T, give it (--gpu-memory-gib; on the page, "
-        "the GPU memory field)",
-        "目录中 {gpu} 的显存总量取自同系列的另一款卡，并非在这款卡上实测：如果你的日志 "
+        "the catalog's memory total for the {gpu} is not measured on this card but derived from its sister "
+        "cards (data/gpus.json says how): if your log's 'Free memory on device (F/T GiB)' shows another T, "
+        "give it (--gpu-memory-gib; on the page, the GPU memory field)",
+        "目录中 {gpu} 的显存总量并非在这款卡上实测，而是由同系列的卡推算（data/gpus.json 说明了依据）：如果你的日志 "
         "“Free memory on device (F/T GiB)” 中的 T 不同，请填入它（--gpu-memory-gib；页面上为 GPU 显存总量一栏）"),
     "note.release_without_logs": (
         "no public startup log of vLLM {major}.{minor} has been checked yet (the newest is "
