@@ -189,17 +189,48 @@ def test_an_amd_start_that_forces_triton_keeps_kvcalcs_rocm_sizing():
 def test_levers_offer_a_backend_without_flashinfers_workspace():
     """Where FlashInfer's workspace sits in vLLM's graph estimate, the levers offer the way out:
     the release's own pick where FlashInfer was forced, Triton where FlashInfer is the pick (an fp8
-    KV cache on an A100); with FlashAttention, the pick, there is nothing to offer."""
+    KV cache on an L40S); with FlashAttention, the pick, there is nothing to offer, nor on an A100,
+    where Triton refuses an fp8 cache (Rule.TRITON_FP8_NEEDS_SM89)."""
     from kvcalc.catalog import find_gpu
     from kvcalc.plan import levers
     from kvcalc.settings import Settings
     from factories import config
 
-    def offered(**kw):
-        got = levers(config("Qwen/Qwen3-8B"), find_gpu("a100-80g-sxm"), Settings(max_model_len=8192, **kw))
+    def offered(gpu="a100-80g-sxm", **kw):
+        got = levers(config("Qwen/Qwen3-8B"), find_gpu(gpu), Settings(max_model_len=8192, **kw))
         return {lv["value"]: lv for lv in got["levers"] if lv["key"] == "attention_backend"}, got["current"]
     forced, now = offered(attention_backend="FLASHINFER")
     assert list(forced) == ["auto"] and forced["auto"]["pool_tokens"] > now["pool_tokens"]
-    fp8, now = offered(kv_cache_dtype="fp8")
+    fp8, now = offered("l40s", kv_cache_dtype="fp8")
     assert list(fp8) == ["TRITON_ATTN"] and fp8["TRITON_ATTN"]["pool_tokens"] > now["pool_tokens"]
+    assert offered(kv_cache_dtype="fp8")[0] == {}
     assert offered()[0] == {}
+
+
+@pytest.mark.parametrize("gpu, model, forced, version, refused_on", [
+    ("t4", "Qwen/Qwen3-8B", None, "0.33.0", "--kv-cache-dtype"),               # Turing: no FlashInfer from v0.24
+    ("v100-32g", "Qwen/Qwen3-8B", None, "0.24.0", "--kv-cache-dtype"),
+    ("a100-80g-sxm", "google/gemma-4-31B-it", None, "0.33.0", "--kv-cache-dtype"),  # 512-wide heads: no FlashInfer
+    ("a100-80g-sxm", "Qwen/Qwen3-8B", "TRITON_ATTN", "0.33.0", "--attention-backend"),
+    ("a100-80g-sxm", "Qwen/Qwen3-8B", None, "0.33.0", None),                   # FlashInfer takes it
+    ("l40s", "Qwen/Qwen3-8B", "TRITON_ATTN", "0.33.0", None),                  # 8.9: native fp8
+    ("t4", "Qwen/Qwen3-8B", None, "0.23.0", None),                             # Turing still on FlashInfer
+    ("a100-80g-sxm", "Qwen/Qwen3-8B", "TRITON_ATTN", "0.23.0", None),          # before the check
+])
+def test_triton_refuses_an_fp8_cache_below_compute_capability_8_9(gpu, model, forced, version, refused_on):
+    """From v0.24 TritonAttentionImpl raises for an fp8 KV cache below 8.9 (vllm#43914): kvcalc refuses
+    it where Triton runs, forced or as what vLLM's priority leaves, and names the flag to change."""
+    from kvcalc.catalog import find_gpu
+    from kvcalc.engine import calculate
+    from kvcalc.errors import SettingsError
+    from kvcalc.settings import Settings
+    from factories import config
+
+    settings = Settings(max_model_len=4096, kv_cache_dtype="fp8", attention_backend=forced, vllm_version=version)
+    if refused_on is None:
+        assert calculate(config(model), find_gpu(gpu), settings).layout is not None
+        return
+    with pytest.raises(SettingsError) as err:
+        calculate(config(model), find_gpu(gpu), settings)
+    assert list(err.value.problems) == [refused_on]
+    assert "FP8 KV cache is not supported by the Triton attention backend" in str(err.value.problems[refused_on])

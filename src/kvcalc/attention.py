@@ -142,3 +142,22 @@ def keeps_full_graphs(forced: str | None, arch: ModelArch, gpu: GpuTarget, versi
     if forced == "FLEX_ATTENTION":
         return applies(Rule.FLEX_FULL_GRAPHS, version)
     return forced != "FLASHINFER" or decode_query_len == 1
+
+
+def triton_fp8_problem(forced: str | None, arch: ModelArch, gpu: GpuTarget, version: Version,
+                       kv_name: str) -> Text | None:
+    """Why vLLM refuses this KV cache on the Triton backend that would run it, or None: from v0.24
+    (Rule.TRITON_FP8_NEEDS_SM89) TritonAttentionImpl raises for a cache type starting with "fp8" below
+    compute capability 8.9, where Triton has no native fp8e4nv. Triton runs where it is forced or
+    where vLLM's CUDA priority (FlashAttention, FlashInfer, Triton) leaves it: FlashAttention keeps
+    fp8 only on Hopper, so below 8.9 Triton runs unless FlashInfer takes the GPU and the model
+    (``_unsupported``). MLA models (their own backends) and other platforms are left out."""
+    if gpu.platform != "cuda" or arch.is_mla or not kv_name.startswith("fp8") or \
+            _capability(gpu) >= (8, 9) or not applies(Rule.TRITON_FP8_NEEDS_SM89, version):
+        return None
+    since = str(Rule.TRITON_FP8_NEEDS_SM89.value.since)
+    if forced == "TRITON_ATTN":
+        return Text("attn.triton_fp8", since=since, kv=kv_name, cc=gpu.compute_capability)
+    if forced is None and _unsupported("FLASHINFER", arch, gpu, version, True, kv_name, 1) is not None:
+        return Text("attn.triton_fp8_auto", since=since, kv=kv_name, cc=gpu.compute_capability)
+    return None

@@ -18,7 +18,7 @@ from .dtypes import (KvDtype, fp8_by_default, model_dtype_bytes, normalize_model
 from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, show, speculators_view
 from .hf_overrides import apply_overrides, keeps_checkpoint_shapes, overrides_of
-from .attention import forced_backend_problem, keeps_full_graphs, runs_flashinfer
+from .attention import forced_backend_problem, keeps_full_graphs, runs_flashinfer, triton_fp8_problem
 from .kvspecs import GpuTarget, Layout, LayoutRequest, build_layout
 from .messages import Text, message_of
 from .params import text_part
@@ -705,6 +705,10 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                                      0 if kv.four_bit else kv.value_bytes, kv.name, 1 + spec_tokens)
         if why is not None:
             raise SettingsError({"--attention-backend": why})  # Text: attention.forced_backend_problem gives one
+    fp8_refused = triton_fp8_problem(s.attention_backend, arch, gpu.target, version, kv.name)
+    if fp8_refused is not None:
+        flag = "--attention-backend" if s.attention_backend else "--kv-cache-dtype"
+        raise SettingsError({flag: fp8_refused})  # Text: attention.triton_fp8_problem gives one
     caching_default = prefix_caching_default(arch, version)
     prefix_caching = s.enable_prefix_caching if s.enable_prefix_caching is not None else caching_default
     mamba_mode = mamba_cache_mode(arch, version, prefix_caching, s.speculative is not None)

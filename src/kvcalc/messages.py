@@ -183,9 +183,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "vLLM 不接受 head 大小为 {heads} 的 {backend}：Triton 注意力需要 32 或更大。请交给 vLLM 自行选择"),
     "attn.fa_fp8": (
         "vLLM's FlashAttention keeps an fp8 KV cache only with FlashAttention 3 (Hopper), not on compute "
-        "capability {cc}: choose FLASHINFER or TRITON_ATTN, or a 16-bit KV cache",
+        "capability {cc}: choose FLASHINFER (or TRITON_ATTN from compute capability 8.9), or a 16-bit KV cache",
         "vLLM 的 FlashAttention 只在 FlashAttention 3（Hopper）上支持 fp8 KV 缓存，计算能力 {cc} 上不行："
-        "请选择 FLASHINFER 或 TRITON_ATTN，或使用 16 位 KV 缓存"),
+        "请选择 FLASHINFER（计算能力 8.9 起也可选 TRITON_ATTN），或使用 16 位 KV 缓存"),
+    "attn.triton_fp8": (
+        "vLLM {since} and later refuse TRITON_ATTN with an {kv} KV cache on compute capability {cc} ('FP8 KV cache "
+        "is not supported by the Triton attention backend'): Triton's fp8 needs 8.9 or more. Use a 16-bit KV "
+        "cache (--kv-cache-dtype auto keeps the model's type), or leave the backend to vLLM where it picks FlashInfer",
+        "vLLM {since} 及以后版本在计算能力 {cc} 上拒绝使用 {kv} KV 缓存的 TRITON_ATTN（“FP8 KV cache is not supported "
+        "by the Triton attention backend”）：Triton 的 fp8 需要 8.9 或更高。请使用 16 位 KV 缓存（--kv-cache-dtype auto "
+        "保留模型自身的类型），或在 vLLM 会选 FlashInfer 的情况下不强制指定后端"),
+    "attn.triton_fp8_auto": (
+        "vLLM {since} and later refuse an {kv} KV cache here ('FP8 KV cache is not supported by the Triton attention "
+        "backend'): on compute capability {cc} FlashAttention keeps fp8 only on Hopper and FlashInfer does not take "
+        "this GPU or model, so the attention runs on TRITON_ATTN, whose fp8 needs 8.9 or more. Use a 16-bit KV "
+        "cache (--kv-cache-dtype auto keeps the model's type)",
+        "vLLM {since} 及以后版本在这里拒绝 {kv} KV 缓存（“FP8 KV cache is not supported by the Triton attention "
+        "backend”）：在计算能力 {cc} 上，FlashAttention 只在 Hopper 上支持 fp8，FlashInfer 不接受这块 GPU 或这个模型，"
+        "于是注意力由 TRITON_ATTN 运行，而它的 fp8 需要 8.9 或更高。请使用 16 位 KV 缓存（--kv-cache-dtype auto "
+        "保留模型自身的类型）"),
     "attn.sinks": (
         "this model's attention sinks (gpt-oss) rule out {backend} on compute capability {cc}; vLLM refuses to "
         "start. Choose TRITON_ATTN, or leave the choice to vLLM",

@@ -565,6 +565,13 @@ class Rule(Enum):
         "FlexAttention's metadata builder supports full CUDA graphs (AttentionCGSupport.ALWAYS); before, "
         "it supported none, so the default FULL_AND_PIECEWISE mode captured piecewise graphs only",
         "confirmed: no _cudagraph_support in the v0.19.0 wheel (the builder default, NEVER), ALWAYS in v0.20.0")
+    TRITON_FP8_NEEDS_SM89 = RuleInfo(
+        _v("0.24.0"), "#43914", "vllm/v1/attention/backends/triton_attn.py TritonAttentionImpl.__init__",
+        "on CUDA the Triton attention backend refuses a KV cache whose type starts with fp8 below compute "
+        "capability 8.9 (no native fp8e4nv there) and a bfloat16 one below 8.0, with a ValueError when the "
+        "model's layers are built; before, the engine loaded and failed later in Inductor's autotuning",
+        "confirmed: absent from the v0.23.0 wheel; the same check in the v0.24.0, v0.28.0, v0.31.0, v0.32.0 "
+        "and v0.33.0 wheels")
     UMA_FREE_FROM_MEMAVAILABLE = RuleInfo(
         _v("0.11.1"), "#26098", "vllm/utils/mem_utils.py MemorySnapshot.measure",
         "on unified-memory GPUs (Jetson Orin and Thor, DGX Spark; any integrated GPU from #35356) free "
@@ -1417,6 +1424,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "FlexAttention 的元数据构建器支持 full CUDA graph（AttentionCGSupport.ALWAYS）；此前一个也不支持，"
         "所以默认的 FULL_AND_PIECEWISE 模式只捕获 piecewise graph",
         "已确认：v0.19.0 的 wheel 中没有 _cudagraph_support（构建器默认值 NEVER），v0.20.0 中为 ALWAYS"),
+    "TRITON_FP8_NEEDS_SM89": (
+        "在 CUDA 上，Triton 注意力后端在计算能力 8.9 以下拒绝类型以 fp8 开头的 KV 缓存（那里没有原生 fp8e4nv），"
+        "在 8.0 以下拒绝 bfloat16 KV 缓存：构建模型各层时抛出 ValueError；此前引擎会加载模型，之后在 Inductor 自动调优中失败",
+        "已确认：v0.23.0 的 wheel 中没有；v0.24.0、v0.28.0、v0.31.0、v0.32.0 与 v0.33.0 的 wheel 中为同一检查"),
     "CHUNKED_PREFILL_OPTIONAL": (
         "生成模型可以不用分块预填充（--no-enable-chunked-prefill）：此时 max_num_batched_tokens 默认为 "
         "max(max_model_len, 版本默认值)，且不超过 max_num_seqs x max_model_len，给出更小的值会被拒绝；此前 V1 对所有生成"
