@@ -120,3 +120,51 @@ def test_data_parallelism_is_read_and_where_engines_run_is_left_out():
     got = read_command("vllm serve Qwen/Qwen3-8B -dp 4 --data-parallel-size-local 2 --data-parallel-backend ray")
     assert got["settings"] == {"data_parallel_size": 4} and got["refused"] == {}
     assert got["ignored"] == ["--data-parallel-size-local", "--data-parallel-backend"]
+
+
+VLLM_FLAGS = json.loads((__import__("pathlib").Path(__file__).parent / "fixtures" / "vllm_serve_flags.json")
+                        .read_text(encoding="utf-8"))
+
+
+def test_every_flag_vllm_serve_defines_is_read_ignored_or_refused():
+    """Each flag the sampled releases (v0.10.0 to v0.33.0) define for `vllm serve` either sets a setting,
+    is ignored as leaving GPU memory alone, or is refused with a reason: none comes back as unknown,
+    the dead end a pasted command met for 228 of them before."""
+    unknown = [flag for flag in VLLM_FLAGS["flags"]
+               if flag in read_command(f"vllm serve Qwen/Qwen3-8B {flag} 1")["unknown"]]
+    assert unknown == []
+
+
+@pytest.mark.parametrize("line, setting, value", [
+    ("--device-memory-utilization 0.8", "gpu_memory_utilization", 0.8),     # v0.33's second spelling
+    ("""-sc '{"method": "ngram", "num_speculative_tokens": 3}'""", "speculative",
+     '{"method": "ngram", "num_speculative_tokens": 3}'),
+    ("""-ac '{"backend": "FLASHINFER"}'""", "attention_backend", "FLASHINFER"),
+])
+def test_vllms_short_and_second_spellings_set_the_setting(line, setting, value):
+    assert read_command(f"vllm serve Qwen/Qwen3-8B {line}")["settings"][setting] == value
+
+
+@pytest.mark.parametrize("line, flag, ignored", [
+    ("--runner generate", "--runner", True),
+    ("--runner pooling", "--runner", False),
+    ("--convert embed", "--convert", False),
+    ("--model-impl vllm", "--model-impl", True),
+    ("--model-impl transformers", "--model-impl", False),
+    ("-pcp 1", "-pcp", True),
+    ("-pcp 2", "-pcp", False),
+    ("--mm-ipc-gpu-memory-gb 2", "--mm-ipc-gpu-memory-gb", False),
+    ("--disable-sliding-window", "--disable-sliding-window", False),
+    ("--config serve.yaml", "--config", False),
+    ("--max-parallel-loading-workers 2", "--max-parallel-loading-workers", True),
+    ("--enable-lora --max-cpu-loras 4", "--enable-lora", False),
+])
+def test_flags_are_ignored_or_refused_by_what_their_value_does(line, flag, ignored):
+    read = read_command(f"vllm serve Qwen/Qwen3-8B {line}")
+    assert (flag in read["ignored"], flag in read["refused"]) == (ignored, not ignored)
+
+
+def test_the_cli_refuses_vllms_yaml_config_rather_than_reading_it_as_a_config_json(capsys):
+    from kvcalc.cli import main
+    assert main(["serve", "Qwen/Qwen3-8B", "--gpu", "h100", "--config", "serve.yaml"]) == 2
+    assert "YAML file" in capsys.readouterr().err

@@ -23,7 +23,7 @@ from .settings import (COMPILE_CACHE_STATES, CUDAGRAPH_MODES, FORCED_BACKENDS, M
 from .validate import load_logs, validate_logs
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
-from .vllm_flags import (SPEC_SHORTHAND, config_flag, dotted_value, expand_level_flags, moe_backend_marlin,
+from .vllm_flags import (NOT_MODELLED, SPEC_SHORTHAND, config_flag, dotted_value, expand_level_flags, moe_backend_marlin,
                          read_config, sort_unknown)
 
 
@@ -83,7 +83,8 @@ def _model_flags(p: Any) -> None:
                         "engine's)")
     p.add_argument("--dcp", "-dcp", "--decode-context-parallel-size", dest="decode_context_parallel_size",
                    type=int, default=1)
-    p.add_argument("--gpu-memory-utilization", type=float)
+    p.add_argument("--gpu-memory-utilization", "--device-memory-utilization", dest="gpu_memory_utilization",
+                   type=float)
     p.add_argument("--kv-cache-dtype", default="auto")
     # the sizes as typed: the core reads vLLM's forms (32k, 32K, 8G; auto for the length) and names a bad one
     p.add_argument("--max-model-len", metavar="N|auto",
@@ -101,7 +102,7 @@ def _model_flags(p: Any) -> None:
     p.add_argument("--quantization", "-q", dest="weights", type=_vllm_quantization, metavar="METHOD",
                    help="vLLM's flag, as an alternative to --weights (awq, awq_marlin, gptq, fp8, mxfp4, "
                         "modelopt_fp4 …)")
-    p.add_argument("--speculative-config", help='JSON, e.g. \'{"method":"mtp","num_speculative_tokens":1}\'')
+    p.add_argument("--speculative-config", "-sc", help='JSON, e.g. \'{"method":"mtp","num_speculative_tokens":1}\'')
     p.add_argument("--spec-method", help="vLLM's shorthand for --speculative-config's method (v0.22+)")
     p.add_argument("--spec-model", help="vLLM's shorthand for --speculative-config's model")
     p.add_argument("--spec-tokens", type=int, help="vLLM's shorthand for --speculative-config's num_speculative_tokens")
@@ -432,6 +433,15 @@ def _serve_as_estimate(argv: list[str]) -> list[str]:
     return argv
 
 
+def _yaml_config(argv: list[str]) -> str | None:
+    """The refusal of vLLM's own --config (a YAML file of flags) in ``kvcalc serve MODEL …``, where the
+    model is named, so --config cannot be kvcalc's path to a config.json; None elsewhere."""
+    named = len(argv) >= 2 and argv[0] == "serve" and not argv[1].startswith("-")
+    if named and any(a == "--config" or a.startswith("--config=") for a in argv[2:]):
+        return f"--config: {NOT_MODELLED['--config']}"
+    return None
+
+
 def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | None]:
     """vLLM's compilation and attention configs in a serve line (--compilation-config / -O /
     --attention-config as JSON, dotted --compilation-config.KEY / -cc.KEY / -O.KEY / --attention-config.KEY
@@ -512,8 +522,12 @@ def _main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("gpus", help="list the GPU catalog")
     sub.add_parser("models", help="list the model catalog")
     sub.add_parser("rules", help="the vLLM rules that changed between releases")
-    words, from_configs, refusal = _take_configs(
-        expand_level_flags(_serve_as_estimate(list(sys.argv[1:] if argv is None else argv))))
+    given = list(sys.argv[1:] if argv is None else argv)
+    yaml_refusal = _yaml_config(given)
+    if yaml_refusal:     # before argparse, which would read it as kvcalc's --config beside --model
+        sys.stderr.write(f"kvcalc: error: {yaml_refusal}\n")
+        return 2
+    words, from_configs, refusal = _take_configs(expand_level_flags(_serve_as_estimate(given)))
     args, rest = parser.parse_known_args(words)
     args.config_settings = from_configs
     refusal = refusal or (_unknown_flags(args.command, rest) if rest else None)

@@ -28,7 +28,8 @@ from .weights import VLLM_QUANTIZATION_FORMATS
 
 _BY_FLAG = {flag: name for name, flag in VLLM_SPELLING.items() if flag.startswith("-")}
 _BY_FLAG.update({"-tp": "tensor_parallel_size", "-pp": "pipeline_parallel_size", "-dp": "data_parallel_size",
-                 "-dcp": "decode_context_parallel_size", "--kv-cache-memory": "kv_cache_memory_bytes"})
+                 "-dcp": "decode_context_parallel_size", "--kv-cache-memory": "kv_cache_memory_bytes",
+                 "-sc": "speculative", "--device-memory-utilization": "gpu_memory_utilization"})
 _BY_ENV = {var: name for name, var in ENV_SETTINGS.items()}
 _FLAG_TYPES = {f.name: f.type for f in fields(Settings) if VLLM_SPELLING.get(f.name, "").startswith("-")}
 _SWITCHES = {name for name, kind in _FLAG_TYPES.items() if kind in ("bool", "bool | None")}

@@ -222,6 +222,59 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "auto needs vLLM {since} or newer ({pr}); {version} takes only a backend name, so leave the flag out "
         "for the release's own choice",
         "auto 需要 vLLM {since} 或更高版本（{pr}）；{version} 只接受后端名称，想用版本自己的选择请去掉该参数"),
+    "flags.config_file": (
+        "vLLM reads this YAML file's flags, which kvcalc cannot see: write them on the command line instead",
+        "vLLM 会读取这个 YAML 文件里的参数，而 kvcalc 看不到它：请把这些参数直接写在命令行上"),
+    "flags.sliding_window": (
+        "turns every sliding-window layer into a full-attention one and caps the context at the window; kvcalc "
+        "sizes the model's sliding layers as the checkpoint defines them",
+        "会把所有滑动窗口层变成全注意力层，并把上下文限制在窗口长度以内；kvcalc 按检查点定义的滑动窗口层估算"),
+    "flags.kv_skip_layers": (
+        "keeps some layers' KV cache in 16 bits beside the --kv-cache-dtype of the others; kvcalc sizes one cache "
+        "type for every attention layer",
+        "会让部分层的 KV 缓存保持 16 位，其余层用 --kv-cache-dtype；kvcalc 对所有注意力层只按一种缓存类型估算"),
+    "flags.state_cache": (
+        "changes how vLLM pages or stores the recurrent state of Mamba/GDN (or replayed sliding-window) layers; "
+        "kvcalc sizes that state as the release does by default (--mamba-ssm-cache-dtype is read)",
+        "会改变 vLLM 对 Mamba/GDN（或重放的滑动窗口）层递归状态的分页或存储方式；kvcalc 按该版本的默认方式估算这些状态"
+        "（会读取 --mamba-ssm-cache-dtype）"),
+    "flags.microbatching": (
+        "dual-batch overlap splits each step into micro-batches with buffers of their own; not modelled",
+        "双批次重叠会把每一步拆成带有各自缓冲区的微批次；尚未建模"),
+    "flags.weight_offload": (
+        "offloads chosen weights to host memory with prefetching; kvcalc models only --cpu-offload-gb",
+        "会把指定的权重卸载到主机内存并预取；kvcalc 只建模 --cpu-offload-gb"),
+    "flags.multimodal_profile": (
+        "changes the multimodal work vLLM profiles or the GPU memory it sets aside for the front end; kvcalc "
+        "profiles the encoder as the release does by default",
+        "会改变 vLLM 预估的多模态计算，或它为前端预留的 GPU 显存；kvcalc 按该版本默认的方式估算编码器"),
+    "flags.sampler": (
+        "changes the sampler's buffers, which kvcalc sizes for vLLM's default sampling",
+        "会改变采样器的缓冲区，而 kvcalc 按 vLLM 默认的采样方式估算"),
+    "flags.pooling": (
+        "runs the model for pooling (embeddings, classification, rewards): no sampler and a different warm-up, "
+        "where kvcalc sizes text generation",
+        "会以池化方式运行模型（嵌入、分类、奖励）：没有采样器，预热也不同，而 kvcalc 估算的是文本生成"),
+    "flags.model_impl": (
+        "another implementation of the model (the Transformers backend) builds and profiles it differently; kvcalc "
+        "sizes vLLM's own",
+        "换用其他实现（Transformers 后端）时，模型的构建与预估方式都不同；kvcalc 估算的是 vLLM 自己的实现"),
+    "flags.context_parallel": (
+        "prefill context parallelism, or a KV interleave other than 1, changes how tokens spread over the GPUs' "
+        "caches; kvcalc models --decode-context-parallel-size with the default interleave",
+        "预填充上下文并行，或不为 1 的 KV 交错大小，会改变 token 在各 GPU 缓存间的分布；kvcalc 只按默认交错建模 "
+        "--decode-context-parallel-size"),
+    "flags.rope_override": (
+        "sets the model's RoPE, which can change its context length: give it as --hf-overrides "
+        "'{{\"rope_scaling\": …}}', which kvcalc reads",
+        "会设置模型的 RoPE，可能改变其上下文长度：请写成 --hf-overrides '{{\"rope_scaling\": …}}'，kvcalc 会读取它"),
+    "flags.quantization_config": (
+        "a per-layer quantization config is not read: give the format with --quantization (or the checkpoint's "
+        "own config)",
+        "不读取逐层的量化配置：请用 --quantization 指定格式（或使用检查点自带的配置）"),
+    "flags.not_sized": (
+        "changes what vLLM builds or keeps on the GPU in a way kvcalc does not size",
+        "会以 kvcalc 不估算的方式改变 vLLM 在 GPU 上构建或保留的内容"),
     "flags.sleep_mode": (
         "sleep mode allocates through its own pool, which vLLM counts differently; not modelled",
         "休眠模式通过自己的内存池分配，vLLM 的计数方式不同；尚未建模"),

@@ -33,9 +33,10 @@ ATTENTION_KEYS = {"backend": "attention_backend"}
 each gives."""
 
 _CONFIG_FLAGS = {"--compilation-config": "compilation", "-cc": "compilation", "-O": "compilation",
-                 "--attention-config": "attention"}
+                 "--attention-config": "attention", "-ac": "attention"}
 """The config flags by the config they set: -cc is the compilation config's short name from v0.12
-(vllm/engine/arg_utils.py), where -O became the optimization level; -O up to v0.11."""
+(vllm/engine/arg_utils.py), where -O became the optimization level; -O up to v0.11; -ac the attention
+config's short name."""
 
 
 LEVELS = ("0", "1", "2", "3")
@@ -146,6 +147,58 @@ WITHOUT_MEMORY = frozenset({
     "--data-parallel-rpc-port", "-dpp", "--data-parallel-start-rank", "-dpr", "--data-parallel-rank", "-dpn",
     "--data-parallel-hybrid-lb", "-dph", "--data-parallel-external-lb", "-dpe",
     "--data-parallel-multi-port-external-lb", "-dpm",
+    # the front end, logging, metrics and tracing of later releases
+    "--aggregate-engine-logging", "--allowed-local-media-path", "--allowed-media-domains",
+    "--anthropic-disabled-thinking-effort", "--cohere-format", "--cohere-is-reasoning-model",
+    "--custom-histogram-buckets", "--cudagraph-metrics", "--disable-access-log-for-endpoints",
+    "--enable-layerwise-nvtx-tracing", "--enable-log-deltas", "--enable-logging-iteration-details",
+    "--enable-offline-docs", "--enable-per-request-metrics", "--enable-tokenizer-info-endpoint",
+    "--exclude-tools-when-tool-choice-none", "--fingerprint-mode", "--fingerprint-value", "--grpc", "--grpc-port",
+    "--h11-max-header-count", "--h11-max-incomplete-event-size", "--interleave-mm-strings", "--io-processor-plugin",
+    "--jit-monitor-mode", "--jit-monitor-verbose", "--kv-cache-metrics-sample", "--log-config-file",
+    "--log-error-stack", "--log-level", "--logging-config", "--logits-processor-pattern", "--logprobs-mode",
+    "--per-request-spec-decode-metrics", "--profiler-config", "--ray-workers-use-nsight", "--reasoning-config",
+    "--reasoning-effort-map", "--renderer-num-workers", "--show-hidden-metrics-for-version", "--shutdown-timeout",
+    "--skip-tokenizer-init", "--sse-keep-alive-interval", "--ssl-ciphers", "--tokens-only", "--tool-server",
+    "--tool-strict-level", "--trust-request-chat-template", "--trust-request-mm-kwargs", "--use-tqdm-on-load",
+    "--watchdog-config", "--version", "-v", "--enable-flash-late-interaction", "--fail-on-environ-validation", "--guided-decoding-disable-additional-properties",
+    "--guided-decoding-disable-any-whitespace", "--guided-decoding-disable-fallback",
+    "--calculate-kv-scales", "--allow-deprecated-quantization", "--hf-config-path", "--additional-config",
+    # the front end's multimodal processing on the host (its cache is host memory)
+    "--media-io-kwargs", "--mm-hasher-algorithm", "--mm-processor-cache-gb", "--mm-processor-cache-type",
+    "--mm-shm-cache-max-object-size-mb", "--mm-tensor-ipc", "--disable-mm-preprocessor-cache",
+    "--mm-device-do-normalize", "--enable-mm-embeds", "--disable-chunked-mm-input", "--enable-shm-tensor-arena",
+    # loading, placement and timeouts: where the processes run, not what they keep on a GPU
+    "--max-parallel-loading-workers", "--safetensors-prefetch-block-size", "--safetensors-prefetch-num-threads",
+    "--pt-load-map-location", "--nnodes", "-n", "--node-rank", "-r", "--master-addr", "--master-port",
+    "--device-ids", "--numa-bind", "--numa-bind-cpus", "--numa-bind-nodes", "--distributed-timeout-seconds",
+    "--cpu-distributed-timeout-seconds", "--data-parallel-supervisor-port", "--dp-supervisor-probe-failure-threshold",
+    "--dp-supervisor-probe-interval-s", "--dp-supervisor-probe-timeout-s", "--dp-sync-interval",
+    "--disable-nccl-for-dp-synchronization", "--enable-fault-tolerance", "--fault-tolerance-config",
+    "--enable-scale-out",
+    # admission and scheduling within the batch limits vLLM sizes (--max-num-active-seqs admits fewer requests
+    # than --max-num-seqs, which still sizes the runner; the watermark keeps free blocks at admission)
+    "--max-num-active-seqs", "--max-num-queued-reqs", "--max-num-queued-tokens", "--max-num-scheduled-tokens",
+    "--long-prefill-token-threshold-adaptive", "--scheduler-reserve-full-isl", "--prefill-schedule-interval",
+    "--scheduler-cls", "--watermark", "--prefix-match-unit", "--prefix-cache-retention-interval",
+    "--preemption-mode", "--scheduler-delay-factor", "--num-scheduler-steps", "--num-lookahead-slots",
+    "--multi-step-stream-outputs", "--disable-async-output-proc", "--override-neuron-config",
+    # kernel choices (as --linear-backend) and cascade attention (a run-time path for shared prefixes, later
+    # removed); v0.10's --max-seq-len-to-capture bounds CUDA graphs, whose memory vLLM deducts only from v0.20
+    "--mamba-backend", "--mamba-ssu-algorithm", "--gdn-prefill-backend", "--kda-decode-backend",
+    "--kda-prefill-backend", "--sparse-indexer-topk-backend", "--mm-encoder-attn-backend", "--kernel-config",
+    "--ir-op-priority", "--enable-flashinfer-autotune", "--enable-bf16x3-router-gemm", "--disable-cascade-attn",
+    "--enable-mamba-cache-stochastic-rounding", "--mamba-cache-philox-rounds", "--max-seq-len-to-capture",
+    "--dcp-comm-backend", "--dcp-q-replicate",
+    # settings that only act with a feature kvcalc refuses by its own flag (--enable-lora, --enable-expert-parallel,
+    # --enable-eplb, --enable-dbo): alone they change nothing
+    "--lora-dtype", "--lora-extra-vocab-size", "--lora-target-modules", "--max-cpu-loras", "--max-lora-cls-labels",
+    "--fully-sharded-loras", "--enable-lora-bias", "--default-mm-loras", "--enable-mixed-moe-lora-format",
+    "--enable-moe-shared-loras", "--enable-tower-connector-lora", "--specialize-active-lora", "--all2all-backend",
+    "--eplb-config", "--eplb-window-size", "--eplb-step-interval", "--eplb-log-balancedness",
+    "--expert-placement-strategy", "--enable-ep-weight-filter", "--num-redundant-experts",
+    "--dbo-decode-token-threshold", "--dbo-prefill-token-threshold", "--mm-encoder-fp8-scale-path",
+    "--mm-encoder-fp8-scale-save-path", "--mm-encoder-fp8-scale-save-margin",
     # vLLM's custom all-reduce keeps about 24 MiB per GPU (an 8 MiB metadata + staging buffer, an 8 MiB
     # IPC buffer, 8 MiB of graph-buffer pointers: device_communicators/custom_all_reduce.py, v0.33), and
     # is off anyway where GPUs lack peer-to-peer; without it the per-peer term's NCCL part stays. Five
@@ -169,6 +222,60 @@ NOT_MODELLED = {
     "--compilation-config": Text("flags.compilation"),
     "-O": Text("flags.compilation"),
     "--enable-sleep-mode": Text("flags.sleep_mode"),
+    "--enable-cumem-allocator": Text("flags.sleep_mode"),
+    "--sleep-mode-backend": Text("flags.sleep_mode"),
+    "--sleep-mode-offload-cudagraph": Text("flags.sleep_mode"),
+    "--sleep-preserve-parameter-names": Text("flags.sleep_mode"),
+    "--enable-nccl-comm-suspend": Text("flags.sleep_mode"),
+    "--kv-offloading-backend": Text("flags.kv_connector"),
+    "--ec-transfer-config": Text("flags.kv_connector"),
+    "--ec-manager-config": Text("flags.kv_connector"),
+    "--enable-elastic-ep": Text("flags.expert_parallel"),
+    "--elastic-ep-max-dp-size": Text("flags.expert_parallel"),
+    "--enable-multimodal-encoder-data-parallel": Text("flags.encoder_tp_mode"),
+    "--config": Text("flags.config_file"),
+    "--disable-sliding-window": Text("flags.sliding_window"),
+    "--kv-cache-dtype-skip-layers": Text("flags.kv_skip_layers"),
+    "--mamba-cache-dtype": Text("flags.state_cache"),
+    "--mamba-block-size": Text("flags.state_cache"),
+    "--mamba-cache-mode": Text("flags.state_cache"),
+    "--use-replayssm": Text("flags.state_cache"),
+    "--replayssm-buffer-len": Text("flags.state_cache"),
+    "--enable-mamba-shared-prefix-checkpoint": Text("flags.state_cache"),
+    "--enable-mamba-fine-grained-prefix-cache": Text("flags.state_cache"),
+    "--swa-bounded-replay": Text("flags.state_cache"),
+    "--enable-dbo": Text("flags.microbatching"),
+    "--offload-backend": Text("flags.weight_offload"),
+    "--offload-group-size": Text("flags.weight_offload"),
+    "--offload-num-in-group": Text("flags.weight_offload"),
+    "--offload-params": Text("flags.weight_offload"),
+    "--offload-prefetch-step": Text("flags.weight_offload"),
+    "--cpu-offload-params": Text("flags.weight_offload"),
+    "--mm-encoder-only": Text("flags.multimodal_profile"),
+    "--video-pruning-method": Text("flags.multimodal_profile"),
+    "--use-fp64-gumbel": Text("flags.sampler"),
+    "--enable-batch-sharded-sampling": Text("flags.sampler"),
+    "--return-sampling-mask": Text("flags.sampler"),
+    "--enable-trace-replay": Text("flags.sampler"),
+    "--pooler-config": Text("flags.pooling"),
+    "--override-pooler-config": Text("flags.pooling"),
+    "--rope-scaling": Text("flags.rope_override"),
+    "--rope-theta": Text("flags.rope_override"),
+    "--quantization-config": Text("flags.quantization_config"),
+    "--diffusion-config": Text("flags.not_sized"),
+    "-dc": Text("flags.not_sized"),
+    "--engram-config": Text("flags.not_sized"),
+    "--weight-transfer-config": Text("flags.not_sized"),
+    "--model-class-overrides": Text("flags.not_sized"),
+    "--worker-cls": Text("flags.not_sized"),
+    "--monokernel": Text("flags.not_sized"),
+    "--enable-return-routed-experts": Text("flags.not_sized"),
+    "--aux-output-config": Text("flags.not_sized"),
+    "--override-attention-dtype": Text("flags.not_sized"),
+    "--kv-sharing-fast-prefill": Text("flags.not_sized"),
+    "--enable-hc-sp": Text("flags.not_sized"),
+    "--watermark-config": Text("flags.not_sized"),
+    "--enable-prompt-embeds": Text("flags.not_sized"),
 }
 """Flags that change the memory vLLM sizes but that kvcalc does not model, with the reason."""
 
@@ -177,10 +284,26 @@ BY_VALUE = {
     "--load-format": (("auto", "safetensors", "pt", "npcache", "dummy", "fastsafetensors", "runai_streamer",
                        "sharded_state", "tensorizer"), Text("flags.load_format")),
     "--mm-encoder-tp-mode": (("weights",), Text("flags.encoder_tp_mode")),
+    "--runner": (("auto", "generate"), Text("flags.pooling")),
+    "--convert": (("auto", "none"), Text("flags.pooling")),
+    "--task": (("auto", "generate"), Text("flags.pooling")),
+    "--model-impl": (("auto", "vllm"), Text("flags.model_impl")),
+    "--prefill-context-parallel-size": (("1",), Text("flags.context_parallel")),
+    "-pcp": (("1",), Text("flags.context_parallel")),
+    "--cp-kv-cache-interleave-size": (("1",), Text("flags.context_parallel")),
+    "--dcp-kv-cache-interleave-size": (("1",), Text("flags.context_parallel")),
+    "--ubatch-size": (("0",), Text("flags.microbatching")),
+    "--mm-ipc-gpu-memory-gb": (("0", "0.0"), Text("flags.multimodal_profile")),
+    "--mm-processor-device": (("cpu",), Text("flags.multimodal_profile")),
+    "--video-pruning-rate": (("0", "0.0"), Text("flags.multimodal_profile")),
+    "--mm-encoder-attn-dtype": (("auto", "none"), Text("flags.multimodal_profile")),
 }
 """Flags ignored for these values (16-bit weights; a way of reading the same checkpoint; the vision
-encoder sharded as the rest) and refused for others (float32 weights; a bitsandbytes or GGUF
-checkpoint; a whole encoder per GPU)."""
+encoder sharded as the rest; a generation model on vLLM's own implementation; no prefill context
+parallelism or micro-batching; the front end's multimodal work on the host) and refused for others
+(float32 weights; a bitsandbytes or GGUF checkpoint; a whole encoder per GPU; a pooling model; the
+Transformers backend; …). Values as in vllm/config (v0.33): --ubatch-size 0 and --mm-ipc-gpu-memory-gb 0
+are the defaults."""
 
 
 def sort_unknown(tokens: list[str]) -> tuple[list[str], dict[str, str], list[str]]:
