@@ -433,6 +433,14 @@ def test_the_speculative_shorthands_and_moe_backend_in_the_cli(capsys):
     assert r["settings"]["speculative"]["num_speculative_tokens"] == 3 and r["settings"]["mxfp4_marlin"] is True
 
 
+def test_the_speculative_config_key_by_key_in_the_cli(capsys):
+    """--speculative-config.KEY and its short form -sc.KEY, with = or the next word, as vLLM reads them."""
+    code, out, _ = run(capsys, "serve", "Qwen/Qwen3-8B", "--gpu", "h100", "--speculative-config.method", "ngram",
+                       "-sc.num_speculative_tokens=3", "--json")
+    spec = json.loads(out)["settings"]["speculative"]
+    assert code == 0 and (spec["method"], spec["num_speculative_tokens"]) == ("ngram", 3)
+
+
 def test_a_vllm_yaml_config_is_told_apart_from_a_model_config(capsys, tmp_path):
     """vLLM's --config is a YAML file of serve flags; kvcalc's --config is a config.json: say so."""
     yaml = tmp_path / "serve.yaml"

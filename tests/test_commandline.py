@@ -140,6 +140,7 @@ def test_every_flag_vllm_serve_defines_is_read_ignored_or_refused():
     ("""-sc '{"method": "ngram", "num_speculative_tokens": 3}'""", "speculative",
      '{"method": "ngram", "num_speculative_tokens": 3}'),
     ("""-ac '{"backend": "FLASHINFER"}'""", "attention_backend", "FLASHINFER"),
+    ("-sc.method ngram -sc.num_speculative_tokens=3", "speculative", '{"method": "ngram", "num_speculative_tokens": 3}'),
 ])
 def test_vllms_short_and_second_spellings_set_the_setting(line, setting, value):
     assert read_command(f"vllm serve Qwen/Qwen3-8B {line}")["settings"][setting] == value

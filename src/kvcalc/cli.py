@@ -235,6 +235,8 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
             raise KvcalcError(f"--speculative-config is not valid JSON: {exc}") from exc
     shorthand = {key: getattr(args, flag[2:].replace("-", "_")) for flag, key in SPEC_SHORTHAND.items()
                  if getattr(args, flag[2:].replace("-", "_")) is not None}
+    configs = dict(getattr(args, "config_settings", {}))
+    shorthand = {**configs.pop(SPEC_KEYS, {}), **shorthand}    # --speculative-config.KEY / -sc.KEY too
     if shorthand:    # vLLM refuses a key given both ways; kvcalc lets the shorthand win
         spec = {**(spec if isinstance(spec, dict) else {}), **shorthand}
     if spec is not None:
@@ -242,7 +244,7 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
         _fetch_drafter(spec)
     if args.moe_backend and moe_backend_marlin(args.moe_backend) and "mxfp4_marlin" not in settings:
         settings["mxfp4_marlin"] = True
-    for key, value in getattr(args, "config_settings", {}).items():
+    for key, value in configs.items():
         settings.setdefault(key, value)     # kvcalc's own options, where given, win
     req: dict[str, Any] = {"op": args.command, "gpu": args.gpu, "settings": settings,
                            "available_kv_gib": args.available_kv_gib,
@@ -442,6 +444,12 @@ def _yaml_config(argv: list[str]) -> str | None:
     return None
 
 
+SPEC_DOTTED = ("--speculative-config.", "-sc.")
+SPEC_KEYS = "speculative_keys"
+"""The speculative config's keys given one by one (--speculative-config.method ngram, -sc.method=ngram),
+kept by ``_take_configs`` under this name until build_request merges them."""
+
+
 def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | None]:
     """vLLM's compilation and attention configs in a serve line (--compilation-config / -O /
     --attention-config as JSON, dotted --compilation-config.KEY / -cc.KEY / -O.KEY / --attention-config.KEY
@@ -456,7 +464,8 @@ def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | Non
     while i < len(argv):
         token = argv[i]
         flag, eq, inline = token.partition("=")
-        config = config_flag(flag)
+        config = ("speculative", flag.split(".", 1)[1].replace("-", "_")) \
+            if flag.startswith(SPEC_DOTTED) else config_flag(flag)
         if config is None:
             kept.append(token)
             i += 1
@@ -468,6 +477,9 @@ def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | Non
             value, i = argv[i + 1], i + 2
         else:
             value, i = None, i + 1
+        if which == "speculative":     # merged into the speculative config by build_request
+            settings.setdefault(SPEC_KEYS, {})[key] = dotted_value(value)
+            continue
         if key:
             dotted.setdefault(which, {})[key] = dotted_value(value)
             continue

@@ -84,7 +84,7 @@ def read_command(text: str) -> dict[str, Any]:
             i += 1
             continue
         flag, eq, inline = token.partition("=")
-        if flag.startswith("--speculative-config.") or flag in SPEC_SHORTHAND:
+        if flag.startswith(("--speculative-config.", "-sc.")) or flag in SPEC_SHORTHAND:
             value, i = _value(args, i, eq, inline)
             key = SPEC_SHORTHAND.get(flag) or flag.split(".", 1)[1].replace("-", "_")
             spec[key] = _scalar(value)
