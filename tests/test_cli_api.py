@@ -483,3 +483,11 @@ def test_without_chunked_prefill_a_step_holds_a_whole_prompt(capsys):
     assert result["estimated"]["tokens"] < json.loads(plain)["estimated"]["tokens"]
     code, _, err = run(capsys, *base, "--no-enable-chunked-prefill", "--max-num-batched-tokens", "8192")
     assert code == 2 and "without chunked prefill a step must hold a whole prompt" in err
+
+
+def test_the_cli_reads_underscored_flag_names_and_hf_overrides_key_by_key(capsys):
+    code, out, _ = run(capsys, "serve", "Qwen/Qwen3-8B", "--gpu", "h100", "--hf_overrides.max_position_embeddings",
+                       "8192", "--gpu_memory_utilization", "0.8", "--json")
+    settings = json.loads(out)["settings"]
+    assert code == 0 and settings["hf_overrides"] == {"max_position_embeddings": 8192}
+    assert (settings["max_model_len"], settings["gpu_memory_utilization"]) == (8192, 0.8)

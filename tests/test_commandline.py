@@ -169,3 +169,18 @@ def test_the_cli_refuses_vllms_yaml_config_rather_than_reading_it_as_a_config_js
     from kvcalc.cli import main
     assert main(["serve", "Qwen/Qwen3-8B", "--gpu", "h100", "--config", "serve.yaml"]) == 2
     assert "YAML file" in capsys.readouterr().err
+
+
+def test_flag_names_with_underscores_and_json_flags_key_by_key_read_as_vllm_parses_them():
+    """vLLM's parser turns underscores in a flag's name into dashes and builds a JSON flag from its
+    dotted keys (FlexibleArgumentParser.parse_args, v0.10-v0.33); kvcalc reads a pasted line the same way."""
+    read = read_command("vllm serve Qwen/Qwen3-8B --max_model_len 4096 --gpu_memory_utilization=0.8 "
+                        "--served_model_name x --compilation_config.cudagraph_mode FULL_DECODE_ONLY "
+                        "--hf-overrides.rope_scaling.factor 2 --hf_overrides.max_position_embeddings=65536 "
+                        "--kv-transfer-config.kv_connector LMCacheConnectorV1 --structured-outputs-config.backend x")
+    assert read["settings"]["max_model_len"] == 4096 and read["settings"]["gpu_memory_utilization"] == 0.8
+    assert read["settings"]["cudagraph_mode"] == "FULL_DECODE_ONLY"
+    assert json.loads(read["settings"]["hf_overrides"]) == {"rope_scaling": {"factor": 2},
+                                                            "max_position_embeddings": 65536}
+    assert read["unknown"] == [] and list(read["refused"]) == ["--kv-transfer-config"]
+    assert read["ignored"] == ["--served-model-name", "--structured-outputs-config"]

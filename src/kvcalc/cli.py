@@ -23,8 +23,8 @@ from .settings import (COMPILE_CACHE_STATES, CUDAGRAPH_MODES, FORCED_BACKENDS, M
 from .validate import load_logs, validate_logs
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
-from .vllm_flags import (NOT_MODELLED, SPEC_SHORTHAND, config_flag, dotted_value, expand_level_flags, moe_backend_marlin,
-                         read_config, sort_unknown)
+from .vllm_flags import (NOT_MODELLED, SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, moe_backend_marlin,
+                         nest_dotted, read_config, sort_unknown)
 
 
 def _flag_bool(text: str) -> bool:
@@ -245,6 +245,8 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
     if args.moe_backend and moe_backend_marlin(args.moe_backend) and "mxfp4_marlin" not in settings:
         settings["mxfp4_marlin"] = True
     for key, value in configs.items():
+        if key == "hf_overrides":    # given key by key, it replaces the JSON form, as vLLM's parser does
+            settings[key] = value
         settings.setdefault(key, value)     # kvcalc's own options, where given, win
     req: dict[str, Any] = {"op": args.command, "gpu": args.gpu, "settings": settings,
                            "available_kv_gib": args.available_kv_gib,
@@ -455,7 +457,7 @@ def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | Non
     --attention-config as JSON, dotted --compilation-config.KEY / -cc.KEY / -O.KEY / --attention-config.KEY
     with = or the next token): the arguments without them, the settings they give
     (vllm_flags.read_config) and, where some of one cannot be read, the refusal's line. An
-    optimization level comes in as --optimization-level (vllm_flags.expand_level_flags)."""
+    optimization level comes in as --optimization-level (vllm_flags.as_vllm_parses)."""
     kept: list[str] = []
     dotted: dict[str, dict[str, Any]] = {}     # config -> the keys given one by one
     settings: dict[str, Any] = {}
@@ -464,6 +466,10 @@ def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | Non
     while i < len(argv):
         token = argv[i]
         flag, eq, inline = token.partition("=")
+        if flag.startswith("--hf-overrides."):     # replaces a JSON --hf-overrides, as in vLLM
+            value, i = (inline, i + 1) if eq else (argv[i + 1] if i + 1 < len(argv) else None, i + 2)
+            nest_dotted(settings.setdefault("hf_overrides", {}), flag.split(".")[1:], dotted_value(value))
+            continue
         config = ("speculative", flag.split(".", 1)[1].replace("-", "_")) \
             if flag.startswith(SPEC_DOTTED) else config_flag(flag)
         if config is None:
@@ -539,7 +545,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     if yaml_refusal:     # before argparse, which would read it as kvcalc's --config beside --model
         sys.stderr.write(f"kvcalc: error: {yaml_refusal}\n")
         return 2
-    words, from_configs, refusal = _take_configs(expand_level_flags(_serve_as_estimate(given)))
+    words, from_configs, refusal = _take_configs(as_vllm_parses(_serve_as_estimate(given)))
     args, rest = parser.parse_known_args(words)
     args.config_settings = from_configs
     refusal = refusal or (_unknown_flags(args.command, rest) if rest else None)

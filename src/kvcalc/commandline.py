@@ -4,10 +4,12 @@ as it does from a startup log, so a user can start from the command they already
 Reads ``vllm serve MODEL --flag value …`` (line continuations and environment assignments in
 front included), ``python -m vllm.entrypoints.openai.api_server --model MODEL …`` and
 ``docker run … vllm/vllm-openai[:tag] --model MODEL …`` (``-e VAR=value`` kept). Flags are vLLM's
-spellings (settings.VLLM_SPELLING, the short -tp/-pp/-dcp/-q, the --no- switches, dotted
-``--speculative-config.method``, ``--attention-config.backend``; VLLM_ATTENTION_BACKEND where the
-release may still read it); values stay as typed where the core validates them, so a bad one
-is named when the page computes. Flags kvcalc has no setting for are sorted by vllm_flags.
+spellings (settings.VLLM_SPELLING, the short -tp/-pp/-dcp/-q/-sc/-ac, the --no- switches, dotted
+``--speculative-config.method``, ``--attention-config.backend``, ``--hf-overrides.KEY``;
+VLLM_ATTENTION_BACKEND where the release may still read it), read after vLLM's own rewriting
+(vllm_flags.as_vllm_parses: --max_model_len is --max-model-len); values stay as typed where the core
+validates them, so a bad one is named when the page computes. Flags kvcalc has no setting for are
+sorted by vllm_flags.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from .errors import SettingsError, VersionError
 from .messages import Text
 from .settings import BACKEND_ALIASES, BACKEND_VARIABLE, ENV_SETTINGS, FORCED_BACKENDS, VLLM_SPELLING, Settings
 from .versions import Rule, applies, parse_version
-from .vllm_flags import (SPEC_SHORTHAND, config_flag, dotted_value, expand_level_flags, moe_backend_marlin,
+from .vllm_flags import (SPEC_SHORTHAND, config_flag, dotted_value, nest_dotted, as_vllm_parses, moe_backend_marlin,
                          read_config, sort_unknown)
 from .weights import VLLM_QUANTIZATION_FORMATS
 
@@ -59,7 +61,7 @@ def read_command(text: str) -> dict[str, Any]:
     args, env, release = _after_program(tokens)
     if args is None:
         raise SettingsError({"log": Text("command.none")})
-    args = expand_level_flags(args)
+    args = as_vllm_parses(args)
     settings: dict[str, Any] = {"vllm_version": release} if release else {}
     for var, value in env.items():
         if var in _BY_ENV:
@@ -73,6 +75,7 @@ def read_command(text: str) -> dict[str, Any]:
     spec: dict[str, Any] = {}
     rest: list[str] = []
     unread: dict[str, Any] = {}      # compilation-config keys kvcalc does not model, by flag
+    hf_keys: dict[str, Any] = {}     # --hf-overrides.KEY …: replaces a JSON --hf-overrides, as in vLLM
     i = 0
     while i < len(args):
         token = args[i]
@@ -84,6 +87,10 @@ def read_command(text: str) -> dict[str, Any]:
             i += 1
             continue
         flag, eq, inline = token.partition("=")
+        if flag.startswith("--hf-overrides."):
+            value, i = _value(args, i, eq, inline)
+            nest_dotted(hf_keys, flag.split(".")[1:], dotted_value(value))
+            continue
         if flag.startswith(("--speculative-config.", "-sc.")) or flag in SPEC_SHORTHAND:
             value, i = _value(args, i, eq, inline)
             key = SPEC_SHORTHAND.get(flag) or flag.split(".", 1)[1].replace("-", "_")
@@ -137,6 +144,8 @@ def read_command(text: str) -> dict[str, Any]:
         settings[name] = _typed(name, value)
     if spec:
         settings["speculative"] = json.dumps({**_json(settings.get("speculative")), **spec})
+    if hf_keys:
+        settings["hf_overrides"] = json.dumps(hf_keys)
     ignored, refused, strange = sort_unknown(rest)
     if env_ignored:
         ignored.append(BACKEND_VARIABLE)

@@ -44,13 +44,23 @@ LEVELS = ("0", "1", "2", "3")
 _LEVEL_FLAG = re.compile(r"-O=?([0-3])")
 
 
-def expand_level_flags(tokens: list[str]) -> list[str]:
-    """The serve-line tokens with an optimization level spelled as --optimization-level N, as vLLM's
-    own parser rewrites -O3, -O=1 and -O 2 before reading them (vllm/utils/argparse_utils.py
-    FlexibleArgumentParser.parse_args, v0.12+; up to v0.11 the same spellings set the compilation
-    level, of which kvcalc reads the default 3: settings.resolve)."""
+_FLAG_NAME = re.compile(r"(?<=--)[^.]*")
+"""The part of a --flag's name vLLM's parser rewrites: from the dashes to the first dot (a dotted
+config key after it keeps its underscores)."""
+
+
+def as_vllm_parses(tokens: list[str]) -> list[str]:
+    """The serve-line tokens as vLLM's own parser rewrites them before reading them
+    (FlexibleArgumentParser.parse_args: vllm/utils/__init__.py up to v0.11, vllm/utils/argparse_utils.py
+    from v0.12): underscores in a --flag's name become dashes (--max_model_len is --max-model-len), and
+    an optimization level is spelled --optimization-level N (-O3, -O=1, -O 2: v0.12+; up to v0.11 the
+    same spellings set the compilation level, of which kvcalc reads the default 3: settings.resolve)."""
     out: list[str] = []
     for i, token in enumerate(tokens):
+        if token.startswith("--"):
+            name, eq, value = token.partition("=")
+            out.append(_FLAG_NAME.sub(lambda m: m.group(0).replace("_", "-"), name, count=1) + eq + value)
+            continue
         m = _LEVEL_FLAG.fullmatch(token)
         if m:
             out += ["--optimization-level", m.group(1)]
@@ -83,11 +93,22 @@ def dotted_value(value: str | None) -> Any:
         return value
 
 
+def nest_dotted(into: dict[str, Any], keys: list[str], value: Any) -> None:
+    """Put ``value`` at the path ``keys`` of ``into``, as vLLM's parser builds a JSON argument from its
+    dotted keys (--hf-overrides.text_config.num_hidden_layers 2 -> {"text_config": {"num_hidden_layers":
+    2}}: FlexibleArgumentParser.parse_args, create_nested_dict and recursive_dict_update)."""
+    for key in keys[:-1]:
+        if not isinstance(into.get(key), dict):
+            into[key] = {}
+        into = into[key]
+    into[keys[-1]] = value
+
+
 def read_config(which: str, value: Any) -> tuple[dict[str, Any], Text | None]:
     """The settings a compilation or attention config gives (values as written: the core names a
     bad one), and why the rest cannot be read (None where nothing is left): a key kvcalc does not
     model changes what vLLM compiles, captures or runs in ways it does not size, and text that is no
-    JSON object says nothing it can read (a level after -O is --optimization-level: expand_level_flags)."""
+    JSON object says nothing it can read (a level after -O is --optimization-level: as_vllm_parses)."""
     unreadable = Text("flags.compilation") if which == "compilation" else Text("flags.attention_config_json")
     if isinstance(value, str):
         try:
@@ -320,6 +341,8 @@ def sort_unknown(tokens: list[str]) -> tuple[list[str], dict[str, str], list[str
             name, _, value = token.partition("=")
             if _OPT_LEVEL.fullmatch(name):      # -O.cudagraph_mode=...: the compilation config
                 name = "-O"
+            elif name.startswith("--") and "." in name:     # a JSON flag given key by key
+                name = name.split(".", 1)[0]
             flag = name
             if name in WITHOUT_MEMORY:
                 ignored.append(name)
