@@ -484,11 +484,12 @@ def test_keyboard_and_small_screen(py_page):
 def test_a_pasted_serve_command_fills_the_form(py_page):
     """The paste box takes a vllm serve command too: the core reads its flags (the environment in
     front included), the form shows them and the page computes; flags that leave memory alone and
-    flags kvcalc does not model are named, in either language."""
+    flags kvcalc does not model are named, in either language; a flag name with underscores reads as
+    vLLM's parser reads it (--max_num_seqs is --max-num-seqs)."""
     page = py_page
     reset(page)
     got = paste(page, "VLLM_USE_FLASHINFER_SAMPLER=1 vllm serve meta-llama/Llama-3.1-8B-Instruct \\\n"
-                      "  --max-model-len 16k -tp 2 --max-num-seqs 64 --port 8000 --enable-lora\n")
+                      "  --max-model-len 16k -tp 2 --max_num_seqs 64 --port 8000 --enable-lora\n")
     assert got["request"]["op"] == "read_command" and got["reply"]["ok"], got
     msg = page.get_by_test_id("log-paste-msg")
     expect(msg).to_have_attribute("data-kind", "paste_command")
