@@ -247,7 +247,8 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
     for key, value in configs.items():
         if key == "hf_overrides":    # given key by key, it replaces the JSON form, as vLLM's parser does
             settings[key] = value
-        settings.setdefault(key, value)     # kvcalc's own options, where given, win
+        else:
+            settings.setdefault(key, value)     # kvcalc's own options, where given, win
     req: dict[str, Any] = {"op": args.command, "gpu": args.gpu, "settings": settings,
                            "available_kv_gib": args.available_kv_gib,
                            "measured_reserve_gib": args.measured_reserve_gib,
@@ -456,8 +457,10 @@ def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | Non
     """vLLM's compilation and attention configs in a serve line (--compilation-config / -O /
     --attention-config as JSON, dotted --compilation-config.KEY / -cc.KEY / -O.KEY / --attention-config.KEY
     with = or the next token): the arguments without them, the settings they give
-    (vllm_flags.read_config) and, where some of one cannot be read, the refusal's line. An
-    optimization level comes in as --optimization-level (vllm_flags.as_vllm_parses)."""
+    (vllm_flags.read_config) and, where some of one cannot be read, the refusal's line. The
+    speculative config and the HF overrides given key by key (--speculative-config.KEY / -sc.KEY,
+    --hf-overrides.KEY) come back too, for build_request. An optimization level comes in as
+    --optimization-level (vllm_flags.as_vllm_parses)."""
     kept: list[str] = []
     dotted: dict[str, dict[str, Any]] = {}     # config -> the keys given one by one
     settings: dict[str, Any] = {}

@@ -24,7 +24,7 @@ from .errors import SettingsError, VersionError
 from .messages import Text
 from .settings import BACKEND_ALIASES, BACKEND_VARIABLE, ENV_SETTINGS, FORCED_BACKENDS, VLLM_SPELLING, Settings
 from .versions import Rule, applies, parse_version
-from .vllm_flags import (SPEC_SHORTHAND, config_flag, dotted_value, nest_dotted, as_vllm_parses, moe_backend_marlin,
+from .vllm_flags import (SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, moe_backend_marlin, nest_dotted,
                          read_config, sort_unknown)
 from .weights import VLLM_QUANTIZATION_FORMATS
 
