@@ -234,3 +234,17 @@ def test_triton_refuses_an_fp8_cache_below_compute_capability_8_9(gpu, model, fo
         calculate(config(model), find_gpu(gpu), settings)
     assert list(err.value.problems) == [refused_on]
     assert "FP8 KV cache is not supported by the Triton attention backend" in str(err.value.problems[refused_on])
+
+
+@pytest.mark.parametrize("gpu, kv, version, helps", [
+    ("t4", "auto", "0.33.0", False),           # vLLM refuses an fp8 cache there
+    ("t4", "auto", "0.23.0", True),            # FlashInfer still took Turing
+    ("h100-sxm", "auto", "0.33.0", True),
+    ("h100-sxm", "fp8", "0.33.0", False),      # already fp8
+])
+def test_the_result_says_whether_an_fp8_cache_is_a_way_out(gpu, kv, version, helps):
+    """What the page suggests when the pool is short leaves out an fp8 cache vLLM would refuse."""
+    r = api.handle({"op": "estimate", "model": "meta-llama/Llama-3.2-3B-Instruct", "gpu": gpu,
+                    "settings": {"max_model_len": 8192, "kv_cache_dtype": kv, "vllm_version": version}})
+    assert r["ok"], r
+    assert r["result"]["fp8_cache_helps"] is helps

@@ -431,8 +431,10 @@ function renderResult(r, source) {
     const code = document.createElement("code");
     code.textContent = pool.error;
     const fix = document.createElement("p");
+    // the core says whether an fp8 cache is a way out here (not where vLLM refuses it, nor already fp8)
     fix.textContent = pool.estimated_max_model_len
-      ? fill(S("fit_fix_len"), { len: F.int(pool.estimated_max_model_len) }) : S("fit_fix_mem");
+      ? fill(S(r.fp8_cache_helps ? "fit_fix_len" : "fit_fix_len_no_fp8"), { len: F.int(pool.estimated_max_model_len) })
+      : S("fit_fix_mem");
     err.replaceChildren(h, code, fix);
     err.dataset.kind = "does-not-fit";
     err.hidden = false;

@@ -81,6 +81,7 @@ class Calculation:
     notes: tuple[str, ...]
     prefix_caching: bool = True     # --enable-prefix-caching as vLLM resolves it for this model
     sampler: str = "pytorch"        # the warm-up's sampler path (reserve.sampler_path)
+    fp8_cache_helps: bool = False   # an fp8 KV cache would halve this wider one and vLLM would take it here
 
 
 def uses_model_runner_v2(arch: ModelArch, version: Version, spec_method: str | None = None,
@@ -793,4 +794,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         estimated=estimated, estimated_low=est_low, estimated_high=est_high, from_log=from_log, from_log_low=low, from_log_high=high,
         serve_command=cmd, notes=tuple(notes) + layout.notes + release_notes,
         prefix_caching=prefix_caching,
-        sampler=sampler)
+        sampler=sampler,
+        # what to suggest when the pool is short: not an fp8 cache vLLM refuses (a T4 from v0.24)
+        fp8_cache_helps=kv.value_bytes > 1 and not kv.four_bit and
+        triton_fp8_problem(s.attention_backend, arch, gpu.target, version, "fp8") is None)

@@ -114,6 +114,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
         },
         "budget": budget, "budget_note": c.budget_note,
         "estimated": pool_dict(c.estimated), "estimated_band": band,
+        "fp8_cache_helps": c.fp8_cache_helps,
         "from_log": from_log,
         "serve_command": c.serve_command,
         "notes": list(c.notes),

@@ -124,8 +124,10 @@ def test_from_log_headline_and_band(py_page):
 @pytest.mark.parametrize("model,gpu,over", [
     ("meta-llama/Llama-3.1-8B-Instruct", "rtx-4090", {"max_model_len": 131072}),  # length too long
     ("meta-llama/Llama-3.1-70B-Instruct", "h100-sxm", {"weights": "fp8"}),  # weights fill the GPU
+    ("meta-llama/Llama-3.2-3B-Instruct", "t4", {"max_model_len": 131072}),  # no fp8 cache on a T4 (v0.24+)
 ])
 def test_does_not_fit_shows_vllm_error_and_what_to_change(py_page, model, gpu, over):
+    """vLLM's own error, then what to change: an fp8 KV cache only where the core says vLLM takes one."""
     page = py_page
     reset(page)
     want = set_form(page, model=model, gpu=gpu, **over)
@@ -138,6 +140,7 @@ def test_does_not_fit_shows_vllm_error_and_what_to_change(py_page, model, gpu, o
     if r["estimated"]["estimated_max_model_len"]:
         assert f"{r['estimated']['estimated_max_model_len']:,}" in err.inner_text()
         assert "--max-model-len" in err.inner_text()
+        assert ("--kv-cache-dtype fp8" in err.inner_text()) == r["fp8_cache_helps"]
     else:
         assert "--tensor-parallel-size" in err.inner_text()
 
