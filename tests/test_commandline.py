@@ -59,13 +59,14 @@ def test_what_is_no_command_says_so(text, field, needle):
 
 def test_the_form_keeps_what_a_command_leaves_unsaid():
     """The release (unless an image tag names it), the checkpoint format and kvcalc's own settings
-    come from the form, as for a log's non-default args; the flags the command gives win."""
+    come from the form, as for a log's non-default args; the flags the command gives win, and a
+    serve line runs on vllm serve's entry point whatever the form held."""
     r = api.handle({"op": "read_command", "text": "vllm serve Qwen/Qwen3-8B -tp 2",
                     "fallback": {"settings": {"vllm_version": "0.25.0", "avg_tokens": 1000, "tensor_parallel_size": 4,
                                               "compile_cache": "warm", "max_num_seqs": 7}}})
     assert r["ok"], r
     assert r["result"]["settings"] == {"tensor_parallel_size": 2, "vllm_version": "0.25.0", "avg_tokens": 1000,
-                                       "compile_cache": "warm"}
+                                       "compile_cache": "warm", "entrypoint": "serve"}
     tagged = api.handle({"op": "read_command", "text": "docker run vllm/vllm-openai:v0.31.0 --model Qwen/Qwen3-8B",
                          "fallback": {"settings": {"vllm_version": "0.25.0"}}})
     assert tagged["result"]["settings"]["vllm_version"] == "0.31.0"

@@ -139,3 +139,23 @@ def test_a_pasted_command_is_read_or_refused_with_a_reason(words, lead):
         return
     est = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "h100", "settings": res["settings"]})
     assert est["ok"] or est["error"]["fields"], est
+
+
+CALL_WORDS = st.sampled_from(["model=", "'Qwen/Qwen3-8B'", "max_model_len=", "32 * 1024", "2 ** 70", "0.9", ",",
+                              "(", ")", "[", "]", "{", "}", "True", "False", "None", "**kw", "#", "'", '"""', "x",
+                              "gpu_memory_utilization=", "speculative_config=", "{'method': 'ngram'}", "\n", "1/0"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=st.lists(st.one_of(CALL_WORDS, st.text(max_size=8)), max_size=25),
+       lead=st.sampled_from(["llm = LLM(", "vllm.LLM(", "LLM(model='Qwen/Qwen3-8B', ", "x = AsyncLLM("]))
+def test_a_pasted_llm_call_is_read_or_refused_with_a_reason(words, lead):
+    """Whatever follows LLM(, the call is read from its literals (the code never runs) or refused
+    with a field, and what it read is settings the estimate validates."""
+    from kvcalc import api
+    r = api.handle({"op": "read_command", "text": lead + " ".join(words)})
+    if not r["ok"]:
+        assert r["error"]["fields"], r
+        return
+    est = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "h100", "settings": r["result"]["settings"]})
+    assert est["ok"] or est["error"]["fields"], est

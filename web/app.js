@@ -1155,6 +1155,7 @@ const LOG_FIELDS = [
   ["skip_mm_profiling", "skip-mm-profiling", false],
   ["language_model_only", "language-model-only", false],
   ["vllm_version", "vllm-version", CAT.newest_version],
+  ["entrypoint", "entrypoint", "serve"],
   ["weights", "weights", "auto"],
 ];
 const SETTING_FLAG = CAT.setting_spelling; // vLLM's flag or environment variable (settings.VLLM_SPELLING)
@@ -1230,7 +1231,7 @@ async function readCommand(text, fallback, mine) {
 
 function commandMsg(res) {
   const m = $("log-paste-msg");
-  const parts = [fill(S("paste_command"), { model: res.model || "–" })];
+  const parts = [fill(S(res.kind === "llm" ? "paste_llm_call" : "paste_command"), { model: res.model || "–" })];
   if (res.model && ![...$("model-select").options].some((o) => o.value === res.model)) {
     // an id Hugging Face knows can be loaded; a local path names no model the page can read
     const hfId = /^[\w.-]+\/[\w.-]+$/.test(res.model);

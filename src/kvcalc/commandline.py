@@ -21,6 +21,7 @@ from dataclasses import fields
 from typing import Any
 
 from .errors import SettingsError, VersionError
+from .llmcall import has_llm_call, read_llm_call
 from .messages import Text
 from .settings import BACKEND_ALIASES, BACKEND_VARIABLE, ENV_SETTINGS, FORCED_BACKENDS, VLLM_SPELLING, Settings
 from .versions import Rule, applies, parse_version
@@ -49,10 +50,12 @@ def read_command(text: str) -> dict[str, Any]:
     """The model, the settings (kvcalc's names) and the flags ignored or refused of a pasted
     command; SettingsError on field "log" when the text holds no command (as for a log with
     nothing to read), on "command" when it cannot be read."""
-    if not isinstance(text, str) or not _PROGRAM.search(text):
+    if not isinstance(text, str) or not (_PROGRAM.search(text) or has_llm_call(text)):
         raise SettingsError({"log": Text("command.none")})     # whatever it is, no server command
     if len(text) > MAX_COMMAND_CHARS:
         raise SettingsError({"command": Text("command.too_long", limit=MAX_COMMAND_CHARS)})
+    if not _PROGRAM.search(text):
+        return _read_llm_call(text)
     joined = re.sub(r"\\\r?\n", " ", text)
     try:
         tokens = shlex.split(joined, comments=True)
@@ -61,6 +64,45 @@ def read_command(text: str) -> dict[str, Any]:
     args, env, release = _after_program(tokens)
     if args is None:
         raise SettingsError({"log": Text("command.none")})
+    return _read_args(args, env, release, "serve")
+
+
+def _read_llm_call(text: str) -> dict[str, Any]:
+    """A pasted LLM(...) call (llmcall.py) read as the serve line its keyword arguments spell, on
+    the LLM class's entry point; arguments whose value is not a literal are named as left out."""
+    call = read_llm_call(text)
+    if call is None:
+        raise SettingsError({"command": Text("command.llm_unreadable")})
+    out = _read_args(_llm_tokens(call.kwargs), {}, None, "llm")
+    out["model"] = call.model
+    out["refused"].update({name: Text("command.llm_value") for name in call.unread})
+    return out
+
+
+def _llm_tokens(kwargs: dict[str, Any]) -> list[str]:
+    """The serve-line tokens of LLM(...) keyword arguments: True is the switch, False its --no- form
+    where vLLM has one (else the default), None nothing, a list or dict its JSON, an integer
+    compilation_config the optimization level (vllm/entrypoints/llm.py)."""
+    tokens: list[str] = []
+    for name, value in kwargs.items():
+        flag = "--" + name.replace("_", "-")
+        if value is None or value is False and "--no-" + flag[2:] not in _NO_SWITCHES:
+            continue
+        if value is True or value is False:
+            tokens.append(flag if value else "--no-" + flag[2:])
+        elif name == "compilation_config" and isinstance(value, int):
+            tokens += ["-O", str(value)]
+        elif isinstance(value, (dict, list, tuple)):
+            tokens += [flag, json.dumps(value)]
+        else:
+            tokens += [flag, str(value)]
+    return tokens
+
+
+def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: str) -> dict[str, Any]:
+    """The settings and the flags ignored, refused or unknown of a serve line's arguments (``kind``
+    "serve"), or of an LLM(...) call's (``kind`` "llm", whose entry point has its own batch defaults:
+    the caller sets the entrypoint setting from it)."""
     args = as_vllm_parses(args)
     settings: dict[str, Any] = {"vllm_version": release} if release else {}
     for var, value in env.items():
@@ -153,7 +195,7 @@ def read_command(text: str) -> dict[str, Any]:
     if backend_refusal is not None:
         refused["--attention-backend"] = backend_refusal
     return {"model": model, "settings": settings, "ignored": list(dict.fromkeys(ignored)),
-            "refused": {**refused, **unread}, "unknown": strange}
+            "refused": {**refused, **unread}, "unknown": strange, "kind": kind}
 
 
 def _after_program(tokens: list[str]) -> tuple[list[str] | None, dict[str, str], str | None]:

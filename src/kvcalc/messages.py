@@ -286,8 +286,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "such); quantizing while loading and GGUF files are not modelled",
         "kvcalc 从 config.json 读取检查点的格式（以 bitsandbytes 保存的检查点按此估算）；加载时量化与 GGUF 文件尚未建模"),
     "command.none": (
-        "no vLLM server command found: paste a line such as vllm serve Qwen/Qwen3-8B --max-model-len 32768",
-        "没有找到 vLLM 服务命令：请粘贴类似 vllm serve Qwen/Qwen3-8B --max-model-len 32768 的命令"),
+        "no vLLM server command found: paste a line such as vllm serve Qwen/Qwen3-8B --max-model-len 32768, or "
+        "an LLM(...) call",
+        "没有找到 vLLM 服务命令：请粘贴类似 vllm serve Qwen/Qwen3-8B --max-model-len 32768 的命令，或一个 LLM(...) 调用"),
+    "command.llm_unreadable": (
+        "an LLM( call was found but its arguments do not read as Python: paste the whole call, from LLM( to "
+        "its closing parenthesis",
+        "找到了 LLM( 调用，但它的参数不是合法的 Python：请粘贴完整的调用，从 LLM( 到对应的右括号"),
+    "command.llm_value": (
+        "its value is a Python expression, not a literal, and kvcalc does not run code: set it in the form",
+        "它的值是 Python 表达式而不是字面量，kvcalc 不会执行代码：请在表单中设置"),
     "command.too_long": (
         "the command is longer than {limit:,} characters; paste the vllm serve line alone",
         "命令超过 {limit:,} 个字符；请只粘贴 vllm serve 那一行"),

@@ -509,6 +509,28 @@ def test_a_pasted_serve_command_fills_the_form(py_page):
     reset(page)
 
 
+def test_a_pasted_llm_call_fills_the_form_on_the_llm_class(py_page):
+    """A notebook's LLM(...) call (Python, never run: its literals are read) fills the form like a
+    serve command, on the LLM class's entry point; a name instead of a literal is named as left out."""
+    page = py_page
+    reset(page)
+    got = paste(page, "from vllm import LLM\nllm = LLM(model='Qwen/Qwen3-8B', max_model_len=16 * 1024,\n"
+                      "          gpu_memory_utilization=0.85, max_num_seqs=N, seed=0)\n")
+    assert got["request"]["op"] == "read_command" and got["reply"]["ok"], got
+    msg = page.get_by_test_id("log-paste-msg")
+    expect(msg).to_contain_text("Read your LLM(...) call for Qwen/Qwen3-8B")
+    expect(msg).to_contain_text("max_num_seqs (its value is a Python expression")
+    want = page_request(max_model_len=16384, gpu_memory_utilization=0.85, entrypoint="llm")
+    wait_request(page, want, timeout_s=30)
+    assert_numbers_match(page, oracle(want)["result"])
+    expect(page.get_by_test_id("entrypoint")).to_have_value("llm")
+    expect_in_both_languages(page, msg, "Read your LLM(...) call", "LLM(...) 调用")
+    # a serve command afterwards is vllm serve again
+    paste(page, "vllm serve Qwen/Qwen3-8B --max-model-len 8192")
+    expect(page.get_by_test_id("entrypoint")).to_have_value("serve")
+    reset(page)
+
+
 def test_a_pasted_command_that_forces_an_attention_backend_sets_the_select(py_page):
     """--attention-backend in a pasted command (any case) reaches the select and the estimate; the
     attention config's other keys are named as left out with the reason."""
