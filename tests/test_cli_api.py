@@ -491,3 +491,26 @@ def test_the_cli_reads_underscored_flag_names_and_hf_overrides_key_by_key(capsys
     settings = json.loads(out)["settings"]
     assert code == 0 and settings["hf_overrides"] == {"max_position_embeddings": 8192}
     assert (settings["max_model_len"], settings["gpu_memory_utilization"]) == (8192, 0.8)
+
+
+def test_parse_log_estimates_a_pasted_command_or_llm_call_as_the_page_does(capsys, tmp_path):
+    """A file with no log lines but a vllm serve command or a notebook's LLM(...) call gives the
+    estimate for its settings (the LLM class's batch defaults for a call), the flags left out on stderr."""
+    cell = tmp_path / "cell.py"
+    cell.write_text("from vllm import LLM\nllm = LLM(model='Qwen/Qwen3-8B', max_model_len=16 * 1024,\n"
+                    "          gpu_memory_utilization=0.8, max_num_seqs=N)\n", encoding="utf-8")
+    code, out, err = run(capsys, "parse-log", str(cell), "--gpu", "l40s", "--json")
+    r = json.loads(out)
+    assert code == 0 and r["settings"]["entrypoint"] == "llm" and r["settings"]["max_model_len"] == 16384
+    assert r["settings"]["gpu_memory_utilization"] == 0.8 and "max_num_seqs (its value is a Python expression" in err
+    same = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "l40s", "settings": {
+        "max_model_len": 16384, "gpu_memory_utilization": 0.8, "entrypoint": "llm"}})
+    assert r["estimated"]["tokens"] == same["result"]["estimated"]["tokens"]
+    serve = tmp_path / "serve.sh"
+    serve.write_text("vllm serve Qwen/Qwen3-8B --max_model_len 8192 --port 8000\n", encoding="utf-8")
+    code, out, err = run(capsys, "parse-log", str(serve))
+    assert code == 0 and "--port" in err and "h100 assumed" in err and "max_model_len 8,192" in out
+    other = tmp_path / "other.txt"
+    other.write_text("hello\n", encoding="utf-8")
+    code, _, err = run(capsys, "parse-log", str(other))
+    assert code != 0 and "LLM(...) call" in err

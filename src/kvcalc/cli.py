@@ -504,6 +504,33 @@ def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | Non
     return kept, settings, refusal
 
 
+def _estimate_from_command(text: str, args: argparse.Namespace) -> int | None:
+    """What the page's paste box does with a text that holds no log but a ``vllm serve`` command or
+    an ``LLM(...)`` call (api op read_command): the estimate for the settings it gives, on --gpu
+    (h100 unless given), with the flags left out said on stderr. None when there is no command."""
+    reply = api.handle({"op": "read_command", "text": text})
+    if not reply["ok"]:
+        if "log" in reply["error"]["fields"]:
+            return None
+        raise _Reported(reply["error"]["message"])
+    res = reply["result"]
+    said = [("ignored, as they leave GPU memory alone", ", ".join(res["ignored"])),
+            ("not modelled, so the numbers leave them out",
+             "; ".join(f"{flag} ({why})" for flag, why in res["refused"].items())),
+            ("not known to kvcalc", ", ".join(res["unknown"]))]
+    for what, flags in said:
+        if flags:
+            sys.stderr.write(f"kvcalc: note: {what}: {flags}\n")
+    model = args.model or res["model"]
+    if not model:
+        raise _Reported("the pasted command names no model kvcalc can read: give --model")
+    if not args.gpu:
+        sys.stderr.write("kvcalc: note: GPU h100 assumed (give --gpu)\n")
+    req = {"op": "estimate", "model": model, "gpu": args.gpu or "h100",
+           "settings": {**res["settings"], "entrypoint": res["kind"]}}
+    return _answer(req, args.json, print_estimate)
+
+
 def _unknown_flags(command: str, rest: list[str]) -> str | None:
     """What to do with the flags kvcalc has no option for, so a pasted ``vllm serve`` line works:
     ignore those that leave GPU memory alone (said on stderr), refuse those that change it in a way
@@ -533,7 +560,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
     v = sub.add_parser("validate", help="check kvcalc against stored vLLM startup logs")
     v.add_argument("path", nargs="?", type=Path, help="logs file (default: the packaged data/vllm_logs.json)")
     v.add_argument("--json", action="store_true")
-    pl = sub.add_parser("parse-log", help="read a vLLM startup log and print what it says")
+    pl = sub.add_parser("parse-log", help="read a vLLM startup log and print what it says (a vllm serve "
+                        "command or an LLM(...) call instead: its estimate, as the page's paste box does)")
     pl.add_argument("file", help="log file, or - for standard input")
     pl.add_argument("--json", action="store_true")
     pl.add_argument("--compare", action="store_true",
@@ -581,6 +609,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
             except OSError as exc:
                 raise _Reported(f"cannot read {args.file}: {exc.strerror}") from exc
             parsed = parse_log(text)
+            if not parsed.found_anything:
+                answered = _estimate_from_command(text, args)
+                if answered is not None:
+                    return answered
             if args.compare:
                 req: dict[str, Any] = {"op": "compare_log", "text": text, "model": args.model, "gpu": args.gpu}
                 spec = parsed.settings().get("speculative")
@@ -592,7 +624,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
                 return _answer(req, args.json, print_compare)
             if not parsed.found_anything:
                 raise _Reported("nothing in this text looks like a vLLM startup log (no 'Available KV "
-                                "cache memory', 'GPU KV cache size' or similar line)")
+                                "cache memory', 'GPU KV cache size' or similar line), a vllm serve command "
+                                "or an LLM(...) call")
             data = parsed.to_dict()
             if args.json:
                 print(json.dumps(data, indent=2, ensure_ascii=False))

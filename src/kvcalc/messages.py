@@ -294,8 +294,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "its closing parenthesis",
         "找到了 LLM( 调用，但它的参数不是合法的 Python：请粘贴完整的调用，从 LLM( 到对应的右括号"),
     "command.llm_value": (
-        "its value is a Python expression, not a literal, and kvcalc does not run code: set it in the form",
-        "它的值是 Python 表达式而不是字面量，kvcalc 不会执行代码：请在表单中设置"),
+        "its value is a Python expression, not a literal, and kvcalc does not run code: give the value itself",
+        "它的值是 Python 表达式而不是字面量，kvcalc 不会执行代码：请直接给出这个值"),
     "command.too_long": (
         "the command is longer than {limit:,} characters; paste the vllm serve line alone",
         "命令超过 {limit:,} 个字符；请只粘贴 vllm serve 那一行"),
