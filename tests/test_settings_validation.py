@@ -363,6 +363,23 @@ def test_a_yarn_length_beyond_the_config_is_refused_from_v0_30_with_the_reason()
     assert "YaRN" not in plain
 
 
+def test_vllm_allow_long_max_model_len_takes_the_length_asked_with_a_note():
+    """VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 lets a --max-model-len past the model's through (vLLM warns):
+    the pool is sized for the length asked, a note says so, the serve command carries the variable,
+    and a pasted command that sets it is read so."""
+    from test_hf_config import qwen_with_yarn
+    cfg = qwen_with_yarn()
+    got = ok(cfg, vllm_version="0.33.0", max_model_len=131072, allow_long_max_model_len=True)
+    assert got["settings"]["max_model_len"] == 131072 and got["settings"]["allow_long_max_model_len"] is True
+    assert got["serve_command"].startswith("VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve")
+    assert any("past the model's 32,768 tokens" in n for n in got["notes"])
+    within = ok(cfg, vllm_version="0.33.0", max_model_len=8192, allow_long_max_model_len=True)
+    assert not within["serve_command"].startswith("VLLM_") and not any("past the model" in n for n in within["notes"])
+    from kvcalc.commandline import read_command
+    pasted = read_command("VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve Qwen/Qwen3-8B --max-model-len 131072")
+    assert pasted["settings"] == {"allow_long_max_model_len": True, "max_model_len": 131072}
+
+
 def test_pinned_memory_takes_true_or_false_only():
     assert ok(llama(), pinned_memory=False)["settings"]["pinned_memory"] is False
     assert "true or false" in problems(llama(), pinned_memory="no")["pinned memory"]

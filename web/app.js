@@ -149,6 +149,7 @@ const FIELDS = [
   ["cp", "chunked-prefill", ""],
   ["fis", "flashinfer-sampler", ""],
   ["cgp", "cg-profiling", ""],
+  ["al", "allow-long", ""],
   ["qr", "rocm-quick-reduce", ""],
   ["mr", "model-runner", ""],
   ["cc", "compile-cache", ""],
@@ -235,7 +236,7 @@ function drafterField() {
   return d && d.config && d.id === drafterId() ? { drafter: { id: d.id, config: d.config } } : {};
 }
 
-// --enable-prefix-caching, --enable-chunked-prefill, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS,
+// --enable-prefix-caching, --enable-chunked-prefill, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, VLLM_ALLOW_LONG_MAX_MODEL_LEN,
 // VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, the compilation config's cudagraph_mode,
 // --attention-backend, -O, --skip-mm-profiling,
 // --language-model-only, --decode-context-parallel-size, --kv-cache-memory-bytes, --num-gpu-blocks-override,
@@ -244,6 +245,7 @@ function drafterField() {
 function profileSettings() {
   const v = $("flashinfer-sampler").value;
   const cg = $("cg-profiling").value;
+  const al = $("allow-long").value;
   const qr = $("rocm-quick-reduce").value;
   const mr = $("model-runner").value;
   const pc = $("prefix-caching").value;
@@ -263,6 +265,7 @@ function profileSettings() {
     ...(cp === "" ? {} : { enable_chunked_prefill: cp === "1" }),
     ...(v === "" ? {} : { flashinfer_sampler: v === "1" }),
     ...(cg === "" ? {} : { cudagraph_memory_profiling: cg === "1" }),
+    ...(al === "" ? {} : { allow_long_max_model_len: true }),
     ...(qr === "" ? {} : { rocm_quick_reduce: qr }),
     ...(mr === "" ? {} : { model_runner_v2: mr === "1" }),
     ...(cc === "" ? {} : { compile_cache: cc }),
@@ -575,6 +578,7 @@ function renderSettingsUsed(r) {
     ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
     ...(s.cudagraph_memory_profiling != null
       ? [["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", s.cudagraph_memory_profiling ? "1" : "0"]] : []),
+    ...(s.allow_long_max_model_len ? [["VLLM_ALLOW_LONG_MAX_MODEL_LEN", "1"]] : []),
     ...(s.rocm_quick_reduce ? [["VLLM_ROCM_QUICK_REDUCE_QUANTIZATION", s.rocm_quick_reduce]] : []),
     ...(s.performance_mode ? [["--performance-mode", s.performance_mode]] : []),
     ...(s.attention_backend ? [["--attention-backend", s.attention_backend]] : []),
@@ -1147,6 +1151,7 @@ const LOG_FIELDS = [
   ["enable_chunked_prefill", "chunked-prefill", ""],
   ["flashinfer_sampler", "flashinfer-sampler", ""],
   ["cudagraph_memory_profiling", "cg-profiling", ""],
+  ["allow_long_max_model_len", "allow-long", ""],
   ["rocm_quick_reduce", "rocm-quick-reduce", ""],
   ["model_runner_v2", "model-runner", ""],
   ["compile_cache", "compile-cache", ""],
@@ -1176,6 +1181,7 @@ function settingText(k, v) {
   }
   if (k === "flashinfer_sampler") return `VLLM_USE_FLASHINFER_SAMPLER=${v ? 1 : 0}`;
   if (k === "cudagraph_memory_profiling") return `VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=${v ? 1 : 0}`;
+  if (k === "allow_long_max_model_len") return v ? "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1" : "";
   if (k === "rocm_quick_reduce") return `VLLM_ROCM_QUICK_REDUCE_QUANTIZATION=${v}`;
   if (k === "model_runner_v2") return S(v ? "runner_v2" : "runner_v1");
   if (k === "compile_cache") return compileCacheText(v);

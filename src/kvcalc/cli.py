@@ -152,6 +152,9 @@ def _model_flags(p: Any) -> None:
     p.add_argument("--flashinfer-sampler", type=_flag_bool, metavar="on|off",
                    help="VLLM_USE_FLASHINFER_SAMPLER=1/0: which sampler the startup profile runs "
                         "(default: the release's own default)")
+    p.add_argument("--allow-long-max-model-len", action="store_const", const=True,
+                   help="VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: vLLM takes a --max-model-len past the model's own "
+                        "(with a warning) instead of refusing it")
     p.add_argument("--cudagraph-memory-profiling", type=_flag_bool, metavar="on|off",
                    help="VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1/0: whether vLLM subtracts its CUDA-graph "
                         "estimate before sizing the KV cache (default: the release's own default, on from v0.20)")

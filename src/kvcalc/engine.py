@@ -659,6 +659,9 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     if unpinned_v1:
         notes = [*notes, Text("note.unpinned_runs_v1", version=str(version),
                               since=str(Rule.MRV2_WITHOUT_PINNED_MEMORY.value.since))]
+    if s.allow_long_max_model_len and resolved.max_len_limit is not None and \
+            resolved.max_model_len > resolved.max_len_limit:
+        notes = [*notes, Text("note.long_max_model_len", len=resolved.max_model_len, limit=resolved.max_len_limit)]
     capped = draft_length_cap(s, drafter, version, mrv2, resolved.max_model_len)
     if capped is not None:
         notes = [*notes, Text("note.draft_caps_max_len", draft=capped, target=resolved.max_model_len)]

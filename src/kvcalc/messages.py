@@ -681,6 +681,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "give it (--gpu-memory-gib; on the page, the GPU memory field)",
         "目录中 {gpu} 的显存总量并非在这款卡上实测，而是由同系列的卡推算（data/gpus.json 说明了依据）：如果你的日志 "
         "“Free memory on device (F/T GiB)” 中的 T 不同，请填入它（--gpu-memory-gib；页面上为 GPU 显存总量一栏）"),
+    "note.long_max_model_len": (
+        "--max-model-len {len:,} is past the model's {limit:,} tokens: vLLM takes it because "
+        "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set, and warns that positions past what the model was trained on may "
+        "give wrong outputs or NaN; the KV cache is sized for the length asked",
+        "--max-model-len {len:,} 超过了模型的 {limit:,} 个 token：因为设置了 VLLM_ALLOW_LONG_MAX_MODEL_LEN=1，vLLM 会接受，"
+        "但会警告超出模型训练长度的位置可能产生错误输出或 NaN；KV 缓存按所要求的长度估算"),
     "note.release_without_logs": (
         "no public startup log of vLLM {major}.{minor} has been checked yet (the newest is "
         "{newest_major}.{newest_minor}): what "

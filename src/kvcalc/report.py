@@ -77,6 +77,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "entrypoint": s.entrypoint, "avg_tokens": s.avg_tokens,
             "flashinfer_sampler": s.flashinfer_sampler,
             "cudagraph_memory_profiling": s.cudagraph_memory_profiling,
+            "allow_long_max_model_len": s.allow_long_max_model_len,
             "model_runner_v2": s.model_runner_v2,
             "rocm_quick_reduce": s.rocm_quick_reduce.upper() if isinstance(s.rocm_quick_reduce, str) else None,
             "sampler": SAMPLER_NAMES[c.sampler],

@@ -120,6 +120,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
     if s.cudagraph_memory_profiling is not None and \
             s.cudagraph_memory_profiling != applies(Rule.CUDA_GRAPH_ESTIMATE_DEDUCTED, r.version):
         parts.insert(0, f"VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS={int(s.cudagraph_memory_profiling)}")
+    if s.allow_long_max_model_len and r.max_len_limit is not None and r.max_model_len > r.max_len_limit:
+        parts.insert(0, "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1")
     if backend is not None and not backend_flag:
         parts.insert(0, f"{BACKEND_VARIABLE}={backend}")
     if mxfp4_experts and s.mxfp4_marlin and not marlin_flag:

@@ -77,7 +77,8 @@ ENV_SETTINGS = {"flashinfer_sampler": "VLLM_USE_FLASHINFER_SAMPLER",
                 "cudagraph_memory_profiling": "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS",
                 "rocm_quick_reduce": "VLLM_ROCM_QUICK_REDUCE_QUANTIZATION",
                 "model_runner_v2": "VLLM_USE_V2_MODEL_RUNNER",
-                "mxfp4_marlin": "VLLM_MXFP4_USE_MARLIN"}
+                "mxfp4_marlin": "VLLM_MXFP4_USE_MARLIN",
+                "allow_long_max_model_len": "VLLM_ALLOW_LONG_MAX_MODEL_LEN"}
 """Settings that are environment variables, not flags: a log's "non-default args" never states them."""
 
 VLLM_SPELLING = {
@@ -115,7 +116,8 @@ of ROCm's quick all-reduce, off ("NONE") by default."""
 
 _BOOL_SETTINGS = ("enforce_eager", "enable_prefix_caching", "disable_hybrid_kv_cache_manager", "async_scheduling",
                   "flashinfer_sampler", "cudagraph_memory_profiling", "model_runner_v2", "mxfp4_marlin",
-                  "skip_mm_profiling", "language_model_only", "pinned_memory", "enable_chunked_prefill")
+                  "skip_mm_profiling", "language_model_only", "pinned_memory", "enable_chunked_prefill",
+                  "allow_long_max_model_len")
 
 
 AUTO_MAX_MODEL_LEN = -1
@@ -230,6 +232,7 @@ class Settings:
     rocm_quick_reduce: str | None = None    # VLLM_ROCM_QUICK_REDUCE_QUANTIZATION; None: unset (NONE)
     model_runner_v2: bool | None = None     # VLLM_USE_V2_MODEL_RUNNER=1/0; None: the release's choice
     mxfp4_marlin: bool | None = None        # MXFP4 experts on Marlin (VLLM_MXFP4_USE_MARLIN=1 / --moe-backend marlin)
+    allow_long_max_model_len: bool | None = None  # VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: a length past the model's
     skip_mm_profiling: bool | None = None
     language_model_only: bool | None = None   # no vision/audio towers loaded or profiled
     max_cudagraph_capture_size: int | None = None
@@ -584,7 +587,9 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         max_len = longrope_default_len
     else:
         max_len = derived_max_len if derived_max_len is not None else NO_LENGTH_KEY_MAX_LEN
-    if given_len is not None and derived_max_len is not None and \
+    # VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 lets a length past the model's through with a warning
+    # (config/model.py _get_and_verify_max_len, every release): the engine notes it
+    if given_len is not None and derived_max_len is not None and not s.allow_long_max_model_len and \
             _is_int(given_len) and given_len > derived_max_len:
         # a limit the YaRN factor raised before v0.30 would have allowed it: say why it no longer does
         scaled = yarn_scaled_max_len

@@ -102,6 +102,28 @@ def test_the_cuda_graph_profiler_select_sets_the_cuda_graph_term(py_page):
                             too_old=("0.17.0", "1", "0.18.0"))
 
 
+def test_allowing_a_long_max_model_len_sizes_the_length_asked(py_page):
+    """A --max-model-len past the model's own is refused beside the field, naming
+    VLLM_ALLOW_LONG_MAX_MODEL_LEN=1; choosing it (Advanced) sizes the length asked, with a note, the
+    serve command carries the variable, the settings-used list shows it and the link restores it."""
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    set_form(page, max_model_len=131072)     # refused: the message beside the field, no result
+    expect(page.locator("#max-model-len-msg")).to_contain_text("VLLM_ALLOW_LONG_MAX_MODEL_LEN=1")
+    page.get_by_test_id("allow-long").select_option("1")
+    want = page_request(max_model_len=131072)
+    want["settings"]["allow_long_max_model_len"] = True
+    wait_request(page, want)
+    assert_numbers_match(page, oracle(want)["result"])
+    expect(page.get_by_test_id("notes")).to_contain_text("past the model's 40,960 tokens")
+    expect(page.get_by_test_id("serve-command")).to_have_text(
+        re.compile(r"^VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve"))
+    expect(page.get_by_test_id("settings-used")).to_contain_text("VLLM_ALLOW_LONG_MAX_MODEL_LEN")
+    link_restores(page, "al", "1", "allow-long", "1", want)
+    fresh_form(page)
+
+
 def test_the_model_runner_select_keeps_gemma_3_on_v1(py_page):
     """VLLM_USE_V2_MODEL_RUNNER=0 (Advanced): vLLM 0.26 runs Gemma 3 on model runner V2, which
     subtracts no CUDA-graph estimate; forcing the V1 runner brings that term back and shrinks the
