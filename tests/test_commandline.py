@@ -185,3 +185,9 @@ def test_flag_names_with_underscores_and_json_flags_key_by_key_read_as_vllm_pars
                                                             "max_position_embeddings": 65536}
     assert read["unknown"] == [] and list(read["refused"]) == ["--kv-transfer-config"]
     assert read["ignored"] == ["--served-model-name", "--structured-outputs-config"]
+
+
+def test_a_disabled_compile_cache_reads_as_a_first_start_every_time():
+    """VLLM_DISABLE_COMPILE_CACHE=1: vLLM compiles on every start, as on a first one."""
+    assert read_command("VLLM_DISABLE_COMPILE_CACHE=1 vllm serve Qwen/Qwen3-8B")["settings"] == {"compile_cache": "cold"}
+    assert read_command("VLLM_DISABLE_COMPILE_CACHE=0 vllm serve Qwen/Qwen3-8B")["settings"] == {}

@@ -34,6 +34,10 @@ _BY_FLAG.update({"-tp": "tensor_parallel_size", "-pp": "pipeline_parallel_size",
                  "-dcp": "decode_context_parallel_size", "--kv-cache-memory": "kv_cache_memory_bytes",
                  "-sc": "speculative", "--device-memory-utilization": "gpu_memory_utilization"})
 _BY_ENV = {var: name for name, var in ENV_SETTINGS.items()}
+NO_COMPILE_CACHE = "VLLM_DISABLE_COMPILE_CACHE"
+"""Set to 1, vLLM neither loads nor keeps its torch.compile artifacts (vllm/compilation/decorators.py,
+compiler_interface.py is_compile_cache_enabled; v0.10 to v0.33), so every start compiles inside the
+profile like a first start: a pasted command with it reads as compile cache "cold"."""
 _FLAG_TYPES = {f.name: f.type for f in fields(Settings) if VLLM_SPELLING.get(f.name, "").startswith("-")}
 _SWITCHES = {name for name, kind in _FLAG_TYPES.items() if kind in ("bool", "bool | None")}
 _NO_SWITCHES = {"--no-" + VLLM_SPELLING[name][2:]: name
@@ -109,6 +113,8 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
         if var in _BY_ENV:
             name = _BY_ENV[var]
             settings[name] = value if name == "rocm_quick_reduce" else value.strip().lower() in ("1", "true")
+        elif var == NO_COMPILE_CACHE and value.strip().lower() in ("1", "true"):
+            settings["compile_cache"] = "cold"
     env_backend = env.get(BACKEND_VARIABLE)
     env_ignored = bool(env_backend) and _release_at_least(release, Rule.ATTENTION_BACKEND_ENV_DROPPED)
     if env_backend and not env_ignored:
