@@ -248,3 +248,20 @@ def test_the_result_says_whether_an_fp8_cache_is_a_way_out(gpu, kv, version, hel
                     "settings": {"max_model_len": 8192, "kv_cache_dtype": kv, "vllm_version": version}})
     assert r["ok"], r
     assert r["result"]["fp8_cache_helps"] is helps
+
+
+def test_an_fp8_e5m2_cache_runs_on_flashinfer_on_hopper():
+    """FlashAttention 3 keeps fp8 as e4m3 only (fa_utils.flash_attn_supports_kv_cache_dtype), so on an
+    H100 an fp8_e5m2 cache runs on FlashInfer, whose workspace joins vLLM's CUDA-graph estimate, and a
+    forced FLASH_ATTN is refused with the reason; fp8 (e4m3) stays on FlashAttention."""
+    def graphs(kv, **more):
+        r = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "h100",
+                        "settings": {"max_model_len": 8192, "kv_cache_dtype": kv, **more}})
+        assert r["ok"], r
+        return next(t["bytes"] for t in r["result"]["budget"]["terms"] if t["name"] == "CUDA graphs")
+
+    assert graphs("fp8_e5m2") - graphs("fp8") == FLASHINFER_WORKSPACE_BYTES
+    assert graphs("fp8_e5m2", attention_backend="TRITON_ATTN") == graphs("fp8")
+    refused = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "h100", "settings": {
+        "kv_cache_dtype": "fp8_e5m2", "attention_backend": "FLASH_ATTN"}})
+    assert not refused["ok"] and "e4m3 only" in refused["error"]["fields"]["--attention-backend"]

@@ -21,7 +21,7 @@ wrongly.
 from __future__ import annotations
 
 from .hf_config import ModelArch
-from .kvspecs import FLASHINFER_HEAD_SIZES, GpuTarget, flashinfer_attention, full_cuda_graphs
+from .kvspecs import FLASHINFER_HEAD_SIZES, GpuTarget, fa_keeps_cache, flashinfer_attention, full_cuda_graphs
 from .messages import Text
 from .versions import Rule, Version, applies
 
@@ -49,7 +49,7 @@ def forced_backend_problem(backend: str, arch: ModelArch, gpu: GpuTarget, versio
         return None if backend in PORTABLE_BACKENDS else Text("attn.not_cuda", backend=backend)
     if arch.is_mla:
         return Text("attn.mla", backend=backend)
-    if backend == automatic_backend(arch, gpu, version, kv_value_bytes >= 2):
+    if backend == automatic_backend(arch, gpu, version, kv_value_bytes >= 2, fa_keeps_cache(kv_name)):
         return None
     if kv_value_bytes not in (1, 2) or kv_name.endswith("per_token_head"):
         return Text("attn.kv_dtype", backend=backend, kv=kv_name)
@@ -78,6 +78,8 @@ def _unsupported(backend: str, arch: ModelArch, gpu: GpuTarget, version: Version
             return Text("attn.head_size_fa", backend=backend, heads=", ".join(map(str, heads)))
         if fp8 and cc[0] != 9:
             return Text("attn.fa_fp8", cc=gpu.compute_capability)
+        if fp8 and not fa_keeps_cache(kv_name):
+            return Text("attn.fa_e5m2", kv=kv_name)
         if sinks and cc[0] != 9:
             return Text("attn.sinks", backend=backend, cc=gpu.compute_capability)
     elif backend == "FLASHINFER":
@@ -103,32 +105,35 @@ def _unsupported(backend: str, arch: ModelArch, gpu: GpuTarget, version: Version
     return None
 
 
-def automatic_backend(arch: ModelArch, gpu: GpuTarget, version: Version, sixteen_bit_cache: bool) -> str | None:
+def automatic_backend(arch: ModelArch, gpu: GpuTarget, version: Version, sixteen_bit_cache: bool,
+                      fa_cache: bool = True) -> str | None:
     """The backend vLLM picks for a plain attention model on CUDA when none is forced, as far as
     the memory tells them apart (vllm/platforms/cuda.py ``_get_backend_priorities``: the first that
     takes the model): "FLASHINFER" where kvspecs.flashinfer_attention says so, else FlashAttention
     where it takes the heads, the cache and the sinks, else Triton; None for MLA models and other
-    platforms."""
+    platforms. ``fa_cache``: FlashAttention takes this cache type where it takes fp8 at all
+    (kvspecs.fa_keeps_cache: not fp8_e5m2)."""
     if gpu.platform != "cuda" or arch.is_mla:
         return None
-    if flashinfer_attention(arch, gpu, version, sixteen_bit_cache):
+    if flashinfer_attention(arch, gpu, version, sixteen_bit_cache, fa_cache):
         return "FLASHINFER"
-    fa_refused = _unsupported("FLASH_ATTN", arch, gpu, version, not sixteen_bit_cache, "fp8", 1)
+    fa_refused = _unsupported("FLASH_ATTN", arch, gpu, version, not sixteen_bit_cache,
+                              "fp8" if fa_cache else "fp8_e5m2", 1)
     return "TRITON_ATTN" if fa_refused is not None else "FLASH_ATTN"
 
 
 def runs_flashinfer(forced: str | None, arch: ModelArch, gpu: GpuTarget, version: Version,
-                    sixteen_bit_cache: bool) -> bool:
+                    sixteen_bit_cache: bool, fa_cache: bool = True) -> bool:
     """Whether the attention runs on FlashInfer (its workspace then lands in the first full graph
     vLLM captures for its estimate): the forced backend says so where there is one, except for a
     model with state layers, whose public starts show no workspace either way."""
     if forced is not None and gpu.platform == "cuda" and not arch.has_state_layers:
         return forced == "FLASHINFER"
-    return flashinfer_attention(arch, gpu, version, sixteen_bit_cache)
+    return flashinfer_attention(arch, gpu, version, sixteen_bit_cache, fa_cache)
 
 
 def keeps_full_graphs(forced: str | None, arch: ModelArch, gpu: GpuTarget, version: Version,
-                      decode_query_len: int, sixteen_bit_cache: bool) -> bool:
+                      decode_query_len: int, sixteen_bit_cache: bool, fa_cache: bool = True) -> bool:
     """Whether the default FULL_AND_PIECEWISE mode keeps its full graphs with the backend that runs
     (vllm/config/compilation.py ``resolve_cudagraph_mode_and_sizes``): FlexAttention's builder
     supports none before v0.20 (Rule.FLEX_FULL_GRAPHS), FlashAttention (UNIFORM_BATCH or ALWAYS)
@@ -137,7 +142,7 @@ def keeps_full_graphs(forced: str | None, arch: ModelArch, gpu: GpuTarget, versi
     one equal to the release's pick, off CUDA or for a model with state layers,
     kvspecs.full_cuda_graphs decides."""
     if forced is None or gpu.platform != "cuda" or arch.has_state_layers or \
-            forced == automatic_backend(arch, gpu, version, sixteen_bit_cache):
+            forced == automatic_backend(arch, gpu, version, sixteen_bit_cache, fa_cache):
         return full_cuda_graphs(arch, gpu, version, decode_query_len, sixteen_bit_cache)
     if forced == "FLEX_ATTENTION":
         return applies(Rule.FLEX_FULL_GRAPHS, version)

@@ -19,7 +19,7 @@ from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, show, speculators_view
 from .hf_overrides import apply_overrides, keeps_checkpoint_shapes, overrides_of
 from .attention import forced_backend_problem, keeps_full_graphs, runs_flashinfer, triton_fp8_problem
-from .kvspecs import GpuTarget, Layout, LayoutRequest, build_layout
+from .kvspecs import GpuTarget, Layout, LayoutRequest, build_layout, fa_keeps_cache
 from .messages import Text, message_of
 from .params import text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
@@ -459,11 +459,13 @@ def _limiting_stage(parts: dict[str, Any], stage_available: tuple[int, ...]) -> 
 def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, model_dtype: str,
               weights_bytes: int | None, mrv2: bool, parts: dict[str, Any],
               measured_reserve: int | None = None,
-              num_spec: int = 0, sixteen_bit_cache: bool = True) -> tuple[Budget | None, str | None, tuple[str, ...]]:
+              num_spec: int = 0, sixteen_bit_cache: bool = True,
+              fa_cache: bool = True) -> tuple[Budget | None, str | None, tuple[str, ...]]:
     """The fully estimated budget, or why there is none, and the notes its reserve raises (none for
     a measured reserve). ``num_spec`` is the speculative tokens per step (any method, n-gram
     included): it sets the decode query length the CUDA-graph sizes follow; ``sixteen_bit_cache``
-    the KV cache's values are 16-bit (it picks Hopper's MLA backend, whose graphs count)."""
+    the KV cache's values are 16-bit (it picks Hopper's MLA backend, whose graphs count); ``fa_cache``
+    FlashAttention takes its type where it takes fp8 (kvspecs.fa_keeps_cache), else FlashInfer runs."""
     from .reserve import ReserveEstimate, estimate_reserve  # noqa: PLC0415
     from .weights import LOAD_MAX_SPLIT_BYTES, estimate_weights  # noqa: PLC0415
 
@@ -504,9 +506,10 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       cudagraph_mode=cudagraph_mode_in_effect(s),
                                       allreduce_fusion_pass=allreduce_fusion_pass(s),
                                       full_graphs=keeps_full_graphs(s.attention_backend, arch, gpu.target,
-                                                                    r.version, 1 + num_spec, sixteen_bit_cache),
+                                                                    r.version, 1 + num_spec, sixteen_bit_cache,
+                                                                    fa_cache),
                                       flashinfer_attention=runs_flashinfer(s.attention_backend, arch, gpu.target,
-                                                                           r.version, sixteen_bit_cache),
+                                                                           r.version, sixteen_bit_cache, fa_cache),
                                       interactivity=s.performance_mode == "interactivity",
                                       embeds_in_graph=embeds_in_graph(config, r),
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,
@@ -748,7 +751,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     else:
         budget, budget_note, reserve_notes = _estimate(config, arch, gpu, resolved, model_dtype, weights_bytes,
                                                        mrv2, parts, measured_reserve_bytes, spec_tokens,
-                                                       kv.sixteen_bit)
+                                                       kv.sixteen_bit, fa_keeps_cache(kv.name))
         if budget is not None:
             estimated = _pool(parts, budget.stage_available)
             est_low = _pool(parts, budget.stage_low)

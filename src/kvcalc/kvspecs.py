@@ -179,8 +179,19 @@ FLASHINFER_HEAD_SIZES = (64, 128, 256)
 (``FlashInferBackend.get_supported_head_sizes``; v0.23 adds 512)."""
 
 
+FA_REFUSED_CACHES = ("fp8_e5m2",)
+"""KV cache types FlashAttention never keeps, even FA3 on Hopper, which keeps fp8 as e4m3 only
+(vllm/v1/attention/backends/fa_utils.py flash_attn_supports_kv_cache_dtype, v0.33): vLLM's priority
+then moves on to FlashInfer."""
+
+
+def fa_keeps_cache(kv_name: str) -> bool:
+    """Whether FlashAttention takes a KV cache of this type where it takes fp8 at all (``FA_REFUSED_CACHES``)."""
+    return kv_name not in FA_REFUSED_CACHES
+
+
 def flashinfer_attention(arch: ModelArch, gpu: GpuTarget, version: Version,
-                         sixteen_bit_cache: bool = True) -> bool:
+                         sixteen_bit_cache: bool = True, fa_cache: bool = True) -> bool:
     """Whether vLLM runs the model's attention on FlashInfer, by the CUDA backend priority
     (vllm/platforms/cuda.py ``_get_backend_priorities``, v0.18–v0.33): first choice on data-centre
     Blackwell (10.x), elsewhere second after FlashAttention, which needs compute capability 8.0 or
@@ -203,7 +214,7 @@ def flashinfer_attention(arch: ModelArch, gpu: GpuTarget, version: Version,
         return False
     if cc[0] == 7:
         return not applies(Rule.FLASHINFER_WITHOUT_TURING, version)
-    return not sixteen_bit_cache and cc[0] != 9
+    return not sixteen_bit_cache and (cc[0] != 9 or not fa_cache)
 
 
 def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,

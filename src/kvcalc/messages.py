@@ -186,6 +186,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "capability {cc}: choose FLASHINFER (or TRITON_ATTN from compute capability 8.9), or a 16-bit KV cache",
         "vLLM 的 FlashAttention 只在 FlashAttention 3（Hopper）上支持 fp8 KV 缓存，计算能力 {cc} 上不行："
         "请选择 FLASHINFER（计算能力 8.9 起也可选 TRITON_ATTN），或使用 16 位 KV 缓存"),
+    "attn.fa_e5m2": (
+        "vLLM's FlashAttention keeps no {kv} KV cache (FlashAttention 3 takes fp8 as e4m3 only): choose "
+        "FLASHINFER or TRITON_ATTN, or --kv-cache-dtype fp8",
+        "vLLM 的 FlashAttention 不支持 {kv} KV 缓存（FlashAttention 3 只接受 e4m3 格式的 fp8）：请选择 FLASHINFER "
+        "或 TRITON_ATTN，或使用 --kv-cache-dtype fp8"),
     "attn.triton_fp8": (
         "vLLM {since} and later refuse TRITON_ATTN with an {kv} KV cache on compute capability {cc} ('FP8 KV cache "
         "is not supported by the Triton attention backend'): Triton's fp8 needs 8.9 or more. Use a 16-bit KV "
