@@ -156,7 +156,6 @@ def test_vllms_short_and_second_spellings_set_the_setting(line, setting, value):
     ("-pcp 1", "-pcp", True),
     ("-pcp 2", "-pcp", False),
     ("--mm-ipc-gpu-memory-gb 2", "--mm-ipc-gpu-memory-gb", False),
-    ("--disable-sliding-window", "--disable-sliding-window", False),
     ("--config serve.yaml", "--config", False),
     ("--max-parallel-loading-workers 2", "--max-parallel-loading-workers", True),
     ("--enable-lora --max-cpu-loras 4", "--enable-lora", False),
@@ -185,6 +184,11 @@ def test_flag_names_with_underscores_and_json_flags_key_by_key_read_as_vllm_pars
                                                             "max_position_embeddings": 65536}
     assert read["unknown"] == [] and list(read["refused"]) == ["--kv-transfer-config"]
     assert read["ignored"] == ["--served-model-name", "--structured-outputs-config"]
+
+
+def test_disabling_the_sliding_window_is_read_as_a_setting():
+    assert read_command("vllm serve google/gemma-3-1b-it --disable-sliding-window")["settings"] == \
+        {"disable_sliding_window": True}
 
 
 def test_a_disabled_compile_cache_reads_as_a_first_start_every_time():

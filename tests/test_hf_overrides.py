@@ -72,3 +72,27 @@ def test_a_pasted_command_and_log_give_the_overrides():
                     "{'model': 'Qwen/Qwen3-8B', 'hf_overrides': {'max_position_embeddings': 131072}}")
     assert log.settings()["hf_overrides"] == {"max_position_embeddings": 131072}
     assert config("Qwen/Qwen3-8B")["max_position_embeddings"] == 40960      # the catalog is untouched
+
+
+def test_disabling_the_sliding_window_makes_every_layer_full_and_caps_the_context():
+    """--disable-sliding-window (vllm/config/model.py): vLLM caps the model's length at the window,
+    then drops it, so every layer is full attention; a model without a window is left alone, and a
+    length past the window is refused naming it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1."""
+    from kvcalc import api
+
+    def est(model, **settings):
+        return api.handle({"op": "estimate", "model": model, "gpu": "h100", "settings": settings})
+
+    plain = est("google/gemma-3-27b-it")["result"]
+    off = est("google/gemma-3-27b-it", disable_sliding_window=True)["result"]
+    assert {g["kind"] for g in plain["layout"]["groups"]} == {"sliding_window", "full"}
+    assert [(g["kind"], g["layers"]) for g in off["layout"]["groups"]] == [("full", 62)]
+    assert off["settings"]["max_model_len"] == 1024 and off["serve_command"].endswith("--disable-sliding-window")
+    assert any("sliding window (1,024 tokens)" in n for n in off["notes"])
+    too_long = est("google/gemma-3-27b-it", disable_sliding_window=True, max_model_len=8192)
+    assert "sliding window of 1,024 tokens" in too_long["error"]["fields"]["--max-model-len"]
+    allowed = est("google/gemma-3-27b-it", disable_sliding_window=True, max_model_len=8192,
+                  allow_long_max_model_len=True)["result"]
+    assert allowed["settings"]["max_model_len"] == 8192
+    same = est("Qwen/Qwen3-8B", disable_sliding_window=True)["result"]
+    assert same["estimated"]["tokens"] == est("Qwen/Qwen3-8B")["result"]["estimated"]["tokens"]

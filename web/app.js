@@ -157,6 +157,7 @@ const FIELDS = [
   ["mx", "mxfp4-marlin", ""],
   ["smp", "skip-mm-profiling", false],
   ["lmo", "language-model-only", false],
+  ["dsw", "disable-sliding-window", false],
   ["ep", "entrypoint", "serve"],
   ["avail", "available-kv-gib", ""],
 ];
@@ -239,7 +240,7 @@ function drafterField() {
 // --enable-prefix-caching, --enable-chunked-prefill, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, VLLM_ALLOW_LONG_MAX_MODEL_LEN,
 // VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, the compilation config's cudagraph_mode,
 // --attention-backend, -O, --skip-mm-profiling,
-// --language-model-only, --decode-context-parallel-size, --kv-cache-memory-bytes, --num-gpu-blocks-override,
+// --language-model-only, --disable-sliding-window, --decode-context-parallel-size, --kv-cache-memory-bytes, --num-gpu-blocks-override,
 // --cpu-offload-gb, --async-scheduling,
 // --mamba-ssm-cache-dtype and --disable-hybrid-kv-cache-manager: sent only when the user (or a pasted log) set them.
 function profileSettings() {
@@ -287,6 +288,7 @@ function profileSettings() {
     ...($("disable-hybrid").checked ? { disable_hybrid_kv_cache_manager: true } : {}),
     ...($("skip-mm-profiling").checked ? { skip_mm_profiling: true } : {}),
     ...($("language-model-only").checked ? { language_model_only: true } : {}),
+    ...($("disable-sliding-window").checked ? { disable_sliding_window: true } : {}),
   };
 }
 
@@ -576,6 +578,7 @@ function renderSettingsUsed(r) {
     ...(s.pinned_memory === false ? [[S("pm_label"), S("pm_off")]] : []),
     ...(s.mxfp4_marlin != null ? [[S("mx_label"), S(s.mxfp4_marlin ? "mx_on" : "mx_off")]] : []),
     ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
+    ...(s.disable_sliding_window ? [["--disable-sliding-window", S("used_on")]] : []),
     ...(s.cudagraph_memory_profiling != null
       ? [["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", s.cudagraph_memory_profiling ? "1" : "0"]] : []),
     ...(s.allow_long_max_model_len ? [["VLLM_ALLOW_LONG_MAX_MODEL_LEN", "1"]] : []),
@@ -1159,6 +1162,7 @@ const LOG_FIELDS = [
   ["mxfp4_marlin", "mxfp4-marlin", ""],
   ["skip_mm_profiling", "skip-mm-profiling", false],
   ["language_model_only", "language-model-only", false],
+  ["disable_sliding_window", "disable-sliding-window", false],
   ["vllm_version", "vllm-version", CAT.newest_version],
   ["entrypoint", "entrypoint", "serve"],
   ["weights", "weights", "auto"],
@@ -1176,7 +1180,7 @@ function settingName(k) {
 }
 function settingText(k, v) {
   if (k === "vllm_version") return `vLLM ${v}`;
-  if (k === "enforce_eager" || k === "skip_mm_profiling" || k === "language_model_only") {
+  if (k === "enforce_eager" || k === "skip_mm_profiling" || k === "language_model_only" || k === "disable_sliding_window") {
     return v ? SETTING_FLAG[k] : "";
   }
   if (k === "flashinfer_sampler") return `VLLM_USE_FLASHINFER_SAMPLER=${v ? 1 : 0}`;

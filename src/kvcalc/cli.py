@@ -140,6 +140,8 @@ def _model_flags(p: Any) -> None:
                    help="vLLM's flag: the largest CUDA-graph capture size (sets the graph count)")
     p.add_argument("--cudagraph-capture-sizes", type=int, nargs="+", metavar="N",
                    help="vLLM's flag: the CUDA-graph capture sizes, e.g. 1 2 4 8 16")
+    p.add_argument("--disable-sliding-window", action="store_true", default=None,
+                   help="every layer full attention, the context capped at the model's sliding window (vLLM's flag)")
     p.add_argument("--language-model-only", action="store_true", default=None,
                    help="vLLM's flag (v0.16+): serve a multimodal model as text only; its vision/audio "
                         "towers are neither loaded nor profiled")

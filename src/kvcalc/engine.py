@@ -607,6 +607,18 @@ def _weights_problem(budget: Budget, total: int) -> str | None:
     return None
 
 
+def without_sliding_window(config: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
+    """``config`` as --disable-sliding-window leaves it (its ``sliding_window`` set to None where it
+    sits, the top level or the text config, so every layer attends over the whole context) and the
+    window it had, in tokens (None where the model has none, which the flag leaves alone)."""
+    window = max((l.window or 0 for l in read_model(config).layers if l.kind == "sliding_window"), default=0)
+    if not window:
+        return config, None
+    if "sliding_window" in config:
+        return apply_overrides(config, {"sliding_window": None}), window
+    return apply_overrides(config, {"text_config": {"sliding_window": None}}), window
+
+
 def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id: str = "",
               weights_bytes: int | None = None, available_kv_gib: float | None = None,
               measured_reserve_bytes: int | None = None) -> Calculation:
@@ -630,9 +642,27 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         if weights_bytes is not None and not keeps_checkpoint_shapes(overrides):
             weights_bytes = None        # the checkpoint's size no longer describes these shapes
             shape_notes = (Text("note.hf_overrides_shapes", keys=", ".join(sorted(overrides))[:120]),)
+    config, window = without_sliding_window(config) if settings.disable_sliding_window else (config, None)
     arch = read_model(config)
-    resolved = resolve(settings, gpu.total_bytes, gpu.device_name, arch.derived_max_model_len,
-                       gpu.unified_memory, arch.derived_max_model_len_yarn_scaled, arch.longrope_default_max_len)
+    derived, yarn_scaled = arch.derived_max_model_len, arch.derived_max_model_len_yarn_scaled
+    if window is not None and derived is not None and window < derived:
+        # vLLM caps the model's length at the window before any YaRN factor applies (config/model.py
+        # _get_and_verify_max_len), then drops the window (ModelConfig.__post_init__)
+        yarn_scaled = yarn_scaled * window // derived if yarn_scaled is not None else None
+        derived = window
+    if window is not None:
+        shape_notes = (*shape_notes, Text("note.sliding_window_disabled", window=window))
+    try:
+        resolved = resolve(settings, gpu.total_bytes, gpu.device_name, derived,
+                           gpu.unified_memory, yarn_scaled, arch.longrope_default_max_len)
+    except SettingsError as exc:
+        if window is not None and window == derived and "--max-model-len" in exc.problems:
+            # the limit is the window --disable-sliding-window caps the context at: say so
+            problems = {**exc.problems,  # Text: resolve's problems are Text, and the new one is
+                        "--max-model-len": Text("settings.max_len_over_window", value=settings.max_model_len,
+                                                window=window)}
+            raise SettingsError(problems) from exc  # Text: built just above
+        raise
     version = resolved.version
     arch = as_release_reads(arch, version)
     from .reserve import mm_prefix_lm_batch_floor  # noqa: PLC0415

@@ -213,6 +213,8 @@ class ParsedLog:
             out["skip_mm_profiling"] = True
         if a.get("language_model_only") is True:
             out["language_model_only"] = True
+        if a.get("disable_sliding_window") is True:
+            out["disable_sliding_window"] = True
         for key in ("max_cudagraph_capture_size", "cudagraph_capture_sizes"):
             if a.get(key) is not None:
                 out[key] = a[key]

@@ -230,10 +230,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "flags.config_file": (
         "vLLM reads this YAML file's flags, which kvcalc cannot see: write them on the command line instead",
         "vLLM 会读取这个 YAML 文件里的参数，而 kvcalc 看不到它：请把这些参数直接写在命令行上"),
-    "flags.sliding_window": (
-        "turns every sliding-window layer into a full-attention one and caps the context at the window; kvcalc "
-        "sizes the model's sliding layers as the checkpoint defines them",
-        "会把所有滑动窗口层变成全注意力层，并把上下文限制在窗口长度以内；kvcalc 按检查点定义的滑动窗口层估算"),
     "flags.kv_skip_layers": (
         "keeps some layers' KV cache in 16 bits beside the --kv-cache-dtype of the others; kvcalc sizes one cache "
         "type for every attention layer",
@@ -420,6 +416,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{value:,} 超过了模型的上限 {limit:,} tokens：从 v0.30 起 vLLM 把 YaRN 配置中的 max_position_embeddings "
         "视为已放大的长度（此前会乘以 factor：{scaled:,}），所以除非设置 VLLM_ALLOW_LONG_MAX_MODEL_LEN=1，否则会拒绝启动；"
         "也可以在 config.json 中（--hf-overrides）把 max_position_embeddings 调到 YaRN 给出的长度"),
+    "settings.max_len_over_window": (
+        "{value} is past the model's sliding window of {window:,} tokens, where --disable-sliding-window caps the "
+        "context: vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1. Ask for {window:,} or less, or keep the "
+        "sliding window",
+        "{value} 超过了模型的滑动窗口 {window:,} 个 token，而 --disable-sliding-window 会把上下文限制在窗口以内："
+        "除非设置 VLLM_ALLOW_LONG_MAX_MODEL_LEN=1，否则 vLLM 会拒绝。请设为 {window:,} 或更小，或保留滑动窗口"),
     "settings.max_len_over": (
         "{value:,} exceeds the model's maximum of {limit:,} tokens "
         "(vLLM refuses this unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1)",
@@ -686,6 +688,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "give it (--gpu-memory-gib; on the page, the GPU memory field)",
         "目录中 {gpu} 的显存总量并非在这款卡上实测，而是由同系列的卡推算（data/gpus.json 说明了依据）：如果你的日志 "
         "“Free memory on device (F/T GiB)” 中的 T 不同，请填入它（--gpu-memory-gib；页面上为 GPU 显存总量一栏）"),
+    "note.sliding_window_disabled": (
+        "--disable-sliding-window: every layer attends over the whole context, which vLLM caps at the model's "
+        "sliding window ({window:,} tokens) unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1",
+        "--disable-sliding-window：每一层都对整个上下文做注意力，vLLM 会把上下文限制在模型的滑动窗口"
+        "（{window:,} 个 token）以内，除非设置 VLLM_ALLOW_LONG_MAX_MODEL_LEN=1"),
     "note.long_max_model_len": (
         "--max-model-len {len:,} is past the model's {limit:,} tokens: vLLM takes it because "
         "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 is set, and warns that positions past what the model was trained on may "

@@ -84,6 +84,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "enable_prefix_caching": c.prefix_caching,
             "skip_mm_profiling": bool(s.skip_mm_profiling),
             "language_model_only": bool(s.language_model_only),
+            "disable_sliding_window": bool(s.disable_sliding_window),
             "max_cudagraph_capture_size": s.max_cudagraph_capture_size,
             "cudagraph_capture_sizes": list(r.capture_sizes) if r.capture_sizes is not None else None,
             "limit_mm_per_prompt": json.loads(r.mm_limits.spelled) if r.mm_limits is not None else None,

@@ -77,6 +77,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--skip-mm-profiling")
     if s.language_model_only:
         flag("--language-model-only")
+    if s.disable_sliding_window:
+        flag("--disable-sliding-window")
     if r.mm_limits is not None:
         flag("--limit-mm-per-prompt", r.mm_limits.spelled)
     if r.mm_processor is not None:

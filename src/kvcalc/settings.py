@@ -90,7 +90,7 @@ VLLM_SPELLING = {
     "speculative": "--speculative-config", "enable_prefix_caching": "--enable-prefix-caching",
     "disable_hybrid_kv_cache_manager": "--disable-hybrid-kv-cache-manager",
     "async_scheduling": "--async-scheduling", "skip_mm_profiling": "--skip-mm-profiling",
-    "language_model_only": "--language-model-only",
+    "language_model_only": "--language-model-only", "disable_sliding_window": "--disable-sliding-window",
     "max_cudagraph_capture_size": "--max-cudagraph-capture-size",
     "cudagraph_capture_sizes": "--cudagraph-capture-sizes", "performance_mode": "--performance-mode",
     "cudagraph_mode": "--compilation-config.cudagraph_mode", "attention_backend": "--attention-backend",
@@ -117,7 +117,7 @@ of ROCm's quick all-reduce, off ("NONE") by default."""
 _BOOL_SETTINGS = ("enforce_eager", "enable_prefix_caching", "disable_hybrid_kv_cache_manager", "async_scheduling",
                   "flashinfer_sampler", "cudagraph_memory_profiling", "model_runner_v2", "mxfp4_marlin",
                   "skip_mm_profiling", "language_model_only", "pinned_memory", "enable_chunked_prefill",
-                  "allow_long_max_model_len")
+                  "allow_long_max_model_len", "disable_sliding_window")
 
 
 AUTO_MAX_MODEL_LEN = -1
@@ -235,6 +235,7 @@ class Settings:
     allow_long_max_model_len: bool | None = None  # VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: a length past the model's
     skip_mm_profiling: bool | None = None
     language_model_only: bool | None = None   # no vision/audio towers loaded or profiled
+    disable_sliding_window: bool | None = None  # every layer full attention, the context capped at the window
     max_cudagraph_capture_size: int | None = None
     cudagraph_capture_sizes: Any = None         # list of ints, or "1 2 4 8" / "1,2,4,8"
     performance_mode: str | None = None         # --performance-mode (PERFORMANCE_MODES); None: not given

@@ -255,7 +255,6 @@ NOT_MODELLED = {
     "--elastic-ep-max-dp-size": Text("flags.expert_parallel"),
     "--enable-multimodal-encoder-data-parallel": Text("flags.encoder_tp_mode"),
     "--config": Text("flags.config_file"),
-    "--disable-sliding-window": Text("flags.sliding_window"),
     "--kv-cache-dtype-skip-layers": Text("flags.kv_skip_layers"),
     "--mamba-cache-dtype": Text("flags.state_cache"),
     "--mamba-block-size": Text("flags.state_cache"),

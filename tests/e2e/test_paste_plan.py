@@ -115,7 +115,8 @@ def expected_estimate(res: dict[str, Any], **override: Any) -> dict[str, Any]:
                 "kv_cache_memory_bytes", "num_gpu_blocks_override", "cpu_offload_gb", "async_scheduling", "disable_hybrid_kv_cache_manager",
                 "mamba_ssm_cache_dtype", "compile_cache", "model_runner_v2", "language_model_only",
                 "max_cudagraph_capture_size", "performance_mode", "cudagraph_mode", "attention_backend",
-                "optimization_level", "enable_chunked_prefill", "data_parallel_size", "allow_long_max_model_len"):
+                "optimization_level", "enable_chunked_prefill", "data_parallel_size", "allow_long_max_model_len",
+                "disable_sliding_window"):
         if res["settings"].get(key) not in (None, "auto"):      # a Mamba dtype of auto is the select's default
             req["settings"][key] = res["settings"][key]
     if req["settings"]["max_model_len"] == -1:     # vLLM's -1 fills the field as auto, sent as typed

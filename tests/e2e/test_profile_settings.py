@@ -124,6 +124,28 @@ def test_allowing_a_long_max_model_len_sizes_the_length_asked(py_page):
     fresh_form(page)
 
 
+def test_disabling_the_sliding_window_makes_gemma_3_full_attention(py_page):
+    """--disable-sliding-window (Advanced): Gemma 3's sliding layers become full ones and the context
+    is capped at its 1,024-token window; the serve command carries the flag and the link restores it."""
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    base = set_form(page, model="google/gemma-3-27b-it", max_model_len=1024)
+    wait_request(page, base)
+    page.get_by_test_id("disable-sliding-window").check()
+    want = page_request(model="google/gemma-3-27b-it", max_model_len=1024)
+    want["settings"]["disable_sliding_window"] = True
+    wait_request(page, want)
+    assert_numbers_match(page, oracle(want)["result"])
+    expect(page.get_by_test_id("notes")).to_contain_text("sliding window (1,024 tokens)")
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--disable-sliding-window")
+    expect(page).to_have_url(re.compile(r"[?&]dsw=1(&|$)"))
+    page.goto(page.url)
+    expect(page.get_by_test_id("disable-sliding-window")).to_be_checked()
+    wait_request(page, want)
+    fresh_form(page)
+
+
 def test_the_model_runner_select_keeps_gemma_3_on_v1(py_page):
     """VLLM_USE_V2_MODEL_RUNNER=0 (Advanced): vLLM 0.26 runs Gemma 3 on model runner V2, which
     subtracts no CUDA-graph estimate; forcing the V1 runner brings that term back and shrinks the
