@@ -610,8 +610,10 @@ def _weights_problem(budget: Budget, total: int) -> str | None:
 def without_sliding_window(config: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
     """``config`` as --disable-sliding-window leaves it (its ``sliding_window`` set to None where it
     sits, the top level or the text config, so every layer attends over the whole context) and the
-    window it had, in tokens (None where the model has none, which the flag leaves alone)."""
-    window = max((l.window or 0 for l in read_model(config).layers if l.kind == "sliding_window"), default=0)
+    window it had, in tokens: the smallest where layers differ, which vLLM caps the length at
+    (get_min_sliding_window); None where the model has none, which the flag leaves alone."""
+    window = min((l.window for l in read_model(config).layers if l.kind == "sliding_window" and l.window),
+                 default=0)
     if not window:
         return config, None
     if "sliding_window" in config:
