@@ -1,5 +1,6 @@
-"""A pasted ``vllm serve`` command read into kvcalc's settings: the page fills its form from it,
-as it does from a startup log, so a user can start from the command they already run.
+"""A pasted ``vllm serve`` command (or a notebook's ``LLM(...)`` call, llmcall.py) read into kvcalc's
+settings: the page fills its form from it, as it does from a startup log, so a user can start from
+the command they already run.
 
 Reads ``vllm serve MODEL --flag value …`` (line continuations and environment assignments in
 front included), ``python -m vllm.entrypoints.openai.api_server --model MODEL …`` and
@@ -51,9 +52,10 @@ _PROGRAM = re.compile(r"\bvllm\s+serve\b|vllm\.entrypoints\.openai\.api_server|v
 
 
 def read_command(text: str) -> dict[str, Any]:
-    """The model, the settings (kvcalc's names) and the flags ignored or refused of a pasted
-    command; SettingsError on field "log" when the text holds no command (as for a log with
-    nothing to read), on "command" when it cannot be read."""
+    """The model, the settings (kvcalc's names), the flags ignored or refused and the kind ("serve",
+    or "llm" for a notebook's LLM(...) call: _read_llm_call) of a pasted command; SettingsError on
+    field "log" when the text holds no command (as for a log with nothing to read), on "command"
+    when it cannot be read."""
     if not isinstance(text, str) or not (_PROGRAM.search(text) or has_llm_call(text)):
         raise SettingsError({"log": Text("command.none")})     # whatever it is, no server command
     if len(text) > MAX_COMMAND_CHARS:
