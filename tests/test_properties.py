@@ -159,3 +159,17 @@ def test_a_pasted_llm_call_is_read_or_refused_with_a_reason(words, lead):
         return
     est = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "h100", "settings": r["result"]["settings"]})
     assert est["ok"] or est["error"]["fields"], est
+
+
+SPEC_WORDS = st.sampled_from(["image: vllm/vllm-openai:v0.31.0", "command:", "args:", "env:", "environment:",
+                              "- name: X", "value: '1'", "- --max-model-len", "[\"--model\", \"m\"]", ">", "|",
+                              "  ", "\n", "- ", "[", "]", "'", "\"", "Qwen/Qwen3-8B", "--port=1", "K: v", "valueFrom:"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=st.lists(st.one_of(SPEC_WORDS, st.text(max_size=6)), max_size=30))
+def test_a_pasted_deployment_spec_is_read_or_refused_with_a_reason(words):
+    """Whatever a Compose or Kubernetes spec holds, it reads as a command or is refused with a field."""
+    from kvcalc import api
+    r = api.handle({"op": "read_command", "text": "image: vllm/vllm-openai:v0.31.0\ncommand:" + " ".join(words)})
+    assert r["ok"] or r["error"]["fields"], r

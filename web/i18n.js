@@ -311,7 +311,7 @@ export const STRINGS = {
     worker_failed: "Python could not start in this browser ({msg}). The numbers shown are the defaults computed when the page was built.",
     // your log, planner, levers, charts
     paste_h: "Start from your own startup log",
-    paste_intro: "Paste what vllm serve (or LLM(...)) printed while starting, from any release since 0.10: all of it or only the lines about memory. The form takes over every setting the log reveals, and the table below lines up each number the log printed with this page's prediction. A vllm serve command or an LLM(...) call alone fills the form too. Python in this page reads the text; it is not sent anywhere.",
+    paste_intro: "Paste what vllm serve (or LLM(...)) printed while starting, from any release since 0.10: all of it or only the lines about memory. The form takes over every setting the log reveals, and the table below lines up each number the log printed with this page's prediction. A vllm serve command, a Docker Compose or Kubernetes spec of the vLLM container, or an LLM(...) call alone fills the form too. Python in this page reads the text; it is not sent anywhere.",
     paste_label: "vLLM startup log, or the vllm serve command",
     paste_button: "Read the log and compare",
     paste_clear: "Forget the log",
@@ -720,7 +720,7 @@ export const STRINGS = {
     worker_failed: "Python 无法在此浏览器中启动（{msg}）。当前显示的是构建页面时算好的默认结果。",
     // 你的日志、反向规划、各项调整、图表
     paste_h: "从你自己的启动日志开始",
-    paste_intro: "把 vllm serve（或 LLM(...)）启动时打印的内容粘贴进来，0.10 以后的任何版本都可以；整段或只有显存相关的几行都行。表单会换成日志里能看出的各项设置，下面的表格把日志打印的每个数字和本页的预测逐行对照。只粘贴一条 vllm serve 命令或一个 LLM(...) 调用也能填好表单。文本由本页中的 Python 读取，不会发送到任何地方。",
+    paste_intro: "把 vllm serve（或 LLM(...)）启动时打印的内容粘贴进来，0.10 以后的任何版本都可以；整段或只有显存相关的几行都行。表单会换成日志里能看出的各项设置，下面的表格把日志打印的每个数字和本页的预测逐行对照。只粘贴一条 vllm serve 命令、vLLM 容器的 Docker Compose 或 Kubernetes 配置，或一个 LLM(...) 调用，也能填好表单。文本由本页中的 Python 读取，不会发送到任何地方。",
     paste_label: "vLLM 启动日志，或 vllm serve 命令",
     paste_button: "读取日志并对照",
     paste_clear: "不再使用这份日志",

@@ -21,6 +21,7 @@ import shlex
 from dataclasses import fields
 from typing import Any
 
+from .containerspec import container_command, image_of, is_container_spec
 from .errors import SettingsError, VersionError
 from .llmcall import has_llm_call, read_llm_call
 from .messages import Text
@@ -56,6 +57,10 @@ def read_command(text: str) -> dict[str, Any]:
     or "llm" for a notebook's LLM(...) call: _read_llm_call) of a pasted command; SettingsError on
     field "log" when the text holds no command (as for a log with nothing to read), on "command"
     when it cannot be read."""
+    image = None
+    if isinstance(text, str) and len(text) <= MAX_COMMAND_CHARS and is_container_spec(text):
+        image = image_of(text)
+        text = container_command(text)      # a Compose service or Kubernetes container, as the line it runs
     if not isinstance(text, str) or not (_PROGRAM.search(text) or has_llm_call(text)):
         raise SettingsError({"log": Text("command.none")})     # whatever it is, no server command
     if len(text) > MAX_COMMAND_CHARS:
@@ -70,7 +75,8 @@ def read_command(text: str) -> dict[str, Any]:
     args, env, release = _after_program(tokens)
     if args is None:
         raise SettingsError({"log": Text("command.none")})
-    return _read_args(args, env, release, "serve")
+    tag = _IMAGE_TAG.search(image) if image and release is None else None
+    return _read_args(args, env, tag.group(1) if tag else release, "serve")   # the spec's image names the release
 
 
 def _read_llm_call(text: str) -> dict[str, Any]:

@@ -510,6 +510,22 @@ def test_a_pasted_serve_command_fills_the_form(py_page):
     reset(page)
 
 
+def test_a_pasted_kubernetes_spec_fills_the_form(py_page):
+    """A Kubernetes container spec of the vLLM image reads as the command it runs: the image's tag
+    sets the release, the args the flags."""
+    page = py_page
+    reset(page)
+    got = paste(page, "      containers:\n      - name: vllm\n        image: vllm/vllm-openai:v0.30.0\n"
+                      "        args:\n        - Qwen/Qwen3-8B\n        - --max-model-len=16384\n"
+                      "        - --gpu-memory-utilization=0.9\n        - --port=8000\n")
+    assert got["request"]["op"] == "read_command" and got["reply"]["ok"], got
+    expect(page.get_by_test_id("log-paste-msg")).to_contain_text("Left out, as they do not change GPU memory: --port")
+    want = page_request(max_model_len=16384, gpu_memory_utilization=0.9, vllm_version="0.30.0")
+    wait_request(page, want, timeout_s=30)
+    assert_numbers_match(page, oracle(want)["result"])
+    reset(page)
+
+
 def test_a_pasted_llm_call_fills_the_form_on_the_llm_class(py_page):
     """A notebook's LLM(...) call (Python, never run: its literals are read) fills the form like a
     serve command, on the LLM class's entry point; a name instead of a literal is named as left out."""
