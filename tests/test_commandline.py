@@ -128,7 +128,7 @@ VLLM_FLAGS = json.loads((__import__("pathlib").Path(__file__).parent / "fixtures
 
 
 def test_every_flag_vllm_serve_defines_is_read_ignored_or_refused():
-    """Each flag the sampled releases (v0.10.0 to v0.33.0) define for `vllm serve` either sets a setting,
+    """Each flag 22 release wheels (v0.10.0 to v0.33.0) define for `vllm serve` either sets a setting,
     is ignored as leaving GPU memory alone, or is refused with a reason: none comes back as unknown,
     the dead end a pasted command met for 228 of them before."""
     unknown = [flag for flag in VLLM_FLAGS["flags"]
@@ -142,6 +142,7 @@ def test_every_flag_vllm_serve_defines_is_read_ignored_or_refused():
      '{"method": "ngram", "num_speculative_tokens": 3}'),
     ("""-ac '{"backend": "FLASHINFER"}'""", "attention_backend", "FLASHINFER"),
     ("-sc.method ngram -sc.num_speculative_tokens=3", "speculative", '{"method": "ngram", "num_speculative_tokens": 3}'),
+    ("--cuda-graph-sizes 1 2 4 8", "cudagraph_capture_sizes", "1 2 4 8"),     # v0.12's deprecated spelling
 ])
 def test_vllms_short_and_second_spellings_set_the_setting(line, setting, value):
     assert read_command(f"vllm serve Qwen/Qwen3-8B {line}")["settings"][setting] == value

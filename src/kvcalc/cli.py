@@ -138,7 +138,8 @@ def _model_flags(p: Any) -> None:
                    help="vLLM's flag: no profile pass of a multimodal model's vision tower")
     p.add_argument("--max-cudagraph-capture-size", type=int,
                    help="vLLM's flag: the largest CUDA-graph capture size (sets the graph count)")
-    p.add_argument("--cudagraph-capture-sizes", type=int, nargs="+", metavar="N",
+    p.add_argument("--cudagraph-capture-sizes", "--cuda-graph-sizes", dest="cudagraph_capture_sizes", type=int,
+                   nargs="+", metavar="N",
                    help="vLLM's flag: the CUDA-graph capture sizes, e.g. 1 2 4 8 16")
     p.add_argument("--disable-sliding-window", action="store_true", default=None,
                    help="every layer full attention, the context capped at the model's sliding window (vLLM's flag)")

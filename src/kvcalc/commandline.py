@@ -34,7 +34,8 @@ from .weights import VLLM_QUANTIZATION_FORMATS
 _BY_FLAG = {flag: name for name, flag in VLLM_SPELLING.items() if flag.startswith("-")}
 _BY_FLAG.update({"-tp": "tensor_parallel_size", "-pp": "pipeline_parallel_size", "-dp": "data_parallel_size",
                  "-dcp": "decode_context_parallel_size", "--kv-cache-memory": "kv_cache_memory_bytes",
-                 "-sc": "speculative", "--device-memory-utilization": "gpu_memory_utilization"})
+                 "-sc": "speculative", "--device-memory-utilization": "gpu_memory_utilization",
+                 "--cuda-graph-sizes": "cudagraph_capture_sizes"})    # v0.12's deprecated spelling
 _BY_ENV = {var: name for name, var in ENV_SETTINGS.items()}
 NO_COMPILE_CACHE = "VLLM_DISABLE_COMPILE_CACHE"
 """Set to 1, vLLM neither loads nor keeps its torch.compile artifacts (vllm/compilation/decorators.py,
@@ -188,7 +189,7 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
             settings[name] = True
             i += 1
             continue
-        if name == "cudagraph_capture_sizes" and not eq:
+        if name == "cudagraph_capture_sizes" and not eq:     # --cuda-graph-sizes too
             sizes = []
             i += 1
             while i < len(args) and not args[i].startswith("-"):

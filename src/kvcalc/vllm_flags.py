@@ -210,7 +210,7 @@ WITHOUT_MEMORY = frozenset({
     "--kda-prefill-backend", "--sparse-indexer-topk-backend", "--mm-encoder-attn-backend", "--kernel-config",
     "--ir-op-priority", "--enable-flashinfer-autotune", "--enable-bf16x3-router-gemm", "--disable-cascade-attn",
     "--enable-mamba-cache-stochastic-rounding", "--mamba-cache-philox-rounds", "--max-seq-len-to-capture",
-    "--dcp-comm-backend", "--dcp-q-replicate",
+    "--dcp-comm-backend", "--dcp-q-replicate", "--use-gpu-for-pooling-score",
     # settings that only act with a feature kvcalc refuses by its own flag (--enable-lora, --enable-expert-parallel,
     # --enable-eplb, --enable-dbo): alone they change nothing
     "--lora-dtype", "--lora-extra-vocab-size", "--lora-target-modules", "--max-cpu-loras", "--max-lora-cls-labels",
