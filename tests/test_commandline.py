@@ -196,3 +196,14 @@ def test_a_disabled_compile_cache_reads_as_a_first_start_every_time():
     """VLLM_DISABLE_COMPILE_CACHE=1: vLLM compiles on every start, as on a first one."""
     assert read_command("VLLM_DISABLE_COMPILE_CACHE=1 vllm serve Qwen/Qwen3-8B")["settings"] == {"compile_cache": "cold"}
     assert read_command("VLLM_DISABLE_COMPILE_CACHE=0 vllm serve Qwen/Qwen3-8B")["settings"] == {}
+
+
+def test_environment_variables_kvcalc_does_not_read_are_named_not_dropped():
+    """vLLM's and NCCL's variables that leave memory alone are named as ignored, the others it does
+    not read as unknown (they may change memory); the rest of the environment is not vLLM's."""
+    got = read_command("CUDA_VISIBLE_DEVICES=0,1 HF_TOKEN=x VLLM_LOGGING_LEVEL=DEBUG "
+                       "VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE=1073741824 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
+                       "VLLM_USE_FLASHINFER_SAMPLER=1 vllm serve Qwen/Qwen3-8B -tp 2")
+    assert got["settings"] == {"flashinfer_sampler": True, "tensor_parallel_size": 2}
+    assert got["ignored"] == ["VLLM_LOGGING_LEVEL"]
+    assert got["unknown"] == ["VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE", "PYTORCH_CUDA_ALLOC_CONF"]

@@ -28,7 +28,7 @@ from .messages import Text
 from .settings import BACKEND_ALIASES, BACKEND_VARIABLE, ENV_SETTINGS, FORCED_BACKENDS, VLLM_SPELLING, Settings
 from .versions import Rule, applies, parse_version
 from .vllm_flags import (SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, moe_backend_marlin, nest_dotted,
-                         read_config, sort_unknown)
+                         read_config, sort_environment, sort_unknown)
 from .weights import VLLM_QUANTIZATION_FORMATS
 
 _BY_FLAG = {flag: name for name, flag in VLLM_SPELLING.items() if flag.startswith("-")}
@@ -204,6 +204,9 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
     if hf_keys:
         settings["hf_overrides"] = json.dumps(hf_keys)
     ignored, refused, strange = sort_unknown(rest)
+    env_kept, env_unknown = sort_environment(env, {*_BY_ENV, NO_COMPILE_CACHE, BACKEND_VARIABLE})
+    ignored += env_kept
+    strange += env_unknown
     if env_ignored:
         ignored.append(BACKEND_VARIABLE)
     backend_refusal = _read_backend(settings)

@@ -230,6 +230,39 @@ WITHOUT_MEMORY = frozenset({
 engine's swapped blocks), or by far less than the spread of kvcalc's per-peer term
 (--disable-custom-all-reduce)."""
 
+ENV_WITHOUT_MEMORY = frozenset({
+    "VLLM_LOGGING_LEVEL", "VLLM_CONFIGURE_LOGGING", "VLLM_LOGGING_CONFIG_PATH", "VLLM_LOGGING_PREFIX",
+    "VLLM_LOG_STATS_INTERVAL", "VLLM_HOST_IP", "VLLM_PORT", "VLLM_API_KEY", "VLLM_USE_MODELSCOPE",
+    "VLLM_NO_USAGE_STATS", "VLLM_DO_NOT_TRACK", "VLLM_RPC_TIMEOUT", "VLLM_ENGINE_ITERATION_TIMEOUT_S",
+    "VLLM_HTTP_TIMEOUT_KEEP_ALIVE", "VLLM_SERVER_DEV_MODE", "VLLM_CACHE_ROOT", "VLLM_CONFIG_ROOT",
+    "VLLM_ASSETS_CACHE", "VLLM_WORKER_MULTIPROC_METHOD", "VLLM_ENABLE_V1_MULTIPROCESSING",
+    "VLLM_ALLOW_RUNTIME_LORA_UPDATING", "VLLM_DEBUG_LOG_API_SERVER_RESPONSE", "VLLM_KEEP_ALIVE_ON_ENGINE_DEATH",
+    "VLLM_TRACE_FUNCTION", "VLLM_USE_RAY_COMPILED_DAG", "VLLM_MEDIA_LOADING_THREAD_COUNT",
+    "VLLM_IMAGE_FETCH_TIMEOUT", "VLLM_VIDEO_FETCH_TIMEOUT", "VLLM_AUDIO_FETCH_TIMEOUT",
+    "VLLM_TORCH_PROFILER_DIR", "VLLM_ENABLE_CUDA_COMPATIBILITY", "VLLM_WSL2_ENABLE_PIN_MEMORY",
+    "NCCL_DEBUG", "NCCL_DEBUG_SUBSYS", "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA", "NCCL_IB_GID_INDEX",
+})
+"""vLLM's (and NCCL's) environment variables that leave what vLLM sizes alone: logging, networking,
+caches on disk, process start, timeouts; VLLM_WSL2_ENABLE_PIN_MEMORY=1 gives pinned host memory,
+kvcalc's default. Other VLLM_*, NCCL_* and PYTORCH_CUDA_ALLOC_CONF assignments kvcalc does not read
+are named as unknown (they may change memory: the FlashInfer workspace's size, NCCL's buffers, the
+allocator's segments); the rest of the environment (HF_TOKEN, CUDA_VISIBLE_DEVICES …) is not vLLM's."""
+
+
+def sort_environment(env: dict[str, str], read: set[str]) -> tuple[list[str], list[str]]:
+    """The environment assignments kvcalc did not ``read``, as (ignored, unknown): see ENV_WITHOUT_MEMORY."""
+    ignored: list[str] = []
+    unknown: list[str] = []
+    for var in env:
+        if var in read:
+            continue
+        if var in ENV_WITHOUT_MEMORY:
+            ignored.append(var)
+        elif var.startswith(("VLLM_", "NCCL_")) or var == "PYTORCH_CUDA_ALLOC_CONF":
+            unknown.append(var)
+    return ignored, unknown
+
+
 NOT_MODELLED = {
     "--enable-expert-parallel": Text("flags.expert_parallel"),
     "-ep": Text("flags.expert_parallel"),
