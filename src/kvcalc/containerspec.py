@@ -25,8 +25,8 @@ _ENV_VALUE = re.compile(r"^\s*value\s*:\s*(.*?)\s*$")
 def is_container_spec(text: str) -> bool:
     """Whether ``text`` is a Compose or Kubernetes spec of a vLLM container: YAML keys for its
     command or arguments, and the vLLM image or a vllm command."""
-    has_keys = any(_KEY.match(line) and _KEY.match(line).group(2) in ("command", "args", "entrypoint")
-                   for line in text.splitlines())
+    keys = (m.group(2) for m in map(_KEY.match, text.splitlines()) if m)
+    has_keys = any(k in ("command", "args", "entrypoint") for k in keys)
     return has_keys and (bool(_IMAGE.search(text)) or "vllm" in text)
 
 
@@ -65,14 +65,15 @@ def _unquote(word: str) -> str:
 
 
 def _block(lines: list[str], start: int, indent: int) -> list[str]:
-    """The lines after ``start`` indented deeper than ``indent`` (a block's body), blank ones skipped."""
+    """The lines after ``start`` indented deeper than ``indent``, or list items at that indent (YAML
+    lets a key's list start level with it): a block's body, blank and comment lines skipped."""
     body = []
     for line in lines[start:]:
-        if not line.strip() or line.lstrip().startswith("#"):
+        text = line.lstrip()
+        if not text or text.startswith("#"):
             continue
-        if len(line) - len(line.lstrip()) <= indent and not line.lstrip().startswith("- "):
-            break
-        if len(line) - len(line.lstrip()) < indent:
+        depth = len(line) - len(text)
+        if depth < indent or depth == indent and not text.startswith("- "):
             break
         body.append(line)
     return body

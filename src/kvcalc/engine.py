@@ -611,7 +611,8 @@ def without_sliding_window(config: dict[str, Any]) -> tuple[dict[str, Any], int 
     """``config`` as --disable-sliding-window leaves it (its ``sliding_window`` set to None where it
     sits, the top level or the text config, so every layer attends over the whole context) and the
     window it had, in tokens: the smallest where layers differ, which vLLM caps the length at
-    (get_min_sliding_window); None where the model has none, which the flag leaves alone."""
+    (vllm/config/model.py _get_and_verify_max_len with get_min_sliding_window; ModelConfig.__post_init__
+    then sets the window to None); None where the model has none, which the flag leaves alone."""
     window = min((l.window for l in read_model(config).layers if l.kind == "sliding_window" and l.window),
                  default=0)
     if not window:
@@ -654,17 +655,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         derived = window
     if window is not None:
         shape_notes = (*shape_notes, Text("note.sliding_window_disabled", window=window))
-    try:
-        resolved = resolve(settings, gpu.total_bytes, gpu.device_name, derived,
-                           gpu.unified_memory, yarn_scaled, arch.longrope_default_max_len)
-    except SettingsError as exc:
-        if window is not None and window == derived and "--max-model-len" in exc.problems:
-            # the limit is the window --disable-sliding-window caps the context at: say so
-            problems = {**exc.problems,  # Text: resolve's problems are Text, and the new one is
-                        "--max-model-len": Text("settings.max_len_over_window", value=settings.max_model_len,
-                                                window=window)}
-            raise SettingsError(problems) from exc  # Text: built just above
-        raise
+    resolved = resolve(settings, gpu.total_bytes, gpu.device_name, derived,
+                       gpu.unified_memory, yarn_scaled, arch.longrope_default_max_len, window)
     version = resolved.version
     arch = as_release_reads(arch, version)
     from .reserve import mm_prefix_lm_batch_floor  # noqa: PLC0415

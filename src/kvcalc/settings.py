@@ -476,11 +476,13 @@ length is 2048" and takes a --max-model-len given as it is, without a limit to c
 
 def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_len: int | None,
             unified_memory: bool = False, yarn_scaled_max_len: int | None = None,
-            longrope_default_len: int | None = None) -> Resolved:
+            longrope_default_len: int | None = None, window_cap: int | None = None) -> Resolved:
     """Every setting with the release's defaults filled in, or SettingsError naming each bad flag.
     ``derived_max_len`` is the model's length limit; ``yarn_scaled_max_len`` the limit releases
     before v0.30 derive when it differs (hf_config.max_len_limit picks by release);
-    ``longrope_default_len`` a LongRoPE model's shorter default (Rule.LONGROPE_DEFAULT_ORIGINAL_LEN)."""
+    ``longrope_default_len`` a LongRoPE model's shorter default (Rule.LONGROPE_DEFAULT_ORIGINAL_LEN);
+    ``window_cap`` the sliding window --disable-sliding-window capped ``derived_max_len`` at, which a
+    refused length names."""
     s, problems = read_sizes(s)
     version = None
     if s.vllm_version is not None and (not isinstance(s.vllm_version, str) or len(s.vllm_version) > 64):
@@ -595,9 +597,11 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         # a limit the YaRN factor raised before v0.30 would have allowed it: say why it no longer does
         scaled = yarn_scaled_max_len
         yarn = scaled is not None and scaled >= s.max_model_len
-        problems["--max-model-len"] = Text("settings.max_len_over_yarn", value=s.max_model_len,
-                                           limit=derived_max_len, scaled=scaled) if yarn else \
-            Text("settings.max_len_over", value=s.max_model_len, limit=derived_max_len)
+        problems["--max-model-len"] = \
+            Text("settings.max_len_over_window", value=s.max_model_len, window=window_cap) \
+            if window_cap is not None and window_cap == derived_max_len else \
+            Text("settings.max_len_over_yarn", value=s.max_model_len, limit=derived_max_len, scaled=scaled) \
+            if yarn else Text("settings.max_len_over", value=s.max_model_len, limit=derived_max_len)
     need_int("--max-cudagraph-capture-size", s.max_cudagraph_capture_size, 1, 1_000_000)
     sizes = None
     if s.cudagraph_capture_sizes is not None:
