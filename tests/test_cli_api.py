@@ -401,7 +401,7 @@ def test_a_pasted_serve_line_runs_with_the_flags_that_leave_memory_alone(capsys)
 
 @pytest.mark.parametrize("argv,needle", [
     (["--enable-lora", "--max-loras", "4"], "--enable-lora, --max-loras: LoRA adapters are not modelled"),
-    (["--enable-expert-parallel"], "--enable-expert-parallel: expert parallelism is not modelled"),
+    (["--enable-eplb"], "--enable-eplb: expert load balancing (EPLB) and elastic expert parallelism are not modelled"),
     (["--dtype", "float32"], "float32 doubles the weights"),
     (["--load-format", "gguf"], "GGUF files are not modelled"),
     (["-O", "fast"], "-O: only a compilation config given as JSON"),

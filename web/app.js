@@ -158,6 +158,7 @@ const FIELDS = [
   ["smp", "skip-mm-profiling", false],
   ["lmo", "language-model-only", false],
   ["dsw", "disable-sliding-window", false],
+  ["xp", "expert-parallel", false],
   ["ep", "entrypoint", "serve"],
   ["avail", "available-kv-gib", ""],
 ];
@@ -240,7 +241,7 @@ function drafterField() {
 // --enable-prefix-caching, --enable-chunked-prefill, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, VLLM_ALLOW_LONG_MAX_MODEL_LEN,
 // VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, the compilation config's cudagraph_mode,
 // --attention-backend, -O, --skip-mm-profiling,
-// --language-model-only, --disable-sliding-window, --decode-context-parallel-size, --kv-cache-memory-bytes, --num-gpu-blocks-override,
+// --language-model-only, --disable-sliding-window, --enable-expert-parallel, --decode-context-parallel-size, --kv-cache-memory-bytes, --num-gpu-blocks-override,
 // --cpu-offload-gb, --async-scheduling,
 // --mamba-ssm-cache-dtype and --disable-hybrid-kv-cache-manager: sent only when the user (or a pasted log) set them.
 function profileSettings() {
@@ -289,6 +290,7 @@ function profileSettings() {
     ...($("skip-mm-profiling").checked ? { skip_mm_profiling: true } : {}),
     ...($("language-model-only").checked ? { language_model_only: true } : {}),
     ...($("disable-sliding-window").checked ? { disable_sliding_window: true } : {}),
+    ...($("expert-parallel").checked ? { enable_expert_parallel: true } : {}),
   };
 }
 
@@ -579,6 +581,7 @@ function renderSettingsUsed(r) {
     ...(s.mxfp4_marlin != null ? [[S("mx_label"), S(s.mxfp4_marlin ? "mx_on" : "mx_off")]] : []),
     ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
     ...(s.disable_sliding_window ? [["--disable-sliding-window", S("used_on")]] : []),
+    ...(s.enable_expert_parallel ? [["--enable-expert-parallel", S("used_on")]] : []),
     ...(s.cudagraph_memory_profiling != null
       ? [["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", s.cudagraph_memory_profiling ? "1" : "0"]] : []),
     ...(s.allow_long_max_model_len ? [["VLLM_ALLOW_LONG_MAX_MODEL_LEN", "1"]] : []),
@@ -1163,6 +1166,7 @@ const LOG_FIELDS = [
   ["skip_mm_profiling", "skip-mm-profiling", false],
   ["language_model_only", "language-model-only", false],
   ["disable_sliding_window", "disable-sliding-window", false],
+  ["enable_expert_parallel", "expert-parallel", false],
   ["vllm_version", "vllm-version", CAT.newest_version],
   ["entrypoint", "entrypoint", "serve"],
   ["weights", "weights", "auto"],
@@ -1180,7 +1184,8 @@ function settingName(k) {
 }
 function settingText(k, v) {
   if (k === "vllm_version") return `vLLM ${v}`;
-  if (k === "enforce_eager" || k === "skip_mm_profiling" || k === "language_model_only" || k === "disable_sliding_window") {
+  if (k === "enforce_eager" || k === "skip_mm_profiling" || k === "language_model_only" || k === "disable_sliding_window"
+      || k === "enable_expert_parallel") {
     return v ? SETTING_FLAG[k] : "";
   }
   if (k === "flashinfer_sampler") return `VLLM_USE_FLASHINFER_SAMPLER=${v ? 1 : 0}`;

@@ -81,6 +81,8 @@ def _model_flags(p: Any) -> None:
     p.add_argument("-dp", "--data-parallel-size", dest="data_parallel_size", type=int, default=1,
                    help="engines side by side, each on its own TP x PP GPUs (dense models; the figures are one "
                         "engine's)")
+    p.add_argument("-ep", "--enable-expert-parallel", dest="enable_expert_parallel", action="store_true", default=None,
+                   help="vLLM's flag: a MoE model's experts placed whole across the tensor-parallel GPUs")
     p.add_argument("--dcp", "-dcp", "--decode-context-parallel-size", dest="decode_context_parallel_size",
                    type=int, default=1)
     p.add_argument("--gpu-memory-utilization", "--device-memory-utilization", dest="gpu_memory_utilization",

@@ -33,6 +33,7 @@ from .weights import VLLM_QUANTIZATION_FORMATS
 
 _BY_FLAG = {flag: name for name, flag in VLLM_SPELLING.items() if flag.startswith("-")}
 _BY_FLAG.update({"-tp": "tensor_parallel_size", "-pp": "pipeline_parallel_size", "-dp": "data_parallel_size",
+                 "-ep": "enable_expert_parallel",
                  "-dcp": "decode_context_parallel_size", "--kv-cache-memory": "kv_cache_memory_bytes",
                  "-sc": "speculative", "--device-memory-utilization": "gpu_memory_utilization",
                  "--cuda-graph-sizes": "cudagraph_capture_sizes"})    # v0.12's deprecated spelling

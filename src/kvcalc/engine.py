@@ -21,7 +21,7 @@ from .hf_overrides import apply_overrides, keeps_checkpoint_shapes, overrides_of
 from .attention import forced_backend_problem, keeps_full_graphs, runs_flashinfer, triton_fp8_problem
 from .kvspecs import GpuTarget, Layout, LayoutRequest, build_layout, fa_keeps_cache
 from .messages import Text, message_of
-from .params import text_part
+from .params import expert_count, text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
 from .servecmd import serve_command
 from .settings import (NO_LENGTH_KEY_MAX_LEN, Resolved, Settings, Speculative, allreduce_fusion_pass,
@@ -481,7 +481,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                          mtp_layers=len(arch.mtp_layers) if _mtp_drafts(s) else 0,
                          mnbt=r.max_num_batched_tokens, towers_off=_towers_off(config, r),
                          rounding=True, max_split=load_split,
-                         cpu_offload_bytes=int((s.cpu_offload_gb or 0) * GIB))
+                         cpu_offload_bytes=int((s.cpu_offload_gb or 0) * GIB),
+                         expert_parallel=expert_parallel_in_effect(s, arch))
     if w is None:
         return None, Text("note.weights_unknown"), ()
     vocab = text_part(config).get("vocab_size")
@@ -518,7 +519,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       quick_reduce_level=s.rocm_quick_reduce,
                                       spec_method=s.speculative.method if s.speculative else None,
                                       pinned_memory=s.pinned_memory,
-                                      moe_workspace=_moe_workspace(config, s, r.version))
+                                      moe_workspace=_moe_workspace(config, s, r.version),
+                                      expert_parallel=expert_parallel_in_effect(s, arch))
                      for i in range(pp))
     reserve_notes = reserves[0].notes if measured_reserve is None else ()
     if measured_reserve is not None:
@@ -534,6 +536,13 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     budget = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, limiting,
                              drafter, drafter_basis)
     return budget, _weights_problem(budget, gpu.total_bytes), reserve_notes
+
+
+def expert_parallel_in_effect(s: Settings, arch: ModelArch) -> bool:
+    """Whether --enable-expert-parallel changes what a GPU holds: a MoE model over more than one
+    tensor-parallel GPU (the expert-parallel size is TP × DP, and data parallelism with experts is
+    refused before this; vllm/config/parallel.py, FusedMoEParallelConfig.make)."""
+    return bool(s.enable_expert_parallel) and arch.is_moe and s.tensor_parallel_size > 1
 
 
 def _refuse_item_over_batch(config: dict[str, Any], r: Resolved, platform: str) -> None:
@@ -716,6 +725,14 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         notes = [*notes, Text("note.longrope_default", length=resolved.max_model_len, limit=resolved.max_len_limit)]
     if fp8_by_default(s.kv_cache_dtype, arch.architecture, gpu.platform, gpu.target.major, version):
         notes = [*notes, Text("note.glm_fp8_kv_on_sm10")]
+    if s.enable_expert_parallel and not arch.is_moe:
+        notes = [*notes, Text("note.expert_parallel_dense")]
+    elif s.enable_expert_parallel and s.tensor_parallel_size == 1 and s.data_parallel_size == 1:
+        notes = [*notes, Text("note.expert_parallel_one_gpu")]
+    elif expert_parallel_in_effect(s, arch):
+        experts = expert_count(text_part(config))
+        notes = [*notes, Text("note.expert_parallel", tp=s.tensor_parallel_size, experts=experts,
+                              local=-(-experts // s.tensor_parallel_size))]
     if s.data_parallel_size > 1:
         gpus_per_engine = s.tensor_parallel_size * s.pipeline_parallel_size
         if arch.is_moe:

@@ -215,6 +215,8 @@ class ParsedLog:
             out["language_model_only"] = True
         if a.get("disable_sliding_window") is True:
             out["disable_sliding_window"] = True
+        if a.get("enable_expert_parallel") is True:
+            out["enable_expert_parallel"] = True
         for key in ("max_cudagraph_capture_size", "cudagraph_capture_sizes"):
             if a.get(key) is not None:
                 out[key] = a[key]

@@ -93,14 +93,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--data-parallel-size for a dense-like estimate, and keep a margin",
         "启用数据并行时，vLLM 会把 MoE 模型的专家分布到全部 {gpus} 张 GPU（数据并行 × 张量并行）上，并为它们汇集每个 rank 的 token，"
         "kvcalc 不估算这种情况：可去掉 --data-parallel-size 按单个副本估算，并留出余量"),
+    "note.expert_parallel": (
+        "--enable-expert-parallel: each of the {tp} GPUs holds whole experts ({local} of the {experts} on the "
+        "first GPU, whose figures vLLM prints) instead of a 1/{tp} slice of every expert; the weights come to "
+        "about the same, but the fused-MoE buffers of the profile run work on each expert's full width. One "
+        "public start checks this (TP 2); the CUDA-graph part is the least certain",
+        "--enable-expert-parallel：{tp} 张 GPU 各自持有完整的专家（第一张 GPU 上为 {experts} 个中的 {local} 个，"
+        "vLLM 打印的是它的数字），而不是每个专家的 1/{tp}；权重总量大致相同，但 profile 运行中融合 MoE 的缓冲区"
+        "按专家的完整宽度计算。仅有一次公开启动日志可以核对（TP 2）；CUDA graph 部分最不确定"),
+    "note.expert_parallel_dense": (
+        "--enable-expert-parallel changes nothing here: the model has no experts",
+        "--enable-expert-parallel 在这里不起作用：该模型没有专家"),
+    "note.expert_parallel_one_gpu": (
+        "--enable-expert-parallel changes nothing on one GPU: the expert-parallel size is tensor × data "
+        "parallel, here 1",
+        "--enable-expert-parallel 在单张 GPU 上不起作用：专家并行规模等于张量并行 × 数据并行，这里为 1"),
     "note.data_parallel": (
         "--data-parallel-size {dp}: vLLM starts {dp} engines, each sizing its own pool on its own {per} GPU(s) and "
         "printing these lines for itself; the figures are one engine's, {dp} × the pool in all, on {gpus} GPUs",
         "--data-parallel-size {dp}：vLLM 启动 {dp} 个引擎，各自在自己的 {per} 张 GPU 上确定缓存池并各自打印这些行；"
         "上面的数字是单个引擎的，总计为 {dp} × 缓存池，共 {gpus} 张 GPU"),
     "flags.expert_parallel": (
-        "expert parallelism is not modelled: it changes which experts each GPU holds and adds all-to-all buffers",
-        "尚未建模专家并行：它改变每块 GPU 持有的专家，并增加 all-to-all 缓冲区"),
+        "expert load balancing (EPLB) and elastic expert parallelism are not modelled: they add redundant "
+        "experts and move experts between GPUs while serving; plain --enable-expert-parallel is",
+        "尚未建模专家负载均衡（EPLB）和弹性专家并行：它们会增加冗余专家，并在服务期间在 GPU 之间移动专家；"
+        "单独的 --enable-expert-parallel 已建模"),
     "flags.lora": (
         "LoRA adapters are not modelled: vLLM keeps GPU buffers for them, so the pool would come out too large",
         "尚未建模 LoRA 适配器：vLLM 会为其保留 GPU 缓冲区，因此算出的缓存池会偏大"),

@@ -804,7 +804,7 @@ def sampler_rows(max_num_seqs: int, mnbt: int) -> int:
 
 
 def forward_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes: int, compiled: bool = True,
-                  modular_moe: bool = False) -> int:
+                  modular_moe: bool = False, expert_tp: int | None = None) -> int:
     """The widest intermediate one GPU holds during the profile forward pass: the gated MLP's
     gate/up output and activation (3 × intermediate / TP per token) beside the hidden-size
     tensors still alive then, or the fused-MoE workspaces beside the same hidden-size tensors.
@@ -828,15 +828,19 @@ def forward_bytes(config: dict[str, Any], mnbt: int, tp: int, dtype_bytes: int, 
     the workspace smaller beyond those batches; Marlin's never chunked and the one public log
     beyond a chunk peaks like an unchunked pass, so kvcalc does not chunk (the larger reserve).
     ``modular_moe``: the experts run through the modular kernel's workspaces instead
-    (``moe_workspace_bytes``, Rule.MOE_WORKSPACE_KEPT)."""
+    (``moe_workspace_bytes``, Rule.MOE_WORKSPACE_KEPT). ``expert_tp``: how many GPUs split each
+    expert's intermediate size (``tp``, or 1 under --enable-expert-parallel, where every GPU runs
+    whole experts on all the tokens for its own experts: FusedMoEParallelConfig sets the MoE TP
+    size to 1 and the workspaces keep one row per token and routed copy)."""
     t = text_part(config)
     H = _n(t, "hidden_size")
     inter = max(_n(t, "intermediate_size"), _n(t, "intermediate_size_mlp"))
     dense = 3 * cdiv(inter, tp) + (3 if compiled else 4) * H
     moe = 0
     if expert_count(t):
-        topk, i = _routed_experts(t, tp)
-        experts_part = moe_workspace_bytes(config, 1, tp, 1) if modular_moe else topk * (max(2 * i, H) + i)
+        etp = tp if expert_tp is None else expert_tp
+        topk, i = _routed_experts(t, etp)
+        experts_part = moe_workspace_bytes(config, 1, etp, 1) if modular_moe else topk * (max(2 * i, H) + i)
         moe = experts_part + (3 if compiled else 4) * H
     return mnbt * max(dense, moe) * dtype_bytes
 
@@ -1641,7 +1645,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      pinned_memory: bool | None = None, interactivity: bool = False,
                      embeds_in_graph: bool = True, full_graphs: bool = True,
                      flashinfer_attention: bool = False, moe_workspace: str = "",
-                     cudagraph_mode: str | None = None, allreduce_fusion_pass: bool = True) -> ReserveEstimate:
+                     cudagraph_mode: str | None = None, allreduce_fusion_pass: bool = True,
+                     expert_parallel: bool = False) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -1666,13 +1671,15 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     (``allreduce_fusion_bytes``: in the typical value and the band's top, not its low end, where
     flashinfer may be missing; ``nvswitch``: the GPUs share NVSwitch multicast, which picks its
     MNNVL layout from v0.25; ``allreduce_fusion_pass``: the optimization level runs the fusion pass,
-    settings.allreduce_fusion_pass)."""
+    settings.allreduce_fusion_pass). ``expert_parallel``: --enable-expert-parallel, whose GPUs run
+    whole experts (``forward_bytes``'s ``expert_tp`` of 1)."""
     era = era_for(version, model_runner_v2)
+    expert_tp = 1 if expert_parallel else tp
     rows = sampler_rows(max_num_seqs, mnbt)
     vocab_padded = padded_vocab(vocab)
     entries = rows * vocab_padded if last_stage else 0
-    fwd = forward_bytes(config, mnbt, tp, dtype_bytes, compiled, moe_workspace == "kept")
-    workspace = moe_workspace_bytes(config, mnbt, tp, dtype_bytes) if moe_workspace else 0
+    fwd = forward_bytes(config, mnbt, tp, dtype_bytes, compiled, moe_workspace == "kept", expert_tp)
+    workspace = moe_workspace_bytes(config, mnbt, expert_tp, dtype_bytes) if moe_workspace else 0
     kept_workspace = workspace if moe_workspace == "kept" else 0
     warm_up = tower_pass(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes, version, compiled,
                          mm_limits, mm_processor) if first_stage and mm_profiling else None
@@ -1700,7 +1707,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     act = peak(entries * per_entry, kept_workspace, fwd)
     act_low = peak(entries * low_per_entry, kept_workspace, fwd)
     # the band's reserve end holds a possible workspace in the modular shapes too
-    fwd_high = forward_bytes(config, mnbt, tp, dtype_bytes, compiled, True) if moe_workspace == "possible" else fwd
+    fwd_high = forward_bytes(config, mnbt, tp, dtype_bytes, compiled, True, expert_tp) \
+        if moe_workspace == "possible" else fwd
     act_high = peak(entries * high_per_entry, workspace, fwd_high)
     spread = int(era.spread_gib * GIB)
     cg, cg_basis = (0, 0, 0), Text("basis.cuda_graphs_none")

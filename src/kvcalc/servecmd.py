@@ -36,6 +36,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--pipeline-parallel-size", s.pipeline_parallel_size)
     if s.data_parallel_size != 1:
         flag("--data-parallel-size", s.data_parallel_size)
+    if s.enable_expert_parallel:
+        flag("--enable-expert-parallel")
     if s.decode_context_parallel_size != 1:
         flag("--decode-context-parallel-size", s.decode_context_parallel_size)
     if quantization:

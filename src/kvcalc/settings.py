@@ -96,6 +96,7 @@ VLLM_SPELLING = {
     "cudagraph_mode": "--compilation-config.cudagraph_mode", "attention_backend": "--attention-backend",
     "optimization_level": "--optimization-level", "enable_chunked_prefill": "--enable-chunked-prefill",
     "hf_overrides": "--hf-overrides", "data_parallel_size": "--data-parallel-size",
+    "enable_expert_parallel": "--enable-expert-parallel",
     "limit_mm_per_prompt": "--limit-mm-per-prompt", "mm_processor_kwargs": "--mm-processor-kwargs",
     "mamba_ssm_cache_dtype": "--mamba-ssm-cache-dtype", "kv_cache_memory_bytes": "--kv-cache-memory-bytes",
     "num_gpu_blocks_override": "--num-gpu-blocks-override", "cpu_offload_gb": "--cpu-offload-gb",
@@ -117,7 +118,7 @@ of ROCm's quick all-reduce, off ("NONE") by default."""
 _BOOL_SETTINGS = ("enforce_eager", "enable_prefix_caching", "disable_hybrid_kv_cache_manager", "async_scheduling",
                   "flashinfer_sampler", "cudagraph_memory_profiling", "model_runner_v2", "mxfp4_marlin",
                   "skip_mm_profiling", "language_model_only", "pinned_memory", "enable_chunked_prefill",
-                  "allow_long_max_model_len", "disable_sliding_window")
+                  "allow_long_max_model_len", "disable_sliding_window", "enable_expert_parallel")
 
 
 AUTO_MAX_MODEL_LEN = -1
@@ -213,6 +214,7 @@ class Settings:
     tensor_parallel_size: int = 1
     pipeline_parallel_size: int = 1
     data_parallel_size: int = 1                 # engines side by side (-dp); each sizes its own GPUs
+    enable_expert_parallel: bool | None = None  # -ep: a MoE model's experts placed whole across the TP GPUs
     decode_context_parallel_size: int = 1
     gpu_memory_utilization: float | None = None
     kv_cache_dtype: str = "auto"

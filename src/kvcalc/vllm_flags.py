@@ -211,8 +211,10 @@ WITHOUT_MEMORY = frozenset({
     "--ir-op-priority", "--enable-flashinfer-autotune", "--enable-bf16x3-router-gemm", "--disable-cascade-attn",
     "--enable-mamba-cache-stochastic-rounding", "--mamba-cache-philox-rounds", "--max-seq-len-to-capture",
     "--dcp-comm-backend", "--dcp-q-replicate", "--use-gpu-for-pooling-score",
-    # settings that only act with a feature kvcalc refuses by its own flag (--enable-lora, --enable-expert-parallel,
-    # --enable-eplb, --enable-dbo): alone they change nothing
+    # settings that only act with a feature kvcalc refuses by its own flag (--enable-lora, --enable-eplb,
+    # --enable-dbo, data parallelism with experts: --all2all-backend), or that leave the first GPU's share of
+    # expert-parallel experts as it is (--expert-placement-strategy: linear and round-robin both give rank 0
+    # ceil(E / EP) experts): alone they change nothing
     "--lora-dtype", "--lora-extra-vocab-size", "--lora-target-modules", "--max-cpu-loras", "--max-lora-cls-labels",
     "--fully-sharded-loras", "--enable-lora-bias", "--default-mm-loras", "--enable-mixed-moe-lora-format",
     "--enable-moe-shared-loras", "--enable-tower-connector-lora", "--specialize-active-lora", "--all2all-backend",
@@ -264,8 +266,6 @@ def sort_environment(env: dict[str, str], read: set[str]) -> tuple[list[str], li
 
 
 NOT_MODELLED = {
-    "--enable-expert-parallel": Text("flags.expert_parallel"),
-    "-ep": Text("flags.expert_parallel"),
     "--enable-eplb": Text("flags.expert_parallel"),
     "--enable-lora": Text("flags.lora"),
     "--max-loras": Text("flags.lora"),

@@ -21,7 +21,7 @@ from .config_aliases import modelopt_algo, quantization_config
 from .kvspecs import parse_capability
 from .errors import SettingsError
 from .messages import Text, join_texts
-from .params import Part, big_tensors, drafter_parts, inventory, mtp_parts, text_part
+from .params import Part, big_tensors, drafter_parts, expert_count, inventory, mtp_parts, text_part
 from .units import GIB, MIB, cdiv
 from .versions import Rule, Version, applies
 
@@ -389,12 +389,28 @@ def pp_stage_of(layer: int, sizes: list[int]) -> int:
     return len(sizes) - 1
 
 
+def whole_experts(parts: list[Part], config: dict[str, Any], tp: int) -> list[Part]:
+    """``parts`` as --enable-expert-parallel places the routed experts: whole experts spread over
+    the TP group (expert-parallel size = TP when data parallelism is 1), not a 1/TP slice of every
+    expert. vLLM's expert map gives the first E mod TP ranks one expert more, and the first rank
+    prints "Model loading took", so one GPU holds ceil(E / TP) of the E experts
+    (vllm/model_executor/layers/fused_moe/layer.py ``determine_expert_map``, v0.10-v0.33; the
+    linear and round-robin placements give rank 0 the same count). Shared experts, routers and
+    the rest keep their TP split."""
+    experts = expert_count(text_part(config))
+    if not experts or tp == 1:
+        return parts
+    local = cdiv(experts, tp)
+    return [replace(p, per_rank=p.params * local // experts) if p.expert and p.per_rank is None else p
+            for p in parts]
+
+
 def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_format: str,
                      model_dtype_bytes: int, tp: int, pp: int, *, mxfp4_align: int = MXFP4_ALIGN_TRITON,
                      max_len: int | None = None, mtp_layers: int = 0,
                      mnbt: int = 0, towers_off: frozenset[str] = frozenset(),
                      rounding: bool = False, max_split: int | None = None,
-                     cpu_offload_bytes: int = 0) -> WeightsEstimate | None:
+                     cpu_offload_bytes: int = 0, expert_parallel: bool = False) -> WeightsEstimate | None:
     """Per-GPU weights for each PP stage, or None when the config has no sizeable layers.
 
     ``mtp_layers``: MTP draft layers loaded with the model (``ModelArch.mtp_layers``, already
@@ -404,7 +420,8 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     0 for their modalities): the checkpoint keeps them; the GPUs do not load them. ``rounding``:
     count the caching allocator's rounding of the checkpoint's large tensors
     (``allocator_rounding_bytes``; GPUs run torch's allocator), under ``max_split`` bytes.
-    ``cpu_offload_bytes``: --cpu-offload-gb per GPU (``cpu_offload_layers``)."""
+    ``cpu_offload_bytes``: --cpu-offload-gb per GPU (``cpu_offload_layers``). ``expert_parallel``:
+    --enable-expert-parallel places whole experts on each GPU (``whole_experts``)."""
     from .kvspecs import pp_partition  # noqa: PLC0415 - avoid a cycle at import time
 
     name = checked_format_name(weight_format)
@@ -413,6 +430,8 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
         return None
     if mtp_layers:
         parts += mtp_parts(config, tp, mtp_layers)
+    if expert_parallel:
+        parts = whole_experts(parts, config, tp)
     fmt = format_for(name, config)
     layers = max((p.layer for p in parts if p.layer is not None), default=0) + 1
     sizes = pp_partition(layers, pp) if layers >= pp else [layers] + [0] * (pp - 1)
@@ -420,7 +439,9 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     layer_bytes = [0.0] * pp       # the decoder layers' share: what --cpu-offload-gb can move
     largest = [0.0] * pp           # the largest component of one layer
     total = 0.0
-    pad = mxfp4_expert_padding(config, tp, mxfp4_align) if fmt and fmt.name == "mxfp4" else 1.0
+    # whole experts keep their intermediate size on every GPU (expert parallelism)
+    pad = mxfp4_expert_padding(config, 1 if expert_parallel else tp, mxfp4_align) \
+        if fmt and fmt.name == "mxfp4" else 1.0
     for p in parts:
         ckpt, rank = _part_bytes(p, fmt, model_dtype_bytes, tp, pad)
         total += ckpt

@@ -146,6 +146,29 @@ def test_disabling_the_sliding_window_makes_gemma_3_full_attention(py_page):
     fresh_form(page)
 
 
+def test_expert_parallelism_places_whole_experts_on_each_gpu(py_page):
+    """--enable-expert-parallel (Advanced): over two GPUs Qwen3-30B-A3B's experts are placed whole
+    (64 of 128 on the first GPU); the note says so, the serve command carries the flag and the link
+    restores it."""
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    base = set_form(page, model="Qwen/Qwen3-30B-A3B", tensor_parallel_size=2, max_model_len=8192)
+    wait_request(page, base)
+    page.get_by_test_id("expert-parallel").check()
+    want = page_request(model="Qwen/Qwen3-30B-A3B", tensor_parallel_size=2, max_model_len=8192)
+    want["settings"]["enable_expert_parallel"] = True
+    wait_request(page, want)
+    assert_numbers_match(page, oracle(want)["result"])
+    expect(page.get_by_test_id("notes")).to_contain_text("64 of the 128")
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--enable-expert-parallel")
+    expect(page).to_have_url(re.compile(r"[?&]xp=1(&|$)"))
+    page.goto(page.url)
+    expect(page.get_by_test_id("expert-parallel")).to_be_checked()
+    wait_request(page, want)
+    fresh_form(page)
+
+
 def test_the_model_runner_select_keeps_gemma_3_on_v1(py_page):
     """VLLM_USE_V2_MODEL_RUNNER=0 (Advanced): vLLM 0.26 runs Gemma 3 on model runner V2, which
     subtracts no CUDA-graph estimate; forcing the V1 runner brings that term back and shrinks the
