@@ -31,14 +31,20 @@ def test_whole_experts_weigh_the_same_when_the_gpus_divide_them():
 
 
 def test_the_first_gpu_holds_the_extra_expert_where_they_do_not_divide():
-    """60 experts over 8 GPUs: vLLM gives the first four ranks 8 experts and the others 7, and the
-    first rank prints the weights: half an expert per MoE layer more than a 1/8 slice of each."""
+    """60 experts over 8 GPUs: from v0.10.1 vLLM gives the first four ranks 8 experts and the others
+    7, and the first rank prints the weights: half an expert per MoE layer more than a 1/8 slice of
+    each."""
     cfg = {**config(MOE), "num_experts": 60}      # a copy: the catalog's config stays as it is
     tp = calc(cfg, tensor_parallel_size=8, vllm_version="0.13.0")
     ep = calc(cfg, tensor_parallel_size=8, vllm_version="0.13.0", enable_expert_parallel=True)
     half_an_expert = 3 * 2048 * 768 * 2 // 2        # bf16 bytes
     assert term(ep, "weights") - term(tp, "weights") == pytest.approx(48 * half_an_expert, rel=1e-3)
     assert any("8 of the 60" in str(n) for n in ep.notes)
+    # v0.10.0 gave every rank floor(60 / 8) = 7 and the last one the rest (Rule.EP_EXPERTS_BALANCED)
+    tp10 = calc(cfg, tensor_parallel_size=8, vllm_version="0.10.0")
+    ep10 = calc(cfg, tensor_parallel_size=8, vllm_version="0.10.0", enable_expert_parallel=True)
+    assert term(tp10, "weights") - term(ep10, "weights") == pytest.approx(48 * half_an_expert, rel=1e-3)
+    assert any("7 of the 60" in str(n) for n in ep10.notes)
 
 
 def test_the_fused_moe_buffers_keep_the_full_expert_width():

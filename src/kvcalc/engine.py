@@ -482,7 +482,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                          mnbt=r.max_num_batched_tokens, towers_off=_towers_off(config, r),
                          rounding=True, max_split=load_split,
                          cpu_offload_bytes=int((s.cpu_offload_gb or 0) * GIB),
-                         expert_parallel=expert_parallel_in_effect(s, arch))
+                         expert_parallel=expert_parallel_in_effect(s, arch), version=r.version)
     if w is None:
         return None, Text("note.weights_unknown"), ()
     vocab = text_part(config).get("vocab_size")
@@ -731,8 +731,9 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         notes = [*notes, Text("note.expert_parallel_one_gpu")]
     elif expert_parallel_in_effect(s, arch):
         experts = expert_count(text_part(config))
-        notes = [*notes, Text("note.expert_parallel", tp=s.tensor_parallel_size, experts=experts,
-                              local=-(-experts // s.tensor_parallel_size))]
+        local = -(-experts // s.tensor_parallel_size) if applies(Rule.EP_EXPERTS_BALANCED, version) \
+            else experts // s.tensor_parallel_size
+        notes = [*notes, Text("note.expert_parallel", tp=s.tensor_parallel_size, experts=experts, local=local)]
     if s.data_parallel_size > 1:
         gpus_per_engine = s.tensor_parallel_size * s.pipeline_parallel_size
         if arch.is_moe:

@@ -205,6 +205,13 @@ class Rule(Enum):
         "torch.accelerator.get_memory_info); before, it ran on CUDA only and ROCm subtracted none",
         "confirmed: the v0.18.0-v0.25.1 wheels skip ROCm ('Skip on ROCm/HIP/XPU'), v0.26.0 includes it "
         "(is_cuda_alike); a v0.23 MI300X log prints no 'Estimated CUDA graph memory' line")
+    EP_EXPERTS_BALANCED = RuleInfo(
+        _v("0.10.1"), "#21497", "vllm/model_executor/layers/fused_moe/layer.py determine_expert_map",
+        "with expert parallelism the first E mod EP ranks hold one expert more (the first GPU, whose "
+        "'Model loading took' vLLM prints, ceil(E / EP)); before, every rank held floor(E / EP) and the last "
+        "one the rest",
+        "confirmed: floor and the rest on the last rank in the v0.10.0 wheel, the balanced split in v0.10.1, "
+        "v0.11.0, v0.14.0, v0.20.0 and v0.33.0 (fused_moe/expert_map_manager.py)")
     LOAD_MAX_SPLIT_20MIB = RuleInfo(
         _v("0.21.0"), "#41268", "vllm/v1/worker/gpu_worker.py _scoped_allocator_max_split",
         "on CUDA the model loads under PyTorch's max_split_size_mb 20, so a weight tensor of 20 MiB or "
@@ -1213,6 +1220,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "ROCm 不扣除这一项",
         "已确认：v0.18.0-v0.25.1 wheel 跳过 ROCm（'Skip on ROCm/HIP/XPU'），v0.26.0 包含它（is_cuda_alike）；"
         "一条 v0.23 MI300X 日志没有打印 'Estimated CUDA graph memory'"),
+    "EP_EXPERTS_BALANCED": (
+        "启用专家并行时，前 E mod EP 个 rank 各多持有一个专家（第一张 GPU，即 vLLM 打印其 'Model loading took' 的那张，"
+        "持有 ceil(E / EP) 个）；此前每个 rank 持有 floor(E / EP) 个，余下的都在最后一个 rank 上",
+        "已确认：v0.10.0 wheel 中为 floor 且余数归最后一个 rank，v0.10.1、v0.11.0、v0.14.0、v0.20.0 与 v0.33.0 中为均衡划分"
+        "（fused_moe/expert_map_manager.py）"),
     "LOAD_MAX_SPLIT_20MIB": (
         "在 CUDA 上模型在 PyTorch 的 max_split_size_mb 20 下加载，所以 20 MiB 及以上的权重张量保留分配器给它的整个按 2 MiB "
         "取整的段（'Model loading took' 每个这样的张量最多多 2 MiB：Qwen2.5-7B 为 0.097 GiB，此前为 0.056）",

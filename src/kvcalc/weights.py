@@ -23,7 +23,7 @@ from .errors import SettingsError
 from .messages import Text, join_texts
 from .params import Part, big_tensors, drafter_parts, expert_count, inventory, mtp_parts, text_part
 from .units import GIB, MIB, cdiv
-from .versions import Rule, Version, applies
+from .versions import NEWEST, Rule, Version, applies
 
 WEIGHT_FORMATS: tuple[str, ...] = ("auto", "bf16", "fp16", "fp8", "int8", "awq", "gptq", "int4",
                                    "mxfp4", "nvfp4")
@@ -389,18 +389,18 @@ def pp_stage_of(layer: int, sizes: list[int]) -> int:
     return len(sizes) - 1
 
 
-def whole_experts(parts: list[Part], config: dict[str, Any], tp: int) -> list[Part]:
+def whole_experts(parts: list[Part], config: dict[str, Any], tp: int, version: Version) -> list[Part]:
     """``parts`` as --enable-expert-parallel places the routed experts: whole experts spread over
     the TP group (expert-parallel size = TP when data parallelism is 1), not a 1/TP slice of every
-    expert. vLLM's expert map gives the first E mod TP ranks one expert more, and the first rank
-    prints "Model loading took", so one GPU holds ceil(E / TP) of the E experts
-    (vllm/model_executor/layers/fused_moe/layer.py ``determine_expert_map``, v0.10-v0.33; the
-    linear and round-robin placements give rank 0 the same count). Shared experts, routers and
-    the rest keep their TP split."""
+    expert. The first rank prints "Model loading took": from v0.10.1 vLLM's expert map gives the
+    first E mod TP ranks one expert more, so that GPU holds ceil(E / TP) of the E experts; v0.10.0
+    gave every rank floor(E / TP) and the last one the rest (Rule.EP_EXPERTS_BALANCED; the linear
+    and round-robin placements give rank 0 the same count). Shared experts, routers and the rest
+    keep their TP split."""
     experts = expert_count(text_part(config))
     if not experts or tp == 1:
         return parts
-    local = cdiv(experts, tp)
+    local = cdiv(experts, tp) if applies(Rule.EP_EXPERTS_BALANCED, version) else experts // tp
     return [replace(p, per_rank=p.params * local // experts) if p.expert and p.per_rank is None else p
             for p in parts]
 
@@ -410,7 +410,8 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
                      max_len: int | None = None, mtp_layers: int = 0,
                      mnbt: int = 0, towers_off: frozenset[str] = frozenset(),
                      rounding: bool = False, max_split: int | None = None,
-                     cpu_offload_bytes: int = 0, expert_parallel: bool = False) -> WeightsEstimate | None:
+                     cpu_offload_bytes: int = 0, expert_parallel: bool = False,
+                     version: Version | None = None) -> WeightsEstimate | None:
     """Per-GPU weights for each PP stage, or None when the config has no sizeable layers.
 
     ``mtp_layers``: MTP draft layers loaded with the model (``ModelArch.mtp_layers``, already
@@ -421,7 +422,8 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     count the caching allocator's rounding of the checkpoint's large tensors
     (``allocator_rounding_bytes``; GPUs run torch's allocator), under ``max_split`` bytes.
     ``cpu_offload_bytes``: --cpu-offload-gb per GPU (``cpu_offload_layers``). ``expert_parallel``:
-    --enable-expert-parallel places whole experts on each GPU (``whole_experts``)."""
+    --enable-expert-parallel places whole experts on each GPU (``whole_experts``, by ``version``'s
+    rule; the newest release's where it is not given)."""
     from .kvspecs import pp_partition  # noqa: PLC0415 - avoid a cycle at import time
 
     name = checked_format_name(weight_format)
@@ -431,7 +433,7 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     if mtp_layers:
         parts += mtp_parts(config, tp, mtp_layers)
     if expert_parallel:
-        parts = whole_experts(parts, config, tp)
+        parts = whole_experts(parts, config, tp, version or NEWEST)
     fmt = format_for(name, config)
     layers = max((p.layer for p in parts if p.layer is not None), default=0) + 1
     sizes = pp_partition(layers, pp) if layers >= pp else [layers] + [0] * (pp - 1)
