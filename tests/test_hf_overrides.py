@@ -96,3 +96,17 @@ def test_disabling_the_sliding_window_makes_every_layer_full_and_caps_the_contex
     assert allowed["settings"]["max_model_len"] == 8192
     same = est("Qwen/Qwen3-8B", disable_sliding_window=True)["result"]
     assert same["estimated"]["tokens"] == est("Qwen/Qwen3-8B")["result"]["estimated"]["tokens"]
+
+
+def test_releases_before_0_12_refuse_disabling_the_window_with_rope_scaling():
+    """Up to v0.11 vLLM raised NotImplementedError for --disable-sliding-window whenever the config
+    set rope_scaling of a type other than su, longrope or llama3 (gpt-oss's YaRN), Gemma 3 aside;
+    v0.12 took it (Rule.SLIDING_WINDOW_OFF_WITH_ROPE_SCALING)."""
+    with pytest.raises(SettingsError) as err:
+        calc("openai/gpt-oss-20b", disable_sliding_window=True, vllm_version="0.11.0")
+    assert list(err.value.problems) == ["--disable-sliding-window"]
+    assert "'yarn'" in str(err.value) and "0.12.0 or newer" in str(err.value)
+    assert calc("openai/gpt-oss-20b", disable_sliding_window=True, vllm_version="0.12.0").estimated.tokens > 0
+    # llama3 scaling passes, and so does Gemma 3 (its length is already scaled)
+    assert calc("meta-llama/Llama-3.1-8B-Instruct", disable_sliding_window=True, vllm_version="0.10.0").estimated
+    assert calc("google/gemma-3-27b-it", disable_sliding_window=True, vllm_version="0.10.0").estimated

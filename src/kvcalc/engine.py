@@ -631,6 +631,24 @@ def without_sliding_window(config: dict[str, Any]) -> tuple[dict[str, Any], int 
     return apply_overrides(config, {"text_config": {"sliding_window": None}}), window
 
 
+def sliding_window_rope_problem(config: dict[str, Any], version: Version) -> Text | None:
+    """Why ``version`` refuses --disable-sliding-window for this config, or None: up to v0.11 vLLM
+    raised NotImplementedError whenever the text config sets rope_scaling of a type other than su,
+    longrope or llama3, Gemma 3 aside, whether or not the model has a sliding window
+    (vllm/config/model.py _get_and_verify_max_len; Rule.SLIDING_WINDOW_OFF_WITH_ROPE_SCALING)."""
+    if applies(Rule.SLIDING_WINDOW_OFF_WITH_ROPE_SCALING, version):
+        return None
+    t = text_part(config)
+    rope = t.get("rope_scaling")
+    if not isinstance(rope, dict) or "gemma3" in str(config.get("model_type") or t.get("model_type") or ""):
+        return None
+    kind = rope.get("rope_type", rope.get("type"))
+    if kind in ("su", "longrope", "llama3"):
+        return None
+    return Text("settings.sliding_window_rope", version=str(version), kind=show(kind),
+                since=str(Rule.SLIDING_WINDOW_OFF_WITH_ROPE_SCALING.value.since))
+
+
 def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id: str = "",
               weights_bytes: int | None = None, available_kv_gib: float | None = None,
               measured_reserve_bytes: int | None = None) -> Calculation:
@@ -667,6 +685,9 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     resolved = resolve(settings, gpu.total_bytes, gpu.device_name, derived,
                        gpu.unified_memory, yarn_scaled, arch.longrope_default_max_len, window)
     version = resolved.version
+    rope_refusal = sliding_window_rope_problem(config, version) if settings.disable_sliding_window else None
+    if rope_refusal is not None:
+        raise SettingsError({"--disable-sliding-window": rope_refusal})   # Text: sliding_window_rope_problem
     arch = as_release_reads(arch, version)
     from .reserve import mm_prefix_lm_batch_floor  # noqa: PLC0415
     floored = with_batch_floor(resolved, mm_prefix_lm_batch_floor(config, resolved.mm_limits, resolved.mm_processor,

@@ -433,6 +433,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{value:,} 超过了模型的上限 {limit:,} tokens：从 v0.30 起 vLLM 把 YaRN 配置中的 max_position_embeddings "
         "视为已放大的长度（此前会乘以 factor：{scaled:,}），所以除非设置 VLLM_ALLOW_LONG_MAX_MODEL_LEN=1，否则会拒绝启动；"
         "也可以在 config.json 中（--hf-overrides）把 max_position_embeddings 调到 YaRN 给出的长度"),
+    "settings.sliding_window_rope": (
+        "vLLM {version} refuses --disable-sliding-window for a model whose config sets rope_scaling of type "
+        "{kind} (NotImplementedError 'Disabling sliding window is not supported for models with "
+        "rope_scaling'; only su, longrope and llama3 pass, and Gemma 3). Choose vLLM {since} or newer, where the "
+        "check is gone, or keep the sliding window",
+        "vLLM {version} 对 config 中设置了 {kind} 类型 rope_scaling 的模型拒绝 --disable-sliding-window"
+        "（NotImplementedError 'Disabling sliding window is not supported for models with rope_scaling'；只有 su、"
+        "longrope、llama3 以及 Gemma 3 可以通过）。请选择 vLLM {since} 或更高版本（该检查已删除），或保留滑动窗口"),
     "settings.max_len_over_window": (
         "{value} is past the model's sliding window of {window:,} tokens, where --disable-sliding-window caps the "
         "context: vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1. Ask for {window:,} or less, or keep the "

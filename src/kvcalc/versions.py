@@ -205,6 +205,12 @@ class Rule(Enum):
         "torch.accelerator.get_memory_info); before, it ran on CUDA only and ROCm subtracted none",
         "confirmed: the v0.18.0-v0.25.1 wheels skip ROCm ('Skip on ROCm/HIP/XPU'), v0.26.0 includes it "
         "(is_cuda_alike); a v0.23 MI300X log prints no 'Estimated CUDA graph memory' line")
+    SLIDING_WINDOW_OFF_WITH_ROPE_SCALING = RuleInfo(
+        _v("0.12.0"), "v0.12.0 wheel", "vllm/config/model.py _get_and_verify_max_len",
+        "--disable-sliding-window is taken for a model whose config sets rope_scaling of any type; before, "
+        "a type other than su, longrope or llama3 (Gemma 3 aside) raised NotImplementedError",
+        "confirmed: the check in the v0.10.0, v0.10.2, v0.11.0 and v0.11.1 wheels (config.py, then "
+        "config/model.py), absent from v0.12.0, v0.13.0, v0.14.0, v0.20.0, v0.26.0 and v0.33.0")
     EP_EXPERTS_BALANCED = RuleInfo(
         _v("0.10.1"), "#21497", "vllm/model_executor/layers/fused_moe/layer.py determine_expert_map",
         "with expert parallelism the first E mod EP ranks hold one expert more (the first GPU, whose "
@@ -1220,6 +1226,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "ROCm 不扣除这一项",
         "已确认：v0.18.0-v0.25.1 wheel 跳过 ROCm（'Skip on ROCm/HIP/XPU'），v0.26.0 包含它（is_cuda_alike）；"
         "一条 v0.23 MI300X 日志没有打印 'Estimated CUDA graph memory'"),
+    "SLIDING_WINDOW_OFF_WITH_ROPE_SCALING": (
+        "对于 config 中设置了任意类型 rope_scaling 的模型，--disable-sliding-window 都会被接受；此前除 su、longrope、"
+        "llama3 之外的类型（Gemma 3 除外）会引发 NotImplementedError",
+        "已确认：v0.10.0、v0.10.2、v0.11.0 与 v0.11.1 wheel 中有该检查（config.py，后为 config/model.py），"
+        "v0.12.0、v0.13.0、v0.14.0、v0.20.0、v0.26.0 与 v0.33.0 中没有"),
     "EP_EXPERTS_BALANCED": (
         "启用专家并行时，前 E mod EP 个 rank 各多持有一个专家（第一张 GPU，即 vLLM 打印其 'Model loading took' 的那张，"
         "持有 ceil(E / EP) 个）；此前每个 rank 持有 floor(E / EP) 个，余下的都在最后一个 rank 上",
