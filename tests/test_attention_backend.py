@@ -67,7 +67,11 @@ def test_flex_attention_captures_no_full_graph_before_v0_20():
     (dict(model="openai/gpt-oss-20b", attention_backend="FLASH_ATTN"), "attention sinks"),
     (dict(model="openai/gpt-oss-20b", attention_backend="FLEX_ATTENTION"), "attention sinks"),
     (dict(attention_backend="FLEX_ATTENTION", kv_cache_dtype="fp8"), "fp8"),
-    (dict(model="google/gemma-4-26B-A4B", gpu="h100", attention_backend="FLASHINFER"), "head size 256, 512"),
+    (dict(model="google/gemma-4-26B-A4B", gpu="h100", attention_backend="FLASHINFER", vllm_version="0.21.0"),
+     "head size 256, 512"),
+    (dict(model="google/gemma-4-26B-A4B", gpu="h100", attention_backend="FLASHINFER"), "attends fully over image"),
+    (dict(model="google/gemma-4-26B-A4B", gpu="l40s", attention_backend="FLASHINFER", language_model_only=True,
+          vllm_version="0.26.0"), "attends fully over image"),
     (dict(model="google/gemma-4-26B-A4B", gpu="h100", attention_backend="FLASH_ATTN"), "head size 256, 512"),
     (dict(attention_backend="FLASHINFER", speculative={"method": "ngram", "num_speculative_tokens": 3}),
      "TensorRT-LLM"),
@@ -90,6 +94,17 @@ def test_the_releases_own_pick_and_unchecked_releases_pass():
     calc("Qwen/Qwen3-8B", "t4", vllm_version="0.23.0", attention_backend="FLASHINFER")
     auto = calc("Qwen/Qwen3-8B", "a100-80g-sxm", max_model_len=8192, attention_backend="auto")
     assert auto.resolved.settings.attention_backend is None
+
+
+def test_flashinfer_runs_gemma_4_text_only_from_v0_27():
+    """FlashInfer takes head size 512 from v0.22 (Rule.FLASHINFER_HEAD_512) but not the full attention
+    over image tokens a multimodal Gemma 4 needs; from v0.27 a text-only run drops that
+    (Rule.MM_PREFIX_OFF_TEXT_ONLY), as a v0.29 L40S start of Gemma-4-26B-A4B shows: it ran forced
+    FLASHINFER, and its CUDA-graph estimate carries FlashInfer's workspace."""
+    common = dict(max_model_len=4096, language_model_only=True, vllm_version="0.29.0")
+    fi = calc("google/gemma-4-26B-A4B", "l40s", attention_backend="FLASHINFER", **common)
+    auto = calc("google/gemma-4-26B-A4B", "l40s", **common)
+    assert graphs(fi) - graphs(auto) == FLASHINFER_WORKSPACE_BYTES
 
 
 def test_a_hybrid_model_keeps_its_sizing():

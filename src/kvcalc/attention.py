@@ -20,8 +20,10 @@ wrongly.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .hf_config import ModelArch
-from .kvspecs import FLASHINFER_HEAD_SIZES, GpuTarget, fa_keeps_cache, flashinfer_attention, full_cuda_graphs
+from .kvspecs import GpuTarget, fa_keeps_cache, flashinfer_attention, flashinfer_head_sizes, full_cuda_graphs
 from .messages import Text
 from .versions import Rule, Version, applies
 
@@ -39,10 +41,35 @@ def _capability(gpu: GpuTarget) -> tuple[int, int]:
         return 0, 0
 
 
+MM_PREFIX_LM_TYPES = ("bagel", "gemma3", "molmo2", "moondream3", "paligemma", "umm")
+"""Model types vLLM runs as multimodal prefix LMs, attending fully over image tokens
+(vllm/transformers_utils/model_arch_config_convertor.py ``MM_PREFIX_LM_MODELS``, v0.22-v0.33;
+Gemma 4 by its config, ``mm_prefix_lm``)."""
+
+
+def mm_prefix_lm(config: dict[str, Any], version: Version, text_only: bool) -> bool:
+    """Whether vLLM runs the model's attention with full attention over multimodal positions, which
+    a forced backend must support (Rule.FORCED_BACKEND_MM_PREFIX): a config's own
+    ``is_mm_prefix_lm``, Gemma 4 where its text config sets ``use_bidirectional_attention: "vision"``,
+    or a type of ``MM_PREFIX_LM_TYPES``. From v0.27 a text-only deployment (``text_only``:
+    --language-model-only, or every modality at 0) clears it (Rule.MM_PREFIX_OFF_TEXT_ONLY)."""
+    if text_only and applies(Rule.MM_PREFIX_OFF_TEXT_ONLY, version):
+        return False
+    if isinstance(config.get("is_mm_prefix_lm"), bool):
+        return config["is_mm_prefix_lm"]
+    model_type = config.get("model_type")
+    if model_type == "gemma4":
+        text = config.get("text_config")
+        return isinstance(text, dict) and text.get("use_bidirectional_attention") == "vision"
+    return model_type in MM_PREFIX_LM_TYPES
+
+
 def forced_backend_problem(backend: str, arch: ModelArch, gpu: GpuTarget, version: Version,
-                           kv_value_bytes: int, kv_name: str, decode_query_len: int) -> Text | None:
+                           kv_value_bytes: int, kv_name: str, decode_query_len: int,
+                           mm_prefix: bool = False) -> Text | None:
     """Why ``backend`` cannot be sized here, or None. ``kv_value_bytes`` is the KV cache's bytes per
-    value (2 for a 16-bit cache, 1 for fp8, 0 for 4-bit modes). The release's own pick passes
+    value (2 for a 16-bit cache, 1 for fp8, 0 for 4-bit modes); ``mm_prefix`` whether the model
+    attends fully over multimodal positions (``mm_prefix_lm``). The release's own pick passes
     (``automatic_backend``); otherwise the checks of ``_unsupported`` apply."""
     if gpu.platform != "cuda":
         # kvcalc's ROCm figures do not tell vLLM's ROCm backends apart; the portable ones pass
@@ -57,11 +84,11 @@ def forced_backend_problem(backend: str, arch: ModelArch, gpu: GpuTarget, versio
         return None     # vLLM takes it unchecked, and before v0.20 deducts no graph estimate it changes
     # a state-layer model keeps kvcalc's default full-graph reading (keeps_full_graphs)
     query_len = 1 if arch.has_state_layers else decode_query_len
-    return _unsupported(backend, arch, gpu, version, kv_value_bytes == 1, kv_name, query_len)
+    return _unsupported(backend, arch, gpu, version, kv_value_bytes == 1, kv_name, query_len, mm_prefix)
 
 
 def _unsupported(backend: str, arch: ModelArch, gpu: GpuTarget, version: Version, fp8: bool, kv_name: str,
-                 decode_query_len: int) -> Text | None:
+                 decode_query_len: int, mm_prefix: bool = False) -> Text | None:
     """Why vLLM refuses ``backend`` for this plain attention model (or kvcalc cannot size it), or
     None. Each check mirrors what the backend class declares in the v0.18-v0.33 wheels
     (``supports_compute_capability``, ``supports_head_size``, ``supported_kv_cache_dtypes``,
@@ -87,9 +114,13 @@ def _unsupported(backend: str, arch: ModelArch, gpu: GpuTarget, version: Version
         if not ((7, 5) if turing else (8, 0)) <= cc <= (12, 1):
             return Text("attn.capability_range", backend=backend, cc=gpu.compute_capability,
                         low="7.5" if turing else "8.0", high="12.1")
-        if not set(heads) <= set(FLASHINFER_HEAD_SIZES):
+        allowed = flashinfer_head_sizes(version)
+        if not set(heads) <= set(allowed):
             return Text("attn.head_size_flashinfer", backend=backend, heads=", ".join(map(str, heads)),
-                        allowed=", ".join(map(str, FLASHINFER_HEAD_SIZES)))
+                        allowed=", ".join(map(str, allowed)))
+        if mm_prefix and applies(Rule.FORCED_BACKEND_MM_PREFIX, version):
+            return Text("attn.mm_prefix", backend=backend,
+                        since=str(Rule.MM_PREFIX_OFF_TEXT_ONLY.value.since))
         if sinks and cc[0] != 10:
             return Text("attn.sinks", backend=backend, cc=gpu.compute_capability)
         if decode_query_len > 1:
@@ -150,19 +181,24 @@ def keeps_full_graphs(forced: str | None, arch: ModelArch, gpu: GpuTarget, versi
 
 
 def triton_fp8_problem(forced: str | None, arch: ModelArch, gpu: GpuTarget, version: Version,
-                       kv_name: str) -> Text | None:
+                       kv_name: str, mm_prefix: bool = False) -> Text | None:
     """Why vLLM refuses this KV cache on the Triton backend that would run it, or None: from v0.24
     (Rule.TRITON_FP8_NEEDS_SM89) TritonAttentionImpl raises for a cache type starting with "fp8" below
     compute capability 8.9, where Triton has no native fp8e4nv. Triton runs where it is forced or
     where vLLM's CUDA priority (FlashAttention, FlashInfer, Triton) leaves it: FlashAttention keeps
     fp8 only on Hopper, so below 8.9 Triton runs unless FlashInfer takes the GPU and the model
-    (``_unsupported``). MLA models (their own backends) and other platforms are left out."""
+    (``_unsupported``, with ``mm_prefix`` as in ``forced_backend_problem``); a model whose layers
+    differ in head size (Gemma 4) is put on Triton where FlashAttention 4 is missing, as it is below
+    8.9 (vllm/model_executor/models/config.py Gemma4Config). MLA models (their own backends) and
+    other platforms are left out."""
     if gpu.platform != "cuda" or arch.is_mla or not kv_name.startswith("fp8") or \
             _capability(gpu) >= (8, 9) or not applies(Rule.TRITON_FP8_NEEDS_SM89, version):
         return None
     since = str(Rule.TRITON_FP8_NEEDS_SM89.value.since)
     if forced == "TRITON_ATTN":
         return Text("attn.triton_fp8", since=since, kv=kv_name, cc=gpu.compute_capability)
-    if forced is None and _unsupported("FLASHINFER", arch, gpu, version, True, kv_name, 1) is not None:
+    mixed_heads = len({l.head_size for l in arch.layers if l.kind in ("full", "sliding_window", "chunked_local")}) > 1
+    if forced is None and (mixed_heads or
+                           _unsupported("FLASHINFER", arch, gpu, version, True, kv_name, 1, mm_prefix) is not None):
         return Text("attn.triton_fp8_auto", since=since, kv=kv_name, cc=gpu.compute_capability)
     return None

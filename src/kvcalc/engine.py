@@ -18,7 +18,7 @@ from .dtypes import (KvDtype, fp8_by_default, model_dtype_bytes, normalize_model
 from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, show, speculators_view
 from .hf_overrides import apply_overrides, keeps_checkpoint_shapes, overrides_of
-from .attention import forced_backend_problem, keeps_full_graphs, runs_flashinfer, triton_fp8_problem
+from .attention import forced_backend_problem, keeps_full_graphs, mm_prefix_lm, runs_flashinfer, triton_fp8_problem
 from .kvspecs import GpuTarget, Layout, LayoutRequest, build_layout, fa_keeps_cache
 from .messages import Text, message_of
 from .params import expert_count, text_part
@@ -770,12 +770,14 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     if needs_checkpoint:
         notes = [*notes, Text("note.weights_need_checkpoint", fmt=s.weights)]
     spec_tokens = (s.speculative.num_speculative_tokens or 1) if s.speculative else 0
+    # full attention over image tokens, which a backend must support (attention.mm_prefix_lm)
+    mm_prefix = mm_prefix_lm(config, version, embeds_in_graph(config, resolved))
     if s.attention_backend is not None:
         why = forced_backend_problem(s.attention_backend, arch, gpu.target, version,
-                                     0 if kv.four_bit else kv.value_bytes, kv.name, 1 + spec_tokens)
+                                     0 if kv.four_bit else kv.value_bytes, kv.name, 1 + spec_tokens, mm_prefix)
         if why is not None:
             raise SettingsError({"--attention-backend": why})  # Text: attention.forced_backend_problem gives one
-    fp8_refused = triton_fp8_problem(s.attention_backend, arch, gpu.target, version, kv.name)
+    fp8_refused = triton_fp8_problem(s.attention_backend, arch, gpu.target, version, kv.name, mm_prefix)
     if fp8_refused is not None:
         flag = "--attention-backend" if s.attention_backend else "--kv-cache-dtype"
         raise SettingsError({flag: fp8_refused})  # Text: attention.triton_fp8_problem gives one
@@ -866,4 +868,4 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         sampler=sampler,
         # what to suggest when the pool is short: not an fp8 cache vLLM refuses (a T4 from v0.24)
         fp8_cache_helps=kv.value_bytes > 1 and not kv.four_bit and
-        triton_fp8_problem(s.attention_backend, arch, gpu.target, version, "fp8") is None)
+        triton_fp8_problem(s.attention_backend, arch, gpu.target, version, "fp8", mm_prefix) is None)

@@ -176,7 +176,12 @@ def full_cuda_graphs(arch: ModelArch, gpu: GpuTarget, version: Version, decode_q
 
 FLASHINFER_HEAD_SIZES = (64, 128, 256)
 """Head sizes FlashInfer's attention backend takes in every release kvcalc models
-(``FlashInferBackend.get_supported_head_sizes``; v0.23 adds 512)."""
+(``FlashInferBackend.get_supported_head_sizes``); 512 from v0.22 (``flashinfer_head_sizes``)."""
+
+
+def flashinfer_head_sizes(version: Version) -> tuple[int, ...]:
+    """The head sizes FlashInfer's backend takes in ``version`` (Rule.FLASHINFER_HEAD_512)."""
+    return (*FLASHINFER_HEAD_SIZES, 512) if applies(Rule.FLASHINFER_HEAD_512, version) else FLASHINFER_HEAD_SIZES
 
 
 FA_REFUSED_CACHES = ("fp8_e5m2",)
@@ -205,7 +210,7 @@ def flashinfer_attention(arch: ModelArch, gpu: GpuTarget, version: Version,
     if gpu.platform != "cuda" or cc is None or arch.is_mla or arch.has_state_layers:
         return False
     heads = {l.head_size for l in arch.layers if l.kind in ("full", "sliding_window", "chunked_local")}
-    if len(heads) != 1 or not heads <= set(FLASHINFER_HEAD_SIZES):
+    if len(heads) != 1 or not heads <= set(flashinfer_head_sizes(version)):
         return False
     sinks = arch.architecture == "GptOssForCausalLM"
     if cc[0] == 10:

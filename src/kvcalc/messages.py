@@ -194,6 +194,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "TRITON_ATTN, or leave the choice to vLLM",
         "vLLM 不接受 head 大小为 {heads} 的 {backend}：kvcalc 所知 FlashInfer 支持 {allowed}。请选择 TRITON_ATTN，"
         "或交给 vLLM 自行选择"),
+    "attn.mm_prefix": (
+        "vLLM refuses {backend} for this model: with multimodal input it attends fully over image tokens, "
+        "which {backend} cannot do ('partial multimodal token full attention not supported'). Choose "
+        "TRITON_ATTN, or leave the choice to vLLM; from vLLM {since} a text-only run (--language-model-only) "
+        "takes it",
+        "vLLM 不接受此模型使用 {backend}：有多模态输入时它要对图像 token 做完整注意力，而 {backend} 做不到"
+        "（'partial multimodal token full attention not supported'）。请选择 TRITON_ATTN，或交给 vLLM 自行选择；"
+        "从 vLLM {since} 起，纯文本运行（--language-model-only）可以使用它"),
     "attn.head_size_triton": (
         "vLLM refuses {backend} for head size {heads}: Triton attention takes 32 or more. Leave the choice "
         "to vLLM",

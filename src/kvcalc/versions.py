@@ -565,6 +565,27 @@ class Rule(Enum):
         "(validate_configuration) and vLLM stops with 'Selected backend … is not valid for this "
         "configuration'; before, vLLM took it unchecked",
         "confirmed: the message and the check are absent from the v0.10.2 and v0.11.0 wheels, in v0.11.1")
+    FORCED_BACKEND_MM_PREFIX = RuleInfo(
+        _v("0.13.0"), "v0.13.0 wheel", "vllm/attention/backends/abstract.py validate_configuration",
+        "for a multimodal prefix-LM model (Gemma 3, Gemma 4 with bidirectional vision attention, "
+        "PaliGemma …) a forced attention backend must attend fully over image tokens "
+        "(supports_mm_prefix); FlashInfer never does, so vLLM refuses it ('partial multimodal token full "
+        "attention not supported')",
+        "confirmed: absent from the v0.11.1 and v0.12.0 wheels, in v0.13.0, v0.14.0, v0.17.0, v0.20.0, "
+        "v0.22.0, v0.28.0 (v1/attention/backend.py) and v0.33.0")
+    MM_PREFIX_OFF_TEXT_ONLY = RuleInfo(
+        _v("0.27.0"), "v0.27.0 wheel", "vllm/config/model.py (mm_prefix cleared without multimodal inputs)",
+        "a prefix-LM model served text-only (--language-model-only, or every --limit-mm-per-prompt at 0) "
+        "no longer uses the multimodal prefix attention, so backends without it (FlashInfer) may run it "
+        "('Disabled mm_prefix attention mode because multimodal inputs are configuration-disabled')",
+        "confirmed: the message is absent from the v0.20.0-v0.26.0 wheels, in v0.27.0, v0.28.0 and v0.33.0; "
+        "a v0.29 L40S start of Gemma-4-26B-A4B text-only prints it and runs --attention-backend FLASHINFER")
+    FLASHINFER_HEAD_512 = RuleInfo(
+        _v("0.22.0"), "v0.22.0 wheel", "vllm/v1/attention/backends/flashinfer.py get_supported_head_sizes",
+        "FlashInfer's attention backend takes head size 512 besides 64, 128 and 256 (Gemma 4's global "
+        "layers)",
+        "confirmed: [64, 128, 256] in the v0.11.1-v0.21.0 wheels, [64, 128, 256, 512] from v0.22.0 through "
+        "v0.33.0")
     TRITON_ATTN_RENAMED = RuleInfo(
         _v("0.11.0"), "v0.11.0 wheel", "vllm/platforms/interface.py _Backend",
         "the Triton attention backend is named TRITON_ATTN; before, TRITON_ATTN_VLLM_V1",
@@ -1437,6 +1458,21 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "强制指定的注意力后端会按模型、数据类型与 GPU 检查（validate_configuration），不合适时 vLLM 以“Selected backend … "
         "is not valid for this configuration”停止；此前 vLLM 不加检查地接受",
         "已确认：v0.10.2 与 v0.11.0 的 wheel 中没有这条消息和检查，v0.11.1 中有"),
+    "FORCED_BACKEND_MM_PREFIX": (
+        "对于多模态 prefix-LM 模型（Gemma 3、启用视觉双向注意力的 Gemma 4、PaliGemma 等），强制指定的注意力后端必须能对图像"
+        " token 做完整注意力（supports_mm_prefix）；FlashInfer 从不支持，因此 vLLM 会拒绝它"
+        "（'partial multimodal token full attention not supported'）",
+        "已确认：v0.11.1 与 v0.12.0 wheel 中没有，v0.13.0、v0.14.0、v0.17.0、v0.20.0、v0.22.0、v0.28.0"
+        "（v1/attention/backend.py）与 v0.33.0 中都有"),
+    "MM_PREFIX_OFF_TEXT_ONLY": (
+        "以纯文本方式提供的 prefix-LM 模型（--language-model-only，或所有 --limit-mm-per-prompt 都为 0）不再使用多模态"
+        " prefix 注意力，因此不支持它的后端（FlashInfer）也可以运行"
+        "（'Disabled mm_prefix attention mode because multimodal inputs are configuration-disabled'）",
+        "已确认：v0.20.0-v0.26.0 wheel 中没有该消息，v0.27.0、v0.28.0 与 v0.33.0 中有；一次 v0.29 L40S 上的 "
+        "Gemma-4-26B-A4B 纯文本启动打印了它，并以 --attention-backend FLASHINFER 运行"),
+    "FLASHINFER_HEAD_512": (
+        "FlashInfer 注意力后端除 64、128、256 外还支持 head 大小 512（Gemma 4 的全局层）",
+        "已确认：v0.11.1-v0.21.0 wheel 中为 [64, 128, 256]，v0.22.0 至 v0.33.0 中为 [64, 128, 256, 512]"),
     "TRITON_ATTN_RENAMED": (
         "Triton 注意力后端名为 TRITON_ATTN；此前为 TRITON_ATTN_VLLM_V1",
         "已确认：v0.10.0 与 v0.10.2 的 wheel 中为 TRITON_ATTN_VLLM_V1，v0.11.0 中为 TRITON_ATTN"),
