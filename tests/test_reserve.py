@@ -508,7 +508,10 @@ def test_logged_cuda_graph_estimates_lie_in_the_band():
         gpu = find_gpu(str(entry.get("gpu") or ""))
         if gpu is not None and gpu.unified_memory:
             continue
-        term = _calculate(entry)[1].budget.terms[3]
+        budget = _calculate(entry)[1].budget
+        if budget is None:      # a graph estimate kvcalc does not size (note.flashinfer_mixed_heads)
+            continue
+        term = budget.terms[3]
         if term.bytes:
             checked += 1
             assert term.low / GIB - 0.005 <= logged <= term.high / GIB + 0.005, entry["id"]

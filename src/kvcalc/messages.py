@@ -770,6 +770,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "note.weights_unknown": (
         "the weight size is unknown for this config; give it (safetensors total) to estimate the pool",
         "无法从该 config 得出权重大小；请提供（safetensors 总大小）以估算 KV 池"),
+    "note.flashinfer_mixed_heads": (
+        "vLLM runs a forced FLASHINFER over this model's two head sizes, but kvcalc does not size the "
+        "CUDA-graph estimate it then subtracts: a public v0.29 start of Gemma-4-26B-A4B text-only printed "
+        "2.82 GiB where the Triton backend vLLM picks prints 0.50. The pool is given from a log's memory "
+        "only; leave the backend to vLLM for an estimate",
+        "vLLM 可以在该模型的两种 head 大小上运行强制指定的 FLASHINFER，但 kvcalc 无法估算它随后扣除的 CUDA graph 显存："
+        "一次公开的 v0.29 Gemma-4-26B-A4B 纯文本启动打印了 2.82 GiB，而 vLLM 自选的 Triton 后端为 0.50。"
+        "缓存池只能按日志的显存给出；若要估算，请让 vLLM 自行选择后端"),
     "note.vocab_unknown": (
         "the config gives no vocab_size and kvcalc does not know its model class's default: the "
         "embedding and the sampler's logits cannot be sized. Add vocab_size to the config to "

@@ -758,6 +758,7 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "rtxpro4500-mig1g16-qwen3-8b-fp8-fa-maxlen4k-noprefix-cold-v0.29.0",
     "rtxpro4500-mig1g16-qwen3-8b-fp8-flashinfer-fp8kv-maxlen4k-noprefix-cold-v0.29.0",
     "rtxpro4500-mig1g16-qwen3-8b-fp8-flashinfer-maxlen4k-noprefix-cold-v0.29.0",
+    "rtxpro4500-mig1g16-qwen3-8b-fp8-triton-attn-fp8kv-maxlen4k-noprefix-cold-v0.29.0",
     "rtxpro4500-mig1g16-qwen3-8b-fp8-forced-fa-maxlen4k-noprefix-cold-v0.29.0",
     "rtxpro4500-mig1g16-qwen3-8b-fp8-triton-attn-maxlen4k-noprefix-cold-v0.29.0",
     "quadrortx6000x2-qwen2.5-1.5b-eager-llm-tp2-nofisampler-v2runner-v0.28.1rc1-dev",
