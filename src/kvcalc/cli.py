@@ -522,7 +522,7 @@ def _estimate_from_command(text: str, args: argparse.Namespace) -> int | None:
             return None
         raise _Reported(reply["error"]["message"])
     res = reply["result"]
-    said = [("ignored, as they leave GPU memory alone", ", ".join(res["ignored"])),
+    said = [("ignored, as they leave GPU memory alone or move it by less than the band", ", ".join(res["ignored"])),
             ("not modelled, so the numbers leave them out",
              "; ".join(f"{flag} ({why})" for flag, why in res["refused"].items())),
             ("not known to kvcalc", ", ".join(res["unknown"]))]
@@ -556,7 +556,7 @@ def _unknown_flags(command: str, rest: list[str]) -> str | None:
             by_reason.setdefault(why, []).append(flag)
         return "; ".join(f"{', '.join(flags)}: {why}" for why, flags in by_reason.items())
     if ignored:
-        sys.stderr.write(f"kvcalc: note: ignored, as they leave GPU memory alone: {', '.join(dict.fromkeys(ignored))}\n")
+        sys.stderr.write(f"kvcalc: note: ignored, as they leave GPU memory alone or move it by less than the band: {', '.join(dict.fromkeys(ignored))}\n")
     return None
 
 

@@ -494,7 +494,7 @@ def test_a_pasted_serve_command_fills_the_form(py_page):
     assert got["request"]["op"] == "read_command" and got["reply"]["ok"], got
     msg = page.get_by_test_id("log-paste-msg")
     expect(msg).to_have_attribute("data-kind", "paste_command")
-    expect(msg).to_contain_text("Left out, as they do not change GPU memory: --port")
+    expect(msg).to_contain_text("Left out, as they do not change GPU memory or move it by less than the band: --port")
     expect(msg).to_contain_text("--enable-lora (LoRA adapters are not modelled")
     want = page_request(model="meta-llama/Llama-3.1-8B-Instruct", max_model_len="16k", tensor_parallel_size=2,
                         max_num_seqs=64)
@@ -519,7 +519,7 @@ def test_a_pasted_kubernetes_spec_fills_the_form(py_page):
                       "        args:\n        - Qwen/Qwen3-8B\n        - --max-model-len=16384\n"
                       "        - --gpu-memory-utilization=0.9\n        - --port=8000\n")
     assert got["request"]["op"] == "read_command" and got["reply"]["ok"], got
-    expect(page.get_by_test_id("log-paste-msg")).to_contain_text("Left out, as they do not change GPU memory: --port")
+    expect(page.get_by_test_id("log-paste-msg")).to_contain_text("Left out, as they do not change GPU memory or move it by less than the band: --port")
     want = page_request(max_model_len=16384, gpu_memory_utilization=0.9, vllm_version="0.30.0")
     wait_request(page, want, timeout_s=30)
     assert_numbers_match(page, oracle(want)["result"])
