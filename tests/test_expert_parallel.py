@@ -62,9 +62,9 @@ def test_the_fused_moe_buffers_keep_the_full_expert_width():
 
 
 def test_where_it_changes_nothing_the_note_says_why():
-    """A dense model has no experts; one GPU has an expert-parallel size of 1: the numbers stay those
+    """A dense model has no experts; TP 1 has an expert-parallel size of 1: the numbers stay those
     without the flag, and a note says why."""
-    for model, tp_size, why in (("Qwen/Qwen3-8B", 2, "no experts"), (MOE, 1, "on one GPU")):
+    for model, tp_size, why in (("Qwen/Qwen3-8B", 2, "no experts"), (MOE, 1, "size is tensor × data parallel, here 1")):
         off = calc(model, tensor_parallel_size=tp_size)
         on = calc(model, tensor_parallel_size=tp_size, enable_expert_parallel=True)
         assert on.estimated.tokens == off.estimated.tokens

@@ -23,7 +23,8 @@ from __future__ import annotations
 from typing import Any
 
 from .hf_config import ModelArch
-from .kvspecs import GpuTarget, fa_keeps_cache, flashinfer_attention, flashinfer_head_sizes, full_cuda_graphs
+from .kvspecs import (GpuTarget, attention_head_sizes, fa_keeps_cache, flashinfer_attention, flashinfer_head_sizes,
+                      full_cuda_graphs)
 from .messages import Text
 from .versions import Rule, Version, applies
 
@@ -93,7 +94,7 @@ def _unsupported(backend: str, arch: ModelArch, gpu: GpuTarget, version: Version
     None. Each check mirrors what the backend class declares in the v0.18-v0.33 wheels
     (``supports_compute_capability``, ``supports_head_size``, ``supported_kv_cache_dtypes``,
     ``supports_sink``); vLLM stops at start-up with "Selected backend … is not valid" where one fails."""
-    heads = sorted({l.head_size for l in arch.layers if l.kind in ("full", "sliding_window", "chunked_local")})
+    heads = sorted(attention_head_sizes(arch))
     sinks = arch.architecture == "GptOssForCausalLM"
     cc = _capability(gpu)
     if backend == "FLASH_ATTN":
@@ -197,8 +198,7 @@ def triton_fp8_problem(forced: str | None, arch: ModelArch, gpu: GpuTarget, vers
     since = str(Rule.TRITON_FP8_NEEDS_SM89.value.since)
     if forced == "TRITON_ATTN":
         return Text("attn.triton_fp8", since=since, kv=kv_name, cc=gpu.compute_capability)
-    mixed_heads = len({l.head_size for l in arch.layers if l.kind in ("full", "sliding_window", "chunked_local")}) > 1
-    if forced is None and (mixed_heads or
+    if forced is None and (len(attention_head_sizes(arch)) > 1 or
                            _unsupported("FLASHINFER", arch, gpu, version, True, kv_name, 1, mm_prefix) is not None):
         return Text("attn.triton_fp8_auto", since=since, kv=kv_name, cc=gpu.compute_capability)
     return None

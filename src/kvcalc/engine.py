@@ -19,7 +19,7 @@ from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, show, speculators_view
 from .hf_overrides import apply_overrides, keeps_checkpoint_shapes, overrides_of
 from .attention import forced_backend_problem, keeps_full_graphs, mm_prefix_lm, runs_flashinfer, triton_fp8_problem
-from .kvspecs import GpuTarget, Layout, LayoutRequest, build_layout, fa_keeps_cache
+from .kvspecs import GpuTarget, Layout, LayoutRequest, attention_head_sizes, build_layout, fa_keeps_cache
 from .messages import Text, message_of
 from .params import expert_count, text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
@@ -490,8 +490,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
         return None, Text("note.vocab_unknown"), ()
     eager = runs_eager(s)
     cg = cuda_graph_deducted(r.version, eager, mrv2, s.cudagraph_memory_profiling, gpu.platform)
-    if cg and measured_reserve is None and s.attention_backend == "FLASHINFER" and \
-            len({l.head_size for l in arch.layers if l.kind in ("full", "sliding_window")}) > 1:
+    if cg and measured_reserve is None and s.attention_backend == "FLASHINFER" and len(attention_head_sizes(arch)) > 1:
         # FlashInfer over two head sizes (Gemma 4 text-only): one public start's graph estimate was
         # 2.82 GiB where Triton's is 0.50, by what kvcalc cannot tell yet
         return None, Text("note.flashinfer_mixed_heads"), ()

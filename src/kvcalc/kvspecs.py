@@ -179,6 +179,12 @@ FLASHINFER_HEAD_SIZES = (64, 128, 256)
 (``FlashInferBackend.get_supported_head_sizes``); 512 from v0.22 (``flashinfer_head_sizes``)."""
 
 
+def attention_head_sizes(arch: ModelArch) -> set[int]:
+    """The head sizes of the model's attention layers (full, sliding-window, chunked-local): what an
+    attention backend's ``supports_head_size`` is asked about; Gemma 4 has two (256 and 512)."""
+    return {l.head_size for l in arch.layers if l.kind in ("full", "sliding_window", "chunked_local")}
+
+
 def flashinfer_head_sizes(version: Version) -> tuple[int, ...]:
     """The head sizes FlashInfer's backend takes in ``version`` (Rule.FLASHINFER_HEAD_512)."""
     return (*FLASHINFER_HEAD_SIZES, 512) if applies(Rule.FLASHINFER_HEAD_512, version) else FLASHINFER_HEAD_SIZES
@@ -209,7 +215,7 @@ def flashinfer_attention(arch: ModelArch, gpu: GpuTarget, version: Version,
     cc = parse_capability(gpu.compute_capability)
     if gpu.platform != "cuda" or cc is None or arch.is_mla or arch.has_state_layers:
         return False
-    heads = {l.head_size for l in arch.layers if l.kind in ("full", "sliding_window", "chunked_local")}
+    heads = attention_head_sizes(arch)
     if len(heads) != 1 or not heads <= set(flashinfer_head_sizes(version)):
         return False
     sinks = arch.architecture == "GptOssForCausalLM"

@@ -105,9 +105,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--enable-expert-parallel changes nothing here: the model has no experts",
         "--enable-expert-parallel 在这里不起作用：该模型没有专家"),
     "note.expert_parallel_one_gpu": (
-        "--enable-expert-parallel changes nothing on one GPU: the expert-parallel size is tensor × data "
+        "--enable-expert-parallel changes nothing here: the expert-parallel size is tensor × data "
         "parallel, here 1",
-        "--enable-expert-parallel 在单张 GPU 上不起作用：专家并行规模等于张量并行 × 数据并行，这里为 1"),
+        "--enable-expert-parallel 在这里不起作用：专家并行规模等于张量并行 × 数据并行，这里为 1"),
     "note.data_parallel": (
         "--data-parallel-size {dp}: vLLM starts {dp} engines, each sizing its own pool on its own {per} GPU(s) and "
         "printing these lines for itself; the figures are one engine's, {dp} × the pool in all, on {gpus} GPUs",
