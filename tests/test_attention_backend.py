@@ -14,7 +14,7 @@ from kvcalc.cli import main
 from kvcalc.commandline import read_command
 from kvcalc.errors import SettingsError
 from kvcalc.logparse import parse_log
-from kvcalc.reserve import FLASHINFER_WORKSPACE_BYTES
+from kvcalc.reserve import FLASHINFER_IN_ESTIMATE_BYTES
 
 
 def graphs(c) -> int:
@@ -34,7 +34,7 @@ def test_a_forced_flashinfer_adds_its_workspace_to_the_graph_estimate():
     workspace into the first full graph vLLM captures for its estimate, and only there."""
     auto = calc("Qwen/Qwen3-8B", "a100-80g-sxm", max_model_len=8192)
     fi = calc("Qwen/Qwen3-8B", "a100-80g-sxm", max_model_len=8192, attention_backend="flashinfer")
-    assert graphs(fi) - graphs(auto) == FLASHINFER_WORKSPACE_BYTES
+    assert graphs(fi) - graphs(auto) == FLASHINFER_IN_ESTIMATE_BYTES
     assert fi.estimated.available_bytes < auto.estimated.available_bytes
     for same in ("FLASH_ATTN", "TRITON_ATTN"):       # FlashAttention is the pick; Triton keeps full graphs
         assert graphs(calc("Qwen/Qwen3-8B", "a100-80g-sxm", max_model_len=8192, attention_backend=same)) == graphs(auto)
@@ -279,7 +279,7 @@ def test_an_fp8_e5m2_cache_runs_on_flashinfer_on_hopper():
         assert r["ok"], r
         return next(t["bytes"] for t in r["result"]["budget"]["terms"] if t["name"] == "CUDA graphs")
 
-    assert graphs("fp8_e5m2") - graphs("fp8") == FLASHINFER_WORKSPACE_BYTES
+    assert graphs("fp8_e5m2") - graphs("fp8") == FLASHINFER_IN_ESTIMATE_BYTES
     assert graphs("fp8_e5m2", attention_backend="TRITON_ATTN") == graphs("fp8")
     refused = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "h100", "settings": {
         "kv_cache_dtype": "fp8_e5m2", "attention_backend": "FLASH_ATTN"}})

@@ -61,7 +61,8 @@ def method_claims() -> list[str]:
         f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for models with Mamba or GDN layers",
         f"plus {reserve.NVLS_NON_TORCH_GIB:.2f} GiB where a TP group of more than two GPUs shares NVSwitch multicast",
         f"the band's top adds {reserve.DRAFTER_GRAPHS_HIGH_GIB:.2f} GiB for them",
-        f"plus FlashInfer's {reserve.FLASHINFER_WORKSPACE_BYTES >> 20} MiB attention workspace where the attention runs on FlashInfer",
+        f"plus {reserve.FLASHINFER_IN_ESTIMATE_BYTES >> 20} MiB for FlashInfer's {reserve.FLASHINFER_WORKSPACE_BYTES >> 20} "
+        f"MiB attention workspace where the attention runs on FlashInfer",
         f"{reserve.HYBRID_TOWER_EXCESS_GIB_PER_16K:.1f} GiB per {reserve.HYBRID_TOWER_EXCESS_MIN_TOKENS:,} batched "
         f"tokens from {reserve.HYBRID_TOWER_EXCESS_MIN_TOKENS:,} on, up to {reserve.HYBRID_TOWER_EXCESS_GIB:.1f} GiB",
         f"First-start compile: from v{reserve.Rule.COLD_COMPILE_RESERVE.value.since.major}."

@@ -1203,13 +1203,16 @@ def test_flashinfer_workspace_lands_in_the_first_full_graph():
     """FlashInfer's 394 MiB workspace is allocated at the first full graph's capture, so vLLM's
     estimate carries it where the graphs are estimated and the cache runs on FlashInfer: an fp8 cache
     on an A100 adds it, a bf16 one does not; --enforce-eager and v0.19 (no estimate subtracted)
-    leave it out. The Seed-OSS-36B starts over four A100s (v0.23.0) print 0.04-0.05 and 0.40 GiB."""
-    from kvcalc.reserve import FLASHINFER_WORKSPACE_BYTES
+    leave it out. The Seed-OSS-36B starts over four A100s (v0.23.0) print 0.04-0.05 and 0.40 GiB; public
+    twins that differ only in the backend show 0.20 to 0.36 GiB of it in the estimate, so the typical
+    value counts 266 MiB and the band's top all of it."""
+    from kvcalc.reserve import FLASHINFER_IN_ESTIMATE_BYTES, FLASHINFER_WORKSPACE_BYTES
 
     def graphs(**kw):
         return calc("Qwen/Qwen2.5-7B-Instruct", "a100", max_model_len=8192, **kw).budget.term("CUDA graphs")
     bf16, fp8 = graphs(vllm_version="0.23.0"), graphs(vllm_version="0.23.0", kv_cache_dtype="fp8")
-    assert fp8.bytes - bf16.bytes == FLASHINFER_WORKSPACE_BYTES == 394 << 20
+    assert fp8.bytes - bf16.bytes == FLASHINFER_IN_ESTIMATE_BYTES == 266 << 20
+    assert fp8.high - bf16.high == FLASHINFER_WORKSPACE_BYTES == 394 << 20
     assert "394 MiB attention workspace" in fp8.basis and "workspace" not in bf16.basis
     assert graphs(vllm_version="0.23.0", kv_cache_dtype="fp8", enforce_eager=True).bytes == 0
     assert graphs(vllm_version="0.19.0", kv_cache_dtype="fp8").bytes == 0

@@ -972,9 +972,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "vLLM 的估算还会捕获推测解码草稿模型自己的 graph，kvcalc 没有为它们估算大小：区间上限为此再加 {high:.2f} GiB"
         "（公开的 Gemma 4 MTP 在 L40S 上的启动日志：多 0.43 到 0.45 GiB）"),
     "basis.flashinfer_workspace": (
-        "plus FlashInfer's {mib} MiB attention workspace, which the first full graph's capture allocates "
-        "(the profile run builds no attention metadata)",
-        "再加 FlashInfer 的 {mib} MiB 注意力工作区：它在第一个 full graph 捕获时分配（profile 运行不构建注意力元数据）"),
+        "plus {typical} MiB for FlashInfer's {mib} MiB attention workspace, which the first full graph's capture "
+        "allocates (the profile run builds no attention metadata); public starts show it adding 0.20 to 0.36 GiB "
+        "to vLLM's estimate, so the band's top counts all of it",
+        "再加 {typical} MiB，对应 FlashInfer 的 {mib} MiB 注意力工作区：它在第一个 full graph 捕获时分配（profile 运行不构建"
+        "注意力元数据）；公开启动日志显示它使 vLLM 的估算增加 0.20 至 0.36 GiB，因此区间上限计入全部"),
     "basis.cuda_graphs_mode": (
         "as cudagraph_mode {mode} captures them",
         "即 cudagraph_mode {mode} 所捕获的 graph"),
