@@ -124,49 +124,40 @@ def test_allowing_a_long_max_model_len_sizes_the_length_asked(py_page):
     fresh_form(page)
 
 
+def check_a_switch(page, testid: str, setting: str, url_key: str, flag: str, note: str, **form) -> None:
+    """Tick an Advanced checkbox on a form set to ``form``: the page sends ``setting`` true and shows
+    the core's numbers and ``note``, the serve command carries ``flag`` and the link (``url_key=1``)
+    restores the tick."""
+    fresh_form(page)
+    open_advanced(page)
+    wait_request(page, set_form(page, **form))
+    page.get_by_test_id(testid).check()
+    want = page_request(**form)
+    want["settings"][setting] = True
+    wait_request(page, want)
+    assert_numbers_match(page, oracle(want)["result"])
+    expect(page.get_by_test_id("notes")).to_contain_text(note)
+    expect(page.get_by_test_id("serve-command")).to_contain_text(flag)
+    expect(page).to_have_url(re.compile(rf"[?&]{url_key}=1(&|$)"))
+    page.goto(page.url)
+    expect(page.get_by_test_id(testid)).to_be_checked()
+    wait_request(page, want)
+    fresh_form(page)
+
+
 def test_disabling_the_sliding_window_makes_gemma_3_full_attention(py_page):
     """--disable-sliding-window (Advanced): Gemma 3's sliding layers become full ones and the context
     is capped at its 1,024-token window; the serve command carries the flag and the link restores it."""
-    page = py_page
-    fresh_form(page)
-    open_advanced(page)
-    base = set_form(page, model="google/gemma-3-27b-it", max_model_len=1024)
-    wait_request(page, base)
-    page.get_by_test_id("disable-sliding-window").check()
-    want = page_request(model="google/gemma-3-27b-it", max_model_len=1024)
-    want["settings"]["disable_sliding_window"] = True
-    wait_request(page, want)
-    assert_numbers_match(page, oracle(want)["result"])
-    expect(page.get_by_test_id("notes")).to_contain_text("sliding window (1,024 tokens)")
-    expect(page.get_by_test_id("serve-command")).to_contain_text("--disable-sliding-window")
-    expect(page).to_have_url(re.compile(r"[?&]dsw=1(&|$)"))
-    page.goto(page.url)
-    expect(page.get_by_test_id("disable-sliding-window")).to_be_checked()
-    wait_request(page, want)
-    fresh_form(page)
+    check_a_switch(py_page, "disable-sliding-window", "disable_sliding_window", "dsw", "--disable-sliding-window",
+                   "sliding window (1,024 tokens)", model="google/gemma-3-27b-it", max_model_len=1024)
 
 
 def test_expert_parallelism_places_whole_experts_on_each_gpu(py_page):
     """--enable-expert-parallel (Advanced): over two GPUs Qwen3-30B-A3B's experts are placed whole
     (64 of 128 on the first GPU); the note says so, the serve command carries the flag and the link
     restores it."""
-    page = py_page
-    fresh_form(page)
-    open_advanced(page)
-    base = set_form(page, model="Qwen/Qwen3-30B-A3B", tensor_parallel_size=2, max_model_len=8192)
-    wait_request(page, base)
-    page.get_by_test_id("expert-parallel").check()
-    want = page_request(model="Qwen/Qwen3-30B-A3B", tensor_parallel_size=2, max_model_len=8192)
-    want["settings"]["enable_expert_parallel"] = True
-    wait_request(page, want)
-    assert_numbers_match(page, oracle(want)["result"])
-    expect(page.get_by_test_id("notes")).to_contain_text("64 of the 128")
-    expect(page.get_by_test_id("serve-command")).to_contain_text("--enable-expert-parallel")
-    expect(page).to_have_url(re.compile(r"[?&]xp=1(&|$)"))
-    page.goto(page.url)
-    expect(page.get_by_test_id("expert-parallel")).to_be_checked()
-    wait_request(page, want)
-    fresh_form(page)
+    check_a_switch(py_page, "expert-parallel", "enable_expert_parallel", "xp", "--enable-expert-parallel",
+                   "64 of the 128", model="Qwen/Qwen3-30B-A3B", tensor_parallel_size=2, max_model_len=8192)
 
 
 def test_the_model_runner_select_keeps_gemma_3_on_v1(py_page):
