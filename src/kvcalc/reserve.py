@@ -791,7 +791,17 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "h100-nvl-mistral-7b-v0.1-gptq-fp16-engine-debug-warm-v0.10.1.1",
     "h100-sxm-llama-2-13b-engine-debug-cold-v0.10.1.1",
     "l40s-llama-2-13b-engine-debug-warm-v0.10.1.1",
-    "l40s-x2-llama-2-13b-tp2-engine-debug-cold-v0.10.1.1"})
+    "l40s-x2-llama-2-13b-tp2-engine-debug-cold-v0.10.1.1",
+    "a100-40g-pcie-falcon-7b-engine-debug-warm-v0.10.0",
+    "a100-40g-pcie-qwen1.5-0.5b-engine-debug-warm-v0.10.0",
+    "h100-nvl-falcon-7b-engine-debug-warm-v0.10.1.1",
+    "h100-nvl-falcon-7b-node7-engine-debug-warm-v0.10.1.1",
+    "h100-nvl-qwen1.5-0.5b-engine-debug-warm-v0.10.1.1",
+    "h100-nvl-qwen1.5-0.5b-node7-engine-debug-warm-v0.10.1.1",
+    "h100-sxm-falcon-7b-engine-debug-warm-v0.10.1.1",
+    "h100-sxm-qwen1.5-0.5b-engine-debug-warm-v0.10.1.1",
+    "l40s-falcon-7b-engine-debug-warm-v0.10.1.1",
+    "l40s-qwen1.5-0.5b-engine-debug-warm-v0.10.1.1"})
 """Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
 (scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile,
 and rows that miss by more than any fixed part could explain, stay out: the fixed part would
