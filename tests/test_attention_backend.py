@@ -284,3 +284,17 @@ def test_an_fp8_e5m2_cache_runs_on_flashinfer_on_hopper():
     refused = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "h100", "settings": {
         "kv_cache_dtype": "fp8_e5m2", "attention_backend": "FLASH_ATTN"}})
     assert not refused["ok"] and "e4m3 only" in refused["error"]["fields"]["--attention-backend"]
+
+
+def test_vllms_priority_passes_flashinfer_by_where_image_tokens_need_full_attention():
+    """Gemma 3 with image input attends fully over image tokens, which FlashInfer cannot do: on a
+    B200, where FlashInfer comes first, vLLM's priority passes it by from v0.13 (Rule.BACKEND_MM_PREFIX),
+    so no FlashInfer workspace lands in the graph estimate; served text-only from v0.27 it runs
+    FlashInfer again (Rule.MM_PREFIX_OFF_TEXT_ONLY), as does any release before v0.13."""
+    def fi(**kw):       # on the V1 runner, which subtracts its graph estimate from v0.20
+        c = calc("google/gemma-3-27b-it", "b200", max_model_len=8192, model_runner_v2=False, **kw)
+        return "FlashInfer" in str(c.budget.term("CUDA graphs").basis), c.mm_prefix
+    assert fi(vllm_version="0.28.0") == (False, True)
+    assert fi(vllm_version="0.28.0", language_model_only=True) == (True, False)
+    assert fi(vllm_version="0.26.0", language_model_only=True) == (False, True)
+    assert calc("google/gemma-3-27b-it", "b200", max_model_len=8192, vllm_version="0.12.0").mm_prefix is False

@@ -50,11 +50,12 @@ Gemma 4 by its config, ``mm_prefix_lm``)."""
 
 def mm_prefix_lm(config: dict[str, Any], version: Version, text_only: bool) -> bool:
     """Whether vLLM runs the model's attention with full attention over multimodal positions, which
-    a forced backend must support (Rule.FORCED_BACKEND_MM_PREFIX): a config's own
+    the backend that runs must support (Rule.BACKEND_MM_PREFIX): a config's own
     ``is_mm_prefix_lm``, Gemma 4 where its text config sets ``use_bidirectional_attention: "vision"``,
-    or a type of ``MM_PREFIX_LM_TYPES``. From v0.27 a text-only deployment (``text_only``:
-    --language-model-only, or every modality at 0) clears it (Rule.MM_PREFIX_OFF_TEXT_ONLY)."""
-    if text_only and applies(Rule.MM_PREFIX_OFF_TEXT_ONLY, version):
+    or a type of ``MM_PREFIX_LM_TYPES``; vLLM checks the backend for it from v0.13. From v0.27 a
+    text-only deployment (``text_only``: --language-model-only, or every modality at 0) clears it
+    (Rule.MM_PREFIX_OFF_TEXT_ONLY)."""
+    if not applies(Rule.BACKEND_MM_PREFIX, version) or (text_only and applies(Rule.MM_PREFIX_OFF_TEXT_ONLY, version)):
         return False
     if isinstance(config.get("is_mm_prefix_lm"), bool):
         return config["is_mm_prefix_lm"]
@@ -77,7 +78,7 @@ def forced_backend_problem(backend: str, arch: ModelArch, gpu: GpuTarget, versio
         return None if backend in PORTABLE_BACKENDS else Text("attn.not_cuda", backend=backend)
     if arch.is_mla:
         return Text("attn.mla", backend=backend)
-    if backend == automatic_backend(arch, gpu, version, kv_value_bytes >= 2, fa_keeps_cache(kv_name)):
+    if backend == automatic_backend(arch, gpu, version, kv_value_bytes >= 2, fa_keeps_cache(kv_name), mm_prefix):
         return None
     if kv_value_bytes not in (1, 2) or kv_name.endswith("per_token_head"):
         return Text("attn.kv_dtype", backend=backend, kv=kv_name)
@@ -119,7 +120,7 @@ def _unsupported(backend: str, arch: ModelArch, gpu: GpuTarget, version: Version
         if not set(heads) <= set(allowed):
             return Text("attn.head_size_flashinfer", backend=backend, heads=", ".join(map(str, heads)),
                         allowed=", ".join(map(str, allowed)))
-        if mm_prefix and applies(Rule.FORCED_BACKEND_MM_PREFIX, version):
+        if mm_prefix:
             return Text("attn.mm_prefix", backend=backend,
                         since=str(Rule.MM_PREFIX_OFF_TEXT_ONLY.value.since))
         if sinks and cc[0] != 10:
@@ -138,16 +139,18 @@ def _unsupported(backend: str, arch: ModelArch, gpu: GpuTarget, version: Version
 
 
 def automatic_backend(arch: ModelArch, gpu: GpuTarget, version: Version, sixteen_bit_cache: bool,
-                      fa_cache: bool = True) -> str | None:
+                      fa_cache: bool = True, mm_prefix: bool = False) -> str | None:
     """The backend vLLM picks for a plain attention model on CUDA when none is forced, as far as
     the memory tells them apart (vllm/platforms/cuda.py ``_get_backend_priorities``: the first that
     takes the model): "FLASHINFER" where kvspecs.flashinfer_attention says so, else FlashAttention
     where it takes the heads, the cache and the sinks, else Triton; None for MLA models and other
     platforms. ``fa_cache``: FlashAttention takes this cache type where it takes fp8 at all
-    (kvspecs.fa_keeps_cache: not fp8_e5m2)."""
+    (kvspecs.fa_keeps_cache: not fp8_e5m2). ``mm_prefix`` (``mm_prefix_lm``): FlashInfer cannot attend
+    fully over image tokens, so the priority passes it by (FlashAttention then needs its version 4, or
+    Triton runs: the same for the memory kvcalc sizes)."""
     if gpu.platform != "cuda" or arch.is_mla:
         return None
-    if flashinfer_attention(arch, gpu, version, sixteen_bit_cache, fa_cache):
+    if not mm_prefix and flashinfer_attention(arch, gpu, version, sixteen_bit_cache, fa_cache):
         return "FLASHINFER"
     fa_refused = _unsupported("FLASH_ATTN", arch, gpu, version, not sixteen_bit_cache,
                               "fp8" if fa_cache else "fp8_e5m2", 1)
@@ -155,17 +158,19 @@ def automatic_backend(arch: ModelArch, gpu: GpuTarget, version: Version, sixteen
 
 
 def runs_flashinfer(forced: str | None, arch: ModelArch, gpu: GpuTarget, version: Version,
-                    sixteen_bit_cache: bool, fa_cache: bool = True) -> bool:
+                    sixteen_bit_cache: bool, fa_cache: bool = True, mm_prefix: bool = False) -> bool:
     """Whether the attention runs on FlashInfer (its workspace then lands in the first full graph
     vLLM captures for its estimate): the forced backend says so where there is one, except for a
-    model with state layers, whose public starts show no workspace either way."""
+    model with state layers, whose public starts show no workspace either way; never for a model
+    that attends fully over image tokens (``mm_prefix``)."""
     if forced is not None and gpu.platform == "cuda" and not arch.has_state_layers:
         return forced == "FLASHINFER"
-    return flashinfer_attention(arch, gpu, version, sixteen_bit_cache, fa_cache)
+    return not mm_prefix and flashinfer_attention(arch, gpu, version, sixteen_bit_cache, fa_cache)
 
 
 def keeps_full_graphs(forced: str | None, arch: ModelArch, gpu: GpuTarget, version: Version,
-                      decode_query_len: int, sixteen_bit_cache: bool, fa_cache: bool = True) -> bool:
+                      decode_query_len: int, sixteen_bit_cache: bool, fa_cache: bool = True,
+                      mm_prefix: bool = False) -> bool:
     """Whether the default FULL_AND_PIECEWISE mode keeps its full graphs with the backend that runs
     (vllm/config/compilation.py ``resolve_cudagraph_mode_and_sizes``): FlexAttention's builder
     supports none before v0.20 (Rule.FLEX_FULL_GRAPHS), FlashAttention (UNIFORM_BATCH or ALWAYS)
@@ -174,7 +179,7 @@ def keeps_full_graphs(forced: str | None, arch: ModelArch, gpu: GpuTarget, versi
     one equal to the release's pick, off CUDA or for a model with state layers,
     kvspecs.full_cuda_graphs decides."""
     if forced is None or gpu.platform != "cuda" or arch.has_state_layers or \
-            forced == automatic_backend(arch, gpu, version, sixteen_bit_cache, fa_cache):
+            forced == automatic_backend(arch, gpu, version, sixteen_bit_cache, fa_cache, mm_prefix):
         return full_cuda_graphs(arch, gpu, version, decode_query_len, sixteen_bit_cache)
     if forced == "FLEX_ATTENTION":
         return applies(Rule.FLEX_FULL_GRAPHS, version)

@@ -82,6 +82,7 @@ class Calculation:
     prefix_caching: bool = True     # --enable-prefix-caching as vLLM resolves it for this model
     sampler: str = "pytorch"        # the warm-up's sampler path (reserve.sampler_path)
     fp8_cache_helps: bool = False   # an fp8 KV cache would halve this wider one and vLLM would take it here
+    mm_prefix: bool = False         # full attention over image tokens, which the backend must support
 
 
 def uses_model_runner_v2(arch: ModelArch, version: Version, spec_method: str | None = None,
@@ -497,6 +498,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     # breakable CUDA graphs (Rule.BREAKABLE_CUDAGRAPHS) keep the graphs and drop torch.compile
     compiled = not eager and not breakable_cudagraphs(arch.architecture, r.version, gpu.platform)
     pp = s.pipeline_parallel_size
+    mm_prefix = mm_prefix_lm(config, r.version, embeds_in_graph(config, r))
     reserves = tuple(estimate_reserve(config, r.version, tp=s.tensor_parallel_size, pp=pp,
                                       mnbt=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
                                       vocab=vocab, dtype_bytes=dtype_bytes, cuda_graphs=cg,
@@ -512,9 +514,10 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       allreduce_fusion_pass=allreduce_fusion_pass(s),
                                       full_graphs=keeps_full_graphs(s.attention_backend, arch, gpu.target,
                                                                     r.version, 1 + num_spec, sixteen_bit_cache,
-                                                                    fa_cache),
+                                                                    fa_cache, mm_prefix),
                                       flashinfer_attention=runs_flashinfer(s.attention_backend, arch, gpu.target,
-                                                                           r.version, sixteen_bit_cache, fa_cache),
+                                                                           r.version, sixteen_bit_cache, fa_cache,
+                                                                           mm_prefix),
                                       interactivity=s.performance_mode == "interactivity",
                                       embeds_in_graph=embeds_in_graph(config, r),
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,
@@ -872,4 +875,5 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         sampler=sampler,
         # what to suggest when the pool is short: not an fp8 cache vLLM refuses (a T4 from v0.24)
         fp8_cache_helps=kv.value_bytes > 1 and not kv.four_bit and
-        triton_fp8_problem(s.attention_backend, arch, gpu.target, version, "fp8", mm_prefix) is None)
+        triton_fp8_problem(s.attention_backend, arch, gpu.target, version, "fp8", mm_prefix) is None,
+        mm_prefix=mm_prefix)

@@ -565,12 +565,12 @@ class Rule(Enum):
         "(validate_configuration) and vLLM stops with 'Selected backend … is not valid for this "
         "configuration'; before, vLLM took it unchecked",
         "confirmed: the message and the check are absent from the v0.10.2 and v0.11.0 wheels, in v0.11.1")
-    FORCED_BACKEND_MM_PREFIX = RuleInfo(
+    BACKEND_MM_PREFIX = RuleInfo(
         _v("0.13.0"), "v0.13.0 wheel", "vllm/attention/backends/abstract.py validate_configuration",
         "for a multimodal prefix-LM model (Gemma 3, Gemma 4 with bidirectional vision attention, "
-        "PaliGemma …) a forced attention backend must attend fully over image tokens "
-        "(supports_mm_prefix); FlashInfer never does, so vLLM refuses it ('partial multimodal token full "
-        "attention not supported')",
+        "PaliGemma …) the attention backend must attend fully over image tokens (supports_mm_prefix); "
+        "FlashInfer never does, so vLLM refuses it forced ('partial multimodal token full attention not "
+        "supported') and its priority passes it by",
         "confirmed: absent from the v0.11.1 and v0.12.0 wheels, in v0.13.0, v0.14.0, v0.17.0, v0.20.0, "
         "v0.22.0, v0.28.0 (v1/attention/backend.py) and v0.33.0")
     MM_PREFIX_OFF_TEXT_ONLY = RuleInfo(
@@ -1458,10 +1458,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "强制指定的注意力后端会按模型、数据类型与 GPU 检查（validate_configuration），不合适时 vLLM 以“Selected backend … "
         "is not valid for this configuration”停止；此前 vLLM 不加检查地接受",
         "已确认：v0.10.2 与 v0.11.0 的 wheel 中没有这条消息和检查，v0.11.1 中有"),
-    "FORCED_BACKEND_MM_PREFIX": (
-        "对于多模态 prefix-LM 模型（Gemma 3、启用视觉双向注意力的 Gemma 4、PaliGemma 等），强制指定的注意力后端必须能对图像"
-        " token 做完整注意力（supports_mm_prefix）；FlashInfer 从不支持，因此 vLLM 会拒绝它"
-        "（'partial multimodal token full attention not supported'）",
+    "BACKEND_MM_PREFIX": (
+        "对于多模态 prefix-LM 模型（Gemma 3、启用视觉双向注意力的 Gemma 4、PaliGemma 等），注意力后端必须能对图像"
+        " token 做完整注意力（supports_mm_prefix）；FlashInfer 从不支持，因此强制指定时 vLLM 会拒绝它"
+        "（'partial multimodal token full attention not supported'），自动选择时也会跳过它",
         "已确认：v0.11.1 与 v0.12.0 wheel 中没有，v0.13.0、v0.14.0、v0.17.0、v0.20.0、v0.22.0、v0.28.0"
         "（v1/attention/backend.py）与 v0.33.0 中都有"),
     "MM_PREFIX_OFF_TEXT_ONLY": (
