@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from factories import calc, config
 from kvcalc.config_aliases import canonical
-from kvcalc.params import inventory
+from kvcalc.params import inventory, padded_vocab
 
 # THUDM/chatglm2-6b as transformers printed it (find_string index id 35646499754): only num_layers,
 # only padded_vocab_size's twin vocab_size, seq_length for the length.
@@ -199,3 +199,29 @@ def test_bloom_reads_n_layer_and_n_head_and_takes_vllms_2048_default_length():
     older = {k: v for k, v in BLOOM_560M.items() if k != "hidden_size"} | {"n_embed": 1024}
     assert calc(older, "t4").kv_bytes_per_token == c.kv_bytes_per_token
 
+
+
+def _opt_6_7b():
+    """facebook/opt-6.7b's config.json, as a stored log row carries it (its provenance in that row's notes)."""
+    from kvcalc.validate import load_logs
+    return next(e["config"] for e in load_logs() if e["id"] == "h100-nvl-opt-6.7b-node7-engine-debug-warm-v0.10.1.1")
+
+
+def test_opt_reads_ffn_dim_ties_its_head_and_keeps_a_learned_position_table():
+    """OPTConfig spells the MLP width ``ffn_dim``; OPT's MLP is fc1/fc2 (ReLU, not gated), its LM head
+    is the embedding (PretrainedConfig ties by default) and it keeps a learned position table of
+    max_position_embeddings + 2 rows (opt.py). The 6.7B's weights then come to the 12.4037 GiB its
+    v0.10 start loaded."""
+    cfg = _opt_6_7b()
+    parts = inventory(cfg, 1)
+    names = {p.name for p in parts}
+    assert "lm_head" not in names
+    assert canonical(cfg)["intermediate_size"] == cfg["ffn_dim"] == 16384
+    mlp = [p for p in parts if p.name == "mlp" and p.layer == 0]
+    assert sum(p.params for p in mlp if p.quantizable) == 2 * 4096 * 16384
+    assert any(p.name == "embedding" and p.params == (2048 + 2) * 4096 for p in parts)
+    weights = calc(cfg, "h100", max_model_len=2048, vllm_version="0.10.1").budget.weights_as_logged
+    assert abs(weights / (1 << 30) - 12.4037) / 12.4037 < 0.001
+    # OPT-350m's narrower word embedding projects in and out of the hidden size
+    narrow = inventory({**cfg, "word_embed_proj_dim": 512}, 1)
+    assert [p.params for p in narrow if p.name == "embedding"][:2] == [padded_vocab(50272) * 512, 512 * 4096]

@@ -39,6 +39,7 @@ ATTRIBUTE_MAPS: dict[str, dict[str, str]] = {
     "telechat2": {"num_hidden_layers": "n_layer", "num_attention_heads": "n_head",
                   "intermediate_size": "ffn_hidden_size"},
     "bloom": {"num_hidden_layers": "n_layer", "num_attention_heads": "n_head", "hidden_size": "n_embed"},
+    "opt": {"intermediate_size": "ffn_dim"},
 }
 """Per ``model_type``: standard name -> the name the class stores it under (transformers'
 GPT2Config, GPTBigCodeConfig, GPTJConfig and CodeGenConfig ``attribute_map`` plus ``n_inner``;
@@ -46,22 +47,35 @@ vLLM's ChatGLMConfig, which also sets ``vocab_size`` and ``max_position_embeddin
 ``padded_vocab_size`` and ``seq_length``; Falcon's RW-era names and the DbrxConfig, MPTConfig,
 ExaoneConfig, JAISConfig and Telechat2Config ``attribute_map`` of vllm/transformers_utils/configs/,
 v0.10; transformers' BloomConfig, which also reads the older ``n_embed`` as hidden_size and has no
-length key, so vLLM assumes 2,048: settings.NO_LENGTH_KEY_MAX_LEN)."""
+length key, so vLLM assumes 2,048: settings.NO_LENGTH_KEY_MAX_LEN; OPTConfig's ``ffn_dim``)."""
 
 KV_HEAD_NAMES = ("n_head_kv", "num_kv_heads", "num_key_value_heads", "multi_query_group_num",
                  "num_attention_groups")
 """The spellings of the KV-head count vLLM tries in order (vllm/transformers_utils/config.py
 ``CONFIG_FIELD_ALIASES["total_num_kv_heads"]``, v0.33)."""
 
-NON_GATED_MLP_TYPES = frozenset({"gpt2", "gpt_bigcode", "gptj", "codegen", "mpt", "bloom", *FALCON_TYPES})
-"""Model types whose MLP is one up and one down projection (GELU), not a gated three-matrix one."""
+NON_GATED_MLP_TYPES = frozenset({"gpt2", "gpt_bigcode", "gptj", "codegen", "mpt", "bloom", "opt", *FALCON_TYPES})
+"""Model types whose MLP is one up and one down projection (GELU; OPT's fc1/fc2 with ReLU), not a
+gated three-matrix one."""
 
 WIDE_MLP_TYPES = NON_GATED_MLP_TYPES
 """Model types whose MLP width defaults to 4 × hidden size when the config leaves it out
 (``n_inner`` None, Falcon's ``ffn_hidden_size`` absent)."""
 
-TIED_BY_DEFAULT = frozenset({"gpt2", "gpt_bigcode", "mpt", "bloom", *FALCON_TYPES})
-"""Model types whose class ties the LM head to the embedding unless the config says otherwise."""
+TIED_BY_DEFAULT = frozenset({"gpt2", "gpt_bigcode", "mpt", "bloom", "opt", *FALCON_TYPES})
+"""Model types whose class ties the LM head to the embedding unless the config says otherwise
+(vllm/model_executor/models/opt.py OPTForCausalLM: ``lm_head = self.model.decoder.embed_tokens``
+when ``tie_word_embeddings``, the PretrainedConfig default)."""
+
+
+LEARNED_POSITION_ROWS: dict[str, tuple[str, int]] = {
+    "gpt2": ("max_position_embeddings", 0), "gpt_bigcode": ("max_position_embeddings", 0),
+    "opt": ("max_position_embeddings", 2),
+}
+"""Model types with a learned absolute position table, replicated on every GPU: the length field it
+has one row per position of, plus the extra rows it keeps (OPT's table is offset by 2:
+vllm/model_executor/models/opt.py ``OPTLearnedPositionalEmbedding``; gpt2.py and gpt_bigcode.py
+``wpe``)."""
 
 
 def model_type_of(t: dict[str, Any]) -> str:

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .config_aliases import NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical, model_type_of
+from .config_aliases import LEARNED_POSITION_ROWS, NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical, model_type_of
 from .kvspecs import kv_heads_per_gpu
 from .units import cdiv
 
@@ -348,9 +348,20 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
     hd = _n(t, "head_dim") or H // heads
     vocab = _n(t, "vocab_size")
     vocab_padded = padded_vocab(vocab)
-    parts: list[Part] = [Part("embedding", vocab_padded * H, cdiv(vocab_padded, tp) * H, False, where="first")]
+    # OPT-350m embeds its words at word_embed_proj_dim and projects them in and out of the hidden
+    # size (vllm/model_executor/models/opt.py project_in/project_out, replicated)
+    width = (_n(t, "word_embed_proj_dim") or H) if mt == "opt" else H
+    parts: list[Part] = [Part("embedding", vocab_padded * width, cdiv(vocab_padded, tp) * width, False,
+                              where="first")]
     if not _tied(config, t):
-        parts.append(Part("lm_head", vocab_padded * H, cdiv(vocab_padded, tp) * H, False, where="last"))
+        parts.append(Part("lm_head", vocab_padded * width, cdiv(vocab_padded, tp) * width, False, where="last"))
+    if width != H:
+        parts += [Part("embedding", width * H, width * H, False, where="first"),
+                  Part("lm_head", H * width, H * width, False, where="last")]
+    length_key, extra_rows = LEARNED_POSITION_ROWS.get(mt, ("", 0))
+    if length_key and _n(t, length_key):
+        rows = _n(t, length_key) + extra_rows
+        parts.append(Part("embedding", rows * H, rows * H, False, where="first"))
     if _n(t, "vocab_size_per_layer_input") and _n(t, "hidden_size_per_layer_input"):
         hp = _n(t, "hidden_size_per_layer_input")
         n = _n(t, "vocab_size_per_layer_input") * L * hp

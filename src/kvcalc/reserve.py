@@ -801,7 +801,22 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
     "h100-sxm-falcon-7b-engine-debug-warm-v0.10.1.1",
     "h100-sxm-qwen1.5-0.5b-engine-debug-warm-v0.10.1.1",
     "l40s-falcon-7b-engine-debug-warm-v0.10.1.1",
-    "l40s-qwen1.5-0.5b-engine-debug-warm-v0.10.1.1"})
+    "l40s-qwen1.5-0.5b-engine-debug-warm-v0.10.1.1",
+    "h100-nvl-falcon-7b-fisampler-container-engine-debug-warm-v0.10.1.1",
+    "h100-nvl-falcon-7b-node7-engine-debug-cold-v0.10.1.1",
+    "h100-nvl-granite-3.3-8b-instruct-engine-debug-warm-v0.10.1.1",
+    "h100-nvl-granite-3.3-8b-instruct-node7-engine-debug-cold-v0.10.1.1",
+    "h100-nvl-granite-3.3-8b-instruct-node7-engine-debug-warm-v0.10.1.1",
+    "h100-nvl-opt-6.7b-node7-engine-debug-cold-v0.10.0",
+    "h100-nvl-opt-6.7b-node7-engine-debug-warm-v0.10.1.1",
+    "h100-nvl-qwen1.5-0.5b-node7-engine-debug-cold-v0.10.1.1",
+    "h100-sxm-falcon-7b-engine-debug-cold-v0.10.1.1",
+    "h100-sxm-qwen1.5-0.5b-engine-debug-cold-v0.10.1.1",
+    "l40s-falcon-7b-engine-debug-cold-v0.10.1.1",
+    "l40s-falcon-7b-fisampler-engine-debug-cold-v0.10.1.1",
+    "l40s-falcon-7b-fisampler-engine-debug-warm-v0.10.1.1",
+    "l40s-qwen1.5-0.5b-engine-debug-cold-v0.10.1.1",
+    "l40s-qwen1.5-0.5b-fisampler-engine-debug-warm-v0.10.1.1"})
 """Rows of data/vllm_logs.json whose breakdowns (or sampler cost) fixed the coefficients above
 (scripts/calibrate.py). Breakdown rows of models whose multimodal tower kvcalc does not profile,
 and rows that miss by more than any fixed part could explain, stay out: the fixed part would
