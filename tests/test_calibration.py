@@ -105,9 +105,8 @@ def test_the_readme_names_the_near_ties_the_fit_finds(calibrate, features):
     labels = {"from-0.29": "from v0.29", "v1-before-0.21": "for V1 before v0.21",
               "v1-from-0.21": "for V1 from v0.21", "mrv2-before-0.29": "for model runner V2 before v0.29"}
     named = [g for g in labels if ties[g]]
-    assert named, "no near tie at all: the README's sentence about them should go"
     items = [f"{listed(g)}{' GiB' if i == 0 else ''} {labels[g]}" for i, g in enumerate(named)]
-    phrase = f"(today {', '.join(items)})"
+    phrase = f"(today {', '.join(items) if items else 'none'})"
     readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").split())
     assert phrase in readme, phrase
 

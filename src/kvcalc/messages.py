@@ -96,11 +96,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "note.expert_parallel": (
         "--enable-expert-parallel: each of the {tp} GPUs holds whole experts ({local} of the {experts} on the "
         "first GPU, whose figures vLLM prints) instead of a 1/{tp} slice of every expert; the weights come to "
-        "about the same, but the fused-MoE buffers of the profile run work on each expert's full width. One "
-        "public start checks this (TP 2); the CUDA-graph part is the least certain",
+        "about the same, but the fused-MoE buffers of the profile run work on each expert's full width. Three "
+        "public starts check this (TP 2 and TP 8: the weights match the logs); the CUDA-graph part is the least "
+        "certain",
         "--enable-expert-parallel：{tp} 张 GPU 各自持有完整的专家（第一张 GPU 上为 {experts} 个中的 {local} 个，"
         "vLLM 打印的是它的数字），而不是每个专家的 1/{tp}；权重总量大致相同，但 profile 运行中融合 MoE 的缓冲区"
-        "按专家的完整宽度计算。仅有一次公开启动日志可以核对（TP 2）；CUDA graph 部分最不确定"),
+        "按专家的完整宽度计算。有三次公开启动日志可以核对（TP 2 与 TP 8：权重与日志一致）；CUDA graph 部分最不确定"),
     "note.expert_parallel_dense": (
         "--enable-expert-parallel changes nothing here: the model has no experts",
         "--enable-expert-parallel 在这里不起作用：该模型没有专家"),
