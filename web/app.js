@@ -159,6 +159,7 @@ const FIELDS = [
   ["lmo", "language-model-only", false],
   ["dsw", "disable-sliding-window", false],
   ["xp", "expert-parallel", false],
+  ["kvc", "kv-connector", ""],
   ["ep", "entrypoint", "serve"],
   ["avail", "available-kv-gib", ""],
 ];
@@ -241,7 +242,8 @@ function drafterField() {
 // --enable-prefix-caching, --enable-chunked-prefill, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, VLLM_ALLOW_LONG_MAX_MODEL_LEN,
 // VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, the compilation config's cudagraph_mode,
 // --attention-backend, -O, --skip-mm-profiling,
-// --language-model-only, --disable-sliding-window, --enable-expert-parallel, --decode-context-parallel-size, --kv-cache-memory-bytes, --num-gpu-blocks-override,
+// --language-model-only, --disable-sliding-window, --enable-expert-parallel, --kv-transfer-config's connector,
+// --decode-context-parallel-size, --kv-cache-memory-bytes, --num-gpu-blocks-override,
 // --cpu-offload-gb, --async-scheduling,
 // --mamba-ssm-cache-dtype and --disable-hybrid-kv-cache-manager: sent only when the user (or a pasted log) set them.
 function profileSettings() {
@@ -262,6 +264,7 @@ function profileSettings() {
   const hfo = $("hf-overrides").value.trim();
   const asy = $("async-scheduling").value;
   const ssm = $("mamba-ssm-dtype").value;
+  const kvc = $("kv-connector").value;
   return {
     ...(pc === "" ? {} : { enable_prefix_caching: pc === "1" }),
     ...(cp === "" ? {} : { enable_chunked_prefill: cp === "1" }),
@@ -291,6 +294,7 @@ function profileSettings() {
     ...($("language-model-only").checked ? { language_model_only: true } : {}),
     ...($("disable-sliding-window").checked ? { disable_sliding_window: true } : {}),
     ...($("expert-parallel").checked ? { enable_expert_parallel: true } : {}),
+    ...(kvc === "" ? {} : { kv_connector: kvc }),
   };
 }
 
@@ -582,6 +586,7 @@ function renderSettingsUsed(r) {
     ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
     ...(s.disable_sliding_window ? [["--disable-sliding-window", S("used_on")]] : []),
     ...(s.enable_expert_parallel ? [["--enable-expert-parallel", S("used_on")]] : []),
+    ...(s.kv_connector ? [["--kv-transfer-config", s.kv_connector]] : []),
     ...(s.cudagraph_memory_profiling != null
       ? [["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", s.cudagraph_memory_profiling ? "1" : "0"]] : []),
     ...(s.allow_long_max_model_len ? [["VLLM_ALLOW_LONG_MAX_MODEL_LEN", "1"]] : []),
@@ -1167,6 +1172,7 @@ const LOG_FIELDS = [
   ["language_model_only", "language-model-only", false],
   ["disable_sliding_window", "disable-sliding-window", false],
   ["enable_expert_parallel", "expert-parallel", false],
+  ["kv_connector", "kv-connector", ""],
   ["vllm_version", "vllm-version", CAT.newest_version],
   ["entrypoint", "entrypoint", "serve"],
   ["weights", "weights", "auto"],
@@ -1203,6 +1209,7 @@ function settingText(k, v) {
   if (k === "disable_hybrid_kv_cache_manager") return v ? SETTING_FLAG[k] : "";
   if (k === "speculative") return `--speculative-config ${JSON.stringify(v)}`;
   if (k === "hf_overrides") return `--hf-overrides ${typeof v === "string" ? v : JSON.stringify(v)}`;
+  if (k === "kv_connector") return `--kv-transfer-config ${JSON.stringify({ kv_connector: v })}`;
   if (k === "cudagraph_mode") return `--compilation-config.cudagraph_mode=${v}`;
   if (k === "optimization_level") return `-O${v}`;
   if (Array.isArray(v)) return `${SETTING_FLAG[k] || k} ${v.join(" ")}`;

@@ -83,6 +83,10 @@ def _model_flags(p: Any) -> None:
                         "engine's)")
     p.add_argument("-ep", "--enable-expert-parallel", dest="enable_expert_parallel", action="store_true", default=None,
                    help="vLLM's flag: a MoE model's experts placed whole across the tensor-parallel GPUs")
+    p.add_argument("--kv-connector", dest="kv_connector", metavar="NAME",
+                   help="the KV connector of --kv-transfer-config: NixlConnector (prefill/decode transfer) is sized")
+    p.add_argument("--kv-transfer-config", dest="kv_transfer_config", metavar="JSON",
+                   help="vLLM's flag: its kv_connector is read (NixlConnector is sized, others are refused)")
     p.add_argument("--dcp", "-dcp", "--decode-context-parallel-size", dest="decode_context_parallel_size",
                    type=int, default=1)
     p.add_argument("--gpu-memory-utilization", "--device-memory-utilization", dest="gpu_memory_utilization",
@@ -250,6 +254,12 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
     if spec is not None:
         settings["speculative"] = spec
         _fetch_drafter(spec)
+    if args.kv_transfer_config is not None and "kv_connector" not in settings:
+        try:
+            transfer = json.loads(args.kv_transfer_config)
+        except ValueError as exc:
+            raise KvcalcError(f"--kv-transfer-config is not valid JSON: {exc}") from exc
+        settings["kv_connector"] = transfer.get("kv_connector") if isinstance(transfer, dict) else transfer
     if args.moe_backend and moe_backend_marlin(args.moe_backend) and "mxfp4_marlin" not in settings:
         settings["mxfp4_marlin"] = True
     for key, value in configs.items():

@@ -25,7 +25,8 @@ from .containerspec import container_command, image_of, is_container_spec
 from .errors import SettingsError, VersionError
 from .llmcall import has_llm_call, read_llm_call
 from .messages import Text
-from .settings import BACKEND_ALIASES, BACKEND_VARIABLE, ENV_SETTINGS, FORCED_BACKENDS, VLLM_SPELLING, Settings
+from .settings import (BACKEND_ALIASES, BACKEND_VARIABLE, ENV_SETTINGS, FORCED_BACKENDS, KV_CONNECTORS, VLLM_SPELLING,
+                       Settings)
 from .versions import Rule, applies, parse_version
 from .vllm_flags import (SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, moe_backend_marlin, nest_dotted,
                          read_config, sort_environment, sort_unknown)
@@ -154,6 +155,15 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
             key = SPEC_SHORTHAND.get(flag) or flag.split(".", 1)[1].replace("-", "_")
             spec[key] = _scalar(value)
             continue
+        if flag == "--kv-transfer-config" or flag.startswith("--kv-transfer-config."):
+            value, i = _value(args, i, eq, inline)
+            connector = _json(value).get("kv_connector") if flag == "--kv-transfer-config" else \
+                value if flag == "--kv-transfer-config.kv_connector" else None
+            if connector in KV_CONNECTORS:
+                settings["kv_connector"] = connector
+            elif flag == "--kv-transfer-config" or connector is not None:
+                unread["--kv-transfer-config"] = Text("flags.kv_connector")
+            continue      # another key given on its own (kv_role, kv_buffer_device…) moves no memory
         if flag == "--moe-backend":
             value, i = _value(args, i, eq, inline)
             if moe_backend_marlin(value):

@@ -753,6 +753,10 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         notes = [*notes, Text("note.longrope_default", length=resolved.max_model_len, limit=resolved.max_len_limit)]
     if fp8_by_default(s.kv_cache_dtype, arch.architecture, gpu.platform, gpu.target.major, version):
         notes = [*notes, Text("note.glm_fp8_kv_on_sm10")]
+    if s.kv_connector is not None:
+        if any(l.kind in ("sliding_window", "chunked_local", "mamba") for l in arch.layers) or arch.has_state_layers:
+            raise SettingsError({"--kv-transfer-config": Text("settings.kv_connector_hybrid")})
+        notes = [*notes, Text("note.kv_connector", connector=s.kv_connector)]
     if s.enable_expert_parallel and not arch.is_moe:
         notes = [*notes, Text("note.expert_parallel_dense")]
     elif s.enable_expert_parallel and s.tensor_parallel_size == 1 and s.data_parallel_size == 1:

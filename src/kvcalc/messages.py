@@ -102,6 +102,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--enable-expert-parallel：{tp} 张 GPU 各自持有完整的专家（第一张 GPU 上为 {experts} 个中的 {local} 个，"
         "vLLM 打印的是它的数字），而不是每个专家的 1/{tp}；权重总量大致相同，但 profile 运行中融合 MoE 的缓冲区"
         "按专家的完整宽度计算。有三次公开启动日志可以核对（TP 2 与 TP 8：权重与日志一致）；CUDA graph 部分最不确定"),
+    "note.kv_connector": (
+        "--kv-transfer-config {connector}: the connector registers the KV cache for transfer and keeps no GPU "
+        "buffer of its own in public prefill/decode starts (seven on an L4 land within 1.7% as if it were not "
+        "there), so the pool is sized as without it",
+        "--kv-transfer-config {connector}：该 connector 只是为传输注册 KV 缓存，在公开的 prefill/decode 启动日志中"
+        "不另占显存（L4 上的七次启动与不使用它时的估算相差不到 1.7%），因此缓存池按不使用它时估算"),
     "note.expert_parallel_dense": (
         "--enable-expert-parallel changes nothing here: the model has no experts",
         "--enable-expert-parallel 在这里不起作用：该模型没有专家"),
@@ -123,8 +129,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "LoRA adapters are not modelled: vLLM keeps GPU buffers for them, so the pool would come out too large",
         "尚未建模 LoRA 适配器：vLLM 会为其保留 GPU 缓冲区，因此算出的缓存池会偏大"),
     "flags.kv_connector": (
-        "KV transfer and offloading connectors are not modelled: they can take GPU memory of their own",
-        "尚未建模 KV 传输与卸载连接器：它们可能自己占用 GPU 显存"),
+        "KV transfer and offloading connectors other than NixlConnector are not modelled: they can take GPU "
+        "memory of their own",
+        "除 NixlConnector 外，尚未建模 KV 传输与卸载连接器：它们可能自己占用 GPU 显存"),
     "settings.mnbt_below_len_unchunked": (
         "vLLM {version} refuses to start: without chunked prefill a step must hold a whole prompt, but "
         "--max-num-batched-tokens {mnbt:,} is below --max-model-len {length:,} ('max_num_batched_tokens ... is "
@@ -450,6 +457,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "vLLM {version} 对 config 中设置了 {kind} 类型 rope_scaling 的模型拒绝 --disable-sliding-window"
         "（NotImplementedError 'Disabling sliding window is not supported for models with rope_scaling'；只有 su、"
         "longrope、llama3 以及 Gemma 3 可以通过）。请选择 vLLM {since} 或更高版本（该检查已删除），或保留滑动窗口"),
+    "settings.kv_connector": (
+        "kvcalc sizes the KV connector {allowed} only, not {value}: a connector that stages or offloads blocks "
+        "(LMCache, the offloading or P2P NCCL connectors) allocates memory kvcalc does not size. Leave "
+        "--kv-transfer-config out for the pool vLLM would build without it",
+        "kvcalc 只估算 KV connector {allowed}，不支持 {value}：会暂存或卸载块的 connector（LMCache、offloading 或 P2P NCCL "
+        "connector）会分配 kvcalc 不估算的显存。去掉 --kv-transfer-config 可得到不使用它时 vLLM 会建立的缓存池"),
+    "settings.kv_connector_hybrid": (
+        "with a KV connector vLLM can turn the hybrid KV cache manager off, which changes how this model's "
+        "sliding-window, chunked or state layers take blocks, by connector and release; kvcalc does not size "
+        "that yet. It sizes NixlConnector for models whose layers all keep the same kind of cache",
+        "使用 KV connector 时，vLLM 可能会关闭混合 KV 缓存管理器（因 connector 和版本而异），从而改变该模型滑动窗口、分块"
+        "或状态层占用块的方式；kvcalc 暂不估算这种情况。对于所有层缓存类型相同的模型，kvcalc 可以估算 NixlConnector"),
     "settings.max_len_over_window": (
         "{value} is past the model's sliding window of {window:,} tokens, where --disable-sliding-window caps the "
         "context: vLLM refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1. Ask for {window:,} or less, or keep the "

@@ -274,7 +274,6 @@ NOT_MODELLED = {
     "--max-loras": Text("flags.lora"),
     "--max-lora-rank": Text("flags.lora"),
     "--lora-modules": Text("flags.lora"),
-    "--kv-transfer-config": Text("flags.kv_connector"),
     "--kv-offloading-size": Text("flags.kv_connector"),
     "--compilation-config": Text("flags.compilation"),
     "-O": Text("flags.compilation"),

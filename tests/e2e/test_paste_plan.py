@@ -116,7 +116,7 @@ def expected_estimate(res: dict[str, Any], **override: Any) -> dict[str, Any]:
                 "mamba_ssm_cache_dtype", "compile_cache", "model_runner_v2", "language_model_only",
                 "max_cudagraph_capture_size", "performance_mode", "cudagraph_mode", "attention_backend",
                 "optimization_level", "enable_chunked_prefill", "data_parallel_size", "allow_long_max_model_len",
-                "disable_sliding_window", "enable_expert_parallel"):
+                "disable_sliding_window", "enable_expert_parallel", "kv_connector"):
         if res["settings"].get(key) not in (None, "auto"):      # a Mamba dtype of auto is the select's default
             req["settings"][key] = res["settings"][key]
     if req["settings"]["max_model_len"] == -1:     # vLLM's -1 fills the field as auto, sent as typed

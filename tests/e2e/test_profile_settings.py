@@ -161,6 +161,22 @@ def test_expert_parallelism_places_whole_experts_on_each_gpu(py_page):
                    "64 of the 128", model="Qwen/Qwen3-30B-A3B", tensor_parallel_size=2, max_model_len=8192)
 
 
+def test_a_nixl_connector_is_sized_as_the_pool_without_it(py_page):
+    """--kv-transfer-config (Advanced, KV connector): NixlConnector keeps no GPU buffer of its own, so
+    Qwen3-8B's pool is the same with it; the note says why, the command and the link carry it, and a
+    model with sliding-window layers gets the reason beside the field."""
+    page = py_page
+    on, off, want = choose_setting(page, "kv-connector", "NixlConnector", "kv_connector", "NixlConnector",
+                                   max_model_len=8192)
+    assert on["estimated"]["tokens"] == off["estimated"]["tokens"]
+    expect(page.get_by_test_id("notes")).to_contain_text("--kv-transfer-config NixlConnector")
+    expect(page.get_by_test_id("serve-command")).to_contain_text('--kv-transfer-config \'{"kv_connector":"NixlConnector"')
+    link_restores(page, "kvc", "NixlConnector", "kv-connector", "NixlConnector", want)
+    set_form(page, model="google/gemma-3-27b-it")
+    expect(page.locator("#kv-connector-msg")).to_contain_text("hybrid KV cache manager")
+    fresh_form(page)
+
+
 def test_the_model_runner_select_keeps_gemma_3_on_v1(py_page):
     """VLLM_USE_V2_MODEL_RUNNER=0 (Advanced): vLLM 0.26 runs Gemma 3 on model runner V2, which
     subtracts no CUDA-graph estimate; forcing the V1 runner brings that term back and shrinks the

@@ -1,0 +1,62 @@
+"""--kv-transfer-config: NixlConnector, the prefill/decode transfer, registers the KV cache vLLM sizes
+and keeps no GPU buffer of its own, so kvcalc sizes it as the pool without it, for models whose layers
+all keep one kind of cache; other connectors, and hybrid models, are refused with the reason."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from factories import calc
+from kvcalc import api
+from kvcalc.commandline import read_command
+from kvcalc.errors import SettingsError
+from kvcalc.validate import load_logs, evaluate_entry
+
+NIXL = json.dumps({"kv_connector": "NixlConnector", "kv_role": "kv_producer", "kv_buffer_device": "cpu"})
+
+
+def test_nixl_is_read_from_every_spelling_and_other_connectors_are_refused():
+    assert read_command(f"vllm serve Qwen/Qwen3-8B --kv-transfer-config '{NIXL}'")["settings"] == \
+        {"kv_connector": "NixlConnector"}
+    dotted = read_command("vllm serve Qwen/Qwen3-8B --kv-transfer-config.kv_connector NixlConnector "
+                          "--kv-transfer-config.kv_role kv_both")
+    assert dotted["settings"] == {"kv_connector": "NixlConnector"} and not dotted["refused"]
+    lmcache = read_command("""vllm serve Qwen/Qwen3-8B --kv-transfer-config '{"kv_connector":"LMCacheConnectorV1"}'""")
+    assert lmcache["settings"] == {} and "NixlConnector" in str(lmcache["refused"]["--kv-transfer-config"])
+
+
+def test_nixl_leaves_the_pool_of_a_uniform_model_as_it_is():
+    off, on = calc("Qwen/Qwen3-8B", max_model_len=8192), calc("Qwen/Qwen3-8B", max_model_len=8192,
+                                                                   kv_connector="NixlConnector")
+    assert on.estimated.tokens == off.estimated.tokens
+    assert any("--kv-transfer-config NixlConnector" in str(n) for n in on.notes)
+    assert """--kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'""" in on.serve_command
+    assert "--kv-transfer-config" not in off.serve_command
+
+
+@pytest.mark.parametrize("model", ["google/gemma-3-27b-it", "Qwen/Qwen3-Next-80B-A3B-Instruct"])
+def test_a_hybrid_model_with_a_connector_is_refused_with_the_reason(model):
+    """Sliding-window (Gemma 3) or state (Qwen3-Next) layers: whether vLLM keeps the hybrid KV cache
+    manager with a connector depends on the connector and the release, which kvcalc does not size."""
+    with pytest.raises(SettingsError) as err:
+        calc(model, max_model_len=8192, kv_connector="NixlConnector")
+    assert list(err.value.problems) == ["--kv-transfer-config"]
+
+
+def test_a_connector_kvcalc_does_not_size_is_named():
+    r = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "h100",
+                    "settings": {"kv_connector": "P2pNcclConnector"}})
+    assert not r["ok"] and "--kv-transfer-config" in r["error"]["fields"]
+    assert "P2pNcclConnector" in r["error"]["message"]
+
+
+def test_the_public_nixl_starts_check_out_with_the_connector_set():
+    """The seven prefill/decode starts on an L4 ran NixlConnector: set, their estimates stay where
+    they are without it."""
+    rows = [e for e in load_logs() if e["id"].startswith("l4-qwen3-8b-fp8-nixl-")]
+    assert len(rows) == 7
+    for entry in rows:
+        plain = evaluate_entry(entry)["estimated"]["tokens"]
+        assert evaluate_entry({**entry, "kv_connector": "NixlConnector"})["estimated"]["tokens"] == plain
