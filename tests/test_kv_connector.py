@@ -60,3 +60,16 @@ def test_the_public_nixl_starts_check_out_with_the_connector_set():
     for entry in rows:
         plain = evaluate_entry(entry)["estimated"]["tokens"]
         assert evaluate_entry({**entry, "kv_connector": "NixlConnector"})["estimated"]["tokens"] == plain
+
+
+def test_a_pasted_log_names_its_nixl_connector():
+    """The non-default args print the parsed KVTransferConfig as its repr: its NixlConnector is read
+    (the compare then sizes it, or refuses a hybrid model); another connector stays unread, as before."""
+    from kvcalc.logparse import parse_log
+    rows = {e["id"]: e for e in load_logs()}
+    nixl = parse_log(rows["rtx3090-qwen2.5-7b-nixl-prefill-seqs64-mbt2k-util0.85-noprefix-warm-v0.29.0"]["excerpt"])
+    assert nixl.settings()["kv_connector"] == "NixlConnector"
+    p2p = next(e for i, e in rows.items() if i.startswith("l20x4-qwen3-32b-tp4-eager") and "p2p" in i)
+    parsed = parse_log(p2p["excerpt"])
+    assert parsed.non_default_args["kv_transfer_config"] == {"kv_connector": "P2pNcclConnector"}
+    assert "kv_connector" not in parsed.settings()

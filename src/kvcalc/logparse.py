@@ -19,7 +19,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from .settings import AUTO_MAX_MODEL_LEN, FORCED_BACKENDS, mm_limits_of, mm_processor_of
+from .settings import AUTO_MAX_MODEL_LEN, FORCED_BACKENDS, KV_CONNECTORS, mm_limits_of, mm_processor_of
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .errors import VersionError
 from .versions import Rule, applies, ngc_tag, parse_version
@@ -217,6 +217,9 @@ class ParsedLog:
             out["disable_sliding_window"] = True
         if a.get("enable_expert_parallel") is True:
             out["enable_expert_parallel"] = True
+        transfer = a.get("kv_transfer_config")
+        if isinstance(transfer, dict) and transfer.get("kv_connector") in KV_CONNECTORS:
+            out["kv_connector"] = transfer["kv_connector"]     # others stay as they were: not read
         for key in ("max_cudagraph_capture_size", "cudagraph_capture_sizes"):
             if a.get(key) is not None:
                 out[key] = a[key]
@@ -474,6 +477,9 @@ def _args(text: str) -> dict[str, Any]:
             try:
                 value = _plain(_literal(m.group(2)))
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                connector = _CONNECTOR_REPR.match(m.group(2))
+                if connector:    # the parsed KVTransferConfig prints as its repr: its connector is read
+                    out[m.group(1)] = {"kv_connector": connector.group(1)}
                 continue
             if value is not _DROP:
                 out[m.group(1)] = value
@@ -481,6 +487,7 @@ def _args(text: str) -> dict[str, Any]:
 
 
 _ARG_ENTRY = re.compile(r"\s*'(\w{1,100})'\s*:\s*(.+?)\s*$", re.S)
+_CONNECTOR_REPR = re.compile(r"KVTransferConfig\(kv_connector='(\w{1,100})'")
 _OPENERS, _CLOSERS = "{[(", "}])"
 
 
