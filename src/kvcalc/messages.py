@@ -104,10 +104,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "按专家的完整宽度计算。有三次公开启动日志可以核对（TP 2 与 TP 8：权重与日志一致）；CUDA graph 部分最不确定"),
     "note.kv_connector": (
         "--kv-transfer-config {connector}: the connector registers the KV cache for transfer and keeps no GPU "
-        "buffer of its own in public prefill/decode starts (seven on an L4 land within 1.7% as if it were not "
-        "there), so the pool is sized as without it",
+        "buffer of its own in public prefill/decode starts (eight on an L4 and an RTX 3090 land within 1.7% as "
+        "if it were not there), so the pool is sized as without it",
         "--kv-transfer-config {connector}：该 connector 只是为传输注册 KV 缓存，在公开的 prefill/decode 启动日志中"
-        "不另占显存（L4 上的七次启动与不使用它时的估算相差不到 1.7%），因此缓存池按不使用它时估算"),
+        "不另占显存（L4 和 RTX 3090 上的八次启动与不使用它时的估算相差不到 1.7%），因此缓存池按不使用它时估算"),
     "note.expert_parallel_dense": (
         "--enable-expert-parallel changes nothing here: the model has no experts",
         "--enable-expert-parallel 在这里不起作用：该模型没有专家"),
