@@ -30,7 +30,8 @@ from .specs import SizingContext
 from .units import GIB
 from .versions import (NEWEST_LOGGED, Rule, Version, applies, breakable_cudagraphs, default_v2_architectures,
                        flashinfer_sampler_default, rocm_keeps_v1, runs_on_v1_for)
-from .weights import DRAFTER_WEIGHT_METHODS, drafter_weights, format_for, mxfp4_expert_align, serving_quantization
+from .weights import (DRAFTER_WEIGHT_METHODS, drafter_weights, experts_on_first_gpu, format_for, mxfp4_expert_align,
+                      serving_quantization)
 
 _FLOAT_EPS = 1e-9
 
@@ -461,16 +462,18 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
               weights_bytes: int | None, mrv2: bool, parts: dict[str, Any],
               measured_reserve: int | None = None,
               num_spec: int = 0, sixteen_bit_cache: bool = True,
-              fa_cache: bool = True) -> tuple[Budget | None, str | None, tuple[str, ...]]:
+              fa_cache: bool = True, mm_prefix: bool = False) -> tuple[Budget | None, str | None, tuple[str, ...]]:
     """The fully estimated budget, or why there is none, and the notes its reserve raises (none for
     a measured reserve). ``num_spec`` is the speculative tokens per step (any method, n-gram
     included): it sets the decode query length the CUDA-graph sizes follow; ``sixteen_bit_cache``
     the KV cache's values are 16-bit (it picks Hopper's MLA backend, whose graphs count); ``fa_cache``
-    FlashAttention takes its type where it takes fp8 (kvspecs.fa_keeps_cache), else FlashInfer runs."""
+    FlashAttention takes its type where it takes fp8 (kvspecs.fa_keeps_cache), else FlashInfer runs;
+    ``mm_prefix`` the model attends fully over image tokens (attention.mm_prefix_lm)."""
     from .reserve import ReserveEstimate, estimate_reserve  # noqa: PLC0415
     from .weights import LOAD_MAX_SPLIT_BYTES, estimate_weights  # noqa: PLC0415
 
     s = r.settings
+    expert_parallel = expert_parallel_in_effect(s, arch)
     dtype_bytes = model_dtype_bytes(model_dtype)
     mxfp4_align = mxfp4_expert_align(r.version, gpu.platform, gpu.compute_capability, s.mxfp4_marlin)
     # vLLM loads under a 20 MiB split limit on CUDA from v0.21; ROCm keeps torch's default
@@ -483,7 +486,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                          mnbt=r.max_num_batched_tokens, towers_off=_towers_off(config, r),
                          rounding=True, max_split=load_split,
                          cpu_offload_bytes=int((s.cpu_offload_gb or 0) * GIB),
-                         expert_parallel=expert_parallel_in_effect(s, arch), version=r.version)
+                         expert_parallel=expert_parallel, version=r.version)
     if w is None:
         return None, Text("note.weights_unknown"), ()
     vocab = text_part(config).get("vocab_size")
@@ -498,7 +501,6 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     # breakable CUDA graphs (Rule.BREAKABLE_CUDAGRAPHS) keep the graphs and drop torch.compile
     compiled = not eager and not breakable_cudagraphs(arch.architecture, r.version, gpu.platform)
     pp = s.pipeline_parallel_size
-    mm_prefix = mm_prefix_lm(config, r.version, embeds_in_graph(config, r))
     reserves = tuple(estimate_reserve(config, r.version, tp=s.tensor_parallel_size, pp=pp,
                                       mnbt=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
                                       vocab=vocab, dtype_bytes=dtype_bytes, cuda_graphs=cg,
@@ -527,7 +529,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       spec_method=s.speculative.method if s.speculative else None,
                                       pinned_memory=s.pinned_memory,
                                       moe_workspace=_moe_workspace(config, s, r.version),
-                                      expert_parallel=expert_parallel_in_effect(s, arch))
+                                      expert_parallel=expert_parallel)
                      for i in range(pp))
     reserve_notes = reserves[0].notes if measured_reserve is None else ()
     if measured_reserve is not None:
@@ -763,9 +765,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         notes = [*notes, Text("note.expert_parallel_one_gpu")]
     elif expert_parallel_in_effect(s, arch):
         experts = expert_count(text_part(config))
-        local = -(-experts // s.tensor_parallel_size) if applies(Rule.EP_EXPERTS_BALANCED, version) \
-            else experts // s.tensor_parallel_size
-        notes = [*notes, Text("note.expert_parallel", tp=s.tensor_parallel_size, experts=experts, local=local)]
+        notes = [*notes, Text("note.expert_parallel", tp=s.tensor_parallel_size, experts=experts,
+                              local=experts_on_first_gpu(experts, s.tensor_parallel_size, version))]
     if s.data_parallel_size > 1:
         gpus_per_engine = s.tensor_parallel_size * s.pipeline_parallel_size
         if arch.is_moe:
@@ -827,7 +828,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     else:
         budget, budget_note, reserve_notes = _estimate(config, arch, gpu, resolved, model_dtype, weights_bytes,
                                                        mrv2, parts, measured_reserve_bytes, spec_tokens,
-                                                       kv.sixteen_bit, fa_keeps_cache(kv.name))
+                                                       kv.sixteen_bit, fa_keeps_cache(kv.name), mm_prefix)
         if budget is not None:
             estimated = _pool(parts, budget.stage_available)
             est_low = _pool(parts, budget.stage_low)

@@ -113,8 +113,9 @@ cache's state, and pinned host memory (off under WSL2, which no flag says)."""
 
 KV_CONNECTORS = ("NixlConnector",)
 """KV connectors (--kv-transfer-config's ``kv_connector``) kvcalc sizes: NIXL, the prefill/decode
-transfer of llm-d and vLLM's disaggregated serving, registers the KV cache the engine sizes and keeps
-no GPU buffer of its own in public starts (seven prefill/decode starts of Qwen3-8B FP8 on an L4 and one
+transfer of llm-d and vLLM's disaggregated serving, registers the KV cache the engine sizes with its
+agent (vllm/distributed/kv_transfer/kv_connector/v1/nixl/connector.py ``register_kv_caches``, v0.20-v0.28
+wheels) and keeps no GPU buffer of its own in public starts (seven prefill/decode starts of Qwen3-8B FP8 on an L4 and one
 of Qwen2.5-7B on an RTX 3090, v0.29, land within 1.7% as if it were not there). Connectors that stage or offload blocks (LMCache, the
 offloading and P2P NCCL connectors) allocate memory kvcalc does not size, and stay refused."""
 

@@ -389,18 +389,23 @@ def pp_stage_of(layer: int, sizes: list[int]) -> int:
     return len(sizes) - 1
 
 
+def experts_on_first_gpu(experts: int, tp: int, version: Version) -> int:
+    """How many of ``experts`` whole experts the first of ``tp`` expert-parallel GPUs holds: from v0.10.1
+    vLLM's expert map gives the first E mod TP ranks one more (ceil), v0.10.0 gave every rank floor(E / TP)
+    and the last one the rest (Rule.EP_EXPERTS_BALANCED; fused_moe/layer.py ``determine_expert_map``)."""
+    return cdiv(experts, tp) if applies(Rule.EP_EXPERTS_BALANCED, version) else experts // tp
+
+
 def whole_experts(parts: list[Part], config: dict[str, Any], tp: int, version: Version) -> list[Part]:
     """``parts`` as --enable-expert-parallel places the routed experts: whole experts spread over
     the TP group (expert-parallel size = TP when data parallelism is 1), not a 1/TP slice of every
-    expert. The first rank prints "Model loading took": from v0.10.1 vLLM's expert map gives the
-    first E mod TP ranks one expert more, so that GPU holds ceil(E / TP) of the E experts; v0.10.0
-    gave every rank floor(E / TP) and the last one the rest (Rule.EP_EXPERTS_BALANCED; the linear
-    and round-robin placements give rank 0 the same count). Shared experts, routers and the rest
-    keep their TP split."""
+    expert. The first rank prints "Model loading took", so one GPU holds ``experts_on_first_gpu``
+    of them (the linear and round-robin placements give rank 0 the same count). Shared experts,
+    routers and the rest keep their TP split."""
     experts = expert_count(text_part(config))
     if not experts or tp == 1:
         return parts
-    local = cdiv(experts, tp) if applies(Rule.EP_EXPERTS_BALANCED, version) else experts // tp
+    local = experts_on_first_gpu(experts, tp, version)
     return [replace(p, per_rank=p.params * local // experts) if p.expert and p.per_rank is None else p
             for p in parts]
 
