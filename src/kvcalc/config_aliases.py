@@ -6,11 +6,13 @@ to ``n_layer``; vLLM's own ChatGLMConfig, vllm/transformers_utils/configs/chatgl
 ``num_layers``), and the model's attention layers decide how many KV heads the cache holds
 (vllm/model_executor/models/chatglm.py, falcon.py, gpt_bigcode.py). kvcalc reads config.json
 directly, so :func:`canonical` fills in the standard names the same way before anything sizes the
-model. A name the config already has is never replaced.
+model. A name the config already has is never replaced, except where the class itself lets
+another key win (LFM2's ``block_ff_dim`` and ``tie_embedding``, ``_lfm2_fields``).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 _GPT2_NAMES = {"hidden_size": "n_embd", "num_hidden_layers": "n_layer", "num_attention_heads": "n_head",
@@ -67,6 +69,11 @@ TIED_BY_DEFAULT = frozenset({"gpt2", "gpt_bigcode", "mpt", "bloom", "opt", *FALC
 (vllm/model_executor/models/opt.py OPTForCausalLM: ``lm_head = self.model.decoder.embed_tokens``
 when ``tie_word_embeddings``, the PretrainedConfig default)."""
 
+ALWAYS_TIED = frozenset({"lfm2", "lfm2_moe"})
+"""Model types whose vLLM class ties the LM head to the embedding whatever the config says
+(vllm/model_executor/models/lfm2.py and lfm2_moe.py call ``lm_head.tie_weights`` unconditionally,
+v0.10.2-v0.33): one table in GPU memory."""
+
 
 LEARNED_POSITION_ROWS: dict[str, tuple[str, int]] = {
     "gpt2": ("max_position_embeddings", 0), "gpt_bigcode": ("max_position_embeddings", 0),
@@ -115,6 +122,47 @@ def _kv_heads(t: dict[str, Any], model_type: str) -> tuple[Any, str] | None:
     return next(((t[name], name) for name in KV_HEAD_NAMES if t.get(name) is not None), None)
 
 
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def lfm2_mlp_width(ff: int, t: dict[str, Any]) -> int:
+    """The MLP width vLLM's ``Lfm2MLP`` builds from the config's ``intermediate_size``
+    (vllm/model_executor/models/lfm2.py): with ``block_auto_adjust_ff_dim`` (on by default) two
+    thirds of it, times ``block_ffn_dim_multiplier``, rounded up to ``block_multiple_of``.
+    LFM2-1.2B: 12,288 -> 8,192."""
+    if t.get("block_auto_adjust_ff_dim", True) is False:
+        return ff
+    width = int(2 * ff / 3)
+    mult = t.get("block_ffn_dim_multiplier", 1.0)
+    if _number(mult):
+        width = int(mult * width)
+    step = t.get("block_multiple_of", 256)
+    step = int(step) if _number(step) and step >= 1 else 256
+    return step * -(-width // step)
+
+
+def _lfm2_fields(t: dict[str, Any]) -> dict[str, Any]:
+    """What transformers' Lfm2Config answers that config.json spells otherwise: the original keys
+    ``block_ff_dim`` and ``tie_embedding`` win over ``intermediate_size`` and
+    ``tie_word_embeddings``, and ``layer_types`` comes from ``full_attn_idxs`` (every layer
+    attention without either). ``intermediate_size`` then holds the width vLLM's MLP is built at
+    (``lfm2_mlp_width``), which is what kvcalc sizes."""
+    out: dict[str, Any] = {}
+    ff = t.get("block_ff_dim", t.get("intermediate_size", 12288))
+    if _number(ff) and ff >= 1:
+        out["intermediate_size"] = lfm2_mlp_width(int(ff), t)
+    if isinstance(t.get("tie_embedding"), bool):
+        out["tie_word_embeddings"] = t["tie_embedding"]
+    n, idxs = t.get("num_hidden_layers"), t.get("full_attn_idxs")
+    if t.get("layer_types") is None and isinstance(n, int) and not isinstance(n, bool) and 0 < n <= 10_000:
+        attn = set(idxs) if isinstance(idxs, list) and all(isinstance(i, int) for i in idxs) else \
+            set(range(n)) if idxs is None else None
+        if attn is not None:
+            out["layer_types"] = ["full_attention" if i in attn else "conv" for i in range(n)]
+    return out
+
+
 def canonical_with_sources(t: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     """``t`` (a language model's config) with the standard names filled in from the class's own
     spellings, ``num_key_value_heads`` from the model's attention layers and the MLP width's class
@@ -141,6 +189,8 @@ def canonical_with_sources(t: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
     if model_type in WIDE_MLP_TYPES and merged.get("intermediate_size") is None and isinstance(hidden, int) \
             and not isinstance(hidden, bool):
         filled["intermediate_size"] = 4 * hidden
+    if model_type == "lfm2":
+        filled.update(_lfm2_fields(t))
     return ({**t, **filled} if filled else t), sources
 
 

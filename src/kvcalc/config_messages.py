@@ -73,6 +73,18 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "config.unknown_layer_type": (
         "unknown layer type {value}",
         "未知的层类型 {value}"),
+    "config.lfm2_attn_idxs": (
+        "must be a list of layer numbers (whole numbers), as LFM2's config class reads it",
+        "必须是层序号（整数）的列表，LFM2 的配置类按此读取"),
+    "config.lfm2_moe_layer_types": (
+        "missing: vLLM's LFM2-MoE config class has no default for it; list \"conv\" or "
+        "\"full_attention\" for every layer",
+        "缺失：vLLM 的 LFM2-MoE 配置类没有默认值；请为每一层写出 \"conv\" 或 \"full_attention\""),
+    "config.lfm2_conv_dim": (
+        "missing: vLLM's LFM2 sizes each convolution layer's state from conv_dim (the published "
+        "LFM2 configs set it to hidden_size); add it",
+        "缺失：vLLM 的 LFM2 按 conv_dim 确定每个卷积层的状态大小（已发布的 LFM2 配置都把它设为 "
+        "hidden_size）；请补上"),
     "config.unknown_layer_code": (
         "unknown layer code {code} at {index}",
         "第 {index} 位是未知的层代码 {code}"),
@@ -149,9 +161,6 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "model.reason.lightning": (
         "{model} lightning attention",
         "{model} 的 lightning attention"),
-    "model.reason.lfm2": (
-        "LFM2's short-convolution state",
-        "LFM2 的短卷积状态"),
     "model.reason.encoder_decoder": (
         "encoder-decoder cross-attention",
         "编码器-解码器模型的交叉注意力"),

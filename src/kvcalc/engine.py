@@ -242,6 +242,29 @@ def v0_engine_note(arch: ModelArch, gpu: GpuTarget, version: Version, requested_
     return None
 
 
+MODEL_FIRST_RELEASE: dict[str, Rule] = {
+    "lfm2": Rule.LFM2_MODEL, "lfm2_moe": Rule.LFM2_MOE_MODEL,
+    "Lfm2VlForConditionalGeneration": Rule.LFM2_VL_MODEL, "Lfm2VLForConditionalGeneration": Rule.LFM2_VL_MODEL,
+}
+"""Model types (of the language model) and architectures kvcalc reads that vLLM added after v0.10.0,
+by the rule for the release that added them; an earlier release stops at start-up (the architecture
+is not in its model registry)."""
+
+
+def refuse_model_before_release(arch: ModelArch, version: Version) -> None:
+    """A SettingsError where ``version`` predates the model's class in vLLM (MODEL_FIRST_RELEASE: the
+    later of its language model's and its architecture's, so LFM2-VL needs v0.14 though LFM2 ran
+    from v0.10.2)."""
+    rules = [r for r in (MODEL_FIRST_RELEASE.get(arch.model_type), MODEL_FIRST_RELEASE.get(arch.architecture))
+             if r is not None]
+    if not rules:
+        return
+    rule = max(rules, key=lambda r: r.value.since)
+    if not applies(rule, version):
+        raise SettingsError({"--vllm-version": Text("settings.model_before_release", model=arch.architecture,
+                                                    version=str(version), since=str(rule.value.since))})
+
+
 def as_release_reads(arch: ModelArch, version: Version) -> ModelArch:
     """The model as ``version`` classifies it: from v0.11.1 a hybrid class whose layers are all
     attention (granite-4.0-micro) is no hybrid (ModelConfig.is_hybrid, Rule.ATTENTION_ONLY_NOT_HYBRID),
@@ -697,6 +720,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     rope_refusal = sliding_window_rope_problem(config, version) if settings.disable_sliding_window else None
     if rope_refusal is not None:
         raise SettingsError({"--disable-sliding-window": rope_refusal})   # Text: sliding_window_rope_problem
+    refuse_model_before_release(arch, version)
     arch = as_release_reads(arch, version)
     from .reserve import mm_prefix_lm_batch_floor  # noqa: PLC0415
     floored = with_batch_floor(resolved, mm_prefix_lm_batch_floor(config, resolved.mm_limits, resolved.mm_processor,

@@ -47,6 +47,8 @@ class MambaDims:
     SSM state (heads/TP, head_dim, d_state) — ``mamba_utils.mamba2_state_shape``.
     ``flavour`` "gdn" (gated delta net): conv (2·k_heads·k_dim + v_heads·v_dim)/TP ×
     (kernel − 1), recurrent (v_heads/TP, v_dim, k_dim) — ``gated_delta_net_state_shape``.
+    ``flavour`` "short_conv" (LFM2): conv intermediate/TP × (kernel − 1) and no recurrent
+    state — ``short_conv_state_shape``.
     """
 
     flavour: str
@@ -565,6 +567,52 @@ def _qwen3_next_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
     return layers, dims
 
 
+def _lfm2_layers(f: _Fields, model_type: str) -> tuple[list[AttentionLayer], MambaDims]:
+    """LFM2 / LFM2-MoE: gated short-convolution layers with attention layers among them.
+
+    Mirrors vllm/model_executor/models/lfm2.py and lfm2_moe.py (v0.10.2 on; MoE from v0.11.1):
+    ``layer_types`` says "conv" or "full_attention" per layer; transformers' Lfm2Config builds it
+    from ``full_attn_idxs`` when absent (every layer attention when both are), vLLM's Lfm2MoeConfig
+    does not. The attention head size is hidden_size / num_attention_heads whatever the config
+    says (Lfm2Attention). A conv layer keeps one state of (conv_L_cache − 1) × conv_dim / TP values
+    in the model dtype (``MambaStateShapeCalculator.short_conv_state_shape``): conv_dim is the
+    config's ``conv_dim`` for LFM2 and the hidden size for LFM2-MoE."""
+    n = f.int("num_hidden_layers", maximum=10_000)
+    heads = f.int("num_attention_heads")
+    kv_heads = f.int("num_key_value_heads", heads)
+    if kv_heads > heads:
+        raise ConfigError(f.path("num_key_value_heads"),
+                          Text("config.kv_heads_exceed", kv_heads=kv_heads, heads=heads))
+    head = _head_from_hidden(f, heads)
+    given = f.list("layer_types", n)
+    if given is not None:
+        types = _layer_type_names(f, given, n)
+    elif model_type == "lfm2":
+        idxs = f.list("full_attn_idxs")
+        if idxs is None:
+            attn = set(range(n))
+        elif all(isinstance(i, int) and not isinstance(i, bool) for i in idxs):
+            attn = set(idxs)
+        else:
+            raise ConfigError(f.path("full_attn_idxs"), Text("config.lfm2_attn_idxs"))
+        types = ["full_attention" if i in attn else "conv" for i in range(n)]
+    else:
+        raise ConfigError(f.path("layer_types"), Text("config.lfm2_moe_layer_types"))
+    layers = []
+    for i, t in enumerate(types[:n]):
+        if t == "conv":
+            layers.append(AttentionLayer("mamba"))
+        elif t == "full_attention":
+            layers.append(AttentionLayer("full", kv_heads, head, head))
+        else:
+            raise ConfigError(f.path(f"layer_types[{i}]"), Text("config.unknown_layer_type", value=show(t)))
+    if model_type == "lfm2" and not f.has("conv_dim"):
+        raise ConfigError(f.path("conv_dim"), Text("config.lfm2_conv_dim"))
+    width = f.int("conv_dim") if model_type == "lfm2" else f.int("hidden_size")
+    return layers, MambaDims("short_conv", conv_kernel=f.int("conv_L_cache", 3, minimum=2, maximum=64),
+                             intermediate_size=width)
+
+
 def _mamba2_dims(f: _Fields, names: dict[str, str], intermediate: int) -> MambaDims:
     chunk = f.opt_int("mamba_chunk_size", maximum=10**6) or f.opt_int("chunk_size", maximum=10**6) or 2048
     return MambaDims(
@@ -682,7 +730,6 @@ _UNSUPPORTED: dict[str, Text] = {
     "jamba": Text("model.reason.jamba"),
     "minimax_text_01": Text("model.reason.lightning", model="MiniMax-Text-01"),
     "minimax_m1": Text("model.reason.lightning", model="MiniMax-M1"),
-    "lfm2": Text("model.reason.lfm2"),
     "whisper": Text("model.reason.encoder_decoder"),
     "t5": Text("model.reason.encoder_decoder"),
     "bart": Text("model.reason.encoder_decoder"),
@@ -881,6 +928,9 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         layers = _llama4_layers(f)
     elif model_type in ("qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text"):
         layers, mamba = _qwen3_next_layers(f)
+        hybrid_class = True
+    elif model_type in ("lfm2", "lfm2_moe"):
+        layers, mamba = _lfm2_layers(f, model_type)
         hybrid_class = True
     elif model_type == "nemotron_h":
         layers, mamba = _nemotron_h_layers(f)

@@ -234,10 +234,14 @@ def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
 
     Qwen3-Next (16 k-heads, 32 v-heads, dims 128, kernel 4, bf16, TP 1):
     conv (2·16·128 + 32·128) × 3 + recurrent 32·128·128 = 24,576 + 524,288 values
-    -> 1,097,728 bytes.
+    -> 1,097,728 bytes. LFM2-1.2B (conv_dim 2048, conv_L_cache 3, bf16): 2 × 2048 × 2 = 8,192 bytes.
     """
     conv_b = model_dtype_bytes(conv_dtype or dims.conv_dtype or model_dtype)
     ssm_b = model_dtype_bytes(ssm_dtype or dims.ssm_dtype or conv_dtype or dims.conv_dtype or model_dtype)
+    if dims.flavour == "short_conv":
+        # LFM2: one convolution state, no speculative slots (short_conv_state_shape takes none)
+        _divisible(dims.intermediate_size, tp, Text("tp.what.conv_channels"))
+        return dims.intermediate_size // tp * (dims.conv_kernel - 1) * conv_b
     if dims.flavour == "gdn":
         conv_dim = dims.head_k_dim * dims.num_k_heads * 2 + dims.head_dim * dims.num_heads
         _divisible(conv_dim, tp, Text("tp.what.linear_channels"))

@@ -79,6 +79,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "copies the offloaded weights in instead, or run on Linux",
         "vLLM {version} 会拒绝启动：它的 CPU 卸载需要锁页主机内存，而在 WSL2 下它不使用锁页内存（'V1 CPU offloading "
         "requires uva (pin memory) support'）。请选择 vLLM {since} 或更高版本（改为把被卸载的权重拷入），或在 Linux 上运行"),
+    "settings.model_before_release": (
+        "vLLM {version} does not have {model}: the architecture is not in its model registry, so it "
+        "stops at start-up. vLLM {since} added it; choose that release or a newer one",
+        "vLLM {version} 没有 {model}：该架构不在其模型注册表中，启动即报错。vLLM {since} 才加入它；请选择该版本或更新的版本"),
     "settings.mrv2_needs_pinned": (
         "vLLM {version} cannot start model runner V2 without pinned host memory: under WSL2 it fails with "
         "'RuntimeError: UVA is not available'. Set VLLM_WSL2_ENABLE_PIN_MEMORY=1 (pinned memory: available), "
@@ -979,9 +983,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "（capture size 最大 {largest}）× {per:g} MiB"),
     "basis.cuda_graphs_hybrid": (
         "vLLM's estimate, subtracted in this setting: {piecewise} piecewise + {full} full graphs "
-        "(capture sizes up to {largest}) × {per:g} MiB + {first:.2f} GiB for the Mamba/GDN layers' first capture",
+        "(capture sizes up to {largest}) × {per:g} MiB + {first:.2f} GiB for the first capture of the state layers (Mamba, GDN, short convolution)",
         "vLLM 的估算值，在此设置下会被扣除：{piecewise} 个 piecewise + {full} 个 full graph"
-        "（capture size 最大 {largest}）× {per:g} MiB，再加 Mamba/GDN 层首次捕获的 {first:.2f} GiB"),
+        "（capture size 最大 {largest}）× {per:g} MiB，再加状态层（Mamba、GDN、短卷积）首次捕获的 {first:.2f} GiB"),
     "basis.nvls": (
         "plus {gib:.2f} GiB for NCCL's NVLink SHARP, on for a TP group of {tp} GPUs on NVSwitch multicast "
         "(public TP 4 and TP 8 logs on such boards)",
@@ -1097,6 +1101,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tp.what.linear_heads": ("linear attention value heads", "线性注意力 value 头"),
     "tp.what.mamba_channels": ("Mamba channels", "Mamba 通道"),
     "tp.what.mamba_heads": ("Mamba heads", "Mamba 头"),
+    "tp.what.conv_channels": ("convolution channels", "卷积通道"),
     "pp.empty_stage": (
         "{pp} stages for {layers} layers leaves a stage without layers",
         "{layers} 层分成 {pp} 个流水线阶段，会有阶段分不到层"),

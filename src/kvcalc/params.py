@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .config_aliases import LEARNED_POSITION_ROWS, NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical, model_type_of
+from .config_aliases import ALWAYS_TIED, LEARNED_POSITION_ROWS, NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical, model_type_of
 from .kvspecs import kv_heads_per_gpu
 from .units import cdiv
 
@@ -105,6 +105,8 @@ def tied_embeddings(config: dict[str, Any]) -> bool:
 
 
 def _tied(config: dict[str, Any], t: dict[str, Any]) -> bool:
+    if model_type_of(t) in ALWAYS_TIED:
+        return True
     for d in (t, config):
         if isinstance(d.get("tie_word_embeddings"), bool):
             return d["tie_word_embeddings"]
@@ -128,7 +130,7 @@ def _attention(t: dict, i: int, tp: int, kind: str, heads: int, kv: int, hd: int
     if bias:
         parts.append(Part("attention", (heads + 2 * kv) * hd, None, False, layer=i))
     if t.get("model_type") in ("qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
-                               "gemma4", "gemma4_text") or t.get("use_qk_norm"):
+                               "gemma4", "gemma4_text", *LFM2_TYPES) or t.get("use_qk_norm"):
         parts.append(Part("norms", 2 * hd, 2 * hd, False, layer=i))
     return parts
 
@@ -162,6 +164,10 @@ def expert_count(t: dict) -> int:
     return _n(t, "num_local_experts") or _n(t, "num_experts") or _n(t, "n_routed_experts")
 
 
+LFM2_TYPES = ("lfm2", "lfm2_moe")
+"""Liquid AI's LFM2 models: short-convolution layers among attention layers (``layer_types``)."""
+
+
 def _moe_layer(t: dict, i: int) -> bool:
     """Whether layer ``i`` of a model with experts is a MoE layer (dense first layers, MLP-only
     layers and every-n-th-layer patterns leave some dense)."""
@@ -169,6 +175,8 @@ def _moe_layer(t: dict, i: int) -> bool:
         return False
     mt = (t.get("model_type") or "")
     if _n(t, "first_k_dense_replace") and i < _n(t, "first_k_dense_replace"):
+        return False
+    if mt == "lfm2_moe" and i < _n(t, "num_dense_layers", 2):     # lfm2_moe.py: dense first layers
         return False
     if i in (t.get("mlp_only_layers") or []):
         return False
@@ -216,6 +224,18 @@ def _mamba2(t: dict, i: int, H: int, heads: int, hd: int, state: int, groups: in
     conv = inner + 2 * groups * state
     return [Part("mamba", H * (2 * inner + 2 * groups * state + heads) + inner * H, None, True, layer=i),
             Part("mamba", conv * kernel + conv + 3 * heads + inner, None, False, layer=i)]
+
+
+def _short_conv(t: dict, i: int, H: int) -> list[Part]:
+    """An LFM2 convolution layer (vllm/model_executor/layers/mamba/short_conv.py ``ShortConv``):
+    ``in_proj`` H → 3 × conv_dim and ``out_proj`` conv_dim → H, split across TP and compressed by
+    the checkpoint's format, and the depthwise filter (conv_dim × conv_L_cache), which vLLM
+    builds without a quantization config. LFM2-MoE convolves at the hidden size."""
+    dim = _n(t, "conv_dim") if t.get("model_type") == "lfm2" else H
+    L = _n(t, "conv_L_cache", 3)
+    bias = 1 if t.get("conv_bias") else 0
+    return [Part("short_conv", H * 3 * dim + dim * H + bias * 4 * dim, None, True, layer=i),
+            Part("short_conv", dim * L + bias * dim, None, False, layer=i)]
 
 
 GEMMA4_POSITION_TABLE = 10240
@@ -411,6 +431,8 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
                              _n(t, "mamba_n_groups", 1), _n(t, "mamba_d_conv", 4))
         elif lt == "linear_attention":
             parts += _gdn(t, i, H)
+        elif lt == "conv" and mt in LFM2_TYPES:
+            parts += _short_conv(t, i, H)
         elif mla:
             parts += _mla(t, i, H)
         elif mt.startswith("gemma4") and lt == "full_attention":
@@ -467,7 +489,7 @@ def big_tensors(config: dict[str, Any], tp: int) -> list[tuple[str, int | None, 
     mt = str(t.get("model_type") or "")
     layer_types = t.get("layer_types") if isinstance(t.get("layer_types"), list) else None
     if t.get("kv_lora_rank") or isinstance(t.get("hybrid_override_pattern"), str) or \
-            isinstance(t.get("block_configs"), list) or mt.startswith("gemma4") or \
+            isinstance(t.get("block_configs"), list) or mt.startswith("gemma4") or mt in LFM2_TYPES or \
             (layer_types and any(x not in PLAIN_LAYER_TYPES for x in layer_types)):
         return out
     kv = _n(t, "num_key_value_heads", heads) or heads

@@ -961,6 +961,21 @@ class Rule(Enum):
         "bitsandbytes is no longer a quantization method: a bitsandbytes checkpoint stops at start-up with "
         "'Unknown quantization method: bitsandbytes'",
         "confirmed: bitsandbytes.py and the method name are in the v0.27.0 wheel and gone from v0.28.0")
+    LFM2_MODEL = RuleInfo(
+        _v("0.10.2"), "v0.10.2 wheel", "vllm/model_executor/models/lfm2.py",
+        "vLLM runs Liquid AI's LFM2 (Lfm2ForCausalLM): short-convolution layers whose state the hybrid "
+        "KV cache manager keeps beside the attention layers' blocks",
+        "confirmed: absent from the v0.10.1 wheel's model registry, in v0.10.2 (registry.py, lfm2.py) through v0.33.0")
+    LFM2_MOE_MODEL = RuleInfo(
+        _v("0.11.1"), "v0.11.1 wheel", "vllm/model_executor/models/lfm2_moe.py",
+        "vLLM runs LFM2's mixture-of-experts models (Lfm2MoeForCausalLM, LFM2-8B-A1B)",
+        "confirmed: absent from the v0.11.0 wheel's model registry, in v0.11.1 (registry.py, lfm2_moe.py) "
+        "through v0.33.0")
+    LFM2_VL_MODEL = RuleInfo(
+        _v("0.14.0"), "v0.14.0 wheel", "vllm/model_executor/models/lfm2_vl.py",
+        "vLLM runs LFM2's vision-language models (Lfm2VlForConditionalGeneration, LFM2-VL)",
+        "confirmed: absent from the v0.13.0 wheel's model registry, in v0.14.0 (registry.py, lfm2_vl.py) "
+        "through v0.33.0")
 
     @property
     def info(self) -> RuleInfo:
@@ -1730,6 +1745,15 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "BITSANDBYTES_REMOVED": (
         "bitsandbytes 不再是量化方法：bitsandbytes 检查点在启动时报错 'Unknown quantization method: bitsandbytes'",
         "已确认：v0.27.0 wheel 中还有 bitsandbytes.py 和该方法名，v0.28.0 起没有"),
+    "LFM2_MODEL": (
+        "vLLM 支持 Liquid AI 的 LFM2（Lfm2ForCausalLM）：短卷积层的状态由混合 KV cache 管理器与注意力层的块一起保存",
+        "已确认：v0.10.1 wheel 的模型注册表中没有，v0.10.2 起有（registry.py、lfm2.py），直到 v0.33.0"),
+    "LFM2_MOE_MODEL": (
+        "vLLM 支持 LFM2 的混合专家模型（Lfm2MoeForCausalLM，LFM2-8B-A1B）",
+        "已确认：v0.11.0 wheel 的模型注册表中没有，v0.11.1 起有（registry.py、lfm2_moe.py），直到 v0.33.0"),
+    "LFM2_VL_MODEL": (
+        "vLLM 支持 LFM2 的视觉语言模型（Lfm2VlForConditionalGeneration，LFM2-VL）",
+        "已确认：v0.13.0 wheel 的模型注册表中没有，v0.14.0 起有（registry.py、lfm2_vl.py），直到 v0.33.0"),
     "MRV2_ALL_MODELS_CG_PROFILED": (
         "所有模型改用 model runner V2，且它现在会 profile CUDA graph 显存",
         "已确认：v0.29.0 wheel（config/vllm.py use_v2_model_runner；v0.28.0 中 V2 的 profile_cudagraph_memory 返回 0）"),

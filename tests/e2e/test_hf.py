@@ -19,6 +19,7 @@ QWEN8_INDEX = json.loads((FIXTURES / "qwen3-8b" / "model.safetensors.index.json"
 QWEN06_CONFIG = json.loads((FIXTURES / "qwen3-0.6b" / "config.json").read_text())
 QWEN25_15_CONFIG = json.loads((FIXTURES / "qwen2.5-1.5b-instruct" / "config.json").read_text())
 QWEN25_05_CONFIG = json.loads((FIXTURES / "qwen2.5-0.5b-instruct" / "config.json").read_text())
+LFM2_CONFIG = json.loads((FIXTURES / "lfm2-1.2b" / "config.json").read_text())
 
 
 def safetensors_prefix() -> tuple[bytes, int]:
@@ -59,6 +60,21 @@ def test_load_single_file_model_reads_safetensors_header_by_range(py_page, hub):
     assert_numbers_match(page, oracle(want)["result"])
     ranged = [h for u, h in hub.seen if u.endswith("/model.safetensors")]
     assert ranged and ranged[0].get("range", "").startswith("bytes=0-")
+
+
+def test_an_lfm2_model_loads_with_its_convolution_state_paged(py_page, hub):
+    """A hybrid of short-convolution and attention layers (Liquid AI's LFM2): the page shows the
+    core's numbers and says the state page is padded to the attention page, in both languages."""
+    page = py_page
+    hub.add("LiquidAI/LFM2-1.2B", "config.json", body=LFM2_CONFIG)
+    load(page, "LiquidAI/LFM2-1.2B")
+    want = page_request(model="LiquidAI/LFM2-1.2B", config=LFM2_CONFIG)
+    wait_request(page, want)
+    r = oracle(want)["result"]
+    assert r["layout"]["kv_bytes_per_token"] == 6 * 2048
+    assert_numbers_match(page, r)
+    expect(page.get_by_test_id("model-id-msg")).to_contain_text("Loaded LiquidAI/LFM2-1.2B")
+    expect_in_both_languages(page, page.get_by_test_id("notes"), "Mamba page padded by 300.00%", "Mamba 页补齐了 300.00%")
 
 
 def test_token_is_sent_but_never_stored(py_page, hub):
