@@ -131,6 +131,9 @@ UNSUPPORTED_CASES = [
      "Mamba2"),
     (llama_like(text_config=llama_like(model_type="kimi_linear")), "Kimi Linear (KDA) state sizes",
      "model.reason.kimi_linear", "Kimi Linear"),
+    (llama_like(architectures=["Zamba2ForCausalLM"], model_type="zamba2", mamba_d_state=64),
+     "the recurrent-state layers (Mamba, linear attention or short convolution) of Zamba2ForCausalLM",
+     "model.reason.state_layers", "Zamba2ForCausalLM"),
 ]
 
 
@@ -154,6 +157,19 @@ def test_every_unsupported_reason_is_a_text():
     for model_type, reason in hf_config._UNSUPPORTED.items():
         assert isinstance(reason, Text) and reason.key.startswith("model.reason."), model_type
         assert CJK.search(reason.render("zh"))
+
+
+def test_state_fields_on_a_plain_decoder_are_refused_not_sized_as_attention():
+    """A model type kvcalc reads as a plain decoder, with a field only recurrent-state models carry
+    (an unknown GDN hybrid): sized as attention alone its pool would be wrong, so it is refused."""
+    for field in ("linear_num_value_heads", "mamba_d_state", "layers_block_type"):
+        cfg = llama_like(architectures=["NewHybridForCausalLM"], model_type="new_hybrid", **{field: 4})
+        reply = estimate_error(cfg)
+        assert reply["error"]["type"] == "UnsupportedModelError"
+        assert f"this config carries {field}" in reply["error"]["message"]
+        assert field in zh_of_error(reply)
+    assert handle({"op": "estimate", "config": llama_like(model_type="new_plain"), "gpu": "h100",
+                   "settings": {}})["ok"]
 
 
 @pytest.mark.parametrize("cfg,needle,key", [

@@ -167,6 +167,15 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "model.reason.attention_free": (
         "attention-free {model} models",
         "无注意力的 {model} 模型"),
+    "model.reason.state_layers": (
+        "the recurrent-state layers (Mamba, linear attention or short convolution) of {model}",
+        "{model} 的递归状态层（Mamba、线性注意力或短卷积）"),
+    "model.state_fields": (
+        "this config carries {field}, a field of models with recurrent-state layers (Mamba, linear "
+        "attention), which kvcalc does not read for model_type {model_type}: sized as attention alone the "
+        "pool would be wrong, so it is not estimated",
+        "该配置含有 {field}，这是带递归状态层（Mamba、线性注意力）的模型才有的字段，而 kvcalc 对 model_type "
+        "{model_type} 不读取它：只按注意力层估算会得到错误的缓存池，因此不做估算"),
     "model.reason.encoder_only": (
         "encoder-only models (vLLM keeps no KV cache for them)",
         "纯编码器模型（vLLM 不为其保留 KV cache）"),

@@ -741,6 +741,44 @@ _UNSUPPORTED: dict[str, Text] = {
 }
 """model_type -> what kvcalc cannot reproduce for it (the ``what`` of ``model.unsupported``)."""
 
+STATE_CLASSES_NOT_READ = frozenset({
+    "JambaForCausalLM", "FalconH1ForCausalLM", "Zamba2ForCausalLM", "OlmoHybridForCausalLM",
+    "MambaForCausalLM", "Mamba2ForCausalLM", "FalconMambaForCausalLM",
+    "KimiLinearForCausalLM", "MiniMaxText01ForCausalLM", "MiniMaxM1ForCausalLM", "MiniMaxForCausalLM",
+    "MiniMaxVL01ForConditionalGeneration", "Plamo2ForCausalLM", "Phi4FlashForCausalLM",
+    "BailingMoeV2_5ForCausalLM", "BailingMoeV3ForCausalLM", "BailingMoeV3VLForConditionalGeneration",
+    "AliceAIForCausalLM",
+})
+"""vLLM classes that keep a recurrent state (Mamba, linear attention, short convolution) beside or
+instead of a KV cache (``IsHybrid`` / ``IsAttentionFree`` in vllm/model_executor/models, v0.10-v0.33)
+whose state kvcalc does not read: sized as attention alone they would come out wrong, so they are
+refused with the reason."""
+
+STATE_FIELDS = ("mamba_d_state", "mamba_d_conv", "mamba_expand", "mamba_num_heads", "ssm_state_size",
+                "linear_num_key_heads", "linear_num_value_heads", "linear_conv_kernel_dim", "conv_L_cache",
+                "layers_block_type", "attn_layer_period", "mamba_step", "hybrid_override_pattern")
+"""Config fields that only models with a recurrent state carry (Mamba, GDN, short convolution, or a
+hybrid layer pattern). A model type kvcalc reads as a plain decoder that has one is refused rather
+than sized as attention alone."""
+
+_STATE_MODEL_TYPES = ("qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text",
+                      "nemotron_h", "granitemoehybrid", "lfm2", "lfm2_moe", "bamba")
+"""The hybrid model types whose state kvcalc reads (read_model dispatches each; Bamba gets its own
+refusal there)."""
+
+
+def _refuse_unread_state(arch: str, model_type: str, f: _Fields) -> None:
+    """UnsupportedModelError for a model with recurrent-state layers kvcalc does not read:
+    a class in STATE_CLASSES_NOT_READ, or a config with a STATE_FIELDS entry outside the hybrids read."""
+    if arch in STATE_CLASSES_NOT_READ:
+        raise UnsupportedModelError(Text("model.unsupported", what=Text("model.reason.state_layers", model=arch),
+                                         model_type=repr(model_type)))
+    if model_type in _STATE_MODEL_TYPES:
+        return
+    field_name = next((k for k in STATE_FIELDS if f.raw(k) is not None), None)
+    if field_name is not None:
+        raise UnsupportedModelError(Text("model.state_fields", model_type=repr(model_type), field=field_name))
+
 
 def _mtp_layers(f: _Fields, base: list[AttentionLayer]) -> tuple[AttentionLayer, ...]:
     """Draft layers an MTP checkpoint carries (DeepSeek ``num_nextn_predict_layers``, Qwen3-Next
@@ -911,6 +949,7 @@ def read_model(config: dict[str, Any]) -> ModelArch:
                 Text("model.unsupported", what=_UNSUPPORTED[key], model_type=repr(key)))
     if not arch and not model_type:
         raise ConfigError("architectures", Text("config.no_architecture"))
+    _refuse_unread_state(arch, model_type, f)
     notes: list[str] = []
     mamba = None
     hybrid_class = False
