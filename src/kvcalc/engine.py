@@ -247,8 +247,9 @@ MODEL_FIRST_RELEASE: dict[str, Rule] = {
     "Lfm2VlForConditionalGeneration": Rule.LFM2_VL_MODEL, "Lfm2VLForConditionalGeneration": Rule.LFM2_VL_MODEL,
 }
 """Model types (of the language model) and architectures kvcalc reads that vLLM added after v0.10.0,
-by the rule for the release that added them; an earlier release stops at start-up (the architecture
-is not in its model registry)."""
+by the rule for the release that added them. An earlier release has no class of its own for them: it
+stops, or falls back to its Transformers backend (registry.py ``_try_resolve_transformers``), which
+keeps no recurrent state the way the native class does."""
 
 
 def refuse_model_before_release(arch: ModelArch, version: Version) -> None:

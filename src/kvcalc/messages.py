@@ -80,9 +80,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "vLLM {version} 会拒绝启动：它的 CPU 卸载需要锁页主机内存，而在 WSL2 下它不使用锁页内存（'V1 CPU offloading "
         "requires uva (pin memory) support'）。请选择 vLLM {since} 或更高版本（改为把被卸载的权重拷入），或在 Linux 上运行"),
     "settings.model_before_release": (
-        "vLLM {version} does not have {model}: the architecture is not in its model registry, so it "
-        "stops at start-up. vLLM {since} added it; choose that release or a newer one",
-        "vLLM {version} 没有 {model}：该架构不在其模型注册表中，启动即报错。vLLM {since} 才加入它；请选择该版本或更新的版本"),
+        "vLLM {version} has no model class of its own for {model} (vLLM {since} added it): it stops at "
+        "start-up, or, where the installed transformers has the model, runs it through its Transformers "
+        "backend, whose cache for these layers kvcalc does not size. Choose vLLM {since} or newer",
+        "vLLM {version} 没有 {model} 自己的模型类（vLLM {since} 才加入）：启动时会报错，或者在已安装的 "
+        "transformers 带有该模型时改走 Transformers 后端，而 kvcalc 不估算该后端为这些层分配的缓存。请选择 "
+        "vLLM {since} 或更新的版本"),
     "settings.mrv2_needs_pinned": (
         "vLLM {version} cannot start model runner V2 without pinned host memory: under WSL2 it fails with "
         "'RuntimeError: UVA is not available'. Set VLLM_WSL2_ENABLE_PIN_MEMORY=1 (pinned memory: available), "
