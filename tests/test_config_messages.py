@@ -152,9 +152,25 @@ def test_unsupported_model_reasons_are_translated(cfg, reason, key, in_zh):
     assert text.params["what"].render("zh") in chinese
 
 
+@pytest.mark.parametrize("arch,model_type,needle", [
+    ("KimiK3ForConditionalGeneration", "kimi_k3", "Kimi K3's KDA linear-attention state beside MLA layers"),
+    ("Step5ForCausalLM", "step5", "Step 5's sparse-attention cache"),
+    ("", "hy_v4", "Hunyuan V4's sparse-attention cache"),
+    ("Qwen4ExpForCausalLM", "qwen4_exp", "Qwen4-Exp's compressed sparse-attention cache"),
+])
+def test_v033_packages_with_their_own_cache_layouts_are_refused(arch, model_type, needle):
+    """The model packages of vLLM v0.33 (vllm/models/) whose cache is not a plain KV cache: by
+    architecture, or by model_type where config.json names no architecture."""
+    cfg = llama_like(architectures=[arch] if arch else [], model_type=model_type)
+    reply = estimate_error(cfg)
+    assert reply["error"]["type"] == "UnsupportedModelError"
+    assert reply["error"]["message"].startswith(f"kvcalc does not reproduce {needle}")
+    assert CJK.search(zh_of_error(reply))
+
+
 def test_every_unsupported_reason_is_a_text():
     assert hf_config._UNSUPPORTED
-    for model_type, reason in hf_config._UNSUPPORTED.items():
+    for model_type, reason in [*hf_config._UNSUPPORTED.items(), *hf_config.NEW_LAYOUTS_NOT_READ.items()]:
         assert isinstance(reason, Text) and reason.key.startswith("model.reason."), model_type
         assert CJK.search(reason.render("zh"))
 

@@ -170,6 +170,24 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "model.reason.state_layers": (
         "the recurrent-state layers (Mamba, linear attention or short convolution) of {model}",
         "{model} 的递归状态层（Mamba、线性注意力或短卷积）"),
+    "model.reason.layout_indexer": (
+        "{model}'s sparse-attention cache (an indexer's keys beside the attention cache)",
+        "{model} 的稀疏注意力缓存（注意力缓存之外还有 indexer 的键）"),
+    "model.reason.layout_indexer_compressed": (
+        "{model}'s compressed KV cache with a sparse-attention indexer",
+        "{model} 带稀疏注意力 indexer 的压缩 KV 缓存"),
+    "model.reason.layout_kda_compressed": (
+        "{model}'s KDA linear-attention state beside a compressed sparse-attention cache",
+        "{model} 的 KDA 线性注意力状态及压缩的稀疏注意力缓存"),
+    "model.reason.layout_conv_compressed": (
+        "{model}'s compressed sparse-attention cache with GDN and short-convolution state",
+        "{model} 的压缩稀疏注意力缓存及 GDN、短卷积状态"),
+    "model.reason.layout_kda_mla": (
+        "{model}'s KDA linear-attention state beside MLA layers",
+        "{model} 与 MLA 层并存的 KDA 线性注意力状态"),
+    "model.reason.layout_conv_sliding": (
+        "{model}'s short-convolution state beside sliding-window attention",
+        "{model} 与滑动窗口注意力并存的短卷积状态"),
     "model.state_fields": (
         "this config carries {field}, a field of models with recurrent-state layers (Mamba, linear "
         "attention), which kvcalc does not read for model_type {model_type}: sized as attention alone the "

@@ -754,6 +754,35 @@ instead of a KV cache (``IsHybrid`` / ``IsAttentionFree`` in vllm/model_executor
 whose state kvcalc does not read: sized as attention alone they would come out wrong, so they are
 refused with the reason."""
 
+NEW_LAYOUTS_NOT_READ: dict[str, Text] = {
+    "DeepseekV41ForCausalLM": Text("model.reason.layout_indexer_compressed", model="DeepSeek-V4.1"),
+    "Glm5NextForCausalLM": Text("model.reason.layout_kda_compressed", model="GLM-5-Next"),
+    "Glm5NextForConditionalGeneration": Text("model.reason.layout_kda_compressed", model="GLM-5-Next"),
+    "Qwen4ExpForCausalLM": Text("model.reason.layout_conv_compressed", model="Qwen4-Exp"),
+    "Qwen4ExpForConditionalGeneration": Text("model.reason.layout_conv_compressed", model="Qwen4-Exp"),
+    "KimiK3ForConditionalGeneration": Text("model.reason.layout_kda_mla", model="Kimi K3"),
+    "HYV4ForCausalLM": Text("model.reason.layout_indexer", model="Hunyuan V4"),
+    "MiniMaxM3SparseForCausalLM": Text("model.reason.layout_indexer", model="MiniMax-M3"),
+    "MiniMaxM3SparseForConditionalGeneration": Text("model.reason.layout_indexer", model="MiniMax-M3"),
+    "Step5ForCausalLM": Text("model.reason.layout_indexer", model="Step 5"),
+    "Step5ForConditionalGeneration": Text("model.reason.layout_indexer", model="Step 5"),
+    "InklingForCausalLM": Text("model.reason.layout_conv_sliding", model="Inkling"),
+    "InklingForConditionalGeneration": Text("model.reason.layout_conv_sliding", model="Inkling"),
+}
+"""Architectures of the v0.3x model packages (vllm/models/ in the v0.33 wheel) whose cache is not a
+plain KV cache: sparse-attention indexer caches, compressed KV, KDA/GDN or short-convolution state
+(the packages' own KV specs). kvcalc reads none of these yet; sized as a standard decoder they would
+come out wrong, so they are refused with the reason."""
+
+_NEW_LAYOUT_MODEL_TYPES = {"deepseek_v41": "DeepseekV41ForCausalLM", "hy_v4": "HYV4ForCausalLM",
+                           "kimi_k3": "KimiK3ForConditionalGeneration",
+                           "minimax_m3_text": "MiniMaxM3SparseForCausalLM",
+                           "minimax_m3_vl": "MiniMaxM3SparseForConditionalGeneration",
+                           "step5": "Step5ForCausalLM", "step5_vl": "Step5ForConditionalGeneration",
+                           "inkling_model": "InklingForCausalLM", "inkling_mm_model": "InklingForConditionalGeneration"}
+"""The config classes' model_type of those packages (vllm/transformers_utils/configs, vllm/models), for a
+config.json whose ``architectures`` is missing or names a variant."""
+
 STATE_FIELDS = ("mamba_d_state", "mamba_d_conv", "mamba_expand", "mamba_num_heads", "ssm_state_size",
                 "linear_num_key_heads", "linear_num_value_heads", "linear_conv_kernel_dim", "conv_L_cache",
                 "layers_block_type", "attn_layer_period", "mamba_step", "hybrid_override_pattern")
@@ -770,6 +799,10 @@ refusal there)."""
 def _refuse_unread_state(arch: str, model_type: str, f: _Fields) -> None:
     """UnsupportedModelError for a model with recurrent-state layers kvcalc does not read:
     a class in STATE_CLASSES_NOT_READ, or a config with a STATE_FIELDS entry outside the hybrids read."""
+    layout_arch = arch if arch in NEW_LAYOUTS_NOT_READ else _NEW_LAYOUT_MODEL_TYPES.get(model_type)
+    if layout_arch is not None:
+        raise UnsupportedModelError(Text("model.unsupported", what=NEW_LAYOUTS_NOT_READ[layout_arch],
+                                         model_type=repr(model_type)))
     if arch in STATE_CLASSES_NOT_READ:
         raise UnsupportedModelError(Text("model.unsupported", what=Text("model.reason.state_layers", model=arch),
                                          model_type=repr(model_type)))
