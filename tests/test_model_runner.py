@@ -10,7 +10,7 @@ from kvcalc.engine import uses_model_runner_v2
 from kvcalc.errors import SettingsError
 from kvcalc.hf_config import read_model
 from kvcalc.logparse import parse_log
-from kvcalc.versions import parse_version
+from kvcalc.versions import default_v2_architectures, parse_version
 
 QUANTIZED_QWEN3 = dict(config("Qwen/Qwen3-32B-FP8"))
 DEEPSEEK_V2_LITE = llama_like(architectures=["DeepseekV2ForCausalLM"], model_type="deepseek_v2",
@@ -47,9 +47,12 @@ def test_the_runner_each_release_picks(model, release, v2):
 
 def test_the_moe_list_grows_release_by_release():
     """DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES in the v0.26-v0.28 wheels."""
-    kimi = llama_like(architectures=["KimiK3ForConditionalGeneration"], num_local_experts=8,
-                      num_experts_per_tok=2)
-    assert [runner(kimi, r) for r in ("0.26.0", "0.27.0", "0.28.0")] == [False, True, True]
+    listed = [("KimiK3ForConditionalGeneration" in default_v2_architectures(parse_version(r)))
+              for r in ("0.26.0", "0.27.0", "0.28.0")]
+    assert listed == [False, True, True]
+    ngram = llama_like(architectures=["LongcatFlashNgramForCausalLM"], num_local_experts=8,
+                       num_experts_per_tok=2)
+    assert [runner(ngram, r) for r in ("0.25.0", "0.26.0")] == [False, True]
 
 
 def test_the_environment_variable_decides_when_set():
