@@ -227,7 +227,7 @@ def test_pages_that_do_not_divide_fail_before_v0_24():
 
 
 def test_qwen35_gated_delta_net_block_alignment():
-    c = calc("Qwen/Qwen3.5-35B-A3B", "h100", max_model_len=32768, vllm_version="0.33.0")
+    c = calc("Qwen/Qwen3.5-35B-A3B", "h100", max_model_len=32768, vllm_version="0.32.0")
     # conv: (2·16·128 + 32·128) × 3 × 2 B = 49,152; recurrent: 32·128·128 × 4 B (float32) = 2,097,152.
     assert c.layout.mamba_state_bytes == 49152 + 2097152
     # attention: 2 heads × 512 × 2 B = 2,048 B/token -> 16 × cdiv(2,146,304, 32,768) = 1,056.
@@ -235,6 +235,37 @@ def test_qwen35_gated_delta_net_block_alignment():
     assert [g.spec.kind for g in c.grouping.groups].count("mamba") == 3
     # full: cdiv(32,768, 1,056) = 32 blocks; each Mamba group keeps 2 in align mode.
     assert c.estimated.blocks_per_request == 32 + 3 * 2
+
+
+@pytest.mark.parametrize("gpu,block,per_request", [
+    ("h100", 1088, 31 + 3 * 3),       # 64 × cdiv(2,146,304, 64 × 2,048); 2 + 1 checkpoint block
+    ("b200", 1088, 31 + 3 * 3),       # 10.x, 128-wide key heads, CUDA 13
+    ("rtx-5090", 1088, 31 + 3 * 3),   # 12.x likewise
+    ("a100", 1056, 32 + 3 * 2),       # Triton/FLA prefill: no checkpoints, v0.32's layout
+    ("mi300x", 1056, 32 + 3 * 2),
+])
+def test_v033_flashinfer_gdn_prefill_aligns_blocks_to_64_and_keeps_a_checkpoint_block(gpu, block, per_request):
+    """v0.33 (Rule.GDN_CHECKPOINT_BLOCK_ALIGNMENT): in align mode, where FlashInfer runs the GDN prefill
+    (9.0; 10.x/12.x for 128-wide key heads), the attention block is a multiple of 64 and every GDN layer
+    keeps a third state block for the prefill checkpoint it exports."""
+    c = calc("Qwen/Qwen3.5-35B-A3B", gpu, max_model_len=32768, vllm_version="0.33.0")
+    assert c.layout.block_size == block and c.estimated.blocks_per_request == per_request
+    off = calc("Qwen/Qwen3.5-35B-A3B", gpu, max_model_len=32768, vllm_version="0.33.0",
+               enable_prefix_caching=False)
+    assert off.layout.block_size == 1056 and off.estimated.blocks_per_request == 32 + 3 * 1
+
+
+def test_v032_mamba2_layers_keep_a_checkpoint_block_in_align_mode():
+    """v0.32 (Rule.MAMBA2_CHECKPOINT_BLOCK): MambaMixer2 sets num_prefill_checkpoint_blocks = 1, which
+    MambaSpec.max_memory_usage_bytes counts in align mode (2 + 1 state blocks a request)."""
+    per = {v: calc("ibm-granite/granite-4.0-h-tiny", "h100", max_model_len=32768, vllm_version=v)
+           for v in ("0.31.0", "0.32.0")}
+    state_groups = [g for g in per["0.32.0"].grouping.groups if g.spec.kind == "mamba"]
+    full_blocks = per["0.31.0"].estimated.blocks_per_request - 2 * len(state_groups)
+    assert per["0.32.0"].estimated.blocks_per_request == full_blocks + 3 * len(state_groups)
+    off = calc("ibm-granite/granite-4.0-h-tiny", "h100", max_model_len=32768, vllm_version="0.32.0",
+               enable_prefix_caching=False)
+    assert off.estimated.blocks_per_request == full_blocks + len(state_groups)
 
 
 def test_hybrid_padding_layers_counted():
@@ -265,7 +296,7 @@ def test_max_model_len_that_does_not_fit_reports_vllm_error():
 
 
 def test_qwen3_next_attention_block_544():
-    c = calc("Qwen/Qwen3-Next-80B-A3B-Instruct", max_model_len=32768, vllm_version="0.33.0")
+    c = calc("Qwen/Qwen3-Next-80B-A3B-Instruct", max_model_len=32768, vllm_version="0.32.0")
     # GDN state: (2·16·128 + 32·128) × 3 + 32·128·128 = 548,864 values × 2 B = 1,097,728 B.
     assert c.layout.mamba_state_bytes == 1097728
     # attention: 2 KV heads × (256 + 256) × 2 B = 2,048 B/token -> 16 × cdiv(1,097,728, 32,768) = 544.
@@ -273,6 +304,9 @@ def test_qwen3_next_attention_block_544():
     assert [(len(g.layer_names), g.spec.kind) for g in c.grouping.groups] == [(12, "mamba")] * 3 + [(12, "full")]
     assert c.estimated.blocks_per_request == 61 + 3 * 2     # cdiv(32,768, 544) + 2 per Mamba group
     assert c.grouping.page_size_bytes == 544 * 2048
+    # v0.33 on an H100: 64 × cdiv(1,097,728, 131,072) = 576, and a checkpoint block per Mamba group
+    v33 = calc("Qwen/Qwen3-Next-80B-A3B-Instruct", max_model_len=32768, vllm_version="0.33.0")
+    assert v33.layout.block_size == 576 and v33.estimated.blocks_per_request == 57 + 3 * 3
 
 
 def test_mamba_state_blocks_before_align_mode():

@@ -228,6 +228,40 @@ def flashinfer_attention(arch: ModelArch, gpu: GpuTarget, version: Version,
     return not sixteen_bit_cache and (cc[0] != 9 or not fa_cache)
 
 
+GDN_CHECKPOINT_TOKENS = 64
+"""FlashInfer's GDN prefill emits states every multiple of its 64-token chunk
+(vllm/v1/attention/backends/gdn_attn.py ``FLASHINFER_GDN_CHECKPOINT_ALIGNMENT``, v0.33)."""
+
+
+def gdn_checkpoint_alignment(arch: ModelArch, gpu: GpuTarget, version: Version, mamba_mode: str) -> int:
+    """The token multiple the attention block of a hybrid must also be (1: none). From v0.33
+    (Rule.GDN_CHECKPOINT_BLOCK_ALIGNMENT), in Mamba cache mode "align", a gated-delta-net model whose
+    GDN prefill runs on FlashInfer exports mid-prefill checkpoints on block boundaries, so vLLM makes
+    the block a multiple of 64 (platforms/interface.py ``_align_hybrid_block_size``). FlashInfer runs
+    it on CUDA at compute capability 9.0, and at 10.x and 12.x for 128-wide key heads with the CUDA 13
+    runtime the v0.33 wheels ship (qwen_gdn_linear_attn.py ``_resolve_gdn_prefill_backend``); such a
+    layer also keeps a third state block per request (``prefill_checkpoint_blocks``)."""
+    if mamba_mode != "align" or arch.mamba is None or arch.mamba.flavour != "gdn" or \
+            not applies(Rule.GDN_CHECKPOINT_BLOCK_ALIGNMENT, version) or gpu.platform != "cuda":
+        return 1
+    cc = parse_capability(gpu.compute_capability)
+    if cc == (9, 0) or cc is not None and cc[0] in (10, 12) and arch.mamba.head_k_dim == 128:
+        return GDN_CHECKPOINT_TOKENS
+    return 1
+
+
+def prefill_checkpoint_blocks(arch: ModelArch, gpu: GpuTarget, version: Version, mamba_mode: str) -> int:
+    """State blocks a request keeps for the prefill checkpoint its state layers export in Mamba cache
+    mode "align" (``MambaSpec.num_prefill_checkpoint_blocks``, vllm/v1/kv_cache_interface.py): one for
+    Mamba2 layers from v0.32 (Rule.MAMBA2_CHECKPOINT_BLOCK, mamba_mixer2.py ``get_kv_cache_spec``) and
+    for gated delta nets where FlashInfer runs the prefill from v0.33 (``gdn_checkpoint_alignment``)."""
+    if mamba_mode != "align" or arch.mamba is None:
+        return 0
+    if arch.mamba.flavour == "mamba2" and applies(Rule.MAMBA2_CHECKPOINT_BLOCK, version):
+        return 1
+    return 1 if gdn_checkpoint_alignment(arch, gpu, version, mamba_mode) > 1 else 0
+
+
 def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
                       conv_dtype: str | None = None, ssm_dtype: str | None = None) -> int:
     """Bytes of one request's recurrent state in one layer on one GPU.
@@ -340,7 +374,8 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
     mamba_block = None
     if arch.hybrid_mamba_class and state and attn_1tok:
         # Platform._align_hybrid_block_size: the attention page must hold a Mamba page.
-        align = max(16, block_size)
+        align = math.lcm(max(16, block_size),
+                         gdn_checkpoint_alignment(arch, req.gpu, req.version, req.mamba_mode))
         if req.mamba_mode == "all":
             # Mamba cache mode 'all' (Rule.MAMBA_ALL_MODE): blocks that are whole multiples of the
             # SSD kernel's chunk, and the Mamba layers cache a state per block of that size.
@@ -361,7 +396,8 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
         if layer.kind == "none":
             return None
         if layer.kind == "mamba":
-            return MambaSpec(mamba_block or block_size, state, req.num_speculative_tokens, mamba_padded)
+            return MambaSpec(mamba_block or block_size, state, req.num_speculative_tokens, mamba_padded,
+                             checkpoint_blocks=prefill_checkpoint_blocks(arch, req.gpu, req.version, req.mamba_mode))
         token_bytes, h = _token_bytes(layer, req.kv, req.tp)
         common = dict(block_size=block_size, token_bytes=token_bytes, num_kv_heads=h,
                       head_size=layer.head_size, head_size_v=layer.head_size_v)

@@ -110,15 +110,17 @@ class MambaSpec:
     """Recurrent state (Mamba2, gated delta net): a fixed number of bytes per request.
 
     ``state_bytes`` = Σ prod(shape) × dtype bytes over the conv and SSM states on one GPU.
-    A request holds 1 state block, or 2 in "align" mode (prefix caching), plus one per
-    speculative token, or in "all" mode one per block of max_model_len
-    (``MambaSpec.max_memory_usage_bytes``).
+    A request holds 1 state block, or 2 in "align" mode (prefix caching) plus one for the
+    prefill checkpoint a layer exports where it does (``checkpoint_blocks``: Mamba2 from v0.32,
+    FlashInfer's GDN prefill from v0.33), plus one per speculative token, or in "all" mode one
+    per block of max_model_len (``MambaSpec.max_memory_usage_bytes``).
     """
 
     block_size: int
     state_bytes: int
     num_speculative_blocks: int = 0
     page_size_padded: int | None = None
+    checkpoint_blocks: int = 0      # ``num_prefill_checkpoint_blocks``, counted in "align" mode only
 
     kind = "mamba"
 
@@ -129,7 +131,7 @@ class MambaSpec:
     def max_blocks(self, ctx: SizingContext) -> int:
         if ctx.mamba_mode == "all":     # a state cached per block of the sequence
             return cdiv(ctx.max_model_len, self.block_size)
-        base = 2 if ctx.mamba_mode == "align" else 1
+        base = 2 + self.checkpoint_blocks if ctx.mamba_mode == "align" else 1
         return base + self.num_speculative_blocks
 
     def max_memory_usage_bytes(self, ctx: SizingContext) -> int:

@@ -961,6 +961,22 @@ class Rule(Enum):
         "bitsandbytes is no longer a quantization method: a bitsandbytes checkpoint stops at start-up with "
         "'Unknown quantization method: bitsandbytes'",
         "confirmed: bitsandbytes.py and the method name are in the v0.27.0 wheel and gone from v0.28.0")
+    MAMBA2_CHECKPOINT_BLOCK = RuleInfo(
+        _v("0.32.0"), "v0.32.0 wheel", "vllm/model_executor/layers/mamba/mamba_mixer2.py get_kv_cache_spec",
+        "in Mamba cache mode 'align' (prefix caching, on by default for hybrids) a Mamba2 layer (Nemotron-H, "
+        "Granite 4.0-H) keeps a third state block per request for the prefill checkpoint it exports "
+        "(MambaSpec.num_prefill_checkpoint_blocks = 1; max_memory_usage_bytes counts 2 + it)",
+        "confirmed: MambaSpec has the field from the v0.29.0 wheel, MambaMixer2 sets it from v0.32.0 "
+        "(absent from v0.31.0) through v0.33.0")
+    GDN_CHECKPOINT_BLOCK_ALIGNMENT = RuleInfo(
+        _v("0.33.0"), "v0.33.0 wheel", "vllm/platforms/interface.py _align_hybrid_block_size",
+        "in Mamba cache mode 'align' (prefix caching, on by default for hybrids) the attention block of a "
+        "gated-delta-net model (Qwen3-Next, Qwen3.5/3.6) is a multiple of 64 tokens wherever FlashInfer "
+        "runs the GDN prefill and exports mid-prefill checkpoints (compute capability 9.0; 10.x and 12.x "
+        "with 128-wide key heads on CUDA 13), and each such layer keeps a third state block per request",
+        "confirmed: get_mamba_prefill_checkpoint_alignment and FLASHINFER_GDN_CHECKPOINT_ALIGNMENT = 64 "
+        "(v1/attention/backends/gdn_attn.py; qwen_gdn_linear_attn.py _resolve_gdn_prefill_backend) are in "
+        "the v0.33.0 wheel and absent from v0.28.0-v0.32.0")
     LFM2_MODEL = RuleInfo(
         _v("0.10.2"), "v0.10.2 wheel", "vllm/model_executor/models/lfm2.py",
         "vLLM runs Liquid AI's LFM2 (Lfm2ForCausalLM): short-convolution layers whose state the hybrid "
@@ -1745,6 +1761,18 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "BITSANDBYTES_REMOVED": (
         "bitsandbytes 不再是量化方法：bitsandbytes 检查点在启动时报错 'Unknown quantization method: bitsandbytes'",
         "已确认：v0.27.0 wheel 中还有 bitsandbytes.py 和该方法名，v0.28.0 起没有"),
+    "MAMBA2_CHECKPOINT_BLOCK": (
+        "Mamba 缓存模式为 'align' 时（前缀缓存，混合模型默认开启），Mamba2 层（Nemotron-H、Granite 4.0-H）为其导出的"
+        "预填充检查点每个请求多保留一个状态块（MambaSpec.num_prefill_checkpoint_blocks = 1；max_memory_usage_bytes "
+        "按 2 + 它计算）",
+        "已确认：MambaSpec 从 v0.29.0 wheel 起有该字段，MambaMixer2 从 v0.32.0 起设置它（v0.31.0 中没有），直到 v0.33.0"),
+    "GDN_CHECKPOINT_BLOCK_ALIGNMENT": (
+        "Mamba 缓存模式为 'align' 时（前缀缓存，混合模型默认开启），gated-delta-net 模型（Qwen3-Next、Qwen3.5/3.6）"
+        "的注意力块在 FlashInfer 执行 GDN 预填充并导出预填充中途检查点的 GPU 上（计算能力 9.0；10.x 与 12.x 上"
+        "key 头宽 128 且 CUDA 13）取 64 个 token 的整数倍，且每个这样的层为每个请求多保留一个状态块",
+        "已确认：get_mamba_prefill_checkpoint_alignment 与 FLASHINFER_GDN_CHECKPOINT_ALIGNMENT = 64"
+        "（v1/attention/backends/gdn_attn.py；qwen_gdn_linear_attn.py _resolve_gdn_prefill_backend）在 v0.33.0 "
+        "wheel 中，v0.28.0-v0.32.0 中没有"),
     "LFM2_MODEL": (
         "vLLM 支持 Liquid AI 的 LFM2（Lfm2ForCausalLM）：短卷积层的状态由混合 KV cache 管理器与注意力层的块一起保存",
         "已确认：v0.10.1 wheel 的模型注册表中没有，v0.10.2 起有（registry.py、lfm2.py），直到 v0.33.0"),
