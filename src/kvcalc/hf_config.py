@@ -540,6 +540,21 @@ def _ssm_dtype(f: _Fields, *keys: str) -> str | None:
     return None
 
 
+def _typed_layers(f: _Fields, types: list[str], state_names: tuple[str, ...], attention_names: tuple[str, ...],
+                  attention: AttentionLayer) -> list[AttentionLayer]:
+    """A hybrid's layers from its ``layer_types``: a state layer ("mamba" kind) for each of
+    ``state_names``, ``attention`` for each of ``attention_names``; any other name is refused."""
+    layers = []
+    for i, t in enumerate(types):
+        if t in state_names:
+            layers.append(AttentionLayer("mamba"))
+        elif t in attention_names:
+            layers.append(attention)
+        else:
+            raise ConfigError(f.path(f"layer_types[{i}]"), Text("config.unknown_layer_type", value=show(t)))
+    return layers
+
+
 def _qwen3_next_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
     """Qwen3-Next / Qwen3.5: gated-delta-net linear attention with a full-attention layer
     every ``full_attention_interval`` layers (or as ``layer_types`` says)."""
@@ -556,14 +571,8 @@ def _qwen3_next_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
         num_heads=f.int("linear_num_value_heads"), head_dim=f.int("linear_value_head_dim"),
         num_k_heads=f.int("linear_num_key_heads"), head_k_dim=f.int("linear_key_head_dim"),
         ssm_dtype=_ssm_dtype(f, "mamba_ssm_dtype"))
-    layers = []
-    for i, t in enumerate(types[:n]):
-        if t == "linear_attention":
-            layers.append(AttentionLayer("mamba"))
-        elif t in ("full_attention", "attention"):
-            layers.append(AttentionLayer("full", kv_heads, head, head_v))
-        else:
-            raise ConfigError(f.path(f"layer_types[{i}]"), Text("config.unknown_layer_type", value=show(t)))
+    layers = _typed_layers(f, types[:n], ("linear_attention",), ("full_attention", "attention"),
+                           AttentionLayer("full", kv_heads, head, head_v))
     return layers, dims
 
 
@@ -598,14 +607,7 @@ def _lfm2_layers(f: _Fields, model_type: str) -> tuple[list[AttentionLayer], Mam
         types = ["full_attention" if i in attn else "conv" for i in range(n)]
     else:
         raise ConfigError(f.path("layer_types"), Text("config.lfm2_moe_layer_types"))
-    layers = []
-    for i, t in enumerate(types[:n]):
-        if t == "conv":
-            layers.append(AttentionLayer("mamba"))
-        elif t == "full_attention":
-            layers.append(AttentionLayer("full", kv_heads, head, head))
-        else:
-            raise ConfigError(f.path(f"layer_types[{i}]"), Text("config.unknown_layer_type", value=show(t)))
+    layers = _typed_layers(f, types[:n], ("conv",), ("full_attention",), AttentionLayer("full", kv_heads, head, head))
     if model_type == "lfm2" and not f.has("conv_dim"):
         raise ConfigError(f.path("conv_dim"), Text("config.lfm2_conv_dim"))
     width = f.int("conv_dim") if model_type == "lfm2" else f.int("hidden_size")
@@ -659,14 +661,7 @@ def _granite_hybrid_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]
     n = f.int("num_hidden_layers", maximum=10_000)
     kv_heads, head, head_v = _standard_attention(f)
     types = _layer_type_names(f, f.list("layer_types", n) or ["mamba"] * n, n)
-    layers = []
-    for i, t in enumerate(types[:n]):
-        if t == "mamba":
-            layers.append(AttentionLayer("mamba"))
-        elif t == "attention":
-            layers.append(AttentionLayer("full", kv_heads, head, head_v))
-        else:
-            raise ConfigError(f.path(f"layer_types[{i}]"), Text("config.unknown_layer_type", value=show(t)))
+    layers = _typed_layers(f, types[:n], ("mamba",), ("attention",), AttentionLayer("full", kv_heads, head, head_v))
     names = {"conv": "mamba_d_conv", "heads": "mamba_n_heads", "head_dim": "mamba_d_head",
              "state": "mamba_d_state", "groups": "mamba_n_groups"}
     intermediate = f.int("mamba_expand", 2) * f.int("hidden_size")
