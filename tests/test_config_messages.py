@@ -188,6 +188,19 @@ def test_state_fields_on_a_plain_decoder_are_refused_not_sized_as_attention():
                    "settings": {}})["ok"]
 
 
+@pytest.mark.parametrize("fields", [
+    {"swa_num_key_value_heads": 8, "swa_head_dim": 192, "hybrid_layer_pattern": [0, 1, 1, 1]},   # MiMo-V2-Flash
+    {"swa_kv_lora_rank": 256},                                                                   # dots.llm3
+    {"linear_attn_config": {"kda_layers": [1, 2, 3]}},                                            # Kimi KDA
+])
+def test_layers_of_their_own_shape_are_refused_not_sized_with_one(fields):
+    cfg = llama_like(architectures=["NewForCausalLM"], model_type="new_mixed", **fields)
+    reply = estimate_error(cfg)
+    assert reply["error"]["type"] == "UnsupportedModelError"
+    assert reply["error"]["message"].startswith(f"this config carries {next(iter(fields))}")
+    assert CJK.search(zh_of_error(reply))
+
+
 @pytest.mark.parametrize("cfg,needle,key", [
     (llama_like(model_type="bamba"), "kvcalc does not reproduce Bamba yet (model_type 'bamba')", "model.bamba"),
     (llama_like(model_type="qwen2", use_sliding_window=True, sliding_window=1024, max_window_layers=2),

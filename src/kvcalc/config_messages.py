@@ -188,6 +188,12 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "model.reason.layout_conv_sliding": (
         "{model}'s short-convolution state beside sliding-window attention",
         "{model} 与滑动窗口注意力并存的短卷积状态"),
+    "model.layer_geometry_fields": (
+        "this config carries {field}: some of its layers keep a cache of their own shape (KV heads, head "
+        "size, latent width or state), which kvcalc does not read for model_type {model_type}; sized with "
+        "one shape for every layer the pool would be wrong, so it is not estimated",
+        "该配置含有 {field}：其中部分层的缓存形状不同（KV 头数、头大小、潜变量宽度或状态），而 kvcalc 对 model_type "
+        "{model_type} 不读取这些；若所有层按同一形状估算，缓存池会是错的，因此不做估算"),
     "model.state_fields": (
         "this config carries {field}, a field of models with recurrent-state layers (Mamba, linear "
         "attention), which kvcalc does not read for model_type {model_type}: sized as attention alone the "

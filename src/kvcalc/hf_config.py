@@ -785,6 +785,14 @@ STATE_FIELDS = ("mamba_d_state", "mamba_d_conv", "mamba_expand", "mamba_num_head
 hybrid layer pattern). A model type kvcalc reads as a plain decoder that has one is refused rather
 than sized as attention alone."""
 
+LAYER_GEOMETRY_FIELDS = ("swa_num_key_value_heads", "swa_head_dim", "swa_kv_lora_rank", "swa_v_head_dim",
+                         "hybrid_layer_pattern", "linear_attn_config")
+"""Config fields that give some layers a cache geometry of their own, which kvcalc's readers do not
+take: MiMo-V2-Flash's sliding-window layers (swa_* heads and head size, ``hybrid_layer_pattern``:
+vllm/model_executor/models/mimo_v2.py), dots.llm3's sliding-window MLA
+(swa_kv_lora_rank: vllm/models/dots3_note), Kimi's KDA layers (``linear_attn_config``). A config
+with one is refused rather than sized with a single geometry for every layer."""
+
 _STATE_MODEL_TYPES = ("qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text",
                       "nemotron_h", "granitemoehybrid", "lfm2", "lfm2_moe", "bamba")
 """The hybrid model types whose state kvcalc reads (read_model dispatches each; Bamba gets its own
@@ -801,6 +809,10 @@ def _refuse_unread_state(arch: str, model_type: str, f: _Fields) -> None:
     if arch in STATE_CLASSES_NOT_READ:
         raise UnsupportedModelError(Text("model.unsupported", what=Text("model.reason.state_layers", model=arch),
                                          model_type=repr(model_type)))
+    geometry_field = next((k for k in LAYER_GEOMETRY_FIELDS if f.raw(k) is not None), None)
+    if geometry_field is not None:
+        raise UnsupportedModelError(Text("model.layer_geometry_fields", model_type=repr(model_type),
+                                         field=geometry_field))
     if model_type in _STATE_MODEL_TYPES:
         return
     field_name = next((k for k in STATE_FIELDS if f.raw(k) is not None), None)
