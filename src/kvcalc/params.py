@@ -227,14 +227,15 @@ def _mamba2(t: dict, i: int, H: int, heads: int, hd: int, state: int, groups: in
 
 
 def _short_conv(t: dict, i: int, H: int) -> list[Part]:
-    """An LFM2 convolution layer (vllm/model_executor/layers/mamba/short_conv.py ``ShortConv``):
-    ``in_proj`` H → 3 × conv_dim and ``out_proj`` conv_dim → H, split across TP and compressed by
-    the checkpoint's format, and the depthwise filter (conv_dim × conv_L_cache), which vLLM
-    builds without a quantization config. LFM2-MoE convolves at the hidden size."""
+    """An LFM2 convolution layer (vllm/model_executor/layers/mamba/short_conv.py ``ShortConv``, built
+    at ``dim`` = conv_dim for LFM2 and the hidden size for LFM2-MoE, which the published configs set
+    equal): ``in_proj`` dim → 3 × dim and ``out_proj`` dim → dim, split across TP and compressed by
+    the checkpoint's format, and the depthwise filter (dim × conv_L_cache), which vLLM builds
+    without a quantization config."""
     dim = _n(t, "conv_dim") if t.get("model_type") == "lfm2" else H
     L = _n(t, "conv_L_cache", 3)
     bias = 1 if t.get("conv_bias") else 0
-    return [Part("short_conv", H * 3 * dim + dim * H + bias * 4 * dim, None, True, layer=i),
+    return [Part("short_conv", 4 * dim * dim + bias * 4 * dim, None, True, layer=i),
             Part("short_conv", dim * L + bias * dim, None, False, layer=i)]
 
 
