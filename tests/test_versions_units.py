@@ -70,6 +70,18 @@ def test_batch_defaults_by_memory_class(gib, name, entry, version, mnbt, seqs):
     assert (d.max_num_batched_tokens, d.max_num_seqs) == (mnbt, seqs)
 
 
+@pytest.mark.parametrize("cc,version,mnbt,seqs", [
+    ("11.0", "0.32.0", 2048, 256),     # Jetson AGX Thor: NVML has no total, the small row
+    ("11.0", "0.33.0", 8192, 1024),    # v0.33 falls back to CUDA's 122.8 GiB
+    ("12.1", "0.32.0", 2048, 256),     # GB10
+    ("12.1", "0.33.0", 2048, 256),     # kept small by name (is_gb10)
+])
+def test_unified_memory_devices_take_cuda_total_from_0_33_except_gb10(cc, version, mnbt, seqs):
+    d = default_batch_limits(parse_version(version), int(122.82 * GIB), "NVIDIA Thor", "serve",
+                             unified_memory=True, compute_capability=cc)
+    assert (d.max_num_batched_tokens, d.max_num_seqs) == (mnbt, seqs)
+
+
 def test_every_rule_names_release_pr_and_basis():
     for row in rules_table():
         assert row["pr"] and row["source"] and row["basis"].split(":")[0] in (

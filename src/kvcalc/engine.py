@@ -716,7 +716,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     if window is not None:
         shape_notes = (*shape_notes, Text("note.sliding_window_disabled", window=window))
     resolved = resolve(settings, gpu.total_bytes, gpu.device_name, derived,
-                       gpu.unified_memory, yarn_scaled, arch.longrope_default_max_len, window)
+                       gpu.unified_memory, yarn_scaled, arch.longrope_default_max_len, window,
+                       compute_capability=gpu.compute_capability)
     version = resolved.version
     rope_refusal = sliding_window_rope_problem(config, version) if settings.disable_sliding_window else None
     if rope_refusal is not None:

@@ -487,7 +487,8 @@ length is 2048" and takes a --max-model-len given as it is, without a limit to c
 
 def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_len: int | None,
             unified_memory: bool = False, yarn_scaled_max_len: int | None = None,
-            longrope_default_len: int | None = None, window_cap: int | None = None) -> Resolved:
+            longrope_default_len: int | None = None, window_cap: int | None = None,
+            compute_capability: str = "") -> Resolved:
     """Every setting with the release's defaults filled in, or SettingsError naming each bad flag.
     ``derived_max_len`` is the model's length limit; ``yarn_scaled_max_len`` the limit releases
     before v0.30 derive when it differs (hf_config.max_len_limit picks by release);
@@ -688,7 +689,7 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
     if backend is not None:
         s = replace(s, attention_backend=None if backend == "AUTO" else backend)
     defaults = default_batch_limits(version, device_total_bytes, device_name, s.entrypoint,
-                                    unified_memory)
+                                    unified_memory, compute_capability)
     if s.performance_mode == "throughput":
         # _set_default_max_num_seqs_and_batched_tokens_args doubles the defaults it fills in
         # (Rule.PERFORMANCE_MODE), before the token budget is capped; the serve command compares with these

@@ -977,6 +977,16 @@ class Rule(Enum):
         "confirmed: get_mamba_prefill_checkpoint_alignment and FLASHINFER_GDN_CHECKPOINT_ALIGNMENT = 64 "
         "(v1/attention/backends/gdn_attn.py; qwen_gdn_linear_attn.py _resolve_gdn_prefill_backend) are in "
         "the v0.33.0 wheel and absent from v0.28.0-v0.32.0")
+    UNIFIED_MEMORY_CUDA_TOTAL = RuleInfo(
+        _v("0.33.0"), "v0.33.0 wheel", "vllm/platforms/cuda.py get_device_total_memory; "
+        "vllm/engine/arg_utils.py get_batch_defaults",
+        "where NVML reports no memory (integrated GPUs) vLLM takes CUDA's total, and only compute capability "
+        "12.1 (GB10) keeps the small batch defaults: a Jetson AGX Thor gets 8,192 batched tokens and 1,024 "
+        "sequences for serve (2,048 and 256 before)",
+        "confirmed: the v0.32.0 wheel lets the NVMLError through, so get_batch_defaults falls back to 0 bytes; "
+        "v0.33.0 catches it (pynvml.NVMLError -> cuda total_memory) and adds is_gb10. Assumes the NVML platform "
+        "(nvidia-smi present, memory N/A), as on Jetson Thor's JetPack 7; without NVML vLLM would read CUDA's "
+        "total in every release")
     LFM2_MODEL = RuleInfo(
         _v("0.10.2"), "v0.10.2 wheel", "vllm/model_executor/models/lfm2.py",
         "vLLM runs Liquid AI's LFM2 (Lfm2ForCausalLM): short-convolution layers whose state the hybrid "
@@ -1156,7 +1166,7 @@ class BatchDefaults:
 
 def default_batch_limits(
     version: Version, device_total_bytes: int, device_name: str, entrypoint: str,
-    unified_memory: bool = False,
+    unified_memory: bool = False, compute_capability: str = "",
 ) -> BatchDefaults:
     """``EngineArgs.get_batch_defaults`` (vllm/engine/arg_utils.py).
 
@@ -1166,9 +1176,14 @@ def default_batch_limits(
     Unified-memory (integrated) devices (GB10 / DGX Spark, Jetson) get the small row: vLLM reads
     the total from NVML (platforms/cuda.py ``get_device_total_memory``), which reports none there
     (nvidia-smi shows memory as N/A), and public GB10 logs print the small row's serve defaults.
+    From v0.33 (Rule.UNIFIED_MEMORY_CUDA_TOTAL) vLLM falls back to CUDA's total there and keeps
+    only compute capability 12.1 (GB10) on the small row, so a Jetson AGX Thor (11.0, 122.8 GiB)
+    takes the ≥ 70 GiB row.
     """
     gib = device_total_bytes / (1 << 30)
     llm = entrypoint == "llm"
+    if unified_memory and compute_capability != "12.1" and applies(Rule.UNIFIED_MEMORY_CUDA_TOTAL, version):
+        unified_memory = False
     if not unified_memory and gib >= 160 and applies(Rule.SERVER_MNBT_16K_ON_160GIB, version):
         return BatchDefaults(16384, 1024, "≥ 160 GiB device")
     if not unified_memory and gib >= 70 and "a100" not in device_name.lower():
@@ -1773,6 +1788,12 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：get_mamba_prefill_checkpoint_alignment 与 FLASHINFER_GDN_CHECKPOINT_ALIGNMENT = 64"
         "（v1/attention/backends/gdn_attn.py；qwen_gdn_linear_attn.py _resolve_gdn_prefill_backend）在 v0.33.0 "
         "wheel 中，v0.28.0-v0.32.0 中没有"),
+    "UNIFIED_MEMORY_CUDA_TOTAL": (
+        "NVML 报告不了显存的设备（集成 GPU）上，vLLM 改读 CUDA 的总量，只有计算能力 12.1（GB10）保持小的批处理默认值："
+        "Jetson AGX Thor 的 serve 默认为 8,192 个批处理 token、1,024 个序列（此前为 2,048 与 256）",
+        "已确认：v0.32.0 wheel 让 NVMLError 抛出，get_batch_defaults 因而按 0 字节处理；v0.33.0 捕获它"
+        "（pynvml.NVMLError -> CUDA total_memory）并加入 is_gb10。前提是 NVML 平台（有 nvidia-smi，显存显示 N/A），"
+        "如 Jetson Thor 的 JetPack 7；没有 NVML 时 vLLM 在所有版本中都读 CUDA 的总量"),
     "LFM2_MODEL": (
         "vLLM 支持 Liquid AI 的 LFM2（Lfm2ForCausalLM）：短卷积层的状态由混合 KV cache 管理器与注意力层的块一起保存",
         "已确认：v0.10.1 wheel 的模型注册表中没有，v0.10.2 起有（registry.py、lfm2.py），直到 v0.33.0"),
