@@ -298,3 +298,25 @@ def test_vllms_priority_passes_flashinfer_by_where_image_tokens_need_full_attent
     assert fi(vllm_version="0.28.0", language_model_only=True) == (True, False)
     assert fi(vllm_version="0.26.0", language_model_only=True) == (False, True)
     assert calc("google/gemma-3-27b-it", "b200", max_model_len=8192, vllm_version="0.12.0").mm_prefix is False
+
+
+@pytest.mark.parametrize("model,gpu,version,settings,block", [
+    ("google/gemma-4-31B-it", "b200", "0.33.0", {}, 64),      # heads 256 and 512, images on: TRITON_FLASHINFER
+    ("google/gemma-4-31B-it", "b200", "0.30.0", {}, 64),
+    ("google/gemma-4-31B-it", "b200", "0.29.0", {}, 16),      # before the composite backend
+    ("google/gemma-4-31B-it", "h100", "0.33.0", {}, 16),      # Hopper's TRITON_FLASH_ATTN takes 16
+    ("google/gemma-4-31B-it", "b200", "0.33.0", {"language_model_only": True}, 16),   # no image attention
+    ("google/gemma-4-31B-it", "b200", "0.33.0", {"attention_backend": "TRITON_ATTN"}, 16),
+    ("google/gemma-3-12b-it", "b200", "0.33.0", {}, 64),      # heads of 256
+    ("google/gemma-3-27b-it", "b200", "0.33.0", {}, 16),      # heads of 128: not the composite's
+])
+def test_image_attention_on_blackwell_runs_the_triton_flashinfer_composite_with_64_token_blocks(
+        model, gpu, version, settings, block):
+    """From v0.30 (Rule.MM_PREFIX_COMPOSITE_BACKEND) vLLM's 10.x priority puts TRITON_FLASHINFER first
+    for a model attending fully over image tokens with 256- or 512-wide heads; its only kernel block is
+    64, so get_preferred_block_size turns the default 16 into 64 (Gemma 4's 512-wide full layers then
+    take 128, the page unification doubling them)."""
+    c = calc(model, gpu, max_model_len=32768, vllm_version=version, **settings)
+    assert c.layout.block_size == block
+    if model == "google/gemma-4-31B-it" and block == 64:
+        assert {(g.spec.kind, g.spec.block_size) for g in c.grouping.groups} == {("sliding_window", 64), ("full", 128)}

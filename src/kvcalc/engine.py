@@ -19,7 +19,8 @@ from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, show, speculators_view
 from .hf_overrides import apply_overrides, keeps_checkpoint_shapes, overrides_of
 from .attention import forced_backend_problem, keeps_full_graphs, mm_prefix_lm, runs_flashinfer, triton_fp8_problem
-from .kvspecs import GpuTarget, Layout, LayoutRequest, attention_head_sizes, build_layout, fa_keeps_cache
+from .kvspecs import (GpuTarget, Layout, LayoutRequest, attention_head_sizes, build_layout, fa_keeps_cache,
+                      mm_prefix_composite)
 from .messages import Text, message_of
 from .params import expert_count, text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
@@ -828,7 +829,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         version=version, gpu=gpu.target, block_size=s.block_size, hybrid_manager=hybrid_manager,
         mamba_mode=mamba_mode, num_speculative_tokens=spec_tokens if arch.mamba else 0,
         draft_layers=draft,
-        mamba_ssm_dtype=s.mamba_ssm_cache_dtype if s.mamba_ssm_cache_dtype not in (None, "auto") else None))
+        mamba_ssm_dtype=s.mamba_ssm_cache_dtype if s.mamba_ssm_cache_dtype not in (None, "auto") else None,
+        composite_backend=s.attention_backend is None and mm_prefix_composite(arch, gpu.target, version, mm_prefix)))
     grouping = paging.group_layers(layout.all_specs, version)
     ift = paging.in_flight_tokens(version, resolved.max_num_batched_tokens, s.pipeline_parallel_size,
                                   async_on, mrv2)

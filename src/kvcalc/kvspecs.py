@@ -136,13 +136,38 @@ _MLA_BLOCKS = {"flashmla_sparse": (64, Text("block.sparse_mla")), "flash_attn_ml
                "cutlass_mla": (128, Text("block.mla_blackwell_cutlass")), "triton_mla": (16, Text("block.mla_triton"))}
 
 
+MM_PREFIX_COMPOSITE_HEADS = frozenset({256, 512})
+MM_PREFIX_COMPOSITE_BLOCK = 64
+"""TRITON_FLASHINFER (vllm/v1/attention/backends/triton_flashinfer.py, v0.30-v0.33): Triton attends
+over image tokens, FlashInfer runs the causal part; it takes heads of 256 and 512 and kernel blocks
+of 64 tokens only."""
+
+
+def mm_prefix_composite(arch: ModelArch, gpu: GpuTarget, version: Version, mm_prefix: bool) -> bool:
+    """Whether vLLM runs this model on the TRITON_FLASHINFER composite: from v0.30
+    (Rule.MM_PREFIX_COMPOSITE_BACKEND) the CUDA priority puts it first on compute capability 10.x for
+    a model that attends fully over image tokens (``mm_prefix``: Gemma 4 with bidirectional vision
+    attention, Gemma 3 4B/12B), where every attention head is 256 or 512 wide
+    (platforms/cuda.py ``_get_backend_priorities``). Its 64-token kernel block then sets the default
+    block size (``AttentionBackend.get_preferred_block_size``)."""
+    if not mm_prefix or gpu.platform != "cuda" or arch.is_mla or arch.has_state_layers or \
+            not applies(Rule.MM_PREFIX_COMPOSITE_BACKEND, version):
+        return False
+    cc = parse_capability(gpu.compute_capability)
+    heads = attention_head_sizes(arch)
+    return cc is not None and cc[0] == 10 and bool(heads) and heads <= MM_PREFIX_COMPOSITE_HEADS
+
+
 def default_block_size(arch: ModelArch, gpu: GpuTarget, version: Version,
-                       sixteen_bit_cache: bool = True) -> tuple[int, str]:
+                       sixteen_bit_cache: bool = True, composite: bool = False) -> tuple[int, str]:
     """Tokens per block when ``--block-size`` is not given: 16 for FlashAttention, FlashInfer and
-    Triton; MLA takes the block of the backend vLLM picks for it (``mla_backend``; from v0.18
+    Triton, 64 on the TRITON_FLASHINFER composite (``composite``: ``mm_prefix_composite``); MLA takes
+    the block of the backend vLLM picks for it (``mla_backend``; from v0.18
     Platform.update_block_size_for_backend): FlashMLA's 64, FLASH_ATTN_MLA's and Triton MLA's 16,
     CUTLASS_MLA's 128, and FLASHINFER_MLA's 32 from v0.18, forced to 64 in v0.15 to v0.17."""
     if not arch.is_mla:
+        if composite:
+            return MM_PREFIX_COMPOSITE_BLOCK, Text("block.mm_prefix_composite")
         return 16, Text("block.default")
     backend = mla_backend(arch, gpu, version, sixteen_bit_cache)
     if backend == "flashinfer_mla":
@@ -323,6 +348,7 @@ class LayoutRequest:
     num_speculative_tokens: int = 0
     draft_layers: tuple[AttentionLayer, ...] = ()
     mamba_ssm_dtype: str | None = None
+    composite_backend: bool = False    # TRITON_FLASHINFER runs the attention (mm_prefix_composite)
 
 
 SMALLEST_KERNEL_BLOCK = 16
@@ -350,7 +376,8 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
     if req.block_size is not None:
         block_size, reason = req.block_size, "--block-size"
     else:
-        block_size, reason = default_block_size(arch, req.gpu, req.version, req.kv.sixteen_bit)
+        block_size, reason = default_block_size(arch, req.gpu, req.version, req.kv.sixteen_bit,
+                                                req.composite_backend)
     has_chunked = any(l.kind == "chunked_local" for l in arch.layers)
     hybrid_manager = req.hybrid_manager
     if hybrid_manager is None:

@@ -1139,6 +1139,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "block.default": (
         "default block size 16 (FlashAttention / FlashInfer / Triton)",
         "默认块大小 16（FlashAttention / FlashInfer / Triton）"),
+    "block.mm_prefix_composite": (
+        "block size 64: the TRITON_FLASHINFER backend, which vLLM picks on compute capability 10.x for a "
+        "model that attends fully over image tokens, takes only 64-token kernel blocks",
+        "块大小 64：在计算能力 10.x 上，对图像 token 做全注意力的模型由 vLLM 选用 TRITON_FLASHINFER 后端，"
+        "它只接受 64 个 token 的 kernel 块"),
     "block.raised_for_mamba": (
         "raised to {needed} so one attention page ({needed} × {token_bytes} B) covers a Mamba state "
         "page ({state:,} B)",

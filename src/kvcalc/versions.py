@@ -987,6 +987,15 @@ class Rule(Enum):
         "v0.33.0 catches it (pynvml.NVMLError -> cuda total_memory) and adds is_gb10. Assumes the NVML platform "
         "(nvidia-smi present, memory N/A), as on Jetson Thor's JetPack 7; without NVML vLLM would read CUDA's "
         "total in every release")
+    MM_PREFIX_COMPOSITE_BACKEND = RuleInfo(
+        _v("0.30.0"), "v0.30.0 wheel", "vllm/platforms/cuda.py _get_backend_priorities; "
+        "vllm/v1/attention/backends/triton_flashinfer.py",
+        "on compute capability 10.x a model that attends fully over image tokens with heads of 256 or 512 "
+        "(Gemma 4 with bidirectional vision attention, Gemma 3 4B/12B) runs on the TRITON_FLASHINFER "
+        "composite, whose only kernel block is 64 tokens: the default block size becomes 64",
+        "confirmed: triton_flashinfer.py (kernel_block_sizes=(64,), device_major=10) and its place first "
+        "in the 10.x priority with use_mm_prefix are absent from the v0.29.0 wheel and in v0.30.0 through "
+        "v0.33.0")
     LFM2_MODEL = RuleInfo(
         _v("0.10.2"), "v0.10.2 wheel", "vllm/model_executor/models/lfm2.py",
         "vLLM runs Liquid AI's LFM2 (Lfm2ForCausalLM): short-convolution layers whose state the hybrid "
@@ -1794,6 +1803,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.32.0 wheel 让 NVMLError 抛出，get_batch_defaults 因而按 0 字节处理；v0.33.0 捕获它"
         "（pynvml.NVMLError -> CUDA total_memory）并加入 is_gb10。前提是 NVML 平台（有 nvidia-smi，显存显示 N/A），"
         "如 Jetson Thor 的 JetPack 7；没有 NVML 时 vLLM 在所有版本中都读 CUDA 的总量"),
+    "MM_PREFIX_COMPOSITE_BACKEND": (
+        "在计算能力 10.x 上，对图像 token 做全注意力且头宽为 256 或 512 的模型（启用视觉双向注意力的 Gemma 4、"
+        "Gemma 3 4B/12B）由 TRITON_FLASHINFER 组合后端运行，它唯一的 kernel 块是 64 个 token：默认块大小变为 64",
+        "已确认：triton_flashinfer.py（kernel_block_sizes=(64,)，device_major=10）及其在 10.x 优先级中因 "
+        "use_mm_prefix 排在首位，v0.29.0 wheel 中没有，v0.30.0 到 v0.33.0 中有"),
     "LFM2_MODEL": (
         "vLLM 支持 Liquid AI 的 LFM2（Lfm2ForCausalLM）：短卷积层的状态由混合 KV cache 管理器与注意力层的块一起保存",
         "已确认：v0.10.1 wheel 的模型注册表中没有，v0.10.2 起有（registry.py、lfm2.py），直到 v0.33.0"),
