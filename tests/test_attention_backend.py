@@ -320,3 +320,28 @@ def test_image_attention_on_blackwell_runs_the_triton_flashinfer_composite_with_
     assert c.layout.block_size == block
     if model == "google/gemma-4-31B-it" and block == 64:
         assert {(g.spec.kind, g.spec.block_size) for g in c.grouping.groups} == {("sliding_window", 64), ("full", 128)}
+
+
+@pytest.mark.parametrize("version,settings,block,refused", [
+    ("0.33.0", {}, 16, None),                 # [1, MultipleOf(16)] from v0.28: the default stays
+    ("0.28.0", {}, 16, None),
+    ("0.26.0", {}, 1, None),                  # [1, 64]: get_preferred_block_size takes the smallest
+    ("0.18.0", {}, 1, None),                  # [1]
+    ("0.17.0", {"block_size": 1}, 1, None),   # v0.12-v0.17 assert --block-size 1
+    ("0.17.0", {}, None, "--block-size"),
+    ("0.14.0", {"block_size": 1, "kv_cache_dtype": "fp8"}, None, "--kv-cache-dtype"),
+    ("0.11.0", {"block_size": 1}, None, "--vllm-version"),   # no ROCm sparse MLA backend yet
+])
+def test_sparse_mla_on_rocm_takes_aiters_block_sizes(version, settings, block, refused):
+    """DeepSeek-V3.2 on an MI355X runs AITER's sparse MLA backend and indexer, whose kernel blocks
+    decide the block size (rocm_aiter_mla_sparse.py, mla/indexer.py get_supported_kernel_block_sizes),
+    not CUDA's 64-token FlashMLA-sparse (Rule.ROCM_SPARSE_MLA, Rule.ROCM_SPARSE_MLA_BLOCK_16)."""
+    args = dict(max_model_len=32768, tensor_parallel_size=8, vllm_version=version, **settings)
+    if refused:
+        with pytest.raises(SettingsError) as err:
+            calc("deepseek-ai/DeepSeek-V3.2", "mi355x", **args)
+        assert list(err.value.problems) == [refused]
+        return
+    assert calc("deepseek-ai/DeepSeek-V3.2", "mi355x", **args).layout.block_size == block
+    if "block_size" not in settings:        # CUDA keeps FlashMLA-sparse's 64
+        assert calc("deepseek-ai/DeepSeek-V3.2", "b200", **args).layout.block_size == 64

@@ -106,7 +106,8 @@ def mla_backend(arch: ModelArch, gpu: GpuTarget, version: Version, sixteen_bit_c
     """The attention backend vLLM picks for an MLA model when none is asked for (vllm/platforms/cuda.py,
     from v0.18 the backends' priorities and what each supports):
 
-    - sparse MLA (DeepSeek-V3.2's indexer): "flashmla_sparse" (64-token blocks);
+    - sparse MLA (DeepSeek-V3.2's indexer): "flashmla_sparse" (64-token blocks); on ROCm
+      "rocm_mla_sparse" (AITER's sparse backend, ``rocm_sparse_mla_block``);
     - Hopper: "flashmla", forced before v0.18; from v0.18 "flash_attn_mla", except for an fp8 cache,
       which only FlashMLA holds (Rule.MLA_BLOCK_FROM_BACKEND);
     - Blackwell 10.x: "cutlass_mla" from v0.10.1 on 10.0 (Rule.MLA_BLACKWELL_CUTLASS) and from v0.13 on
@@ -116,7 +117,7 @@ def mla_backend(arch: ModelArch, gpu: GpuTarget, version: Version, sixteen_bit_c
     - anything else (Ampere, Ada, 12.x, ROCm without AITER, B300 before v0.13): "triton_mla".
     ``sixteen_bit_cache``: the KV cache holds 16-bit values (FLASH_ATTN_MLA takes no other)."""
     if arch.sparse_mla_index_head_dim:
-        return "flashmla_sparse"
+        return "rocm_mla_sparse" if gpu.platform == "rocm" else "flashmla_sparse"
     if gpu.platform != "cuda":
         return "triton_mla"
     by_backend = applies(Rule.MLA_BLOCK_FROM_BACKEND, version)
@@ -134,6 +135,37 @@ def mla_backend(arch: ModelArch, gpu: GpuTarget, version: Version, sixteen_bit_c
 _MLA_BLOCKS = {"flashmla_sparse": (64, Text("block.sparse_mla")), "flash_attn_mla": (16, Text("block.mla_hopper")),
                "flashmla": (64, Text("block.mla_hopper_flashmla")),
                "cutlass_mla": (128, Text("block.mla_blackwell_cutlass")), "triton_mla": (16, Text("block.mla_triton"))}
+
+
+def rocm_sparse_mla_block(version: Version) -> tuple[int, Text]:
+    """The default block of sparse MLA (DeepSeek-V3.2, GLM-5) on ROCm, where AITER's sparse backend and
+    the indexer run it: 16 from v0.28, whose kernels take multiples of 16
+    (Rule.ROCM_SPARSE_MLA_BLOCK_16; rocm_aiter_mla_sparse.py and mla/indexer.py
+    ``get_supported_kernel_block_sizes`` [1, MultipleOf(16)]); 1 token before, where they took [1] or
+    [1, 64] and the backend's preference replaced the default 16 by the smallest (from v0.18,
+    Rule.MLA_BLOCK_FROM_BACKEND); before v0.18 vLLM asserts --block-size 1 (``rocm_sparse_mla_problem``)."""
+    if applies(Rule.ROCM_SPARSE_MLA_BLOCK_16, version):
+        return 16, Text("block.rocm_sparse_mla_16")
+    return 1, Text("block.rocm_sparse_mla_1")
+
+
+def rocm_sparse_mla_problem(arch: ModelArch, gpu: GpuTarget, version: Version, block_size: int | None,
+                            kv_name: str) -> tuple[str, Text] | None:
+    """Why vLLM before v0.18 stops for sparse MLA on ROCm, or None: it has no sparse MLA backend there
+    before v0.12 (Rule.ROCM_SPARSE_MLA); v0.12-v0.17's platforms/rocm.py ``get_attn_backend_cls``
+    asserts a block size of 1 (there is no default then) and raises for an fp8 KV cache
+    ('ROCMAiterMLASparseBackend doesn't support fp8 kv_cache_dtype')."""
+    if gpu.platform != "rocm" or not arch.sparse_mla_index_head_dim or applies(Rule.MLA_BLOCK_FROM_BACKEND, version):
+        return None
+    if not applies(Rule.ROCM_SPARSE_MLA, version):
+        return "--vllm-version", Text("block.rocm_sparse_mla_missing", version=str(version),
+                                      since=str(Rule.ROCM_SPARSE_MLA.value.since))
+    if kv_name.startswith("fp8"):
+        return "--kv-cache-dtype", Text("block.rocm_sparse_mla_fp8", version=str(version))
+    if block_size != 1:
+        return "--block-size", Text("block.rocm_sparse_mla_needs_1", version=str(version),
+                                    since=str(Rule.MLA_BLOCK_FROM_BACKEND.value.since))
+    return None
 
 
 MM_PREFIX_COMPOSITE_HEADS = frozenset({256, 512})
@@ -170,6 +202,8 @@ def default_block_size(arch: ModelArch, gpu: GpuTarget, version: Version,
             return MM_PREFIX_COMPOSITE_BLOCK, Text("block.mm_prefix_composite")
         return 16, Text("block.default")
     backend = mla_backend(arch, gpu, version, sixteen_bit_cache)
+    if backend == "rocm_mla_sparse":
+        return rocm_sparse_mla_block(version)
     if backend == "flashinfer_mla":
         if applies(Rule.MLA_BLOCK_FROM_BACKEND, version):
             return 32, Text("block.mla_blackwell_flashinfer")
@@ -373,6 +407,10 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
     """Per-stage specs of ``arch`` under ``req`` (see module docstring)."""
     check_tensor_parallel(arch, req.tp)
     notes: list[str] = []
+    rocm_sparse = rocm_sparse_mla_problem(arch, req.gpu, req.version, req.block_size, req.kv.name)
+    if rocm_sparse is not None:
+        flag, why = rocm_sparse
+        raise SettingsError({flag: why})  # Text: rocm_sparse_mla_problem gives one
     if req.block_size is not None:
         block_size, reason = req.block_size, "--block-size"
     else:

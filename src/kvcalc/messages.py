@@ -1117,6 +1117,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "block.sparse_mla": (
         "DeepSeek-V3.2 sparse MLA backends and the indexer use 64-token blocks",
         "DeepSeek-V3.2 的稀疏 MLA 后端与 indexer 使用 64 token 的块"),
+    "block.rocm_sparse_mla_16": (
+        "sparse MLA on ROCm (AITER's sparse backend and indexer) keeps the default 16-token blocks",
+        "ROCm 上的稀疏 MLA（AITER 稀疏后端与 indexer）保持默认的 16 token 块"),
+    "block.rocm_sparse_mla_1": (
+        "sparse MLA on ROCm: AITER's sparse backend and indexer take 1-token kernel blocks here, so "
+        "vLLM sets the block size to 1",
+        "ROCm 上的稀疏 MLA：此版本 AITER 稀疏后端与 indexer 只接受 1 token 的 kernel 块，因此 vLLM 把块大小设为 1"),
+    "block.rocm_sparse_mla_needs_1": (
+        "vLLM {version} runs sparse MLA on ROCm only with --block-size 1 (it asserts 'Sparse MLA backend on "
+        "ROCm only supports block size 1'); pass --block-size 1, or choose vLLM {since} or newer, which "
+        "sets it itself",
+        "vLLM {version} 在 ROCm 上只能以 --block-size 1 运行稀疏 MLA（断言 'Sparse MLA backend on ROCm only "
+        "supports block size 1'）；请传入 --block-size 1，或选择会自行设置它的 vLLM {since} 及更新版本"),
+    "block.rocm_sparse_mla_missing": (
+        "vLLM {version} has no sparse MLA backend on ROCm (DeepSeek-V3.2's indexer attention); vLLM {since} "
+        "added AITER's; choose it or a newer release",
+        "vLLM {version} 在 ROCm 上没有稀疏 MLA 后端（DeepSeek-V3.2 的 indexer 注意力）；vLLM {since} 加入了 "
+        "AITER 的实现；请选择该版本或更新的版本"),
+    "block.rocm_sparse_mla_fp8": (
+        "vLLM {version} refuses an fp8 KV cache for sparse MLA on ROCm ('ROCMAiterMLASparseBackend "
+        "doesn't support fp8 kv_cache_dtype'); use --kv-cache-dtype auto",
+        "vLLM {version} 在 ROCm 上的稀疏 MLA 不接受 fp8 KV 缓存（'ROCMAiterMLASparseBackend doesn't support "
+        "fp8 kv_cache_dtype'）；请使用 --kv-cache-dtype auto"),
     "block.mla_hopper": (
         "MLA on Hopper from v0.18: FLASH_ATTN_MLA backend (16)",
         "v0.18 起 Hopper 上的 MLA：FLASH_ATTN_MLA 后端（16）"),

@@ -987,6 +987,17 @@ class Rule(Enum):
         "v0.33.0 catches it (pynvml.NVMLError -> cuda total_memory) and adds is_gb10. Assumes the NVML platform "
         "(nvidia-smi present, memory N/A), as on Jetson Thor's JetPack 7; without NVML vLLM would read CUDA's "
         "total in every release")
+    ROCM_SPARSE_MLA = RuleInfo(
+        _v("0.12.0"), "v0.12.0 wheel", "vllm/v1/attention/backends/mla/rocm_aiter_mla_sparse.py",
+        "sparse MLA (DeepSeek-V3.2's indexer attention) runs on ROCm, on AITER's sparse backend",
+        "confirmed: absent from the v0.11.0 and v0.11.1 wheels, in v0.12.0 through v0.33.0")
+    ROCM_SPARSE_MLA_BLOCK_16 = RuleInfo(
+        _v("0.28.0"), "v0.28.0 wheel", "vllm/v1/attention/backends/mla/rocm_aiter_mla_sparse.py, "
+        "mla/indexer.py get_supported_kernel_block_sizes",
+        "sparse MLA on ROCm (DeepSeek-V3.2, GLM-5) keeps the default 16-token blocks: AITER's sparse "
+        "backend and the indexer take multiples of 16; before, they took 1 (and 64), so vLLM set 1",
+        "confirmed: [1] in the v0.18.0-v0.20.0 wheels, [1, 64] in v0.21.0-v0.26.0, [1, MultipleOf(16)] from "
+        "v0.28.0 through v0.33.0; v0.12.0-v0.17.0 assert block size 1 in platforms/rocm.py")
     MM_PREFIX_COMPOSITE_BACKEND = RuleInfo(
         _v("0.30.0"), "v0.30.0 wheel", "vllm/platforms/cuda.py _get_backend_priorities; "
         "vllm/v1/attention/backends/triton_flashinfer.py",
@@ -1803,6 +1814,14 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.32.0 wheel 让 NVMLError 抛出，get_batch_defaults 因而按 0 字节处理；v0.33.0 捕获它"
         "（pynvml.NVMLError -> CUDA total_memory）并加入 is_gb10。前提是 NVML 平台（有 nvidia-smi，显存显示 N/A），"
         "如 Jetson Thor 的 JetPack 7；没有 NVML 时 vLLM 在所有版本中都读 CUDA 的总量"),
+    "ROCM_SPARSE_MLA": (
+        "稀疏 MLA（DeepSeek-V3.2 的 indexer 注意力）可在 ROCm 上运行，使用 AITER 的稀疏后端",
+        "已确认：v0.11.0 与 v0.11.1 wheel 中没有，v0.12.0 到 v0.33.0 中有"),
+    "ROCM_SPARSE_MLA_BLOCK_16": (
+        "ROCm 上的稀疏 MLA（DeepSeek-V3.2、GLM-5）保持默认的 16 token 块：AITER 稀疏后端与 indexer 接受 16 的倍数；"
+        "此前它们只接受 1（及 64），vLLM 因此设为 1",
+        "已确认：v0.18.0-v0.20.0 wheel 中为 [1]，v0.21.0-v0.26.0 中为 [1, 64]，v0.28.0 到 v0.33.0 为 "
+        "[1, MultipleOf(16)]；v0.12.0-v0.17.0 在 platforms/rocm.py 中断言块大小为 1"),
     "MM_PREFIX_COMPOSITE_BACKEND": (
         "在计算能力 10.x 上，对图像 token 做全注意力且头宽为 256 或 512 的模型（启用视觉双向注意力的 Gemma 4、"
         "Gemma 3 4B/12B）由 TRITON_FLASHINFER 组合后端运行，它唯一的 kernel 块是 64 个 token：默认块大小变为 64",
