@@ -345,3 +345,21 @@ def test_sparse_mla_on_rocm_takes_aiters_block_sizes(version, settings, block, r
     assert calc("deepseek-ai/DeepSeek-V3.2", "mi355x", **args).layout.block_size == block
     if "block_size" not in settings:        # CUDA keeps FlashMLA-sparse's 64
         assert calc("deepseek-ai/DeepSeek-V3.2", "b200", **args).layout.block_size == 64
+
+
+@pytest.mark.parametrize("model,gpu,version,settings,block", [
+    ("openai/gpt-oss-120b", "mi300x", "0.33.0", {}, 64),     # sinks: ROCM_ATTN passes, the unified backend prefers 64
+    ("openai/gpt-oss-120b", "mi355x", "0.29.0", {}, 64),
+    ("openai/gpt-oss-120b", "mi300x", "0.28.0", {}, 16),     # before its preferred 64
+    ("openai/gpt-oss-120b", "w7900", "0.33.0", {}, 16),      # RDNA: no AITER, Triton
+    ("openai/gpt-oss-120b", "mi300x", "0.33.0", {"attention_backend": "TRITON_ATTN"}, 16),
+    ("Qwen/Qwen3-8B", "mi300x", "0.33.0", {}, 16),           # ROCM_ATTN takes it
+    ("Qwen/Qwen3-8B", "mi300x", "0.33.0", {"kv_connector": "NixlConnector"}, 64),   # ROCM_ATTN dropped
+    ("google/gemma-4-31B-it", "mi300x", "0.33.0", {}, 16),   # Gemma4Config forces Triton (public logs: 16)
+])
+def test_models_rocm_attn_does_not_take_run_on_aiters_unified_backend_with_64_token_blocks(
+        model, gpu, version, settings, block):
+    """Rule.ROCM_UNIFIED_ATTN_BLOCK_64: on CDNA 3/4 with AITER (vLLM's ROCm images), what ROCM_ATTN
+    refuses goes to ROCM_AITER_UNIFIED_ATTN, whose get_preferred_block_size is 64."""
+    c = calc(model, gpu, max_model_len=32768, vllm_version=version, **settings)
+    assert c.layout.block_size == block

@@ -19,8 +19,9 @@ from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, show, speculators_view
 from .hf_overrides import apply_overrides, keeps_checkpoint_shapes, overrides_of
 from .attention import forced_backend_problem, keeps_full_graphs, mm_prefix_lm, runs_flashinfer, triton_fp8_problem
-from .kvspecs import (GpuTarget, Layout, LayoutRequest, attention_head_sizes, build_layout, fa_keeps_cache,
-                      mm_prefix_composite)
+from .kvspecs import (MM_PREFIX_COMPOSITE_BLOCK, ROCM_UNIFIED_BLOCK, GpuTarget, Layout, LayoutRequest,
+                      attention_head_sizes, build_layout, fa_keeps_cache, mm_prefix_composite,
+                      rocm_unified_attention)
 from .messages import Text, message_of
 from .params import expert_count, text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
@@ -830,7 +831,11 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         mamba_mode=mamba_mode, num_speculative_tokens=spec_tokens if arch.mamba else 0,
         draft_layers=draft,
         mamba_ssm_dtype=s.mamba_ssm_cache_dtype if s.mamba_ssm_cache_dtype not in (None, "auto") else None,
-        composite_backend=s.attention_backend is None and mm_prefix_composite(arch, gpu.target, version, mm_prefix)))
+        backend_block=None if s.attention_backend is not None else
+        (MM_PREFIX_COMPOSITE_BLOCK, Text("block.mm_prefix_composite"))
+        if mm_prefix_composite(arch, gpu.target, version, mm_prefix) else
+        (ROCM_UNIFIED_BLOCK, Text("block.rocm_unified"))
+        if rocm_unified_attention(arch, gpu.target, version, s.kv_connector is not None) else None))
     grouping = paging.group_layers(layout.all_specs, version)
     ift = paging.in_flight_tokens(version, resolved.max_num_batched_tokens, s.pipeline_parallel_size,
                                   async_on, mrv2)

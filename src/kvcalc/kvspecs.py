@@ -190,16 +190,43 @@ def mm_prefix_composite(arch: ModelArch, gpu: GpuTarget, version: Version, mm_pr
     return cc is not None and cc[0] == 10 and bool(heads) and heads <= MM_PREFIX_COMPOSITE_HEADS
 
 
+ROCM_ATTN_HEAD_SIZES = frozenset({32, 64, 80, 96, 128, 160, 192, 224, 256})
+"""Head sizes ROCM_ATTN takes (vllm/v1/attention/backends/rocm_attn.py, v0.29-v0.33)."""
+ROCM_UNIFIED_BLOCK = 64
+"""ROCM_AITER_UNIFIED_ATTN's preferred block (rocm_aiter_unified_attn.py ``get_preferred_block_size``)."""
+
+
+def rocm_unified_attention(arch: ModelArch, gpu: GpuTarget, version: Version, kv_connector: bool) -> bool:
+    """Whether vLLM runs this model on ROCM_AITER_UNIFIED_ATTN, whose preferred 64-token block then
+    replaces the default 16 (Rule.ROCM_UNIFIED_ATTN_BLOCK_64, v0.29). On CDNA 3 and 4 (MI300X, MI325X,
+    MI355X) with AITER installed, as in vLLM's ROCm images, the ROCm priority (platforms/rocm.py
+    ``_get_backend_priorities``) puts it after ROCM_ATTN, which takes no attention sinks (gpt-oss),
+    only the heads of ``ROCM_ATTN_HEAD_SIZES``, and no KV connector; VLLM_ROCM_USE_AITER=1 would put
+    ROCM_AITER_FA before it, which kvcalc does not model. MLA and state-layer models are left out, and
+    so are models with two head sizes (Gemma 4), which Gemma4Config puts on TRITON_ATTN where FA4 is
+    missing (vllm/model_executor/models/config.py; public MI300X logs print 16-token blocks)."""
+    if gpu.platform != "rocm" or gpu.arch not in ("cdna3", "cdna4") or arch.is_mla or arch.has_state_layers or \
+            not applies(Rule.ROCM_UNIFIED_ATTN_BLOCK_64, version):
+        return False
+    heads = attention_head_sizes(arch)
+    if len(heads) > 1:      # Gemma4Config forces TRITON_ATTN for mixed heads where FA4 is missing
+        return False
+    return kv_connector or arch.architecture == "GptOssForCausalLM" or \
+        bool(heads) and not heads <= ROCM_ATTN_HEAD_SIZES and min(heads) >= 32
+
+
 def default_block_size(arch: ModelArch, gpu: GpuTarget, version: Version,
-                       sixteen_bit_cache: bool = True, composite: bool = False) -> tuple[int, str]:
+                       sixteen_bit_cache: bool = True, backend_block: tuple[int, Text] | None = None
+                       ) -> tuple[int, str]:
     """Tokens per block when ``--block-size`` is not given: 16 for FlashAttention, FlashInfer and
-    Triton, 64 on the TRITON_FLASHINFER composite (``composite``: ``mm_prefix_composite``); MLA takes
-    the block of the backend vLLM picks for it (``mla_backend``; from v0.18
+    Triton, or what the backend prefers where it is not (``backend_block``: 64 on the TRITON_FLASHINFER
+    composite, ``mm_prefix_composite``, and on ROCM_AITER_UNIFIED_ATTN, ``rocm_unified_attention``);
+    MLA takes the block of the backend vLLM picks for it (``mla_backend``; from v0.18
     Platform.update_block_size_for_backend): FlashMLA's 64, FLASH_ATTN_MLA's and Triton MLA's 16,
     CUTLASS_MLA's 128, and FLASHINFER_MLA's 32 from v0.18, forced to 64 in v0.15 to v0.17."""
     if not arch.is_mla:
-        if composite:
-            return MM_PREFIX_COMPOSITE_BLOCK, Text("block.mm_prefix_composite")
+        if backend_block is not None:
+            return backend_block
         return 16, Text("block.default")
     backend = mla_backend(arch, gpu, version, sixteen_bit_cache)
     if backend == "rocm_mla_sparse":
@@ -382,7 +409,7 @@ class LayoutRequest:
     num_speculative_tokens: int = 0
     draft_layers: tuple[AttentionLayer, ...] = ()
     mamba_ssm_dtype: str | None = None
-    composite_backend: bool = False    # TRITON_FLASHINFER runs the attention (mm_prefix_composite)
+    backend_block: tuple[int, Text] | None = None    # the automatic backend's block where not 16
 
 
 SMALLEST_KERNEL_BLOCK = 16
@@ -415,7 +442,7 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
         block_size, reason = req.block_size, "--block-size"
     else:
         block_size, reason = default_block_size(arch, req.gpu, req.version, req.kv.sixteen_bit,
-                                                req.composite_backend)
+                                                req.backend_block)
     has_chunked = any(l.kind == "chunked_local" for l in arch.layers)
     hybrid_manager = req.hybrid_manager
     if hybrid_manager is None:

@@ -1167,6 +1167,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "model that attends fully over image tokens, takes only 64-token kernel blocks",
         "块大小 64：在计算能力 10.x 上，对图像 token 做全注意力的模型由 vLLM 选用 TRITON_FLASHINFER 后端，"
         "它只接受 64 个 token 的 kernel 块"),
+    "block.rocm_unified": (
+        "block size 64: on MI300X/MI325X/MI355X vLLM runs this model on ROCM_AITER_UNIFIED_ATTN (ROCM_ATTN "
+        "takes no attention sinks, no KV connector and only heads of 32 to 256), which prefers 64-token "
+        "blocks; this assumes AITER is installed, as in vLLM's ROCm images (without it Triton runs, with 16)",
+        "块大小 64：在 MI300X/MI325X/MI355X 上，vLLM 用 ROCM_AITER_UNIFIED_ATTN 运行该模型（ROCM_ATTN 不支持 "
+        "attention sink、KV connector，头大小只支持 32 到 256），它偏好 64 token 的块；前提是已安装 AITER，"
+        "与 vLLM 的 ROCm 镜像一致（没有它时由 Triton 运行，块为 16）"),
     "block.raised_for_mamba": (
         "raised to {needed} so one attention page ({needed} × {token_bytes} B) covers a Mamba state "
         "page ({state:,} B)",

@@ -987,6 +987,16 @@ class Rule(Enum):
         "v0.33.0 catches it (pynvml.NVMLError -> cuda total_memory) and adds is_gb10. Assumes the NVML platform "
         "(nvidia-smi present, memory N/A), as on Jetson Thor's JetPack 7; without NVML vLLM would read CUDA's "
         "total in every release")
+    ROCM_UNIFIED_ATTN_BLOCK_64 = RuleInfo(
+        _v("0.29.0"), "v0.29.0 wheel", "vllm/v1/attention/backends/rocm_aiter_unified_attn.py "
+        "get_preferred_block_size; vllm/platforms/rocm.py _get_backend_priorities",
+        "on MI300X/MI325X/MI355X with AITER installed, a model ROCM_ATTN does not take (attention sinks as "
+        "in gpt-oss, a KV connector, heads outside 32-256) runs on ROCM_AITER_UNIFIED_ATTN, which prefers "
+        "64-token blocks",
+        "confirmed: get_preferred_block_size returning 64 is absent from the v0.28.0 wheel and in v0.29.0 "
+        "through v0.33.0; the priority (ROCM_ATTN unless a KV connector, ROCM_AITER_FA with "
+        "VLLM_ROCM_USE_AITER=1, ROCM_AITER_UNIFIED_ATTN where AITER is found on CDNA 3+, TRITON_ATTN) is the "
+        "same in v0.28.0-v0.33.0")
     ROCM_SPARSE_MLA = RuleInfo(
         _v("0.12.0"), "v0.12.0 wheel", "vllm/v1/attention/backends/mla/rocm_aiter_mla_sparse.py",
         "sparse MLA (DeepSeek-V3.2's indexer attention) runs on ROCm, on AITER's sparse backend",
@@ -1814,6 +1824,12 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.32.0 wheel 让 NVMLError 抛出，get_batch_defaults 因而按 0 字节处理；v0.33.0 捕获它"
         "（pynvml.NVMLError -> CUDA total_memory）并加入 is_gb10。前提是 NVML 平台（有 nvidia-smi，显存显示 N/A），"
         "如 Jetson Thor 的 JetPack 7；没有 NVML 时 vLLM 在所有版本中都读 CUDA 的总量"),
+    "ROCM_UNIFIED_ATTN_BLOCK_64": (
+        "在已安装 AITER 的 MI300X/MI325X/MI355X 上，ROCM_ATTN 不接受的模型（如 gpt-oss 的 attention sink、KV "
+        "connector、32-256 以外的头大小）由 ROCM_AITER_UNIFIED_ATTN 运行，它偏好 64 token 的块",
+        "已确认：返回 64 的 get_preferred_block_size 在 v0.28.0 wheel 中没有，v0.29.0 到 v0.33.0 中有；优先级"
+        "（没有 KV connector 时 ROCM_ATTN，VLLM_ROCM_USE_AITER=1 时 ROCM_AITER_FA，CDNA 3+ 上找到 AITER 时 "
+        "ROCM_AITER_UNIFIED_ATTN，TRITON_ATTN）在 v0.28.0-v0.33.0 中相同"),
     "ROCM_SPARSE_MLA": (
         "稀疏 MLA（DeepSeek-V3.2 的 indexer 注意力）可在 ROCm 上运行，使用 AITER 的稀疏后端",
         "已确认：v0.11.0 与 v0.11.1 wheel 中没有，v0.12.0 到 v0.33.0 中有"),
