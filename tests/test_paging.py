@@ -465,3 +465,22 @@ def test_llama4_keeps_the_hybrid_manager_in_0_10_0():
                  tensor_parallel_size=8)
         return len(c.grouping.groups)
     assert groups("0.10.0") > 1 and groups("0.10.1") == 1
+
+
+@pytest.mark.parametrize("version,ssm_bytes", [
+    ("0.12.0", 2), ("0.19.0", 2),     # the model dtype, then the config or float16
+    ("0.20.0", 4), ("0.33.0", 4),     # float32 where the config names none
+])
+def test_nemotron_h_without_an_ssm_dtype_keeps_its_state_in_float32_from_v0_20(version, ssm_bytes):
+    """Nemotron-H-56B-Base-8K's config has no mamba_ssm_cache_dtype: NemotronHForCausalLMConfig fills
+    in float16 from v0.13 and float32 from v0.20 (Rule.NEMOTRON_H_SSM_FLOAT32_DEFAULT)."""
+    c = calc("nvidia/Nemotron-H-56B-Base-8K", "h100", tensor_parallel_size=4, max_model_len=8192,
+             vllm_version=version)
+    dims = c.arch.mamba
+    groups = dims.n_groups + (0 if dims.n_groups % 4 == 0 else 4 - dims.n_groups)
+    conv = (dims.intermediate_size + 2 * groups * dims.state_size) // 4 * (dims.conv_kernel - 1) * 2
+    ssm = dims.num_heads // 4 * dims.head_dim * dims.state_size * ssm_bytes
+    assert c.layout.mamba_state_bytes == conv + ssm
+    forced = calc("nvidia/Nemotron-H-56B-Base-8K", "h100", tensor_parallel_size=4, max_model_len=8192,
+                  vllm_version=version, mamba_ssm_cache_dtype="float16")
+    assert forced.layout.mamba_state_bytes == conv + ssm // ssm_bytes * 2

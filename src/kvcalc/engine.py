@@ -20,8 +20,8 @@ from .hf_config import AttentionLayer, ModelArch, read_model, show, speculators_
 from .hf_overrides import apply_overrides, keeps_checkpoint_shapes, overrides_of
 from .attention import forced_backend_problem, keeps_full_graphs, mm_prefix_lm, runs_flashinfer, triton_fp8_problem
 from .kvspecs import (MM_PREFIX_COMPOSITE_BLOCK, ROCM_UNIFIED_BLOCK, GpuTarget, Layout, LayoutRequest,
-                      attention_head_sizes, build_layout, fa_keeps_cache, mm_prefix_composite,
-                      rocm_unified_attention)
+                      attention_head_sizes, build_layout, default_ssm_dtype, fa_keeps_cache,
+                      mm_prefix_composite, rocm_unified_attention)
 from .messages import Text, message_of
 from .params import expert_count, text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
@@ -830,7 +830,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         version=version, gpu=gpu.target, block_size=s.block_size, hybrid_manager=hybrid_manager,
         mamba_mode=mamba_mode, num_speculative_tokens=spec_tokens if arch.mamba else 0,
         draft_layers=draft,
-        mamba_ssm_dtype=s.mamba_ssm_cache_dtype if s.mamba_ssm_cache_dtype not in (None, "auto") else None,
+        mamba_ssm_dtype=s.mamba_ssm_cache_dtype if s.mamba_ssm_cache_dtype not in (None, "auto")
+        else default_ssm_dtype(arch, version, model_dtype),
         backend_block=None if s.attention_backend is not None else
         (MM_PREFIX_COMPOSITE_BLOCK, Text("block.mm_prefix_composite"))
         if mm_prefix_composite(arch, gpu.target, version, mm_prefix) else

@@ -348,6 +348,21 @@ def prefill_checkpoint_blocks(arch: ModelArch, gpu: GpuTarget, version: Version,
     return 1 if gdn_checkpoint_alignment(arch, gpu, version, mamba_mode) > 1 else 0
 
 
+def default_ssm_dtype(arch: ModelArch, version: Version, model_dtype: str) -> str | None:
+    """The SSM state dtype vLLM takes without --mamba-ssm-cache-dtype where it differs from what the
+    config's own field gives (None: that field, else the model dtype): Nemotron-H reads its config's
+    ``mamba_ssm_cache_dtype`` from v0.13 (NemotronHForCausalLMConfig; Rule.NEMOTRON_H_SSM_DTYPE_FROM_CONFIG),
+    float16 where it has none, float32 from v0.20 (Rule.NEMOTRON_H_SSM_FLOAT32_DEFAULT); before v0.13 the
+    state followed the model dtype whatever the config said."""
+    if arch.model_type != "nemotron_h" or arch.mamba is None:
+        return None
+    if not applies(Rule.NEMOTRON_H_SSM_DTYPE_FROM_CONFIG, version):
+        return model_dtype
+    if arch.mamba.ssm_dtype:
+        return None
+    return "float32" if applies(Rule.NEMOTRON_H_SSM_FLOAT32_DEFAULT, version) else "float16"
+
+
 def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
                       conv_dtype: str | None = None, ssm_dtype: str | None = None) -> int:
     """Bytes of one request's recurrent state in one layer on one GPU.

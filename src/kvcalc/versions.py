@@ -987,6 +987,17 @@ class Rule(Enum):
         "v0.33.0 catches it (pynvml.NVMLError -> cuda total_memory) and adds is_gb10. Assumes the NVML platform "
         "(nvidia-smi present, memory N/A), as on Jetson Thor's JetPack 7; without NVML vLLM would read CUDA's "
         "total in every release")
+    NEMOTRON_H_SSM_DTYPE_FROM_CONFIG = RuleInfo(
+        _v("0.13.0"), "v0.13.0 wheel", "vllm/model_executor/models/config.py NemotronHForCausalLMConfig",
+        "Nemotron-H's Mamba SSM state takes the config's mamba_ssm_cache_dtype, float16 where it has none "
+        "(unless --mamba-ssm-cache-dtype is given); before, the state followed the model dtype",
+        "confirmed: absent from the v0.10.2-v0.12.0 wheels, in v0.13.0 with the float16 default through v0.19.0")
+    NEMOTRON_H_SSM_FLOAT32_DEFAULT = RuleInfo(
+        _v("0.20.0"), "v0.20.0 wheel", "vllm/model_executor/models/config.py NemotronHForCausalLMConfig",
+        "a Nemotron-H config without mamba_ssm_cache_dtype keeps its SSM state in float32 "
+        "(DEFAULT_MAMBA_SSM_CACHE_DTYPE), twice float16's bytes: Nemotron-H-56B-Base-8K and the older 8B/47B",
+        "confirmed: 'float16' in the v0.19.0 wheel, DEFAULT_MAMBA_SSM_CACHE_DTYPE = 'float32' from v0.20.0 "
+        "through v0.33.0")
     ROCM_UNIFIED_ATTN_BLOCK_64 = RuleInfo(
         _v("0.29.0"), "v0.29.0 wheel", "vllm/v1/attention/backends/rocm_aiter_unified_attn.py "
         "get_preferred_block_size; vllm/platforms/rocm.py _get_backend_priorities",
@@ -1824,6 +1835,14 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.32.0 wheel 让 NVMLError 抛出，get_batch_defaults 因而按 0 字节处理；v0.33.0 捕获它"
         "（pynvml.NVMLError -> CUDA total_memory）并加入 is_gb10。前提是 NVML 平台（有 nvidia-smi，显存显示 N/A），"
         "如 Jetson Thor 的 JetPack 7；没有 NVML 时 vLLM 在所有版本中都读 CUDA 的总量"),
+    "NEMOTRON_H_SSM_DTYPE_FROM_CONFIG": (
+        "Nemotron-H 的 Mamba SSM 状态采用配置中的 mamba_ssm_cache_dtype，没有该字段时为 float16（除非给出 "
+        "--mamba-ssm-cache-dtype）；此前状态与模型 dtype 相同",
+        "已确认：v0.10.2-v0.12.0 wheel 中没有，v0.13.0 起有（默认 float16），直到 v0.19.0"),
+    "NEMOTRON_H_SSM_FLOAT32_DEFAULT": (
+        "没有 mamba_ssm_cache_dtype 的 Nemotron-H 配置把 SSM 状态保存为 float32（DEFAULT_MAMBA_SSM_CACHE_DTYPE），"
+        "字节数是 float16 的两倍：Nemotron-H-56B-Base-8K 以及较早的 8B/47B",
+        "已确认：v0.19.0 wheel 中为 'float16'，v0.20.0 起到 v0.33.0 为 DEFAULT_MAMBA_SSM_CACHE_DTYPE = 'float32'"),
     "ROCM_UNIFIED_ATTN_BLOCK_64": (
         "在已安装 AITER 的 MI300X/MI325X/MI355X 上，ROCM_ATTN 不接受的模型（如 gpt-oss 的 attention sink、KV "
         "connector、32-256 以外的头大小）由 ROCM_AITER_UNIFIED_ATTN 运行，它偏好 64 token 的块",
