@@ -484,3 +484,13 @@ def test_nemotron_h_without_an_ssm_dtype_keeps_its_state_in_float32_from_v0_20(v
     forced = calc("nvidia/Nemotron-H-56B-Base-8K", "h100", tensor_parallel_size=4, max_model_len=8192,
                   vllm_version=version, mamba_ssm_cache_dtype="float16")
     assert forced.layout.mamba_state_bytes == conv + ssm // ssm_bytes * 2
+
+
+def test_qwen3_next_mtp_drafts_with_one_layer_where_the_config_names_no_count():
+    """Qwen3-Next's configs carry no num_nextn_predict_layers; vLLM's Qwen3NextMTP builds one draft
+    layer (qwen3_next_mtp.py), an attention layer beside the 12 full ones: 13 full + 36 GDN layers in
+    groups of 13 (3 padding slots), 288-token blocks at TP 4 (v0.31)."""
+    c = calc("Qwen/Qwen3-Next-80B-A3B-Instruct", "h100", tensor_parallel_size=4, max_model_len=32768,
+             vllm_version="0.31.0", speculative={"method": "mtp", "num_speculative_tokens": 2})
+    assert c.layout.block_size == 288 and c.grouping.padding_layers == 3
+    assert [(len(g.layer_names), g.spec.kind) for g in c.grouping.groups][-1] == (13, "full")

@@ -829,6 +829,10 @@ def _mtp_layers(f: _Fields, base: list[AttentionLayer]) -> tuple[AttentionLayer,
         if f.has(key):
             count = f.int(key, minimum=0, maximum=64)
             break
+    else:
+        # Qwen3-Next's configs name no count: vLLM's Qwen3NextMTP builds one layer
+        # (vllm/model_executor/models/qwen3_next_mtp.py getattr(config, "num_nextn_predict_layers", 1))
+        count = 1 if f.str("model_type") == "qwen3_next" else 0
     template = next((l for l in base if l.kind in ("full", "mla")), None)
     if not count or template is None:
         return ()
