@@ -172,3 +172,19 @@ def test_lfm2_vl_needs_the_release_that_added_its_class():
     assert "0.14.0" in str(err.value.problems["--vllm-version"])
     c = calc(cfg, "l4", vllm_version="0.14.0", max_model_len=8192)
     assert c.arch.mamba.flavour == "short_conv" and c.estimated.tokens > 0
+
+
+@pytest.mark.parametrize("kv,tokens,ok", [("auto", 6, True), ("auto", 7, False), ("fp8", 2, True), ("fp8", 3, False)])
+def test_speculative_slots_must_fit_the_page_lfm2s_state_is_padded_to(kv, tokens, ok):
+    """From v0.29 ShortConv keeps a state slot per speculative token, but lfm2.py sizes the page it
+    pads the state to without them; vLLM asserts the state fits: 2 + n slots of 2 × 2,048 bytes in a
+    32,768-byte page (16 bf16 tokens of 2,048 B) or a 16,384-byte one with fp8 (Rule.SHORT_CONV_SPEC_SLOTS)."""
+    spec = {"method": "ngram", "num_speculative_tokens": tokens}
+    args = dict(max_model_len=8192, vllm_version="0.33.0", kv_cache_dtype=kv, speculative=spec)
+    if ok:
+        assert calc(LFM2_1_2B, "h100", **args).estimated.tokens > 0
+        return
+    with pytest.raises(SettingsError) as err:
+        calc(LFM2_1_2B, "h100", **args)
+    assert "--speculative-config" in err.value.problems
+    assert calc(LFM2_1_2B, "h100", **{**args, "vllm_version": "0.28.0"}).estimated.tokens > 0   # no slots yet

@@ -363,6 +363,17 @@ def default_ssm_dtype(arch: ModelArch, version: Version, model_dtype: str) -> st
     return "float32" if applies(Rule.NEMOTRON_H_SSM_FLOAT32_DEFAULT, version) else "float16"
 
 
+def short_conv_layer_state(dims: MambaDims, tp: int, num_spec: int, model_dtype: str, version: Version) -> int:
+    """Bytes of the state an LFM2 convolution layer itself declares (0 for other state layers): from
+    v0.29 (Rule.SHORT_CONV_SPEC_SLOTS) ShortConv keeps a slot per speculative token
+    (short_conv.py ``get_state_shape``), while the model class sizes the page it is padded to without
+    them (lfm2.py ``get_mamba_state_shape_from_config``); vLLM asserts the state fits that page
+    (kv_cache_interface.py MambaSpec)."""
+    if dims.flavour != "short_conv" or not num_spec or not applies(Rule.SHORT_CONV_SPEC_SLOTS, version):
+        return 0
+    return dims.intermediate_size // tp * (dims.conv_kernel - 1 + num_spec) * model_dtype_bytes(dims.conv_dtype or model_dtype)
+
+
 def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
                       conv_dtype: str | None = None, ssm_dtype: str | None = None) -> int:
     """Bytes of one request's recurrent state in one layer on one GPU.
@@ -374,7 +385,8 @@ def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
     conv_b = model_dtype_bytes(conv_dtype or dims.conv_dtype or model_dtype)
     ssm_b = model_dtype_bytes(ssm_dtype or dims.ssm_dtype or conv_dtype or dims.conv_dtype or model_dtype)
     if dims.flavour == "short_conv":
-        # LFM2: one convolution state, no speculative slots (short_conv_state_shape takes none)
+        # LFM2: the page vLLM sizes from the model class, which passes no speculative slots
+        # (lfm2.py get_mamba_state_shape_from_config); the layer's own may hold more (short_conv_layer_state)
         _divisible(dims.intermediate_size, tp, Text("tp.what.conv_channels"))
         return dims.intermediate_size // tp * (dims.conv_kernel - 1) * conv_b
     if dims.flavour == "gdn":
@@ -496,6 +508,12 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
         mamba_padded = block_size * attn_1tok
         if mamba_padded > state:
             notes.append(Text("note.mamba_page_padded", pct=(mamba_padded - state) / state * 100))
+        layer_state = short_conv_layer_state(arch.mamba, req.tp, req.num_speculative_tokens, req.model_dtype,
+                                             req.version)
+        if layer_state > mamba_padded:
+            raise SettingsError({"--speculative-config": Text(
+                "settings.short_conv_spec_page", version=str(req.version), tokens=req.num_speculative_tokens,
+                state=layer_state, page=mamba_padded)})
     if reason == "--block-size" and not block_size_accepted(block_size, req.version):
         raise SettingsError({"--block-size": block_size_refused(block_size, req.version)})  # Text: settings
 

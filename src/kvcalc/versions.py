@@ -987,6 +987,12 @@ class Rule(Enum):
         "v0.33.0 catches it (pynvml.NVMLError -> cuda total_memory) and adds is_gb10. Assumes the NVML platform "
         "(nvidia-smi present, memory N/A), as on Jetson Thor's JetPack 7; without NVML vLLM would read CUDA's "
         "total in every release")
+    SHORT_CONV_SPEC_SLOTS = RuleInfo(
+        _v("0.29.0"), "v0.29.0 wheel", "vllm/model_executor/layers/mamba/short_conv.py get_state_shape",
+        "an LFM2 convolution layer keeps a state slot per speculative token, which the page vLLM pads its "
+        "state to (sized by the model class without them) must hold, or vLLM stops at an assertion",
+        "confirmed: num_spec absent from short_conv.py in the v0.18.0-v0.28.0 wheels, in v0.29.0 through "
+        "v0.33.0; lfm2.py get_mamba_state_shape_from_config passes none in every release")
     NEMOTRON_H_SSM_DTYPE_FROM_CONFIG = RuleInfo(
         _v("0.13.0"), "v0.13.0 wheel", "vllm/model_executor/models/config.py NemotronHForCausalLMConfig",
         "Nemotron-H's Mamba SSM state takes the config's mamba_ssm_cache_dtype, float16 where it has none "
@@ -1835,6 +1841,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.32.0 wheel 让 NVMLError 抛出，get_batch_defaults 因而按 0 字节处理；v0.33.0 捕获它"
         "（pynvml.NVMLError -> CUDA total_memory）并加入 is_gb10。前提是 NVML 平台（有 nvidia-smi，显存显示 N/A），"
         "如 Jetson Thor 的 JetPack 7；没有 NVML 时 vLLM 在所有版本中都读 CUDA 的总量"),
+    "SHORT_CONV_SPEC_SLOTS": (
+        "LFM2 的卷积层为每个推测 token 保留一格状态，vLLM 把状态补齐到的页（由模型类按不含推测 token 计算）必须放得下，"
+        "否则 vLLM 在断言处停止",
+        "已确认：v0.18.0-v0.28.0 wheel 的 short_conv.py 中没有 num_spec，v0.29.0 到 v0.33.0 中有；lfm2.py 的 "
+        "get_mamba_state_shape_from_config 在所有版本中都不传入"),
     "NEMOTRON_H_SSM_DTYPE_FROM_CONFIG": (
         "Nemotron-H 的 Mamba SSM 状态采用配置中的 mamba_ssm_cache_dtype，没有该字段时为 float16（除非给出 "
         "--mamba-ssm-cache-dtype）；此前状态与模型 dtype 相同",
