@@ -4,6 +4,7 @@ each test), not copied from kvcalc's output."""
 import pytest
 
 from factories import calc, config, from_bytes, llama_like
+from kvcalc.errors import SettingsError
 
 GIB = 1 << 30
 MIB = 1 << 20
@@ -494,3 +495,23 @@ def test_qwen3_next_mtp_drafts_with_one_layer_where_the_config_names_no_count():
              vllm_version="0.31.0", speculative={"method": "mtp", "num_speculative_tokens": 2})
     assert c.layout.block_size == 288 and c.grouping.padding_layers == 3
     assert [(len(g.layer_names), g.spec.kind) for g in c.grouping.groups][-1] == (13, "full")
+
+
+def test_mamba2_speculative_slots_by_release_and_granites_page_before_v0_32():
+    """Mamba2 layers keep a conv slot per speculative token from v0.17 (Rule.MAMBA2_SPEC_SLOTS);
+    Granite 4.0-H's class left them out of the page its state is padded to until v0.32
+    (Rule.GRANITE_HYBRID_SPEC_PAGE), so vLLM v0.17-v0.31 stops where they do not fit (ngram, 2 tokens:
+    the layer's 819,712 bytes against an 819,200-byte page)."""
+    spec = {"method": "ngram", "num_speculative_tokens": 2}
+    args = dict(max_model_len=32768, speculative=spec)
+    with pytest.raises(SettingsError) as err:
+        calc("ibm-granite/granite-4.0-h-tiny", "h100", vllm_version="0.31.0", **args)
+    assert "--speculative-config" in err.value.problems
+    v32 = calc("ibm-granite/granite-4.0-h-tiny", "h100", vllm_version="0.32.0", **args)
+    plain = calc("ibm-granite/granite-4.0-h-tiny", "h100", vllm_version="0.32.0", max_model_len=32768)
+    dims = v32.arch.mamba
+    conv_row = (dims.intermediate_size + 2 * dims.n_groups * dims.state_size) * 2
+    assert v32.layout.mamba_state_bytes - plain.layout.mamba_state_bytes == 2 * conv_row
+    old = calc("ibm-granite/granite-4.0-h-tiny", "h100", vllm_version="0.16.0", **args)
+    assert old.layout.mamba_state_bytes == calc("ibm-granite/granite-4.0-h-tiny", "h100", vllm_version="0.16.0",
+                                                max_model_len=32768).layout.mamba_state_bytes

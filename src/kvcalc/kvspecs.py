@@ -363,15 +363,22 @@ def default_ssm_dtype(arch: ModelArch, version: Version, model_dtype: str) -> st
     return "float32" if applies(Rule.NEMOTRON_H_SSM_FLOAT32_DEFAULT, version) else "float16"
 
 
-def short_conv_layer_state(dims: MambaDims, tp: int, num_spec: int, model_dtype: str, version: Version) -> int:
-    """Bytes of the state an LFM2 convolution layer itself declares (0 for other state layers): from
-    v0.29 (Rule.SHORT_CONV_SPEC_SLOTS) ShortConv keeps a slot per speculative token
-    (short_conv.py ``get_state_shape``), while the model class sizes the page it is padded to without
-    them (lfm2.py ``get_mamba_state_shape_from_config``); vLLM asserts the state fits that page
-    (kv_cache_interface.py MambaSpec)."""
-    if dims.flavour != "short_conv" or not num_spec or not applies(Rule.SHORT_CONV_SPEC_SLOTS, version):
-        return 0
-    return dims.intermediate_size // tp * (dims.conv_kernel - 1 + num_spec) * model_dtype_bytes(dims.conv_dtype or model_dtype)
+def speculative_slots(arch: ModelArch, version: Version) -> tuple[bool, bool]:
+    """Whether (the model class's state shape, the state layer's own) keeps a conv slot per speculative
+    token. vLLM pads the state to a page sized from the model class (``get_mamba_state_shape_from_config``)
+    and asserts the layer's state fits it (MambaSpec, vllm/v1/kv_cache_interface.py). Gated delta nets
+    count them in both from their first release; Mamba2 layers from v0.17 (Rule.MAMBA2_SPEC_SLOTS,
+    mamba_mixer2.py and nemotron_h.py), Granite 4.0-H's class only from v0.32
+    (Rule.GRANITE_HYBRID_SPEC_PAGE, granitemoehybrid.py); LFM2's layer from v0.29
+    (Rule.SHORT_CONV_SPEC_SLOTS, short_conv.py) and its class never (lfm2.py)."""
+    flavour = arch.mamba.flavour if arch.mamba is not None else ""
+    if flavour == "short_conv":
+        return False, applies(Rule.SHORT_CONV_SPEC_SLOTS, version)
+    if flavour == "mamba2":
+        layer = applies(Rule.MAMBA2_SPEC_SLOTS, version)
+        return layer and (arch.model_type != "granitemoehybrid" or
+                          applies(Rule.GRANITE_HYBRID_SPEC_PAGE, version)), layer
+    return True, True
 
 
 def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
@@ -385,10 +392,9 @@ def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
     conv_b = model_dtype_bytes(conv_dtype or dims.conv_dtype or model_dtype)
     ssm_b = model_dtype_bytes(ssm_dtype or dims.ssm_dtype or conv_dtype or dims.conv_dtype or model_dtype)
     if dims.flavour == "short_conv":
-        # LFM2: the page vLLM sizes from the model class, which passes no speculative slots
-        # (lfm2.py get_mamba_state_shape_from_config); the layer's own may hold more (short_conv_layer_state)
+        # LFM2: (conv_L_cache - 1 + num_spec) × conv_dim / TP (speculative_slots says when num_spec counts)
         _divisible(dims.intermediate_size, tp, Text("tp.what.conv_channels"))
-        return dims.intermediate_size // tp * (dims.conv_kernel - 1) * conv_b
+        return dims.intermediate_size // tp * (dims.conv_kernel - 1 + num_spec) * conv_b
     if dims.flavour == "gdn":
         conv_dim = dims.head_k_dim * dims.num_k_heads * 2 + dims.head_dim * dims.num_heads
         _divisible(conv_dim, tp, Text("tp.what.linear_channels"))
@@ -485,10 +491,13 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
     if template is not None:
         attn_1tok, heads = _token_bytes(template, req.kv, req.tp)
 
-    state = 0
+    state = layer_state = 0
     if arch.mamba is not None:
-        state = mamba_state_bytes(arch.mamba, req.tp, req.num_speculative_tokens, req.model_dtype,
-                                  ssm_dtype=req.mamba_ssm_dtype)
+        page_slots, layer_slots = speculative_slots(arch, req.version)
+        state = mamba_state_bytes(arch.mamba, req.tp, req.num_speculative_tokens if page_slots else 0,
+                                  req.model_dtype, ssm_dtype=req.mamba_ssm_dtype)
+        layer_state = mamba_state_bytes(arch.mamba, req.tp, req.num_speculative_tokens if layer_slots else 0,
+                                        req.model_dtype, ssm_dtype=req.mamba_ssm_dtype)
     mamba_padded = None
     mamba_block = None
     if arch.hybrid_mamba_class and state and attn_1tok:
@@ -508,11 +517,9 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
         mamba_padded = block_size * attn_1tok
         if mamba_padded > state:
             notes.append(Text("note.mamba_page_padded", pct=(mamba_padded - state) / state * 100))
-        layer_state = short_conv_layer_state(arch.mamba, req.tp, req.num_speculative_tokens, req.model_dtype,
-                                             req.version)
         if layer_state > mamba_padded:
             raise SettingsError({"--speculative-config": Text(
-                "settings.short_conv_spec_page", version=str(req.version), tokens=req.num_speculative_tokens,
+                "settings.state_spec_page", version=str(req.version), tokens=req.num_speculative_tokens,
                 state=layer_state, page=mamba_padded)})
     if reason == "--block-size" and not block_size_accepted(block_size, req.version):
         raise SettingsError({"--block-size": block_size_refused(block_size, req.version)})  # Text: settings

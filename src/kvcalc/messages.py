@@ -79,14 +79,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "copies the offloaded weights in instead, or run on Linux",
         "vLLM {version} 会拒绝启动：它的 CPU 卸载需要锁页主机内存，而在 WSL2 下它不使用锁页内存（'V1 CPU offloading "
         "requires uva (pin memory) support'）。请选择 vLLM {since} 或更高版本（改为把被卸载的权重拷入），或在 Linux 上运行"),
-    "settings.short_conv_spec_page": (
-        "vLLM {version} cannot start LFM2 with {tokens} speculative tokens here: each convolution layer "
-        "keeps a slot per speculative token, {state:,} bytes of state in all, but vLLM sizes the page it "
-        "pads that state to without them ({page:,} bytes) and asserts the state fits. Use fewer "
-        "speculative tokens, or a 16-bit KV cache, whose larger attention page leaves more room",
-        "vLLM {version} 无法在此以 {tokens} 个推测 token 启动 LFM2：每个卷积层为每个推测 token 多保留一格，状态共 "
-        "{state:,} 字节，而 vLLM 计算其补齐页时不含这些（{page:,} 字节），并断言状态能放下。请减少推测 token，或使用 "
-        "16 位 KV 缓存，其更大的注意力页留有更多空间"),
+    "settings.state_spec_page": (
+        "vLLM {version} cannot start this model with {tokens} speculative tokens: each state layer keeps a "
+        "convolution slot per speculative token, {state:,} bytes of state in all, but vLLM pads the state "
+        "to a page it sizes without those slots ({page:,} bytes) and asserts the state fits. Use fewer "
+        "speculative tokens, a 16-bit KV cache (a larger attention page), or a release that counts them",
+        "vLLM {version} 无法以 {tokens} 个推测 token 启动该模型：每个状态层为每个推测 token 多保留一格卷积状态，状态共 "
+        "{state:,} 字节，而 vLLM 把状态补齐到的页按不含这些格计算（{page:,} 字节），并断言状态能放下。请减少推测 "
+        "token、使用 16 位 KV 缓存（注意力页更大），或选择计入这些格的版本"),
     "settings.model_before_release": (
         "vLLM {version} has no model class of its own for {model} (vLLM {since} added it): it stops at "
         "start-up, or, where the installed transformers has the model, runs it through its Transformers "

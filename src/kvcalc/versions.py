@@ -987,6 +987,20 @@ class Rule(Enum):
         "v0.33.0 catches it (pynvml.NVMLError -> cuda total_memory) and adds is_gb10. Assumes the NVML platform "
         "(nvidia-smi present, memory N/A), as on Jetson Thor's JetPack 7; without NVML vLLM would read CUDA's "
         "total in every release")
+    MAMBA2_SPEC_SLOTS = RuleInfo(
+        _v("0.17.0"), "v0.17.0 wheel", "vllm/model_executor/layers/mamba/mamba_mixer2.py, "
+        "mamba_utils.py mamba2_state_shape",
+        "a Mamba2 layer's conv state keeps a slot per speculative token (kernel - 1 + n rows), as gated "
+        "delta nets always did",
+        "confirmed: num_spec absent from mamba2_state_shape and mamba_mixer2.py in the v0.11.0-v0.16.0 wheels, "
+        "in v0.17.0 through v0.33.0 (nemotron_h.py passes it to the page from v0.17.0 too)")
+    GRANITE_HYBRID_SPEC_PAGE = RuleInfo(
+        _v("0.32.0"), "v0.32.0 wheel", "vllm/model_executor/models/granitemoehybrid.py "
+        "get_mamba_state_shape_from_config",
+        "Granite 4.0-H's class counts the speculative slots in the page its state is padded to; before, "
+        "from v0.17 its Mamba2 layers kept them and vLLM stopped where they did not fit the page",
+        "confirmed: num_spec absent from granitemoehybrid.py get_mamba_state_shape_from_config in the "
+        "v0.17.0-v0.31.0 wheels, in v0.32.0 and v0.33.0")
     SHORT_CONV_SPEC_SLOTS = RuleInfo(
         _v("0.29.0"), "v0.29.0 wheel", "vllm/model_executor/layers/mamba/short_conv.py get_state_shape",
         "an LFM2 convolution layer keeps a state slot per speculative token, which the page vLLM pads its "
@@ -1841,6 +1855,15 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.32.0 wheel 让 NVMLError 抛出，get_batch_defaults 因而按 0 字节处理；v0.33.0 捕获它"
         "（pynvml.NVMLError -> CUDA total_memory）并加入 is_gb10。前提是 NVML 平台（有 nvidia-smi，显存显示 N/A），"
         "如 Jetson Thor 的 JetPack 7；没有 NVML 时 vLLM 在所有版本中都读 CUDA 的总量"),
+    "MAMBA2_SPEC_SLOTS": (
+        "Mamba2 层的卷积状态为每个推测 token 保留一格（kernel - 1 + n 行），与 gated delta net 一直以来相同",
+        "已确认：v0.11.0-v0.16.0 wheel 的 mamba2_state_shape 与 mamba_mixer2.py 中没有 num_spec，v0.17.0 到 v0.33.0 "
+        "中有（nemotron_h.py 也从 v0.17.0 起在页大小中传入）"),
+    "GRANITE_HYBRID_SPEC_PAGE": (
+        "Granite 4.0-H 的模型类在状态补齐到的页中计入推测 token 的格；此前从 v0.17 起其 Mamba2 层保留这些格，"
+        "放不下时 vLLM 停止",
+        "已确认：v0.17.0-v0.31.0 wheel 中 granitemoehybrid.py 的 get_mamba_state_shape_from_config 没有 num_spec，"
+        "v0.32.0 与 v0.33.0 中有"),
     "SHORT_CONV_SPEC_SLOTS": (
         "LFM2 的卷积层为每个推测 token 保留一格状态，vLLM 把状态补齐到的页（由模型类按不含推测 token 计算）必须放得下，"
         "否则 vLLM 在断言处停止",
