@@ -363,3 +363,16 @@ def test_models_rocm_attn_does_not_take_run_on_aiters_unified_backend_with_64_to
     refuses goes to ROCM_AITER_UNIFIED_ATTN, whose get_preferred_block_size is 64."""
     c = calc(model, gpu, max_model_len=32768, vllm_version=version, **settings)
     assert c.layout.block_size == block
+
+
+def test_per_token_head_caches_run_on_triton_alone():
+    """Only TRITON_ATTN lists the per-token-head cache types (v0.31-v0.33 wheels): below compute
+    capability 8.9 Triton refuses anything named fp8 (Rule.TRITON_FP8_NEEDS_SM89), and where Triton
+    takes it no FlashInfer workspace lands in the graph estimate."""
+    with pytest.raises(SettingsError) as err:
+        calc("Qwen/Qwen3-8B", "a100", max_model_len=8192, kv_cache_dtype="fp8_per_token_head")
+    assert list(err.value.problems) == ["--kv-cache-dtype"]
+    c = calc("Qwen/Qwen3-8B", "l40s", max_model_len=8192, kv_cache_dtype="fp8_per_token_head")
+    assert "FlashInfer" not in str(c.budget.term("CUDA graphs").basis)
+    fp8 = calc("Qwen/Qwen3-8B", "l40s", max_model_len=8192, kv_cache_dtype="fp8")
+    assert "FlashInfer" in str(fp8.budget.term("CUDA graphs").basis)

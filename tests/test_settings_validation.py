@@ -143,12 +143,26 @@ def test_block_sizes_vllm_refuses(size):
     assert "1, 8, 16, 32, 64, 128, 256 or any multiple of 16" in msg
 
 
-@pytest.mark.parametrize("name", [n for n in KV_CACHE_DTYPE_CHOICES if n not in ("fp8_ds_mla",)])
+@pytest.mark.parametrize("name", [n for n in KV_CACHE_DTYPE_CHOICES if n not in ("fp8_ds_mla", "fp8_inc")])
 def test_kv_cache_dtype_names(name):
     """Every name is accepted (float16 on a float16 model: from v0.33 a float KV dtype must be the
     model's own, which test_dtypes checks)."""
     cfg = llama(torch_dtype="float16") if name == "float16" else llama()
     assert ok(cfg, kv_cache_dtype=name)
+
+
+def test_cache_types_no_backend_keeps_are_refused_from_v0_18():
+    """Rule.BACKEND_KV_DTYPE_LISTS: vLLM picks a backend by the cache types each lists; fp8_inc is
+    Intel Gaudi's, no MLA backend keeps fp8_e5m2 (bar ROCm's AITER MLA), fp8_ds_mla is sparse MLA's."""
+    from factories import calc
+    assert "Intel Gaudi" in problems(llama(), kv_cache_dtype="fp8_inc")["--kv-cache-dtype"]
+    assert ok(llama(), kv_cache_dtype="fp8_inc", vllm_version="0.17.0")
+    for dtype in ("fp8_e5m2", "fp8_ds_mla"):
+        with pytest.raises(SettingsError) as err:
+            calc("deepseek-ai/DeepSeek-V3", "h200", tensor_parallel_size=8, max_model_len=8192, kv_cache_dtype=dtype)
+        assert list(err.value.problems) == ["--kv-cache-dtype"]
+    assert calc("deepseek-ai/DeepSeek-V3.2", "h200", tensor_parallel_size=8, max_model_len=8192,
+                kv_cache_dtype="fp8_ds_mla").estimated.tokens > 0
 
 
 @pytest.mark.parametrize("name", ["int3", "fp4", "FP9", "bf16", 8, True, {"x": 1}, ["fp8"]], ids=repr)

@@ -24,7 +24,7 @@ from typing import Any
 
 from .hf_config import ModelArch
 from .kvspecs import (GpuTarget, attention_head_sizes, fa_keeps_cache, flashinfer_attention, flashinfer_head_sizes,
-                      full_cuda_graphs)
+                      flashinfer_keeps_cache, full_cuda_graphs)
 from .messages import Text
 from .versions import Rule, Version, applies
 
@@ -78,7 +78,8 @@ def forced_backend_problem(backend: str, arch: ModelArch, gpu: GpuTarget, versio
         return None if backend in PORTABLE_BACKENDS else Text("attn.not_cuda", backend=backend)
     if arch.is_mla:
         return Text("attn.mla", backend=backend)
-    if backend == automatic_backend(arch, gpu, version, kv_value_bytes >= 2, fa_keeps_cache(kv_name), mm_prefix):
+    if backend == automatic_backend(arch, gpu, version, kv_value_bytes >= 2, fa_keeps_cache(kv_name), mm_prefix,
+                                    flashinfer_keeps_cache(kv_name)):
         return None
     if kv_value_bytes not in (1, 2) or kv_name.endswith("per_token_head"):
         return Text("attn.kv_dtype", backend=backend, kv=kv_name)
@@ -123,6 +124,8 @@ def _unsupported(backend: str, arch: ModelArch, gpu: GpuTarget, version: Version
         if mm_prefix:
             return Text("attn.mm_prefix", backend=backend,
                         since=str(Rule.MM_PREFIX_OFF_TEXT_ONLY.value.since))
+        if kv_name.endswith("per_token_head"):      # only TRITON_ATTN lists the per-token-head types
+            return Text("attn.kv_dtype", backend=backend, kv=kv_name)
         if sinks and cc[0] != 10:
             return Text("attn.sinks", backend=backend, cc=gpu.compute_capability)
         if decode_query_len > 1:
@@ -139,7 +142,7 @@ def _unsupported(backend: str, arch: ModelArch, gpu: GpuTarget, version: Version
 
 
 def automatic_backend(arch: ModelArch, gpu: GpuTarget, version: Version, sixteen_bit_cache: bool,
-                      fa_cache: bool = True, mm_prefix: bool = False) -> str | None:
+                      fa_cache: bool = True, mm_prefix: bool = False, fi_cache: bool = True) -> str | None:
     """The backend vLLM picks for a plain attention model on CUDA when none is forced, as far as
     the memory tells them apart (vllm/platforms/cuda.py ``_get_backend_priorities``: the first that
     takes the model): "FLASHINFER" where kvspecs.flashinfer_attention says so, else FlashAttention
@@ -150,7 +153,7 @@ def automatic_backend(arch: ModelArch, gpu: GpuTarget, version: Version, sixteen
     Triton runs: the same for the memory kvcalc sizes)."""
     if gpu.platform != "cuda" or arch.is_mla:
         return None
-    if not mm_prefix and flashinfer_attention(arch, gpu, version, sixteen_bit_cache, fa_cache):
+    if not mm_prefix and flashinfer_attention(arch, gpu, version, sixteen_bit_cache, fa_cache, fi_cache):
         return "FLASHINFER"
     fa_refused = _unsupported("FLASH_ATTN", arch, gpu, version, not sixteen_bit_cache,
                               "fp8" if fa_cache else "fp8_e5m2", 1)
@@ -158,14 +161,15 @@ def automatic_backend(arch: ModelArch, gpu: GpuTarget, version: Version, sixteen
 
 
 def runs_flashinfer(forced: str | None, arch: ModelArch, gpu: GpuTarget, version: Version,
-                    sixteen_bit_cache: bool, fa_cache: bool = True, mm_prefix: bool = False) -> bool:
+                    sixteen_bit_cache: bool, fa_cache: bool = True, mm_prefix: bool = False,
+                    fi_cache: bool = True) -> bool:
     """Whether the attention runs on FlashInfer (its workspace then lands in the first full graph
     vLLM captures for its estimate): the forced backend says so where there is one, except for a
     model with state layers, whose public starts show no workspace either way; never for a model
     that attends fully over image tokens (``mm_prefix``)."""
     if forced is not None and gpu.platform == "cuda" and not arch.has_state_layers:
         return forced == "FLASHINFER"
-    return not mm_prefix and flashinfer_attention(arch, gpu, version, sixteen_bit_cache, fa_cache)
+    return not mm_prefix and flashinfer_attention(arch, gpu, version, sixteen_bit_cache, fa_cache, fi_cache)
 
 
 def keeps_full_graphs(forced: str | None, arch: ModelArch, gpu: GpuTarget, version: Version,

@@ -208,6 +208,21 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "dtype.unknown_kv": (
         "{value} is not a vLLM KV cache dtype; choose one of {choices}",
         "{value} 不是 vLLM 的 KV cache 数据类型；可选：{choices}"),
+    "dtype.fp8_inc": (
+        "fp8_inc is the cache type of Intel Gaudi (vLLM's HPU plugin): no CUDA or ROCm attention backend of "
+        "vLLM {version} keeps it, so it stops with 'No valid attention backend'. Use fp8 (fp8_e4m3) instead",
+        "fp8_inc 是 Intel Gaudi（vLLM 的 HPU 插件）的缓存类型：vLLM {version} 的 CUDA 与 ROCm 注意力后端都不支持它，"
+        "启动时会报 'No valid attention backend'。请改用 fp8（fp8_e4m3）"),
+    "dtype.mla_e5m2": (
+        "no MLA attention backend of vLLM {version} keeps fp8_e5m2 (on ROCm only AITER's MLA does, with "
+        "VLLM_ROCM_USE_AITER=1), so it stops with 'No valid attention backend'. Use fp8 (fp8_e4m3)",
+        "vLLM {version} 的 MLA 注意力后端都不支持 fp8_e5m2（ROCm 上只有启用 VLLM_ROCM_USE_AITER=1 的 AITER MLA 支持），"
+        "启动时会报 'No valid attention backend'。请使用 fp8（fp8_e4m3）"),
+    "dtype.ds_mla_dense": (
+        "fp8_ds_mla is the layout of the sparse-MLA backends (DeepSeek-V3.2, GLM-5); vLLM {version} has no "
+        "backend that keeps it for a dense MLA model. Use fp8 or auto",
+        "fp8_ds_mla 是稀疏 MLA 后端（DeepSeek-V3.2、GLM-5）的布局；vLLM {version} 没有为稠密 MLA 模型保存它的后端。"
+        "请使用 fp8 或 auto"),
     "dtype.float_kv_mismatch": (
         "{name} does not match the model's dtype ({model}): vLLM {version} refuses it. Use {allowed}",
         "{name} 与模型的 dtype（{model}）不一致：vLLM {version} 会拒绝。请改用 {allowed}"),

@@ -154,7 +154,7 @@ def checkpoint_kv_dtype(checkpoint_kv: str | None, checkpoint_method: str | None
 def resolve_kv_dtype(
     requested: str, model_dtype: str, checkpoint_kv: str | None, version: Version,
     is_mla: bool = False, architecture: str = "", platform: str = "cuda", capability_major: int = 0,
-    checkpoint_method: str | None = None,
+    checkpoint_method: str | None = None, sparse_mla: bool = False,
 ) -> KvDtype:
     """Turn ``--kv-cache-dtype`` into a storage type.
 
@@ -191,4 +191,25 @@ def resolve_kv_dtype(
             version=str(version))})
     if kv.mla_only and not is_mla:
         raise SettingsError({"--kv-cache-dtype": Text("dtype.mla_only")})
+    refusal = backend_kv_refusal(name, version, is_mla, sparse_mla, platform)
+    if refusal is not None:
+        raise SettingsError({"--kv-cache-dtype": refusal})
     return kv
+
+
+def backend_kv_refusal(name: str, version: Version, is_mla: bool, sparse_mla: bool, platform: str) -> Text | None:
+    """Why no attention backend of ``version`` keeps this cache type for the model, or None. From v0.18
+    (Rule.BACKEND_KV_DTYPE_LISTS) vLLM picks a backend by the cache types each lists
+    (``supported_kv_cache_dtypes``, vllm/v1/attention/backends/) and stops with 'No valid attention
+    backend' where none does: fp8_inc is Intel Gaudi's (no CUDA or ROCm backend lists it); no CUDA MLA
+    backend keeps fp8_e5m2, nor ROCm's default Triton MLA (AITER's MLA does, with
+    VLLM_ROCM_USE_AITER=1, which kvcalc does not model); fp8_ds_mla is the sparse-MLA backends' alone."""
+    if platform not in ("cuda", "rocm") or not applies(Rule.BACKEND_KV_DTYPE_LISTS, version):
+        return None
+    if name == "fp8_inc":
+        return Text("dtype.fp8_inc", version=str(version))
+    if name == "fp8_e5m2" and is_mla:
+        return Text("dtype.mla_e5m2", version=str(version))
+    if name == "fp8_ds_mla" and is_mla and not sparse_mla:
+        return Text("dtype.ds_mla_dense", version=str(version))
+    return None

@@ -21,7 +21,7 @@ from .hf_overrides import apply_overrides, keeps_checkpoint_shapes, overrides_of
 from .attention import forced_backend_problem, keeps_full_graphs, mm_prefix_lm, runs_flashinfer, triton_fp8_problem
 from .kvspecs import (MM_PREFIX_COMPOSITE_BLOCK, ROCM_UNIFIED_BLOCK, GpuTarget, Layout, LayoutRequest,
                       attention_head_sizes, build_layout, default_ssm_dtype, fa_keeps_cache,
-                      mm_prefix_composite, rocm_unified_attention)
+                      flashinfer_keeps_cache, mm_prefix_composite, rocm_unified_attention)
 from .messages import Text, message_of
 from .params import expert_count, text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
@@ -488,7 +488,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
               weights_bytes: int | None, mrv2: bool, parts: dict[str, Any],
               measured_reserve: int | None = None,
               num_spec: int = 0, sixteen_bit_cache: bool = True,
-              fa_cache: bool = True, mm_prefix: bool = False) -> tuple[Budget | None, str | None, tuple[str, ...]]:
+              fa_cache: bool = True, mm_prefix: bool = False,
+              fi_cache: bool = True) -> tuple[Budget | None, str | None, tuple[str, ...]]:
     """The fully estimated budget, or why there is none, and the notes its reserve raises (none for
     a measured reserve). ``num_spec`` is the speculative tokens per step (any method, n-gram
     included): it sets the decode query length the CUDA-graph sizes follow; ``sixteen_bit_cache``
@@ -545,7 +546,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                                                     fa_cache, mm_prefix),
                                       flashinfer_attention=runs_flashinfer(s.attention_backend, arch, gpu.target,
                                                                            r.version, sixteen_bit_cache, fa_cache,
-                                                                           mm_prefix),
+                                                                           mm_prefix, fi_cache),
                                       interactivity=s.performance_mode == "interactivity",
                                       embeds_in_graph=embeds_in_graph(config, r),
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,
@@ -739,7 +740,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     supports_bf16 = gpu.platform != "cuda" or gpu.target.major >= 8
     model_dtype = normalize_model_dtype(arch.torch_dtype, supports_bf16)
     kv = resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_dtype, version, arch.is_mla,
-                          arch.architecture, gpu.platform, gpu.target.major, arch.quant_method)
+                          arch.architecture, gpu.platform, gpu.target.major, arch.quant_method,
+                          sparse_mla=bool(arch.sparse_mla_index_head_dim))
     if arch.sparse_mla_index_head_dim:
         kv = sparse_mla_storage(kv, s.kv_cache_dtype, version, gpu.platform, gpu.target.major,
                                 max(1, arch.num_attention_heads // max(1, s.tensor_parallel_size)))
@@ -862,7 +864,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     else:
         budget, budget_note, reserve_notes = _estimate(config, arch, gpu, resolved, model_dtype, weights_bytes,
                                                        mrv2, parts, measured_reserve_bytes, spec_tokens,
-                                                       kv.sixteen_bit, fa_keeps_cache(kv.name), mm_prefix)
+                                                       kv.sixteen_bit, fa_keeps_cache(kv.name), mm_prefix,
+                                                       flashinfer_keeps_cache(kv.name))
         if budget is not None:
             estimated = _pool(parts, budget.stage_available)
             est_low = _pool(parts, budget.stage_low)

@@ -283,12 +283,19 @@ then moves on to FlashInfer."""
 
 
 def fa_keeps_cache(kv_name: str) -> bool:
-    """Whether FlashAttention takes a KV cache of this type where it takes fp8 at all (``FA_REFUSED_CACHES``)."""
-    return kv_name not in FA_REFUSED_CACHES
+    """Whether FlashAttention takes a KV cache of this type where it takes fp8 at all (``FA_REFUSED_CACHES``;
+    the per-token-head types are Triton's alone)."""
+    return kv_name not in FA_REFUSED_CACHES and not kv_name.endswith("per_token_head")
+
+
+def flashinfer_keeps_cache(kv_name: str) -> bool:
+    """Whether FlashInfer's backend lists this cache type: not the per-token-head ones, which only
+    TRITON_ATTN keeps (``supported_kv_cache_dtypes``, v0.31-v0.33 wheels)."""
+    return not kv_name.endswith("per_token_head")
 
 
 def flashinfer_attention(arch: ModelArch, gpu: GpuTarget, version: Version,
-                         sixteen_bit_cache: bool = True, fa_cache: bool = True) -> bool:
+                         sixteen_bit_cache: bool = True, fa_cache: bool = True, fi_cache: bool = True) -> bool:
     """Whether vLLM runs the model's attention on FlashInfer, by the CUDA backend priority
     (vllm/platforms/cuda.py ``_get_backend_priorities``, v0.18–v0.33): first choice on data-centre
     Blackwell (10.x), elsewhere second after FlashAttention, which needs compute capability 8.0 or
@@ -297,9 +304,10 @@ def flashinfer_attention(arch: ModelArch, gpu: GpuTarget, version: Version,
     FlashInfer until v0.24 (Rule.FLASHINFER_WITHOUT_TURING). Left out, and so not FlashInfer here:
     MLA (its own backends), models with Mamba/GDN state layers (their attention block follows the
     state's page; their public starts show no FlashInfer workspace) and mixed or unsupported head
-    sizes (Gemma 4's 256/512 runs on Triton)."""
+    sizes (Gemma 4's 256/512 runs on Triton), and caches it does not list (``fi_cache``:
+    ``flashinfer_keeps_cache``)."""
     cc = parse_capability(gpu.compute_capability)
-    if gpu.platform != "cuda" or cc is None or arch.is_mla or arch.has_state_layers:
+    if gpu.platform != "cuda" or cc is None or arch.is_mla or arch.has_state_layers or not fi_cache:
         return False
     heads = attention_head_sizes(arch)
     if len(heads) != 1 or not heads <= set(flashinfer_head_sizes(version)):

@@ -19,7 +19,7 @@ from .config_aliases import quantization_config
 from .engine import Calculation, calculate, profile_off
 from .errors import KvcalcError, SettingsError
 from .messages import Text
-from .kvspecs import _tp_ok, fa_keeps_cache
+from .kvspecs import _tp_ok, fa_keeps_cache, flashinfer_keeps_cache
 from .quant_support import check_quantization_supported
 from .settings import Settings, cudagraph_mode_in_effect
 from .versions import NEWEST, Rule, Version, applies
@@ -213,12 +213,13 @@ def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_byte
                          "prefill and mixed batches then run without graphs"))
     if graphs is not None and graphs.bytes and \
             runs_flashinfer(r.settings.attention_backend, base.arch, gpu.target, r.version, base.kv.sixteen_bit,
-                            fa_keeps_cache(base.kv.name), base.mm_prefix):
+                            fa_keeps_cache(base.kv.name), base.mm_prefix, flashinfer_keeps_cache(base.kv.name)):
         # FlashInfer's workspace sits in vLLM's graph estimate (reserve.FLASHINFER_WORKSPACE_BYTES): the
         # release's own pick drops it where FlashInfer was forced, Triton where FlashInfer is the pick
         forced = r.settings.attention_backend is not None and \
             automatic_backend(base.arch, gpu.target, r.version, base.kv.sixteen_bit,
-                              fa_keeps_cache(base.kv.name), base.mm_prefix) != "FLASHINFER"
+                              fa_keeps_cache(base.kv.name), base.mm_prefix,
+                              flashinfer_keeps_cache(base.kv.name)) != "FLASHINFER"
         other = "auto" if forced else "TRITON_ATTN"
         options.append(("attention_backend", other, f"attention backend {other}",
                         "without --attention-backend" if forced else "--attention-backend TRITON_ATTN",

@@ -987,6 +987,15 @@ class Rule(Enum):
         "v0.33.0 catches it (pynvml.NVMLError -> cuda total_memory) and adds is_gb10. Assumes the NVML platform "
         "(nvidia-smi present, memory N/A), as on Jetson Thor's JetPack 7; without NVML vLLM would read CUDA's "
         "total in every release")
+    BACKEND_KV_DTYPE_LISTS = RuleInfo(
+        _v("0.18.0"), "v0.18.0 wheel", "vllm/platforms/cuda.py _get_backend_priorities; "
+        "vllm/v1/attention/backends/*.py supported_kv_cache_dtypes",
+        "vLLM picks the attention backend by the cache types each lists and stops where none keeps the "
+        "requested one: fp8_inc (Intel Gaudi's) on CUDA and ROCm, fp8_e5m2 on MLA models, fp8_ds_mla on "
+        "dense MLA",
+        "confirmed: no CUDA or ROCm backend lists fp8_inc and no CUDA MLA backend lists fp8_e5m2 in the v0.18.0, "
+        "v0.20.0, v0.25.0, v0.29.0 and v0.33.0 wheels (ROCm's AITER MLA alone does); fp8_ds_mla only in the "
+        "sparse backends (an audit of the v0.31 and v0.33 code)")
     MAMBA2_SPEC_SLOTS = RuleInfo(
         _v("0.17.0"), "v0.17.0 wheel", "vllm/model_executor/layers/mamba/mamba_mixer2.py, "
         "mamba_utils.py mamba2_state_shape",
@@ -1855,6 +1864,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.32.0 wheel 让 NVMLError 抛出，get_batch_defaults 因而按 0 字节处理；v0.33.0 捕获它"
         "（pynvml.NVMLError -> CUDA total_memory）并加入 is_gb10。前提是 NVML 平台（有 nvidia-smi，显存显示 N/A），"
         "如 Jetson Thor 的 JetPack 7；没有 NVML 时 vLLM 在所有版本中都读 CUDA 的总量"),
+    "BACKEND_KV_DTYPE_LISTS": (
+        "vLLM 按各注意力后端列出的缓存类型选择后端，没有后端支持所请求的类型时停止：CUDA 与 ROCm 上的 fp8_inc（Intel "
+        "Gaudi 的类型）、MLA 模型的 fp8_e5m2、稠密 MLA 的 fp8_ds_mla",
+        "已确认：v0.18.0、v0.20.0、v0.25.0、v0.29.0 与 v0.33.0 wheel 中没有 CUDA 或 ROCm 后端列出 fp8_inc，也没有 CUDA "
+        "MLA 后端列出 fp8_e5m2（只有 ROCm 的 AITER MLA）；fp8_ds_mla 只在稀疏后端中（对 v0.31 与 v0.33 代码的审查）"),
     "MAMBA2_SPEC_SLOTS": (
         "Mamba2 层的卷积状态为每个推测 token 保留一格（kernel - 1 + n 行），与 gated delta net 一直以来相同",
         "已确认：v0.11.0-v0.16.0 wheel 的 mamba2_state_shape 与 mamba_mixer2.py 中没有 num_spec，v0.17.0 到 v0.33.0 "
