@@ -376,3 +376,25 @@ def test_per_token_head_caches_run_on_triton_alone():
     assert "FlashInfer" not in str(c.budget.term("CUDA graphs").basis)
     fp8 = calc("Qwen/Qwen3-8B", "l40s", max_model_len=8192, kv_cache_dtype="fp8")
     assert "FlashInfer" in str(fp8.budget.term("CUDA graphs").basis)
+
+
+@pytest.mark.parametrize("model,gpu,version,refused", [
+    ("Qwen/Qwen3-8B", "b200", "0.31.0", False),           # TRT-LLM kernels on 10.x
+    ("Qwen/Qwen3-8B", "h100", "0.31.0", True),            # 10.x only before v0.32
+    ("Qwen/Qwen3-8B", "h100", "0.33.0", False),           # FlashInfer's FA2 path from v0.32
+    ("openai/gpt-oss-20b", "h100", "0.33.0", True),       # the FA2 path refuses head size 64 and sinks
+    ("openai/gpt-oss-20b", "b200", "0.33.0", False),
+    ("google/gemma-3-27b-it", "b200", "0.33.0", True),    # full attention over image tokens: not FlashInfer
+    ("Qwen/Qwen3-8B", "mi300x", "0.33.0", True),          # no ROCm backend lists nvfp4
+])
+def test_an_nvfp4_cache_runs_where_flashinfer_keeps_it(model, gpu, version, refused):
+    """Only FlashInfer lists nvfp4 (Rule.NVFP4_KV_FA2; flashinfer.py supports_kv_cache_dtype,
+    supports_combination); where it does, its workspace counts in the graph estimate."""
+    args = dict(max_model_len=8192, vllm_version=version, kv_cache_dtype="nvfp4")
+    if refused:
+        with pytest.raises(SettingsError) as err:
+            calc(model, gpu, **args)
+        assert list(err.value.problems) == ["--kv-cache-dtype"]
+        return
+    c = calc(model, gpu, **args)
+    assert c.estimated.tokens > 0 and "FlashInfer" in str(c.budget.term("CUDA graphs").basis)

@@ -190,6 +190,32 @@ def keeps_full_graphs(forced: str | None, arch: ModelArch, gpu: GpuTarget, versi
     return forced != "FLASHINFER" or decode_query_len == 1
 
 
+def nvfp4_kv_problem(arch: ModelArch, gpu: GpuTarget, version: Version, kv_name: str,
+                     mm_prefix: bool = False) -> Text | None:
+    """Why no backend of ``version`` keeps an nvfp4 KV cache for this model, or None. Only FlashInfer
+    lists it (vllm/v1/attention/backends/flashinfer.py ``supports_kv_cache_dtype``): on compute capability
+    10.x through its TRT-LLM kernels from v0.20, and from v0.32 also on 8.x, 9.x and 12.x through its
+    FA2 path (Rule.NVFP4_KV_FA2), which refuses head size 64 and attention sinks
+    (``supports_combination``). So it stops where FlashInfer cannot run the model: on ROCm, on other
+    GPUs before v0.32, for heads FlashInfer lacks, and for a model attending fully over image tokens
+    (``mm_prefix``). MLA models are refused elsewhere (dtypes: per-head scales)."""
+    if not kv_name.startswith("nvfp4") or arch.is_mla:
+        return None
+    if gpu.platform != "cuda":
+        return Text("attn.nvfp4_platform", version=str(version))
+    cc = _capability(gpu)
+    on_fa2 = cc[0] in (8, 9, 12) and applies(Rule.NVFP4_KV_FA2, version)
+    if cc[0] != 10 and not on_fa2:
+        return Text("attn.nvfp4_capability", version=str(version), cc=gpu.compute_capability,
+                    since=str(Rule.NVFP4_KV_FA2.value.since))
+    heads = sorted(attention_head_sizes(arch))
+    if not set(heads) <= set(flashinfer_head_sizes(version)) or mm_prefix:
+        return Text("attn.nvfp4_model", version=str(version))
+    if on_fa2 and (64 in heads or arch.architecture == "GptOssForCausalLM"):
+        return Text("attn.nvfp4_fa2", version=str(version), cc=gpu.compute_capability)
+    return None
+
+
 def triton_fp8_problem(forced: str | None, arch: ModelArch, gpu: GpuTarget, version: Version,
                        kv_name: str, mm_prefix: bool = False) -> Text | None:
     """Why vLLM refuses this KV cache on the Triton backend that would run it, or None: from v0.24

@@ -284,8 +284,9 @@ then moves on to FlashInfer."""
 
 def fa_keeps_cache(kv_name: str) -> bool:
     """Whether FlashAttention takes a KV cache of this type where it takes fp8 at all (``FA_REFUSED_CACHES``;
-    the per-token-head types are Triton's alone)."""
-    return kv_name not in FA_REFUSED_CACHES and not kv_name.endswith("per_token_head")
+    the per-token-head types are Triton's alone, nvfp4 FlashInfer's: ``attention.nvfp4_kv_problem``)."""
+    return kv_name not in FA_REFUSED_CACHES and not kv_name.endswith("per_token_head") and \
+        not kv_name.startswith("nvfp4")
 
 
 def flashinfer_keeps_cache(kv_name: str) -> bool:

@@ -183,6 +183,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--attention-config.backend=FLASHINFER",
         "kvcalc 只读取 JSON 对象形式的注意力配置，如 '{{\"backend\": \"FLASHINFER\"}}'，或 --attention-config.backend=FLASHINFER"),
     # ---- a forced attention backend (attention.py)
+    "attn.nvfp4_platform": (
+        "vLLM {version} keeps an nvfp4 KV cache only on NVIDIA GPUs (FlashInfer alone lists it); no ROCm "
+        "backend does, so it stops with 'No valid attention backend'",
+        "vLLM {version} 只在 NVIDIA GPU 上支持 nvfp4 KV 缓存（只有 FlashInfer 支持）；ROCm 后端都不支持，启动时会报 "
+        "'No valid attention backend'"),
+    "attn.nvfp4_capability": (
+        "vLLM {version} keeps an nvfp4 KV cache only on compute capability 10.x (B200, B300, GB200/GB300: "
+        "FlashInfer's TRT-LLM kernels), not on {cc}; vLLM {since} adds FlashInfer's FA2 path for 8.x, 9.x and 12.x",
+        "vLLM {version} 只在计算能力 10.x（B200、B300、GB200/GB300：FlashInfer 的 TRT-LLM 内核）上支持 nvfp4 KV "
+        "缓存，{cc} 不支持；vLLM {since} 为 8.x、9.x 与 12.x 加入了 FlashInfer 的 FA2 路径"),
+    "attn.nvfp4_model": (
+        "only FlashInfer keeps an nvfp4 KV cache in vLLM {version}, and it cannot run this model (its head "
+        "sizes, or full attention over image tokens: serve it text-only with --language-model-only)",
+        "vLLM {version} 中只有 FlashInfer 支持 nvfp4 KV 缓存，而它无法运行该模型（头大小不支持，或需要对图像 token "
+        "做全注意力：可用 --language-model-only 以纯文本方式服务）"),
+    "attn.nvfp4_fa2": (
+        "on compute capability {cc} vLLM {version} keeps an nvfp4 KV cache through FlashInfer's FA2 path, "
+        "which refuses head size 64 and attention sinks (this model has one of them); use fp8 instead",
+        "在计算能力 {cc} 上，vLLM {version} 通过 FlashInfer 的 FA2 路径保存 nvfp4 KV 缓存，该路径不接受头大小 64 与 "
+        "attention sink（此模型有其一）；请改用 fp8"),
     "attn.not_cuda": (
         "kvcalc does not size a forced {backend} on this GPU (on AMD GPUs it reads TRITON_ATTN and FLEX_ATTENTION "
         "as the release's own choice, whose figures come from public ROCm starts): remove the flag, or choose "

@@ -987,6 +987,13 @@ class Rule(Enum):
         "v0.33.0 catches it (pynvml.NVMLError -> cuda total_memory) and adds is_gb10. Assumes the NVML platform "
         "(nvidia-smi present, memory N/A), as on Jetson Thor's JetPack 7; without NVML vLLM would read CUDA's "
         "total in every release")
+    NVFP4_KV_FA2 = RuleInfo(
+        _v("0.32.0"), "v0.32.0 wheel", "vllm/v1/attention/backends/flashinfer.py supports_kv_cache_dtype, "
+        "_nvfp4_kv_on_fa2, supports_combination",
+        "an nvfp4 KV cache runs on compute capability 8.x, 9.x and 12.x too, through FlashInfer's FA2 path "
+        "(not for head size 64 or attention sinks); before, only 10.x kept it",
+        "confirmed: the v0.20.0-v0.31.0 wheels list nvfp4 for FlashInfer on the 10.x family only; "
+        "_nvfp4_kv_on_fa2 is in v0.32.0 and v0.33.0")
     BACKEND_KV_DTYPE_LISTS = RuleInfo(
         _v("0.18.0"), "v0.18.0 wheel", "vllm/platforms/cuda.py _get_backend_priorities; "
         "vllm/v1/attention/backends/*.py supported_kv_cache_dtypes",
@@ -1864,6 +1871,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.32.0 wheel 让 NVMLError 抛出，get_batch_defaults 因而按 0 字节处理；v0.33.0 捕获它"
         "（pynvml.NVMLError -> CUDA total_memory）并加入 is_gb10。前提是 NVML 平台（有 nvidia-smi，显存显示 N/A），"
         "如 Jetson Thor 的 JetPack 7；没有 NVML 时 vLLM 在所有版本中都读 CUDA 的总量"),
+    "NVFP4_KV_FA2": (
+        "nvfp4 KV 缓存也可在计算能力 8.x、9.x 与 12.x 上通过 FlashInfer 的 FA2 路径运行（头大小 64 与 attention sink "
+        "除外）；此前只有 10.x 支持",
+        "已确认：v0.20.0-v0.31.0 wheel 只在 10.x 系列上为 FlashInfer 列出 nvfp4；_nvfp4_kv_on_fa2 在 v0.32.0 与 v0.33.0 中"),
     "BACKEND_KV_DTYPE_LISTS": (
         "vLLM 按各注意力后端列出的缓存类型选择后端，没有后端支持所请求的类型时停止：CUDA 与 ROCm 上的 fp8_inc（Intel "
         "Gaudi 的类型）、MLA 模型的 fp8_e5m2、稠密 MLA 的 fp8_ds_mla",
