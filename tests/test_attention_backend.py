@@ -398,3 +398,16 @@ def test_an_nvfp4_cache_runs_where_flashinfer_keeps_it(model, gpu, version, refu
         return
     c = calc(model, gpu, **args)
     assert c.estimated.tokens > 0 and "FlashInfer" in str(c.budget.term("CUDA graphs").basis)
+
+
+def test_gemma4s_mixed_heads_run_on_flashinfer_on_10x_from_v0_24_when_text_only():
+    """Rule.GEMMA4_MIXED_HEADS_BY_PRIORITY: Gemma4Config forces Triton for its 256/512 heads only where
+    FlashAttention 4 is missing; on a B200 the priority then puts FlashInfer first, whose workspace
+    lands in the graph estimate, unless the model attends fully over image tokens."""
+    def fi(gpu, version, **kw):
+        c = calc("google/gemma-4-31B-it", gpu, max_model_len=8192, vllm_version=version, **kw)
+        return "FlashInfer" in str(c.budget.term("CUDA graphs").basis)
+    assert fi("b200", "0.33.0", language_model_only=True)
+    assert not fi("b200", "0.33.0")                                   # images: TRITON_FLASHINFER, no workspace counted
+    assert not fi("b200", "0.23.0", language_model_only=True)         # Triton forced before v0.24
+    assert not fi("h100", "0.33.0", language_model_only=True)         # FlashAttention 4 first on Hopper

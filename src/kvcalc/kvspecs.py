@@ -311,7 +311,9 @@ def flashinfer_attention(arch: ModelArch, gpu: GpuTarget, version: Version,
     if gpu.platform != "cuda" or cc is None or arch.is_mla or arch.has_state_layers or not fi_cache:
         return False
     heads = attention_head_sizes(arch)
-    if len(heads) != 1 or not heads <= set(flashinfer_head_sizes(version)):
+    if not heads or not heads <= set(flashinfer_head_sizes(version)):
+        return False
+    if len(heads) > 1 and not (cc[0] == 10 and applies(Rule.GEMMA4_MIXED_HEADS_BY_PRIORITY, version)):
         return False
     sinks = arch.architecture == "GptOssForCausalLM"
     if cc[0] == 10:

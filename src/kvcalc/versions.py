@@ -987,6 +987,14 @@ class Rule(Enum):
         "v0.33.0 catches it (pynvml.NVMLError -> cuda total_memory) and adds is_gb10. Assumes the NVML platform "
         "(nvidia-smi present, memory N/A), as on Jetson Thor's JetPack 7; without NVML vLLM would read CUDA's "
         "total in every release")
+    GEMMA4_MIXED_HEADS_BY_PRIORITY = RuleInfo(
+        _v("0.24.0"), "v0.24.0 wheel", "vllm/model_executor/models/config.py Gemma4Config",
+        "Gemma 4's two head sizes (256 and 512) are forced onto TRITON_ATTN only where FlashAttention 4 is "
+        "missing (below 9.0, 12.x); on 9.x-11.x the CUDA priority picks, FlashInfer first on 10.x (with "
+        "its workspace in the graph estimate) unless the model attends fully over image tokens",
+        "confirmed: the v0.19.0-v0.23.0 wheels force TRITON_ATTN for heterogeneous heads over 256; "
+        "v0.24.0 through v0.33.0 set flash_attn_version 4 where is_fa_version_supported(4) and force "
+        "Triton only otherwise")
     NVFP4_KV_FA2 = RuleInfo(
         _v("0.32.0"), "v0.32.0 wheel", "vllm/v1/attention/backends/flashinfer.py supports_kv_cache_dtype, "
         "_nvfp4_kv_on_fa2, supports_combination",
@@ -1871,6 +1879,12 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.32.0 wheel 让 NVMLError 抛出，get_batch_defaults 因而按 0 字节处理；v0.33.0 捕获它"
         "（pynvml.NVMLError -> CUDA total_memory）并加入 is_gb10。前提是 NVML 平台（有 nvidia-smi，显存显示 N/A），"
         "如 Jetson Thor 的 JetPack 7；没有 NVML 时 vLLM 在所有版本中都读 CUDA 的总量"),
+    "GEMMA4_MIXED_HEADS_BY_PRIORITY": (
+        "Gemma 4 的两种头大小（256 与 512）只在没有 FlashAttention 4 的 GPU 上（9.0 以下、12.x）被强制使用 TRITON_ATTN；"
+        "在 9.x-11.x 上由 CUDA 优先级选择，10.x 上 FlashInfer 优先（其工作区计入 graph 估算），除非模型对图像 token "
+        "做全注意力",
+        "已确认：v0.19.0-v0.23.0 wheel 对超过 256 的不同头大小强制 TRITON_ATTN；v0.24.0 到 v0.33.0 在 "
+        "is_fa_version_supported(4) 时设置 flash_attn_version 4，否则才强制 Triton"),
     "NVFP4_KV_FA2": (
         "nvfp4 KV 缓存也可在计算能力 8.x、9.x 与 12.x 上通过 FlashInfer 的 FA2 路径运行（头大小 64 与 attention sink "
         "除外）；此前只有 10.x 支持",
