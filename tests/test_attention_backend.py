@@ -411,3 +411,21 @@ def test_gemma4s_mixed_heads_run_on_flashinfer_on_10x_from_v0_24_when_text_only(
     assert not fi("b200", "0.33.0")                                   # images: TRITON_FLASHINFER, no workspace counted
     assert not fi("b200", "0.23.0", language_model_only=True)         # Triton forced before v0.24
     assert not fi("h100", "0.33.0", language_model_only=True)         # FlashAttention 4 first on Hopper
+
+
+@pytest.mark.parametrize("model,gpu,version,tp,refused", [
+    ("Qwen/Qwen3-8B", "mi300x", "0.33.0", 2, True),        # ROCm's plain-attention backends: no DCP
+    ("Qwen/Qwen3-8B", "mi300x", "0.29.0", 2, False),       # before backends had to declare it
+    ("Qwen/Qwen3-8B", "t4", "0.33.0", 2, True),            # Triton on Turing
+    ("Qwen/Qwen3-8B", "h100", "0.33.0", 2, False),         # FlashAttention
+    ("deepseek-ai/DeepSeek-V3", "mi300x", "0.33.0", 8, False),   # Triton MLA supports it
+])
+def test_decode_context_parallelism_needs_a_backend_that_declares_it(model, gpu, version, tp, refused):
+    """Rule.DCP_BACKEND_CHECKED: from v0.30 AttentionImpl.supports_dcp defaults to False."""
+    args = dict(max_model_len=8192, tensor_parallel_size=tp, decode_context_parallel_size=2, vllm_version=version)
+    if refused:
+        with pytest.raises(SettingsError) as err:
+            calc(model, gpu, **args)
+        assert list(err.value.problems) == ["--decode-context-parallel-size"]
+    else:
+        assert calc(model, gpu, **args).estimated.tokens > 0

@@ -216,6 +216,28 @@ def nvfp4_kv_problem(arch: ModelArch, gpu: GpuTarget, version: Version, kv_name:
     return None
 
 
+def dcp_backend_problem(forced: str | None, arch: ModelArch, gpu: GpuTarget, version: Version, dcp: int,
+                        sixteen_bit_cache: bool, kv_name: str, mm_prefix: bool = False) -> Text | None:
+    """Why no backend of ``version`` runs decode context parallelism (``dcp`` > 1) for this model, or
+    None. From v0.30 (Rule.DCP_BACKEND_CHECKED) a backend must declare ``supports_dcp``, which the base
+    class no longer does (vllm/v1/attention/backend.py): FlashAttention, FlashInfer and the MLA backends
+    do, Triton, FlexAttention and every ROCm backend for plain attention do not, nor ROCm's sparse MLA
+    (rocm_aiter_mla_sparse.py); vLLM then finds no valid backend."""
+    if dcp <= 1 or not applies(Rule.DCP_BACKEND_CHECKED, version):
+        return None
+    if gpu.platform != "cuda":
+        if arch.is_mla and not arch.sparse_mla_index_head_dim:
+            return None
+        return Text("attn.dcp_rocm", version=str(version))
+    if arch.is_mla:
+        return None
+    backend = forced or automatic_backend(arch, gpu, version, sixteen_bit_cache, fa_keeps_cache(kv_name),
+                                          mm_prefix, flashinfer_keeps_cache(kv_name))
+    if backend in ("TRITON_ATTN", "FLEX_ATTENTION"):
+        return Text("attn.dcp_backend", version=str(version), backend=backend)
+    return None
+
+
 def triton_fp8_problem(forced: str | None, arch: ModelArch, gpu: GpuTarget, version: Version,
                        kv_name: str, mm_prefix: bool = False) -> Text | None:
     """Why vLLM refuses this KV cache on the Triton backend that would run it, or None: from v0.24

@@ -18,8 +18,8 @@ from .dtypes import (KvDtype, fp8_by_default, model_dtype_bytes, normalize_model
 from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, show, speculators_view
 from .hf_overrides import apply_overrides, keeps_checkpoint_shapes, overrides_of
-from .attention import (forced_backend_problem, keeps_full_graphs, mm_prefix_lm, nvfp4_kv_problem, runs_flashinfer,
-                        triton_fp8_problem)
+from .attention import (dcp_backend_problem, forced_backend_problem, keeps_full_graphs, mm_prefix_lm,
+                        nvfp4_kv_problem, runs_flashinfer, triton_fp8_problem)
 from .kvspecs import (MM_PREFIX_COMPOSITE_BLOCK, ROCM_UNIFIED_BLOCK, GpuTarget, Layout, LayoutRequest,
                       attention_head_sizes, build_layout, default_ssm_dtype, fa_keeps_cache,
                       flashinfer_keeps_cache, mm_prefix_composite, rocm_unified_attention)
@@ -824,6 +824,10 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     if fp8_refused is not None:
         flag = "--attention-backend" if s.attention_backend else "--kv-cache-dtype"
         raise SettingsError({flag: fp8_refused})  # Text: attention.triton_fp8_problem gives one
+    dcp_refused = dcp_backend_problem(s.attention_backend, arch, gpu.target, version, s.decode_context_parallel_size,
+                                      kv.sixteen_bit, kv.name, mm_prefix)
+    if dcp_refused is not None:
+        raise SettingsError({"--decode-context-parallel-size": dcp_refused})  # Text: dcp_backend_problem gives one
     nvfp4_refused = nvfp4_kv_problem(arch, gpu.target, version, kv.name, mm_prefix)
     if nvfp4_refused is not None:
         raise SettingsError({"--kv-cache-dtype": nvfp4_refused})  # Text: attention.nvfp4_kv_problem gives one

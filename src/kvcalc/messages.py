@@ -183,6 +183,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--attention-config.backend=FLASHINFER",
         "kvcalc 只读取 JSON 对象形式的注意力配置，如 '{{\"backend\": \"FLASHINFER\"}}'，或 --attention-config.backend=FLASHINFER"),
     # ---- a forced attention backend (attention.py)
+    "attn.dcp_rocm": (
+        "vLLM {version} runs decode context parallelism on ROCm only for dense MLA models (Triton MLA): its "
+        "backends for plain attention and for sparse MLA do not support it, so it finds no valid backend. "
+        "Leave --decode-context-parallel-size at 1",
+        "vLLM {version} 在 ROCm 上只对稠密 MLA 模型（Triton MLA）支持 decode context parallel：其普通注意力后端与稀疏 "
+        "MLA 后端都不支持，因此找不到可用的后端。请把 --decode-context-parallel-size 保持为 1"),
+    "attn.dcp_backend": (
+        "vLLM {version} runs decode context parallelism only on FlashAttention, FlashInfer and the MLA "
+        "backends; this model runs on {backend} here, which does not support it, so vLLM finds no valid "
+        "backend. Leave --decode-context-parallel-size at 1",
+        "vLLM {version} 只在 FlashAttention、FlashInfer 与 MLA 后端上支持 decode context parallel；该模型在此运行于 "
+        "{backend}，它不支持，因此 vLLM 找不到可用的后端。请把 --decode-context-parallel-size 保持为 1"),
     "attn.nvfp4_platform": (
         "vLLM {version} keeps an nvfp4 KV cache only on NVIDIA GPUs (FlashInfer alone lists it); no ROCm "
         "backend does, so it stops with 'No valid attention backend'",

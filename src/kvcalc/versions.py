@@ -987,6 +987,13 @@ class Rule(Enum):
         "v0.33.0 catches it (pynvml.NVMLError -> cuda total_memory) and adds is_gb10. Assumes the NVML platform "
         "(nvidia-smi present, memory N/A), as on Jetson Thor's JetPack 7; without NVML vLLM would read CUDA's "
         "total in every release")
+    DCP_BACKEND_CHECKED = RuleInfo(
+        _v("0.30.0"), "v0.30.0 wheel", "vllm/v1/attention/backend.py supports_dcp, validate_configuration",
+        "a backend must declare decode-context-parallel support: FlashAttention, FlashInfer and the MLA "
+        "backends do; Triton, FlexAttention, ROCm's plain-attention backends and its sparse MLA do not, so "
+        "--decode-context-parallel-size above 1 stops there",
+        "confirmed: AttentionImpl.supports_dcp defaults to True in the v0.29.0 wheel, to False from v0.30.0 "
+        "(with 'DCP not supported' in validate_configuration) through v0.33.0")
     GEMMA4_MIXED_HEADS_BY_PRIORITY = RuleInfo(
         _v("0.24.0"), "v0.24.0 wheel", "vllm/model_executor/models/config.py Gemma4Config",
         "Gemma 4's two head sizes (256 and 512) are forced onto TRITON_ATTN only where FlashAttention 4 is "
@@ -1879,6 +1886,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.32.0 wheel 让 NVMLError 抛出，get_batch_defaults 因而按 0 字节处理；v0.33.0 捕获它"
         "（pynvml.NVMLError -> CUDA total_memory）并加入 is_gb10。前提是 NVML 平台（有 nvidia-smi，显存显示 N/A），"
         "如 Jetson Thor 的 JetPack 7；没有 NVML 时 vLLM 在所有版本中都读 CUDA 的总量"),
+    "DCP_BACKEND_CHECKED": (
+        "后端必须声明支持 decode context parallel：FlashAttention、FlashInfer 与 MLA 后端支持；Triton、FlexAttention、"
+        "ROCm 的普通注意力后端及其稀疏 MLA 不支持，因此 --decode-context-parallel-size 大于 1 时在这些情况下停止",
+        "已确认：v0.29.0 wheel 中 AttentionImpl.supports_dcp 默认为 True，v0.30.0 起到 v0.33.0 默认为 False"
+        "（validate_configuration 中有 'DCP not supported'）"),
     "GEMMA4_MIXED_HEADS_BY_PRIORITY": (
         "Gemma 4 的两种头大小（256 与 512）只在没有 FlashAttention 4 的 GPU 上（9.0 以下、12.x）被强制使用 TRITON_ATTN；"
         "在 9.x-11.x 上由 CUDA 优先级选择，10.x 上 FlashInfer 优先（其工作区计入 graph 估算），除非模型对图像 token "
