@@ -20,9 +20,8 @@ from .hf_config import AttentionLayer, ModelArch, read_model, show, speculators_
 from .hf_overrides import apply_overrides, keeps_checkpoint_shapes, overrides_of
 from .attention import (dcp_backend_problem, forced_backend_problem, keeps_full_graphs, mm_prefix_lm,
                         nvfp4_kv_problem, runs_flashinfer, triton_fp8_problem)
-from .kvspecs import (MM_PREFIX_COMPOSITE_BLOCK, ROCM_UNIFIED_BLOCK, GpuTarget, Layout, LayoutRequest,
-                      attention_head_sizes, build_layout, default_ssm_dtype, fa_keeps_cache,
-                      flashinfer_keeps_cache, mm_prefix_composite, rocm_unified_attention)
+from .kvspecs import (GpuTarget, Layout, LayoutRequest, attention_head_sizes, backend_block, build_layout,
+                      default_ssm_dtype, fa_keeps_cache, flashinfer_keeps_cache)
 from .messages import Text, message_of
 from .params import expert_count, text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
@@ -842,11 +841,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         draft_layers=draft,
         mamba_ssm_dtype=s.mamba_ssm_cache_dtype if s.mamba_ssm_cache_dtype not in (None, "auto")
         else default_ssm_dtype(arch, version, model_dtype),
-        backend_block=None if s.attention_backend is not None else
-        (MM_PREFIX_COMPOSITE_BLOCK, Text("block.mm_prefix_composite"))
-        if mm_prefix_composite(arch, gpu.target, version, mm_prefix) else
-        (ROCM_UNIFIED_BLOCK, Text("block.rocm_unified"))
-        if rocm_unified_attention(arch, gpu.target, version, s.kv_connector is not None) else None))
+        backend_block=backend_block(arch, gpu.target, version, mm_prefix, s.kv_connector is not None,
+                                    s.attention_backend)))
     grouping = paging.group_layers(layout.all_specs, version)
     ift = paging.in_flight_tokens(version, resolved.max_num_batched_tokens, s.pipeline_parallel_size,
                                   async_on, mrv2)

@@ -215,6 +215,20 @@ def rocm_unified_attention(arch: ModelArch, gpu: GpuTarget, version: Version, kv
         bool(heads) and not heads <= ROCM_ATTN_HEAD_SIZES and min(heads) >= 32
 
 
+def backend_block(arch: ModelArch, gpu: GpuTarget, version: Version, mm_prefix: bool, kv_connector: bool,
+                  forced_backend: str | None = None) -> tuple[int, Text] | None:
+    """The block the backend vLLM picks prefers where it is not the default 16 (None otherwise, or
+    where a backend is forced): 64 on the TRITON_FLASHINFER composite (``mm_prefix_composite``) and on
+    ROCM_AITER_UNIFIED_ATTN (``rocm_unified_attention``)."""
+    if forced_backend is not None:
+        return None
+    if mm_prefix_composite(arch, gpu, version, mm_prefix):
+        return MM_PREFIX_COMPOSITE_BLOCK, Text("block.mm_prefix_composite")
+    if rocm_unified_attention(arch, gpu, version, kv_connector):
+        return ROCM_UNIFIED_BLOCK, Text("block.rocm_unified")
+    return None
+
+
 def default_block_size(arch: ModelArch, gpu: GpuTarget, version: Version,
                        sixteen_bit_cache: bool = True, backend_block: tuple[int, Text] | None = None
                        ) -> tuple[int, str]:
