@@ -188,3 +188,9 @@ def test_speculative_slots_must_fit_the_page_lfm2s_state_is_padded_to(kv, tokens
         calc(LFM2_1_2B, "h100", **args)
     assert "--speculative-config" in err.value.problems
     assert calc(LFM2_1_2B, "h100", **{**args, "vllm_version": "0.28.0"}).estimated.tokens > 0   # no slots yet
+
+
+@pytest.mark.parametrize("bad", [[2, "x"], [True, 3], "abc"], ids=repr)
+def test_full_attn_idxs_that_are_not_layer_numbers_are_named(bad):
+    r = api.handle({"op": "estimate", "config": {**LFM2_1_2B, "full_attn_idxs": bad}, "gpu": "l4", "settings": {}})
+    assert not r["ok"] and "full_attn_idxs" in r["error"]["message"]

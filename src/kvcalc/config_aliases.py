@@ -156,7 +156,8 @@ def _lfm2_fields(t: dict[str, Any]) -> dict[str, Any]:
         out["tie_word_embeddings"] = t["tie_embedding"]
     n, idxs = t.get("num_hidden_layers"), t.get("full_attn_idxs")
     if t.get("layer_types") is None and isinstance(n, int) and not isinstance(n, bool) and 0 < n <= 10_000:
-        attn = set(idxs) if isinstance(idxs, list) and all(isinstance(i, int) for i in idxs) else \
+        attn = set(idxs) if isinstance(idxs, list) and \
+            all(isinstance(i, int) and not isinstance(i, bool) for i in idxs) else \
             set(range(n)) if idxs is None else None
         if attn is not None:
             out["layer_types"] = ["full_attention" if i in attn else "conv" for i in range(n)]

@@ -594,19 +594,11 @@ def _lfm2_layers(f: _Fields, model_type: str) -> tuple[list[AttentionLayer], Mam
                           Text("config.kv_heads_exceed", kv_heads=kv_heads, heads=heads))
     head = _head_from_hidden(f, heads)
     given = f.list("layer_types", n)
-    if given is not None:
-        types = _layer_type_names(f, given, n)
-    elif model_type == "lfm2":
-        idxs = f.list("full_attn_idxs")
-        if idxs is None:
-            attn = set(range(n))
-        elif all(isinstance(i, int) and not isinstance(i, bool) for i in idxs):
-            attn = set(idxs)
-        else:
+    if given is None:       # canonical (config_aliases._lfm2_fields) fills it from a valid full_attn_idxs
+        if model_type == "lfm2":
             raise ConfigError(f.path("full_attn_idxs"), Text("config.lfm2_attn_idxs"))
-        types = ["full_attention" if i in attn else "conv" for i in range(n)]
-    else:
         raise ConfigError(f.path("layer_types"), Text("config.lfm2_moe_layer_types"))
+    types = _layer_type_names(f, given, n)
     layers = _typed_layers(f, types[:n], ("conv",), ("full_attention",), AttentionLayer("full", kv_heads, head, head))
     if model_type == "lfm2" and not f.has("conv_dim"):
         raise ConfigError(f.path("conv_dim"), Text("config.lfm2_conv_dim"))
