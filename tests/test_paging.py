@@ -512,6 +512,25 @@ def test_mamba2_speculative_slots_by_release_and_granites_page_before_v0_32():
     dims = v32.arch.mamba
     conv_row = (dims.intermediate_size + 2 * dims.n_groups * dims.state_size) * 2
     assert v32.layout.mamba_state_bytes - plain.layout.mamba_state_bytes == 2 * conv_row
-    old = calc("ibm-granite/granite-4.0-h-tiny", "h100", vllm_version="0.16.0", **args)
-    assert old.layout.mamba_state_bytes == calc("ibm-granite/granite-4.0-h-tiny", "h100", vllm_version="0.16.0",
+    old = calc("ibm-granite/granite-4.0-h-tiny", "h100", vllm_version="0.11.0", **args)
+    assert old.layout.mamba_state_bytes == calc("ibm-granite/granite-4.0-h-tiny", "h100", vllm_version="0.11.0",
                                                 max_model_len=32768).layout.mamba_state_bytes
+    # v0.11.1-v0.16 stop any state-layer model but Qwen3-Next with speculative decoding (Rule.HYBRID_SPEC_REFUSED)
+    with pytest.raises(SettingsError) as err:
+        calc("ibm-granite/granite-4.0-h-tiny", "h100", vllm_version="0.16.0", **args)
+    assert "not supported yet" in str(err.value.problems["--speculative-config"])
+
+
+def test_before_v0_20_a_hybrids_block_is_a_multiple_of_16_whatever_block_size_says():
+    """HybridAttentionMambaModelConfig (v0.11.1-v0.19) aligns the attention block to 16 tokens, 32 for
+    256-wide heads on Blackwell (FlashInfer takes no 16-token blocks there), and keeps --block-size only
+    where it is already larger; from v0.20 Platform._align_hybrid_block_size aligns to --block-size
+    (Rule.HYBRID_ALIGN_FROM_BACKEND)."""
+    args = dict(max_model_len=32768)
+    assert calc("Qwen/Qwen3.5-27B", "h100", vllm_version="0.19.0", **args).layout.block_size == 784
+    assert calc("Qwen/Qwen3.5-27B", "b200", vllm_version="0.19.0", **args).layout.block_size == 800
+    forced = calc("Qwen/Qwen3.5-27B", "b200", vllm_version="0.19.0", attention_backend="TRITON_ATTN", **args)
+    assert forced.layout.block_size == 784
+    nxt = "Qwen/Qwen3-Next-80B-A3B-Instruct"
+    assert calc(nxt, "h100", vllm_version="0.19.0", block_size=64, **args).layout.block_size == 544
+    assert calc(nxt, "h100", vllm_version="0.20.0", block_size=64, **args).layout.block_size == 576

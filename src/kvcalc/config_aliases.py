@@ -42,6 +42,7 @@ ATTRIBUTE_MAPS: dict[str, dict[str, str]] = {
                   "intermediate_size": "ffn_hidden_size"},
     "bloom": {"num_hidden_layers": "n_layer", "num_attention_heads": "n_head", "hidden_size": "n_embed"},
     "opt": {"intermediate_size": "ffn_dim"},
+    "kimi_linear": {"num_experts_per_tok": "num_experts_per_token", "n_shared_experts": "num_shared_experts"},
 }
 """Per ``model_type``: standard name -> the name the class stores it under (transformers'
 GPT2Config, GPTBigCodeConfig, GPTJConfig and CodeGenConfig ``attribute_map`` plus ``n_inner``;
@@ -49,7 +50,8 @@ vLLM's ChatGLMConfig, which also sets ``vocab_size`` and ``max_position_embeddin
 ``padded_vocab_size`` and ``seq_length``; Falcon's RW-era names and the DbrxConfig, MPTConfig,
 ExaoneConfig, JAISConfig and Telechat2Config ``attribute_map`` of vllm/transformers_utils/configs/,
 v0.10; transformers' BloomConfig, which also reads the older ``n_embed`` as hidden_size and has no
-length key, so vLLM assumes 2,048: settings.NO_LENGTH_KEY_MAX_LEN; OPTConfig's ``ffn_dim``)."""
+length key, so vLLM assumes 2,048: settings.NO_LENGTH_KEY_MAX_LEN; OPTConfig's ``ffn_dim``; the MoE
+sizes vLLM's KimiLinearConfig keeps under its own names, read by kimi_linear.py)."""
 
 KV_HEAD_NAMES = ("n_head_kv", "num_kv_heads", "num_key_value_heads", "multi_query_group_num",
                  "num_attention_groups")
@@ -164,6 +166,23 @@ def _lfm2_fields(t: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+KDA_LAYER_TYPE = "kda"
+"""The ``layer_types`` name kvcalc gives Kimi Linear's KDA layers (``_kimi_linear_fields``)."""
+
+
+def _kimi_linear_fields(t: dict[str, Any]) -> dict[str, Any]:
+    """``layer_types`` for Kimi Linear, which has none: "kda" where KimiLinearConfig.is_kda_layer says
+    so (i + 1 in ``linear_attn_config.kda_layers``), "full_attention" (MLA) elsewhere. Left out when
+    the list is malformed; hf_config._kimi_linear_layers reports that."""
+    n, lin = t.get("num_hidden_layers"), t.get("linear_attn_config")
+    kda = lin.get("kda_layers") if isinstance(lin, dict) else None
+    if t.get("layer_types") is not None or not isinstance(n, int) or isinstance(n, bool) or not 0 < n <= 10_000 \
+            or not isinstance(kda, list) or not all(isinstance(k, int) and not isinstance(k, bool) for k in kda):
+        return {}
+    numbers = set(kda)
+    return {"layer_types": [KDA_LAYER_TYPE if i + 1 in numbers else "full_attention" for i in range(n)]}
+
+
 def canonical_with_sources(t: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     """``t`` (a language model's config) with the standard names filled in from the class's own
     spellings, ``num_key_value_heads`` from the model's attention layers and the MLP width's class
@@ -192,6 +211,8 @@ def canonical_with_sources(t: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
         filled["intermediate_size"] = 4 * hidden
     if model_type == "lfm2":
         filled.update(_lfm2_fields(t))
+    if model_type == "kimi_linear":
+        filled.update(_kimi_linear_fields(t))
     return ({**t, **filled} if filled else t), sources
 
 

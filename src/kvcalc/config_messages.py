@@ -73,6 +73,9 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "config.unknown_layer_type": (
         "unknown layer type {value}",
         "未知的层类型 {value}"),
+    "config.kda_layer_number": (
+        "must hold layer numbers from 1 to {layers} (Kimi Linear counts its layers from 1), got {value}",
+        "必须是 1 到 {layers} 的层序号（Kimi Linear 的层从 1 开始编号），收到的是 {value}"),
     "config.lfm2_attn_idxs": (
         "must be a list of layer numbers (whole numbers), as LFM2's config class reads it",
         "必须是层序号（整数）的列表，LFM2 的配置类按此读取"),
@@ -146,9 +149,6 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "model.reason.speculators": (
         "speculators-format drafters other than EAGLE-3 and PEagle",
         "EAGLE-3 与 PEagle 以外的 speculators 格式草稿模型"),
-    "model.reason.kimi_linear": (
-        "Kimi Linear (KDA) state sizes",
-        "Kimi Linear（KDA）的状态大小"),
     "model.reason.deepseek_v4": (
         "DeepSeek-V4's packed cache layout",
         "DeepSeek-V4 的打包缓存布局"),

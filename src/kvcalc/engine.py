@@ -245,7 +245,7 @@ def v0_engine_note(arch: ModelArch, gpu: GpuTarget, version: Version, requested_
 
 
 MODEL_FIRST_RELEASE: dict[str, Rule] = {
-    "lfm2": Rule.LFM2_MODEL, "lfm2_moe": Rule.LFM2_MOE_MODEL,
+    "lfm2": Rule.LFM2_MODEL, "lfm2_moe": Rule.LFM2_MOE_MODEL, "kimi_linear": Rule.KIMI_LINEAR_MODEL,
     "Lfm2VlForConditionalGeneration": Rule.LFM2_VL_MODEL, "Lfm2VLForConditionalGeneration": Rule.LFM2_VL_MODEL,
 }
 """Model types (of the language model) and architectures kvcalc reads that vLLM added after v0.10.0,
@@ -266,6 +266,30 @@ def refuse_model_before_release(arch: ModelArch, version: Version) -> None:
     if not applies(rule, version):
         raise SettingsError({"--vllm-version": Text("settings.model_before_release", model=arch.architecture,
                                                     version=str(version), since=str(rule.value.since))})
+
+
+def kda_ssm_dtype_problem(arch: ModelArch, version: Version, ssm_dtype: str | None) -> tuple[str, Text] | None:
+    """What --mamba-ssm-cache-dtype does to a model with KDA layers (Kimi Linear), whose layer keeps its
+    recurrent state in float32 in every release: ("refuse", why) from v0.30, where the model class sizes
+    the state page with the flag (Rule.KDA_SSM_DTYPE_SIZING: float16 raises, bfloat16 makes the page too
+    small for the layer's state); ("note", what) before, where the flag leaves KDA alone; None for
+    auto/float32 and models without KDA."""
+    if arch.mamba is None or arch.mamba.flavour != "kda" or ssm_dtype in (None, "auto", "float32"):
+        return None
+    if not applies(Rule.KDA_SSM_DTYPE_SIZING, version):
+        return "note", Text("note.kda_ssm_dtype_ignored", value=ssm_dtype, version=str(version))
+    detail = Text("settings.kda_ssm_dtype.bfloat16" if ssm_dtype == "bfloat16" else "settings.kda_ssm_dtype.float16")
+    return "refuse", Text("settings.kda_ssm_dtype", version=str(version), value=ssm_dtype, detail=detail)
+
+
+def hybrid_spec_problem(arch: ModelArch, version: Version, speculative: bool) -> Text | None:
+    """Why vLLM v0.11.1-v0.16 stops a state-layer model other than Qwen3-Next with speculative decoding
+    (MambaBase.get_kv_cache_spec: Rule.HYBRID_SPEC_REFUSED until Rule.HYBRID_SPEC_DECODING), or None."""
+    if not speculative or not arch.has_state_layers or arch.model_type == "qwen3_next" or \
+            not applies(Rule.HYBRID_SPEC_REFUSED, version) or applies(Rule.HYBRID_SPEC_DECODING, version):
+        return None
+    return Text("settings.hybrid_spec_refused", version=str(version), model=arch.architecture,
+                since=str(Rule.HYBRID_SPEC_DECODING.value.since))
 
 
 def as_release_reads(arch: ModelArch, version: Version) -> ModelArch:
@@ -812,6 +836,17 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     if needs_checkpoint:
         notes = [*notes, Text("note.weights_need_checkpoint", fmt=s.weights)]
     spec_tokens = (s.speculative.num_speculative_tokens or 1) if s.speculative else 0
+    if arch.mamba is not None and arch.mamba.flavour == "kda" and gpu.target.platform != "cuda":
+        raise SettingsError({"--gpu": Text("settings.kda_off_cuda", platform="ROCm" if gpu.target.platform == "rocm"
+                                                                      else gpu.target.platform)})
+    spec_refused = hybrid_spec_problem(arch, version, s.speculative is not None)
+    if spec_refused is not None:
+        raise SettingsError({"--speculative-config": spec_refused})  # Text: hybrid_spec_problem gives one
+    kda_dtype = kda_ssm_dtype_problem(arch, version, s.mamba_ssm_cache_dtype)
+    if kda_dtype is not None and kda_dtype[0] == "refuse":
+        raise SettingsError({"--mamba-ssm-cache-dtype": kda_dtype[1]})  # Text: kda_ssm_dtype_problem gives one
+    if kda_dtype is not None:
+        notes = [*notes, kda_dtype[1]]
     # full attention over image tokens, which a backend must support (attention.mm_prefix_lm)
     mm_prefix = mm_prefix_lm(config, version, embeds_in_graph(config, resolved))
     if s.attention_backend is not None:
@@ -842,7 +877,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         mamba_ssm_dtype=s.mamba_ssm_cache_dtype if s.mamba_ssm_cache_dtype not in (None, "auto")
         else default_ssm_dtype(arch, version, model_dtype),
         backend_block=backend_block(arch, gpu.target, version, mm_prefix, s.kv_connector is not None,
-                                    s.attention_backend)))
+                                    s.attention_backend),
+        attention_backend=s.attention_backend))
     grouping = paging.group_layers(layout.all_specs, version)
     ift = paging.in_flight_tokens(version, resolved.max_num_batched_tokens, s.pipeline_parallel_size,
                                   async_on, mrv2)

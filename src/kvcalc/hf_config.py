@@ -49,6 +49,8 @@ class MambaDims:
     (kernel − 1), recurrent (v_heads/TP, v_dim, k_dim) — ``gated_delta_net_state_shape``.
     ``flavour`` "short_conv" (LFM2): conv intermediate/TP × (kernel − 1) and no recurrent
     state — ``short_conv_state_shape``.
+    ``flavour`` "kda" (Kimi delta attention): a gated delta net's shapes with key heads = value heads
+    and a float32 recurrent state whatever the model dtype — ``kda_state_shape``.
     """
 
     flavour: str
@@ -607,6 +609,38 @@ def _lfm2_layers(f: _Fields, model_type: str) -> tuple[list[AttentionLayer], Mam
                              intermediate_size=width)
 
 
+def _kimi_linear_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
+    """Kimi Linear: KDA (Kimi delta attention) layers among MLA layers.
+
+    Mirrors vllm/model_executor/models/kimi_linear.py (v0.11.1-v0.26; vllm/models/kimi_k3 from v0.27):
+    layer i is KDA when i + 1 is in ``linear_attn_config.kda_layers`` (the list counts from 1:
+    KimiLinearConfig.is_kda_layer), every other layer MLA with a latent of kv_lora_rank +
+    qk_rope_head_dim. A KDA layer's state is a gated delta net's with as many key heads as value
+    heads: three short convolutions over num_heads × head_dim channels / TP each, (kernel − 1) rows
+    in the model dtype, and a recurrent state of num_heads/TP × head_dim × head_dim in float32
+    (``MambaStateShapeCalculator.kda_state_shape``, ``MambaStateDtypeCalculator.kda_state_dtype``)."""
+    n = f.int("num_hidden_layers", maximum=10_000)
+    raw = f.raw("linear_attn_config")
+    if not isinstance(raw, dict):
+        raise ConfigError(f.path("linear_attn_config"),
+                          Text("config.missing") if raw is None else Text("config.object_got", type=type(raw).__name__))
+    g = _Fields(raw, f.path("linear_attn_config") + ".")
+    kda = g.list("kda_layers")
+    if kda is None:
+        raise ConfigError(g.path("kda_layers"), Text("config.missing"))
+    for i, k in enumerate(kda):
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n:
+            raise ConfigError(g.path(f"kda_layers[{i}]"), Text("config.kda_layer_number", value=show(k), layers=n))
+    heads = g.int("num_heads", maximum=100_000)
+    head_dim = g.int("head_dim", maximum=100_000)
+    kernel = g.int("short_conv_kernel_size", minimum=2, maximum=64)
+    latent = AttentionLayer("mla", 1, f.int("kv_lora_rank") + f.int("qk_rope_head_dim"), 0)
+    kda_set = set(kda)
+    layers = [AttentionLayer("mamba") if i + 1 in kda_set else latent for i in range(n)]
+    return layers, MambaDims("kda", conv_kernel=kernel, num_heads=heads, head_dim=head_dim,
+                             num_k_heads=heads, head_k_dim=head_dim, ssm_dtype="float32")
+
+
 def _mamba2_dims(f: _Fields, names: dict[str, str], intermediate: int) -> MambaDims:
     chunk = f.opt_int("mamba_chunk_size", maximum=10**6) or f.opt_int("chunk_size", maximum=10**6) or 2048
     return MambaDims(
@@ -711,7 +745,6 @@ def _nas_layers(f: _Fields) -> list[AttentionLayer]:
 
 
 _UNSUPPORTED: dict[str, Text] = {
-    "kimi_linear": Text("model.reason.kimi_linear"),
     "deepseek_v4": Text("model.reason.deepseek_v4"),
     "falcon_h1": Text("model.reason.falcon_h1"),
     "jamba": Text("model.reason.jamba"),
@@ -731,7 +764,7 @@ _UNSUPPORTED: dict[str, Text] = {
 STATE_CLASSES_NOT_READ = frozenset({
     "JambaForCausalLM", "FalconH1ForCausalLM", "Zamba2ForCausalLM", "OlmoHybridForCausalLM",
     "MambaForCausalLM", "Mamba2ForCausalLM", "FalconMambaForCausalLM",
-    "KimiLinearForCausalLM", "MiniMaxText01ForCausalLM", "MiniMaxM1ForCausalLM", "MiniMaxForCausalLM",
+    "MiniMaxText01ForCausalLM", "MiniMaxM1ForCausalLM", "MiniMaxForCausalLM",
     "MiniMaxVL01ForConditionalGeneration", "Plamo2ForCausalLM", "Phi4FlashForCausalLM",
     "BailingMoeV2_5ForCausalLM", "BailingMoeV3ForCausalLM", "BailingMoeV3VLForConditionalGeneration",
     "AliceAIForCausalLM",
@@ -782,11 +815,12 @@ LAYER_GEOMETRY_FIELDS = ("swa_num_key_value_heads", "swa_head_dim", "swa_kv_lora
 """Config fields that give some layers a cache geometry of their own, which kvcalc's readers do not
 take: MiMo-V2-Flash's sliding-window layers (swa_* heads and head size, ``hybrid_layer_pattern``:
 vllm/model_executor/models/mimo_v2.py), dots.llm3's sliding-window MLA
-(swa_kv_lora_rank: vllm/models/dots3_note), Kimi's KDA layers (``linear_attn_config``). A config
-with one is refused rather than sized with a single geometry for every layer."""
+(swa_kv_lora_rank: vllm/models/dots3_note), KDA layers (``linear_attn_config``, read for Kimi Linear
+alone: ``_kimi_linear_layers``). A config with one is refused rather than sized with a single geometry
+for every layer."""
 
 _STATE_MODEL_TYPES = ("qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text",
-                      "nemotron_h", "granitemoehybrid", "lfm2", "lfm2_moe", "bamba")
+                      "nemotron_h", "granitemoehybrid", "lfm2", "lfm2_moe", "bamba", "kimi_linear")
 """The hybrid model types whose state kvcalc reads (read_model dispatches each; Bamba gets its own
 refusal there)."""
 
@@ -801,7 +835,8 @@ def _refuse_unread_state(arch: str, model_type: str, f: _Fields) -> None:
     if arch in STATE_CLASSES_NOT_READ:
         raise UnsupportedModelError(Text("model.unsupported", what=Text("model.reason.state_layers", model=arch),
                                          model_type=repr(model_type)))
-    geometry_field = next((k for k in LAYER_GEOMETRY_FIELDS if f.raw(k) is not None), None)
+    geometry_field = next((k for k in LAYER_GEOMETRY_FIELDS if f.raw(k) is not None
+                           and not (k == "linear_attn_config" and model_type == "kimi_linear")), None)
     if geometry_field is not None:
         raise UnsupportedModelError(Text("model.layer_geometry_fields", model_type=repr(model_type),
                                          field=geometry_field))
@@ -825,6 +860,8 @@ def _mtp_layers(f: _Fields, base: list[AttentionLayer]) -> tuple[AttentionLayer,
         # Qwen3-Next's configs name no count: vLLM's Qwen3NextMTP builds one layer
         # (vllm/model_executor/models/qwen3_next_mtp.py getattr(config, "num_nextn_predict_layers", 1))
         count = 1 if f.str("model_type") == "qwen3_next" else 0
+    if f.str("model_type") == "kimi_linear":
+        count = 0   # vLLM's Kimi Linear has no MTP module (kimi_linear.py; vllm/models/kimi_k3)
     template = next((l for l in base if l.kind in ("full", "mla")), None)
     if not count or template is None:
         return ()
@@ -1006,6 +1043,9 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         hybrid_class = True
     elif model_type in ("lfm2", "lfm2_moe"):
         layers, mamba = _lfm2_layers(f, model_type)
+        hybrid_class = True
+    elif model_type == "kimi_linear":
+        layers, mamba = _kimi_linear_layers(f)
         hybrid_class = True
     elif model_type == "nemotron_h":
         layers, mamba = _nemotron_h_layers(f)

@@ -361,6 +361,48 @@ def gdn_checkpoint_alignment(arch: ModelArch, gpu: GpuTarget, version: Version, 
     return 1
 
 
+HYBRID_MLA_ALIGNMENT = 64
+"""The token multiple of an MLA hybrid's attention block before v0.20 (HybridAttentionMambaModelConfig:
+MLA backends other than a forced CUTLASS_MLA, which kvcalc does not offer, take 64-token kernel blocks)."""
+HYBRID_MLA_MIN_ALIGNMENT = 128
+"""The least token multiple of an MLA hybrid's attention block from v0.27 (Rule.HYBRID_MLA_ALIGN_128)."""
+
+
+def hybrid_block_alignment(arch: ModelArch, gpu: GpuTarget, version: Version, block_size: int,
+                           attention_backend: str | None = None) -> int:
+    """The token multiple a hybrid's attention block is made of (Rule.HYBRID_ALIGN_FROM_BACKEND).
+
+    Before v0.20, HybridAttentionMambaModelConfig (vllm/model_executor/models/config.py) takes 16, 64
+    for MLA, and 32 for 256-wide heads on Blackwell unless another backend than FlashInfer is forced
+    (FlashInfer takes no 16-token blocks there: 10.0 from v0.11.1, every 10.x from v0.13 as
+    Rule.MLA_BLACKWELL_FAMILY), whatever --block-size says. From v0.20 Platform._align_hybrid_block_size
+    takes the larger of the backend's smallest kernel block and the block size it starts from
+    (``block_size``: the backend's preferred block or --block-size), and from v0.27 at least 128 for
+    MLA (Rule.HYBRID_MLA_ALIGN_128)."""
+    if not applies(Rule.HYBRID_ALIGN_FROM_BACKEND, version):
+        if arch.is_mla:
+            return HYBRID_MLA_ALIGNMENT
+        blackwell = gpu.compute_capability == "10.0" or gpu.major == 10 and applies(Rule.MLA_BLACKWELL_FAMILY, version)
+        wide = attention_head_sizes(arch) == {256}
+        return 32 if gpu.platform == "cuda" and blackwell and wide and attention_backend in (None, "FLASHINFER") \
+            else SMALLEST_KERNEL_BLOCK
+    align = max(SMALLEST_KERNEL_BLOCK, block_size)
+    if arch.is_mla and applies(Rule.HYBRID_MLA_ALIGN_128, version):
+        align = max(align, HYBRID_MLA_MIN_ALIGNMENT)
+    return align
+
+
+def forced_mla_block(arch: ModelArch, gpu: GpuTarget, version: Version, sixteen_bit_cache: bool) -> int | None:
+    """The block multiple vLLM before v0.18 forces on the MLA backend it picks after the hybrid's block
+    is set (platforms/cuda.py ``check_and_update_config``): CUTLASS_MLA's 128, FlashInfer MLA's 64
+    (which also takes exactly 32) and FlashMLA's 64 on Hopper; None where nothing is forced (Triton MLA,
+    and from v0.18, Rule.MLA_BLOCK_FROM_BACKEND, where the backend's block no longer replaces the cache's)."""
+    if applies(Rule.MLA_BLOCK_FROM_BACKEND, version) or not arch.is_mla:
+        return None
+    backend = mla_backend(arch, gpu, version, sixteen_bit_cache)
+    return {"cutlass_mla": 128, "flashinfer_mla": 64, "flashmla": 64}.get(backend)
+
+
 def prefill_checkpoint_blocks(arch: ModelArch, gpu: GpuTarget, version: Version, mamba_mode: str) -> int:
     """State blocks a request keeps for the prefill checkpoint its state layers export in Mamba cache
     mode "align" (``MambaSpec.num_prefill_checkpoint_blocks``, vllm/v1/kv_cache_interface.py): one for
@@ -395,10 +437,14 @@ def speculative_slots(arch: ModelArch, version: Version) -> tuple[bool, bool]:
     count them in both from their first release; Mamba2 layers from v0.17 (Rule.MAMBA2_SPEC_SLOTS,
     mamba_mixer2.py and nemotron_h.py), Granite 4.0-H's class only from v0.32
     (Rule.GRANITE_HYBRID_SPEC_PAGE, granitemoehybrid.py); LFM2's layer from v0.29
-    (Rule.SHORT_CONV_SPEC_SLOTS, short_conv.py) and its class never (lfm2.py)."""
+    (Rule.SHORT_CONV_SPEC_SLOTS, short_conv.py) and its class never (lfm2.py); Kimi Linear's KDA
+    layers in both from v0.27 (Rule.KDA_SPEC_SLOTS, mamba_utils.py ``kda_state_shape``)."""
     flavour = arch.mamba.flavour if arch.mamba is not None else ""
     if flavour == "short_conv":
         return False, applies(Rule.SHORT_CONV_SPEC_SLOTS, version)
+    if flavour == "kda":
+        slots = applies(Rule.KDA_SPEC_SLOTS, version)
+        return slots, slots
     if flavour == "mamba2":
         layer = applies(Rule.MAMBA2_SPEC_SLOTS, version)
         return layer and (arch.model_type != "granitemoehybrid" or
@@ -413,6 +459,8 @@ def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
     Qwen3-Next (16 k-heads, 32 v-heads, dims 128, kernel 4, bf16, TP 1):
     conv (2·16·128 + 32·128) × 3 + recurrent 32·128·128 = 24,576 + 524,288 values
     -> 1,097,728 bytes. LFM2-1.2B (conv_dim 2048, conv_L_cache 3, bf16): 2 × 2048 × 2 = 8,192 bytes.
+    Kimi-Linear-48B (32 heads of 128, kernel 4, bf16 convs, float32 recurrent state, TP 2):
+    3 × 2048 × 3 × 2 + 16 × 128 × 128 × 4 = 36,864 + 1,048,576 = 1,085,440 bytes.
     """
     conv_b = model_dtype_bytes(conv_dtype or dims.conv_dtype or model_dtype)
     ssm_b = model_dtype_bytes(ssm_dtype or dims.ssm_dtype or conv_dtype or dims.conv_dtype or model_dtype)
@@ -420,7 +468,7 @@ def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
         # LFM2: (conv_L_cache - 1 + num_spec) × conv_dim / TP (speculative_slots says when num_spec counts)
         _divisible(dims.intermediate_size, tp, Text("tp.what.conv_channels"))
         return dims.intermediate_size // tp * (dims.conv_kernel - 1 + num_spec) * conv_b
-    if dims.flavour == "gdn":
+    if dims.flavour in ("gdn", "kda"):
         conv_dim = dims.head_k_dim * dims.num_k_heads * 2 + dims.head_dim * dims.num_heads
         _divisible(conv_dim, tp, Text("tp.what.linear_channels"))
         _divisible(dims.num_heads, tp, Text("tp.what.linear_heads"))
@@ -468,6 +516,7 @@ class LayoutRequest:
     draft_layers: tuple[AttentionLayer, ...] = ()
     mamba_ssm_dtype: str | None = None
     backend_block: tuple[int, Text] | None = None    # the automatic backend's block where not 16
+    attention_backend: str | None = None     # --attention-backend (None: the release's pick)
 
 
 SMALLEST_KERNEL_BLOCK = 16
@@ -519,15 +568,18 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
     state = layer_state = 0
     if arch.mamba is not None:
         page_slots, layer_slots = speculative_slots(arch, req.version)
+        # KDA keeps its recurrent state in float32 (engine refuses the --mamba-ssm-cache-dtype values
+        # that would size its page otherwise: kda_ssm_dtype_problem)
+        ssm = None if arch.mamba.flavour == "kda" else req.mamba_ssm_dtype
         state = mamba_state_bytes(arch.mamba, req.tp, req.num_speculative_tokens if page_slots else 0,
-                                  req.model_dtype, ssm_dtype=req.mamba_ssm_dtype)
+                                  req.model_dtype, ssm_dtype=ssm)
         layer_state = mamba_state_bytes(arch.mamba, req.tp, req.num_speculative_tokens if layer_slots else 0,
-                                        req.model_dtype, ssm_dtype=req.mamba_ssm_dtype)
+                                        req.model_dtype, ssm_dtype=ssm)
     mamba_padded = None
     mamba_block = None
     if arch.hybrid_mamba_class and state and attn_1tok:
         # Platform._align_hybrid_block_size: the attention page must hold a Mamba page.
-        align = math.lcm(max(16, block_size),
+        align = math.lcm(hybrid_block_alignment(arch, req.gpu, req.version, block_size, req.attention_backend),
                          gdn_checkpoint_alignment(arch, req.gpu, req.version, req.mamba_mode))
         if req.mamba_mode == "all":
             # Mamba cache mode 'all' (Rule.MAMBA_ALL_MODE): blocks that are whole multiples of the
@@ -539,6 +591,12 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
         if block_size < needed:
             block_size = needed
             reason = Text("block.raised_for_mamba", needed=needed, token_bytes=attn_1tok, state=state)
+        forced = forced_mla_block(arch, req.gpu, req.version, req.kv.sixteen_bit)
+        if forced is not None and block_size % forced:
+            raise SettingsError({"--vllm-version": Text(
+                "settings.hybrid_mla_forced_block", version=str(req.version), block=block_size, forced=forced,
+                backend=mla_backend(arch, req.gpu, req.version, req.kv.sixteen_bit).upper(),
+                since=str(Rule.MLA_BLOCK_FROM_BACKEND.value.since))})
         mamba_padded = block_size * attn_1tok
         if mamba_padded > state:
             notes.append(Text("note.mamba_page_padded", pct=(mamba_padded - state) / state * 100))

@@ -79,6 +79,47 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "copies the offloaded weights in instead, or run on Linux",
         "vLLM {version} 会拒绝启动：它的 CPU 卸载需要锁页主机内存，而在 WSL2 下它不使用锁页内存（'V1 CPU offloading "
         "requires uva (pin memory) support'）。请选择 vLLM {since} 或更高版本（改为把被卸载的权重拷入），或在 Linux 上运行"),
+    "settings.hybrid_mla_forced_block": (
+        "vLLM {version} cannot start this model here: it sizes the attention block at {block} tokens so one "
+        "page holds a state layer's page, then {backend}, which it picks for MLA on this GPU, forces a block "
+        "that is a multiple of {forced} tokens, and the attention and state pages no longer match "
+        "(NotImplementedError while the KV cache groups are built). Choose vLLM {since} or newer, where the "
+        "backend's block no longer replaces the cache's, or a tensor-parallel size whose block is a multiple "
+        "of {forced}",
+        "vLLM {version} 在这里无法启动该模型：它先把注意力块定为 {block} 个 token，使一页能容纳状态层的一页，随后它在该 "
+        "GPU 上为 MLA 选用的 {backend} 又强制块大小为 {forced} 的整数倍，注意力页与状态页从而不再相等（构建 KV cache "
+        "组时抛出 NotImplementedError）。请选择 vLLM {since} 或更新的版本（后端的块不再替换缓存的块），或选择使块为 "
+        "{forced} 整数倍的张量并行数"),
+    "settings.kda_off_cuda": (
+        "kvcalc sizes Kimi Linear on NVIDIA GPUs only: on {platform} vLLM runs it through other KDA and MLA "
+        "classes (vllm/models/kimi_k3/amd from v0.27), whose cache kvcalc has not checked against vLLM's code. "
+        "Choose an NVIDIA GPU",
+        "kvcalc 只在 NVIDIA GPU 上估算 Kimi Linear：在 {platform} 上 vLLM 用另外的 KDA 与 MLA 类运行它（从 v0.27 起为 "
+        "vllm/models/kimi_k3/amd），kvcalc 尚未对照 vLLM 代码核对它们的缓存。请选择 NVIDIA GPU"),
+    "settings.kda_ssm_dtype": (
+        "vLLM {version} cannot start Kimi Linear with --mamba-ssm-cache-dtype {value}: its KDA layers keep the "
+        "recurrent state in float32, {detail}. Leave the flag at auto or float32",
+        "vLLM {version} 无法在 --mamba-ssm-cache-dtype {value} 下启动 Kimi Linear：它的 KDA 层把递归状态保存为 "
+        "float32，{detail}。请保持该参数为 auto 或 float32"),
+    "settings.kda_ssm_dtype.float16": (
+        "and the KDA state accepts only auto, float32 and bfloat16 ('KDA recurrent state supports only auto, "
+        "float32, and bfloat16')",
+        "且 KDA 状态只接受 auto、float32 与 bfloat16（'KDA recurrent state supports only auto, float32, and "
+        "bfloat16'）"),
+    "settings.kda_ssm_dtype.bfloat16": (
+        "but the model class sizes the state page for a 16-bit state, which is too small for the layer's "
+        "(MambaSpec asserts page_size_padded >= page_size)",
+        "但模型类按 16 位状态计算状态页，对该层的状态来说太小（MambaSpec 断言 page_size_padded >= page_size）"),
+    "note.kda_ssm_dtype_ignored": (
+        "--mamba-ssm-cache-dtype {value} does not apply to Kimi Linear in vLLM {version}: its KDA layers keep "
+        "the recurrent state in float32",
+        "在 vLLM {version} 中 --mamba-ssm-cache-dtype {value} 对 Kimi Linear 不起作用：它的 KDA 层把递归状态保存为 float32"),
+    "settings.hybrid_spec_refused": (
+        "vLLM {version} cannot run speculative decoding with {model}: its state layers stop the start ('Mamba "
+        "with speculative decoding is not supported yet.'; only Qwen3-Next is let through). Choose vLLM {since} "
+        "or newer, or leave --speculative-config out",
+        "vLLM {version} 无法对 {model} 使用推测解码：其状态层会让启动停止（'Mamba with speculative decoding is not "
+        "supported yet.'；只有 Qwen3-Next 例外）。请选择 vLLM {since} 或更新的版本，或去掉 --speculative-config"),
     "settings.state_spec_page": (
         "vLLM {version} cannot start this model with {tokens} speculative tokens: each state layer keeps a "
         "convolution slot per speculative token, {state:,} bytes of state in all, but vLLM pads the state "

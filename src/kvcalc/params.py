@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .config_aliases import ALWAYS_TIED, LEARNED_POSITION_ROWS, NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical, model_type_of
+from .config_aliases import ALWAYS_TIED, KDA_LAYER_TYPE, LEARNED_POSITION_ROWS, NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical, model_type_of
 from .kvspecs import kv_heads_per_gpu
 from .units import cdiv
 
@@ -217,6 +217,20 @@ def _gdn(t: dict, i: int, H: int) -> list[Part]:
     proj = H * (2 * nk * dk + 2 * nv * dv) + H * 2 * nv + nv * dv * H
     return [Part("linear_attention", proj, None, True, layer=i),
             Part("linear_attention", (2 * nk * dk + nv * dv) * kernel + 2 * nv + dv, None, False, layer=i)]
+
+
+def _kda(t: dict, i: int, H: int) -> list[Part]:
+    """A Kimi delta attention layer (vllm/model_executor/layers/kda.py, v0.11.1-v0.21; the same shapes
+    in gdn/kimi_gdn_linear_attn.py later): q, k, v projections (heads × head_dim each), the decay
+    gate's low-rank pair f_a (replicated) and f_b, the output gate's g_a (replicated) and g_b, b_proj
+    (one value per head) and o_proj, all compressed by the checkpoint's format; three depthwise
+    convolutions, dt_bias, A_log and the output norm are not. Kimi-Linear-48B: 39,514,272 per layer."""
+    lin = t.get("linear_attn_config") if isinstance(t.get("linear_attn_config"), dict) else {}
+    heads, D, K = _n(lin, "num_heads"), _n(lin, "head_dim"), _n(lin, "short_conv_kernel_size", 4)
+    P = heads * D
+    return [Part("linear_attention", 3 * P * H + heads * H + 2 * P * D + P * H, None, True, layer=i),
+            Part("linear_attention", 2 * D * H, 2 * D * H, True, layer=i),
+            Part("linear_attention", 3 * P * K + P + heads + D, None, False, layer=i)]
 
 
 def _mamba2(t: dict, i: int, H: int, heads: int, hd: int, state: int, groups: int, kernel: int) -> list[Part]:
@@ -434,6 +448,8 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
             parts += _gdn(t, i, H)
         elif lt == "conv" and mt in LFM2_TYPES:
             parts += _short_conv(t, i, H)
+        elif lt == KDA_LAYER_TYPE and mt == "kimi_linear":
+            parts += _kda(t, i, H)
         elif mla:
             parts += _mla(t, i, H)
         elif mt.startswith("gemma4") and lt == "full_attention":

@@ -1095,6 +1095,53 @@ class Rule(Enum):
         "confirmed: absent from the v0.13.0 wheel's model registry, in v0.14.0 (registry.py, lfm2_vl.py) "
         "through v0.33.0")
 
+    KIMI_LINEAR_MODEL = RuleInfo(
+        _v("0.11.1"), "#27809", "vllm/model_executor/models/kimi_linear.py",
+        "vLLM runs Moonshot's Kimi Linear (KimiLinearForCausalLM): Kimi delta attention (KDA) layers, whose "
+        "state the hybrid KV cache manager keeps beside the MLA layers' blocks",
+        "confirmed: absent from the v0.11.0 wheel's model registry, in v0.11.1 (registry.py, kimi_linear.py) "
+        "through v0.26.0; from v0.27.0 the registry serves it from vllm/models/kimi_k3 with the same cache specs")
+    HYBRID_ALIGN_FROM_BACKEND = RuleInfo(
+        _v("0.20.0"), "v0.20.0 wheel", "vllm/platforms/interface.py Platform._align_hybrid_block_size",
+        "the attention block of a hybrid is a multiple of the attention backend's smallest kernel block "
+        "(or of --block-size, when larger); before, HybridAttentionMambaModelConfig used 16, or 64 for MLA, "
+        "whatever --block-size said, and kept --block-size only where it was already larger",
+        "confirmed: HybridAttentionMambaModelConfig.verify_and_update_config sets kernel_block_alignment_size "
+        "16 / 64 (MLA; 128 only for a forced CUTLASS_MLA) in the v0.11.1-v0.19.0 wheels "
+        "(model_executor/models/config.py); v0.20.0 moves the sizing to Platform._align_hybrid_block_size")
+    HYBRID_MLA_ALIGN_128 = RuleInfo(
+        _v("0.27.0"), "v0.27.0 wheel", "vllm/platforms/interface.py Platform._align_hybrid_block_size",
+        "an MLA + state-layer hybrid (Kimi Linear) aligns its attention block to at least 128 tokens, which "
+        "the TRT-LLM and FlashInfer MLA decode kernels need",
+        "confirmed: absent from the v0.26.0 wheel, 'kernel_block_alignment_size = max(..., 128)' for "
+        "use_mla in v0.27.0 through v0.33.0")
+    KDA_SPEC_SLOTS = RuleInfo(
+        _v("0.27.0"), "v0.27.0 wheel", "vllm/model_executor/layers/mamba/mamba_utils.py kda_state_shape",
+        "a KDA layer's convolution state keeps a slot per speculative token (kernel - 1 + n rows), in the "
+        "page vLLM sizes from the model class and in the layer's own state",
+        "confirmed: kda_state_shape takes num_spec but ignores it in the v0.23.0-v0.26.0 wheels; v0.27.0 "
+        "through v0.33.0 add it to the conv rows, and KimiGatedDeltaNetAttention passes it")
+    KDA_SSM_DTYPE_SIZING = RuleInfo(
+        _v("0.30.0"), "v0.30.0 wheel", "vllm/models/kimi_k3/nvidia/model.py get_mamba_state_dtype_from_config",
+        "--mamba-ssm-cache-dtype bfloat16 sizes Kimi Linear's state page for a 16-bit recurrent state, but "
+        "the KDA layer still keeps float32 (KimiGatedDeltaNetAttention.get_state_dtype), so the start stops at "
+        "MambaSpec's 'page_size_padded >= page_size' assertion; float16 is refused outright. Before, the flag "
+        "left KDA's float32 state alone",
+        "confirmed: kda_state_dtype takes mamba_ssm_cache_dtype from the v0.30.0 wheel (float32 or bfloat16, "
+        "else ValueError) and the model class passes it, while kimi_gdn_linear_attn.py does not (v0.30.0-"
+        "v0.33.0); the failing assertion is read from the code, not seen in a log")
+    HYBRID_SPEC_REFUSED = RuleInfo(
+        _v("0.11.1"), "v0.11.1 wheel", "vllm/model_executor/layers/mamba/abstract.py MambaBase.get_kv_cache_spec",
+        "a state-layer model other than Qwen3-Next stops with speculative decoding ('Mamba with speculative "
+        "decoding is not supported yet.') until v0.17",
+        "confirmed: the NotImplementedError for model types other than qwen3_next is in the v0.11.1-v0.16.0 "
+        "wheels; the v0.10.0-v0.11.0 wheels have no such check in abstract.py")
+    HYBRID_SPEC_DECODING = RuleInfo(
+        _v("0.17.0"), "v0.17.0 wheel", "vllm/model_executor/layers/mamba/abstract.py MambaBase.get_kv_cache_spec",
+        "every state-layer model may run speculative decoding (each state group keeps a block per "
+        "speculative token)",
+        "confirmed: the qwen3_next-only check is gone from the v0.17.0 wheel")
+
     @property
     def info(self) -> RuleInfo:
         return self.value
@@ -1956,6 +2003,40 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "LFM2_VL_MODEL": (
         "vLLM 支持 LFM2 的视觉语言模型（Lfm2VlForConditionalGeneration，LFM2-VL）",
         "已确认：v0.13.0 wheel 的模型注册表中没有，v0.14.0 起有（registry.py、lfm2_vl.py），直到 v0.33.0"),
+    "KIMI_LINEAR_MODEL": (
+        "vLLM 支持 Moonshot 的 Kimi Linear（KimiLinearForCausalLM）：KDA（Kimi delta attention）层的状态由混合 "
+        "KV cache 管理器与 MLA 层的块一起保存",
+        "已确认：v0.11.0 wheel 的模型注册表中没有，v0.11.1 起有（registry.py、kimi_linear.py），直到 v0.26.0；"
+        "从 v0.27.0 起注册表改由 vllm/models/kimi_k3 提供它，缓存规格不变"),
+    "HYBRID_ALIGN_FROM_BACKEND": (
+        "混合模型的注意力块是注意力后端最小 kernel 块的整数倍（--block-size 更大时则是它的整数倍）；此前 "
+        "HybridAttentionMambaModelConfig 不管 --block-size 取 16，MLA 取 64，只有 --block-size 已经更大时才保留它",
+        "已确认：v0.11.1-v0.19.0 wheel 中 HybridAttentionMambaModelConfig.verify_and_update_config 把 "
+        "kernel_block_alignment_size 设为 16 / 64（MLA；只有强制 CUTLASS_MLA 时为 128）"
+        "（model_executor/models/config.py）；v0.20.0 把这一计算移到 Platform._align_hybrid_block_size"),
+    "HYBRID_MLA_ALIGN_128": (
+        "MLA 加状态层的混合模型（Kimi Linear）把注意力块对齐到至少 128 个 token，这是 TRT-LLM 与 FlashInfer 的 "
+        "MLA 解码 kernel 所需要的",
+        "已确认：v0.26.0 wheel 中没有，v0.27.0 到 v0.33.0 对 use_mla 有 'kernel_block_alignment_size = max(..., 128)'"),
+    "KDA_SPEC_SLOTS": (
+        "KDA 层的卷积状态为每个推测 token 多保留一格（kernel - 1 + n 行），vLLM 按模型类计算的页和层自身的状态都计入",
+        "已确认：v0.23.0-v0.26.0 wheel 中 kda_state_shape 接受 num_spec 但不使用；v0.27.0 到 v0.33.0 把它加到卷积行数上，"
+        "且 KimiGatedDeltaNetAttention 会传入它"),
+    "KDA_SSM_DTYPE_SIZING": (
+        "--mamba-ssm-cache-dtype bfloat16 让 Kimi Linear 的状态页按 16 位递归状态计算，而 KDA 层仍保留 float32"
+        "（KimiGatedDeltaNetAttention.get_state_dtype），于是启动停在 MambaSpec 的 'page_size_padded >= page_size' "
+        "断言；float16 会被直接拒绝。此前该参数不影响 KDA 的 float32 状态",
+        "已确认：从 v0.30.0 wheel 起 kda_state_dtype 接受 mamba_ssm_cache_dtype（float32 或 bfloat16，否则 "
+        "ValueError），模型类会传入它，而 kimi_gdn_linear_attn.py 不传（v0.30.0-v0.33.0）；失败的断言是读代码得出的，"
+        "未在日志中见到"),
+    "HYBRID_SPEC_REFUSED": (
+        "除 Qwen3-Next 外，带状态层的模型在 v0.17 之前开启推测解码会停止（'Mamba with speculative decoding is not "
+        "supported yet.'）",
+        "已确认：v0.11.1-v0.16.0 wheel 中对 qwen3_next 以外模型类型抛出该 NotImplementedError；v0.10.0-v0.11.0 "
+        "wheel 的 abstract.py 没有这项检查"),
+    "HYBRID_SPEC_DECODING": (
+        "所有带状态层的模型都可以使用推测解码（每个状态组为每个推测 token 多保留一个块）",
+        "已确认：v0.17.0 wheel 中只针对 qwen3_next 的检查已删除"),
     "MRV2_ALL_MODELS_CG_PROFILED": (
         "所有模型改用 model runner V2，且它现在会 profile CUDA graph 显存",
         "已确认：v0.29.0 wheel（config/vllm.py use_v2_model_runner；v0.28.0 中 V2 的 profile_cudagraph_memory 返回 0）"),

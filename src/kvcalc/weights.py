@@ -247,6 +247,8 @@ def rope_cache_bytes(config: dict[str, Any], max_len: int | None, dtype_bytes: i
     hidden = t.get("hidden_size") or 0
     if not (isinstance(heads, int) and isinstance(hidden, int) and heads > 0 and max_len):
         return 0
+    if t.get("mla_use_nope") is True:
+        return 0    # Kimi Linear's MLA rotates nothing (kimi_linear.py ``rotary_emb=None``)
     if t.get("qk_rope_head_dim"):
         dim = t["qk_rope_head_dim"]
     else:
