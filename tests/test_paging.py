@@ -483,8 +483,8 @@ def test_nemotron_h_without_an_ssm_dtype_keeps_its_state_in_float32_from_v0_20(v
     ssm = dims.num_heads // 4 * dims.head_dim * dims.state_size * ssm_bytes
     assert c.layout.mamba_state_bytes == conv + ssm
     forced = calc("nvidia/Nemotron-H-56B-Base-8K", "h100", tensor_parallel_size=4, max_model_len=8192,
-                  vllm_version=version, mamba_ssm_cache_dtype="float16")
-    assert forced.layout.mamba_state_bytes == conv + ssm // ssm_bytes * 2
+                  vllm_version=version, mamba_ssm_cache_dtype="float32")
+    assert forced.layout.mamba_state_bytes == conv + ssm // ssm_bytes * 4
 
 
 def test_qwen3_next_mtp_drafts_with_one_layer_where_the_config_names_no_count():
@@ -534,3 +534,19 @@ def test_before_v0_20_a_hybrids_block_is_a_multiple_of_16_whatever_block_size_sa
     nxt = "Qwen/Qwen3-Next-80B-A3B-Instruct"
     assert calc(nxt, "h100", vllm_version="0.19.0", block_size=64, **args).layout.block_size == 544
     assert calc(nxt, "h100", vllm_version="0.20.0", block_size=64, **args).layout.block_size == 576
+
+
+@pytest.mark.parametrize("dtype,refused_in,taken_in", [("float16", "0.12.0", "0.13.0"),
+                                                       ("bfloat16", "0.21.0", "0.22.0")])
+def test_the_mamba_ssm_dtypes_vllm_takes_grow_by_release(dtype, refused_in, taken_in):
+    """vllm/config/cache.py MambaDType: auto and float32 always, float16 from v0.13, bfloat16 from v0.22
+    (Rule.MAMBA_DTYPE_FLOAT16, Rule.MAMBA_DTYPE_BFLOAT16); a 16-bit SSM state is half a float32 one."""
+    model, args = "ibm-granite/granite-4.0-h-tiny", dict(max_model_len=32768)
+    with pytest.raises(SettingsError) as err:
+        calc(model, "h100", vllm_version=refused_in, mamba_ssm_cache_dtype=dtype, **args)
+    assert taken_in in str(err.value.problems["--mamba-ssm-cache-dtype"])
+    half = calc(model, "h100", vllm_version=taken_in, mamba_ssm_cache_dtype=dtype, **args)
+    full = calc(model, "h100", vllm_version=taken_in, mamba_ssm_cache_dtype="float32", **args)
+    dims = full.arch.mamba
+    ssm_values = dims.num_heads * dims.head_dim * dims.state_size
+    assert full.layout.mamba_state_bytes - half.layout.mamba_state_bytes == 2 * ssm_values

@@ -90,6 +90,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "GPU 上为 MLA 选用的 {backend} 又强制块大小为 {forced} 的整数倍，注意力页与状态页从而不再相等（构建 KV cache "
         "组时抛出 NotImplementedError）。请选择 vLLM {since} 或更新的版本（后端的块不再替换缓存的块），或选择使块为 "
         "{forced} 整数倍的张量并行数"),
+    "settings.mamba_dtype_release": (
+        "vLLM {version} does not take {value} here (it takes {allowed}); {value} arrived in vLLM {since}: choose "
+        "that release or a newer one, or another dtype",
+        "vLLM {version} 在这里不接受 {value}（它接受 {allowed}）；{value} 从 vLLM {since} 起才有：请选择该版本或更新的"
+        "版本，或换一种精度"),
     "settings.kda_off_cuda": (
         "kvcalc sizes Kimi Linear on NVIDIA GPUs only: on {platform} vLLM runs it through other KDA and MLA "
         "classes (vllm/models/kimi_k3/amd from v0.27), whose cache kvcalc has not checked against vLLM's code. "

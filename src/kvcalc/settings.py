@@ -43,8 +43,10 @@ def block_size_refused(value: Any, version: Version | None) -> Text:
         return Text("settings.block_size_multiple", value=show(value), allowed=listed)
     return Text("settings.not_accepted", value=show(value), allowed=listed)
 
-MAMBA_SSM_CACHE_DTYPES = ("auto", "float32", "float16")
-"""``MambaDType`` choices of ``--mamba-ssm-cache-dtype`` (vllm/config/cache.py)."""
+MAMBA_SSM_CACHE_DTYPES = ("auto", "float32", "float16", "bfloat16")
+"""``MambaDType`` choices of ``--mamba-ssm-cache-dtype`` (vllm/config/cache.py): "auto" and "float32"
+in every release, "float16" from v0.13 (Rule.MAMBA_DTYPE_FLOAT16), "bfloat16" from v0.22
+(Rule.MAMBA_DTYPE_BFLOAT16)."""
 
 COMPILE_CACHE_STATES = ("cold", "warm")
 """What the torch.compile cache (~/.cache/vllm, VLLM_CACHE_ROOT) holds when vLLM starts: "cold"
@@ -565,6 +567,13 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
     if ssm is not None and ssm not in MAMBA_SSM_CACHE_DTYPES:
         problems["--mamba-ssm-cache-dtype"] = Text("settings.not_accepted", value=show(ssm),
                                                    allowed=", ".join(MAMBA_SSM_CACHE_DTYPES))
+    elif ssm in ("float16", "bfloat16") and version is not None:
+        rule = Rule.MAMBA_DTYPE_FLOAT16 if ssm == "float16" else Rule.MAMBA_DTYPE_BFLOAT16
+        if not applies(rule, version):
+            allowed = [d for d in MAMBA_SSM_CACHE_DTYPES if d in ("auto", "float32") or
+                       d == "float16" and applies(Rule.MAMBA_DTYPE_FLOAT16, version)]
+            problems["--mamba-ssm-cache-dtype"] = Text("settings.mamba_dtype_release", value=ssm, version=str(version),
+                                                       allowed=", ".join(allowed), since=str(rule.value.since))
     if s.kv_connector is not None and s.kv_connector not in KV_CONNECTORS:
         problems["--kv-transfer-config"] = Text("settings.kv_connector", value=show(s.kv_connector),
                                                 allowed=", ".join(KV_CONNECTORS))

@@ -1095,6 +1095,14 @@ class Rule(Enum):
         "confirmed: absent from the v0.13.0 wheel's model registry, in v0.14.0 (registry.py, lfm2_vl.py) "
         "through v0.33.0")
 
+    MAMBA_DTYPE_FLOAT16 = RuleInfo(
+        _v("0.13.0"), "v0.13.0 wheel", "vllm/config/cache.py MambaDType",
+        "--mamba-ssm-cache-dtype (and --mamba-cache-dtype) take float16; before, only auto and float32",
+        "confirmed: Literal['auto', 'float32'] in the v0.10.0-v0.12.0 wheels, 'float16' added in v0.13.0")
+    MAMBA_DTYPE_BFLOAT16 = RuleInfo(
+        _v("0.22.0"), "v0.22.0 wheel", "vllm/config/cache.py MambaDType",
+        "--mamba-ssm-cache-dtype (and --mamba-cache-dtype) take bfloat16",
+        "confirmed: absent from the v0.21.0 wheel's MambaDType, in v0.22.0 through v0.33.0")
     KIMI_LINEAR_MODEL = RuleInfo(
         _v("0.11.1"), "#27809", "vllm/model_executor/models/kimi_linear.py",
         "vLLM runs Moonshot's Kimi Linear (KimiLinearForCausalLM): Kimi delta attention (KDA) layers, whose "
@@ -2003,6 +2011,12 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "LFM2_VL_MODEL": (
         "vLLM 支持 LFM2 的视觉语言模型（Lfm2VlForConditionalGeneration，LFM2-VL）",
         "已确认：v0.13.0 wheel 的模型注册表中没有，v0.14.0 起有（registry.py、lfm2_vl.py），直到 v0.33.0"),
+    "MAMBA_DTYPE_FLOAT16": (
+        "--mamba-ssm-cache-dtype（以及 --mamba-cache-dtype）接受 float16；此前只有 auto 与 float32",
+        "已确认：v0.10.0-v0.12.0 wheel 中为 Literal['auto', 'float32']，v0.13.0 加入 'float16'"),
+    "MAMBA_DTYPE_BFLOAT16": (
+        "--mamba-ssm-cache-dtype（以及 --mamba-cache-dtype）接受 bfloat16",
+        "已确认：v0.21.0 wheel 的 MambaDType 中没有，v0.22.0 到 v0.33.0 中有"),
     "KIMI_LINEAR_MODEL": (
         "vLLM 支持 Moonshot 的 Kimi Linear（KimiLinearForCausalLM）：KDA（Kimi delta attention）层的状态由混合 "
         "KV cache 管理器与 MLA 层的块一起保存",

@@ -881,3 +881,23 @@ def test_data_parallel_engines_keep_one_engines_figures(py_page):
     set_form(page, model="Qwen/Qwen3-30B-A3B")
     expect_in_both_languages(page, page.locator("#dp-size-msg"), "spreads a MoE model's experts", "MoE")
     fresh_form(page)
+
+
+def test_kimi_linear_from_the_catalog_pads_its_kda_state_and_refuses_a_16_bit_one(py_page):
+    """Kimi Linear (KDA layers beside MLA) from the catalog at TP 2 on the newest release: a KDA state of
+    1,085,440 bytes padded to a 1,024-token MLA page (8.68%), shown as the core computes it, in both
+    languages; a bfloat16 --mamba-ssm-cache-dtype, which vLLM would size the page for while the layer keeps
+    float32, is refused at its field."""
+    page = py_page
+    fresh_form(page)
+    want = set_form(page, model="moonshotai/Kimi-Linear-48B-A3B-Instruct", tensor_parallel_size=2)
+    wait_request(page, want)
+    r = oracle(want)["result"]
+    assert r["layout"]["mamba_state_bytes"] == 1_085_440 and r["layout"]["padding_layers"] == 1
+    assert_numbers_match(page, r)
+    expect_in_both_languages(page, page.get_by_test_id("notes"), "Mamba page padded by 8.68%", "Mamba 页补齐了 8.68%")
+    open_advanced(page)
+    page.get_by_test_id("mamba-ssm-dtype").select_option("bfloat16")
+    expect(page.locator("#mamba-ssm-dtype-msg")).to_contain_text("keep the recurrent state in float32")
+    page.get_by_test_id("mamba-ssm-dtype").select_option("")
+    fresh_form(page)
