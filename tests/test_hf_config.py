@@ -140,8 +140,8 @@ def test_bad_field_errors_name_the_field(field, value, path):
 
 
 def test_unsupported_architecture_is_refused_not_guessed():
-    with pytest.raises(UnsupportedModelError, match="falcon_h1"):
-        read_model(llama_like(model_type="falcon_h1"))
+    with pytest.raises(UnsupportedModelError, match="deepseek_v4"):
+        read_model(llama_like(model_type="deepseek_v4"))
 
 
 def test_not_a_config():

@@ -183,6 +183,22 @@ def _kimi_linear_fields(t: dict[str, Any]) -> dict[str, Any]:
     return {"layer_types": [KDA_LAYER_TYPE if i + 1 in numbers else "full_attention" for i in range(n)]}
 
 
+MAMBA1_LAYER_TYPE = "mamba1"
+"""The ``layer_types`` name kvcalc gives Jamba's Mamba-1 layers (``_jamba_fields``)."""
+
+
+def _jamba_fields(t: dict[str, Any]) -> dict[str, Any]:
+    """``layer_types`` for Jamba as transformers' JambaConfig answers ``layers_block_type``: attention
+    where i % attn_layer_period == attn_layer_offset (8 and 4 by default), Mamba-1 elsewhere. Left out
+    when the fields are malformed; hf_config._jamba_layers reports that."""
+    n, period, offset = t.get("num_hidden_layers"), t.get("attn_layer_period", 8), t.get("attn_layer_offset", 4)
+    if t.get("layer_types") is not None or not all(isinstance(v, int) and not isinstance(v, bool)
+                                                   for v in (n, period, offset)) \
+            or not 0 < n <= 10_000 or period < 1:
+        return {}
+    return {"layer_types": ["full_attention" if i % period == offset else MAMBA1_LAYER_TYPE for i in range(n)]}
+
+
 def canonical_with_sources(t: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     """``t`` (a language model's config) with the standard names filled in from the class's own
     spellings, ``num_key_value_heads`` from the model's attention layers and the MLP width's class
@@ -213,6 +229,8 @@ def canonical_with_sources(t: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
         filled.update(_lfm2_fields(t))
     if model_type == "kimi_linear":
         filled.update(_kimi_linear_fields(t))
+    if model_type == "jamba":
+        filled.update(_jamba_fields(t))
     return ({**t, **filled} if filled else t), sources
 
 

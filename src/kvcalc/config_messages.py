@@ -130,6 +130,11 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
         "kvcalc does not reproduce {what} yet (model_type {model_type}); "
         "no number is better than a wrong one",
         "kvcalc 暂不支持 model_type {model_type}，尚不能复现：{what}；宁可不给数字，也不给错误的数字"),
+    "model.jamba_sliding_window": (
+        "kvcalc does not size a Jamba config with a sliding window (sliding_window {value}): vLLM's Jamba "
+        "attention takes none of its own, so what the cache would do with it is not read",
+        "kvcalc 不估算带滑动窗口的 Jamba 配置（sliding_window {value}）：vLLM 的 Jamba 注意力层自身不接受滑动窗口，"
+        "缓存会如何处理它没有核对"),
     "model.bamba": (
         "kvcalc does not reproduce Bamba yet (model_type 'bamba')",
         "kvcalc 暂不能复现 Bamba（model_type 'bamba'）"),
@@ -155,9 +160,6 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "model.reason.falcon_h1": (
         "Falcon-H1's parallel Mamba/attention layers",
         "Falcon-H1 中并行的 Mamba/注意力层"),
-    "model.reason.jamba": (
-        "Jamba's Mamba-1 state",
-        "Jamba 的 Mamba-1 状态"),
     "model.reason.lightning": (
         "{model} lightning attention",
         "{model} 的 lightning attention"),

@@ -201,9 +201,10 @@ def draft_length_cap(s: Settings, drafter: ModelArch | None, version: Version, m
     return draft_len if draft_len is not None and draft_len < max_model_len else None
 
 
-MAMBA_PREFIX_CACHING_TYPES = frozenset({"nemotron_h", "granitemoehybrid"})
+MAMBA_PREFIX_CACHING_TYPES = frozenset({"nemotron_h", "granitemoehybrid", "jamba"})
 """Model types kvcalc reads whose vLLM class is SupportsMambaPrefixCaching (nemotron_h.py,
-granitemoehybrid.py; Mamba, Mamba2, Jamba, Zamba2, FalconH1 and Bamba share it but are not read)."""
+granitemoehybrid.py, jamba.py from v0.11.1; Mamba, Mamba2, Zamba2, FalconH1 and Bamba share it but are
+not read)."""
 
 
 def mamba_cache_mode(arch: ModelArch, version: Version, prefix_caching: bool, speculative: bool = False) -> str:

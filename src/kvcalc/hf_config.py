@@ -49,6 +49,8 @@ class MambaDims:
     (kernel − 1), recurrent (v_heads/TP, v_dim, k_dim) — ``gated_delta_net_state_shape``.
     ``flavour`` "short_conv" (LFM2): conv intermediate/TP × (kernel − 1) and no recurrent
     state — ``short_conv_state_shape``.
+    ``flavour`` "mamba1" (Jamba): conv intermediate/TP × (kernel − 1), SSM intermediate/TP × d_state,
+    never a speculative slot — ``mamba1_state_shape``.
     ``flavour`` "kda" (Kimi delta attention): a gated delta net's shapes with key heads = value heads
     and a float32 recurrent state whatever the model dtype — ``kda_state_shape``.
     """
@@ -609,6 +611,34 @@ def _lfm2_layers(f: _Fields, model_type: str) -> tuple[list[AttentionLayer], Mam
                              intermediate_size=width)
 
 
+def _jamba_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
+    """Jamba: Mamba-1 layers with an attention layer where i % attn_layer_period == attn_layer_offset
+    (transformers' JambaConfig ``layers_block_type``, which vllm/model_executor/models/jamba.py reads; 8 and
+    4 by default). The attention head is hidden_size / num_attention_heads whatever the config says
+    (JambaAttention); a Mamba-1 layer keeps a conv state of (d_conv − 1) × intermediate/TP values and an
+    SSM state of intermediate/TP × d_state, intermediate = mamba_expand × hidden_size, both in the model
+    dtype unless --mamba-ssm-cache-dtype says otherwise (``MambaStateShapeCalculator.mamba1_state_shape``)."""
+    n = f.int("num_hidden_layers", maximum=10_000)
+    heads = f.int("num_attention_heads")
+    kv_heads = f.int("num_key_value_heads", heads)
+    if kv_heads > heads:
+        raise ConfigError(f.path("num_key_value_heads"),
+                          Text("config.kv_heads_exceed", kv_heads=kv_heads, heads=heads))
+    if f.raw("sliding_window") is not None:
+        raise UnsupportedModelError(Text("model.jamba_sliding_window", value=show(f.raw("sliding_window"))))
+    period = f.int("attn_layer_period", 8, maximum=10_000)
+    offset = f.int("attn_layer_offset", 4, minimum=0, maximum=10_000)
+    head = _head_from_hidden(f, heads)
+    attention = AttentionLayer("full", kv_heads, head, head)
+    layers = [attention if i % period == offset else AttentionLayer("mamba") for i in range(n)]
+    expand = f.int("mamba_expand", 2, maximum=64)
+    chunk = f.opt_int("mamba_chunk_size", maximum=10**6) or f.opt_int("chunk_size", maximum=10**6) or 2048
+    return layers, MambaDims("mamba1", conv_kernel=f.int("mamba_d_conv", 4, minimum=2, maximum=64),
+                             state_size=f.int("mamba_d_state", 16, maximum=100_000),
+                             intermediate_size=expand * f.int("hidden_size"),
+                             ssm_dtype=_ssm_dtype(f, "mamba_ssm_cache_dtype"), chunk_size=chunk)
+
+
 def _kimi_linear_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
     """Kimi Linear: KDA (Kimi delta attention) layers among MLA layers.
 
@@ -747,7 +777,6 @@ def _nas_layers(f: _Fields) -> list[AttentionLayer]:
 _UNSUPPORTED: dict[str, Text] = {
     "deepseek_v4": Text("model.reason.deepseek_v4"),
     "falcon_h1": Text("model.reason.falcon_h1"),
-    "jamba": Text("model.reason.jamba"),
     "minimax_text_01": Text("model.reason.lightning", model="MiniMax-Text-01"),
     "minimax_m1": Text("model.reason.lightning", model="MiniMax-M1"),
     "whisper": Text("model.reason.encoder_decoder"),
@@ -762,7 +791,7 @@ _UNSUPPORTED: dict[str, Text] = {
 """model_type -> what kvcalc cannot reproduce for it (the ``what`` of ``model.unsupported``)."""
 
 STATE_CLASSES_NOT_READ = frozenset({
-    "JambaForCausalLM", "FalconH1ForCausalLM", "Zamba2ForCausalLM", "OlmoHybridForCausalLM",
+    "FalconH1ForCausalLM", "Zamba2ForCausalLM", "OlmoHybridForCausalLM",
     "MambaForCausalLM", "Mamba2ForCausalLM", "FalconMambaForCausalLM",
     "MiniMaxText01ForCausalLM", "MiniMaxM1ForCausalLM", "MiniMaxForCausalLM",
     "MiniMaxVL01ForConditionalGeneration", "Plamo2ForCausalLM", "Phi4FlashForCausalLM",
@@ -820,7 +849,8 @@ alone: ``_kimi_linear_layers``). A config with one is refused rather than sized 
 for every layer."""
 
 _STATE_MODEL_TYPES = ("qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text",
-                      "nemotron_h", "granitemoehybrid", "lfm2", "lfm2_moe", "bamba", "kimi_linear")
+                      "nemotron_h", "granitemoehybrid", "lfm2", "lfm2_moe", "bamba", "kimi_linear",
+                      "jamba")
 """The hybrid model types whose state kvcalc reads (read_model dispatches each; Bamba gets its own
 refusal there)."""
 
@@ -1046,6 +1076,9 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         hybrid_class = True
     elif model_type == "kimi_linear":
         layers, mamba = _kimi_linear_layers(f)
+        hybrid_class = True
+    elif model_type == "jamba":
+        layers, mamba = _jamba_layers(f)
         hybrid_class = True
     elif model_type == "nemotron_h":
         layers, mamba = _nemotron_h_layers(f)

@@ -438,10 +438,13 @@ def speculative_slots(arch: ModelArch, version: Version) -> tuple[bool, bool]:
     mamba_mixer2.py and nemotron_h.py), Granite 4.0-H's class only from v0.32
     (Rule.GRANITE_HYBRID_SPEC_PAGE, granitemoehybrid.py); LFM2's layer from v0.29
     (Rule.SHORT_CONV_SPEC_SLOTS, short_conv.py) and its class never (lfm2.py); Kimi Linear's KDA
-    layers in both from v0.27 (Rule.KDA_SPEC_SLOTS, mamba_utils.py ``kda_state_shape``)."""
+    layers in both from v0.27 (Rule.KDA_SPEC_SLOTS, mamba_utils.py ``kda_state_shape``); Mamba-1 layers
+    (Jamba) never (``mamba1_state_shape`` has no num_spec)."""
     flavour = arch.mamba.flavour if arch.mamba is not None else ""
     if flavour == "short_conv":
         return False, applies(Rule.SHORT_CONV_SPEC_SLOTS, version)
+    if flavour == "mamba1":
+        return False, False
     if flavour == "kda":
         slots = applies(Rule.KDA_SPEC_SLOTS, version)
         return slots, slots
@@ -459,7 +462,8 @@ def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
     Qwen3-Next (16 k-heads, 32 v-heads, dims 128, kernel 4, bf16, TP 1):
     conv (2·16·128 + 32·128) × 3 + recurrent 32·128·128 = 24,576 + 524,288 values
     -> 1,097,728 bytes. LFM2-1.2B (conv_dim 2048, conv_L_cache 3, bf16): 2 × 2048 × 2 = 8,192 bytes.
-    Kimi-Linear-48B (32 heads of 128, kernel 4, bf16 convs, float32 recurrent state, TP 2):
+    Jamba-v0.1 (intermediate 2 × 4,096, d_conv 4, d_state 16, bf16, TP 1): 3 × 8,192 × 2 + 8,192 × 16 × 2
+    = 311,296 bytes. Kimi-Linear-48B (32 heads of 128, kernel 4, bf16 convs, float32 recurrent state, TP 2):
     3 × 2048 × 3 × 2 + 16 × 128 × 128 × 4 = 36,864 + 1,048,576 = 1,085,440 bytes.
     """
     conv_b = model_dtype_bytes(conv_dtype or dims.conv_dtype or model_dtype)
@@ -468,6 +472,11 @@ def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
         # LFM2: (conv_L_cache - 1 + num_spec) × conv_dim / TP (speculative_slots says when num_spec counts)
         _divisible(dims.intermediate_size, tp, Text("tp.what.conv_channels"))
         return dims.intermediate_size // tp * (dims.conv_kernel - 1 + num_spec) * conv_b
+    if dims.flavour == "mamba1":
+        # Jamba: (d_conv - 1) × intermediate/TP conv values, intermediate/TP × d_state SSM values
+        _divisible(dims.intermediate_size, tp, Text("tp.what.mamba_channels"))
+        inner = dims.intermediate_size // tp
+        return inner * (dims.conv_kernel - 1) * conv_b + inner * dims.state_size * ssm_b
     if dims.flavour in ("gdn", "kda"):
         conv_dim = dims.head_k_dim * dims.num_k_heads * 2 + dims.head_dim * dims.num_heads
         _divisible(conv_dim, tp, Text("tp.what.linear_channels"))

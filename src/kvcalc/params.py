@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .config_aliases import ALWAYS_TIED, KDA_LAYER_TYPE, LEARNED_POSITION_ROWS, NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical, model_type_of
+from .config_aliases import ALWAYS_TIED, KDA_LAYER_TYPE, MAMBA1_LAYER_TYPE, LEARNED_POSITION_ROWS, NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical, model_type_of
 from .kvspecs import kv_heads_per_gpu
 from .units import cdiv
 
@@ -178,6 +178,8 @@ def _moe_layer(t: dict, i: int) -> bool:
         return False
     if mt == "lfm2_moe" and i < _n(t, "num_dense_layers", 2):     # lfm2_moe.py: dense first layers
         return False
+    if mt == "jamba":       # JambaConfig.layers_num_experts: experts every expert_layer_period layers
+        return i % max(1, _n(t, "expert_layer_period", 2)) == _n(t, "expert_layer_offset", 1)
     if i in (t.get("mlp_only_layers") or []):
         return False
     step = _n(t, "moe_layer_freq") or _n(t, "decoder_sparse_step") or _n(t, "interleave_moe_layer_step") or 1
@@ -231,6 +233,22 @@ def _kda(t: dict, i: int, H: int) -> list[Part]:
     return [Part("linear_attention", 3 * P * H + heads * H + 2 * P * D + P * H, None, True, layer=i),
             Part("linear_attention", 2 * D * H, 2 * D * H, True, layer=i),
             Part("linear_attention", 3 * P * K + P + heads + D, None, False, layer=i)]
+
+
+def _mamba1(t: dict, i: int, H: int) -> list[Part]:
+    """A Jamba Mamba-1 mixer (vllm/model_executor/layers/mamba/mamba_mixer.py ``MambaMixer``), built without
+    a quantization config whatever the checkpoint's format: in_proj H → 2I, the depthwise conv (I × d_conv
+    and its bias), x_proj I → dt_rank + 2·d_state, dt_proj dt_rank → I with its bias, A and D, out_proj
+    I → H, and the dt/B/C RMS norms; I = mamba_expand × H. Jamba-v0.1: 105,308,448 per layer."""
+    inner = _n(t, "mamba_expand", 2) * H
+    state, kernel = _n(t, "mamba_d_state", 16), _n(t, "mamba_d_conv", 4)
+    rank = _n(t, "mamba_dt_rank") or cdiv(H, 16)
+    bias = 2 * inner if t.get("mamba_proj_bias") else 0
+    conv_bias = inner if t.get("mamba_conv_bias", True) else 0
+    return [Part("mamba", 2 * inner * H + bias + (rank + 2 * state) * inner + inner * rank + inner * H +
+                 (H if t.get("mamba_proj_bias") else 0), None, False, layer=i),
+            Part("mamba", inner * kernel + conv_bias + inner + inner * state + inner, None, False, layer=i),
+            Part("norms", rank + 2 * state, rank + 2 * state, False, layer=i)]
 
 
 def _mamba2(t: dict, i: int, H: int, heads: int, hd: int, state: int, groups: int, kernel: int) -> list[Part]:
@@ -450,6 +468,8 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
             parts += _short_conv(t, i, H)
         elif lt == KDA_LAYER_TYPE and mt == "kimi_linear":
             parts += _kda(t, i, H)
+        elif lt == MAMBA1_LAYER_TYPE and mt == "jamba":
+            parts += _mamba1(t, i, H)
         elif mla:
             parts += _mla(t, i, H)
         elif mt.startswith("gemma4") and lt == "full_attention":
