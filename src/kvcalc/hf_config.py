@@ -371,6 +371,16 @@ def _checkpoint_kv_dtype(config: dict[str, Any]) -> tuple[str | None, str | None
 # --------------------------------------------------------------------------- layer patterns
 
 
+def _head_counts(f: _Fields) -> tuple[int, int]:
+    """(attention heads, KV heads): num_key_value_heads defaults to the heads and may not exceed them."""
+    heads = f.int("num_attention_heads")
+    kv_heads = f.int("num_key_value_heads", heads)
+    if kv_heads > heads:
+        raise ConfigError(f.path("num_key_value_heads"),
+                          Text("config.kv_heads_exceed", kv_heads=kv_heads, heads=heads))
+    return heads, kv_heads
+
+
 def _standard_attention(f: _Fields) -> tuple[int, int, int]:
     """(kv heads, K head size, V head size) of a standard decoder."""
     heads = f.int("num_attention_heads")
@@ -591,11 +601,7 @@ def _lfm2_layers(f: _Fields, model_type: str) -> tuple[list[AttentionLayer], Mam
     in the model dtype (``MambaStateShapeCalculator.short_conv_state_shape``): conv_dim is the
     config's ``conv_dim`` for LFM2 and the hidden size for LFM2-MoE."""
     n = f.int("num_hidden_layers", maximum=10_000)
-    heads = f.int("num_attention_heads")
-    kv_heads = f.int("num_key_value_heads", heads)
-    if kv_heads > heads:
-        raise ConfigError(f.path("num_key_value_heads"),
-                          Text("config.kv_heads_exceed", kv_heads=kv_heads, heads=heads))
+    heads, kv_heads = _head_counts(f)
     head = _head_from_hidden(f, heads)
     given = f.list("layer_types", n)
     if given is None:       # canonical (config_aliases._lfm2_fields) fills it from a valid full_attn_idxs
@@ -619,11 +625,7 @@ def _jamba_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
     SSM state of intermediate/TP × d_state, intermediate = mamba_expand × hidden_size, both in the model
     dtype unless --mamba-ssm-cache-dtype says otherwise (``MambaStateShapeCalculator.mamba1_state_shape``)."""
     n = f.int("num_hidden_layers", maximum=10_000)
-    heads = f.int("num_attention_heads")
-    kv_heads = f.int("num_key_value_heads", heads)
-    if kv_heads > heads:
-        raise ConfigError(f.path("num_key_value_heads"),
-                          Text("config.kv_heads_exceed", kv_heads=kv_heads, heads=heads))
+    heads, kv_heads = _head_counts(f)
     if f.raw("sliding_window") is not None:
         raise UnsupportedModelError(Text("model.jamba_sliding_window", value=show(f.raw("sliding_window"))))
     period = f.int("attn_layer_period", 8, maximum=10_000)
@@ -688,11 +690,7 @@ def _nemotron_h_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
     if len(pattern) > 10_000:
         raise ConfigError(f.path("hybrid_override_pattern"),
                           Text("config.too_many_layers", count=len(pattern)))
-    heads = f.int("num_attention_heads")
-    kv_heads = f.int("num_key_value_heads", heads)
-    if kv_heads > heads:
-        raise ConfigError(f.path("num_key_value_heads"),
-                          Text("config.kv_heads_exceed", kv_heads=kv_heads, heads=heads))
+    heads, kv_heads = _head_counts(f)
     head = f.int("head_dim", 0, minimum=0) or f.int("attention_head_dim", 0, minimum=0) or \
         _head_from_hidden(f, heads)
     layers = []
