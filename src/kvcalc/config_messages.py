@@ -157,9 +157,6 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "model.reason.deepseek_v4": (
         "DeepSeek-V4's packed cache layout",
         "DeepSeek-V4 的打包缓存布局"),
-    "model.reason.falcon_h1": (
-        "Falcon-H1's parallel Mamba/attention layers",
-        "Falcon-H1 中并行的 Mamba/注意力层"),
     "model.reason.lightning": (
         "{model} lightning attention",
         "{model} 的 lightning attention"),

@@ -201,10 +201,10 @@ def draft_length_cap(s: Settings, drafter: ModelArch | None, version: Version, m
     return draft_len if draft_len is not None and draft_len < max_model_len else None
 
 
-MAMBA_PREFIX_CACHING_TYPES = frozenset({"nemotron_h", "granitemoehybrid", "jamba"})
+MAMBA_PREFIX_CACHING_TYPES = frozenset({"nemotron_h", "granitemoehybrid", "jamba", "falcon_h1"})
 """Model types kvcalc reads whose vLLM class is SupportsMambaPrefixCaching (nemotron_h.py,
-granitemoehybrid.py, jamba.py from v0.11.1; Mamba, Mamba2, Zamba2, FalconH1 and Bamba share it but are
-not read)."""
+granitemoehybrid.py, jamba.py and falcon_h1.py from v0.11.1; Mamba, Mamba2, Zamba2 and Bamba share it but
+are not read)."""
 
 
 def mamba_cache_mode(arch: ModelArch, version: Version, prefix_caching: bool, speculative: bool = False) -> str:
@@ -298,7 +298,7 @@ def as_release_reads(arch: ModelArch, version: Version) -> ModelArch:
     attention (granite-4.0-micro) is no hybrid (ModelConfig.is_hybrid, Rule.ATTENTION_ONLY_NOT_HYBRID),
     so it keeps 16-token blocks, prefix caching and the dense model's runner; v0.11.0 still raised
     its block to hold the Mamba state its class declares (a public L40S log: 1,312 tokens)."""
-    if not arch.hybrid_mamba_class or any(l.kind == "mamba" for l in arch.layers) or \
+    if not arch.hybrid_mamba_class or arch.parallel_state or any(l.kind == "mamba" for l in arch.layers) or \
             not applies(Rule.ATTENTION_ONLY_NOT_HYBRID, version):
         return arch
     return replace(arch, hybrid_mamba_class=False, mamba=None,
@@ -830,6 +830,10 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         notes = [*notes, Text("note.data_parallel", dp=s.data_parallel_size, per=gpus_per_engine,
                               gpus=s.data_parallel_size * gpus_per_engine)]
     check_quantization_supported(config, s.weights, version, gpu.platform, gpu.compute_capability, gpu.name)
+    if arch.model_type == "falcon_h1" and (arch.quant_method or s.weights not in (None, "auto")) and \
+            not applies(Rule.FALCON_H1_MLP_QUANTIZED, version):
+        notes = [*notes, Text("note.falcon_h1_mlp_16_bit", version=str(version),
+                              since=str(Rule.FALCON_H1_MLP_QUANTIZED.value.since))]
     deprecated_flag = needs_deprecated_flag(config, s.weights, version)
     if deprecated_flag:
         notes = [*notes, Text("note.deprecated_quantization", since=str(Rule.DEPRECATED_QUANTIZATION_GATE.info.since))]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import reprlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .config_aliases import canonical_with_sources, quantization_config
@@ -84,6 +84,7 @@ class ModelArch:
     longrope_default_max_len: int | None = None  # a LongRoPE model's default from v0.11.1 (_longrope_default_len)
     mamba: MambaDims | None = None
     hybrid_mamba_class: bool = False   # vLLM aligns the attention block to a Mamba page
+    parallel_state: bool = False       # every attention layer also keeps a Mamba state (Falcon-H1)
     mtp_layers: tuple[AttentionLayer, ...] = ()  # draft layers MTP speculative decoding adds
     checkpoint_kv_dtype: str | None = None  # KV dtype the quantization_config asks for
     quant_method: str | None = None
@@ -617,6 +618,42 @@ def _lfm2_layers(f: _Fields, model_type: str) -> tuple[list[AttentionLayer], Mam
                              intermediate_size=width)
 
 
+FALCON_H1_D_SSM_DEFAULT = 1024
+"""transformers' FalconH1Config ``mamba_d_ssm`` when config.json leaves the key out."""
+FALCON_H1_CHUNK_DEFAULT = 256
+"""transformers' FalconH1Config ``mamba_chunk_size`` when config.json leaves it out."""
+
+
+def _falcon_h1_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
+    """Falcon-H1: every decoder layer runs a Mamba2 mixer beside its attention
+    (vllm/model_executor/models/falcon_h1.py ``FalconH1ParallelHybrid``), so L layers keep L attention
+    caches and L Mamba states (``ModelArch.parallel_state``; vLLM names the mixers model.{L+i}.mixer).
+    The attention head is the config's head_dim (hidden / heads only without one). The mixer is
+    ``mamba_d_ssm`` wide: transformers' default 1,024 when the key is missing, mamba_expand × hidden when
+    it is null; its 'all'-mode chunk is ``mamba_chunk_size`` (256 by the class default)."""
+    n = f.int("num_hidden_layers", maximum=10_000)
+    heads, kv_heads = _head_counts(f)
+    head = f.int("head_dim", 0, minimum=0) or _head_from_hidden(f, heads)
+    window = f.opt_int("sliding_window", maximum=10**8)
+    layer = AttentionLayer("sliding_window", kv_heads, head, head, window=window) if window \
+        else AttentionLayer("full", kv_heads, head, head)
+    if "mamba_d_ssm" not in f.data:
+        inner = FALCON_H1_D_SSM_DEFAULT
+    elif f.raw("mamba_d_ssm") is None:
+        expand = f.raw("mamba_expand", 2)
+        if isinstance(expand, bool) or not isinstance(expand, (int, float)) or not 0 < expand <= 64:
+            raise ConfigError(f.path("mamba_expand"), Text("config.between", minimum=1, maximum=64, value=show(expand)))
+        inner = int(expand * f.int("hidden_size"))
+    else:
+        inner = f.int("mamba_d_ssm")
+    names = {"conv": "mamba_d_conv", "heads": "mamba_n_heads", "head_dim": "mamba_d_head",
+             "state": "mamba_d_state", "groups": "mamba_n_groups"}
+    dims = _mamba2_dims(f, names, inner)
+    if not f.has("mamba_chunk_size") and not f.has("chunk_size"):
+        dims = replace(dims, chunk_size=FALCON_H1_CHUNK_DEFAULT)
+    return [layer] * n, dims
+
+
 def _jamba_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
     """Jamba: Mamba-1 layers with an attention layer where i % attn_layer_period == attn_layer_offset
     (transformers' JambaConfig ``layers_block_type``, which vllm/model_executor/models/jamba.py reads; 8 and
@@ -774,7 +811,6 @@ def _nas_layers(f: _Fields) -> list[AttentionLayer]:
 
 _UNSUPPORTED: dict[str, Text] = {
     "deepseek_v4": Text("model.reason.deepseek_v4"),
-    "falcon_h1": Text("model.reason.falcon_h1"),
     "minimax_text_01": Text("model.reason.lightning", model="MiniMax-Text-01"),
     "minimax_m1": Text("model.reason.lightning", model="MiniMax-M1"),
     "whisper": Text("model.reason.encoder_decoder"),
@@ -789,7 +825,7 @@ _UNSUPPORTED: dict[str, Text] = {
 """model_type -> what kvcalc cannot reproduce for it (the ``what`` of ``model.unsupported``)."""
 
 STATE_CLASSES_NOT_READ = frozenset({
-    "FalconH1ForCausalLM", "Zamba2ForCausalLM", "OlmoHybridForCausalLM",
+    "Zamba2ForCausalLM", "OlmoHybridForCausalLM",
     "MambaForCausalLM", "Mamba2ForCausalLM", "FalconMambaForCausalLM",
     "MiniMaxText01ForCausalLM", "MiniMaxM1ForCausalLM", "MiniMaxForCausalLM",
     "MiniMaxVL01ForConditionalGeneration", "Plamo2ForCausalLM", "Phi4FlashForCausalLM",
@@ -848,7 +884,7 @@ for every layer."""
 
 _STATE_MODEL_TYPES = ("qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text",
                       "nemotron_h", "granitemoehybrid", "lfm2", "lfm2_moe", "bamba", "kimi_linear",
-                      "jamba")
+                      "jamba", "falcon_h1")
 """The hybrid model types whose state kvcalc reads (read_model dispatches each; Bamba gets its own
 refusal there)."""
 
@@ -1078,6 +1114,9 @@ def read_model(config: dict[str, Any]) -> ModelArch:
     elif model_type == "jamba":
         layers, mamba = _jamba_layers(f)
         hybrid_class = True
+    elif model_type == "falcon_h1":
+        layers, mamba = _falcon_h1_layers(f)
+        hybrid_class = True
     elif model_type == "nemotron_h":
         layers, mamba = _nemotron_h_layers(f)
         hybrid_class = True
@@ -1109,6 +1148,7 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         longrope_default_max_len=_longrope_default_len(f),
         mamba=mamba,
         hybrid_mamba_class=hybrid_class,
+        parallel_state=model_type == "falcon_h1",
         mtp_layers=_mtp_layers(f, layers),
         checkpoint_kv_dtype=ckpt_kv,
         quant_method=method,

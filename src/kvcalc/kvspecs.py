@@ -435,8 +435,8 @@ def speculative_slots(arch: ModelArch, version: Version) -> tuple[bool, bool]:
     token. vLLM pads the state to a page sized from the model class (``get_mamba_state_shape_from_config``)
     and asserts the layer's state fits it (MambaSpec, vllm/v1/kv_cache_interface.py). Gated delta nets
     count them in both from their first release; Mamba2 layers from v0.17 (Rule.MAMBA2_SPEC_SLOTS,
-    mamba_mixer2.py and nemotron_h.py), Granite 4.0-H's class only from v0.32
-    (Rule.GRANITE_HYBRID_SPEC_PAGE, granitemoehybrid.py); LFM2's layer from v0.29
+    mamba_mixer2.py and nemotron_h.py), Granite 4.0-H's and Falcon-H1's classes only from v0.32
+    (Rule.GRANITE_HYBRID_SPEC_PAGE, Rule.FALCON_H1_SPEC_PAGE); LFM2's layer from v0.29
     (Rule.SHORT_CONV_SPEC_SLOTS, short_conv.py) and its class never (lfm2.py); Kimi Linear's KDA
     layers in both from v0.27 (Rule.KDA_SPEC_SLOTS, mamba_utils.py ``kda_state_shape``); Mamba-1 layers
     (Jamba) never (``mamba1_state_shape`` has no num_spec)."""
@@ -450,8 +450,8 @@ def speculative_slots(arch: ModelArch, version: Version) -> tuple[bool, bool]:
         return slots, slots
     if flavour == "mamba2":
         layer = applies(Rule.MAMBA2_SPEC_SLOTS, version)
-        return layer and (arch.model_type != "granitemoehybrid" or
-                          applies(Rule.GRANITE_HYBRID_SPEC_PAGE, version)), layer
+        late = {"granitemoehybrid": Rule.GRANITE_HYBRID_SPEC_PAGE, "falcon_h1": Rule.FALCON_H1_SPEC_PAGE}
+        return layer and (arch.model_type not in late or applies(late[arch.model_type], version)), layer
     return True, True
 
 
@@ -651,6 +651,9 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
             if spec is None:
                 continue
             stage[f"layers.{i}"] = spec
+            if arch.parallel_state:
+                # Falcon-H1: the layer's Mamba2 mixer beside its attention (model.{L+i}.mixer in vLLM)
+                stage[f"layers.{arch.num_layers + i}"] = spec_for(AttentionLayer("mamba"))
             if arch.sparse_mla_index_head_dim and arch.layers[i].kind == "mla":
                 d = arch.sparse_mla_index_head_dim
                 # DeepseekV32IndexerCache: index_head_dim fp8 values + one fp32 scale per 128.

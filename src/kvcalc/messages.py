@@ -95,6 +95,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "that release or a newer one, or another dtype",
         "vLLM {version} 在这里不接受 {value}（它接受 {allowed}）；{value} 从 vLLM {since} 起才有：请选择该版本或更新的"
         "版本，或换一种精度"),
+    "note.falcon_h1_mlp_16_bit": (
+        "vLLM {version} builds Falcon-H1's MLP without the checkpoint's quantization config (v{since} passes "
+        "it); kvcalc prices the MLP quantized, as the checkpoint stores it, which this release does not do, "
+        "so treat the weights term as uncertain here, or choose v{since} or newer",
+        "vLLM {version} 构建 Falcon-H1 的 MLP 时不传检查点的量化配置（v{since} 起才传）；kvcalc 按检查点存储的量化"
+        "形式为 MLP 计价，而该版本并非如此，因此这里的权重一项不确定，或请选择 v{since} 或更新的版本"),
     "settings.kda_off_cuda": (
         "kvcalc sizes Kimi Linear on NVIDIA GPUs only: on {platform} vLLM runs it through other KDA and MLA "
         "classes (vllm/models/kimi_k3/amd from v0.27), whose cache kvcalc has not checked against vLLM's code. "

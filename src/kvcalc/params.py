@@ -258,6 +258,27 @@ def _mamba2(t: dict, i: int, H: int, heads: int, hd: int, state: int, groups: in
             Part("mamba", conv * kernel + conv + 3 * heads + inner, None, False, layer=i)]
 
 
+def _falcon_h1_mamba(t: dict, i: int, H: int) -> list[Part]:
+    """The Mamba2 mixer every Falcon-H1 layer runs beside its attention (falcon_h1.py
+    ``FalconH1SSMDecoderLayer``): ``mamba_d_ssm`` wide (transformers' 1,024 when the key is missing,
+    mamba_expand × H when null), in_proj and out_proj compressed by the checkpoint's format, the conv
+    filter, A, D and dt_bias not, and the gated norm only with ``mamba_rms_norm``."""
+    if "mamba_d_ssm" not in t:
+        inner = 1024
+    elif t.get("mamba_d_ssm") is None:
+        expand = t.get("mamba_expand", 2)
+        inner = int(expand * H) if isinstance(expand, (int, float)) and not isinstance(expand, bool) else 0
+    else:
+        inner = _n(t, "mamba_d_ssm")
+    heads, groups, state = _n(t, "mamba_n_heads"), _n(t, "mamba_n_groups", 1), _n(t, "mamba_d_state")
+    conv = inner + 2 * groups * state
+    proj_bias = bool(t.get("mamba_proj_bias"))
+    return [Part("mamba", H * (inner + conv + heads) + inner * H + (inner + conv + heads + H if proj_bias else 0),
+                 None, True, layer=i),
+            Part("mamba", conv * _n(t, "mamba_d_conv", 4) + (conv if t.get("mamba_conv_bias", True) else 0) +
+                 3 * heads + (inner if t.get("mamba_rms_norm") else 0), None, False, layer=i)]
+
+
 def _short_conv(t: dict, i: int, H: int) -> list[Part]:
     """An LFM2 convolution layer (vllm/model_executor/layers/mamba/short_conv.py ``ShortConv``, built
     at ``dim`` = conv_dim for LFM2 and the hidden size for LFM2-MoE, which the published configs set
@@ -479,6 +500,8 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
         else:
             parts += _attention(t, i, tp, "full", heads, kv, hd, H,
                                 out_gate=bool(t.get("attn_output_gate")))
+        if mt == "falcon_h1":
+            parts += _falcon_h1_mamba(t, i, H)
         is_moe = _moe_layer(t, i)
         if is_moe:
             parts += _experts(t, i, H, tp)
@@ -527,6 +550,7 @@ def big_tensors(config: dict[str, Any], tp: int) -> list[tuple[str, int | None, 
     layer_types = t.get("layer_types") if isinstance(t.get("layer_types"), list) else None
     if t.get("kv_lora_rank") or isinstance(t.get("hybrid_override_pattern"), str) or \
             isinstance(t.get("block_configs"), list) or mt.startswith("gemma4") or mt in LFM2_TYPES or \
+            mt == "falcon_h1" or \
             (layer_types and any(x not in PLAIN_LAYER_TYPES for x in layer_types)):
         return out
     kv = _n(t, "num_key_value_heads", heads) or heads
