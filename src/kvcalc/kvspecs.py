@@ -394,8 +394,9 @@ def hybrid_block_alignment(arch: ModelArch, gpu: GpuTarget, version: Version, bl
 
 def forced_mla_block(arch: ModelArch, gpu: GpuTarget, version: Version, sixteen_bit_cache: bool) -> int | None:
     """The block multiple vLLM before v0.18 forces on the MLA backend it picks after the hybrid's block
-    is set (platforms/cuda.py ``check_and_update_config``): CUTLASS_MLA's 128, FlashInfer MLA's 64
-    (which also takes exactly 32) and FlashMLA's 64 on Hopper; None where nothing is forced (Triton MLA,
+    is set (platforms/cuda.py ``check_and_update_config``): CUTLASS_MLA's 128, FlashInfer MLA's 64 (it
+    also keeps exactly 32, which a hybrid's block, a multiple of 64 here, never is) and FlashMLA's 64 on
+    Hopper; None where nothing is forced (Triton MLA,
     and from v0.18, Rule.MLA_BLOCK_FROM_BACKEND, where the backend's block no longer replaces the cache's)."""
     if applies(Rule.MLA_BLOCK_FROM_BACKEND, version) or not arch.is_mla:
         return None
