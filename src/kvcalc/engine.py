@@ -284,8 +284,9 @@ def kda_ssm_dtype_problem(arch: ModelArch, version: Version, ssm_dtype: str | No
 
 
 def hybrid_spec_problem(arch: ModelArch, version: Version, speculative: bool) -> Text | None:
-    """Why vLLM v0.11.1-v0.16 stops a state-layer model other than Qwen3-Next with speculative decoding
-    (MambaBase.get_kv_cache_spec: Rule.HYBRID_SPEC_REFUSED until Rule.HYBRID_SPEC_DECODING), or None."""
+    """Why vLLM v0.10-v0.16 stops a state-layer model other than Qwen3-Next with speculative decoding (the
+    V1 model runner, then MambaBase.get_kv_cache_spec: Rule.HYBRID_SPEC_REFUSED until
+    Rule.HYBRID_SPEC_DECODING), or None."""
     if not speculative or not arch.has_state_layers or arch.model_type == "qwen3_next" or \
             not applies(Rule.HYBRID_SPEC_REFUSED, version) or applies(Rule.HYBRID_SPEC_DECODING, version):
         return None

@@ -1150,11 +1150,13 @@ class Rule(Enum):
         "else ValueError) and the model class passes it, while kimi_gdn_linear_attn.py does not (v0.30.0-"
         "v0.33.0); the failing assertion is read from the code, not seen in a log")
     HYBRID_SPEC_REFUSED = RuleInfo(
-        _v("0.11.1"), "v0.11.1 wheel", "vllm/model_executor/layers/mamba/abstract.py MambaBase.get_kv_cache_spec",
+        _v("0.10.0"), "v0.10.0 wheel", "vllm/v1/worker/gpu_model_runner.py, then "
+        "vllm/model_executor/layers/mamba/abstract.py MambaBase.get_kv_cache_spec",
         "a state-layer model other than Qwen3-Next stops with speculative decoding ('Mamba with speculative "
         "decoding is not supported yet.') until v0.17",
-        "confirmed: the NotImplementedError for model types other than qwen3_next is in the v0.11.1-v0.16.0 "
-        "wheels; the v0.10.0-v0.11.0 wheels have no such check in abstract.py")
+        "confirmed: the NotImplementedError is in the V1 model runner of the v0.10.0-v0.11.0 wheels (every "
+        "state-layer model in v0.10.0 and v0.10.1, Qwen3-Next let through from v0.10.2) and in abstract.py "
+        "of the v0.11.1-v0.16.0 wheels")
     HYBRID_SPEC_DECODING = RuleInfo(
         _v("0.17.0"), "v0.17.0 wheel", "vllm/model_executor/layers/mamba/abstract.py MambaBase.get_kv_cache_spec",
         "every state-layer model may run speculative decoding (each state group keeps a block per "
@@ -2065,8 +2067,8 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "HYBRID_SPEC_REFUSED": (
         "除 Qwen3-Next 外，带状态层的模型在 v0.17 之前开启推测解码会停止（'Mamba with speculative decoding is not "
         "supported yet.'）",
-        "已确认：v0.11.1-v0.16.0 wheel 中对 qwen3_next 以外模型类型抛出该 NotImplementedError；v0.10.0-v0.11.0 "
-        "wheel 的 abstract.py 没有这项检查"),
+        "已确认：v0.10.0-v0.11.0 wheel 的 V1 model runner 中有该 NotImplementedError（v0.10.0 与 v0.10.1 对所有带状态层的"
+        "模型，v0.10.2 起放行 Qwen3-Next），v0.11.1-v0.16.0 wheel 的 abstract.py 中也有"),
     "HYBRID_SPEC_DECODING": (
         "所有带状态层的模型都可以使用推测解码（每个状态组为每个推测 token 多保留一个块）",
         "已确认：v0.17.0 wheel 中只针对 qwen3_next 的检查已删除"),
