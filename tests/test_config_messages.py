@@ -125,8 +125,6 @@ def test_config_errors_come_with_chinese(cfg, needle, key):
 UNSUPPORTED_CASES = [
     (llama_like(model_type="bert"), "encoder-only models (vLLM keeps no KV cache for them)",
      "model.reason.encoder_only", "纯编码器"),
-    (llama_like(model_type="minimax_m1"), "MiniMax-M1 lightning attention", "model.reason.lightning",
-     "MiniMax-M1"),
     (llama_like(model_type="mamba2"), "attention-free Mamba2 models", "model.reason.attention_free",
      "Mamba2"),
     (llama_like(text_config=llama_like(model_type="deepseek_v4")), "DeepSeek-V4's packed cache layout",

@@ -212,7 +212,7 @@ def test_nas_block_configs_ffn_is_checked():
     assert "block_configs[0].ffn" in estimate(cfg)["error"]["message"]
 
 
-@pytest.mark.parametrize("model_type", ["mamba", "whisper", "bert", "minimax_m1", "deepseek_v4"])
+@pytest.mark.parametrize("model_type", ["mamba", "whisper", "bert", "t5", "deepseek_v4"])
 def test_unsupported_architectures_say_so(model_type):
     resp = estimate(llama(model_type=model_type))
     assert resp["error"]["type"] == "UnsupportedModelError"

@@ -199,6 +199,16 @@ def _jamba_fields(t: dict[str, Any]) -> dict[str, Any]:
     return {"layer_types": ["full_attention" if i % period == offset else MAMBA1_LAYER_TYPE for i in range(n)]}
 
 
+def _minimax_fields(t: dict[str, Any]) -> dict[str, Any]:
+    """``layer_types`` for MiniMax-Text-01 / M1 from ``attn_type_list`` (0 lightning, 1 softmax), as
+    minimax_text_01.py reads it. Left out when malformed; hf_config._lightning_layers reports that."""
+    types = t.get("attn_type_list")
+    if t.get("layer_types") is not None or not isinstance(types, list) or \
+            not all(v in (0, 1) and not isinstance(v, bool) for v in types):
+        return {}
+    return {"layer_types": ["full_attention" if v == 1 else "linear_attention" for v in types]}
+
+
 def canonical_with_sources(t: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     """``t`` (a language model's config) with the standard names filled in from the class's own
     spellings, ``num_key_value_heads`` from the model's attention layers and the MLP width's class
@@ -231,6 +241,8 @@ def canonical_with_sources(t: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
         filled.update(_kimi_linear_fields(t))
     if model_type == "jamba":
         filled.update(_jamba_fields(t))
+    if model_type in ("minimax_text_01", "minimax_m1"):
+        filled.update(_minimax_fields(t))
     return ({**t, **filled} if filled else t), sources
 
 

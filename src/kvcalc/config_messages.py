@@ -73,6 +73,10 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "config.unknown_layer_type": (
         "unknown layer type {value}",
         "未知的层类型 {value}"),
+    "config.attn_type_code": (
+        "must be 0 (a lightning-attention layer) or 1 (a softmax-attention layer), as MiniMax's config reads "
+        "it; got {value}",
+        "必须是 0（lightning attention 层）或 1（softmax attention 层），MiniMax 的配置按此读取；收到的是 {value}"),
     "config.kda_layer_number": (
         "must hold layer numbers from 1 to {layers} (Kimi Linear counts its layers from 1), got {value}",
         "必须是 1 到 {layers} 的层序号（Kimi Linear 的层从 1 开始编号），收到的是 {value}"),
@@ -157,9 +161,6 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "model.reason.deepseek_v4": (
         "DeepSeek-V4's packed cache layout",
         "DeepSeek-V4 的打包缓存布局"),
-    "model.reason.lightning": (
-        "{model} lightning attention",
-        "{model} 的 lightning attention"),
     "model.reason.encoder_decoder": (
         "encoder-decoder cross-attention",
         "编码器-解码器模型的交叉注意力"),

@@ -274,13 +274,25 @@ def kda_ssm_dtype_problem(arch: ModelArch, version: Version, ssm_dtype: str | No
     recurrent state in float32 in every release: ("refuse", why) from v0.30, where the model class sizes
     the state page with the flag (Rule.KDA_SSM_DTYPE_SIZING: float16 raises, bfloat16 makes the page too
     small for the layer's state); ("note", what) before, where the flag leaves KDA alone; None for
-    auto/float32 and models without KDA."""
+    auto/float32 and models without KDA. MiniMax's lightning state ignores the flag in every release
+    (``linear_attention_state_dtype`` reads only --mamba-cache-dtype): a note."""
+    if arch.mamba is not None and arch.mamba.flavour == "lightning" and ssm_dtype not in (None, "auto"):
+        return "note", Text("note.lightning_ssm_dtype_ignored", value=ssm_dtype)
     if arch.mamba is None or arch.mamba.flavour != "kda" or ssm_dtype in (None, "auto", "float32"):
         return None
     if not applies(Rule.KDA_SSM_DTYPE_SIZING, version):
         return "note", Text("note.kda_ssm_dtype_ignored", value=ssm_dtype, version=str(version))
     detail = Text("settings.kda_ssm_dtype.bfloat16" if ssm_dtype == "bfloat16" else "settings.kda_ssm_dtype.float16")
     return "refuse", Text("settings.kda_ssm_dtype", version=str(version), value=ssm_dtype, detail=detail)
+
+
+def refuse_model_after_removal(arch: ModelArch, version: Version) -> None:
+    """A SettingsError where ``version`` no longer has the model's class: MiniMax's lightning-attention
+    models from v0.24 (Rule.MINIMAX_LIGHTNING_REMOVED: registry.py ``_PREVIOUSLY_SUPPORTED_MODELS``)."""
+    if arch.mamba is not None and arch.mamba.flavour == "lightning" and \
+            applies(Rule.MINIMAX_LIGHTNING_REMOVED, version):
+        raise SettingsError({"--vllm-version": Text("settings.model_removed", model=arch.architecture,
+                                                    version=str(version), last="0.23.0")})
 
 
 def hybrid_spec_problem(arch: ModelArch, version: Version, speculative: bool) -> Text | None:
@@ -752,6 +764,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     if rope_refusal is not None:
         raise SettingsError({"--disable-sliding-window": rope_refusal})   # Text: sliding_window_rope_problem
     refuse_model_before_release(arch, version)
+    refuse_model_after_removal(arch, version)
     arch = as_release_reads(arch, version)
     from .reserve import mm_prefix_lm_batch_floor  # noqa: PLC0415
     floored = with_batch_floor(resolved, mm_prefix_lm_batch_floor(config, resolved.mm_limits, resolved.mm_processor,

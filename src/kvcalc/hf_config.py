@@ -51,6 +51,8 @@ class MambaDims:
     state — ``short_conv_state_shape``.
     ``flavour`` "mamba1" (Jamba): conv intermediate/TP × (kernel − 1), SSM intermediate/TP × d_state,
     never a speculative slot — ``mamba1_state_shape``.
+    ``flavour`` "lightning" (MiniMax's linear attention): one state of heads/TP × head_dim × head_dim
+    in the model dtype, no convolution — ``linear_attention_state_shape``.
     ``flavour`` "kda" (Kimi delta attention): a gated delta net's shapes with key heads = value heads
     and a float32 recurrent state whatever the model dtype — ``kda_state_shape``.
     """
@@ -618,6 +620,36 @@ def _lfm2_layers(f: _Fields, model_type: str) -> tuple[list[AttentionLayer], Mam
                              intermediate_size=width)
 
 
+LIGHTNING_MODEL_TYPES = ("minimax_text_01", "minimax_m1", "minimax")
+"""MiniMax-Text-01 / MiniMax-M1 (vllm/model_executor/models/minimax_text_01.py, v0.10-v0.23; "minimax" is
+transformers' own MiniMaxConfig, which spells the pattern as layer_types)."""
+
+
+def _lightning_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
+    """MiniMax's lightning-attention models: ``attn_type_list`` (0 lightning, 1 softmax) or ``layer_types``
+    ("linear_attention" / "full_attention") per layer. A lightning layer keeps one state of
+    heads/TP × head_dim × head_dim in the model dtype (``linear_attention_state_shape``/``_dtype``); a
+    softmax layer full attention of num_key_value_heads × head_dim (the config's head_dim; vLLM never
+    passes the stored sliding window to it)."""
+    n = f.int("num_hidden_layers", maximum=10_000)
+    heads, kv_heads = _head_counts(f)
+    head = f.int("head_dim")
+    given = f.list("attn_type_list", n)
+    if given is not None:
+        for i, t in enumerate(given[:n]):
+            if t not in (0, 1) or isinstance(t, bool):
+                raise ConfigError(f.path(f"attn_type_list[{i}]"), Text("config.attn_type_code", value=show(t)))
+        types = ["full_attention" if t == 1 else "linear_attention" for t in given[:n]]
+    else:
+        listed = f.list("layer_types", n)
+        if listed is None:
+            raise ConfigError(f.path("attn_type_list"), Text("config.missing"))
+        types = _layer_type_names(f, listed, n)
+    layers = _typed_layers(f, types, ("linear_attention",), ("full_attention",),
+                           AttentionLayer("full", kv_heads, head, head))
+    return layers, MambaDims("lightning", conv_kernel=0, num_heads=heads, head_dim=head)
+
+
 FALCON_H1_D_SSM_DEFAULT = 1024
 """transformers' FalconH1Config ``mamba_d_ssm`` when config.json leaves the key out."""
 FALCON_H1_CHUNK_DEFAULT = 256
@@ -811,8 +843,6 @@ def _nas_layers(f: _Fields) -> list[AttentionLayer]:
 
 _UNSUPPORTED: dict[str, Text] = {
     "deepseek_v4": Text("model.reason.deepseek_v4"),
-    "minimax_text_01": Text("model.reason.lightning", model="MiniMax-Text-01"),
-    "minimax_m1": Text("model.reason.lightning", model="MiniMax-M1"),
     "whisper": Text("model.reason.encoder_decoder"),
     "t5": Text("model.reason.encoder_decoder"),
     "bart": Text("model.reason.encoder_decoder"),
@@ -827,7 +857,6 @@ _UNSUPPORTED: dict[str, Text] = {
 STATE_CLASSES_NOT_READ = frozenset({
     "Zamba2ForCausalLM", "OlmoHybridForCausalLM",
     "MambaForCausalLM", "Mamba2ForCausalLM", "FalconMambaForCausalLM",
-    "MiniMaxText01ForCausalLM", "MiniMaxM1ForCausalLM", "MiniMaxForCausalLM",
     "MiniMaxVL01ForConditionalGeneration", "Plamo2ForCausalLM", "Phi4FlashForCausalLM",
     "BailingMoeV2_5ForCausalLM", "BailingMoeV3ForCausalLM", "BailingMoeV3VLForConditionalGeneration",
     "AliceAIForCausalLM",
@@ -884,7 +913,7 @@ for every layer."""
 
 _STATE_MODEL_TYPES = ("qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text",
                       "nemotron_h", "granitemoehybrid", "lfm2", "lfm2_moe", "bamba", "kimi_linear",
-                      "jamba", "falcon_h1")
+                      "jamba", "falcon_h1", *LIGHTNING_MODEL_TYPES)
 """The hybrid model types whose state kvcalc reads (read_model dispatches each; Bamba gets its own
 refusal there)."""
 
@@ -1116,6 +1145,9 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         hybrid_class = True
     elif model_type == "falcon_h1":
         layers, mamba = _falcon_h1_layers(f)
+        hybrid_class = True
+    elif model_type in LIGHTNING_MODEL_TYPES:
+        layers, mamba = _lightning_layers(f)
         hybrid_class = True
     elif model_type == "nemotron_h":
         layers, mamba = _nemotron_h_layers(f)

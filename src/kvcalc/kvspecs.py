@@ -440,11 +440,12 @@ def speculative_slots(arch: ModelArch, version: Version) -> tuple[bool, bool]:
     (Rule.GRANITE_HYBRID_SPEC_PAGE, Rule.FALCON_H1_SPEC_PAGE); LFM2's layer from v0.29
     (Rule.SHORT_CONV_SPEC_SLOTS, short_conv.py) and its class never (lfm2.py); Kimi Linear's KDA
     layers in both from v0.27 (Rule.KDA_SPEC_SLOTS, mamba_utils.py ``kda_state_shape``); Mamba-1 layers
-    (Jamba) never (``mamba1_state_shape`` has no num_spec)."""
+    (Jamba) and lightning attention (MiniMax) never (``mamba1_state_shape`` and
+    ``linear_attention_state_shape`` have no num_spec)."""
     flavour = arch.mamba.flavour if arch.mamba is not None else ""
     if flavour == "short_conv":
         return False, applies(Rule.SHORT_CONV_SPEC_SLOTS, version)
-    if flavour == "mamba1":
+    if flavour in ("mamba1", "lightning"):
         return False, False
     if flavour == "kda":
         slots = applies(Rule.KDA_SPEC_SLOTS, version)
@@ -473,6 +474,11 @@ def mamba_state_bytes(dims: MambaDims, tp: int, num_spec: int, model_dtype: str,
         # LFM2: (conv_L_cache - 1 + num_spec) × conv_dim / TP (speculative_slots says when num_spec counts)
         _divisible(dims.intermediate_size, tp, Text("tp.what.conv_channels"))
         return dims.intermediate_size // tp * (dims.conv_kernel - 1 + num_spec) * conv_b
+    if dims.flavour == "lightning":
+        # MiniMax: heads/TP × head_dim × head_dim in the model (mamba cache) dtype; the SSM dtype flag
+        # does not apply (``linear_attention_state_dtype``)
+        _divisible(dims.num_heads, tp, Text("tp.what.linear_heads"))
+        return dims.num_heads // tp * dims.head_dim * dims.head_dim * conv_b
     if dims.flavour == "mamba1":
         # Jamba: (d_conv - 1) × intermediate/TP conv values, intermediate/TP × d_state SSM values
         _divisible(dims.intermediate_size, tp, Text("tp.what.mamba_channels"))

@@ -101,6 +101,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "so treat the weights term as uncertain here, or choose v{since} or newer",
         "vLLM {version} 构建 Falcon-H1 的 MLP 时不传检查点的量化配置（v{since} 起才传）；kvcalc 按检查点存储的量化"
         "形式为 MLP 计价，而该版本并非如此，因此这里的权重一项不确定，或请选择 v{since} 或更新的版本"),
+    "settings.model_removed": (
+        "vLLM {version} no longer runs {model}: it stops with '{model} was supported in vLLM until v{last}'. "
+        "Choose vLLM {last} or older",
+        "vLLM {version} 已不再支持 {model}：启动时报 '{model} was supported in vLLM until v{last}'。请选择 vLLM "
+        "{last} 或更早的版本"),
+    "note.lightning_ssm_dtype_ignored": (
+        "--mamba-ssm-cache-dtype {value} does not apply to MiniMax's lightning attention: its state follows "
+        "the model dtype (or --mamba-cache-dtype)",
+        "--mamba-ssm-cache-dtype {value} 对 MiniMax 的 lightning attention 不起作用：它的状态跟随模型精度（或 "
+        "--mamba-cache-dtype）"),
     "settings.kda_off_cuda": (
         "kvcalc sizes Kimi Linear on NVIDIA GPUs only: on {platform} vLLM runs it through other KDA and MLA "
         "classes (vllm/models/kimi_k3/amd from v0.27), whose cache kvcalc has not checked against vLLM's code. "

@@ -25,7 +25,8 @@ class Part:
     """``params`` of one component. ``per_rank`` is what one TP rank holds (None: params / TP).
     ``quantizable``: a linear layer the checkpoint's weight format compresses (and whether it is
     a MoE expert, which MXFP4 checkpoints alone quantize). ``layer`` places it on a PP stage
-    (None + ``where``: "first" for embeddings and towers, "last" for the LM head and MTP)."""
+    (None + ``where``: "first" for embeddings and towers, "last" for the LM head and MTP).
+    ``fp32``: vLLM keeps it in float32 whatever the model dtype (MiniMax's LM head and router gates)."""
 
     name: str
     params: int
@@ -34,6 +35,7 @@ class Part:
     expert: bool = False
     layer: int | None = None
     where: str = "layer"
+    fp32: bool = False
 
 
 def config_int(d: dict, key: str, default: float = 0) -> int:
@@ -168,6 +170,10 @@ LFM2_TYPES = ("lfm2", "lfm2_moe")
 """Liquid AI's LFM2 models: short-convolution layers among attention layers (``layer_types``)."""
 
 
+LIGHTNING_TYPES = ("minimax_text_01", "minimax_m1", "minimax")
+"""MiniMax's lightning-attention models (``hf_config.LIGHTNING_MODEL_TYPES``)."""
+
+
 def _moe_layer(t: dict, i: int) -> bool:
     """Whether layer ``i`` of a model with experts is a MoE layer (dense first layers, MLP-only
     layers and every-n-th-layer patterns leave some dense)."""
@@ -197,7 +203,8 @@ def _experts(t: dict, i: int, H: int, tp: int) -> list[Part]:
     per = (3 if gated else 2) * width * inter
     bias = t.get("model_type") == "gpt_oss"
     parts = [Part("experts", E * (per + ((2 * inter + H) if bias else 0)), None, True, expert=True, layer=i),
-             Part("router", H * E + (E if bias else 0), H * E, False, layer=i)]
+             Part("router", H * E + (E if bias else 0), H * E, False, layer=i,
+                  fp32=(t.get("model_type") or "") in LIGHTNING_TYPES)]    # MiniMax's float32 gate
     if latent:
         parts.append(Part("experts", 2 * H * latent, None, True, layer=i))
     shared_n = _n(t, "n_shared_experts")
@@ -233,6 +240,16 @@ def _kda(t: dict, i: int, H: int) -> list[Part]:
     return [Part("linear_attention", 3 * P * H + heads * H + 2 * P * D + P * H, None, True, layer=i),
             Part("linear_attention", 2 * D * H, 2 * D * H, True, layer=i),
             Part("linear_attention", 3 * P * K + P + heads + D, None, False, layer=i)]
+
+
+def _lightning(t: dict, i: int, H: int) -> list[Part]:
+    """A MiniMax lightning-attention layer (minimax_text_01.py ``MiniMaxText01LinearAttention``): the fused
+    q/k/v projection (3 × heads × head_dim), the output gate and out_proj, column/row parallel and
+    compressed by the checkpoint's format, and the RMS norm over heads × head_dim. MiniMax-M1:
+    251,666,432 per layer."""
+    inner = _n(t, "num_attention_heads") * _n(t, "head_dim")
+    return [Part("linear_attention", 3 * inner * H + inner * H + inner * H, None, True, layer=i),
+            Part("norms", inner, None, False, layer=i)]
 
 
 def _mamba1(t: dict, i: int, H: int) -> list[Part]:
@@ -428,7 +445,9 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
     parts: list[Part] = [Part("embedding", vocab_padded * width, cdiv(vocab_padded, tp) * width, False,
                               where="first")]
     if not _tied(config, t):
-        parts.append(Part("lm_head", vocab_padded * width, cdiv(vocab_padded, tp) * width, False, where="last"))
+        # MiniMax's lightning models cast the LM head to float32 (minimax_text_01.py ``lm_head.float()``)
+        parts.append(Part("lm_head", vocab_padded * width, cdiv(vocab_padded, tp) * width, False, where="last",
+                          fp32=mt in LIGHTNING_TYPES))
     if width != H:
         parts += [Part("embedding", width * H, width * H, False, where="first"),
                   Part("lm_head", H * width, H * width, False, where="last")]
@@ -483,6 +502,8 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
         if lt == "mamba":
             parts += _mamba2(t, i, H, _n(t, "mamba_n_heads"), _n(t, "mamba_d_head"), _n(t, "mamba_d_state"),
                              _n(t, "mamba_n_groups", 1), _n(t, "mamba_d_conv", 4))
+        elif lt == "linear_attention" and mt in LIGHTNING_TYPES:
+            parts += _lightning(t, i, H)
         elif lt == "linear_attention":
             parts += _gdn(t, i, H)
         elif lt == "conv" and mt in LFM2_TYPES:

@@ -1032,6 +1032,12 @@ class Rule(Enum):
         "from v0.17 its Mamba2 layers kept them and vLLM stopped where they did not fit the page",
         "confirmed: num_spec absent from granitemoehybrid.py get_mamba_state_shape_from_config in the "
         "v0.17.0-v0.31.0 wheels, in v0.32.0 and v0.33.0")
+    MINIMAX_LIGHTNING_REMOVED = RuleInfo(
+        _v("0.24.0"), "v0.24.0 wheel", "vllm/model_executor/models/registry.py _PREVIOUSLY_SUPPORTED_MODELS",
+        "MiniMax-Text-01 and MiniMax-M1 (lightning attention) are no longer served: their architectures raise "
+        "'was supported in vLLM until v0.23.0'",
+        "confirmed: minimax_text_01.py and its registry entries in the v0.10.0-v0.23.0 wheels, the "
+        "architectures listed as previously supported from v0.24.0 through v0.33.0")
     FALCON_H1_MLP_QUANTIZED = RuleInfo(
         _v("0.16.0"), "v0.16.0 wheel", "vllm/model_executor/models/falcon_h1.py FalconH1MLP",
         "Falcon-H1's MLP (and attention) take the checkpoint's quantization; before, vLLM built the MLP "
@@ -2024,6 +2030,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "LFM2_VL_MODEL": (
         "vLLM 支持 LFM2 的视觉语言模型（Lfm2VlForConditionalGeneration，LFM2-VL）",
         "已确认：v0.13.0 wheel 的模型注册表中没有，v0.14.0 起有（registry.py、lfm2_vl.py），直到 v0.33.0"),
+    "MINIMAX_LIGHTNING_REMOVED": (
+        "不再支持 MiniMax-Text-01 与 MiniMax-M1（lightning attention）：这些架构会报 'was supported in vLLM until "
+        "v0.23.0'",
+        "已确认：v0.10.0-v0.23.0 wheel 中有 minimax_text_01.py 及其注册项，从 v0.24.0 到 v0.33.0 这些架构列在 "
+        "previously supported 中"),
     "FALCON_H1_MLP_QUANTIZED": (
         "Falcon-H1 的 MLP（以及注意力层）采用检查点的量化；此前 vLLM 构建 MLP 时不带量化",
         "已确认：v0.10.0-v0.15.0 wheel 中 FalconH1MLP(config) 不带 quant_config，从 v0.16.0 起带"),

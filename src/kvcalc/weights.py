@@ -21,7 +21,7 @@ from .config_aliases import modelopt_algo, quantization_config
 from .kvspecs import parse_capability
 from .errors import SettingsError
 from .messages import Text, join_texts
-from .params import Part, big_tensors, drafter_parts, expert_count, inventory, mtp_parts, text_part
+from .params import LIGHTNING_TYPES, Part, big_tensors, drafter_parts, expert_count, inventory, mtp_parts, text_part
 from .units import GIB, MIB, cdiv
 from .versions import NEWEST, Rule, Version, applies
 
@@ -176,6 +176,8 @@ def _part_bytes(p: Part, fmt: Format | None, dtype_bytes: int, tp: int,
         b = fmt.expert_bytes_per_param if p.expert and fmt.expert_bytes_per_param else fmt.bytes_per_param
     elif fmt is not None and fmt.lm_head_bytes_per_param and p.name == "lm_head":
         b = fmt.lm_head_bytes_per_param
+    if p.fp32:
+        return p.params * b, per_rank * 4      # vLLM holds it in float32 (params.Part.fp32)
     return p.params * b, per_rank * b * (expert_pad if p.expert else 1.0)
 
 
@@ -249,6 +251,10 @@ def rope_cache_bytes(config: dict[str, Any], max_len: int | None, dtype_bytes: i
         return 0
     if t.get("mla_use_nope") is True:
         return 0    # Kimi Linear's MLA rotates nothing (kimi_linear.py ``rotary_emb=None``)
+    if t.get("model_type") in LIGHTNING_TYPES and isinstance(t.get("rotary_dim"), int):
+        # MiniMax: rotary_dim of float32 per position (minimax_text_01.py get_rope(dtype=torch.float32)):
+        # 10,240,000 × 64 × 4 B = 2.44 GiB on MiniMax-M1
+        return max_len * t["rotary_dim"] * 4
     if t.get("qk_rope_head_dim"):
         dim = t["qk_rope_head_dim"]
     else:
