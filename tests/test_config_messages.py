@@ -129,9 +129,9 @@ UNSUPPORTED_CASES = [
      "Mamba2"),
     (llama_like(text_config=llama_like(model_type="deepseek_v4")), "DeepSeek-V4's packed cache layout",
      "model.reason.deepseek_v4", "DeepSeek-V4"),
-    (llama_like(architectures=["Zamba2ForCausalLM"], model_type="zamba2", mamba_d_state=64),
-     "the recurrent-state layers (Mamba, linear attention or short convolution) of Zamba2ForCausalLM",
-     "model.reason.state_layers", "Zamba2ForCausalLM"),
+    (llama_like(architectures=["Plamo2ForCausalLM"], model_type="plamo2", mamba_d_state=64),
+     "the recurrent-state layers (Mamba, linear attention or short convolution) of Plamo2ForCausalLM",
+     "model.reason.state_layers", "Plamo2ForCausalLM"),
 ]
 
 

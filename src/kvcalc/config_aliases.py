@@ -71,10 +71,10 @@ TIED_BY_DEFAULT = frozenset({"gpt2", "gpt_bigcode", "mpt", "bloom", "opt", *FALC
 (vllm/model_executor/models/opt.py OPTForCausalLM: ``lm_head = self.model.decoder.embed_tokens``
 when ``tie_word_embeddings``, the PretrainedConfig default)."""
 
-ALWAYS_TIED = frozenset({"lfm2", "lfm2_moe"})
+ALWAYS_TIED = frozenset({"lfm2", "lfm2_moe", "zamba2"})
 """Model types whose vLLM class ties the LM head to the embedding whatever the config says
-(vllm/model_executor/models/lfm2.py and lfm2_moe.py call ``lm_head.tie_weights`` unconditionally,
-v0.10.2-v0.33): one table in GPU memory."""
+(vllm/model_executor/models/lfm2.py, lfm2_moe.py and zamba2.py call ``lm_head.tie_weights``
+unconditionally, v0.10-v0.33): one table in GPU memory."""
 
 
 LEARNED_POSITION_ROWS: dict[str, tuple[str, int]] = {

@@ -116,6 +116,11 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "config.positive_number": (
         "must be a positive number, got {value}",
         "须为正数，收到的是 {value}"),
+    "config.divides": (
+        "must divide {total} evenly: Zamba2's config class derives the head size from that width (2 × "
+        "hidden_size for attention, mamba_expand × hidden_size for the mixer); got {value}",
+        "必须能整除 {total}：Zamba2 的配置类用这个宽度推出头大小（注意力为 2 × hidden_size，混合器为 mamba_expand × "
+        "hidden_size）；收到的是 {value}"),
     "config.heads_divisor": (
         "must be a positive divisor of num_attention_heads ({heads}), got {value}",
         "须为 num_attention_heads（{heads}）的正约数，收到的是 {value}"),
@@ -134,6 +139,13 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
         "kvcalc does not reproduce {what} yet (model_type {model_type}); "
         "no number is better than a wrong one",
         "kvcalc 暂不支持 model_type {model_type}，尚不能复现：{what}；宁可不给数字，也不给错误的数字"),
+    "model.zamba2_old_config": (
+        "kvcalc does not size this Zamba2 config: it is the first format (layer codes 'm'/'g', state_size), "
+        "whose keys transformers' Zamba2Config does not read, so vLLM would build the model without its "
+        "attention; use the checkpoint's current config.json (layers_block_type of 'mamba'/'hybrid')",
+        "kvcalc 不估算这个 Zamba2 配置：它是最初的格式（层代码 'm'/'g'、state_size），transformers 的 Zamba2Config "
+        "不读取这些键，vLLM 会构建出没有注意力层的模型；请使用该检查点当前的 config.json（layers_block_type 为 "
+        "'mamba'/'hybrid'）"),
     "model.jamba_sliding_window": (
         "kvcalc does not size a Jamba config with a sliding window (sliding_window {value}): vLLM's Jamba "
         "attention takes none of its own, so what the cache would do with it is not read",

@@ -201,10 +201,10 @@ def draft_length_cap(s: Settings, drafter: ModelArch | None, version: Version, m
     return draft_len if draft_len is not None and draft_len < max_model_len else None
 
 
-MAMBA_PREFIX_CACHING_TYPES = frozenset({"nemotron_h", "granitemoehybrid", "jamba", "falcon_h1"})
+MAMBA_PREFIX_CACHING_TYPES = frozenset({"nemotron_h", "granitemoehybrid", "jamba", "falcon_h1", "zamba2"})
 """Model types kvcalc reads whose vLLM class is SupportsMambaPrefixCaching (nemotron_h.py,
-granitemoehybrid.py, jamba.py and falcon_h1.py from v0.11.1; Mamba, Mamba2, Zamba2 and Bamba share it but
-are not read)."""
+granitemoehybrid.py, jamba.py, falcon_h1.py and zamba2.py from v0.11.1; Mamba, Mamba2 and Bamba share it
+but are not read)."""
 
 
 def mamba_cache_mode(arch: ModelArch, version: Version, prefix_caching: bool, speculative: bool = False) -> str:
@@ -855,6 +855,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     if needs_checkpoint:
         notes = [*notes, Text("note.weights_need_checkpoint", fmt=s.weights)]
     spec_tokens = (s.speculative.num_speculative_tokens or 1) if s.speculative else 0
+    if arch.model_type == "zamba2" and s.pipeline_parallel_size > 1:
+        raise SettingsError({"--pipeline-parallel-size": Text("settings.zamba2_no_pp")})
     if arch.mamba is not None and arch.mamba.flavour == "kda" and gpu.target.platform != "cuda":
         raise SettingsError({"--gpu": Text("settings.kda_off_cuda", platform="ROCm" if gpu.target.platform == "rocm"
                                                                       else gpu.target.platform)})

@@ -86,7 +86,7 @@ class ModelArch:
     longrope_default_max_len: int | None = None  # a LongRoPE model's default from v0.11.1 (_longrope_default_len)
     mamba: MambaDims | None = None
     hybrid_mamba_class: bool = False   # vLLM aligns the attention block to a Mamba page
-    parallel_state: bool = False       # every attention layer also keeps a Mamba state (Falcon-H1)
+    parallel_state: bool = False       # every layer also keeps a Mamba state (Falcon-H1, Zamba2)
     mtp_layers: tuple[AttentionLayer, ...] = ()  # draft layers MTP speculative decoding adds
     checkpoint_kv_dtype: str | None = None  # KV dtype the quantization_config asks for
     quant_method: str | None = None
@@ -650,6 +650,49 @@ def _lightning_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
     return layers, MambaDims("lightning", conv_kernel=0, num_heads=heads, head_dim=head)
 
 
+ZAMBA2_DEFAULTS = {"mamba_d_state": 64, "mamba_d_conv": 4, "mamba_expand": 2, "mamba_ngroups": 1,
+                   "n_mamba_heads": 8, "chunk_size": 256}
+"""transformers' Zamba2Config defaults for the state sizes a config.json may leave out."""
+
+
+def _zamba2_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
+    """Zamba2: a Mamba2 mixer in every layer, and in each "hybrid" layer of ``layers_block_type`` also a
+    shared transformer block whose attention keeps a cache of its own (vllm/model_executor/models/zamba2.py:
+    one Attention per hybrid layer though the weights are shared). The attention is multi-head over the
+    2 × hidden concatenation: num_attention_heads KV heads of 2 × hidden / heads (transformers' Zamba2Config
+    recomputes attention_head_dim so). The mixer is mamba_expand × hidden wide, n_mamba_heads heads.
+    The first Zamba2 configs ("m"/"g" layer codes, ``state_size``) are refused: Zamba2Config reads none of
+    those keys, so vLLM would build a model without attention."""
+    types = f.list("layers_block_type")
+    if types is None:
+        raise ConfigError(f.path("layers_block_type"), Text("config.missing"))
+    if f.has("state_size") or any(t in ("m", "g") for t in types):
+        raise UnsupportedModelError(Text("model.zamba2_old_config"))
+    if len(types) > 10_000:
+        raise ConfigError(f.path("layers_block_type"), Text("config.too_many_layers", count=len(types)))
+    heads = f.int("num_attention_heads")
+    hidden = f.int("hidden_size")
+    if 2 * hidden % heads:
+        raise ConfigError(f.path("num_attention_heads"), Text("config.divides", total=2 * hidden, value=show(heads)))
+    head = 2 * hidden // heads
+    layers = []
+    for i, t in enumerate(types):
+        if t == "hybrid":
+            layers.append(AttentionLayer("full", heads, head, head))
+        elif t == "mamba":
+            layers.append(AttentionLayer("none"))
+        else:
+            raise ConfigError(f.path(f"layers_block_type[{i}]"), Text("config.unknown_layer_type", value=show(t)))
+    d = {k: f.int(k, v, maximum=100_000) for k, v in ZAMBA2_DEFAULTS.items()}
+    inner = d["mamba_expand"] * hidden
+    if inner % d["n_mamba_heads"]:
+        raise ConfigError(f.path("n_mamba_heads"), Text("config.divides", total=inner, value=show(d["n_mamba_heads"])))
+    return layers, MambaDims("mamba2", conv_kernel=d["mamba_d_conv"], num_heads=d["n_mamba_heads"],
+                             head_dim=inner // d["n_mamba_heads"], state_size=d["mamba_d_state"],
+                             n_groups=d["mamba_ngroups"], intermediate_size=inner,
+                             ssm_dtype=_ssm_dtype(f, "mamba_ssm_cache_dtype"), chunk_size=d["chunk_size"])
+
+
 FALCON_H1_D_SSM_DEFAULT = 1024
 """transformers' FalconH1Config ``mamba_d_ssm`` when config.json leaves the key out."""
 FALCON_H1_CHUNK_DEFAULT = 256
@@ -855,7 +898,7 @@ _UNSUPPORTED: dict[str, Text] = {
 """model_type -> what kvcalc cannot reproduce for it (the ``what`` of ``model.unsupported``)."""
 
 STATE_CLASSES_NOT_READ = frozenset({
-    "Zamba2ForCausalLM", "OlmoHybridForCausalLM",
+    "OlmoHybridForCausalLM",
     "MambaForCausalLM", "Mamba2ForCausalLM", "FalconMambaForCausalLM",
     "MiniMaxVL01ForConditionalGeneration", "Plamo2ForCausalLM", "Phi4FlashForCausalLM",
     "BailingMoeV2_5ForCausalLM", "BailingMoeV3ForCausalLM", "BailingMoeV3VLForConditionalGeneration",
@@ -913,7 +956,7 @@ for every layer."""
 
 _STATE_MODEL_TYPES = ("qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text",
                       "nemotron_h", "granitemoehybrid", "lfm2", "lfm2_moe", "bamba", "kimi_linear",
-                      "jamba", "falcon_h1", *LIGHTNING_MODEL_TYPES)
+                      "jamba", "falcon_h1", "zamba2", *LIGHTNING_MODEL_TYPES)
 """The hybrid model types whose state kvcalc reads (read_model dispatches each; Bamba gets its own
 refusal there)."""
 
@@ -1149,6 +1192,9 @@ def read_model(config: dict[str, Any]) -> ModelArch:
     elif model_type in LIGHTNING_MODEL_TYPES:
         layers, mamba = _lightning_layers(f)
         hybrid_class = True
+    elif model_type == "zamba2":
+        layers, mamba = _zamba2_layers(f)
+        hybrid_class = True
     elif model_type == "nemotron_h":
         layers, mamba = _nemotron_h_layers(f)
         hybrid_class = True
@@ -1180,7 +1226,7 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         longrope_default_max_len=_longrope_default_len(f),
         mamba=mamba,
         hybrid_mamba_class=hybrid_class,
-        parallel_state=model_type == "falcon_h1",
+        parallel_state=model_type in ("falcon_h1", "zamba2"),
         mtp_layers=_mtp_layers(f, layers),
         checkpoint_kv_dtype=ckpt_kv,
         quant_method=method,

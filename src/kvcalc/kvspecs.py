@@ -78,9 +78,13 @@ def kv_heads_per_gpu(total: int, tp: int) -> int:
 
 
 def _tp_problem(arch: ModelArch, tp: int) -> str | None:
-    """vLLM's own checks: attention heads divide by TP; KV heads divide TP or by TP."""
+    """vLLM's own checks: attention heads divide by TP; KV heads divide TP or by TP; a Mamba2 mixer's
+    groups divide by TP unless there is one, which every GPU keeps (mamba_mixer2.py MambaMixer2)."""
     if arch.num_attention_heads and arch.num_attention_heads % tp:
         return Text("tp.heads", heads=arch.num_attention_heads, tp=tp)
+    dims = arch.mamba
+    if dims is not None and dims.flavour == "mamba2" and dims.n_groups > 1 and dims.n_groups % tp:
+        return Text("tp.mamba_groups", groups=dims.n_groups, tp=tp)
     for layer in arch.layers:
         h = layer.num_kv_heads
         if layer.kind in ("full", "sliding_window", "chunked_local") and h and \
@@ -436,8 +440,8 @@ def speculative_slots(arch: ModelArch, version: Version) -> tuple[bool, bool]:
     token. vLLM pads the state to a page sized from the model class (``get_mamba_state_shape_from_config``)
     and asserts the layer's state fits it (MambaSpec, vllm/v1/kv_cache_interface.py). Gated delta nets
     count them in both from their first release; Mamba2 layers from v0.17 (Rule.MAMBA2_SPEC_SLOTS,
-    mamba_mixer2.py and nemotron_h.py), Granite 4.0-H's and Falcon-H1's classes only from v0.32
-    (Rule.GRANITE_HYBRID_SPEC_PAGE, Rule.FALCON_H1_SPEC_PAGE); LFM2's layer from v0.29
+    mamba_mixer2.py and nemotron_h.py), Granite 4.0-H's, Falcon-H1's and Zamba2's classes only from v0.32
+    (Rule.GRANITE_HYBRID_SPEC_PAGE, Rule.FALCON_H1_SPEC_PAGE, Rule.ZAMBA2_SPEC_PAGE); LFM2's layer from v0.29
     (Rule.SHORT_CONV_SPEC_SLOTS, short_conv.py) and its class never (lfm2.py); Kimi Linear's KDA
     layers in both from v0.27 (Rule.KDA_SPEC_SLOTS, mamba_utils.py ``kda_state_shape``); Mamba-1 layers
     (Jamba) and lightning attention (MiniMax) never (``mamba1_state_shape`` and
@@ -452,7 +456,8 @@ def speculative_slots(arch: ModelArch, version: Version) -> tuple[bool, bool]:
         return slots, slots
     if flavour == "mamba2":
         layer = applies(Rule.MAMBA2_SPEC_SLOTS, version)
-        late = {"granitemoehybrid": Rule.GRANITE_HYBRID_SPEC_PAGE, "falcon_h1": Rule.FALCON_H1_SPEC_PAGE}
+        late = {"granitemoehybrid": Rule.GRANITE_HYBRID_SPEC_PAGE, "falcon_h1": Rule.FALCON_H1_SPEC_PAGE,
+                "zamba2": Rule.ZAMBA2_SPEC_PAGE}
         return layer and (arch.model_type not in late or applies(late[arch.model_type], version)), layer
     return True, True
 
@@ -654,13 +659,14 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
     for size in sizes:
         stage: dict[str, LayerSpec] = {}
         for i in range(start, start + size):
+            if arch.parallel_state:
+                # Falcon-H1, Zamba2: the layer's Mamba2 mixer beside its attention, if any (vLLM names it
+                # model.{L+i}.mixer, {A+i}.mixer)
+                stage[f"layers.{arch.num_layers + i}"] = spec_for(AttentionLayer("mamba"))
             spec = spec_for(arch.layers[i])
             if spec is None:
                 continue
             stage[f"layers.{i}"] = spec
-            if arch.parallel_state:
-                # Falcon-H1: the layer's Mamba2 mixer beside its attention (model.{L+i}.mixer in vLLM)
-                stage[f"layers.{arch.num_layers + i}"] = spec_for(AttentionLayer("mamba"))
             if arch.sparse_mla_index_head_dim and arch.layers[i].kind == "mla":
                 d = arch.sparse_mla_index_head_dim
                 # DeepseekV32IndexerCache: index_head_dim fp8 values + one fp32 scale per 128.

@@ -111,6 +111,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the model dtype (or --mamba-cache-dtype)",
         "--mamba-ssm-cache-dtype {value} 对 MiniMax 的 lightning attention 不起作用：它的状态跟随模型精度（或 "
         "--mamba-cache-dtype）"),
+    "settings.zamba2_no_pp": (
+        "vLLM's Zamba2 class does not support pipeline parallelism (it is not SupportsPP): use "
+        "--pipeline-parallel-size 1 and, for more memory, --tensor-parallel-size",
+        "vLLM 的 Zamba2 模型类不支持流水线并行（不是 SupportsPP）：请使用 --pipeline-parallel-size 1，需要更多显存时"
+        "改用 --tensor-parallel-size"),
     "settings.kda_off_cuda": (
         "kvcalc sizes Kimi Linear on NVIDIA GPUs only: on {platform} vLLM runs it through other KDA and MLA "
         "classes (vllm/models/kimi_k3/amd from v0.27), whose cache kvcalc has not checked against vLLM's code. "
@@ -1189,6 +1194,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tp.heads": (
         "the model's {heads} attention heads must divide evenly across {tp} GPUs",
         "模型的 {heads} 个注意力头无法在 {tp} 张 GPU 上均分"),
+    "tp.mamba_groups": (
+        "the Mamba2 mixer's {groups} groups cannot be split across {tp} GPUs (vLLM needs the groups divisible "
+        "by TP, or a single group)",
+        "Mamba2 混合器的 {groups} 个组无法切分到 {tp} 张 GPU 上（vLLM 要求组数能被 TP 整除，或只有一个组）"),
     "tp.kv_heads": (
         "{heads} KV heads cannot be split across {tp} GPUs (vLLM needs heads divisible by TP, "
         "or TP divisible by heads)",

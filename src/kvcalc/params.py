@@ -296,6 +296,35 @@ def _falcon_h1_mamba(t: dict, i: int, H: int) -> list[Part]:
                  3 * heads + (inner if t.get("mamba_rms_norm") else 0), None, False, layer=i)]
 
 
+def _zamba2(t: dict, H: int) -> list[Part]:
+    """Zamba2's layers (vllm/model_executor/models/zamba2.py): a Mamba2 mixer and its norm in every layer;
+    in each hybrid layer its own ``linear`` (H × H, replicated) and MLP adapter (adapter_rank × H, then
+    2 × MLP width × adapter_rank), and q/k/v adapters with ``use_shared_attention_adapter``; and
+    ``num_mem_blocks`` shared transformer blocks, counted once: norms, q/k/v/o over the 2 × H
+    concatenation (multi-head) and the gated MLP."""
+    types = t.get("layers_block_type") if isinstance(t.get("layers_block_type"), list) else []
+    inner = _n(t, "mamba_expand", 2) * H
+    heads = _n(t, "n_mamba_heads", 8) or 1
+    F, r = _n(t, "intermediate_size"), _n(t, "adapter_rank", 128)
+    parts: list[Part] = []
+    first_hybrid = None
+    for i, kind in enumerate(types):
+        parts += _mamba2(t, i, H, heads, inner // heads, _n(t, "mamba_d_state", 64), _n(t, "mamba_ngroups", 1),
+                         _n(t, "mamba_d_conv", 4))
+        parts.append(Part("norms", H, H, False, layer=i))
+        if kind == "hybrid":
+            first_hybrid = i if first_hybrid is None else first_hybrid
+            parts.append(Part("attention", H * H, H * H, True, layer=i))
+            parts.append(Part("mlp", r * H + 2 * F * r, None, True, layer=i))
+            if t.get("use_shared_attention_adapter"):
+                parts.append(Part("attention", 3 * (r * 2 * H + 2 * H * r), None, True, layer=i))
+    for _ in range(_n(t, "num_mem_blocks", 1) if first_hybrid is not None else 0):
+        parts += [Part("norms", 3 * H, 3 * H, False, layer=first_hybrid),
+                  Part("attention", 3 * 2 * H * 2 * H + H * 2 * H, None, True, layer=first_hybrid),
+                  _mlp(first_hybrid, H, F)]
+    return parts
+
+
 def _short_conv(t: dict, i: int, H: int) -> list[Part]:
     """An LFM2 convolution layer (vllm/model_executor/layers/mamba/short_conv.py ``ShortConv``, built
     at ``dim`` = conv_dim for LFM2 and the hidden size for LFM2-MoE, which the published configs set
@@ -461,6 +490,8 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
         parts.append(Part("embedding", n, n // tp, False, where="first"))
         parts.append(Part("embedding", H * L * hp, None, True, where="first"))
     parts.append(Part("norms", H, H, False, where="last"))
+    if mt == "zamba2":
+        return parts + _zamba2(t, H)
     inter = _n(t, "intermediate_size")
     pattern = t.get("hybrid_override_pattern") if isinstance(t.get("hybrid_override_pattern"), str) else None
     layer_types = t.get("layer_types") if isinstance(t.get("layer_types"), list) else None

@@ -1043,6 +1043,12 @@ class Rule(Enum):
         "Falcon-H1's MLP (and attention) take the checkpoint's quantization; before, vLLM built the MLP "
         "without it",
         "confirmed: FalconH1MLP(config) without quant_config in the v0.10.0-v0.15.0 wheels, with it from v0.16.0")
+    ZAMBA2_SPEC_PAGE = RuleInfo(
+        _v("0.32.0"), "v0.32.0 wheel", "vllm/model_executor/models/zamba2.py get_mamba_state_shape_from_config",
+        "Zamba2's class counts the speculative slots in the page its state is padded to; before, from v0.17 "
+        "its Mamba2 mixers kept them and vLLM stopped where they did not fit the page",
+        "confirmed: num_spec absent from zamba2.py get_mamba_state_shape_from_config in the v0.17.0-v0.31.0 "
+        "wheels, passed in v0.32.0 and v0.33.0")
     FALCON_H1_SPEC_PAGE = RuleInfo(
         _v("0.32.0"), "v0.32.0 wheel", "vllm/model_executor/models/falcon_h1.py get_mamba_state_shape_from_config",
         "Falcon-H1's class counts the speculative slots in the page its state is padded to; before, from v0.17 "
@@ -2038,6 +2044,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "FALCON_H1_MLP_QUANTIZED": (
         "Falcon-H1 的 MLP（以及注意力层）采用检查点的量化；此前 vLLM 构建 MLP 时不带量化",
         "已确认：v0.10.0-v0.15.0 wheel 中 FalconH1MLP(config) 不带 quant_config，从 v0.16.0 起带"),
+    "ZAMBA2_SPEC_PAGE": (
+        "Zamba2 的模型类在其状态补齐到的页中计入推测 token 的格；此前从 v0.17 起它的 Mamba2 混合器保留这些格，放不下时 "
+        "vLLM 会停止",
+        "已确认：v0.17.0-v0.31.0 wheel 中 zamba2.py 的 get_mamba_state_shape_from_config 没有 num_spec，v0.32.0 与 "
+        "v0.33.0 传入它"),
     "FALCON_H1_SPEC_PAGE": (
         "Falcon-H1 的模型类在其状态补齐到的页中计入推测 token 的格；此前从 v0.17 起它的 Mamba2 混合器保留这些格，"
         "放不下时 vLLM 会停止",
