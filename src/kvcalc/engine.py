@@ -247,6 +247,7 @@ def v0_engine_note(arch: ModelArch, gpu: GpuTarget, version: Version, requested_
 
 MODEL_FIRST_RELEASE: dict[str, Rule] = {
     "lfm2": Rule.LFM2_MODEL, "lfm2_moe": Rule.LFM2_MOE_MODEL, "kimi_linear": Rule.KIMI_LINEAR_MODEL,
+    "olmo_hybrid": Rule.OLMO_HYBRID_MODEL,
     "Lfm2VlForConditionalGeneration": Rule.LFM2_VL_MODEL, "Lfm2VLForConditionalGeneration": Rule.LFM2_VL_MODEL,
 }
 """Model types (of the language model) and architectures kvcalc reads that vLLM added after v0.10.0,

@@ -572,11 +572,19 @@ def _typed_layers(f: _Fields, types: list[str], state_names: tuple[str, ...], at
     return layers
 
 
-def _qwen3_next_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
+def _qwen3_next_layers(f: _Fields, olmo: bool = False) -> tuple[list[AttentionLayer], MambaDims]:
     """Qwen3-Next / Qwen3.5: gated-delta-net linear attention with a full-attention layer
-    every ``full_attention_interval`` layers (or as ``layer_types`` says)."""
+    every ``full_attention_interval`` layers (or as ``layer_types`` says).
+
+    ``olmo``: OLMo-Hybrid (vllm/model_executor/models/olmo_hybrid.py, v0.18+), the same GDN state and
+    config keys, but its attention head is hidden / heads whatever head_dim says (OlmoHybridAttention),
+    ``layer_types`` is required (the class indexes it), and its class reads no mamba_ssm_dtype."""
     n = f.int("num_hidden_layers", maximum=10_000)
     kv_heads, head, head_v = _standard_attention(f)
+    if olmo:
+        head = head_v = _head_from_hidden(f, f.int("num_attention_heads"))
+        if f.list("layer_types", n) is None:
+            raise ConfigError(f.path("layer_types"), Text("config.missing"))
     types = f.list("layer_types", n)
     types = _layer_type_names(f, types, n) if types is not None else None
     if types is None:
@@ -587,7 +595,7 @@ def _qwen3_next_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
         "gdn", conv_kernel=f.int("linear_conv_kernel_dim"),
         num_heads=f.int("linear_num_value_heads"), head_dim=f.int("linear_value_head_dim"),
         num_k_heads=f.int("linear_num_key_heads"), head_k_dim=f.int("linear_key_head_dim"),
-        ssm_dtype=_ssm_dtype(f, "mamba_ssm_dtype"))
+        ssm_dtype=None if olmo else _ssm_dtype(f, "mamba_ssm_dtype"))
     layers = _typed_layers(f, types[:n], ("linear_attention",), ("full_attention", "attention"),
                            AttentionLayer("full", kv_heads, head, head_v))
     return layers, dims
@@ -898,7 +906,7 @@ _UNSUPPORTED: dict[str, Text] = {
 """model_type -> what kvcalc cannot reproduce for it (the ``what`` of ``model.unsupported``)."""
 
 STATE_CLASSES_NOT_READ = frozenset({
-    "OlmoHybridForCausalLM",
+
     "MambaForCausalLM", "Mamba2ForCausalLM", "FalconMambaForCausalLM",
     "MiniMaxVL01ForConditionalGeneration", "Plamo2ForCausalLM", "Phi4FlashForCausalLM",
     "BailingMoeV2_5ForCausalLM", "BailingMoeV3ForCausalLM", "BailingMoeV3VLForConditionalGeneration",
@@ -956,7 +964,7 @@ for every layer."""
 
 _STATE_MODEL_TYPES = ("qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text",
                       "nemotron_h", "granitemoehybrid", "lfm2", "lfm2_moe", "bamba", "kimi_linear",
-                      "jamba", "falcon_h1", "zamba2", *LIGHTNING_MODEL_TYPES)
+                      "jamba", "falcon_h1", "zamba2", "olmo_hybrid", *LIGHTNING_MODEL_TYPES)
 """The hybrid model types whose state kvcalc reads (read_model dispatches each; Bamba gets its own
 refusal there)."""
 
@@ -1194,6 +1202,9 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         hybrid_class = True
     elif model_type == "zamba2":
         layers, mamba = _zamba2_layers(f)
+        hybrid_class = True
+    elif model_type == "olmo_hybrid":
+        layers, mamba = _qwen3_next_layers(f, olmo=True)
         hybrid_class = True
     elif model_type == "nemotron_h":
         layers, mamba = _nemotron_h_layers(f)

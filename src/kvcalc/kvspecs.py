@@ -348,6 +348,11 @@ GDN_CHECKPOINT_TOKENS = 64
 (vllm/v1/attention/backends/gdn_attn.py ``FLASHINFER_GDN_CHECKPOINT_ALIGNMENT``, v0.33)."""
 
 
+QWEN_GDN_MODEL_TYPES = frozenset({"qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text"})
+"""The models whose gated delta net is Qwen's layer (qwen_gdn_linear_attn.py), the one whose FlashInfer
+prefill exports checkpoints in v0.33; OLMo-Hybrid's own layer (olmo_gdn_linear_attn.py) exports none."""
+
+
 def gdn_checkpoint_alignment(arch: ModelArch, gpu: GpuTarget, version: Version, mamba_mode: str) -> int:
     """The token multiple the attention block of a hybrid must also be (1: none). From v0.33
     (Rule.GDN_CHECKPOINT_BLOCK_ALIGNMENT), in Mamba cache mode "align", a gated-delta-net model whose
@@ -357,6 +362,7 @@ def gdn_checkpoint_alignment(arch: ModelArch, gpu: GpuTarget, version: Version, 
     runtime the v0.33 wheels ship (qwen_gdn_linear_attn.py ``_resolve_gdn_prefill_backend``); such a
     layer also keeps a third state block per request (``prefill_checkpoint_blocks``)."""
     if mamba_mode != "align" or arch.mamba is None or arch.mamba.flavour != "gdn" or \
+            arch.model_type not in QWEN_GDN_MODEL_TYPES or \
             not applies(Rule.GDN_CHECKPOINT_BLOCK_ALIGNMENT, version) or gpu.platform != "cuda":
         return 1
     cc = parse_capability(gpu.compute_capability)

@@ -465,7 +465,7 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
         return []
     mt = str((t.get("model_type") or ""))
     kv = _n(t, "num_key_value_heads", heads) or heads
-    hd = _n(t, "head_dim") or H // heads
+    hd = (_n(t, "head_dim") if mt != "olmo_hybrid" else 0) or H // heads    # OlmoHybridAttention: hidden / heads
     vocab = _n(t, "vocab_size")
     vocab_padded = padded_vocab(vocab)
     # OPT-350m embeds its words at word_embed_proj_dim and projects them in and out of the hidden

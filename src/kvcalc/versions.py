@@ -1126,6 +1126,10 @@ class Rule(Enum):
         _v("0.22.0"), "v0.22.0 wheel", "vllm/config/cache.py MambaDType",
         "--mamba-ssm-cache-dtype (and --mamba-cache-dtype) take bfloat16",
         "confirmed: absent from the v0.21.0 wheel's MambaDType, in v0.22.0 through v0.33.0")
+    OLMO_HYBRID_MODEL = RuleInfo(
+        _v("0.18.0"), "v0.18.0 wheel", "vllm/model_executor/models/olmo_hybrid.py",
+        "vLLM runs AllenAI's OLMo-Hybrid (OlmoHybridForCausalLM): gated-delta-net layers beside attention",
+        "confirmed: absent from the v0.17.0 wheel, in v0.18.0 (registry.py, olmo_hybrid.py) through v0.33.0")
     KIMI_LINEAR_MODEL = RuleInfo(
         _v("0.11.1"), "#27809", "vllm/model_executor/models/kimi_linear.py",
         "vLLM runs Moonshot's Kimi Linear (KimiLinearForCausalLM): Kimi delta attention (KDA) layers, whose "
@@ -2060,6 +2064,9 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "MAMBA_DTYPE_BFLOAT16": (
         "--mamba-ssm-cache-dtype（以及 --mamba-cache-dtype）接受 bfloat16",
         "已确认：v0.21.0 wheel 的 MambaDType 中没有，v0.22.0 到 v0.33.0 中有"),
+    "OLMO_HYBRID_MODEL": (
+        "vLLM 支持 AllenAI 的 OLMo-Hybrid（OlmoHybridForCausalLM）：门控 delta net 层与注意力层并存",
+        "已确认：v0.17.0 wheel 中没有，v0.18.0（registry.py、olmo_hybrid.py）到 v0.33.0 中有"),
     "KIMI_LINEAR_MODEL": (
         "vLLM 支持 Moonshot 的 Kimi Linear（KimiLinearForCausalLM）：KDA（Kimi delta attention）层的状态由混合 "
         "KV cache 管理器与 MLA 层的块一起保存",
