@@ -176,7 +176,7 @@ def test_every_unsupported_reason_is_a_text():
 def test_state_fields_on_a_plain_decoder_are_refused_not_sized_as_attention():
     """A model type kvcalc reads as a plain decoder, with a field only recurrent-state models carry
     (an unknown GDN hybrid): sized as attention alone its pool would be wrong, so it is refused."""
-    for field in ("linear_num_value_heads", "mamba_d_state", "layers_block_type"):
+    for field in ("linear_num_value_heads", "mamba_d_state", "layers_block_type", "layer_group_size"):
         cfg = llama_like(architectures=["NewHybridForCausalLM"], model_type="new_hybrid", **{field: 4})
         reply = estimate_error(cfg)
         assert reply["error"]["type"] == "UnsupportedModelError"

@@ -948,10 +948,12 @@ config.json whose ``architectures`` is missing or names a variant."""
 
 STATE_FIELDS = ("mamba_d_state", "mamba_d_conv", "mamba_expand", "mamba_num_heads", "ssm_state_size",
                 "linear_num_key_heads", "linear_num_value_heads", "linear_conv_kernel_dim", "conv_L_cache",
-                "layers_block_type", "attn_layer_period", "mamba_step", "hybrid_override_pattern")
+                "layers_block_type", "attn_layer_period", "mamba_step", "hybrid_override_pattern",
+                "layer_group_size")
 """Config fields that only models with a recurrent state carry (Mamba, GDN, short convolution, or a
-hybrid layer pattern). A model type kvcalc reads as a plain decoder that has one is refused rather
-than sized as attention alone."""
+hybrid layer pattern; ``layer_group_size``: Ling's linear-attention models, whose Ring-mini/flash-linear-2.0
+architecture, BailingMoeLinearV2ForCausalLM, no vLLM release registers). A model type kvcalc reads as a
+plain decoder that has one is refused rather than sized as attention alone."""
 
 LAYER_GEOMETRY_FIELDS = ("swa_num_key_value_heads", "swa_head_dim", "swa_kv_lora_rank", "swa_v_head_dim",
                          "hybrid_layer_pattern", "linear_attn_config")
