@@ -964,11 +964,19 @@ vllm/model_executor/models/mimo_v2.py), dots.llm3's sliding-window MLA
 alone: ``_kimi_linear_layers``). A config with one is refused rather than sized with a single geometry
 for every layer."""
 
-_STATE_MODEL_TYPES = ("qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text",
-                      "nemotron_h", "granitemoehybrid", "lfm2", "lfm2_moe", "bamba", "kimi_linear",
-                      "jamba", "falcon_h1", "zamba2", "olmo_hybrid", *LIGHTNING_MODEL_TYPES)
-"""The hybrid model types whose state kvcalc reads (read_model dispatches each; Bamba gets its own
-refusal there)."""
+_HYBRID_READERS: dict[str, Any] = {
+    **{t: _qwen3_next_layers for t in ("qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text")},
+    "olmo_hybrid": lambda f: _qwen3_next_layers(f, olmo=True),
+    "lfm2": lambda f: _lfm2_layers(f, "lfm2"), "lfm2_moe": lambda f: _lfm2_layers(f, "lfm2_moe"),
+    "kimi_linear": _kimi_linear_layers, "jamba": _jamba_layers, "falcon_h1": _falcon_h1_layers,
+    "zamba2": _zamba2_layers, "nemotron_h": _nemotron_h_layers,
+    **{t: _lightning_layers for t in LIGHTNING_MODEL_TYPES},
+}
+"""model_type -> the reader of a hybrid whose state kvcalc reads: (layers, MambaDims)."""
+
+_STATE_MODEL_TYPES = (*_HYBRID_READERS, "granitemoehybrid", "bamba")
+"""The hybrid model types whose state kvcalc reads (read_model dispatches each; Granite 4.0-H has its own
+branch there and Bamba its own refusal)."""
 
 
 def _refuse_unread_state(arch: str, model_type: str, f: _Fields) -> None:
@@ -1184,32 +1192,8 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         layers = _gemma4_layers(f)
     elif model_type in ("llama4", "llama4_text"):
         layers = _llama4_layers(f)
-    elif model_type in ("qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text"):
-        layers, mamba = _qwen3_next_layers(f)
-        hybrid_class = True
-    elif model_type in ("lfm2", "lfm2_moe"):
-        layers, mamba = _lfm2_layers(f, model_type)
-        hybrid_class = True
-    elif model_type == "kimi_linear":
-        layers, mamba = _kimi_linear_layers(f)
-        hybrid_class = True
-    elif model_type == "jamba":
-        layers, mamba = _jamba_layers(f)
-        hybrid_class = True
-    elif model_type == "falcon_h1":
-        layers, mamba = _falcon_h1_layers(f)
-        hybrid_class = True
-    elif model_type in LIGHTNING_MODEL_TYPES:
-        layers, mamba = _lightning_layers(f)
-        hybrid_class = True
-    elif model_type == "zamba2":
-        layers, mamba = _zamba2_layers(f)
-        hybrid_class = True
-    elif model_type == "olmo_hybrid":
-        layers, mamba = _qwen3_next_layers(f, olmo=True)
-        hybrid_class = True
-    elif model_type == "nemotron_h":
-        layers, mamba = _nemotron_h_layers(f)
+    elif model_type in _HYBRID_READERS:
+        layers, mamba = _HYBRID_READERS[model_type](f)
         hybrid_class = True
     elif model_type in ("granitemoehybrid", "bamba"):
         if model_type == "bamba":
