@@ -108,3 +108,17 @@ def fake_hub(tmp_path, files: dict[str, Any], raise_on: Exception | None = None)
     mod.hf_hub_download = download
     mod.get_safetensors_metadata = metadata
     return mod
+
+
+def assert_field_named(cfg: dict[str, Any], field: str, gpu: str = "h100") -> None:
+    """A malformed config is refused naming ``field``: read_model raises ConfigError on it, and the page's
+    estimate call answers an error whose message names it (no traceback, no number)."""
+    import pytest
+    from kvcalc import api
+    from kvcalc.errors import ConfigError
+    from kvcalc.hf_config import read_model
+    with pytest.raises(ConfigError) as err:
+        read_model(cfg)
+    assert err.value.field == field
+    r = api.handle({"op": "estimate", "config": cfg, "gpu": gpu, "settings": {"max_model_len": 4096}})
+    assert not r["ok"] and field in r["error"]["message"]
