@@ -270,7 +270,7 @@ def refuse_model_before_release(arch: ModelArch, version: Version) -> None:
                                                     version=str(version), since=str(rule.value.since))})
 
 
-def kda_ssm_dtype_problem(arch: ModelArch, version: Version, ssm_dtype: str | None) -> tuple[str, Text] | None:
+def ssm_dtype_flag_effect(arch: ModelArch, version: Version, ssm_dtype: str | None) -> tuple[str, Text] | None:
     """What --mamba-ssm-cache-dtype does to a model with KDA layers (Kimi Linear), whose layer keeps its
     recurrent state in float32 in every release: ("refuse", why) from v0.30, where the model class sizes
     the state page with the flag (Rule.KDA_SSM_DTYPE_SIZING: float16 raises, bfloat16 makes the page too
@@ -864,11 +864,11 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     spec_refused = hybrid_spec_problem(arch, version, s.speculative is not None)
     if spec_refused is not None:
         raise SettingsError({"--speculative-config": spec_refused})  # Text: hybrid_spec_problem gives one
-    kda_dtype = kda_ssm_dtype_problem(arch, version, s.mamba_ssm_cache_dtype)
-    if kda_dtype is not None and kda_dtype[0] == "refuse":
-        raise SettingsError({"--mamba-ssm-cache-dtype": kda_dtype[1]})  # Text: kda_ssm_dtype_problem gives one
-    if kda_dtype is not None:
-        notes = [*notes, kda_dtype[1]]
+    ssm_flag = ssm_dtype_flag_effect(arch, version, s.mamba_ssm_cache_dtype)
+    if ssm_flag is not None and ssm_flag[0] == "refuse":
+        raise SettingsError({"--mamba-ssm-cache-dtype": ssm_flag[1]})  # Text: ssm_dtype_flag_effect gives one
+    if ssm_flag is not None:
+        notes = [*notes, ssm_flag[1]]
     # full attention over image tokens, which a backend must support (attention.mm_prefix_lm)
     mm_prefix = mm_prefix_lm(config, version, embeds_in_graph(config, resolved))
     if s.attention_backend is not None:

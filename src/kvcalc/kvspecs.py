@@ -596,7 +596,7 @@ def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
     if arch.mamba is not None:
         page_slots, layer_slots = speculative_slots(arch, req.version)
         # KDA keeps its recurrent state in float32 (engine refuses the --mamba-ssm-cache-dtype values
-        # that would size its page otherwise: kda_ssm_dtype_problem)
+        # that would size its page otherwise: ssm_dtype_flag_effect)
         ssm = None if arch.mamba.flavour == "kda" else req.mamba_ssm_dtype
         state = mamba_state_bytes(arch.mamba, req.tp, req.num_speculative_tokens if page_slots else 0,
                                   req.model_dtype, ssm_dtype=ssm)
