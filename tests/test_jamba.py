@@ -25,6 +25,9 @@ def test_attention_every_eighth_layer_from_the_fourth_and_mamba_1_elsewhere():
     # the head is hidden / heads (JambaAttention), 8 KV heads
     assert {(l.num_kv_heads, l.head_size) for l in arch.layers if l.kind == "full"} == {(8, 128)}
     assert arch.mamba.flavour == "mamba1" and arch.hybrid_mamba_class
+    # jamba.py reads the period and offset (layers_block_type), never a layer_types the config carries
+    stray = read_model({**config(JAMBA), "layer_types": ["full_attention"] * 32})
+    assert [l.kind for l in stray.layers] == [l.kind for l in arch.layers]
 
 
 @pytest.mark.parametrize("tp,state", [(1, 311_296), (2, 155_648), (4, 77_824), (8, 38_912)])

@@ -171,12 +171,13 @@ KDA_LAYER_TYPE = "kda"
 
 
 def _kimi_linear_fields(t: dict[str, Any]) -> dict[str, Any]:
-    """``layer_types`` for Kimi Linear, which has none: "kda" where KimiLinearConfig.is_kda_layer says
-    so (i + 1 in ``linear_attn_config.kda_layers``), "full_attention" (MLA) elsewhere. Left out when
-    the list is malformed; hf_config._kimi_linear_layers reports that."""
+    """``layer_types`` for Kimi Linear: "kda" where KimiLinearConfig.is_kda_layer says so (i + 1 in
+    ``linear_attn_config.kda_layers``), "full_attention" (MLA) elsewhere, whatever ``layer_types`` the
+    config carries (the class never reads one). Left out when the list is malformed;
+    hf_config._kimi_linear_layers reports that."""
     n, lin = t.get("num_hidden_layers"), t.get("linear_attn_config")
     kda = lin.get("kda_layers") if isinstance(lin, dict) else None
-    if t.get("layer_types") is not None or not isinstance(n, int) or isinstance(n, bool) or not 0 < n <= 10_000 \
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 < n <= 10_000 \
             or not isinstance(kda, list) or not all(isinstance(k, int) and not isinstance(k, bool) for k in kda):
         return {}
     numbers = set(kda)
@@ -189,14 +190,30 @@ MAMBA1_LAYER_TYPE = "mamba1"
 
 def _jamba_fields(t: dict[str, Any]) -> dict[str, Any]:
     """``layer_types`` for Jamba as transformers' JambaConfig answers ``layers_block_type``: attention
-    where i % attn_layer_period == attn_layer_offset (8 and 4 by default), Mamba-1 elsewhere. Left out
-    when the fields are malformed; hf_config._jamba_layers reports that."""
+    where i % attn_layer_period == attn_layer_offset (8 and 4 by default), Mamba-1 elsewhere, whatever
+    ``layer_types`` the config carries (jamba.py reads layers_block_type). Left out when the fields are
+    malformed; hf_config._jamba_layers reports that."""
     n, period, offset = t.get("num_hidden_layers"), t.get("attn_layer_period", 8), t.get("attn_layer_offset", 4)
-    if t.get("layer_types") is not None or not all(isinstance(v, int) and not isinstance(v, bool)
-                                                   for v in (n, period, offset)) \
-            or not 0 < n <= 10_000 or period < 1:
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (n, period, offset)) \
+            or not 0 < n <= 10_000 or period < 1 or offset < 0:
         return {}
     return {"layer_types": ["full_attention" if i % period == offset else MAMBA1_LAYER_TYPE for i in range(n)]}
+
+
+FALCON_H1_D_SSM_DEFAULT = 1024
+"""transformers' FalconH1Config ``mamba_d_ssm`` when config.json leaves the key out."""
+
+
+def falcon_h1_mixer_width(t: dict[str, Any]) -> Any:
+    """The width Falcon-H1's Mamba2 mixer is built at (falcon_h1.py): ``mamba_d_ssm``; transformers'
+    default 1,024 when the key is missing; int(mamba_expand × hidden_size) when it is null (None when
+    those are not numbers; hf_config._falcon_h1_layers reports that)."""
+    if "mamba_d_ssm" not in t:
+        return FALCON_H1_D_SSM_DEFAULT
+    if t["mamba_d_ssm"] is not None:
+        return t["mamba_d_ssm"]
+    expand, hidden = t.get("mamba_expand", 2), t.get("hidden_size")
+    return int(expand * hidden) if _number(expand) and _number(hidden) else None
 
 
 def _minimax_fields(t: dict[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import reprlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .config_aliases import canonical_with_sources, quantization_config
+from .config_aliases import canonical_with_sources, falcon_h1_mixer_width, quantization_config
 from .dtypes import MODEL_DTYPE_BYTES
 from .errors import ConfigError, UnsupportedModelError
 from .messages import Text
@@ -643,16 +643,15 @@ def _lightning_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
     heads, kv_heads = _head_counts(f)
     head = f.int("head_dim")
     given = f.list("attn_type_list", n)
-    if given is not None:
-        for i, t in enumerate(given[:n]):
-            if t not in (0, 1) or isinstance(t, bool):
-                raise ConfigError(f.path(f"attn_type_list[{i}]"), Text("config.attn_type_code", value=show(t)))
-        types = ["full_attention" if t == 1 else "linear_attention" for t in given[:n]]
-    else:
-        listed = f.list("layer_types", n)
-        if listed is None:
-            raise ConfigError(f.path("attn_type_list"), Text("config.missing"))
-        types = _layer_type_names(f, listed, n)
+    for i, t in enumerate((given or [])[:n]):
+        if t not in (0, 1) or isinstance(t, bool):
+            raise ConfigError(f.path(f"attn_type_list[{i}]"), Text("config.attn_type_code", value=show(t)))
+    # layer_types: the config's own (transformers' MiniMaxConfig), or config_aliases._minimax_fields'
+    # from a valid attn_type_list
+    listed = f.list("layer_types", n)
+    if listed is None:
+        raise ConfigError(f.path("attn_type_list"), Text("config.missing"))
+    types = _layer_type_names(f, listed, n)
     layers = _typed_layers(f, types, ("linear_attention",), ("full_attention",),
                            AttentionLayer("full", kv_heads, head, head))
     return layers, MambaDims("lightning", conv_kernel=0, num_heads=heads, head_dim=head)
@@ -701,8 +700,6 @@ def _zamba2_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
                              ssm_dtype=_ssm_dtype(f, "mamba_ssm_cache_dtype"), chunk_size=d["chunk_size"])
 
 
-FALCON_H1_D_SSM_DEFAULT = 1024
-"""transformers' FalconH1Config ``mamba_d_ssm`` when config.json leaves the key out."""
 FALCON_H1_CHUNK_DEFAULT = 256
 """transformers' FalconH1Config ``mamba_chunk_size`` when config.json leaves it out."""
 
@@ -720,15 +717,14 @@ def _falcon_h1_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
     window = f.opt_int("sliding_window", maximum=10**8)
     layer = AttentionLayer("sliding_window", kv_heads, head, head, window=window) if window \
         else AttentionLayer("full", kv_heads, head, head)
-    if "mamba_d_ssm" not in f.data:
-        inner = FALCON_H1_D_SSM_DEFAULT
-    elif f.raw("mamba_d_ssm") is None:
+    if "mamba_d_ssm" in f.data and f.raw("mamba_d_ssm") is None:     # expand × hidden: both must be numbers
         expand = f.raw("mamba_expand", 2)
         if isinstance(expand, bool) or not isinstance(expand, (int, float)) or not 0 < expand <= 64:
             raise ConfigError(f.path("mamba_expand"), Text("config.between", minimum=1, maximum=64, value=show(expand)))
-        inner = int(expand * f.int("hidden_size"))
+        f.int("hidden_size")
+        inner = falcon_h1_mixer_width(f.data)
     else:
-        inner = f.int("mamba_d_ssm")
+        inner = f.int("mamba_d_ssm", falcon_h1_mixer_width(f.data))
     names = {"conv": "mamba_d_conv", "heads": "mamba_n_heads", "head_dim": "mamba_d_head",
              "state": "mamba_d_state", "groups": "mamba_n_groups"}
     dims = _mamba2_dims(f, names, inner)
@@ -748,11 +744,12 @@ def _jamba_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
     heads, kv_heads = _head_counts(f)
     if f.raw("sliding_window") is not None:
         raise UnsupportedModelError(Text("model.jamba_sliding_window", value=show(f.raw("sliding_window"))))
-    period = f.int("attn_layer_period", 8, maximum=10_000)
-    offset = f.int("attn_layer_offset", 4, minimum=0, maximum=10_000)
+    f.int("attn_layer_period", 8, maximum=10_000)
+    f.int("attn_layer_offset", 4, minimum=0, maximum=10_000)
     head = _head_from_hidden(f, heads)
-    attention = AttentionLayer("full", kv_heads, head, head)
-    layers = [attention if i % period == offset else AttentionLayer("mamba") for i in range(n)]
+    # layer_types: config_aliases._jamba_fields fills them from the period and offset, now known valid
+    layers = _typed_layers(f, f.list("layer_types", n)[:n], ("mamba1",), ("full_attention",),
+                           AttentionLayer("full", kv_heads, head, head))
     expand = f.int("mamba_expand", 2, maximum=64)
     chunk = f.opt_int("mamba_chunk_size", maximum=10**6) or f.opt_int("chunk_size", maximum=10**6) or 2048
     return layers, MambaDims("mamba1", conv_kernel=f.int("mamba_d_conv", 4, minimum=2, maximum=64),
@@ -783,12 +780,12 @@ def _kimi_linear_layers(f: _Fields) -> tuple[list[AttentionLayer], MambaDims]:
     for i, k in enumerate(kda):
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n:
             raise ConfigError(g.path(f"kda_layers[{i}]"), Text("config.kda_layer_number", value=show(k), layers=n))
+    # layer_types: config_aliases._kimi_linear_fields fills them from kda_layers, now known valid
     heads = g.int("num_heads", maximum=100_000)
     head_dim = g.int("head_dim", maximum=100_000)
     kernel = g.int("short_conv_kernel_size", minimum=2, maximum=64)
     latent = AttentionLayer("mla", 1, f.int("kv_lora_rank") + f.int("qk_rope_head_dim"), 0)
-    kda_set = set(kda)
-    layers = [AttentionLayer("mamba") if i + 1 in kda_set else latent for i in range(n)]
+    layers = _typed_layers(f, f.list("layer_types", n)[:n], ("kda",), ("full_attention",), latent)
     return layers, MambaDims("kda", conv_kernel=kernel, num_heads=heads, head_dim=head_dim,
                              num_k_heads=heads, head_k_dim=head_dim, ssm_dtype="float32")
 
@@ -906,7 +903,6 @@ _UNSUPPORTED: dict[str, Text] = {
 """model_type -> what kvcalc cannot reproduce for it (the ``what`` of ``model.unsupported``)."""
 
 STATE_CLASSES_NOT_READ = frozenset({
-
     "MambaForCausalLM", "Mamba2ForCausalLM", "FalconMambaForCausalLM",
     "MiniMaxVL01ForConditionalGeneration", "Plamo2ForCausalLM", "Phi4FlashForCausalLM",
     "BailingMoeV2_5ForCausalLM", "BailingMoeV3ForCausalLM", "BailingMoeV3VLForConditionalGeneration",

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .config_aliases import ALWAYS_TIED, KDA_LAYER_TYPE, MAMBA1_LAYER_TYPE, LEARNED_POSITION_ROWS, NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical, model_type_of
+from .config_aliases import ALWAYS_TIED, falcon_h1_mixer_width, KDA_LAYER_TYPE, MAMBA1_LAYER_TYPE, LEARNED_POSITION_ROWS, NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical, model_type_of
 from .kvspecs import kv_heads_per_gpu
 from .units import cdiv
 
@@ -280,13 +280,8 @@ def _falcon_h1_mamba(t: dict, i: int, H: int) -> list[Part]:
     ``FalconH1SSMDecoderLayer``): ``mamba_d_ssm`` wide (transformers' 1,024 when the key is missing,
     mamba_expand × H when null), in_proj and out_proj compressed by the checkpoint's format, the conv
     filter, A, D and dt_bias not, and the gated norm only with ``mamba_rms_norm``."""
-    if "mamba_d_ssm" not in t:
-        inner = 1024
-    elif t.get("mamba_d_ssm") is None:
-        expand = t.get("mamba_expand", 2)
-        inner = int(expand * H) if isinstance(expand, (int, float)) and not isinstance(expand, bool) else 0
-    else:
-        inner = _n(t, "mamba_d_ssm")
+    width = falcon_h1_mixer_width(t)
+    inner = width if isinstance(width, int) and not isinstance(width, bool) else 0
     heads, groups, state = _n(t, "mamba_n_heads"), _n(t, "mamba_n_groups", 1), _n(t, "mamba_d_state")
     conv = inner + 2 * groups * state
     proj_bias = bool(t.get("mamba_proj_bias"))
