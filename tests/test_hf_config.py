@@ -140,8 +140,10 @@ def test_bad_field_errors_name_the_field(field, value, path):
 
 
 def test_unsupported_architecture_is_refused_not_guessed():
-    with pytest.raises(UnsupportedModelError, match="deepseek_v4"):
-        read_model(llama_like(model_type="deepseek_v4"))
+    with pytest.raises(UnsupportedModelError, match="encoder-decoder"):
+        read_model(llama_like(model_type="whisper"))
+    with pytest.raises(UnsupportedModelError, match="DeepSeek-V4's vision model"):
+        read_model(llama_like(architectures=["DeepseekV4ForConditionalGeneration"], model_type="deepseek_v4"))
 
 
 def test_not_a_config():

@@ -100,7 +100,7 @@ def p(v):
     assert checked == 10
     assert len(problems) == 10, problems
     good = '''
-REASONS = {"a": Text("model.reason.deepseek_v4")}
+REASONS = {"a": Text("model.reason.encoder_only")}
 def f(x, flag):
     hint = Text("catalog.gpu_suggestions", names=x) if x else Text("catalog.gpu_list_hint")
     raise CatalogError(Text("catalog.unknown_gpu", query=repr(x), hint=hint))

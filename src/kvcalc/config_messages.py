@@ -77,6 +77,28 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
         "must be 0 (a lightning-attention layer) or 1 (a softmax-attention layer), as MiniMax's config reads "
         "it; got {value}",
         "必须是 0（lightning attention 层）或 1（softmax attention 层），MiniMax 的配置按此读取；收到的是 {value}"),
+    "config.dsv4_ratios_missing": (
+        "missing: each DeepSeek-V4 layer's cache follows its compress ratio (0 or 1: the sliding window "
+        "alone; 4 or 128: a compressed cache besides); copy the list from the checkpoint's config.json",
+        "缺失：DeepSeek-V4 每层的缓存取决于它的压缩比（0 或 1：只有滑动窗口；4 或 128：另有压缩缓存）；"
+        "请从 checkpoint 的 config.json 复制该列表"),
+    "config.dsv4_ratio": (
+        "must be 0, 1, 4 or 128, the compress ratios vLLM's DeepSeek-V4 builds; got {value}",
+        "必须是 0、1、4 或 128，即 vLLM 的 DeepSeek-V4 支持的压缩比；收到的是 {value}"),
+    "config.dsv4_index_dim": (
+        "must be a multiple of 128: the indexer keeps one float32 scale per 128 key values; got {value}",
+        "必须是 128 的倍数：indexer 每 128 个键值保存一个 float32 缩放系数；收到的是 {value}"),
+    "model.dsv4_no_ratio_4": (
+        "a DeepSeek-V4 config without a layer of compress ratio 4: vLLM plans the windows and compressor "
+        "states around those layers' pages (and asserts a page that holds them before v0.27), so kvcalc "
+        "does not size this layout",
+        "该 DeepSeek-V4 配置没有压缩比为 4 的层：vLLM 围绕这些层的页规划窗口与压缩器状态（v0.27 之前会断言存在能"
+        "容纳它们的页），kvcalc 不计算这种布局"),
+    "model.dsv4_entry": (
+        "a DeepSeek-V4 config with head_dim {head_dim} and qk_rope_head_dim {rope}: vLLM's 584-byte "
+        "fp8_ds_mla entry is written for 512 and 64, so kvcalc cannot size this cache",
+        "该 DeepSeek-V4 配置的 head_dim 为 {head_dim}、qk_rope_head_dim 为 {rope}：vLLM 的 584 字节 fp8_ds_mla "
+        "条目是按 512 与 64 编写的，kvcalc 无法计算此缓存"),
     "config.kda_layer_number": (
         "must hold layer numbers from 1 to {layers} (Kimi Linear counts its layers from 1), got {value}",
         "必须是 1 到 {layers} 的层序号（Kimi Linear 的层从 1 开始编号），收到的是 {value}"),
@@ -170,9 +192,9 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "model.reason.speculators": (
         "speculators-format drafters other than EAGLE-3 and PEagle",
         "EAGLE-3 与 PEagle 以外的 speculators 格式草稿模型"),
-    "model.reason.deepseek_v4": (
-        "DeepSeek-V4's packed cache layout",
-        "DeepSeek-V4 的打包缓存布局"),
+    "model.reason.dsv4_vision": (
+        "DeepSeek-V4's vision model (its encoder and the experts' vision gates)",
+        "DeepSeek-V4 的视觉模型（其编码器与专家的视觉门控）"),
     "model.reason.encoder_decoder": (
         "encoder-decoder cross-attention",
         "编码器-解码器模型的交叉注意力"),

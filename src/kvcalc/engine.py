@@ -13,7 +13,8 @@ from typing import Any
 from . import logfmt, paging
 from .budget import Budget, cuda_graph_deducted, estimate_budget
 from .catalog import Gpu
-from .dtypes import (KvDtype, fp8_by_default, model_dtype_bytes, normalize_model_dtype, resolve_kv_dtype,
+from .compressed_kv import BLOCK_SIZE
+from .dtypes import (KV_CACHE_DTYPE_CHOICES, KV_CACHE_DTYPES, KvDtype, fp8_by_default, model_dtype_bytes, normalize_model_dtype, resolve_kv_dtype,
                      sparse_mla_storage)
 from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, show, speculators_view
@@ -21,7 +22,7 @@ from .hf_overrides import apply_overrides, keeps_checkpoint_shapes, overrides_of
 from .attention import (dcp_backend_problem, forced_backend_problem, keeps_full_graphs, mm_prefix_lm,
                         nvfp4_kv_problem, runs_flashinfer, triton_fp8_problem)
 from .kvspecs import (GpuTarget, Layout, LayoutRequest, attention_head_sizes, backend_block, build_layout,
-                      default_ssm_dtype, fa_keeps_cache, flashinfer_keeps_cache)
+                      default_ssm_dtype, fa_keeps_cache, flashinfer_keeps_cache, parse_capability)
 from .messages import Text, message_of
 from .params import expert_count, text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
@@ -247,7 +248,7 @@ def v0_engine_note(arch: ModelArch, gpu: GpuTarget, version: Version, requested_
 
 MODEL_FIRST_RELEASE: dict[str, Rule] = {
     "lfm2": Rule.LFM2_MODEL, "lfm2_moe": Rule.LFM2_MOE_MODEL, "kimi_linear": Rule.KIMI_LINEAR_MODEL,
-    "olmo_hybrid": Rule.OLMO_HYBRID_MODEL,
+    "olmo_hybrid": Rule.OLMO_HYBRID_MODEL, "deepseek_v4": Rule.DEEPSEEK_V4_MODEL,
     "Lfm2VlForConditionalGeneration": Rule.LFM2_VL_MODEL, "Lfm2VLForConditionalGeneration": Rule.LFM2_VL_MODEL,
 }
 """Model types (of the language model) and architectures kvcalc reads that vLLM added after v0.10.0,
@@ -305,6 +306,57 @@ def hybrid_spec_problem(arch: ModelArch, version: Version, speculative: bool) ->
         return None
     return Text("settings.hybrid_spec_refused", version=str(version), model=arch.architecture,
                 since=str(Rule.HYBRID_SPEC_DECODING.value.since))
+
+
+def deepseek_v4_problem(arch: ModelArch, gpu: GpuTarget, version: Version, s: Settings) -> tuple[str, Text] | None:
+    """The flag and the reason where vLLM cannot run DeepSeek-V4 so, or kvcalc has not read how it would;
+    None for any other model. FlashMLA's DeepSeek-V4 backend takes compute capability 9.0 and 10.x, and
+    FlashInfer's SM120 path 12.x from v0.24 (Rule.DSV4_SM12X; vllm/models/deepseek_v4/nvidia/model.py,
+    sparse_mla.py); the compressor states are built for 256-token blocks (compressor.py); pipeline
+    parallelism, decode context parallel, a forced attention backend (FLASHINFER_MLA_SPARSE_DSV4's plain
+    rows), ROCm, drafts other than its MTP layer, a weight format other than the checkpoint's fp8 and
+    --cpu-offload-gb were not read (deepseek_v4_weights prices the checkpoint's own tensors)."""
+    if arch.compressed is None:
+        return None
+    if gpu.platform != "cuda":
+        return "--gpu", Text("dsv4.rocm")
+    cc = parse_capability(gpu.compute_capability)
+    sm12 = applies(Rule.DSV4_SM12X, version)
+    if cc is None or not (cc[0] in (9, 10) or cc[0] == 12 and sm12):
+        extra = Text("dsv4.gpu_sm12") if sm12 else Text("dsv4.gpu_sm12_later", since=str(Rule.DSV4_SM12X.value.since))
+        return "--gpu", Text("dsv4.gpu", version=str(version), capability=gpu.compute_capability, sm12=extra)
+    if s.pipeline_parallel_size > 1:
+        return "--pipeline-parallel-size", Text("dsv4.pipeline")
+    if s.decode_context_parallel_size > 1:
+        return "--decode-context-parallel-size", Text("dsv4.dcp")
+    if s.block_size not in (None, BLOCK_SIZE):
+        return "--block-size", Text("dsv4.block_size")
+    if s.attention_backend is not None:
+        return "--attention-backend", Text("dsv4.backend", backend=s.attention_backend)
+    if s.speculative is not None and spec_family(s.speculative.method) not in ("mtp", "none"):
+        return "--speculative-config", Text("dsv4.spec_method", method=str(s.speculative.method))
+    if s.weights not in (None, "auto", "fp8"):
+        return "weights", Text("dsv4.weights", value=str(s.weights))
+    if s.cpu_offload_gb:
+        return "--cpu-offload-gb", Text("dsv4.cpu_offload")
+    return None
+
+
+def deepseek_v4_kv(requested: str, version: Version) -> KvDtype:
+    """DeepSeek-V4's cache dtype: its fp8_ds_mla rows for any fp8 name, and for auto from v0.30
+    (Rule.DSV4_AUTO_KV_FP8); before, vLLM asserts ``kv_cache_dtype.startswith("fp8")``
+    (vllm/models/deepseek_v4/attention.py ``_resolve_dsv4_kv_cache_dtype``; deepseek_v4_attention.py in
+    v0.20-v0.22), and from v0.30 raises a ValueError for any other value."""
+    name = (requested or "auto").strip().lower()
+    if name == "auto" and not applies(Rule.DSV4_AUTO_KV_FP8, version):
+        raise SettingsError({"--kv-cache-dtype": Text("dsv4.kv_auto", version=str(version),
+                                                      since=str(Rule.DSV4_AUTO_KV_FP8.value.since))})
+    if name == "auto" or name.startswith("fp8") and name in KV_CACHE_DTYPES:
+        return KV_CACHE_DTYPES["fp8_ds_mla"]
+    if name not in KV_CACHE_DTYPES:
+        raise SettingsError({"--kv-cache-dtype": Text(
+            "dtype.unknown_kv", value=repr(requested), choices=", ".join(KV_CACHE_DTYPE_CHOICES))})
+    raise SettingsError({"--kv-cache-dtype": Text("dsv4.kv_dtype", name=name)})
 
 
 def as_release_reads(arch: ModelArch, version: Version) -> ModelArch:
@@ -552,7 +604,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                          mnbt=r.max_num_batched_tokens, towers_off=_towers_off(config, r),
                          rounding=True, max_split=load_split,
                          cpu_offload_bytes=int((s.cpu_offload_gb or 0) * GIB),
-                         expert_parallel=expert_parallel, version=r.version)
+                         expert_parallel=expert_parallel, version=r.version,
+                         capability_major=gpu.target.major)
     if w is None:
         return None, Text("note.weights_unknown"), ()
     vocab = text_part(config).get("vocab_size")
@@ -583,9 +636,11 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       full_graphs=keeps_full_graphs(s.attention_backend, arch, gpu.target,
                                                                     r.version, 1 + num_spec, sixteen_bit_cache,
                                                                     fa_cache, mm_prefix),
-                                      flashinfer_attention=runs_flashinfer(s.attention_backend, arch, gpu.target,
-                                                                           r.version, sixteen_bit_cache, fa_cache,
-                                                                           mm_prefix, fi_cache),
+                                      # DeepSeek-V4 runs its own attention classes (FlashMLA, FlashInfer's SM120
+                                      # path), whose workspace deepseek_v4_profile counts
+                                      flashinfer_attention=arch.compressed is None and runs_flashinfer(
+                                          s.attention_backend, arch, gpu.target, r.version, sixteen_bit_cache,
+                                          fa_cache, mm_prefix, fi_cache),
                                       interactivity=s.performance_mode == "interactivity",
                                       embeds_in_graph=embeds_in_graph(config, r),
                                       mm_limits=r.mm_limits, mm_processor=r.mm_processor,
@@ -779,9 +834,14 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     given_len = None if resolved.auto_max_model_len else s.max_model_len
     supports_bf16 = gpu.platform != "cuda" or gpu.target.major >= 8
     model_dtype = normalize_model_dtype(arch.torch_dtype, supports_bf16)
-    kv = resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_dtype, version, arch.is_mla,
-                          arch.architecture, gpu.platform, gpu.target.major, arch.quant_method,
-                          sparse_mla=bool(arch.sparse_mla_index_head_dim))
+    dsv4_refused = deepseek_v4_problem(arch, gpu.target, version, s)
+    if dsv4_refused is not None:
+        flag, why = dsv4_refused
+        raise SettingsError({flag: why})  # Text: deepseek_v4_problem gives one
+    kv = deepseek_v4_kv(s.kv_cache_dtype, version) if arch.compressed is not None else \
+        resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_dtype, version, arch.is_mla,
+                         arch.architecture, gpu.platform, gpu.target.major, arch.quant_method,
+                         sparse_mla=bool(arch.sparse_mla_index_head_dim))
     if arch.sparse_mla_index_head_dim:
         kv = sparse_mla_storage(kv, s.kv_cache_dtype, version, gpu.platform, gpu.target.major,
                                 max(1, arch.num_attention_heads // max(1, s.tensor_parallel_size)))
@@ -826,7 +886,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     if fp8_by_default(s.kv_cache_dtype, arch.architecture, gpu.platform, gpu.target.major, version):
         notes = [*notes, Text("note.glm_fp8_kv_on_sm10")]
     if s.kv_connector is not None:
-        if any(l.kind in ("sliding_window", "chunked_local", "mamba") for l in arch.layers) or arch.has_state_layers:
+        if any(l.kind in ("sliding_window", "chunked_local", "mamba", "compressed") for l in arch.layers) or \
+                arch.has_state_layers:
             raise SettingsError({"--kv-transfer-config": Text("settings.kv_connector_hybrid")})
         notes = [*notes, Text("note.kv_connector", connector=s.kv_connector)]
     if s.enable_expert_parallel and not arch.is_moe:
@@ -910,7 +971,9 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         notes = [*notes, Text("note.mamba_all_mode", version=str(version), block=state.block_size,
                               blocks=state.max_blocks(ctx), length=resolved.max_model_len)]
     kv_per_token = sum(sp.token_bytes for sp in layout.stages[0].values() if hasattr(sp, "token_bytes"))
-    if len(layout.stages) > 1:
+    if grouping.packed is not None:     # DeepSeek-V4: what a token of context costs (the full group)
+        kv_per_token = grouping.groups[0].page_size_bytes // layout.block_size
+    elif len(layout.stages) > 1:
         kv_per_token = max(sum(sp.token_bytes for sp in st.values() if hasattr(sp, "token_bytes"))
                            for st in layout.stages)
     parts = {"grouping": grouping, "layout": layout, "ctx": ctx, "version": version,

@@ -17,6 +17,7 @@ from .config_aliases import canonical_with_sources, falcon_h1_mixer_width, quant
 from .dtypes import MODEL_DTYPE_BYTES
 from .errors import ConfigError, UnsupportedModelError
 from .messages import Text
+from .compressed_kv import CompressedDims, ratios_of
 from .versions import Rule, Version, applies
 
 
@@ -24,7 +25,8 @@ from .versions import Rule, Version, applies
 class AttentionLayer:
     """One decoder layer's KV cache shape before tensor parallelism.
 
-    ``kind``: "full", "sliding_window", "chunked_local", "mla", "mamba" or "none" (an
+    ``kind``: "full", "sliding_window", "chunked_local", "mla", "mamba", "compressed" (DeepSeek-V4:
+    a window of ``window`` raw entries, compressed by ``chunk`` = 4 or 128 where not 1) or "none" (an
     MLP-only layer, or a layer that reuses an earlier layer's cache: KV sharing).
     For MLA ``head_size`` is the latent width (kv_lora_rank + qk_rope_head_dim) and
     ``head_size_v`` is 0; the latent is one "head" that TP does not split.
@@ -88,6 +90,7 @@ class ModelArch:
     hybrid_mamba_class: bool = False   # vLLM aligns the attention block to a Mamba page
     parallel_state: bool = False       # every layer also keeps a Mamba state (Falcon-H1, Zamba2)
     mtp_layers: tuple[AttentionLayer, ...] = ()  # draft layers MTP speculative decoding adds
+    compressed: CompressedDims | None = None  # DeepSeek-V4's compressed KV cache (compressed_kv)
     checkpoint_kv_dtype: str | None = None  # KV dtype the quantization_config asks for
     quant_method: str | None = None
     sparse_mla_index_head_dim: int | None = None  # DeepSeek-V3.2 indexer (index_head_dim)
@@ -848,6 +851,40 @@ def _head_from_hidden(f: _Fields, heads: int) -> int:
     return hidden // heads
 
 
+DSV4_RATIOS = (0, 1, 4, 128)
+"""The compress ratios vLLM's DeepSeek-V4 builds (0 and 1: the window alone; compressor.py accepts 4
+and 128)."""
+
+
+def _deepseek_v4_layers(f: _Fields) -> tuple[list[AttentionLayer], CompressedDims]:
+    """DeepSeek-V4: layer i keeps a ``sliding_window`` of raw entries, and where ``compress_ratios[i]``
+    is 4 or 128 a compressed cache besides (vllm/models/deepseek_v4/attention.py reads
+    ``max(1, compress_ratios[i])`` for i < num_hidden_layers; the list's extra entries, the MTP and
+    DSpark layers', are not read). Its 584-byte entry is hard-coded for head_dim 512 with 64 RoPE
+    dims (kv_cache_interface.py), so another geometry is refused rather than sized wrong."""
+    n = f.int("num_hidden_layers", maximum=10_000)
+    ratios = f.list("compress_ratios", n)
+    if ratios is None:
+        raise ConfigError(f.path("compress_ratios"), Text("config.dsv4_ratios_missing"))
+    for i, r in enumerate(ratios[:n]):
+        if isinstance(r, bool) or r not in DSV4_RATIOS:
+            raise ConfigError(f.path(f"compress_ratios[{i}]"), Text("config.dsv4_ratio", value=show(r)))
+    head_dim = f.int("head_dim", maximum=100_000)
+    rope = f.int("qk_rope_head_dim", maximum=100_000)
+    if (head_dim, rope) != (512, 64):
+        raise UnsupportedModelError(Text("model.dsv4_entry", head_dim=head_dim, rope=rope))
+    index_dim = f.int("index_head_dim", maximum=100_000)
+    if index_dim % 128:
+        raise ConfigError(f.path("index_head_dim"), Text("config.dsv4_index_dim", value=index_dim))
+    window = f.int("sliding_window", maximum=10**8)
+    dims = CompressedDims(ratios_of(f.data), window, head_dim, index_dim)
+    if 4 not in dims.ratios:
+        # vLLM pads the windows and states to a page of the compressed group, which needs ratio-4 layers'
+        # pages (kv_cache_utils.py asserts it before v0.27); the published checkpoints all have them
+        raise UnsupportedModelError(Text("model.dsv4_no_ratio_4"))
+    return [AttentionLayer("compressed", 1, head_dim, 0, window=window, chunk=r) for r in dims.ratios], dims
+
+
 _MLA_MODEL_TYPES = ("deepseek_v2", "deepseek_v3", "deepseek_v32", "deepseek_mtp", "glm_moe_dsa",
                     "glm4_moe_lite", "kimi_k2", "longcat_flash", "pangu_ultra_moe", "dots3_note")
 """``is_deepseek_mla`` (vllm/transformers_utils/model_arch_config_convertor.py): these model
@@ -890,7 +927,6 @@ def _nas_layers(f: _Fields) -> list[AttentionLayer]:
 
 
 _UNSUPPORTED: dict[str, Text] = {
-    "deepseek_v4": Text("model.reason.deepseek_v4"),
     "whisper": Text("model.reason.encoder_decoder"),
     "t5": Text("model.reason.encoder_decoder"),
     "bart": Text("model.reason.encoder_decoder"),
@@ -1013,6 +1049,8 @@ def _mtp_layers(f: _Fields, base: list[AttentionLayer]) -> tuple[AttentionLayer,
     if f.str("model_type") == "kimi_linear":
         count = 0   # vLLM's Kimi Linear has no MTP module (kimi_linear.py; vllm/models/kimi_k3)
     template = next((l for l in base if l.kind in ("full", "mla")), None)
+    if f.str("model_type") == "deepseek_v4":    # a draft layer keeps the window alone (ratio 1)
+        template = next((replace(l, chunk=1) for l in base if l.kind == "compressed"), None)
     if not count or template is None:
         return ()
     return tuple(template for _ in range(count))
@@ -1177,7 +1215,13 @@ def read_model(config: dict[str, Any]) -> ModelArch:
     mamba = None
     hybrid_class = False
     index_dim = None
-    if model_type in _MLA_MODEL_TYPES and f.has("kv_lora_rank"):
+    compressed = None
+    if model_type == "deepseek_v4":
+        if arch not in ("", "DeepseekV4ForCausalLM"):
+            raise UnsupportedModelError(Text("model.unsupported", what=Text("model.reason.dsv4_vision"),
+                                             model_type=repr(model_type)))
+        layers, compressed = _deepseek_v4_layers(f)
+    elif model_type in _MLA_MODEL_TYPES and f.has("kv_lora_rank"):
         n = f.int("num_hidden_layers", maximum=10_000)
         layers = _mla_layers(f, n)
         if f.has("index_topk"):
@@ -1221,6 +1265,7 @@ def read_model(config: dict[str, Any]) -> ModelArch:
         hybrid_mamba_class=hybrid_class,
         parallel_state=model_type in ("falcon_h1", "zamba2"),
         mtp_layers=_mtp_layers(f, layers),
+        compressed=compressed,
         checkpoint_kv_dtype=ckpt_kv,
         quant_method=method,
         sparse_mla_index_head_dim=index_dim,

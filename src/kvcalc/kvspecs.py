@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from .compressed_kv import BLOCK_SIZE, layer_specs
 from .dtypes import FP8_DS_MLA_BYTES_PER_TOKEN, KvDtype, model_dtype_bytes
 from .errors import SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, MambaDims, ModelArch
@@ -564,9 +565,21 @@ def sliding_block_size(block_size: int, version: Version) -> int:
     return block_size
 
 
+def compressed_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
+    """DeepSeek-V4's caches (compressed_kv.layer_specs) in one stage: 256-token blocks, which its
+    compressor states are built around (engine.deepseek_v4_problem refuses other block sizes and pipeline
+    parallelism before this), and its fp8_ds_mla rows whatever TP."""
+    if req.kv.name != "fp8_ds_mla":
+        raise SettingsError({"--kv-cache-dtype": Text("dsv4.kv_dtype", name=req.kv.name)})
+    specs = layer_specs(arch.compressed, len(req.draft_layers))
+    return Layout((specs,), BLOCK_SIZE, Text("block.dsv4"), 0, 1, notes=arch.notes)
+
+
 def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
     """Per-stage specs of ``arch`` under ``req`` (see module docstring)."""
     check_tensor_parallel(arch, req.tp)
+    if arch.compressed is not None:
+        return compressed_layout(arch, req)
     notes: list[str] = []
     rocm_sparse = rocm_sparse_mla_problem(arch, req.gpu, req.version, req.block_size, req.kv.name)
     if rocm_sparse is not None:

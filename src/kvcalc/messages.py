@@ -733,6 +733,78 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "block size, --max-model-len, speculative decoding?)",
         "按日志显存算出的 KV 池超出了舍入误差范围：有设置不同（KV 数据类型、块大小、--max-model-len、投机解码？）"),
     # ---- the calculation (engine.py)
+    "dsv4.kv_auto": (
+        "vLLM {version} stops: DeepSeek-V4 keeps its cache in fp8_ds_mla rows and asserts an fp8 "
+        "--kv-cache-dtype, which auto becomes only from v{since}. Pass --kv-cache-dtype fp8",
+        "vLLM {version} 会停止启动：DeepSeek-V4 的缓存存为 fp8_ds_mla 行，vLLM 断言 --kv-cache-dtype 为 fp8，"
+        "而 auto 要到 v{since} 才会变成 fp8。请传入 --kv-cache-dtype fp8"),
+    "dsv4.kv_dtype": (
+        "DeepSeek-V4 keeps its cache in fp8_ds_mla rows: vLLM takes --kv-cache-dtype fp8, fp8_e4m3 or "
+        "fp8_ds_mla (and auto from v0.30); {name} stops the start",
+        "DeepSeek-V4 的缓存存为 fp8_ds_mla 行：vLLM 接受 --kv-cache-dtype fp8、fp8_e4m3 或 fp8_ds_mla"
+        "（v0.30 起也接受 auto）；{name} 会使启动失败"),
+    "dsv4.gpu": (
+        "vLLM {version} runs DeepSeek-V4's attention with FlashMLA on compute capability 9.0 and 10.x{sm12}; "
+        "this GPU is {capability}, where public starts stop in the profile run (DeepGEMM's hyper-connection "
+        "kernel: 'Unsupported architecture'). Choose a Hopper or Blackwell GPU",
+        "vLLM {version} 用 FlashMLA 在计算能力 9.0 与 10.x 上运行 DeepSeek-V4 的注意力{sm12}；"
+        "该 GPU 为 {capability}，公开的启动记录在 profile 阶段就停止了（DeepGEMM 的 hyper-connection kernel："
+        "'Unsupported architecture'）。请选择 Hopper 或 Blackwell GPU"),
+    "dsv4.gpu_sm12": (
+        ", and with FlashInfer's SM120 path on 12.x",
+        "，在 12.x 上用 FlashInfer 的 SM120 路径"),
+    "dsv4.gpu_sm12_later": (
+        " (12.x only from v{since})",
+        "（12.x 要到 v{since} 才支持）"),
+    "dsv4.rocm": (
+        "kvcalc does not size DeepSeek-V4 on ROCm yet: vLLM's AMD path keeps the same cache, but loads the "
+        "weights its own way (a public MI300X start holds about 10 GiB more a GPU than the CUDA path), which "
+        "kvcalc has not read",
+        "kvcalc 暂不计算 ROCm 上的 DeepSeek-V4：vLLM 的 AMD 路径缓存相同，但权重加载方式不同（一次公开的 MI300X "
+        "启动每张 GPU 比 CUDA 路径多约 10 GiB），kvcalc 尚未读过"),
+    "dsv4.block_size": (
+        "DeepSeek-V4 runs on 256-token blocks only: its compressor states (4 and 8 rows a page) match a "
+        "256-token block's compressed entries and its attention kernels take 256 (--block-size 64 divides "
+        "by zero while sizing, 128 stops with 'No common block size for 128'; larger sizes are untested). "
+        "Leave --block-size out or pass 256",
+        "DeepSeek-V4 只能使用 256 token 的块：它的压缩器状态（每页 4 与 8 行）与 256 token 块的压缩条目对应，"
+        "注意力 kernel 也只接受 256（--block-size 64 在计算时除以零，128 会报 'No common block size for 128'；"
+        "更大的值未经验证）。请不要传 --block-size，或传 256"),
+    "dsv4.pipeline": (
+        "kvcalc does not size DeepSeek-V4 with pipeline parallelism yet: how vLLM splits its packed groups "
+        "across stages has not been read. Use --tensor-parallel-size for more GPUs",
+        "kvcalc 暂不计算流水线并行下的 DeepSeek-V4：尚未读过 vLLM 如何把它的打包组分到各阶段。"
+        "需要更多 GPU 时请用 --tensor-parallel-size"),
+    "dsv4.dcp": (
+        "vLLM stops: every DeepSeek-V4 layer keeps a sliding window, and the KV sizing asserts 'DCP not "
+        "support sliding window.'. Use --decode-context-parallel-size 1",
+        "vLLM 会停止启动：DeepSeek-V4 每一层都有滑动窗口，而 KV 计算会断言 'DCP not support sliding window.'。"
+        "请使用 --decode-context-parallel-size 1"),
+    "dsv4.backend": (
+        "kvcalc sizes DeepSeek-V4 on the attention vLLM picks for it (FlashMLA, or FlashInfer's SM120 path "
+        "on 12.x), whose cache is fp8_ds_mla rows; {backend} is not modelled for it. Leave "
+        "--attention-backend out",
+        "kvcalc 按 vLLM 为 DeepSeek-V4 自动选择的注意力（FlashMLA，或 12.x 上 FlashInfer 的 SM120 路径）计算，"
+        "其缓存为 fp8_ds_mla 行；{backend} 未建模。请不要传 --attention-backend"),
+    "dsv4.spec_method": (
+        "kvcalc sizes DeepSeek-V4's speculative decoding with its own MTP layer (method mtp); the draft "
+        "layers of {method} were not read for it",
+        "kvcalc 只按 DeepSeek-V4 自带的 MTP 层（method mtp）计算推测解码；{method} 的草稿层尚未针对它读过"),
+    "dsv4.weights": (
+        "kvcalc prices DeepSeek-V4's own checkpoint (fp8 layers, MXFP4 or fp8 experts), which vLLM loads as "
+        "deepseek_v4_fp8; a {value} copy was not read. Leave the weight format on auto (or fp8)",
+        "kvcalc 按 DeepSeek-V4 自己的 checkpoint（fp8 层、MXFP4 或 fp8 专家）计价，vLLM 以 deepseek_v4_fp8 加载它；"
+        "{value} 版本尚未读过。请把权重格式保持为 auto（或 fp8）"),
+    "dsv4.cpu_offload": (
+        "kvcalc does not size --cpu-offload-gb for DeepSeek-V4 yet: which of its tensors vLLM moves to host "
+        "memory has not been read",
+        "kvcalc 暂不计算 DeepSeek-V4 的 --cpu-offload-gb：尚未读过 vLLM 会把它的哪些张量移到主机内存"),
+    "block.dsv4": (
+        "vLLM sets 256-token blocks for DeepSeek-V4's sparse attention ('Setting kv cache block size to 256 "
+        "for DEEPSEEK_SPARSE_SWA backend'); its windows and compressor states keep blocks of their own "
+        "(64, 4 and 8 entries)",
+        "vLLM 为 DeepSeek-V4 的稀疏注意力设定 256 token 的块（'Setting kv cache block size to 256 for "
+        "DEEPSEEK_SPARSE_SWA backend'）；它的窗口与压缩器状态各有自己的块（64、4 与 8 个条目）"),
     "settings.mtp_without_layers": (
         "method mtp needs a checkpoint with MTP layers (num_nextn_predict_layers / mtp_num_hidden_layers)",
         "method mtp 需要带 MTP 层的权重（num_nextn_predict_layers / mtp_num_hidden_layers）"),
@@ -968,6 +1040,27 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "MXFP4 experts on Marlin kernels, padded {pct:.1f}% for their tiles (each GPU's expert "
         "intermediate size to 128)",
         "MXFP4 专家层走 Marlin 内核，按其分块对齐多占 {pct:.1f}%（每张 GPU 的专家中间维度对齐到 128）"),
+    "basis.dsv4_forward": (
+        "DeepSeek-V4's forward pass: {gib:.2f} GiB at its worst layer (the hyper-connection streams, padded "
+        "queries and the indexer's 512 MiB logits placeholder) above {workspace:.2f} GiB of workspace vLLM "
+        "keeps ({kind})",
+        "DeepSeek-V4 的前向计算：最重的一层 {gib:.2f} GiB（hyper-connection 残差流、填充后的 query 与 indexer 的 "
+        "512 MiB logits 占位），另有 vLLM 保留的 {workspace:.2f} GiB 工作区（{kind}）"),
+    "basis.dsv4_ws_indexer": (
+        "the indexer's key gather, 1,320 bytes a token of max_model_len",
+        "indexer 的键收集缓冲区，max_model_len 每个 token 1,320 字节"),
+    "basis.dsv4_ws_flashmla": (
+        "FlashMLA's prefill gather over max_model_len",
+        "FlashMLA 覆盖 max_model_len 的 prefill gather 缓冲区"),
+    "basis.dsv4_ws_moe": (
+        "the MoE kernel's workspaces",
+        "MoE kernel 的工作区"),
+    "basis.weights_dsv4": (
+        "{billions:.2f} B parameters priced tensor by tensor as vLLM loads DeepSeek-V4: fp8 linear layers with "
+        "block scales, {experts} routed experts, bf16 compressors, gates and embeddings, float32 "
+        "hyper-connection mixers, plus the RoPE caches and the buffers built with the model",
+        "{billions:.2f} B 参数，按 vLLM 加载 DeepSeek-V4 的方式逐个张量计价：带块缩放的 fp8 线性层、{experts} 路由专家、"
+        "bf16 的压缩器、门控与嵌入、float32 的 hyper-connection 混合参数，另加 RoPE 缓存与随模型创建的缓冲区"),
     "basis.weights_params": (
         "{billions:.2f} B parameters, {label} weights, split across TP/PP",
         "{billions:.2f} B 参数，{label} 权重，按 TP/PP 切分"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from .compressed_kv import CompressedMLASpec, PackedSizing, packed_groups, packed_sizing
 from .errors import UnsupportedModelError
 from .messages import Text
 from .specs import (FullAttentionSpec, LayerSpec, MambaSpec, MLASpec, SizingContext, mergeable,
@@ -43,10 +44,11 @@ class Group:
 
 @dataclass(frozen=True)
 class Grouping:
-    kind: str                     # "uniform", "uniform_type", "hybrid" or "attention_free"
+    kind: str                     # "uniform", "uniform_type", "hybrid", "packed" or "attention_free"
     groups: tuple[Group, ...]
     padding_layers: int = 0       # empty slots added so every group has group_size layers
     page_size_bytes: int = 0      # the (unified) page of one layer, hybrid and uniform kinds
+    packed: PackedSizing | None = None  # DeepSeek-V4's packed groups: what a block costs (compressed_kv)
 
     @property
     def group_size(self) -> int:
@@ -98,6 +100,10 @@ def group_layers(specs: dict[str, LayerSpec], version: Version) -> Grouping:
         return Grouping("attention_free", ())
     values = list(specs.values())
     names = tuple(specs)
+    if any(isinstance(s, CompressedMLASpec) for s in values):
+        groups = packed_groups(specs, version)
+        return Grouping("packed", tuple(Group(g.names, g.specs[0], g.specs) for g in groups),
+                        packed=packed_sizing(groups, version))
     if _all_mergeable(values):
         return Grouping("uniform", (Group(names, values[0]),), 0, values[0].page_size_bytes)
     bases = {uniform_base(s) for s in values}
@@ -147,6 +153,8 @@ def bytes_per_block(grouping: Grouping) -> int:
     UniformType group, else page × group_size (``get_kv_cache_config_from_groups``)."""
     if grouping.kind == "attention_free":
         return 0
+    if grouping.packed is not None:
+        return grouping.packed.block_bytes
     if grouping.kind == "uniform_type":
         return grouping.groups[0].page_size_bytes
     return grouping.page_size_bytes * grouping.group_size
@@ -159,6 +167,8 @@ def num_blocks(grouping: Grouping, available_bytes: int) -> int:
     """
     if grouping.kind == "attention_free":
         return 1
+    if grouping.packed is not None:
+        return max(0, available_bytes // grouping.packed.block_bytes)
     if grouping.kind == "uniform_type":
         return max(0, available_bytes // grouping.groups[0].page_size_bytes)
     return max(0, available_bytes // grouping.page_size_bytes // grouping.group_size)
@@ -166,7 +176,14 @@ def num_blocks(grouping: Grouping, available_bytes: int) -> int:
 
 def blocks_per_request(grouping: Grouping, ctx: SizingContext) -> int:
     """Σ over groups of cdiv(max memory per request, page): gpt-oss-120b at 131,072 tokens with
-    16,384 in flight: 8,192 (full group) + 1,033 (sliding group) = 9,225."""
+    16,384 in flight: 8,192 (full group) + 1,033 (sliding group) = 9,225.
+
+    DeepSeek-V4's packed groups before v0.27 measure a request in pages of the full group
+    (``get_max_concurrency_for_kv_cache_config``): cdiv(Σ blocks x group page, full page)."""
+    packed = grouping.packed
+    if packed is not None and packed.concurrency_page:
+        return cdiv(sum(g.blocks_per_request(ctx) * g.page_size_bytes for g in grouping.groups),
+                    packed.concurrency_page)
     return sum(g.blocks_per_request(ctx) for g in grouping.groups)
 
 
@@ -177,9 +194,13 @@ def needed_bytes(grouping: Grouping, ctx: SizingContext, version: Version,
     Since v0.18 (#36030): group_size × page × Σ_groups blocks (padding slots included).
     v0.14–v0.17 (#29431): group_size × page × blocks of group 0 only. Before: the sum of
     every layer's own maximum (no padding). UniformType groups: the per-layer sum always.
+    DeepSeek-V4's packed groups: what the release charges a block (``PackedSizing.check_block_bytes``)
+    × Σ_groups blocks.
     """
     if grouping.kind == "attention_free":
         return 0
+    if grouping.packed is not None:
+        return grouping.packed.check_block_bytes * sum(g.blocks_per_request(ctx) for g in grouping.groups)
     if grouping.kind == "uniform_type" or not applies(Rule.FIT_CHECK_GROUP0, version):
         return sum(s.max_memory_usage_bytes(ctx) for s in raw_specs.values())
     page, size = grouping.page_size_bytes, grouping.group_size

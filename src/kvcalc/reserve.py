@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .messages import Text, join_texts
+from .config_aliases import model_type_of
+from .deepseek_v4_profile import deepseek_v4_peak
 from .params import QWEN2_VL_MODEL_TYPES, QWEN3_VL_MODEL_TYPES, QWEN_VL_MODEL_TYPES, config_int as _n, expert_count, \
     padded_vocab, text_part, tied_embeddings
 from .hf_config import mrope_position_dims
@@ -677,7 +679,12 @@ UMA_ROWS: frozenset[str] = frozenset({
     "gb10-qwen2.5-14b-fp8dyn-util0.4-fp8kv-warm-ngc-v0.13.0", "gb10-qwen3.5-35b-a3b-fp8-v0.18.1rc1",
     "gb10-qwen3.6-35b-a3b-nvfp4-mtp2-v0.22.1rc1-a", "gb10-qwen3.6-35b-a3b-nvfp4-mtp2-v0.22.1rc1-b"})
 """The DGX Spark rows that set the unified-memory host terms (UMA_HOST_GIB, UMA_HYBRID_TOWER_GIB)."""
-FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | frozenset({
+GRAPH_ROWS: frozenset[str] = frozenset({"rtxpro6000x2-deepseek-v4-flash-tp2-mtp2-len1m-mbt4k-seqs64-v0.25.0"})
+"""Rows that set a CUDA-graph cost of their own (DeepSeek-V4's ``DSV4_GRAPH_MIB``), not the fixed parts:
+the model's activation peak is its own reading of vLLM's code (deepseek_v4_profile.py), so
+scripts/calibrate.py keeps them out of the fixed-part fit."""
+
+FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | GRAPH_ROWS | frozenset({
     "16g-qwen2.5-0.5b-v0.26.0-v2runner", "16g-qwen2.5-7b-awq", "24g-qwen3-8b-fp8-v0.10.2-debug", "a100-llama31-8b-v0.31.0",
     "44g-llama3.2-1b-main-475c1a0-debug-v0.10.1", "a100-80g-pcie-qwen3.5-0.8b-serve-util0.85-maxlen8k-seqs32-v0.28.0",
     "mi300x-rocm-gemma-4-26b-a4b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
@@ -1456,9 +1463,26 @@ def graphs_priced_per_layer(platform: str, layers: int) -> bool:
     return platform == "rocm" and layers > 0
 
 
-def graph_mib(model_runner_v2: bool, platform: str = "cuda", layers: int = 0) -> tuple[float, float, float]:
+DSV4_GRAPH_MIB = (23.8, 16.0, 32.0)
+"""Typical, low and high MiB of one captured graph of DeepSeek-V4, three times a dense model's: the one
+public estimate, a v0.25.0 start of Flash on two RTX PRO 6000s (V1 runner, MTP, 64 sequences), prints
+'Estimated CUDA graph memory: 1.58 GiB' for the 68 graphs kvcalc counts there (23.8 MiB each), and took
+1.73 GiB to capture; a v0.26 B300 start (model runner V2, DSpark) captured 3.06 GiB. The band spans a
+third either way, since one estimate fixes the figure."""
+
+
+DSV4_WORKSPACE_KINDS = {"indexer": Text("basis.dsv4_ws_indexer"), "flashmla": Text("basis.dsv4_ws_flashmla"),
+                        "moe": Text("basis.dsv4_ws_moe")}
+"""What sets DeepSeek-V4's kept workspace (deepseek_v4_profile.DeepseekV4Peak.workspace_kind), in words."""
+
+
+def graph_mib(model_runner_v2: bool, platform: str = "cuda", layers: int = 0,
+              deepseek_v4: bool = False) -> tuple[float, float, float]:
     """Typical, low and high MiB of one captured graph: on ROCm per decoder layer
-    (``ROCM_GRAPH_MIB_PER_LAYER``), on CUDA per graph (``CUDA_GRAPH_MIB_PER_GRAPH``)."""
+    (``ROCM_GRAPH_MIB_PER_LAYER``), on CUDA per graph (``CUDA_GRAPH_MIB_PER_GRAPH``; DeepSeek-V4's own,
+    ``DSV4_GRAPH_MIB``)."""
+    if deepseek_v4 and platform == "cuda":
+        return DSV4_GRAPH_MIB
     if graphs_priced_per_layer(platform, layers):
         return tuple(p * layers for p in ROCM_GRAPH_MIB_PER_LAYER)  # type: ignore[return-value]
     return CUDA_GRAPH_MIB_PER_GRAPH["v2" if model_runner_v2 else "v1"]
@@ -1475,11 +1499,11 @@ which the many-graph logs measure."""
 
 
 def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool, platform: str = "cuda",
-                        layers: int = 0) -> tuple[int, int, int]:
+                        layers: int = 0, deepseek_v4: bool = False) -> tuple[int, int, int]:
     """Typical, low and high bytes of the CUDA-graph estimate for ``graphs`` captured graphs of a
     model with ``layers`` decoder layers (which matter on ROCm only: ``graph_mib``); on CUDA the
     high end is at least ``FIRST_CAPTURE_HIGH_GIB`` above the low end's per-graph cost."""
-    per = graph_mib(model_runner_v2, platform, layers)
+    per = graph_mib(model_runner_v2, platform, layers, deepseek_v4)
     first = HYBRID_FIRST_CAPTURE_GIB if hybrid else (0.0, 0.0, 0.0)
     typical, low, high = (int(graphs * p * (1 << 20) + f * GIB) for p, f in zip(per, first))
     if platform == "cuda" and not hybrid:
@@ -1729,6 +1753,13 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     fwd = forward_bytes(config, mnbt, tp, dtype_bytes, compiled, moe_workspace == "kept", expert_tp)
     workspace = moe_workspace_bytes(config, mnbt, expert_tp, dtype_bytes) if moe_workspace else 0
     kept_workspace = workspace if moe_workspace == "kept" else 0
+    dsv4 = deepseek_v4_peak(text_part(config), mnbt=mnbt, max_model_len=max_model_len, tp=tp,
+                            capability_major=capability_major, version=version, expert_parallel=expert_parallel) \
+        if model_type_of(text_part(config)) == "deepseek_v4" else None
+    if dsv4 is not None:    # its own forward pass and the workspaces that stay (deepseek_v4_profile)
+        workspace = kept_workspace = dsv4.workspace
+        fwd = dsv4.workspace + dsv4.forward
+        moe_workspace = "kept"
     warm_up = tower_pass(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes, version, compiled,
                          mm_limits, mm_processor) if first_stage and mm_profiling else None
     vision, kept = (warm_up.peak, warm_up.kept) if warm_up else (0, 0)
@@ -1766,9 +1797,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         piecewise, full = graphs_for_mode(cudagraph_mode, sizes, max_num_seqs, decode_query_len, full_graphs)
         # no graph to capture, nothing estimated (gpu_model_runner.py profile_cudagraph_memory)
         layers = _n(text_part(config), "num_hidden_layers")
-        cg = cuda_graph_estimate(piecewise + full, model_runner_v2, hybrid, platform, layers) \
-            if piecewise + full else (0, 0, 0)
-        per = round(graph_mib(model_runner_v2, platform, layers)[0], 1)
+        cg = cuda_graph_estimate(piecewise + full, model_runner_v2, hybrid, platform, layers,
+                                 deepseek_v4=dsv4 is not None) if piecewise + full else (0, 0, 0)
+        per = round(graph_mib(model_runner_v2, platform, layers, dsv4 is not None)[0], 1)
         largest = sizes[-1] if sizes else 0
         cg_basis = Text("basis.cuda_graphs_hybrid", piecewise=piecewise, full=full, largest=largest, per=per,
                         first=HYBRID_FIRST_CAPTURE_GIB[0]) if hybrid else \
@@ -1792,7 +1823,10 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                  per_entry=per_entry, mnbt=mnbt)
     if per_entry > plain_per_entry:
         basis = join_texts([basis, Text("basis.rejection_warmup", plain=plain_per_entry)])
-    if kept_workspace:
+    if dsv4 is not None:
+        basis = join_texts([basis, Text("basis.dsv4_forward", gib=dsv4.forward / GIB,
+                                        workspace=dsv4.workspace / GIB, kind=DSV4_WORKSPACE_KINDS[dsv4.workspace_kind])])
+    elif kept_workspace:
         basis = join_texts([basis, Text("basis.moe_workspace_kept", gib=workspace / GIB)])
     elif workspace:
         basis = join_texts([basis, Text("basis.moe_workspace_possible", gib=workspace / GIB)])

@@ -1178,6 +1178,93 @@ class Rule(Enum):
         "every state-layer model may run speculative decoding (each state group keeps a block per "
         "speculative token)",
         "confirmed: the qwen3_next-only check is gone from the v0.17.0 wheel")
+    DEEPSEEK_V4_MODEL = RuleInfo(
+        _v("0.20.0"), "v0.20.0 wheel", "vllm/model_executor/models/deepseek_v4.py (vllm/models/deepseek_v4 from "
+        "v0.22)",
+        "vLLM runs DeepSeek-V4 (DeepseekV4ForCausalLM): a 128-token window of raw entries in every layer, "
+        "compressed KV (one entry per 4 or 128 tokens), a sparse-attention indexer and float32 compressor "
+        "states, planned as five kinds of group in one packed allocation",
+        "confirmed: no deepseek_v4 module in the v0.10.0-v0.19.0 wheels; registry.py registers it from v0.20.0")
+    DSV4_SM12X = RuleInfo(
+        _v("0.24.0"), "v0.24.0 wheel", "vllm/models/deepseek_v4/nvidia/model.py, nvidia/flashinfer_sparse.py",
+        "DeepSeek-V4 runs on compute capability 12.x (RTX PRO 6000, RTX 50, DGX Spark) through FlashInfer's "
+        "SM120 attention, which keeps the fp8_ds_mla rows; before, only FlashMLA's 9.0 and 10.x",
+        "confirmed: the v0.20.0-v0.23.0 wheels pick FlashMLA alone (its backend declares major in [9, 10]); "
+        "v0.24.0 adds DeepseekV4FlashInferSM120Attention for 12.x")
+    DSV4_BLOCK_SLOTS = RuleInfo(
+        _v("0.23.0"), "v0.23.0 wheel", "vllm/v1/core/kv_cache_utils.py _bucket_layers_by_page_size",
+        "a DeepSeek-V4 block costs, for each page size, the page times the most layers of that size in one "
+        "group (Flash: 1,039,680 bytes); before, the layer tuples times the full group's distinct pages "
+        "(1,051,776)",
+        "confirmed: _get_kv_cache_config_deepseek_v4 of the v0.20.0-v0.22.0 wheels multiplies num_layer_tuples by "
+        "the summed pages; v0.23.0 buckets the layers by page size (then _get_kv_cache_config_packed, v0.24)")
+    DSV4_UNPADDED_STATE_PAGES = RuleInfo(
+        _v("0.27.0"), "v0.27.0 wheel", "vllm/v1/core/kv_cache_utils.py _get_kv_cache_groups_uniform_groups, "
+        "_get_packed_kv_cache_layout, get_max_concurrency_for_kv_cache_config",
+        "DeepSeek-V4's window and state pages are no longer padded to a full-group page, a block costs the "
+        "largest group's page (Flash: 1,002,240 bytes) and a request's blocks are summed over the groups; "
+        "before, state pages of 32,832 bytes were padded to 37,440 and a request was measured in full-group "
+        "pages",
+        "confirmed: the padding loop is in the v0.20.0-v0.26.0 wheels and gone from v0.27.0 ('their page sizes "
+        "do not need to match'); block_stride is the largest group page from v0.27.0")
+    DSV4_CHECK_PER_BLOCK = RuleInfo(
+        _v("0.29.0"), "v0.29.0 wheel", "vllm/v1/core/kv_cache_utils.py _get_kv_cache_bytes_per_block",
+        "vLLM's max-model-len check (and --max-model-len auto) charges a DeepSeek-V4 block what the pool "
+        "charges it; before, the layer tuples times the full group's distinct pages (Flash: 1,051,776 "
+        "bytes) whatever the pool's bytes per block",
+        "confirmed: the DeepSeek-V4 branch of the memory check in the v0.20.0-v0.28.0 wheels; the generic "
+        "bytes-per-block planning from v0.29.0 (kv_cache_planning.py in v0.33.0)")
+    DSV4_AUTO_KV_FP8 = RuleInfo(
+        _v("0.30.0"), "v0.30.0 wheel", "vllm/models/deepseek_v4/attention.py _resolve_dsv4_kv_cache_dtype",
+        "--kv-cache-dtype auto gives DeepSeek-V4 its fp8_ds_mla cache; before, vLLM asserts an fp8 cache "
+        "and auto stops the start",
+        "confirmed: 'assert kv_cache_dtype.startswith(\"fp8\")' with auto in the v0.20.0-v0.29.0 wheels; "
+        "v0.30.0 maps auto to fp8")
+    DSV4_TRTLLM_ALIGN_128 = RuleInfo(
+        _v("0.27.0"), "v0.27.0 wheel", "vllm/model_executor/layers/fused_moe/oracle/mxfp4.py",
+        "FlashInfer's TRT-LLM MXFP4 experts (compute capability 10.x) round each GPU's share of the expert "
+        "intermediate size up to 128; before, to 256 (DeepSeek-V4-Pro at TP 8: 384 became 512, about 32 GiB "
+        "more a GPU)",
+        "confirmed: the rounding table of the v0.25.0 and v0.26.0 wheels gives 256 for the TRT-LLM backends, "
+        "v0.27.0 128")
+    DSV4_MTP_BUFFER_ON_DEMAND = RuleInfo(
+        _v("0.27.0"), "v0.27.0 wheel", "vllm/models/deepseek_v4/nvidia/model.py",
+        "DeepSeek-V4 allocates its MTP hidden-state buffer (bf16, max_num_batched_tokens x hc_mult x hidden: "
+        "256 MiB for Flash at 8,192 tokens) only with speculative decoding; before, always, inside 'Model "
+        "loading took'",
+        "confirmed: unconditional _mtp_hidden_buffer in the v0.25.0 and v0.26.0 wheels, behind the speculative "
+        "config from v0.27.0")
+    DSV4_EAGER_SCRATCH = RuleInfo(
+        _v("0.27.0"), "v0.27.0 wheel", "vllm/models/deepseek_v4/eager_scratch.py",
+        "DeepSeek-V4 builds an eager scratch pool with the model (queries of max_num_batched_tokens x padded "
+        "heads x 512 in bf16, and an index buffer), counted in 'Model loading took'",
+        "confirmed: DeepseekV4EagerScratchPool is created in the v0.27.0 and v0.28.0 wheels' model __init__")
+    DSV4_EAGER_SCRATCH_REMOVED = RuleInfo(
+        _v("0.29.0"), "v0.29.0 wheel", "vllm/models/deepseek_v4/nvidia/model.py",
+        "DeepSeek-V4's eager scratch pool is gone",
+        "confirmed: no eager_scratch module in the v0.29.0 and v0.30.0 wheels")
+    DSV4_SM120_DEEPGEMM_MOE = RuleInfo(
+        _v("0.25.0"), "v0.25.0 wheel", "vllm/platforms/cuda.py support_deep_gemm; fused_moe/oracle/mxfp4.py",
+        "DeepSeek-V4's MXFP4 experts run on DeepGEMM on compute capability 12.x, whose workspace rows are "
+        "rounded up per expert; before, on Marlin",
+        "confirmed: support_deep_gemm lists no 12.x family in the v0.23.0 and v0.24.0 wheels, 12.x from v0.25.0")
+    DSV4_FLASHMLA_TOPK_WORKSPACE = RuleInfo(
+        _v("0.27.0"), "v0.27.0 wheel", "vllm/models/deepseek_v4/nvidia/flashmla.py",
+        "FlashMLA's DeepSeek-V4 profile reservation adds the combined top-k indices (max_num_batched_tokens x "
+        "(index_topk + 128) int32) to its prefill gather",
+        "confirmed: the v0.23.0-v0.26.0 wheels reserve the bf16 gather alone")
+    DSV4_INDEXER_AFTER_Q = RuleInfo(
+        _v("0.28.0"), "v0.28.0 wheel", "vllm/models/deepseek_v4/attention.py",
+        "DeepSeek-V4's sparse-attention indexer runs after the query projection, so its 512 MiB logits "
+        "placeholder is allocated while the padded queries are alive (about 0.1-0.3 GiB more peak); before, "
+        "it ran first, beside the query projection on another stream",
+        "confirmed: the indexer op moved after wq_b in the v0.28.0 wheel (attention.py), still there in v0.30.0")
+    DSV4_SM120_HEADS_8 = RuleInfo(
+        _v("0.30.0"), "v0.30.0 wheel", "vllm/models/deepseek_v4/nvidia/flashinfer_sparse.py",
+        "FlashInfer's SM120 path pads DeepSeek-V4's query heads to 8 where a GPU holds that few (TP 8); "
+        "before, to 16 at least",
+        "confirmed: the padded head sizes are (16, 32, 64, 128) in the v0.25.0-v0.27.0 wheels and start at 8 "
+        "in v0.30.0")
 
     @property
     def info(self) -> RuleInfo:
@@ -2109,6 +2196,64 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "采样器预热的峰值叠加在它们之上",
         "已确认：v0.14.0 wheel 为未量化专家层构建 mk.FusedMoEModularKernel(TritonExperts)，工作区来自 "
         "current_workspace_manager()（v1/worker/workspace.py，只增不减）；v0.13.0 调用 fused_experts，其缓存在返回时释放"),
+    "DEEPSEEK_V4_MODEL": (
+        "vLLM 支持 DeepSeek-V4（DeepseekV4ForCausalLM）：每层保留 128 个 token 的原始条目窗口，另有压缩 KV"
+        "（每 4 或 128 个 token 一个条目）、稀疏注意力 indexer 与 float32 压缩器状态，规划为一块打包分配中的五类组",
+        "已确认：v0.10.0-v0.19.0 wheel 中没有 deepseek_v4 模块；registry.py 从 v0.20.0 起注册它"),
+    "DSV4_SM12X": (
+        "DeepSeek-V4 可在计算能力 12.x（RTX PRO 6000、RTX 50、DGX Spark）上通过 FlashInfer 的 SM120 注意力运行，"
+        "它保留 fp8_ds_mla 行格式；此前只支持 FlashMLA 的 9.0 与 10.x",
+        "已确认：v0.20.0-v0.23.0 wheel 只选 FlashMLA（其后端声明 major in [9, 10]）；v0.24.0 为 12.x 加入 "
+        "DeepseekV4FlashInferSM120Attention"),
+    "DSV4_BLOCK_SLOTS": (
+        "DeepSeek-V4 每块的字节数为：对每种页大小，页大小乘以单个组中该大小的最多层数（Flash：1,039,680 字节）；"
+        "此前为层元组数乘以完整组各不同页大小之和（1,051,776）",
+        "已确认：v0.20.0-v0.22.0 wheel 的 _get_kv_cache_config_deepseek_v4 用 num_layer_tuples 乘以页大小之和；"
+        "v0.23.0 按页大小分桶（v0.24 起为 _get_kv_cache_config_packed）"),
+    "DSV4_UNPADDED_STATE_PAGES": (
+        "DeepSeek-V4 的窗口页与状态页不再填充到完整组的页大小，每块的字节数取最大组的页（Flash：1,002,240 字节），"
+        "一个请求的块数按组相加；此前 32,832 字节的状态页填充到 37,440，请求按完整组的页计量",
+        "已确认：v0.20.0-v0.26.0 wheel 中有这段填充循环，v0.27.0 删除（'their page sizes do not need to match'）；"
+        "v0.27.0 起 block_stride 为最大组的页"),
+    "DSV4_CHECK_PER_BLOCK": (
+        "vLLM 的最大模型长度检查（以及 --max-model-len auto）对 DeepSeek-V4 每块按池本身的每块字节数计；此前按层元组数"
+        "乘以完整组各不同页大小之和（Flash：1,051,776 字节），与池的每块字节数无关",
+        "已确认：v0.20.0-v0.28.0 wheel 显存检查中的 DeepSeek-V4 分支；v0.29.0 起为通用的每块字节数规划"
+        "（v0.33.0 中为 kv_cache_planning.py）"),
+    "DSV4_AUTO_KV_FP8": (
+        "--kv-cache-dtype auto 给 DeepSeek-V4 使用它的 fp8_ds_mla 缓存；此前 vLLM 断言 KV cache 必须是 fp8，"
+        "auto 会使启动失败",
+        "已确认：v0.20.0-v0.29.0 wheel 中对 auto 执行 'assert kv_cache_dtype.startswith(\"fp8\")'；"
+        "v0.30.0 把 auto 映射为 fp8"),
+    "DSV4_TRTLLM_ALIGN_128": (
+        "FlashInfer 的 TRT-LLM MXFP4 专家（计算能力 10.x）把每张 GPU 分到的专家中间维度向上取整到 128；此前为 256"
+        "（DeepSeek-V4-Pro 在 TP 8 时 384 变为 512，每张 GPU 多约 32 GiB）",
+        "已确认：v0.25.0 与 v0.26.0 wheel 的取整表对 TRT-LLM 后端为 256，v0.27.0 为 128"),
+    "DSV4_MTP_BUFFER_ON_DEMAND": (
+        "DeepSeek-V4 只在开启推测解码时分配 MTP 隐状态缓冲区（bf16，max_num_batched_tokens x hc_mult x hidden："
+        "Flash 在 8,192 token 时为 256 MiB）；此前总会分配，计入 'Model loading took'",
+        "已确认：v0.25.0 与 v0.26.0 wheel 中 _mtp_hidden_buffer 无条件分配，v0.27.0 起取决于推测解码配置"),
+    "DSV4_EAGER_SCRATCH": (
+        "DeepSeek-V4 随模型创建一个 eager 临时缓冲池（max_num_batched_tokens x 填充后的头数 x 512 的 bf16 查询，"
+        "以及一个索引缓冲区），计入 'Model loading took'",
+        "已确认：v0.27.0 与 v0.28.0 wheel 的模型 __init__ 中创建 DeepseekV4EagerScratchPool"),
+    "DSV4_EAGER_SCRATCH_REMOVED": (
+        "DeepSeek-V4 的 eager 临时缓冲池已删除",
+        "已确认：v0.29.0 与 v0.30.0 wheel 中没有 eager_scratch 模块"),
+    "DSV4_SM120_DEEPGEMM_MOE": (
+        "DeepSeek-V4 的 MXFP4 专家在计算能力 12.x 上改用 DeepGEMM 运行，其工作区的行数按专家向上取整；此前用 Marlin",
+        "已确认：v0.23.0 与 v0.24.0 wheel 的 support_deep_gemm 不含 12.x，v0.25.0 起包含"),
+    "DSV4_FLASHMLA_TOPK_WORKSPACE": (
+        "FlashMLA 为 DeepSeek-V4 在 profile 时预留的空间在 prefill gather 之外加上合并后的 top-k 索引"
+        "（max_num_batched_tokens x (index_topk + 128) 个 int32）",
+        "已确认：v0.23.0-v0.26.0 wheel 只预留 bf16 gather"),
+    "DSV4_INDEXER_AFTER_Q": (
+        "DeepSeek-V4 的稀疏注意力 indexer 改在 query 投影之后运行，因此它 512 MiB 的 logits 占位在填充后的 query "
+        "仍然存活时分配（峰值多约 0.1-0.3 GiB）；此前它先运行，与 query 投影在另一个 stream 上并行",
+        "已确认：v0.28.0 wheel 把 indexer 移到 wq_b 之后（attention.py），v0.30.0 仍是如此"),
+    "DSV4_SM120_HEADS_8": (
+        "FlashInfer 的 SM120 路径在单张 GPU 的 query 头数很少（TP 8）时把 DeepSeek-V4 的头数填充到 8；此前至少填充到 16",
+        "已确认：v0.25.0-v0.27.0 wheel 中填充头数为 (16, 32, 64, 128)，v0.30.0 从 8 开始"),
 }
 """The rule table's "what" and "basis" in Chinese, for the page (messages.py)."""
 

@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .config_aliases import modelopt_algo, quantization_config
+from .config_aliases import model_type_of, modelopt_algo, quantization_config
+from .deepseek_v4_weights import deepseek_v4_weights
 from .kvspecs import parse_capability
 from .errors import SettingsError
 from .messages import Text, join_texts
@@ -424,7 +425,7 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
                      mnbt: int = 0, towers_off: frozenset[str] = frozenset(),
                      rounding: bool = False, max_split: int | None = None,
                      cpu_offload_bytes: int = 0, expert_parallel: bool = False,
-                     version: Version | None = None) -> WeightsEstimate | None:
+                     version: Version | None = None, capability_major: int = 9) -> WeightsEstimate | None:
     """Per-GPU weights for each PP stage, or None when the config has no sizeable layers.
 
     ``mtp_layers``: MTP draft layers loaded with the model (``ModelArch.mtp_layers``, already
@@ -440,6 +441,8 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     from .kvspecs import pp_partition  # noqa: PLC0415 - avoid a cycle at import time
 
     name = checked_format_name(weight_format)
+    if model_type_of(text_part(config)) == "deepseek_v4":
+        return _deepseek_v4(config, tp, capability_major, version or NEWEST, mtp_layers > 0, mnbt, expert_parallel)
     parts = inventory(config, tp, towers_off)
     if not parts:
         return None
@@ -495,6 +498,18 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
         basis = join_texts([basis, Text("basis.weights_cpu_offload", gib=max(moved) / GIB,
                                         more=max(overshoot) / GIB)])
     return WeightsEstimate(int(weights_bytes if exact else total), per_stage, basis, exact, overshoot, tuple(moved))
+
+
+def _deepseek_v4(config: dict[str, Any], tp: int, capability_major: int, version: Version, mtp: bool, mnbt: int,
+                 expert_parallel: bool) -> WeightsEstimate | None:
+    """DeepSeek-V4's own pricing (deepseek_v4_weights), one stage (engine refuses PP for it)."""
+    from .compressed_kv import ratios_of  # noqa: PLC0415
+    w = deepseek_v4_weights(config, ratios_of(config), tp, capability_major=capability_major, version=version,
+                            mtp=mtp, mnbt=mnbt, expert_parallel=expert_parallel)
+    if w is None:
+        return None
+    basis = Text("basis.weights_dsv4", billions=w.params / 1e9, experts=w.expert_dtype)
+    return WeightsEstimate(w.checkpoint, (w.per_gpu,), basis, False)
 
 
 def cpu_offload_layers(budget: int, layer_bytes: list[float], largest: list[float]) -> tuple[list[int], tuple[int, ...]]:

@@ -1,0 +1,122 @@
+"""What DeepSeek-V4's profile run holds at its peak: the forward pass of max_num_batched_tokens tokens and
+the buffers vLLM's WorkspaceManager keeps after it.
+
+kvcalc's generic activation model (reserve.forward_bytes: a gated MLP or fused-MoE caches beside a few
+hidden-size tensors) misses what dominates DeepSeek-V4: a hyper-connection residual stream four hidden
+sizes wide, queries padded to the attention kernel's head count, the sparse-attention indexer's
+512 MiB logits placeholder, and grow-only workspaces whose size follows max_model_len (the indexer's
+key gather, FlashMLA's prefill gather). Read from the v0.23-v0.30 wheels (vllm/models/deepseek_v4/
+attention.py, nvidia/flashmla.py, nvidia/flashinfer_sparse.py; model_executor/layers/
+sparse_attn_indexer.py; v1/attention/backends/mla/indexer.py; fused_moe/experts/*; v1/worker/
+workspace.py). On a public B300 start (v0.26, DSpark, which kvcalc does not size) the same reading gives
+2.98 GiB against the logged 2.99 GiB of peak activation. Sizes are bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .units import MIB, cdiv
+from .versions import Rule, Version, applies
+
+INDEXER_LOGITS_BYTES = 512 * MIB
+"""``VLLM_SPARSE_INDEXER_MAX_LOGITS_MB`` (512): the placeholder the indexer allocates in the dummy pass
+(sparse_attn_indexer.py), whatever the batch."""
+FLASHINFER_SM120_WORKSPACE = 128 * MIB
+"""FlashInfer's DeepSeek-V4 workspace on compute capability 12.x, allocated by the dummy pass and kept
+(nvidia/flashinfer_sparse.py ``_get_flashinfer_dsv4_workspace``)."""
+PREFILL_CHUNK = 4
+INDEXER_GATHER_ROWS_PER_TOKEN = 10
+"""The indexer's key gather holds 40 x max_model_len / 4 rows (indexer.py ``get_max_prefill_buffer_size``)."""
+
+
+@dataclass(frozen=True)
+class DeepseekV4Peak:
+    """``workspace``: what the WorkspaceManager keeps from the forward pass on (the largest single
+    request: it grows, never sums) plus FlashInfer's SM120 workspace; ``forward``: the worst layer's
+    transient tensors on top of it. The profile's peak is workspace + max(forward, the sampler's
+    warm-up)."""
+
+    workspace: int
+    forward: int
+    workspace_kind: str
+
+
+def _padded_heads(heads: int, sm120: bool, version: Version) -> int:
+    """The query heads the attention kernel pads to: FlashMLA 64 or 128 (nvidia/flashmla.py), FlashInfer's
+    SM120 path the smallest of 16, 32, 64, 128 (8 too from v0.30; flashinfer_sparse.py)."""
+    sizes = ((8,) if applies(Rule.DSV4_SM120_HEADS_8, version) else ()) + (16, 32, 64, 128) if sm120 else (64, 128)
+    return next((s for s in sizes if heads <= s), heads)
+
+
+def _n(d: dict[str, Any], key: str, default: int = 0) -> int:
+    v = d.get(key)
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else default
+
+
+def deepseek_v4_peak(config: dict[str, Any], *, mnbt: int, max_model_len: int, tp: int, capability_major: int,
+                     version: Version, expert_parallel: bool = False) -> DeepseekV4Peak:
+    """The profile run's torch peak beside the sampler, for one GPU.
+
+    Workspace (one buffer, the largest request): FlashMLA's prefill gather 4 x (L/4 + 128 + T) x 512 bf16
+    values (compute capability 9.0 and 10.x; from v0.27 plus T x (index_topk + 128, rounded to 128)
+    int32: Rule.DSV4_FLASHMLA_TOPK_WORKSPACE), the indexer's key gather 10 x L x (index_head_dim + 4)
+    bytes plus 1 MiB, and the MoE kernel's workspaces: Marlin's on 9.0 (T x top-k x (max(I/TP, H) +
+    max(2I/TP, H)) bf16), DeepGEMM's on 12.x from v0.25 (rows rounded per expert to 128), the TRT-LLM
+    kernel's output alone on 10.x (T x H). FlashInfer's 128 MiB on 12.x besides.
+
+    Forward (the worst layer, one with ratio 4): two residual streams of hc_mult x H (the caller still
+    holds the previous one) and two hidden states, the query projections and compressor scores
+    (16,512 bytes a token for Flash's widths), the padded attention output, then either the query with
+    its profile-only padding or the indexer's query and its 512 MiB logits placeholder; from v0.28 the
+    indexer runs after the query projection, so the placeholder meets the padded query
+    (Rule.DSV4_INDEXER_AFTER_Q)."""
+    T, L = mnbt, max_model_len
+    H, hc = _n(config, "hidden_size"), _n(config, "hc_mult", 1) or 1
+    head_dim = _n(config, "head_dim", 512)
+    heads = max(1, _n(config, "num_attention_heads") // tp)
+    sm120 = capability_major == 12
+    padded = _padded_heads(heads, sm120, version)
+    ihd, ih = _n(config, "index_head_dim", 128), _n(config, "index_n_heads", 64)
+    topk_idx = _n(config, "index_topk")
+    r_q = _n(config, "q_lora_rank")
+    E, k, I = _n(config, "n_routed_experts"), _n(config, "num_experts_per_tok", 1), _n(config, "moe_intermediate_size")
+    i_tp = I if expert_parallel else cdiv(I, tp)
+
+    gathers = {"indexer": INDEXER_GATHER_ROWS_PER_TOKEN * L * (ihd + ihd // 128 * 4) + MIB}
+    if not sm120:
+        flashmla = PREFILL_CHUNK * (cdiv(L, PREFILL_CHUNK) + 128 + T) * head_dim * 2
+        if applies(Rule.DSV4_FLASHMLA_TOPK_WORKSPACE, version):
+            flashmla += T * cdiv(topk_idx + 128, 128) * 128 * 4 + 4 * T
+        gathers["flashmla"] = flashmla
+    if capability_major == 10:
+        gathers["moe"] = T * H * 2
+    elif sm120 and applies(Rule.DSV4_SM120_DEEPGEMM_MOE, version):
+        rows = cdiv(T * k + min(T * k, E) * 127, 128) * 128
+        gathers["moe"] = 2 * rows * max(2 * i_tp, H) * 2
+    else:
+        gathers["moe"] = T * k * (max(i_tp, H) + max(2 * i_tp, H)) * 2
+    kind = max(gathers, key=gathers.get)
+    workspace = gathers[kind] + (FLASHINFER_SM120_WORKSPACE if sm120 else 0)
+
+    base = T * (2 * hc * H * 2 + 2 * H * 2 + _projections(r_q, head_dim, ihd, ih) + padded * head_dim * 2)
+    query = T * heads * head_dim * 2
+    query_pad = T * padded * head_dim * 2 if padded > heads else 0
+    index_q = T * (ih * ihd + ih * 4)
+    if applies(Rule.DSV4_INDEXER_AFTER_Q, version):
+        forward = base + max(query + query_pad + index_q, (query_pad or query) + index_q + INDEXER_LOGITS_BYTES)
+    else:
+        forward = base + max(query + query_pad, index_q + INDEXER_LOGITS_BYTES)
+    return DeepseekV4Peak(workspace, forward, kind)
+
+
+def _projections(r_q: int, head_dim: int, ihd: int, ih: int) -> int:
+    """Bytes a token of the attention's inputs alive at the worst layer: the fused q/kv projection
+    (q_lora_rank + head_dim, bf16) and its normed copy, the ratio-4 compressor's float32 scores
+    (2 x 2 x head_dim) and the indexer compressor's (2 x 2 x index_head_dim), the indexer's bf16 weights
+    (one a head). Flash: 6,144 + 8,192 + 2,048 + 128 = 16,512 bytes."""
+    return 2 * 2 * (r_q + head_dim) + 4 * 2 * 2 * head_dim + 4 * 2 * 2 * ihd + 2 * ih
+
+
+__all__ = ["DeepseekV4Peak", "deepseek_v4_peak"]

@@ -1,0 +1,217 @@
+"""What one GPU holds of DeepSeek-V4 after vLLM loads it: the "Model loading took X GiB" figure.
+
+DeepSeek-V4's checkpoints mix four storage types that kvcalc's generic inventory (params.py) does not
+separate: fp8 linear layers with one scale per 128 x 128 block, routed experts in MXFP4 (expert_dtype
+"fp4", the default) or fp8 (Flash-Base), bf16 compressors, gates, embeddings and norms, and float32
+hyper-connection mixers. This module prices each tensor the way vLLM builds it, from the v0.25-v0.30
+wheels (vllm/models/deepseek_v4/nvidia/model.py, attention.py, compressor.py, quant_config.py, mtp.py;
+fused_moe/oracle/mxfp4.py for the expert padding). Checked against three public logs: 75.64 GiB
+(v0.25, TP 2, MTP on), 38.09 GiB (v0.26, TP 4) and 37.96 GiB (v0.27.1, TP 4), each 30-80 MiB above
+what this sums. Sizes are bytes; GiB = 2^30.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .units import cdiv
+from .versions import Rule, Version, applies
+
+ROPE_ROWS_DEFAULT = 1 << 20
+
+
+@dataclass(frozen=True)
+class DeepseekV4Weights:
+    """``per_gpu``: bytes one GPU (TP rank 0) holds after loading, buffers included; ``checkpoint``:
+    the checkpoint's bytes as stored (MTP layer included); ``params``: its parameters (an MXFP4 value
+    counts as one)."""
+
+    per_gpu: int
+    checkpoint: int
+    params: int
+    expert_dtype: str
+
+
+def _n(d: dict[str, Any], key: str, default: int = 0) -> int:
+    v = d.get(key)
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else default
+
+
+def expert_dtype(config: dict[str, Any]) -> str | None:
+    """The routed experts' storage: config ``expert_dtype``, "fp4" where it is missing (quant_config.py
+    DeepseekV4FP8Config.expert_dtype); None for a value vLLM refuses or a checkpoint that is not the
+    fp8 one vLLM turns into deepseek_v4_fp8 (an NVFP4 expert override, a re-quantized copy)."""
+    q = config.get("quantization_config")
+    if not isinstance(q, dict) or q.get("quant_method") not in ("fp8", "deepseek_v4_fp8") or \
+            str(q.get("moe_quant_algo") or "").upper() == "NVFP4":
+        return None
+    value = config.get("expert_dtype", "fp4")
+    return value if value in ("fp4", "fp8") else None
+
+
+class _Pricer:
+    """Bytes of each kind of tensor, for one GPU (``stored``: as the checkpoint stores them)."""
+
+    def __init__(self, capability_major: int, e8m0_scales: bool, stored: bool) -> None:
+        self.major, self.e8m0, self.stored = capability_major, e8m0_scales, stored
+
+    def fp8(self, n: int, k: int) -> int:
+        """An fp8 matrix of n x k with its 128 x 128 block scales: one e8m0 byte a block as stored in an
+        fp4 checkpoint, float32 in an fp8-expert one; DeepGEMM on 10.x and 12.x repacks them per row,
+        four e8m0 a word (fp8_utils.py, DeepGEMM ``transform_sf_into_required_layout``), Hopper keeps
+        a float32 a block."""
+        blocks = cdiv(n, 128) * cdiv(k, 128)
+        if self.stored:
+            scales = blocks * (1 if self.e8m0 else 4)
+        elif self.major == 9 or not self.e8m0:
+            scales = 4 * blocks
+        else:
+            scales = cdiv(n, 4) * 4 * cdiv(k, 512) * 4
+        return n * k + scales
+
+
+def _layer_bytes(t: dict[str, Any], p: _Pricer, ratio: int, hashed: bool, tp: int, experts_local: int,
+                 inter: int, experts_fp4: bool) -> int:
+    """One decoder layer on one GPU (attention.py, compressor.py, model.py ``DeepseekV4DecoderLayer``)."""
+    H, hd = _n(t, "hidden_size"), _n(t, "head_dim", 512)
+    heads, groups = _n(t, "num_attention_heads"), _n(t, "o_groups", 1) or 1
+    r_q, r_o = _n(t, "q_lora_rank"), _n(t, "o_lora_rank")
+    E, V, k = _n(t, "n_routed_experts"), _n(t, "vocab_size"), _n(t, "num_experts_per_tok")
+    hc = _n(t, "hc_mult", 1) or 1
+    mix = (2 + hc) * hc
+    ih, ihd = _n(t, "index_n_heads", 64), _n(t, "index_head_dim", 128)
+    out = p.fp8(r_q + hd, H) + 2 * (r_q + hd)                   # fused wq_a + wkv (replicated), q/kv norms
+    out += p.fp8(heads * hd // tp, r_q)                          # wq_b
+    out += groups // tp * p.fp8(r_o, heads * hd // groups)      # wo_a, o_groups / TP groups a GPU
+    out += p.fp8(H, groups * r_o // tp)                         # wo_b
+    out += 4 * cdiv(max(1, heads // tp), 64) * 64               # attention sinks (padded heads)
+    if ratio > 1:
+        coff = 2 if ratio == 4 else 1
+        out += 2 * 2 * coff * hd * H + 4 * ratio * coff * hd + 2 * hd      # compressor: bf16 wkv/wgate, ape, norm
+    if ratio == 4:
+        out += p.fp8(ih * ihd, r_q) + 2 * ih * H                            # indexer wq_b, weights_proj
+        out += 2 * 4 * ihd * H + 4 * 8 * ihd + 2 * ihd                     # the indexer's compressor
+    out += 2 * E * H                                                        # router gate (bf16)
+    out += (8 if p.stored else 4) * V * k if hashed else 4 * E              # hash table or score bias
+    shared = _n(t, "n_shared_experts") * _n(t, "moe_intermediate_size")
+    if shared:
+        per = cdiv(cdiv(shared, 128), tp) * 128
+        out += p.fp8(2 * per, H) + p.fp8(H, per)
+    if experts_fp4:
+        out += experts_local * 3 * inter * H * 17 // 32                     # MXFP4: 2 values a byte + a scale per 32
+    else:
+        out += experts_local * (p.fp8(2 * inter, H) + p.fp8(H, inter))
+    out += 2 * 2 * H + 4 * 2 * (mix * hc * H + mix + 3)                     # norms, hyper-connection mixers
+    return out
+
+
+def _padded_heads(heads: int, sm12x: bool) -> int:
+    for size in ((16, 32, 64, 128) if sm12x else (64, 128)):
+        if heads <= size:
+            return size
+    return heads
+
+
+def deepseek_v4_weights(config: dict[str, Any], ratios: tuple[int, ...], tp: int, *, capability_major: int,
+                        version: Version, mtp: bool, mnbt: int, expert_parallel: bool = False) -> DeepseekV4Weights | None:
+    """The bytes GPU 0 of ``tp`` holds, or None where the checkpoint's format is not the one vLLM reads
+    (``expert_dtype``). ``ratios``: each decoder layer's compress ratio (hf_config). ``mtp``: the MTP
+    layer is loaded for speculative decoding (the model alone skips every ``mtp.`` weight; the drafter
+    loads it, sharing the model's embedding and LM head, in the same measured window).
+
+    Routed experts: without expert parallelism every GPU keeps all of them with I/TP rounded up to 128,
+    or 256 on 10.x before v0.27 (FlashInfer TRT-LLM; Rule.DSV4_TRTLLM_ALIGN_128); with it whole experts,
+    cdiv(E, TP) on GPU 0. Buffers built with the model: a float32 RoPE cache of 2^20 x 64 per RoPE theta
+    in use (the window layers' and the compressed layers'), the indexer's top-k indices (int32, mnbt x
+    index_topk), the MTP hidden-state buffer (bf16, mnbt x hc x H; always until v0.26, with speculative
+    decoding only from v0.27: Rule.DSV4_MTP_BUFFER_ON_DEMAND) and v0.27-v0.28's eager scratch pool
+    (Rule.DSV4_EAGER_SCRATCH, Rule.DSV4_EAGER_SCRATCH_REMOVED)."""
+    kind = expert_dtype(config)
+    H, L = _n(config, "hidden_size"), len(ratios)
+    if kind is None or not H or not L:
+        return None
+    fp4 = kind == "fp4"
+    E, I = _n(config, "n_routed_experts"), _n(config, "moe_intermediate_size")
+    n_hash = _n(config, "num_hash_layers")
+    align = 256 if capability_major == 10 and not applies(Rule.DSV4_TRTLLM_ALIGN_128, version) else 128
+    if expert_parallel and tp > 1:
+        local, inter = cdiv(E, tp), I
+    else:
+        local, inter = E, cdiv(cdiv(I, tp), align) * align if fp4 else I // tp
+    gpu = _Pricer(capability_major, fp4, stored=False)
+    disk = _Pricer(capability_major, fp4, stored=True)
+    V = cdiv(_n(config, "vocab_size"), 64) * 64
+    hc = _n(config, "hc_mult", 1) or 1
+    top = 2 * H + 4 * (hc * hc * H + hc + 1)                                # final norm, hc head
+    per_gpu = 2 * 2 * cdiv(V, tp) * H + top
+    checkpoint = 2 * 2 * V * H + top
+    params = 2 * V * H + H + hc * hc * H + hc + 1
+    for i, ratio in enumerate(ratios):
+        per_gpu += _layer_bytes(config, gpu, ratio, i < n_hash, tp, local, inter, fp4)
+        checkpoint += _layer_bytes(config, disk, ratio, i < n_hash, 1, E, I, fp4)
+    mtp_layers = _n(config, "num_nextn_predict_layers")
+    mtp_extra = disk.fp8(H, H) * 2 + 6 * H + 4 * (hc * hc * H + hc + 1)
+    checkpoint += mtp_layers * (_layer_bytes(config, disk, 1, False, 1, E, I, fp4) + mtp_extra)
+    if mtp and mtp_layers:
+        per_gpu += mtp_layers * (_layer_bytes(config, gpu, 1, False, tp, local, inter, fp4) +
+                                 gpu.fp8(H, H) * 2 + 6 * H + 4 * (hc * hc * H + hc + 1))
+    params += _dense_params(config, ratios, mtp_layers)
+    rope_rows = _rope_rows(config)
+    window_layers = any(r == 1 for r in ratios) or mtp
+    compressed_layers = any(r > 1 for r in ratios)
+    thetas = window_layers + compressed_layers if config.get("compress_rope_theta") not in \
+        (None, config.get("rope_theta")) else 1
+    per_gpu += thetas * rope_rows * _n(config, "qk_rope_head_dim", 64) * 4
+    per_gpu += 4 * mnbt * _n(config, "index_topk")
+    if mtp or not applies(Rule.DSV4_MTP_BUFFER_ON_DEMAND, version):
+        per_gpu += 2 * mnbt * hc * H
+    if applies(Rule.DSV4_EAGER_SCRATCH, version) and not applies(Rule.DSV4_EAGER_SCRATCH_REMOVED, version):
+        heads = _padded_heads(max(1, _n(config, "num_attention_heads") // tp), capability_major == 12)
+        ih, ihd = _n(config, "index_n_heads", 64), _n(config, "index_head_dim", 128)
+        aux = max(mnbt * ih * (ihd // 2 + ihd // 32), 4 * mnbt * _n(config, "index_topk"),
+                  4 * mnbt * _n(config, "head_dim", 512))
+        per_gpu += 2 * mnbt * heads * _n(config, "head_dim", 512) + aux
+    return DeepseekV4Weights(per_gpu, checkpoint, params, kind)
+
+
+def _rope_rows(config: dict[str, Any]) -> int:
+    """Rows of the RoPE cache: YaRN's original length x factor (DeepseekScalingRotaryEmbedding), else
+    max_position_embeddings."""
+    rope = config.get("rope_scaling") if isinstance(config.get("rope_scaling"), dict) else {}
+    original, factor = rope.get("original_max_position_embeddings"), rope.get("factor")
+    if isinstance(original, int) and isinstance(factor, (int, float)) and factor > 0:
+        return int(original * factor)
+    return _n(config, "max_position_embeddings", ROPE_ROWS_DEFAULT) or ROPE_ROWS_DEFAULT
+
+
+def _dense_params(config: dict[str, Any], ratios: tuple[int, ...], mtp_layers: int) -> int:
+    """Parameters of every decoder and MTP layer (an MXFP4 value counts as one; scales not counted)."""
+    t = config
+    H, hd = _n(t, "hidden_size"), _n(t, "head_dim", 512)
+    heads, groups = _n(t, "num_attention_heads"), _n(t, "o_groups", 1) or 1
+    r_q, r_o = _n(t, "q_lora_rank"), _n(t, "o_lora_rank")
+    E, I, k, V = _n(t, "n_routed_experts"), _n(t, "moe_intermediate_size"), _n(t, "num_experts_per_tok"), \
+        _n(t, "vocab_size")
+    hc = _n(t, "hc_mult", 1) or 1
+    mix = (2 + hc) * hc
+    ih, ihd = _n(t, "index_n_heads", 64), _n(t, "index_head_dim", 128)
+    shared = _n(t, "n_shared_experts") * I
+
+    def layer(ratio: int, hashed: bool) -> int:
+        n = (r_q + hd) * H + r_q + hd + heads * hd * r_q + groups * r_o * (heads * hd // groups) + H * groups * r_o
+        n += heads
+        if ratio > 1:
+            coff = 2 if ratio == 4 else 1
+            n += 2 * coff * hd * H + ratio * coff * hd + hd
+        if ratio == 4:
+            n += ih * ihd * r_q + ih * H + 4 * ihd * H + 8 * ihd + ihd
+        n += E * H + (V * k if hashed else E) + 3 * shared * H + 3 * E * I * H + 2 * H + 2 * (mix * hc * H + mix + 3)
+        return n
+
+    n_hash = _n(t, "num_hash_layers")
+    total = sum(layer(r, i < n_hash) for i, r in enumerate(ratios))
+    return total + mtp_layers * (layer(1, False) + 2 * H * H + 3 * H + hc * hc * H + hc + 1)
+
+
+__all__ = ["DeepseekV4Weights", "deepseek_v4_weights", "expert_dtype"]
