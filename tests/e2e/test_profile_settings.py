@@ -901,3 +901,27 @@ def test_kimi_linear_from_the_catalog_pads_its_kda_state_and_refuses_a_16_bit_on
     expect(page.locator("#mamba-ssm-dtype-msg")).to_contain_text("keep the recurrent state in float32")
     page.get_by_test_id("mamba-ssm-dtype").select_option("")
     fresh_form(page)
+
+
+def test_deepseek_v4_from_the_catalog_shows_its_packed_groups_and_needs_fp8_before_v0_30(py_page):
+    """DeepSeek-V4-Flash from the catalog on two H200s: the five packed groups the core plans (the full
+    group's 1,002,240-byte page on the newest release), in both languages; before v0.30 the automatic KV
+    cache type stops vLLM (it asserts fp8), which the field says, and fp8 sizes it."""
+    page = py_page
+    fresh_form(page)
+    want = set_form(page, model="deepseek-ai/DeepSeek-V4-Flash", gpu="h200", tensor_parallel_size=2)
+    wait_request(page, want)
+    r = oracle(want)["result"]
+    assert r["layout"]["grouping"] == "packed" and len(r["layout"]["groups"]) == 5
+    assert_numbers_match(page, r)
+    expect_in_both_languages(page, page.get_by_test_id("layout"),
+                             "62 compressed_mla layers, block 256 tokens, page 1,002,240 bytes",
+                             "62 个 compressed_mla 层，每块 256 个 token，每页 1,002,240 字节")
+    page.get_by_test_id("vllm-version").select_option("0.29.0")
+    expect(page.locator("#kv-dtype-msg")).to_contain_text("asserts an fp8 --kv-cache-dtype")
+    page.get_by_test_id("kv-dtype").select_option("fp8")
+    want = page_request(model="deepseek-ai/DeepSeek-V4-Flash", gpu="h200", tensor_parallel_size=2,
+                        vllm_version="0.29.0", kv_cache_dtype="fp8")
+    wait_request(page, want)
+    assert_numbers_match(page, oracle(want)["result"])
+    fresh_form(page)
