@@ -202,7 +202,7 @@ def test_a_reencoded_checkpoint_has_no_weights_estimate():
     ({"vllm_version": "0.23.0", "kv_cache_dtype": "fp8", "gpu": "rtx-5090"}, "--gpu", "dsv4.gpu"),
     ({"vllm_version": "0.30.0", "gpu": "mi300x"}, "--gpu", "dsv4.rocm"),
     ({"vllm_version": "0.30.0", "block_size": 128}, "--block-size", "dsv4.block_size"),
-    ({"vllm_version": "0.30.0", "tensor_parallel_size": 2, "pipeline_parallel_size": 2},
+    ({"vllm_version": "0.20.0", "kv_cache_dtype": "fp8", "pipeline_parallel_size": 2},
      "--pipeline-parallel-size", "dsv4.pipeline"),
     ({"vllm_version": "0.30.0", "tensor_parallel_size": 2, "decode_context_parallel_size": 2},
      "--decode-context-parallel-size", "dsv4.dcp"),
@@ -283,3 +283,57 @@ def test_the_page_reply_shows_five_groups_in_both_languages():
     assert [g["kind"] for g in layout["groups"]] == ["compressed_mla", "sliding_window_mla", "sliding_window_mla",
                                                      "compressor_state", "compressor_state"]
     assert any("DEEPSEEK_SPARSE_SWA" in k for k in r["zh"])
+
+
+# Pipeline parallelism at 2 stages, 40 GiB a stage, 131,072 tokens, 8,192 batched tokens: the groups are
+# planned over the whole model and projected on each stage (Flash: layers 0-21 and 22-42), each stage
+# divides its memory by its own bytes per block and the fewest blocks win; before v0.27 each worker
+# prints its own line pair (measured in its own full-group pages), from v0.27 one.
+PP2 = [
+    (FLASH, "0.22.0", 81_670, ["3,032,478", "23.14x", "3,115,439", "23.77x"], 1.89),
+    (FLASH, "0.25.0", 81_940, ["3,042,504", "23.21x", "3,125,739", "23.85x"], 1.89),
+    (FLASH, "0.26.0", 81_940, ["1,645,478", "12.55x", "1,694,012", "12.92x"], 3.52),
+    (FLASH, "0.27.0", 81_940, ["1,492,916", "11.39x"], 3.52),
+    (FLASH, "0.28.0", 81_940, ["1,020,722", "7.79x"], 5.15),     # model runner V2 with async: 3 x 8,192 in flight
+    (FLASH, "0.30.0", 81_940, ["1,020,722", "7.79x"], 5.14),
+    (PRO, "0.22.0", 56_148, ["2,064,935", "15.75x", "2,096,703", "16.00x"], 2.75),
+    (PRO, "0.27.0", 59_747, ["1,088,568", "8.31x"], 5.12),
+    (PRO, "0.30.0", 59_747, ["744,265", "5.68x"], 7.04),
+]
+
+
+@pytest.mark.parametrize("model,version,blocks,printed,needed_gib", PP2)
+def test_pipeline_stages_plan_their_own_blocks(model, version, blocks, printed, needed_gib):
+    pool = calc(model, "h200", vllm_version=version, kv_cache_dtype="fp8", max_model_len=131_072,
+                pipeline_parallel_size=2, max_num_batched_tokens=8192, kv_cache_memory_bytes=40 * GIB).estimated
+    assert pool.num_blocks == blocks
+    numbers = [w for line in pool.log_lines for w in re.findall(r"cache size: ([\d,]+) tokens|: ([\d.]+x)", line)
+               for w in w if w]
+    assert numbers == printed
+    assert round(pool.needed_bytes / GIB, 2) == needed_gib
+
+
+def test_pipeline_parallelism_is_refused_where_vllm_or_a_group_cannot_follow():
+    with pytest.raises(SettingsError) as err:
+        flash(vllm_version="0.20.0", pipeline_parallel_size=2, max_model_len=65_536)
+    assert err.value.problems["--pipeline-parallel-size"].key == "dsv4.pipeline"
+    with pytest.raises(SettingsError) as err:     # stage 0 = layers 0-2: no ratio-128 layer
+        flash(vllm_version="0.30.0", pipeline_parallel_size=12, max_model_len=65_536)
+    assert err.value.problems["--pipeline-parallel-size"].key == "dsv4.pp_empty_group"
+
+
+def test_each_stage_loads_its_own_layers():
+    """Flash at PP 2 on v0.30: the first stage holds the embedding and both RoPE caches (layers 0 and 1
+    keep windows only), the last the LM head; together they hold the model once, plus per-stage buffers."""
+    cfg = config(FLASH)
+    one = deepseek_v4_weights(cfg, ratios_of(cfg), 1, capability_major=9, version=parse_version("0.30.0"),
+                              mtp=False, mnbt=8192)
+    two = deepseek_v4_weights(cfg, ratios_of(cfg), 1, capability_major=9, version=parse_version("0.30.0"),
+                              mtp=False, mnbt=8192, stage_sizes=(22, 21))
+    rope, topk = (1 << 20) * 64 * 4, 4 * 8192 * 512
+    # each stage builds a RoPE cache per theta its layers use (the second's are all compressed: one) and
+    # its own top-k buffer
+    assert sum(two.per_stage) == one.per_gpu + rope + topk
+    assert two.per_stage[0] - two.per_stage[1] > rope
+    c = flash(vllm_version="0.30.0", pipeline_parallel_size=2, max_model_len=131_072)
+    assert len(c.budget.stage_available) == 2

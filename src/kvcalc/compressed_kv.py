@@ -140,7 +140,10 @@ def approximate_gcd(values: list[int], lower_bound: int) -> int:
 
 @dataclass(frozen=True)
 class PackedGroup:
-    """One block table: its layers' specs (a UniformTypeKVCacheSpecs), in vLLM's order."""
+    """One block table: its layers' specs (a UniformTypeKVCacheSpecs), in vLLM's order. A pipeline stage
+    that holds none of a group's layers keeps it with the whole model's specs and no names
+    (``_project_kv_cache_groups_to_worker``): it adds nothing to the stage's block, but a request still
+    takes its blocks."""
 
     names: tuple[str, ...]
     specs: tuple[LayerSpec, ...]
@@ -198,15 +201,19 @@ class PackedSizing:
     """What vLLM divides by, per release: ``block_bytes`` the bytes of one block across every group
     (the pool is available // block_bytes), ``check_block_bytes`` what one block costs in the
     max-model-len check, ``concurrency_page`` the page vLLM measures a request in before v0.27
-    (the full group's; None from v0.27, where a request's blocks are simply summed)."""
+    (the full group's; None from v0.27, where a request's blocks are simply summed). ``groups`` and
+    ``version`` let a pipeline stage's share be planned again (``project_packed``)."""
 
     block_bytes: int
     check_block_bytes: int
     concurrency_page: int | None
+    groups: tuple[PackedGroup, ...] = ()
+    version: Version | None = None
 
 
 def packed_sizing(groups: list[PackedGroup], version: Version) -> PackedSizing:
-    """Bytes per block by release (docs/research/deepseek-v4.md §2-3):
+    """Bytes per block by release (docs/research/deepseek-v4.md §2-3), for the whole model or one
+    pipeline stage's projection (groups without names are another stage's: they add no bytes):
 
     - v0.20-v0.22 ``_get_kv_cache_config_deepseek_v4``: the most layer tuples of any group (its most
       common page size's count: 22 for Flash, whose windows split 22 + 21) x the sum of the full group's
@@ -214,26 +221,40 @@ def packed_sizing(groups: list[PackedGroup], version: Version) -> PackedSizing:
     - v0.23-v0.26 (Rule.DSV4_BLOCK_SLOTS) ``_bucket_layers_by_page_size``: each page size times the most
       layers of that size in one group (37,440 x 22 + 8,640 x 21 + 1,728 x 20 = 1,039,680);
     - from v0.27 (Rule.DSV4_UNPADDED_STATE_PAGES) the largest group's page (1,002,240: the full group).
-    The max-model-len check costs every block those tuples x the full pages until v0.28 and the pool's
-    own bytes per block from v0.29 (Rule.DSV4_CHECK_PER_BLOCK), against the memory less one block (the
-    null block, paging.fit_targets)."""
+    The max-model-len check costs every block the most tuples of any group (a stage's empty groups with
+    the whole model's) x the full pages until v0.28 and the pool's own bytes per block from v0.29
+    (Rule.DSV4_CHECK_PER_BLOCK), against the memory less one block (the null block, paging.fit_targets)."""
+    present = [g for g in groups if g.names]
     full_pages = sorted({s.page_size_bytes for s in groups[0].specs})
-    legacy = max(_tuples(g.specs) for g in groups) * sum(full_pages)
+    legacy_block = max(_tuples(g.specs) for g in present) * sum(full_pages)
+    legacy_check = max(_tuples(g.specs) for g in groups) * sum(full_pages)
     if applies(Rule.DSV4_UNPADDED_STATE_PAGES, version):
-        block = max(g.page_size_bytes for g in groups)
+        block = max(g.page_size_bytes for g in present)
     elif applies(Rule.DSV4_BLOCK_SLOTS, version):
         slots: dict[int, int] = {}
-        for g in groups:
+        for g in present:
             for page, count in Counter(s.page_size_bytes for s in g.specs).items():
                 slots[page] = max(slots.get(page, 0), count)
         block = sum(page * count for page, count in slots.items())
     else:
-        block = legacy
-    check = block if applies(Rule.DSV4_CHECK_PER_BLOCK, version) else legacy
+        block = legacy_block
+    check = block if applies(Rule.DSV4_CHECK_PER_BLOCK, version) else legacy_check
     conc_page = None if applies(Rule.DSV4_UNPADDED_STATE_PAGES, version) else groups[0].page_size_bytes
-    return PackedSizing(block, check, conc_page)
+    return PackedSizing(block, check, conc_page, tuple(groups), version)
+
+
+def project_packed(groups: tuple[PackedGroup, ...], owned: set[str]) -> list[PackedGroup]:
+    """One pipeline stage's view of the whole model's groups (``_project_kv_cache_groups_to_worker``):
+    each group keeps the stage's layers, in order; a group the stage has no layer of keeps the whole
+    model's specs and no names."""
+    out = []
+    for g in groups:
+        kept = [(n, s) for n, s in zip(g.names, g.specs) if n in owned]
+        out.append(PackedGroup(tuple(n for n, _ in kept), tuple(s for _, s in kept)) if kept
+                   else PackedGroup((), g.specs))
+    return out
 
 
 __all__ = ["ratios_of", "CompressedDims", "CompressedMLASpec", "SlidingWindowMLASpec", "CompressorStateSpec",
-           "PackedGroup", "PackedSizing", "layer_specs", "packed_groups", "packed_sizing",
+           "PackedGroup", "PackedSizing", "layer_specs", "packed_groups", "packed_sizing", "project_packed",
            "approximate_gcd", "BLOCK_SIZE", "ENTRY_BYTES"]

@@ -23,14 +23,18 @@ ROPE_ROWS_DEFAULT = 1 << 20
 
 @dataclass(frozen=True)
 class DeepseekV4Weights:
-    """``per_gpu``: bytes one GPU (TP rank 0) holds after loading, buffers included; ``checkpoint``:
-    the checkpoint's bytes as stored (MTP layer included); ``params``: its parameters (an MXFP4 value
-    counts as one)."""
+    """``per_stage``: bytes one GPU (TP rank 0) of each pipeline stage holds after loading, buffers
+    included; ``checkpoint``: the checkpoint's bytes as stored (MTP layer included); ``params``: its
+    parameters (an MXFP4 value counts as one)."""
 
-    per_gpu: int
+    per_stage: tuple[int, ...]
     checkpoint: int
     params: int
     expert_dtype: str
+
+    @property
+    def per_gpu(self) -> int:
+        return max(self.per_stage)
 
 
 def _n(d: dict[str, Any], key: str, default: int = 0) -> int:
@@ -114,23 +118,27 @@ def _padded_heads(heads: int, sm12x: bool) -> int:
 
 
 def deepseek_v4_weights(config: dict[str, Any], ratios: tuple[int, ...], tp: int, *, capability_major: int,
-                        version: Version, mtp: bool, mnbt: int, expert_parallel: bool = False) -> DeepseekV4Weights | None:
-    """The bytes GPU 0 of ``tp`` holds, or None where the checkpoint's format is not the one vLLM reads
-    (``expert_dtype``). ``ratios``: each decoder layer's compress ratio (hf_config). ``mtp``: the MTP
+                        version: Version, mtp: bool, mnbt: int, expert_parallel: bool = False,
+                        stage_sizes: tuple[int, ...] | None = None) -> DeepseekV4Weights | None:
+    """The bytes GPU 0 of ``tp`` holds on each pipeline stage (``stage_sizes``: its decoder layers,
+    kvspecs.pp_partition; one stage by default), or None where the checkpoint's format is not the one vLLM
+    reads (``expert_dtype``). ``ratios``: each decoder layer's compress ratio (hf_config). ``mtp``: the MTP
     layer is loaded for speculative decoding (the model alone skips every ``mtp.`` weight; the drafter
-    loads it, sharing the model's embedding and LM head, in the same measured window).
+    loads it on the last stage, sharing the model's embedding and LM head, in the same measured window).
 
     Routed experts: without expert parallelism every GPU keeps all of them with I/TP rounded up to 128,
     or 256 on 10.x before v0.27 (FlashInfer TRT-LLM; Rule.DSV4_TRTLLM_ALIGN_128); with it whole experts,
-    cdiv(E, TP) on GPU 0. Buffers built with the model: a float32 RoPE cache of 2^20 x 64 per RoPE theta
-    in use (the window layers' and the compressed layers'), the indexer's top-k indices (int32, mnbt x
-    index_topk), the MTP hidden-state buffer (bf16, mnbt x hc x H; always until v0.26, with speculative
-    decoding only from v0.27: Rule.DSV4_MTP_BUFFER_ON_DEMAND) and v0.27-v0.28's eager scratch pool
-    (Rule.DSV4_EAGER_SCRATCH, Rule.DSV4_EAGER_SCRATCH_REMOVED)."""
+    cdiv(E, TP) on GPU 0. The embedding sits on the first stage, the LM head, final norm and
+    hyper-connection head on the last. Buffers built with the model: a float32 RoPE cache of 2^20 x 64 per
+    RoPE theta a stage's layers use (the window layers' and the compressed layers'), the indexer's top-k
+    indices (int32, mnbt x index_topk), on the last stage the MTP hidden-state buffer (bf16, mnbt x hc x H;
+    always until v0.26, with speculative decoding only from v0.27: Rule.DSV4_MTP_BUFFER_ON_DEMAND), and
+    v0.27-v0.28's eager scratch pool (Rule.DSV4_EAGER_SCRATCH, Rule.DSV4_EAGER_SCRATCH_REMOVED)."""
     kind = expert_dtype(config)
     H, L = _n(config, "hidden_size"), len(ratios)
     if kind is None or not H or not L:
         return None
+    sizes = stage_sizes or (L,)
     fp4 = kind == "fp4"
     E, I = _n(config, "n_routed_experts"), _n(config, "moe_intermediate_size")
     n_hash = _n(config, "num_hash_layers")
@@ -144,35 +152,41 @@ def deepseek_v4_weights(config: dict[str, Any], ratios: tuple[int, ...], tp: int
     V = cdiv(_n(config, "vocab_size"), 64) * 64
     hc = _n(config, "hc_mult", 1) or 1
     top = 2 * H + 4 * (hc * hc * H + hc + 1)                                # final norm, hc head
-    per_gpu = 2 * 2 * cdiv(V, tp) * H + top
-    checkpoint = 2 * 2 * V * H + top
-    params = 2 * V * H + H + hc * hc * H + hc + 1
-    for i, ratio in enumerate(ratios):
-        per_gpu += _layer_bytes(config, gpu, ratio, i < n_hash, tp, local, inter, fp4)
-        checkpoint += _layer_bytes(config, disk, ratio, i < n_hash, 1, E, I, fp4)
+    head = 2 * cdiv(V, tp) * H                                             # embedding or LM head (bf16)
     mtp_layers = _n(config, "num_nextn_predict_layers")
-    mtp_extra = disk.fp8(H, H) * 2 + 6 * H + 4 * (hc * hc * H + hc + 1)
-    checkpoint += mtp_layers * (_layer_bytes(config, disk, 1, False, 1, E, I, fp4) + mtp_extra)
-    if mtp and mtp_layers:
-        per_gpu += mtp_layers * (_layer_bytes(config, gpu, 1, False, tp, local, inter, fp4) +
-                                 gpu.fp8(H, H) * 2 + 6 * H + 4 * (hc * hc * H + hc + 1))
-    params += _dense_params(config, ratios, mtp_layers)
-    rope_rows = _rope_rows(config)
-    window_layers = any(r == 1 for r in ratios) or mtp
-    compressed_layers = any(r > 1 for r in ratios)
-    thetas = window_layers + compressed_layers if config.get("compress_rope_theta") not in \
-        (None, config.get("rope_theta")) else 1
-    per_gpu += thetas * rope_rows * _n(config, "qk_rope_head_dim", 64) * 4
-    per_gpu += 4 * mnbt * _n(config, "index_topk")
-    if mtp or not applies(Rule.DSV4_MTP_BUFFER_ON_DEMAND, version):
-        per_gpu += 2 * mnbt * hc * H
-    if applies(Rule.DSV4_EAGER_SCRATCH, version) and not applies(Rule.DSV4_EAGER_SCRATCH_REMOVED, version):
-        heads = _padded_heads(max(1, _n(config, "num_attention_heads") // tp), capability_major == 12)
-        ih, ihd = _n(config, "index_n_heads", 64), _n(config, "index_head_dim", 128)
-        aux = max(mnbt * ih * (ihd // 2 + ihd // 32), 4 * mnbt * _n(config, "index_topk"),
-                  4 * mnbt * _n(config, "head_dim", 512))
-        per_gpu += 2 * mnbt * heads * _n(config, "head_dim", 512) + aux
-    return DeepseekV4Weights(per_gpu, checkpoint, params, kind)
+    mtp_extra = 2 * gpu.fp8(H, H) + 6 * H + 4 * (hc * hc * H + hc + 1)     # e_proj, h_proj, norms, hc head
+    rope_cache = _rope_rows(config) * _n(config, "qk_rope_head_dim", 64) * 4
+    two_thetas = config.get("compress_rope_theta") not in (None, config.get("rope_theta"))
+    per_stage = []
+    start = 0
+    for index, size in enumerate(sizes):
+        first, last = index == 0, index == len(sizes) - 1
+        layers = ratios[start:start + size]
+        b = sum(_layer_bytes(config, gpu, r, i < n_hash, tp, local, inter, fp4)
+                for i, r in enumerate(layers, start))
+        b += head * (first + last) + (top if last else 0)
+        drafts = mtp and last and mtp_layers
+        if drafts:
+            b += mtp_layers * (_layer_bytes(config, gpu, 1, False, tp, local, inter, fp4) + mtp_extra)
+        window, compressed = any(r == 1 for r in layers) or bool(drafts), any(r > 1 for r in layers)
+        b += ((window + compressed) if two_thetas else 1) * rope_cache
+        b += 4 * mnbt * _n(config, "index_topk")
+        if last and (mtp or not applies(Rule.DSV4_MTP_BUFFER_ON_DEMAND, version)):
+            b += 2 * mnbt * hc * H
+        if applies(Rule.DSV4_EAGER_SCRATCH, version) and not applies(Rule.DSV4_EAGER_SCRATCH_REMOVED, version):
+            heads = _padded_heads(max(1, _n(config, "num_attention_heads") // tp), capability_major == 12)
+            ih, ihd = _n(config, "index_n_heads", 64), _n(config, "index_head_dim", 128)
+            aux = max(mnbt * ih * (ihd // 2 + ihd // 32), 4 * mnbt * _n(config, "index_topk"),
+                      4 * mnbt * _n(config, "head_dim", 512))
+            b += 2 * mnbt * heads * _n(config, "head_dim", 512) + aux
+        per_stage.append(b)
+        start += size
+    checkpoint = 2 * 2 * V * H + top + sum(_layer_bytes(config, disk, r, i < n_hash, 1, E, I, fp4)
+                                           for i, r in enumerate(ratios))
+    checkpoint += mtp_layers * (_layer_bytes(config, disk, 1, False, 1, E, I, fp4) +
+                                2 * disk.fp8(H, H) + 6 * H + 4 * (hc * hc * H + hc + 1))
+    params = 2 * V * H + H + hc * hc * H + hc + 1 + _dense_params(config, ratios, mtp_layers)
+    return DeepseekV4Weights(tuple(per_stage), checkpoint, params, kind)
 
 
 def _rope_rows(config: dict[str, Any]) -> int:

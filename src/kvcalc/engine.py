@@ -312,10 +312,11 @@ def deepseek_v4_problem(arch: ModelArch, gpu: GpuTarget, version: Version, s: Se
     """The flag and the reason where vLLM cannot run DeepSeek-V4 so, or kvcalc has not read how it would;
     None for any other model. FlashMLA's DeepSeek-V4 backend takes compute capability 9.0 and 10.x, and
     FlashInfer's SM120 path 12.x from v0.24 (Rule.DSV4_SM12X; vllm/models/deepseek_v4/nvidia/model.py,
-    sparse_mla.py); the compressor states are built for 256-token blocks (compressor.py); pipeline
-    parallelism, decode context parallel, a forced attention backend (FLASHINFER_MLA_SPARSE_DSV4's plain
-    rows), ROCm, drafts other than its MTP layer, a weight format other than the checkpoint's fp8 and
-    --cpu-offload-gb were not read (deepseek_v4_weights prices the checkpoint's own tensors)."""
+    sparse_mla.py); the compressor states are built for 256-token blocks (compressor.py); the class takes
+    pipeline parallelism from v0.21 (Rule.DSV4_PIPELINE_PARALLEL); decode context parallel fails its
+    sliding-window assertion; a forced attention backend (FLASHINFER_MLA_SPARSE_DSV4's plain rows), ROCm,
+    drafts other than its MTP layer, a weight format other than the checkpoint's fp8 and --cpu-offload-gb
+    were not read (deepseek_v4_weights prices the checkpoint's own tensors)."""
     if arch.compressed is None:
         return None
     if gpu.platform != "cuda":
@@ -325,8 +326,9 @@ def deepseek_v4_problem(arch: ModelArch, gpu: GpuTarget, version: Version, s: Se
     if cc is None or not (cc[0] in (9, 10) or cc[0] == 12 and sm12):
         extra = Text("dsv4.gpu_sm12") if sm12 else Text("dsv4.gpu_sm12_later", since=str(Rule.DSV4_SM12X.value.since))
         return "--gpu", Text("dsv4.gpu", version=str(version), capability=gpu.compute_capability, sm12=extra)
-    if s.pipeline_parallel_size > 1:
-        return "--pipeline-parallel-size", Text("dsv4.pipeline")
+    if s.pipeline_parallel_size > 1 and not applies(Rule.DSV4_PIPELINE_PARALLEL, version):
+        return "--pipeline-parallel-size", Text("dsv4.pipeline", version=str(version),
+                                                since=str(Rule.DSV4_PIPELINE_PARALLEL.value.since))
     if s.decode_context_parallel_size > 1:
         return "--decode-context-parallel-size", Text("dsv4.dcp")
     if s.block_size not in (None, BLOCK_SIZE):
@@ -340,6 +342,16 @@ def deepseek_v4_problem(arch: ModelArch, gpu: GpuTarget, version: Version, s: Se
     if s.cpu_offload_gb:
         return "--cpu-offload-gb", Text("dsv4.cpu_offload")
     return None
+
+
+def _packed_stages(grouping: paging.Grouping, layout: Layout) -> paging.Grouping:
+    """DeepSeek-V4 under pipeline parallelism: every stage must hold a layer of each group (vLLM keeps an
+    empty group's whole-model specs, which from v0.29 it cannot allocate, and kvcalc does not size), and
+    what vLLM prints comes from the first stage's projection (``report``)."""
+    stages = [paging.project(grouping, stage) for stage in layout.stages]
+    if any(not g.layer_names for proj in stages for g in proj.groups):
+        raise SettingsError({"--pipeline-parallel-size": Text("dsv4.pp_empty_group", pp=len(layout.stages))})
+    return replace(grouping, report=stages[0])
 
 
 def deepseek_v4_kv(requested: str, version: Version) -> KvDtype:
@@ -500,6 +512,7 @@ def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolR
     cap = paging.capacity(grouping, blocks, ctx, version)
     if fits:
         lines += logfmt.capacity_lines(cap.tokens, ctx.max_model_len, cap.max_concurrency, version)
+        lines += _later_stage_lines(grouping, layout, blocks, ctx, version, lines)
     elif error:
         lines.append(error)
     avg_requests = None
@@ -509,6 +522,21 @@ def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolR
     return PoolResult(available, blocks, cap.blocks_per_request, cap.max_concurrency, cap.tokens,
                       fits, worst_need, est_len, error, tuple(lines), avg_requests, ctx.max_model_len,
                       tuple(stage_bytes))
+
+
+def _later_stage_lines(grouping: paging.Grouping, layout: Layout, blocks: int, ctx: SizingContext,
+                       version: Version, printed: list[str]) -> list[str]:
+    """DeepSeek-V4 under pipeline parallelism before v0.27: every worker logs its own capacity, measured in
+    its own full-group pages (``get_kv_cache_configs``' loop; a line already printed is not repeated)."""
+    if grouping.report is None or grouping.packed is None or grouping.packed.concurrency_page is None:
+        return []
+    out: list[str] = []
+    for stage in layout.stages[1:]:
+        cap = paging.capacity(replace(grouping, report=paging.project(grouping, stage)), blocks, ctx, version)
+        for line in logfmt.capacity_lines(cap.tokens, ctx.max_model_len, cap.max_concurrency, version):
+            if line not in printed and line not in out:
+                out.append(line)
+    return out
 
 
 def _override_note(parts: dict[str, Any], override: int, available: int) -> Text:
@@ -963,6 +991,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                                     s.attention_backend),
         attention_backend=s.attention_backend))
     grouping = paging.group_layers(layout.all_specs, version)
+    if grouping.packed is not None and len(layout.stages) > 1:
+        grouping = _packed_stages(grouping, layout)
     ift = paging.in_flight_tokens(version, resolved.max_num_batched_tokens, s.pipeline_parallel_size,
                                   async_on, mrv2)
     ctx = SizingContext(resolved.max_model_len, ift, mamba_mode, s.decode_context_parallel_size)

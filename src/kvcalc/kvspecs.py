@@ -566,13 +566,21 @@ def sliding_block_size(block_size: int, version: Version) -> int:
 
 
 def compressed_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
-    """DeepSeek-V4's caches (compressed_kv.layer_specs) in one stage: 256-token blocks, which its
-    compressor states are built around (engine.deepseek_v4_problem refuses other block sizes and pipeline
-    parallelism before this), and its fp8_ds_mla rows whatever TP."""
+    """DeepSeek-V4's caches (compressed_kv.layer_specs) per pipeline stage: 256-token blocks, which its
+    compressor states are built around (engine.deepseek_v4_problem refuses other block sizes before this),
+    its fp8_ds_mla rows whatever TP, each decoder layer's caches on its stage (get_pp_indices) and the
+    MTP draft layers' windows on the last (the drafter is built on the last rank only)."""
     if req.kv.name != "fp8_ds_mla":
         raise SettingsError({"--kv-cache-dtype": Text("dsv4.kv_dtype", name=req.kv.name)})
-    specs = layer_specs(arch.compressed, len(req.draft_layers))
-    return Layout((specs,), BLOCK_SIZE, Text("block.dsv4"), 0, 1, notes=arch.notes)
+    sizes = pp_partition(arch.num_layers, req.pp)
+    if min(sizes) == 0:
+        raise SettingsError({"--pipeline-parallel-size": Text("pp.empty_stage", pp=req.pp, layers=arch.num_layers)})
+    stage_of = [i for i, size in enumerate(sizes) for _ in range(size)]
+    stages: list[dict[str, LayerSpec]] = [{} for _ in sizes]
+    for name, spec in layer_specs(arch.compressed, len(req.draft_layers)).items():
+        kind, index = name.split(".")[:2]
+        stages[stage_of[int(index)] if kind == "layers" else -1][name] = spec
+    return Layout(tuple(stages), BLOCK_SIZE, Text("block.dsv4"), 0, 1, notes=arch.notes)
 
 
 def build_layout(arch: ModelArch, req: LayoutRequest) -> Layout:

@@ -771,10 +771,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "注意力 kernel 也只接受 256（--block-size 64 在计算时除以零，128 会报 'No common block size for 128'；"
         "更大的值未经验证）。请不要传 --block-size，或传 256"),
     "dsv4.pipeline": (
-        "kvcalc does not size DeepSeek-V4 with pipeline parallelism yet: how vLLM splits its packed groups "
-        "across stages has not been read. Use --tensor-parallel-size for more GPUs",
-        "kvcalc 暂不计算流水线并行下的 DeepSeek-V4：尚未读过 vLLM 如何把它的打包组分到各阶段。"
-        "需要更多 GPU 时请用 --tensor-parallel-size"),
+        "vLLM {version} stops: its DeepSeek-V4 class does not support pipeline parallelism ('Pipeline "
+        "parallelism is not supported for this model'), which it does from v{since}. Use "
+        "--pipeline-parallel-size 1, or a newer release",
+        "vLLM {version} 会停止启动：它的 DeepSeek-V4 模型类不支持流水线并行（'Pipeline parallelism is not "
+        "supported for this model'），v{since} 起才支持。请使用 --pipeline-parallel-size 1，或更新的版本"),
+    "dsv4.pp_empty_group": (
+        "{pp} pipeline stages leave a stage without a layer of one of DeepSeek-V4's cache groups (its "
+        "ratio-4 or ratio-128 layers): vLLM keeps such a group with the whole model's layers, which kvcalc "
+        "does not size and from v0.29 vLLM cannot allocate. Use fewer stages",
+        "{pp} 个流水线阶段会让某个阶段分不到 DeepSeek-V4 某个缓存组（压缩比 4 或 128 的层）的任何一层：vLLM 会为"
+        "这样的组保留整个模型的层，kvcalc 不计算这种情况，v0.29 起 vLLM 也无法分配。请减少阶段数"),
     "dsv4.dcp": (
         "vLLM stops: every DeepSeek-V4 layer keeps a sliding window, and the KV sizing asserts 'DCP not "
         "support sliding window.'. Use --decode-context-parallel-size 1",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .compressed_kv import CompressedMLASpec, PackedSizing, packed_groups, packed_sizing
+from .compressed_kv import CompressedMLASpec, PackedGroup, PackedSizing, packed_groups, packed_sizing, project_packed
 from .errors import UnsupportedModelError
 from .messages import Text
 from .specs import (FullAttentionSpec, LayerSpec, MambaSpec, MLASpec, SizingContext, mergeable,
@@ -49,6 +49,7 @@ class Grouping:
     padding_layers: int = 0       # empty slots added so every group has group_size layers
     page_size_bytes: int = 0      # the (unified) page of one layer, hybrid and uniform kinds
     packed: PackedSizing | None = None  # DeepSeek-V4's packed groups: what a block costs (compressed_kv)
+    report: Grouping | None = None      # the projection vLLM measures requests in (DeepSeek-V4 under PP)
 
     @property
     def group_size(self) -> int:
@@ -101,9 +102,7 @@ def group_layers(specs: dict[str, LayerSpec], version: Version) -> Grouping:
     values = list(specs.values())
     names = tuple(specs)
     if any(isinstance(s, CompressedMLASpec) for s in values):
-        groups = packed_groups(specs, version)
-        return Grouping("packed", tuple(Group(g.names, g.specs[0], g.specs) for g in groups),
-                        packed=packed_sizing(groups, version))
+        return _packed_grouping(packed_groups(specs, version), version)
     if _all_mergeable(values):
         return Grouping("uniform", (Group(names, values[0]),), 0, values[0].page_size_bytes)
     bases = {uniform_base(s) for s in values}
@@ -137,8 +136,18 @@ def group_layers(specs: dict[str, LayerSpec], version: Version) -> Grouping:
     return Grouping("hybrid", tuple(groups), padding, page)
 
 
+def _packed_grouping(groups: list[PackedGroup], version: Version) -> Grouping:
+    """DeepSeek-V4's packed groups (compressed_kv) as a Grouping: a group a stage has no layer of keeps the
+    whole model's specs, so its blocks a request still count, with no names."""
+    return Grouping("packed", tuple(Group(g.names, g.specs[0], g.specs) for g in groups),
+                    packed=packed_sizing(groups, version))
+
+
 def project(grouping: Grouping, stage: dict[str, LayerSpec]) -> Grouping:
-    """``_project_kv_cache_groups_to_worker``: keep the layers one PP stage owns."""
+    """``_project_kv_cache_groups_to_worker``: keep the layers one PP stage owns (DeepSeek-V4's packed
+    groups: the stage's own bytes per block, compressed_kv.project_packed)."""
+    if grouping.packed is not None and grouping.packed.version is not None:
+        return _packed_grouping(project_packed(grouping.packed.groups, set(stage)), grouping.packed.version)
     groups = []
     for g in grouping.groups:
         names = tuple(n for n in g.layer_names if n in stage)
@@ -180,6 +189,8 @@ def blocks_per_request(grouping: Grouping, ctx: SizingContext) -> int:
 
     DeepSeek-V4's packed groups before v0.27 measure a request in pages of the full group
     (``get_max_concurrency_for_kv_cache_config``): cdiv(Σ blocks x group page, full page)."""
+    if grouping.report is not None:     # DeepSeek-V4 under PP: the first worker's groups (engine._packed_stages)
+        return blocks_per_request(grouping.report, ctx)
     packed = grouping.packed
     if packed is not None and packed.concurrency_page:
         return cdiv(sum(g.blocks_per_request(ctx) * g.page_size_bytes for g in grouping.groups),

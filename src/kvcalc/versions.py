@@ -1265,6 +1265,14 @@ class Rule(Enum):
         "before, to 16 at least",
         "confirmed: the padded head sizes are (16, 32, 64, 128) in the v0.25.0-v0.27.0 wheels and start at 8 "
         "in v0.30.0")
+    DSV4_PIPELINE_PARALLEL = RuleInfo(
+        _v("0.21.0"), "v0.21.0 wheel", "vllm/model_executor/models/deepseek_v4.py DeepseekV4ForCausalLM (SupportsPP)",
+        "DeepSeek-V4 runs with pipeline parallelism: its five groups are planned over the whole model and "
+        "projected on each stage, which divides its memory by its own bytes per block (the fewest blocks win); "
+        "before, the class is not SupportsPP and vLLM refuses ('Pipeline parallelism is not supported for this "
+        "model')",
+        "confirmed: class DeepseekV4ForCausalLM(nn.Module) in the v0.20.0 wheel, SupportsPP from v0.21.0 "
+        "(vllm/models/deepseek_v4/nvidia/model.py from v0.22)")
 
     @property
     def info(self) -> RuleInfo:
@@ -2254,6 +2262,12 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "DSV4_SM120_HEADS_8": (
         "FlashInfer 的 SM120 路径在单张 GPU 的 query 头数很少（TP 8）时把 DeepSeek-V4 的头数填充到 8；此前至少填充到 16",
         "已确认：v0.25.0-v0.27.0 wheel 中填充头数为 (16, 32, 64, 128)，v0.30.0 从 8 开始"),
+    "DSV4_PIPELINE_PARALLEL": (
+        "DeepSeek-V4 可以使用流水线并行：它的五个组按整个模型规划，再投影到各个阶段，每个阶段用自己的每块字节数去除显存"
+        "（块数最少的阶段决定结果）；此前该模型类不是 SupportsPP，vLLM 会拒绝（'Pipeline parallelism is not supported "
+        "for this model'）",
+        "已确认：v0.20.0 wheel 中为 class DeepseekV4ForCausalLM(nn.Module)，v0.21.0 起为 SupportsPP"
+        "（v0.22 起在 vllm/models/deepseek_v4/nvidia/model.py）"),
 }
 """The rule table's "what" and "basis" in Chinese, for the page (messages.py)."""
 

@@ -442,7 +442,8 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
 
     name = checked_format_name(weight_format)
     if model_type_of(text_part(config)) == "deepseek_v4":
-        return _deepseek_v4(config, tp, capability_major, version or NEWEST, mtp_layers > 0, mnbt, expert_parallel)
+        return _deepseek_v4(config, tp, pp, capability_major, version or NEWEST, mtp_layers > 0, mnbt,
+                            expert_parallel)
     parts = inventory(config, tp, towers_off)
     if not parts:
         return None
@@ -500,16 +501,19 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     return WeightsEstimate(int(weights_bytes if exact else total), per_stage, basis, exact, overshoot, tuple(moved))
 
 
-def _deepseek_v4(config: dict[str, Any], tp: int, capability_major: int, version: Version, mtp: bool, mnbt: int,
-                 expert_parallel: bool) -> WeightsEstimate | None:
-    """DeepSeek-V4's own pricing (deepseek_v4_weights), one stage (engine refuses PP for it)."""
+def _deepseek_v4(config: dict[str, Any], tp: int, pp: int, capability_major: int, version: Version, mtp: bool,
+                 mnbt: int, expert_parallel: bool) -> WeightsEstimate | None:
+    """DeepSeek-V4's own pricing (deepseek_v4_weights), per pipeline stage as get_pp_indices splits it."""
     from .compressed_kv import ratios_of  # noqa: PLC0415
-    w = deepseek_v4_weights(config, ratios_of(config), tp, capability_major=capability_major, version=version,
-                            mtp=mtp, mnbt=mnbt, expert_parallel=expert_parallel)
+    from .kvspecs import pp_partition  # noqa: PLC0415 - avoid a cycle at import time
+    ratios = ratios_of(config)
+    w = deepseek_v4_weights(config, ratios, tp, capability_major=capability_major, version=version,
+                            mtp=mtp, mnbt=mnbt, expert_parallel=expert_parallel,
+                            stage_sizes=tuple(pp_partition(len(ratios), pp)))
     if w is None:
         return None
     basis = Text("basis.weights_dsv4", billions=w.params / 1e9, experts=w.expert_dtype)
-    return WeightsEstimate(w.checkpoint, (w.per_gpu,), basis, False)
+    return WeightsEstimate(w.checkpoint, w.per_stage, basis, False)
 
 
 def cpu_offload_layers(budget: int, layer_bytes: list[float], largest: list[float]) -> tuple[list[int], tuple[int, ...]]:
