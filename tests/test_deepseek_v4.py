@@ -22,7 +22,7 @@ from kvcalc.hf_config import read_model
 from kvcalc.units import GIB
 from kvcalc.versions import parse_version
 
-FLASH = "deepseek-ai/DeepSeek-V4-Flash"
+FLASH = "deepseek-ai/DeepSeek-V4-Flash-0731"
 PRO = "deepseek-ai/DeepSeek-V4-Pro"
 
 
@@ -337,3 +337,53 @@ def test_each_stage_loads_its_own_layers():
     assert two.per_stage[0] - two.per_stage[1] > rope
     c = flash(vllm_version="0.30.0", pipeline_parallel_size=2, max_model_len=131_072)
     assert len(c.budget.stage_available) == 2
+
+
+DSPARK = {"method": "dspark", "num_speculative_tokens": 7}
+
+
+def test_dspark_adds_three_windows_and_runs_on_model_runner_v2():
+    """DSpark (v0.25+): n_mtp_layers or 3 window-only layers join the target's windows (46 -> two groups of
+    23), a v0.26 block costs 1,077,120 bytes, and the drafter forces model runner V2."""
+    c = flash(vllm_version="0.26.0", max_model_len=65_536, speculative=DSPARK, gpu="b300")
+    assert [len(g.layer_names) for g in c.grouping.groups] == [62, 23, 23, 42, 20]
+    assert c.grouping.packed.block_bytes == 1_077_120 and c.model_runner_v2 and c.in_flight_tokens == 16_384
+    assert any(getattr(n, "key", "") == "note.dspark_layers" for n in c.notes)
+    cfg = copy.deepcopy(config(FLASH))
+    c = calc(cfg, "b300", vllm_version="0.30.0", max_model_len=65_536,
+             speculative={**DSPARK, "draft_config": {**cfg, "n_mtp_layers": 2}})
+    assert sum(1 for n in c.layout.all_specs if n.startswith("draft.")) == 2
+
+
+def test_a_public_dspark_start_on_one_b300():
+    """Code index id 63390294774 (v0.26.0): 'Model loading took 156.32 GiB', 'Actual usage is 156.32 GiB for
+    weight, 2.99 GiB for peak activation, 0.23 GiB for non-torch memory', 'Available KV cache memory:
+    86.74 GiB', 913,657 tokens, 13.94x."""
+    c = calc(FLASH, "b300", vllm_version="0.26.0", max_model_len=65_536, kv_cache_dtype="fp8", block_size=256,
+             speculative=DSPARK, available_kv_gib=86.74)
+    assert c.from_log_low.tokens <= 913_657 <= c.from_log_high.tokens
+    terms = {t.name: t.bytes / GIB for t in c.budget.terms}
+    assert 156.2 < terms["weights"] <= 156.32
+    assert abs(terms["activation peak"] - 2.99) < 0.05
+    assert abs(c.budget.available_bytes / GIB - 86.74) < 0.2
+
+
+@pytest.mark.parametrize("model,settings,flag,key", [
+    (FLASH, {"vllm_version": "0.24.0"}, "--speculative-config", "dsv4.dspark_release"),
+    (FLASH, {"vllm_version": "0.26.0", "model_runner_v2": False}, "--speculative-config", "dsv4.dspark_v1"),
+    (FLASH, {"vllm_version": "0.26.0", "pipeline_parallel_size": 2}, "--pipeline-parallel-size", "dsv4.dspark_pp"),
+    ("Qwen/Qwen3-8B", {"vllm_version": "0.26.0"}, "--speculative-config", "settings.dspark_dsv4_only"),
+])
+def test_dspark_is_refused_where_vllm_cannot_run_it(model, settings, flag, key):
+    with pytest.raises(SettingsError) as err:
+        calc(model, "b300", kv_cache_dtype="fp8" if model == FLASH else "auto", max_model_len=32_768,
+             speculative=DSPARK, **settings)
+    assert err.value.problems[flag].key == key
+
+
+def test_dspark_needs_its_keys_in_the_config():
+    """The preview checkpoint's config has no dspark_* keys: vLLM's drafter reads them without a default."""
+    cfg = {k: v for k, v in config(FLASH).items() if not k.startswith("dspark_")}
+    with pytest.raises(SettingsError) as err:
+        calc(cfg, "b300", vllm_version="0.26.0", kv_cache_dtype="fp8", max_model_len=65_536, speculative=DSPARK)
+    assert err.value.problems["--speculative-config"].key == "dsv4.dspark_config"

@@ -35,12 +35,13 @@ INDEXER_GATHER_ROWS_PER_TOKEN = 10
 class DeepseekV4Peak:
     """``workspace``: what the WorkspaceManager keeps from the forward pass on (the largest single
     request: it grows, never sums) plus FlashInfer's SM120 workspace; ``forward``: the worst layer's
-    transient tensors on top of it. The profile's peak is workspace + max(forward, the sampler's
-    warm-up)."""
+    transient tensors on top of it; ``draft``: DSpark's proposal pass, also on top of it. The profile's
+    peak is workspace + max(forward, draft, the sampler's warm-up)."""
 
     workspace: int
     forward: int
     workspace_kind: str
+    draft: int = 0      # DSpark's dummy proposal after the forward pass (``dspark_draft_bytes``)
 
 
 def _padded_heads(heads: int, sm120: bool, version: Version) -> int:
@@ -56,7 +57,8 @@ def _n(d: dict[str, Any], key: str, default: int = 0) -> int:
 
 
 def deepseek_v4_peak(config: dict[str, Any], *, mnbt: int, max_model_len: int, tp: int, capability_major: int,
-                     version: Version, expert_parallel: bool = False) -> DeepseekV4Peak:
+                     version: Version, expert_parallel: bool = False, dspark_tokens: int = 0,
+                     max_num_seqs: int = 0) -> DeepseekV4Peak:
     """The profile run's torch peak beside the sampler, for one GPU.
 
     Workspace (one buffer, the largest request): FlashMLA's prefill gather 4 x (L/4 + 128 + T) x 512 bf16
@@ -71,7 +73,9 @@ def deepseek_v4_peak(config: dict[str, Any], *, mnbt: int, max_model_len: int, t
     (16,512 bytes a token for Flash's widths), the padded attention output, then either the query with
     its profile-only padding or the indexer's query and its 512 MiB logits placeholder; from v0.28 the
     indexer runs after the query projection, so the placeholder meets the padded query
-    (Rule.DSV4_INDEXER_AFTER_Q)."""
+    (Rule.DSV4_INDEXER_AFTER_Q). With DSpark (``dspark_tokens`` speculative tokens) the target also keeps
+    the hidden states its drafter fuses through the last layer, and the drafter's dummy proposal follows
+    (``dspark_draft_bytes``; from v0.28 in a workspace lane of its own, Rule.DSPARK_DRAFT_WORKSPACE_LANE)."""
     T, L = mnbt, max_model_len
     H, hc = _n(config, "hidden_size"), _n(config, "hc_mult", 1) or 1
     head_dim = _n(config, "head_dim", 512)
@@ -90,15 +94,23 @@ def deepseek_v4_peak(config: dict[str, Any], *, mnbt: int, max_model_len: int, t
         if applies(Rule.DSV4_FLASHMLA_TOPK_WORKSPACE, version):
             flashmla += T * cdiv(topk_idx + 128, 128) * 128 * 4 + 4 * T
         gathers["flashmla"] = flashmla
-    if capability_major == 10:
-        gathers["moe"] = T * H * 2
-    elif sm120 and applies(Rule.DSV4_SM120_DEEPGEMM_MOE, version):
-        rows = cdiv(T * k + min(T * k, E) * 127, 128) * 128
-        gathers["moe"] = 2 * rows * max(2 * i_tp, H) * 2
-    else:
-        gathers["moe"] = T * k * (max(i_tp, H) + max(2 * i_tp, H)) * 2
+    def moe_workspace(tokens: int) -> int:
+        if capability_major == 10:
+            return tokens * H * 2
+        if sm120 and applies(Rule.DSV4_SM120_DEEPGEMM_MOE, version):
+            rows = cdiv(tokens * k + min(tokens * k, E) * 127, 128) * 128
+            return 2 * rows * max(2 * i_tp, H) * 2
+        return tokens * k * (max(i_tp, H) + max(2 * i_tp, H)) * 2
+
+    gathers["moe"] = moe_workspace(T)
     kind = max(gathers, key=gathers.get)
     workspace = gathers[kind] + (FLASHINFER_SM120_WORKSPACE if sm120 else 0)
+    draft = 0
+    if dspark_tokens:
+        rows = min(T, max_num_seqs or T)
+        draft = dspark_draft_bytes(config, T, rows, dspark_tokens, tp)
+        if applies(Rule.DSPARK_DRAFT_WORKSPACE_LANE, version):
+            workspace += moe_workspace(rows * dspark_tokens)
 
     base = T * (2 * hc * H * 2 + 2 * H * 2 + _projections(r_q, head_dim, ihd, ih) + padded * head_dim * 2)
     query = T * heads * head_dim * 2
@@ -108,7 +120,26 @@ def deepseek_v4_peak(config: dict[str, Any], *, mnbt: int, max_model_len: int, t
         forward = base + max(query + query_pad + index_q, (query_pad or query) + index_q + INDEXER_LOGITS_BYTES)
     else:
         forward = base + max(query + query_pad, index_q + INDEXER_LOGITS_BYTES)
-    return DeepseekV4Peak(workspace, forward, kind)
+    if dspark_tokens:   # the target keeps the drafter's inputs: the other aux states and their fused stream
+        forward += (len(config.get("dspark_target_layer_ids") or ()) - 1) * T * H * 2 + T * hc * H * 2
+    return DeepseekV4Peak(workspace, forward, kind, draft)
+
+
+def dspark_draft_bytes(config: dict[str, Any], tokens: int, rows: int, k: int, tp: int) -> int:
+    """DSpark's dummy proposal (vllm/v1/worker/gpu/spec_decode/dspark/speculator.py): the target's hidden
+    states, its aux states and their fusion ([T, H] each, bf16), the drafter's two hidden states over
+    rows x k query tokens, its full-vocabulary logits over them (bf16) and, per step, the Markov bias and
+    the step's logits with the previous pair still alive (3 x rows x vocab bf16). Over TP the drafter's
+    logits are gathered across the vocabulary, which holds 2 x rows x k x vocab x (2 + 1/TP) bytes at once
+    (logits_processor.py, the pynccl all-gather; read from the code, not seen in a log). B300, v0.26,
+    1,024 rows, k 7: 2,957 MiB; with the 96.5 MiB workspace 2.98 GiB against the logged 2.99."""
+    H, V = _n(config, "hidden_size"), cdiv(_n(config, "vocab_size"), 64) * 64
+    n_aux = len(config.get("dspark_target_layer_ids") or ())
+    proposal = tokens * H * 2 * (2 + n_aux) + 4 * rows * k * H + 2 * rows * k * V + 6 * rows * V
+    if tp == 1:
+        return proposal
+    gather = 10 * tokens * H + 6 * rows * k * H + 2 * rows * k * V * (2 * tp + 1) // tp
+    return max(proposal, gather)
 
 
 def _projections(r_q: int, head_dim: int, ihd: int, ih: int) -> int:

@@ -119,7 +119,7 @@ def _padded_heads(heads: int, sm12x: bool) -> int:
 
 def deepseek_v4_weights(config: dict[str, Any], ratios: tuple[int, ...], tp: int, *, capability_major: int,
                         version: Version, mtp: bool, mnbt: int, expert_parallel: bool = False,
-                        stage_sizes: tuple[int, ...] | None = None) -> DeepseekV4Weights | None:
+                        stage_sizes: tuple[int, ...] | None = None, dspark_layers: int = 0) -> DeepseekV4Weights | None:
     """The bytes GPU 0 of ``tp`` holds on each pipeline stage (``stage_sizes``: its decoder layers,
     kvspecs.pp_partition; one stage by default), or None where the checkpoint's format is not the one vLLM
     reads (``expert_dtype``). ``ratios``: each decoder layer's compress ratio (hf_config). ``mtp``: the MTP
@@ -133,7 +133,8 @@ def deepseek_v4_weights(config: dict[str, Any], ratios: tuple[int, ...], tp: int
     RoPE theta a stage's layers use (the window layers' and the compressed layers'), the indexer's top-k
     indices (int32, mnbt x index_topk), on the last stage the MTP hidden-state buffer (bf16, mnbt x hc x H;
     always until v0.26, with speculative decoding only from v0.27: Rule.DSV4_MTP_BUFFER_ON_DEMAND), and
-    v0.27-v0.28's eager scratch pool (Rule.DSV4_EAGER_SCRATCH, Rule.DSV4_EAGER_SCRATCH_REMOVED)."""
+    v0.27-v0.28's eager scratch pool (Rule.DSV4_EAGER_SCRATCH, Rule.DSV4_EAGER_SCRATCH_REMOVED).
+    ``dspark_layers``: the DSpark drafter's layers, loaded on the (single) stage (``_dspark_bytes``)."""
     kind = expert_dtype(config)
     H, L = _n(config, "hidden_size"), len(ratios)
     if kind is None or not H or not L:
@@ -168,10 +169,13 @@ def deepseek_v4_weights(config: dict[str, Any], ratios: tuple[int, ...], tp: int
         drafts = mtp and last and mtp_layers
         if drafts:
             b += mtp_layers * (_layer_bytes(config, gpu, 1, False, tp, local, inter, fp4) + mtp_extra)
-        window, compressed = any(r == 1 for r in layers) or bool(drafts), any(r > 1 for r in layers)
+        if dspark_layers and last:
+            b += _dspark_bytes(config, gpu, dspark_layers, tp, local, inter, fp4, mnbt, version)
+        window = any(r == 1 for r in layers) or bool(drafts) or bool(dspark_layers and last)
+        compressed = any(r > 1 for r in layers)
         b += ((window + compressed) if two_thetas else 1) * rope_cache
         b += 4 * mnbt * _n(config, "index_topk")
-        if last and (mtp or not applies(Rule.DSV4_MTP_BUFFER_ON_DEMAND, version)):
+        if last and (mtp or dspark_layers or not applies(Rule.DSV4_MTP_BUFFER_ON_DEMAND, version)):
             b += 2 * mnbt * hc * H
         if applies(Rule.DSV4_EAGER_SCRATCH, version) and not applies(Rule.DSV4_EAGER_SCRATCH_REMOVED, version):
             heads = _padded_heads(max(1, _n(config, "num_attention_heads") // tp), capability_major == 12)
@@ -187,6 +191,27 @@ def deepseek_v4_weights(config: dict[str, Any], ratios: tuple[int, ...], tp: int
                                 2 * disk.fp8(H, H) + 6 * H + 4 * (hc * hc * H + hc + 1))
     params = 2 * V * H + H + hc * hc * H + hc + 1 + _dense_params(config, ratios, mtp_layers)
     return DeepseekV4Weights(tuple(per_stage), checkpoint, params, kind)
+
+
+def _dspark_bytes(config: dict[str, Any], gpu: _Pricer, layers: int, tp: int, local: int, inter: int, fp4: bool,
+                  mnbt: int, version: Version) -> int:
+    """The DSpark drafter on one GPU (vllm/models/deepseek_v4/nvidia/dspark.py, qwen3_dspark.py): ``layers``
+    decoder layers of compress ratio 1 with every routed expert (the MTP layer's shape, without its
+    e_proj/h_proj), ``main_proj`` fusing the target's hidden states at ``dspark_target_layer_ids``
+    (fp8, replicated: H x len(ids) H), two norms and a hyper-connection head, and the Markov head's two
+    tables of vocab x ``dspark_markov_rank`` in bf16, split by TP until v0.26 and replicated from v0.27
+    (Rule.DSPARK_MARKOV_REPLICATED), when the drafter also gets its own top-k buffer. Embedding and LM head
+    are the target's. Flash-0731 at TP 1: 10.12 GiB ('DSpark draft model loaded: 96 params')."""
+    H, hc = _n(config, "hidden_size"), _n(config, "hc_mult", 1) or 1
+    n_aux = len(config.get("dspark_target_layer_ids") or ())
+    V, rank = cdiv(_n(config, "vocab_size"), 64) * 64, _n(config, "dspark_markov_rank")
+    replicated = applies(Rule.DSPARK_MARKOV_REPLICATED, version)
+    out = layers * _layer_bytes(config, gpu, 1, False, tp, local, inter, fp4)
+    out += gpu.fp8(H, n_aux * H) + 2 * 2 * H + 4 * (hc * hc * H + hc + 1)
+    out += 2 * 2 * (V if replicated else cdiv(V, tp)) * rank
+    if replicated:
+        out += 4 * mnbt * _n(config, "index_topk")
+    return out
 
 
 def _rope_rows(config: dict[str, Any]) -> int:

@@ -103,6 +103,8 @@ def uses_model_runner_v2(arch: ModelArch, version: Version, spec_method: str | N
     """
     if chosen is not None:
         return chosen
+    if spec_method is not None and spec_method.lower() == "dspark":
+        return True     # DSpark forces model runner V2 (config/vllm.py use_v2_model_runner, v0.25-v0.28)
     if runs_on_v1_for(spec_method, version) or platform == "rocm" and rocm_keeps_v1(arch.architecture, version):
         return False
     if applies(Rule.MRV2_ALL_MODELS_CG_PROFILED, version):
@@ -171,6 +173,8 @@ def _draft_layers(arch: ModelArch, s: Settings
         # through kv_sharing_target_layer_name, so it adds no cache of its own; its weights (the
         # "-assistant" checkpoint) are loaded next to the model's.
         return (), [Text("note.gemma4_mtp"), Text("note.draft_weights")], None
+    if family == "dspark":
+        return dspark_layers(arch, spec), [Text("note.dspark_layers", layers=dspark_layer_count(spec))], None
     if spec.draft_config is not None:
         draft = read_drafter(spec)
         sized = spec.method.lower() in DRAFTER_WEIGHT_METHODS     # the budget counts its weights
@@ -185,6 +189,27 @@ def _draft_layers(arch: ModelArch, s: Settings
     if template is None:
         return (), [], None
     return (template,), [Text("note.draft_assumed"), Text("note.draft_weights")], None
+
+
+DSPARK_DEFAULT_LAYERS = 3
+"""DSpark's draft layers where its config names none (vllm/models/deepseek_v4/nvidia/dspark.py:
+``getattr(config, "n_mtp_layers", None) or 3``)."""
+
+
+def dspark_layer_count(spec: Speculative) -> int:
+    """The DSpark drafter's layers: ``n_mtp_layers`` of the drafter's config (the target's unless a
+    drafter config is given), else 3."""
+    value = (spec.draft_config or {}).get("n_mtp_layers")
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= 64 else DSPARK_DEFAULT_LAYERS
+
+
+def dspark_layers(arch: ModelArch, spec: Speculative) -> tuple[AttentionLayer, ...]:
+    """DSpark's draft layers: DeepSeek-V4 decoder layers numbered after the model's, so of compress ratio 1
+    (a window alone). Other models have no DSpark drafter in vLLM."""
+    if arch.compressed is None:
+        raise SettingsError({"--speculative-config": Text("settings.dspark_dsv4_only")})
+    layer = AttentionLayer("compressed", 1, arch.compressed.head_dim, 0, window=arch.compressed.window, chunk=1)
+    return tuple(layer for _ in range(dspark_layer_count(spec)))
 
 
 def draft_length_cap(s: Settings, drafter: ModelArch | None, version: Version, model_runner_v2: bool,
@@ -308,6 +333,25 @@ def hybrid_spec_problem(arch: ModelArch, version: Version, speculative: bool) ->
                 since=str(Rule.HYBRID_SPEC_DECODING.value.since))
 
 
+DSPARK_CONFIG_KEYS = ("dspark_target_layer_ids", "dspark_markov_rank")
+"""What DSpark's drafter reads from the checkpoint's config without a default (dspark.py)."""
+
+
+def dspark_problem(s: Settings, version: Version) -> tuple[str, Text] | None:
+    """Why vLLM cannot run DeepSeek-V4's DSpark drafter so: before v0.25 the method does not exist
+    (Rule.DSPARK_METHOD), it needs model runner V2 (VLLM_USE_V2_MODEL_RUNNER=0 leaves it without a
+    proposer; V1 refuses it from v0.29) and a single pipeline stage ('DSpark does not support pipeline
+    parallelism.')."""
+    if not applies(Rule.DSPARK_METHOD, version):
+        return "--speculative-config", Text("dsv4.dspark_release", version=str(version),
+                                            since=str(Rule.DSPARK_METHOD.value.since))
+    if s.model_runner_v2 is False:
+        return "--speculative-config", Text("dsv4.dspark_v1")
+    if s.pipeline_parallel_size > 1:
+        return "--pipeline-parallel-size", Text("dsv4.dspark_pp")
+    return None
+
+
 def deepseek_v4_problem(arch: ModelArch, gpu: GpuTarget, version: Version, s: Settings) -> tuple[str, Text] | None:
     """The flag and the reason where vLLM cannot run DeepSeek-V4 so, or kvcalc has not read how it would;
     None for any other model. FlashMLA's DeepSeek-V4 backend takes compute capability 9.0 and 10.x, and
@@ -335,7 +379,12 @@ def deepseek_v4_problem(arch: ModelArch, gpu: GpuTarget, version: Version, s: Se
         return "--block-size", Text("dsv4.block_size")
     if s.attention_backend is not None:
         return "--attention-backend", Text("dsv4.backend", backend=s.attention_backend)
-    if s.speculative is not None and spec_family(s.speculative.method) not in ("mtp", "none"):
+    family = spec_family(s.speculative.method) if s.speculative is not None else None
+    if family == "dspark":
+        problem = dspark_problem(s, version)
+        if problem is not None:
+            return problem
+    elif family not in (None, "mtp", "none"):
         return "--speculative-config", Text("dsv4.spec_method", method=str(s.speculative.method))
     if s.weights not in (None, "auto", "fp8"):
         return "weights", Text("dsv4.weights", value=str(s.weights))
@@ -629,6 +678,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                          s.pipeline_parallel_size, mxfp4_align=mxfp4_align,
                          max_len=r.max_len_limit or r.max_model_len,
                          mtp_layers=len(arch.mtp_layers) if _mtp_drafts(s) else 0,
+                         dspark_layers=dspark_layer_count(s.speculative) if _dspark(s) else 0,
                          mnbt=r.max_num_batched_tokens, towers_off=_towers_off(config, r),
                          rounding=True, max_split=load_split,
                          cpu_offload_bytes=int((s.cpu_offload_gb or 0) * GIB),
@@ -739,6 +789,10 @@ def _drafter(config: dict[str, Any], s: Settings, dtype_bytes: int) -> tuple[tup
     basis = Text("basis.draft_model", gib=sized[0] / GIB) if method == "draft_model" else \
         Text("basis.draft_eagle", method=method, gib=sized[0] / GIB, high=sized[2] / GIB)
     return sized, basis
+
+
+def _dspark(s: Settings) -> bool:
+    return s.speculative is not None and spec_family(s.speculative.method) == "dspark"
 
 
 def _mtp_drafts(s: Settings) -> bool:
@@ -866,6 +920,10 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     if dsv4_refused is not None:
         flag, why = dsv4_refused
         raise SettingsError({flag: why})  # Text: deepseek_v4_problem gives one
+    if arch.compressed is not None and _dspark(s):
+        missing = next((k for k in DSPARK_CONFIG_KEYS if text_part(config).get(k) is None), None)
+        if missing is not None:
+            raise SettingsError({"--speculative-config": Text("dsv4.dspark_config", field=missing)})
     kv = deepseek_v4_kv(s.kv_cache_dtype, version) if arch.compressed is not None else \
         resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_dtype, version, arch.is_mla,
                          arch.architecture, gpu.platform, gpu.target.major, arch.quant_method,

@@ -806,6 +806,34 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "kvcalc does not size --cpu-offload-gb for DeepSeek-V4 yet: which of its tensors vLLM moves to host "
         "memory has not been read",
         "kvcalc 暂不计算 DeepSeek-V4 的 --cpu-offload-gb：尚未读过 vLLM 会把它的哪些张量移到主机内存"),
+    "dsv4.dspark_release": (
+        "vLLM {version} has no DSpark drafter: the method 'dspark' arrives in v{since}. Choose a newer release, "
+        "or method mtp (DeepSeek-V4's MTP layer)",
+        "vLLM {version} 没有 DSpark 草稿模型：method 'dspark' 从 v{since} 起才有。请选择更新的版本，或使用 method mtp"
+        "（DeepSeek-V4 的 MTP 层）"),
+    "dsv4.dspark_v1": (
+        "DSpark runs on model runner V2 only: V1 has no DSpark proposer (and refuses it from v0.29). Leave the "
+        "model runner on V2 or automatic",
+        "DSpark 只能运行在 model runner V2 上：V1 没有 DSpark 的 proposer（v0.29 起会直接拒绝）。请把 model runner 设为 "
+        "V2 或自动"),
+    "dsv4.dspark_pp": (
+        "vLLM stops: 'DSpark does not support pipeline parallelism.' Use --pipeline-parallel-size 1 with DSpark, "
+        "or method mtp",
+        "vLLM 会停止启动：'DSpark does not support pipeline parallelism.' 使用 DSpark 时请设 --pipeline-parallel-size 1，"
+        "或改用 method mtp"),
+    "dsv4.dspark_config": (
+        "DSpark reads {field} from the checkpoint's config.json, which this config lacks (the DeepSeek-V4-Flash-0731 "
+        "checkpoint has it): vLLM would stop while building the drafter",
+        "DSpark 会从 checkpoint 的 config.json 读取 {field}，而该配置没有（DeepSeek-V4-Flash-0731 有）：vLLM 构建草稿模型时"
+        "会停止"),
+    "settings.dspark_dsv4_only": (
+        "method dspark is DeepSeek-V4's drafter (vLLM builds it for DeepseekV4ForCausalLM only); choose a "
+        "method this model has",
+        "method dspark 是 DeepSeek-V4 的草稿模型（vLLM 只为 DeepseekV4ForCausalLM 构建它）；请选择该模型支持的方法"),
+    "note.dspark_layers": (
+        "DSpark adds {layers} draft layer(s), each with a 128-token window cache; its drafter runs on model "
+        "runner V2",
+        "DSpark 增加 {layers} 个草稿层，每层有一个 128 token 的窗口缓存；其草稿模型运行在 model runner V2 上"),
     "block.dsv4": (
         "vLLM sets 256-token blocks for DeepSeek-V4's sparse attention ('Setting kv cache block size to 256 "
         "for DEEPSEEK_SPARSE_SWA backend'); its windows and compressor states keep blocks of their own "
@@ -1053,6 +1081,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "keeps ({kind})",
         "DeepSeek-V4 的前向计算：最重的一层 {gib:.2f} GiB（hyper-connection 残差流、填充后的 query 与 indexer 的 "
         "512 MiB logits 占位），另有 vLLM 保留的 {workspace:.2f} GiB 工作区（{kind}）"),
+    "basis.dspark_draft": (
+        "DSpark's dummy proposal after it: {gib:.2f} GiB (its full-vocabulary logits over every query token)",
+        "其后 DSpark 的空跑草稿：{gib:.2f} GiB（对每个 query token 的全词表 logits）"),
     "basis.dsv4_ws_indexer": (
         "the indexer's key gather, 1,320 bytes a token of max_model_len",
         "indexer 的键收集缓冲区，max_model_len 每个 token 1,320 字节"),

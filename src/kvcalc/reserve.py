@@ -1754,11 +1754,13 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     workspace = moe_workspace_bytes(config, mnbt, expert_tp, dtype_bytes) if moe_workspace else 0
     kept_workspace = workspace if moe_workspace == "kept" else 0
     dsv4 = deepseek_v4_peak(text_part(config), mnbt=mnbt, max_model_len=max_model_len, tp=tp,
-                            capability_major=capability_major, version=version, expert_parallel=expert_parallel) \
+                            capability_major=capability_major, version=version, expert_parallel=expert_parallel,
+                            dspark_tokens=decode_query_len - 1 if spec_method == "dspark" else 0,
+                            max_num_seqs=max_num_seqs) \
         if model_type_of(text_part(config)) == "deepseek_v4" else None
     if dsv4 is not None:    # its own forward pass and the workspaces that stay (deepseek_v4_profile)
         workspace = kept_workspace = dsv4.workspace
-        fwd = dsv4.workspace + dsv4.forward
+        fwd = dsv4.workspace + max(dsv4.forward, dsv4.draft if last_stage else 0)
         moe_workspace = "kept"
     warm_up = tower_pass(config, mnbt, max_num_seqs, max_model_len, tp, dtype_bytes, version, compiled,
                          mm_limits, mm_processor) if first_stage and mm_profiling else None
@@ -1826,6 +1828,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     if dsv4 is not None:
         basis = join_texts([basis, Text("basis.dsv4_forward", gib=dsv4.forward / GIB,
                                         workspace=dsv4.workspace / GIB, kind=DSV4_WORKSPACE_KINDS[dsv4.workspace_kind])])
+        if dsv4.draft:
+            basis = join_texts([basis, Text("basis.dspark_draft", gib=dsv4.draft / GIB)])
     elif kept_workspace:
         basis = join_texts([basis, Text("basis.moe_workspace_kept", gib=workspace / GIB)])
     elif workspace:

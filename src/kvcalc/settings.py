@@ -207,11 +207,14 @@ layers with a cache of their own): the "eagle" family of ``spec_family``."""
 def spec_family(method: str) -> str | None:
     """Group vLLM's ``SpeculativeMethod`` names (vllm/config/speculative.py) by how they use the
     KV cache: "mtp" (every *_mtp: the checkpoint's own draft layers), "eagle" (a draft model with
-    attention layers: eagle, eagle3, draft_model, dflash), "none" (no draft attention: ngram,
-    ngram_gpu, suffix, medusa, mlp_speculator)."""
+    attention layers: eagle, eagle3, draft_model, dflash), "dspark" (DeepSeek-V4's DSpark drafter: window
+    layers read from the checkpoint's config), "none" (no draft attention: ngram, ngram_gpu, suffix,
+    medusa, mlp_speculator)."""
     m = str(method).lower()
     if m == "mtp" or m.endswith("_mtp"):
         return "mtp"
+    if m == "dspark":       # DeepSeek-V4's own drafter (v0.25+): window layers of its own, engine._draft_layers
+        return "dspark"
     if m in DRAFTER_METHODS:
         return "eagle"
     if m in ("ngram", "ngram_gpu", "suffix", "medusa", "mlp_speculator"):

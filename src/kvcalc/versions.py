@@ -1273,6 +1273,24 @@ class Rule(Enum):
         "model')",
         "confirmed: class DeepseekV4ForCausalLM(nn.Module) in the v0.20.0 wheel, SupportsPP from v0.21.0 "
         "(vllm/models/deepseek_v4/nvidia/model.py from v0.22)")
+    DSPARK_METHOD = RuleInfo(
+        _v("0.25.0"), "v0.25.0 wheel", "vllm/config/speculative.py (DSparkModelTypes); vllm/models/deepseek_v4/nvidia/dspark.py",
+        "--speculative-config method 'dspark': DeepSeek-V4's DSpark drafter (n_mtp_layers or 3 window layers, "
+        "a fusion of the target's hidden states and a Markov head), on model runner V2",
+        "confirmed: no 'dspark' in the v0.24.0 wheel's config/speculative.py; DSparkModelTypes and dspark.py from "
+        "v0.25.0; use_v2_model_runner returns True for it in v0.25.0-v0.28.0, V1 refuses it from v0.29.0")
+    DSPARK_MARKOV_REPLICATED = RuleInfo(
+        _v("0.27.0"), "v0.27.0 wheel", "vllm/model_executor/models/qwen3_dspark.py",
+        "DSpark's Markov head (two vocab x dspark_markov_rank bf16 tables) is replicated on every GPU, and the "
+        "drafter keeps its own top-k index buffer; before, the head was split by TP and the buffer shared",
+        "confirmed: VocabParallelEmbedding / ParallelLMHead in the v0.25.0 and v0.26.0 wheels, nn.Embedding and "
+        "ParallelLMHead(disable_tp=True) from v0.27.0, with dspark.py's topk_indices_buffer")
+    DSPARK_DRAFT_WORKSPACE_LANE = RuleInfo(
+        _v("0.28.0"), "v0.28.0 wheel", "vllm/v1/worker/gpu_worker.py _num_workspace_lanes; v1/worker/gpu/model_runner.py",
+        "model runner V2 gives the DSpark drafter a workspace lane of its own, which keeps the MoE kernel's "
+        "workspace for the drafter's query tokens beside the target's",
+        "confirmed: one workspace lane in the v0.26.0 and v0.27.0 wheels, two with DSpark from v0.28.0 (read "
+        "from the code; no public log shows it)")
 
     @property
     def info(self) -> RuleInfo:
@@ -2268,6 +2286,19 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "for this model'）",
         "已确认：v0.20.0 wheel 中为 class DeepseekV4ForCausalLM(nn.Module)，v0.21.0 起为 SupportsPP"
         "（v0.22 起在 vllm/models/deepseek_v4/nvidia/model.py）"),
+    "DSPARK_METHOD": (
+        "--speculative-config 的 method 'dspark'：DeepSeek-V4 的 DSpark 草稿模型（n_mtp_layers 或 3 个窗口层、对目标模型"
+        "隐状态的融合以及一个 Markov 头），运行在 model runner V2 上",
+        "已确认：v0.24.0 wheel 的 config/speculative.py 中没有 'dspark'；v0.25.0 起有 DSparkModelTypes 与 dspark.py；"
+        "v0.25.0-v0.28.0 中 use_v2_model_runner 对它返回 True，v0.29.0 起 V1 拒绝它"),
+    "DSPARK_MARKOV_REPLICATED": (
+        "DSpark 的 Markov 头（两张 vocab x dspark_markov_rank 的 bf16 表）在每张 GPU 上完整保存，草稿模型也有自己的 top-k "
+        "索引缓冲区；此前该头按 TP 切分，缓冲区共用",
+        "已确认：v0.25.0 与 v0.26.0 wheel 中为 VocabParallelEmbedding / ParallelLMHead，v0.27.0 起为 nn.Embedding 与 "
+        "ParallelLMHead(disable_tp=True)，dspark.py 中有 topk_indices_buffer"),
+    "DSPARK_DRAFT_WORKSPACE_LANE": (
+        "model runner V2 给 DSpark 草稿模型单独一条工作区通道，在目标模型的工作区之外保留草稿 query token 的 MoE kernel 工作区",
+        "已确认：v0.26.0 与 v0.27.0 wheel 只有一条工作区通道，v0.28.0 起 DSpark 有两条（读代码得出；没有公开日志显示）"),
 }
 """The rule table's "what" and "basis" in Chinese, for the page (messages.py)."""
 

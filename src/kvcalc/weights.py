@@ -425,7 +425,8 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
                      mnbt: int = 0, towers_off: frozenset[str] = frozenset(),
                      rounding: bool = False, max_split: int | None = None,
                      cpu_offload_bytes: int = 0, expert_parallel: bool = False,
-                     version: Version | None = None, capability_major: int = 9) -> WeightsEstimate | None:
+                     version: Version | None = None, capability_major: int = 9,
+                     dspark_layers: int = 0) -> WeightsEstimate | None:
     """Per-GPU weights for each PP stage, or None when the config has no sizeable layers.
 
     ``mtp_layers``: MTP draft layers loaded with the model (``ModelArch.mtp_layers``, already
@@ -443,7 +444,7 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
     name = checked_format_name(weight_format)
     if model_type_of(text_part(config)) == "deepseek_v4":
         return _deepseek_v4(config, tp, pp, capability_major, version or NEWEST, mtp_layers > 0, mnbt,
-                            expert_parallel)
+                            expert_parallel, dspark_layers)
     parts = inventory(config, tp, towers_off)
     if not parts:
         return None
@@ -502,14 +503,14 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
 
 
 def _deepseek_v4(config: dict[str, Any], tp: int, pp: int, capability_major: int, version: Version, mtp: bool,
-                 mnbt: int, expert_parallel: bool) -> WeightsEstimate | None:
+                 mnbt: int, expert_parallel: bool, dspark_layers: int = 0) -> WeightsEstimate | None:
     """DeepSeek-V4's own pricing (deepseek_v4_weights), per pipeline stage as get_pp_indices splits it."""
     from .compressed_kv import ratios_of  # noqa: PLC0415
     from .kvspecs import pp_partition  # noqa: PLC0415 - avoid a cycle at import time
     ratios = ratios_of(config)
     w = deepseek_v4_weights(config, ratios, tp, capability_major=capability_major, version=version,
                             mtp=mtp, mnbt=mnbt, expert_parallel=expert_parallel,
-                            stage_sizes=tuple(pp_partition(len(ratios), pp)))
+                            stage_sizes=tuple(pp_partition(len(ratios), pp)), dspark_layers=dspark_layers)
     if w is None:
         return None
     basis = Text("basis.weights_dsv4", billions=w.params / 1e9, experts=w.expert_dtype)

@@ -909,7 +909,7 @@ def test_deepseek_v4_from_the_catalog_shows_its_packed_groups_and_needs_fp8_befo
     cache type stops vLLM (it asserts fp8), which the field says, and fp8 sizes it."""
     page = py_page
     fresh_form(page)
-    want = set_form(page, model="deepseek-ai/DeepSeek-V4-Flash", gpu="h200", tensor_parallel_size=2)
+    want = set_form(page, model="deepseek-ai/DeepSeek-V4-Flash-0731", gpu="h200", tensor_parallel_size=2)
     wait_request(page, want)
     r = oracle(want)["result"]
     assert r["layout"]["grouping"] == "packed" and len(r["layout"]["groups"]) == 5
@@ -920,7 +920,7 @@ def test_deepseek_v4_from_the_catalog_shows_its_packed_groups_and_needs_fp8_befo
     page.get_by_test_id("vllm-version").select_option("0.29.0")
     expect(page.locator("#kv-dtype-msg")).to_contain_text("asserts an fp8 --kv-cache-dtype")
     page.get_by_test_id("kv-dtype").select_option("fp8")
-    want = page_request(model="deepseek-ai/DeepSeek-V4-Flash", gpu="h200", tensor_parallel_size=2,
+    want = page_request(model="deepseek-ai/DeepSeek-V4-Flash-0731", gpu="h200", tensor_parallel_size=2,
                         vllm_version="0.29.0", kv_cache_dtype="fp8")
     wait_request(page, want)
     assert_numbers_match(page, oracle(want)["result"])
