@@ -387,3 +387,45 @@ def test_dspark_needs_its_keys_in_the_config():
     with pytest.raises(SettingsError) as err:
         calc(cfg, "b300", vllm_version="0.26.0", kv_cache_dtype="fp8", max_model_len=65_536, speculative=DSPARK)
     assert err.value.problems["--speculative-config"].key == "dsv4.dspark_config"
+
+
+def test_the_mxfp4_indexer_cache_shrinks_its_pages_from_v0_27():
+    """--attention-config use_fp4_indexer_cache (indexer_kv_dtype mxfp4 from v0.28): 68-byte keys, so
+    4,352 -> 4,608-byte pages from v0.27 (v0.22-v0.26 allocate the fp8 size anyway) and a Flash block of
+    21 x 37,440 + 21 x 4,608 + 20 x 1,728 = 917,568 bytes; the indexer's gather buffer 680 bytes a token."""
+    old = flash(vllm_version="0.26.0", gpu="b200", fp4_indexer_cache=True, max_model_len=131_072)
+    new = flash(vllm_version="0.27.0", gpu="b200", fp4_indexer_cache=True, max_model_len=131_072)
+    assert old.layout.all_specs["layers.2.indexer"].page_size_bytes == 8_640
+    assert new.layout.all_specs["layers.2.indexer"].page_size_bytes == 4_608
+    assert new.grouping.packed.block_bytes == 917_568
+    from kvcalc.deepseek_v4_profile import deepseek_v4_peak
+    peak = deepseek_v4_peak(config(FLASH), mnbt=8192, max_model_len=1 << 20, tp=4, capability_major=10,
+                            version=parse_version("0.30.0"), fp4_indexer=True)
+    assert peak.workspace_kind == "flashmla"     # 680 x 1M < FlashMLA's gather over 1M tokens
+
+
+def test_the_mxfp4_indexer_cache_is_spelled_as_the_release_takes_it_and_read_back():
+    def serve(version):
+        return flash(vllm_version=version, gpu="b200", fp4_indexer_cache=True, max_model_len=65_536).serve_command
+    assert """--attention-config '{"use_fp4_indexer_cache":true}'""" in serve("0.27.0")
+    assert """--attention-config '{"indexer_kv_dtype":"mxfp4"}'""" in serve("0.30.0")
+    from kvcalc.commandline import read_command
+    for flags in ("""--attention-config '{"use_fp4_indexer_cache": true}'""",
+                  "--attention-config.indexer_kv_dtype mxfp4"):
+        assert read_command(f"vllm serve {FLASH} {flags}")["settings"]["fp4_indexer_cache"] is True
+    row = next(r for r in __import__("kvcalc.validate", fromlist=["load_logs"]).load_logs()
+               if r["id"].startswith("b300-deepseek-v4"))
+    r = api.handle({"op": "compare_log", "text": row["excerpt"], "gpu": "b300", "model": FLASH, "settings": {}})
+    assert r["ok"] and r["result"]["settings"]["fp4_indexer_cache"] is True
+
+
+@pytest.mark.parametrize("model,gpu,version,key", [
+    (FLASH, "h200", "0.30.0", "dsv4.fp4_indexer_gpu"),
+    ("Qwen/Qwen3-8B", "b200", "0.30.0", "settings.fp4_indexer_dsv4_only"),
+    (FLASH, "b200", "0.21.0", "settings.flag_needs_release"),
+])
+def test_the_mxfp4_indexer_cache_is_refused_where_it_cannot_run(model, gpu, version, key):
+    with pytest.raises(SettingsError) as err:
+        calc(model, gpu, vllm_version=version, kv_cache_dtype="fp8" if model == FLASH else "auto",
+             max_model_len=32_768, fp4_indexer_cache=True)
+    assert err.value.problems["--attention-config"].key == key

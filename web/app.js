@@ -155,6 +155,7 @@ const FIELDS = [
   ["cc", "compile-cache", ""],
   ["pm", "pinned-memory", ""],
   ["mx", "mxfp4-marlin", ""],
+  ["fi", "fp4-indexer", ""],
   ["smp", "skip-mm-profiling", false],
   ["lmo", "language-model-only", false],
   ["dsw", "disable-sliding-window", false],
@@ -257,6 +258,7 @@ function profileSettings() {
   const cc = $("compile-cache").value;
   const pm = $("pinned-memory").value;
   const mx = $("mxfp4-marlin").value;
+  const fi = $("fp4-indexer").value;
   const perf = $("performance-mode").value;
   const cgm = $("cg-mode").value;
   const ab = $("attn-backend").value;
@@ -276,6 +278,7 @@ function profileSettings() {
     ...(cc === "" ? {} : { compile_cache: cc }),
     ...(pm === "" ? {} : { pinned_memory: false }),
     ...(mx === "" ? {} : { mxfp4_marlin: mx === "1" }),
+    ...(fi === "" ? {} : { fp4_indexer_cache: true }),
     ...(perf === "" ? {} : { performance_mode: perf }),
     ...(cgm === "" ? {} : { cudagraph_mode: cgm }),
     ...(ab === "" ? {} : { attention_backend: ab }),
@@ -583,6 +586,7 @@ function renderSettingsUsed(r) {
       : []),
     ...(s.pinned_memory === false ? [[S("pm_label"), S("pm_off")]] : []),
     ...(s.mxfp4_marlin != null ? [[S("mx_label"), S(s.mxfp4_marlin ? "mx_on" : "mx_off")]] : []),
+    ...(s.fp4_indexer_cache ? [[S("fi_label"), S("fi_on")]] : []),
     ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
     ...(s.disable_sliding_window ? [["--disable-sliding-window", S("used_on")]] : []),
     ...(s.enable_expert_parallel ? [["--enable-expert-parallel", S("used_on")]] : []),
@@ -1168,6 +1172,7 @@ const LOG_FIELDS = [
   ["compile_cache", "compile-cache", ""],
   ["pinned_memory", "pinned-memory", ""],
   ["mxfp4_marlin", "mxfp4-marlin", ""],
+  ["fp4_indexer_cache", "fp4-indexer", ""],
   ["skip_mm_profiling", "skip-mm-profiling", false],
   ["language_model_only", "language-model-only", false],
   ["disable_sliding_window", "disable-sliding-window", false],
@@ -1185,6 +1190,7 @@ function settingName(k) {
   if (k === "compile_cache") return S("name_compile_cache");
   if (k === "pinned_memory") return S("pm_label");
   if (k === "mxfp4_marlin") return S("mx_label");
+  if (k === "fp4_indexer_cache") return S("fi_label");
   if (k === "gpu") return S("name_gpu");
   return SETTING_FLAG[k] || k;
 }
@@ -1202,6 +1208,7 @@ function settingText(k, v) {
   if (k === "compile_cache") return compileCacheText(v);
   if (k === "pinned_memory") return S(v === false ? "pm_off" : "pm_unset");
   if (k === "mxfp4_marlin") return S(v ? "mx_on" : "mx_off");
+  if (k === "fp4_indexer_cache") return S(v ? "fi_on" : "fi_unset");
   if (k === "enable_prefix_caching") return v ? "--enable-prefix-caching" : "--no-enable-prefix-caching";
   if (k === "enable_chunked_prefill") return v ? "--enable-chunked-prefill" : "--no-enable-chunked-prefill";
   if (k === "async_scheduling") return v ? "--async-scheduling" : "--no-async-scheduling";

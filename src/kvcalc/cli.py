@@ -183,6 +183,9 @@ def _model_flags(p: Any) -> None:
                         "VLLM_WSL2_ENABLE_PIN_MEMORY=1 (v0.24+): from v0.30 model runner V2 then keeps every "
                         "request's token ids in GPU memory, max_num_seqs x max_model_len x 4 B; before v0.30 V2 "
                         "cannot start without it, so kvcalc sizes the V1 runner. Default: on (Linux)")
+    p.add_argument("--fp4-indexer-cache", type=_flag_bool, metavar="on|off",
+                   help="DeepSeek-V4's indexer keys in MXFP4 (vLLM's --attention-config use_fp4_indexer_cache, "
+                        "or indexer_kv_dtype mxfp4 from v0.28; compute capability 10.x)")
     p.add_argument("--mxfp4-marlin", type=_flag_bool, metavar="on|off",
                    help="on: MXFP4 experts (gpt-oss) run on Marlin kernels, as VLLM_MXFP4_USE_MARLIN=1 (--moe-backend "
                         "marlin from v0.24) or a v0.10-v0.11 install without triton_kernels makes them; Marlin pads "

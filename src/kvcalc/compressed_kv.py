@@ -92,14 +92,17 @@ def ratios_of(config: dict) -> tuple[int, ...]:
     return tuple(max(1, r) for r in config["compress_ratios"][:n])
 
 
-def layer_specs(dims: CompressedDims, draft_layers: int) -> dict[str, LayerSpec]:
+def layer_specs(dims: CompressedDims, draft_layers: int, fp4_indexer: bool = False) -> dict[str, LayerSpec]:
     """Every cache of one GPU, by the name vLLM's layer would carry. No count depends on TP: each is
     one latent 'head' (``max_tp_shards=1`` from v0.31, one KV head before). MTP and DSpark draft layers
-    keep the window alone (their compress ratio is 1)."""
+    keep the window alone (their compress ratio is 1). ``fp4_indexer``: the indexer's keys are MXFP4,
+    index_head_dim / 2 packed bytes and a scale per 32 (68 bytes for 128: 4,608-byte pages; the caller
+    passes it where the release sizes them so, Rule.DSV4_FP4_INDEXER_PAGE)."""
     swa = SlidingWindowMLASpec(block_size=SWA_BLOCK, token_bytes=ENTRY_BYTES, num_kv_heads=1,
                                head_size=dims.head_dim, head_size_v=0,
                                page_size_padded=aligned(SWA_BLOCK * ENTRY_BYTES), window=dims.window)
-    index_bytes = dims.index_head_dim + dims.index_head_dim // 128 * 4
+    index_bytes = dims.index_head_dim // 2 + dims.index_head_dim // 32 if fp4_indexer else \
+        dims.index_head_dim + dims.index_head_dim // 128 * 4
     specs: dict[str, LayerSpec] = {}
     for i, ratio in enumerate(dims.ratios):
         specs[f"layers.{i}.swa"] = swa

@@ -58,13 +58,13 @@ def _n(d: dict[str, Any], key: str, default: int = 0) -> int:
 
 def deepseek_v4_peak(config: dict[str, Any], *, mnbt: int, max_model_len: int, tp: int, capability_major: int,
                      version: Version, expert_parallel: bool = False, dspark_tokens: int = 0,
-                     max_num_seqs: int = 0) -> DeepseekV4Peak:
+                     max_num_seqs: int = 0, fp4_indexer: bool = False) -> DeepseekV4Peak:
     """The profile run's torch peak beside the sampler, for one GPU.
 
     Workspace (one buffer, the largest request): FlashMLA's prefill gather 4 x (L/4 + 128 + T) x 512 bf16
     values (compute capability 9.0 and 10.x; from v0.27 plus T x (index_topk + 128, rounded to 128)
     int32: Rule.DSV4_FLASHMLA_TOPK_WORKSPACE), the indexer's key gather 10 x L x (index_head_dim + 4)
-    bytes plus 1 MiB, and the MoE kernel's workspaces: Marlin's on 9.0 (T x top-k x (max(I/TP, H) +
+    bytes plus 1 MiB (10 x L x 68 with the MXFP4 indexer cache, ``fp4_indexer``), and the MoE kernel's workspaces: Marlin's on 9.0 (T x top-k x (max(I/TP, H) +
     max(2I/TP, H)) bf16), DeepGEMM's on 12.x from v0.25 (rows rounded per expert to 128), the TRT-LLM
     kernel's output alone on 10.x (T x H). FlashInfer's 128 MiB on 12.x besides.
 
@@ -88,7 +88,10 @@ def deepseek_v4_peak(config: dict[str, Any], *, mnbt: int, max_model_len: int, t
     E, k, I = _n(config, "n_routed_experts"), _n(config, "num_experts_per_tok", 1), _n(config, "moe_intermediate_size")
     i_tp = I if expert_parallel else cdiv(I, tp)
 
-    gathers = {"indexer": INDEXER_GATHER_ROWS_PER_TOKEN * L * (ihd + ihd // 128 * 4) + MIB}
+    # the indexer's keys as it gathers them: fp8 values and a float32 scale per 128, or with the MXFP4 cache
+    # (every release with the flag) packed values and a scale per 32: 1,320 or 680 bytes a token
+    key_bytes = ihd // 2 + ihd // 32 if fp4_indexer else ihd + ihd // 128 * 4
+    gathers = {"indexer": INDEXER_GATHER_ROWS_PER_TOKEN * L * key_bytes + MIB}
     if not sm120:
         flashmla = PREFILL_CHUNK * (cdiv(L, PREFILL_CHUNK) + 128 + T) * head_dim * 2
         if applies(Rule.DSV4_FLASHMLA_TOPK_WORKSPACE, version):
@@ -115,7 +118,11 @@ def deepseek_v4_peak(config: dict[str, Any], *, mnbt: int, max_model_len: int, t
     base = T * (2 * hc * H * 2 + 2 * H * 2 + _projections(r_q, head_dim, ihd, ih) + padded * head_dim * 2)
     query = T * heads * head_dim * 2
     query_pad = T * padded * head_dim * 2 if padded > heads else 0
-    index_q = T * (ih * ihd + ih * 4)
+    if fp4_indexer and applies(Rule.DSV4_EAGER_SCRATCH, version) and \
+            not applies(Rule.DSV4_EAGER_SCRATCH_REMOVED, version):
+        index_q = 0         # v0.27-v0.28 quantize the MXFP4 query into the eager scratch pool (in the weights)
+    else:
+        index_q = T * (ih * (ihd // 2 + ihd // 32 if fp4_indexer else ihd) + ih * 4)
     if applies(Rule.DSV4_INDEXER_AFTER_Q, version):
         forward = base + max(query + query_pad + index_q, (query_pad or query) + index_q + INDEXER_LOGITS_BYTES)
     else:

@@ -386,6 +386,8 @@ def deepseek_v4_problem(arch: ModelArch, gpu: GpuTarget, version: Version, s: Se
             return problem
     elif family not in (None, "mtp", "none"):
         return "--speculative-config", Text("dsv4.spec_method", method=str(s.speculative.method))
+    if s.fp4_indexer_cache and (cc is None or cc[0] != 10):
+        return "--attention-config", Text("dsv4.fp4_indexer_gpu", capability=gpu.compute_capability)
     if s.weights not in (None, "auto", "fp8"):
         return "weights", Text("dsv4.weights", value=str(s.weights))
     if s.cpu_offload_gb:
@@ -728,7 +730,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       spec_method=s.speculative.method if s.speculative else None,
                                       pinned_memory=s.pinned_memory,
                                       moe_workspace=_moe_workspace(config, s, r.version),
-                                      expert_parallel=expert_parallel)
+                                      expert_parallel=expert_parallel, fp4_indexer=bool(s.fp4_indexer_cache))
                      for i in range(pp))
     reserve_notes = reserves[0].notes if measured_reserve is None else ()
     if measured_reserve is not None:
@@ -920,6 +922,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     if dsv4_refused is not None:
         flag, why = dsv4_refused
         raise SettingsError({flag: why})  # Text: deepseek_v4_problem gives one
+    if s.fp4_indexer_cache and arch.compressed is None:
+        raise SettingsError({"--attention-config": Text("settings.fp4_indexer_dsv4_only")})
     if arch.compressed is not None and _dspark(s):
         missing = next((k for k in DSPARK_CONFIG_KEYS if text_part(config).get(k) is None), None)
         if missing is not None:
@@ -1047,7 +1051,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         else default_ssm_dtype(arch, version, model_dtype),
         backend_block=backend_block(arch, gpu.target, version, mm_prefix, s.kv_connector is not None,
                                     s.attention_backend),
-        attention_backend=s.attention_backend))
+        attention_backend=s.attention_backend, fp4_indexer=bool(s.fp4_indexer_cache)))
     grouping = paging.group_layers(layout.all_specs, version)
     if grouping.packed is not None and len(layout.stages) > 1:
         grouping = _packed_stages(grouping, layout)

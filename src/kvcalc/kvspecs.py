@@ -545,6 +545,7 @@ class LayoutRequest:
     mamba_ssm_dtype: str | None = None
     backend_block: tuple[int, Text] | None = None    # the automatic backend's block where not 16
     attention_backend: str | None = None     # --attention-backend (None: the release's pick)
+    fp4_indexer: bool = False                # DeepSeek-V4's indexer keys sized in MXFP4
 
 
 SMALLEST_KERNEL_BLOCK = 16
@@ -577,7 +578,8 @@ def compressed_layout(arch: ModelArch, req: LayoutRequest) -> Layout:
         raise SettingsError({"--pipeline-parallel-size": Text("pp.empty_stage", pp=req.pp, layers=arch.num_layers)})
     stage_of = [i for i, size in enumerate(sizes) for _ in range(size)]
     stages: list[dict[str, LayerSpec]] = [{} for _ in sizes]
-    for name, spec in layer_specs(arch.compressed, len(req.draft_layers)).items():
+    fp4 = req.fp4_indexer and applies(Rule.DSV4_FP4_INDEXER_PAGE, req.version)
+    for name, spec in layer_specs(arch.compressed, len(req.draft_layers), fp4).items():
         kind, index = name.split(".")[:2]
         stages[stage_of[int(index)] if kind == "layers" else -1][name] = spec
     return Layout(tuple(stages), BLOCK_SIZE, Text("block.dsv4"), 0, 1, notes=arch.notes)

@@ -106,6 +106,7 @@ class ParsedLog:
     compile_cache: str | None = None    # "cold" when the log compiles the model, "warm" when it loads it
     pinned_memory: bool | None = None   # False: "Using 'pin_memory=False' as WSL is detected"
     mxfp4_marlin: bool | None = None    # MXFP4 experts on Marlin (True) or a native kernel (False)
+    fp4_indexer_cache: bool | None = None  # DeepSeek-V4's MXFP4 indexer keys ("use_fp4_indexer_cache=True")
     performance_mode: str | None = None  # "Performance mode set to 'throughput'." (v0.17+)
     cudagraph_mode: str | None = None   # the engine line's compilation config, where not the default
     optimization_level: int | None = None  # the non-default args' -O level (v0.12+), where given
@@ -199,7 +200,8 @@ class ParsedLog:
                             ("compile_cache", self.compile_cache),
                             ("pinned_memory", self.pinned_memory),
                             # not --moe-backend: it applies to every MoE format
-                            ("mxfp4_marlin", self.mxfp4_marlin)))
+                            ("mxfp4_marlin", self.mxfp4_marlin),
+                            ("fp4_indexer_cache", self.fp4_indexer_cache)))
         limits = a.get("limit_mm_per_prompt")
         if isinstance(limits, dict) and mm_limits_of(limits) is not None:
             out["limit_mm_per_prompt"] = limits
@@ -373,6 +375,11 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     # the kernels MXFP4 experts run on: vllm/model_executor/layers/quantization/mxfp4.py (v0.10.1-v0.18:
     # 'Using Marlin backend' / 'Using Triton backend' / 'Using FlashInfer MXFP4 ... backend for SM...')
     # and fused_moe/oracle/mxfp4.py (v0.19+: "Using 'MARLIN' Mxfp4 MoE backend.")
+    # DeepSeek-V4's MXFP4 indexer cache: the non-default args' attention config (a dict, or AttentionConfig(...)
+    # as its repr) and the indexer's own line (v1/attention/backends/mla/indexer.py, 'DSA indexer decode path:
+    # ... use_fp4_indexer_cache=True'); from v0.28 also indexer_kv_dtype='mxfp4'
+    ("use_fp4_indexer_cache", re.compile(r"""use_fp4_indexer_cache['"]?\s*[:=]\s*True|indexer_kv_dtype['"]?\s*[:=]\s*['"]mxfp4"""),
+     "fp4_indexer"),
     ("Using Marlin backend", re.compile(r"Using Marlin backend\s*$"), "mxfp4_marlin"),
     ("Using Triton backend", re.compile(r"Using Triton backend\s*$"), "mxfp4_native"),
     ("Using FlashInfer MXFP4", re.compile(r"Using FlashInfer MXFP4 \S+"), "mxfp4_native"),
@@ -663,6 +670,8 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         log.cudagraph_memory_profiling = g[0] == "enabled"
     elif kind == "unpinned":
         log.pinned_memory = False
+    elif kind == "fp4_indexer":
+        log.fp4_indexer_cache = True
     elif kind in ("mxfp4_marlin", "mxfp4_native"):
         log.mxfp4_marlin = kind == "mxfp4_marlin"
     elif kind == "mxfp4_backend":

@@ -834,6 +834,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "DSpark adds {layers} draft layer(s), each with a 128-token window cache; its drafter runs on model "
         "runner V2",
         "DSpark 增加 {layers} 个草稿层，每层有一个 128 token 的窗口缓存；其草稿模型运行在 model runner V2 上"),
+    "dsv4.fp4_indexer_gpu": (
+        "vLLM keeps DeepSeek-V4's indexer keys in MXFP4 on compute capability 10.x only (B200, GB200, B300, "
+        "GB300); this GPU is {capability}, where the indexer refuses it. Leave the indexer cache on fp8",
+        "vLLM 只在计算能力 10.x（B200、GB200、B300、GB300）上把 DeepSeek-V4 indexer 的键存为 MXFP4；该 GPU 为 "
+        "{capability}，indexer 会拒绝。请保持 indexer 缓存为 fp8"),
+    "settings.fp4_indexer_dsv4_only": (
+        "kvcalc sizes the MXFP4 indexer cache for DeepSeek-V4 only (its sparse-attention indexer); this model "
+        "keeps no such cache it reads",
+        "kvcalc 只为 DeepSeek-V4（其稀疏注意力 indexer）计算 MXFP4 indexer 缓存；该模型没有 kvcalc 读取的这种缓存"),
     "block.dsv4": (
         "vLLM sets 256-token blocks for DeepSeek-V4's sparse attention ('Setting kv cache block size to 256 "
         "for DEEPSEEK_SPARSE_SWA backend'); its windows and compressor states keep blocks of their own "

@@ -94,6 +94,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "compile_cache": s.compile_cache,
             "pinned_memory": s.pinned_memory,
             "mxfp4_marlin": s.mxfp4_marlin,
+            "fp4_indexer_cache": s.fp4_indexer_cache,
             "performance_mode": s.performance_mode,
             "cudagraph_mode": s.cudagraph_mode,
             "attention_backend": s.attention_backend,

@@ -1718,7 +1718,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      embeds_in_graph: bool = True, full_graphs: bool = True,
                      flashinfer_attention: bool = False, moe_workspace: str = "",
                      cudagraph_mode: str | None = None, allreduce_fusion_pass: bool = True,
-                     expert_parallel: bool = False) -> ReserveEstimate:
+                     expert_parallel: bool = False, fp4_indexer: bool = False) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -1756,7 +1756,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     dsv4 = deepseek_v4_peak(text_part(config), mnbt=mnbt, max_model_len=max_model_len, tp=tp,
                             capability_major=capability_major, version=version, expert_parallel=expert_parallel,
                             dspark_tokens=decode_query_len - 1 if spec_method == "dspark" else 0,
-                            max_num_seqs=max_num_seqs) \
+                            max_num_seqs=max_num_seqs, fp4_indexer=fp4_indexer) \
         if model_type_of(text_part(config)) == "deepseek_v4" else None
     if dsv4 is not None:    # its own forward pass and the workspaces that stay (deepseek_v4_profile)
         workspace = kept_workspace = dsv4.workspace

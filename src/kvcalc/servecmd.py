@@ -110,6 +110,9 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--cpu-offload-gb", f"{s.cpu_offload_gb:g}")
     if s.mamba_ssm_cache_dtype not in (None, "auto"):
         flag("--mamba-ssm-cache-dtype", s.mamba_ssm_cache_dtype)
+    if s.fp4_indexer_cache:     # the spelling the release takes (v0.30 refuses the old key)
+        flag("--attention-config", '{"indexer_kv_dtype":"mxfp4"}' if applies(Rule.FP4_INDEXER_DTYPE_KEY, r.version)
+             else '{"use_fp4_indexer_cache":true}')
     marlin_flag = applies(Rule.MXFP4_MARLIN_FLAG, r.version)
     if mxfp4_experts and s.mxfp4_marlin and marlin_flag:
         flag("--moe-backend", "marlin")

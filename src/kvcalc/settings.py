@@ -102,6 +102,7 @@ VLLM_SPELLING = {
     "limit_mm_per_prompt": "--limit-mm-per-prompt", "mm_processor_kwargs": "--mm-processor-kwargs",
     "mamba_ssm_cache_dtype": "--mamba-ssm-cache-dtype", "kv_cache_memory_bytes": "--kv-cache-memory-bytes",
     "num_gpu_blocks_override": "--num-gpu-blocks-override", "cpu_offload_gb": "--cpu-offload-gb",
+    "fp4_indexer_cache": "--attention-config",
     **ENV_SETTINGS,
 }
 """How vLLM spells each ``Settings`` field that is one of its own: the ``vllm serve`` flag, or the
@@ -128,7 +129,8 @@ of ROCm's quick all-reduce, off ("NONE") by default."""
 _BOOL_SETTINGS = ("enforce_eager", "enable_prefix_caching", "disable_hybrid_kv_cache_manager", "async_scheduling",
                   "flashinfer_sampler", "cudagraph_memory_profiling", "model_runner_v2", "mxfp4_marlin",
                   "skip_mm_profiling", "language_model_only", "pinned_memory", "enable_chunked_prefill",
-                  "allow_long_max_model_len", "disable_sliding_window", "enable_expert_parallel")
+                  "allow_long_max_model_len", "disable_sliding_window", "enable_expert_parallel",
+                  "fp4_indexer_cache")
 
 
 AUTO_MAX_MODEL_LEN = -1
@@ -248,6 +250,8 @@ class Settings:
     rocm_quick_reduce: str | None = None    # VLLM_ROCM_QUICK_REDUCE_QUANTIZATION; None: unset (NONE)
     model_runner_v2: bool | None = None     # VLLM_USE_V2_MODEL_RUNNER=1/0; None: the release's choice
     mxfp4_marlin: bool | None = None        # MXFP4 experts on Marlin (VLLM_MXFP4_USE_MARLIN=1 / --moe-backend marlin)
+    fp4_indexer_cache: bool | None = None   # DeepSeek-V4's indexer keys in MXFP4 (--attention-config
+                                            # use_fp4_indexer_cache, indexer_kv_dtype "mxfp4" from v0.28)
     allow_long_max_model_len: bool | None = None  # VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: a length past the model's
     skip_mm_profiling: bool | None = None
     language_model_only: bool | None = None   # no vision/audio towers loaded or profiled
@@ -580,6 +584,10 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
     if s.kv_connector is not None and s.kv_connector not in KV_CONNECTORS:
         problems["--kv-transfer-config"] = Text("settings.kv_connector", value=show(s.kv_connector),
                                                 allowed=", ".join(KV_CONNECTORS))
+    if s.fp4_indexer_cache and version is not None and not applies(Rule.FP4_INDEXER_CACHE_FLAG, version):
+        rule = Rule.FP4_INDEXER_CACHE_FLAG.value
+        problems["--attention-config"] = Text(
+            "settings.flag_needs_release", since=str(rule.since), pr=rule.pr, version=str(version))
     if s.compile_cache is not None and s.compile_cache not in COMPILE_CACHE_STATES:
         problems["compile cache"] = Text("settings.compile_cache", value=show(s.compile_cache))
     if s.rocm_quick_reduce is not None and (not isinstance(s.rocm_quick_reduce, str) or

@@ -1291,6 +1291,24 @@ class Rule(Enum):
         "workspace for the drafter's query tokens beside the target's",
         "confirmed: one workspace lane in the v0.26.0 and v0.27.0 wheels, two with DSpark from v0.28.0 (read "
         "from the code; no public log shows it)")
+    FP4_INDEXER_CACHE_FLAG = RuleInfo(
+        _v("0.22.0"), "v0.22.0 wheel", "vllm/config/attention.py AttentionConfig.use_fp4_indexer_cache",
+        "--attention-config with use_fp4_indexer_cache true keeps DeepSeek-V4's sparse-attention indexer keys "
+        "in MXFP4 (compute capability 10.x only); from v0.28 also spelled indexer_kv_dtype mxfp4, the only "
+        "spelling v0.30 accepts",
+        "confirmed: absent from the v0.20.0 and v0.21.0 wheels' AttentionConfig, a bool from v0.22.0; a deprecated "
+        "alias of indexer_kv_dtype in v0.28.0 and v0.29.0; rejected by the v0.30.0 wheel's extra='forbid'")
+    FP4_INDEXER_DTYPE_KEY = RuleInfo(
+        _v("0.28.0"), "v0.28.0 wheel", "vllm/config/attention.py AttentionConfig.indexer_kv_dtype",
+        "the MXFP4 indexer cache is spelled --attention-config with indexer_kv_dtype mxfp4 (the old "
+        "use_fp4_indexer_cache key is a deprecated alias until v0.29 and refused from v0.30)",
+        "confirmed: indexer_kv_dtype read by the DeepSeek indexer from the v0.28.0 wheel (dsa_indexer_uses_fp4)")
+    DSV4_FP4_INDEXER_PAGE = RuleInfo(
+        _v("0.27.0"), "v0.27.0 wheel", "vllm/models/deepseek_v4/attention.py (the indexer's cache spec)",
+        "with the MXFP4 indexer cache DeepSeek-V4's indexer keys take 68 bytes a token (64 packed values and "
+        "a scale per 32): 4,608-byte pages where fp8 keys take 8,640; before, vLLM allocated the fp8 size "
+        "anyway ('allocate the same amount of memory as FP8')",
+        "confirmed: 132 bytes a token with the flag in the v0.22.0-v0.26.0 wheels, 68 from v0.27.0")
 
     @property
     def info(self) -> RuleInfo:
@@ -2299,6 +2317,19 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "DSPARK_DRAFT_WORKSPACE_LANE": (
         "model runner V2 给 DSpark 草稿模型单独一条工作区通道，在目标模型的工作区之外保留草稿 query token 的 MoE kernel 工作区",
         "已确认：v0.26.0 与 v0.27.0 wheel 只有一条工作区通道，v0.28.0 起 DSpark 有两条（读代码得出；没有公开日志显示）"),
+    "FP4_INDEXER_CACHE_FLAG": (
+        "--attention-config 中设 use_fp4_indexer_cache 为 true，把 DeepSeek-V4 稀疏注意力 indexer 的键存为 MXFP4"
+        "（仅计算能力 10.x）；v0.28 起也可写作 indexer_kv_dtype mxfp4，v0.30 只接受这种写法",
+        "已确认：v0.20.0 与 v0.21.0 wheel 的 AttentionConfig 中没有，v0.22.0 起为 bool；v0.28.0 与 v0.29.0 中是 "
+        "indexer_kv_dtype 的已弃用别名；v0.30.0 wheel 的 extra='forbid' 会拒绝它"),
+    "FP4_INDEXER_DTYPE_KEY": (
+        "MXFP4 indexer 缓存写作 --attention-config 中的 indexer_kv_dtype mxfp4（旧的 use_fp4_indexer_cache "
+        "到 v0.29 为已弃用别名，v0.30 起被拒绝）",
+        "已确认：v0.28.0 wheel 起 DeepSeek indexer 读取 indexer_kv_dtype（dsa_indexer_uses_fp4）"),
+    "DSV4_FP4_INDEXER_PAGE": (
+        "使用 MXFP4 indexer 缓存时，DeepSeek-V4 indexer 的键每 token 占 68 字节（64 个打包值加每 32 个一个缩放）：页为 "
+        "4,608 字节，而 fp8 键为 8,640；此前 vLLM 仍按 fp8 的大小分配（'allocate the same amount of memory as FP8'）",
+        "已确认：v0.22.0-v0.26.0 wheel 中开启该项时每 token 132 字节，v0.27.0 起为 68"),
 }
 """The rule table's "what" and "basis" in Chinese, for the page (messages.py)."""
 

@@ -28,10 +28,20 @@ COMPILATION_KEYS = ("cudagraph_mode", "cudagraph_capture_sizes", "max_cudagraph_
 -O.cudagraph_mode=… up to v0.11, -cc.cudagraph_mode=… from v0.12, --compilation-config.cudagraph_mode=… in
 every release) that kvcalc reads: each is one of its settings."""
 
-ATTENTION_KEYS = {"backend": "attention_backend"}
+ATTENTION_KEYS = {"backend": "attention_backend", "use_fp4_indexer_cache": "fp4_indexer_cache",
+                  "indexer_kv_dtype": "fp4_indexer_cache"}
 """The keys of vLLM's attention config (--attention-config as JSON, or dotted
 --attention-config.backend, v0.13+: vllm/config/attention.py) that kvcalc reads, with the setting
-each gives."""
+each gives: the MXFP4 indexer cache as ``use_fp4_indexer_cache`` (v0.22-v0.29) or ``indexer_kv_dtype``
+"mxfp4" (v0.28+; another dtype is the fp8 default for DeepSeek-V4)."""
+
+
+def attention_value(key: str, value: Any) -> Any:
+    """The setting an attention-config key's value gives: ``indexer_kv_dtype`` names a dtype, whose
+    "mxfp4" is the MXFP4 indexer cache; other keys as written (the core names a bad one)."""
+    if key == "indexer_kv_dtype":
+        return isinstance(value, str) and value.strip().lower() == "mxfp4"
+    return value
 
 _CONFIG_FLAGS = {"--compilation-config": "compilation", "-cc": "compilation", "-O": "compilation",
                  "--attention-config": "attention", "-ac": "attention"}
@@ -119,7 +129,7 @@ def read_config(which: str, value: Any) -> tuple[dict[str, Any], Text | None]:
     if not isinstance(value, dict):
         return {}, unreadable
     if which == "attention":
-        read = {ATTENTION_KEYS[k]: v for k, v in value.items() if k in ATTENTION_KEYS}
+        read = {ATTENTION_KEYS[k]: attention_value(k, v) for k, v in value.items() if k in ATTENTION_KEYS}
         rest = [str(k) for k in value if k not in ATTENTION_KEYS]
         return read, (Text("flags.attention_config", keys=", ".join(rest[:8])) if rest else None)
     read = {k: v.strip().upper() if k == "cudagraph_mode" and isinstance(v, str) else v

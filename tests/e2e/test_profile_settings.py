@@ -925,3 +925,25 @@ def test_deepseek_v4_from_the_catalog_shows_its_packed_groups_and_needs_fp8_befo
     wait_request(page, want)
     assert_numbers_match(page, oracle(want)["result"])
     fresh_form(page)
+
+
+def test_the_indexer_cache_select_sizes_deepseek_v4s_mxfp4_keys(py_page):
+    """The Advanced select for DeepSeek-V4's MXFP4 indexer cache reaches the core (4,608-byte indexer pages
+    on a B200 from v0.27), lands in the serve command and the link, and is refused on a Hopper GPU."""
+    page = py_page
+    fresh_form(page)
+    set_form(page, model="deepseek-ai/DeepSeek-V4-Flash-0731", gpu="b200", tensor_parallel_size=4)
+    open_advanced(page)
+    page.get_by_test_id("fp4-indexer").select_option("1")
+    want = page_request(model="deepseek-ai/DeepSeek-V4-Flash-0731", gpu="b200", tensor_parallel_size=4)
+    want["settings"]["fp4_indexer_cache"] = True
+    wait_request(page, want)
+    r = oracle(want)["result"]
+    assert_numbers_match(page, r)
+    expect(page.get_by_test_id("layout")).to_contain_text("page 917,568 bytes")
+    expect(page.get_by_test_id("serve-command")).to_contain_text('--attention-config \'{"indexer_kv_dtype":"mxfp4"}\'')
+    link_restores(page, "fi", "1", "fp4-indexer", "1", want)
+    page.get_by_test_id("gpu-select").select_option("h200")
+    expect(page.locator("#fp4-indexer-msg")).to_contain_text("compute capability 10.x only")
+    page.get_by_test_id("fp4-indexer").select_option("")
+    fresh_form(page)
