@@ -44,7 +44,7 @@ class DeepseekV4Peak:
     draft: int = 0      # DSpark's dummy proposal after the forward pass (``dspark_draft_bytes``)
 
 
-def _padded_heads(heads: int, sm120: bool, version: Version) -> int:
+def padded_heads(heads: int, sm120: bool, version: Version) -> int:
     """The query heads the attention kernel pads to: FlashMLA 64 or 128 (nvidia/flashmla.py), FlashInfer's
     SM120 path the smallest of 16, 32, 64, 128 (8 too from v0.30; flashinfer_sparse.py)."""
     sizes = ((8,) if applies(Rule.DSV4_SM120_HEADS_8, version) else ()) + (16, 32, 64, 128) if sm120 else (64, 128)
@@ -81,7 +81,7 @@ def deepseek_v4_peak(config: dict[str, Any], *, mnbt: int, max_model_len: int, t
     head_dim = _n(config, "head_dim", 512)
     heads = max(1, _n(config, "num_attention_heads") // tp)
     sm120 = capability_major == 12
-    padded = _padded_heads(heads, sm120, version)
+    padded = padded_heads(heads, sm120, version)
     ihd, ih = _n(config, "index_head_dim", 128), _n(config, "index_n_heads", 64)
     topk_idx = _n(config, "index_topk")
     r_q = _n(config, "q_lora_rank")
@@ -157,4 +157,4 @@ def _projections(r_q: int, head_dim: int, ihd: int, ih: int) -> int:
     return 2 * 2 * (r_q + head_dim) + 4 * 2 * 2 * head_dim + 4 * 2 * 2 * ihd + 2 * ih
 
 
-__all__ = ["DeepseekV4Peak", "deepseek_v4_peak"]
+__all__ = ["DeepseekV4Peak", "deepseek_v4_peak", "dspark_draft_bytes", "padded_heads"]

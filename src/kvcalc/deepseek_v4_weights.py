@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .deepseek_v4_profile import padded_heads
 from .units import cdiv
 from .versions import Rule, Version, applies
 
@@ -110,13 +111,6 @@ def _layer_bytes(t: dict[str, Any], p: _Pricer, ratio: int, hashed: bool, tp: in
     return out
 
 
-def _padded_heads(heads: int, sm12x: bool) -> int:
-    for size in ((16, 32, 64, 128) if sm12x else (64, 128)):
-        if heads <= size:
-            return size
-    return heads
-
-
 def deepseek_v4_weights(config: dict[str, Any], ratios: tuple[int, ...], tp: int, *, capability_major: int,
                         version: Version, mtp: bool, mnbt: int, expert_parallel: bool = False,
                         stage_sizes: tuple[int, ...] | None = None, dspark_layers: int = 0) -> DeepseekV4Weights | None:
@@ -178,7 +172,7 @@ def deepseek_v4_weights(config: dict[str, Any], ratios: tuple[int, ...], tp: int
         if last and (mtp or dspark_layers or not applies(Rule.DSV4_MTP_BUFFER_ON_DEMAND, version)):
             b += 2 * mnbt * hc * H
         if applies(Rule.DSV4_EAGER_SCRATCH, version) and not applies(Rule.DSV4_EAGER_SCRATCH_REMOVED, version):
-            heads = _padded_heads(max(1, _n(config, "num_attention_heads") // tp), capability_major == 12)
+            heads = padded_heads(max(1, _n(config, "num_attention_heads") // tp), capability_major == 12, version)
             ih, ihd = _n(config, "index_n_heads", 64), _n(config, "index_head_dim", 128)
             aux = max(mnbt * ih * (ihd // 2 + ihd // 32), 4 * mnbt * _n(config, "index_topk"),
                       4 * mnbt * _n(config, "head_dim", 512))

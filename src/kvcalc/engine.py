@@ -13,8 +13,9 @@ from typing import Any
 from . import logfmt, paging
 from .budget import Budget, cuda_graph_deducted, estimate_budget
 from .catalog import Gpu
-from .compressed_kv import BLOCK_SIZE
-from .dtypes import (KV_CACHE_DTYPE_CHOICES, KV_CACHE_DTYPES, KvDtype, fp8_by_default, model_dtype_bytes, normalize_model_dtype, resolve_kv_dtype,
+from .deepseek_v4_settings import (deepseek_v4_kv, deepseek_v4_problem, dspark_config_problem, dspark_layer_count,
+                                   dspark_layers)
+from .dtypes import (KvDtype, fp8_by_default, model_dtype_bytes, normalize_model_dtype, resolve_kv_dtype,
                      sparse_mla_storage)
 from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, show, speculators_view
@@ -22,7 +23,7 @@ from .hf_overrides import apply_overrides, keeps_checkpoint_shapes, overrides_of
 from .attention import (dcp_backend_problem, forced_backend_problem, keeps_full_graphs, mm_prefix_lm,
                         nvfp4_kv_problem, runs_flashinfer, triton_fp8_problem)
 from .kvspecs import (GpuTarget, Layout, LayoutRequest, attention_head_sizes, backend_block, build_layout,
-                      default_ssm_dtype, fa_keeps_cache, flashinfer_keeps_cache, parse_capability)
+                      default_ssm_dtype, fa_keeps_cache, flashinfer_keeps_cache)
 from .messages import Text, message_of
 from .params import expert_count, text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
@@ -191,27 +192,6 @@ def _draft_layers(arch: ModelArch, s: Settings
     return (template,), [Text("note.draft_assumed"), Text("note.draft_weights")], None
 
 
-DSPARK_DEFAULT_LAYERS = 3
-"""DSpark's draft layers where its config names none (vllm/models/deepseek_v4/nvidia/dspark.py:
-``getattr(config, "n_mtp_layers", None) or 3``)."""
-
-
-def dspark_layer_count(spec: Speculative) -> int:
-    """The DSpark drafter's layers: ``n_mtp_layers`` of the drafter's config (the target's unless a
-    drafter config is given), else 3."""
-    value = (spec.draft_config or {}).get("n_mtp_layers")
-    return value if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= 64 else DSPARK_DEFAULT_LAYERS
-
-
-def dspark_layers(arch: ModelArch, spec: Speculative) -> tuple[AttentionLayer, ...]:
-    """DSpark's draft layers: DeepSeek-V4 decoder layers numbered after the model's, so of compress ratio 1
-    (a window alone). Other models have no DSpark drafter in vLLM."""
-    if arch.compressed is None:
-        raise SettingsError({"--speculative-config": Text("settings.dspark_dsv4_only")})
-    layer = AttentionLayer("compressed", 1, arch.compressed.head_dim, 0, window=arch.compressed.window, chunk=1)
-    return tuple(layer for _ in range(dspark_layer_count(spec)))
-
-
 def draft_length_cap(s: Settings, drafter: ModelArch | None, version: Version, model_runner_v2: bool,
                      max_model_len: int) -> int | None:
     """The shorter max_model_len vLLM takes from a draft model (Rule.MRV2_DRAFT_CAPS_MAX_LEN): from
@@ -333,68 +313,6 @@ def hybrid_spec_problem(arch: ModelArch, version: Version, speculative: bool) ->
                 since=str(Rule.HYBRID_SPEC_DECODING.value.since))
 
 
-DSPARK_CONFIG_KEYS = ("dspark_target_layer_ids", "dspark_markov_rank")
-"""What DSpark's drafter reads from the checkpoint's config without a default (dspark.py)."""
-
-
-def dspark_problem(s: Settings, version: Version) -> tuple[str, Text] | None:
-    """Why vLLM cannot run DeepSeek-V4's DSpark drafter so: before v0.25 the method does not exist
-    (Rule.DSPARK_METHOD), it needs model runner V2 (VLLM_USE_V2_MODEL_RUNNER=0 leaves it without a
-    proposer; V1 refuses it from v0.29) and a single pipeline stage ('DSpark does not support pipeline
-    parallelism.')."""
-    if not applies(Rule.DSPARK_METHOD, version):
-        return "--speculative-config", Text("dsv4.dspark_release", version=str(version),
-                                            since=str(Rule.DSPARK_METHOD.value.since))
-    if s.model_runner_v2 is False:
-        return "--speculative-config", Text("dsv4.dspark_v1")
-    if s.pipeline_parallel_size > 1:
-        return "--pipeline-parallel-size", Text("dsv4.dspark_pp")
-    return None
-
-
-def deepseek_v4_problem(arch: ModelArch, gpu: GpuTarget, version: Version, s: Settings) -> tuple[str, Text] | None:
-    """The flag and the reason where vLLM cannot run DeepSeek-V4 so, or kvcalc has not read how it would;
-    None for any other model. FlashMLA's DeepSeek-V4 backend takes compute capability 9.0 and 10.x, and
-    FlashInfer's SM120 path 12.x from v0.24 (Rule.DSV4_SM12X; vllm/models/deepseek_v4/nvidia/model.py,
-    sparse_mla.py); the compressor states are built for 256-token blocks (compressor.py); the class takes
-    pipeline parallelism from v0.21 (Rule.DSV4_PIPELINE_PARALLEL); decode context parallel fails its
-    sliding-window assertion; a forced attention backend (FLASHINFER_MLA_SPARSE_DSV4's plain rows), ROCm,
-    drafts other than its MTP layer, a weight format other than the checkpoint's fp8 and --cpu-offload-gb
-    were not read (deepseek_v4_weights prices the checkpoint's own tensors)."""
-    if arch.compressed is None:
-        return None
-    if gpu.platform != "cuda":
-        return "--gpu", Text("dsv4.rocm")
-    cc = parse_capability(gpu.compute_capability)
-    sm12 = applies(Rule.DSV4_SM12X, version)
-    if cc is None or not (cc[0] in (9, 10) or cc[0] == 12 and sm12):
-        extra = Text("dsv4.gpu_sm12") if sm12 else Text("dsv4.gpu_sm12_later", since=str(Rule.DSV4_SM12X.value.since))
-        return "--gpu", Text("dsv4.gpu", version=str(version), capability=gpu.compute_capability, sm12=extra)
-    if s.pipeline_parallel_size > 1 and not applies(Rule.DSV4_PIPELINE_PARALLEL, version):
-        return "--pipeline-parallel-size", Text("dsv4.pipeline", version=str(version),
-                                                since=str(Rule.DSV4_PIPELINE_PARALLEL.value.since))
-    if s.decode_context_parallel_size > 1:
-        return "--decode-context-parallel-size", Text("dsv4.dcp")
-    if s.block_size not in (None, BLOCK_SIZE):
-        return "--block-size", Text("dsv4.block_size")
-    if s.attention_backend is not None:
-        return "--attention-backend", Text("dsv4.backend", backend=s.attention_backend)
-    family = spec_family(s.speculative.method) if s.speculative is not None else None
-    if family == "dspark":
-        problem = dspark_problem(s, version)
-        if problem is not None:
-            return problem
-    elif family not in (None, "mtp", "none"):
-        return "--speculative-config", Text("dsv4.spec_method", method=str(s.speculative.method))
-    if s.fp4_indexer_cache and (cc is None or cc[0] != 10):
-        return "--attention-config", Text("dsv4.fp4_indexer_gpu", capability=gpu.compute_capability)
-    if s.weights not in (None, "auto", "fp8"):
-        return "weights", Text("dsv4.weights", value=str(s.weights))
-    if s.cpu_offload_gb:
-        return "--cpu-offload-gb", Text("dsv4.cpu_offload")
-    return None
-
-
 def _packed_stages(grouping: paging.Grouping, layout: Layout) -> paging.Grouping:
     """DeepSeek-V4 under pipeline parallelism: every stage must hold a layer of each group (vLLM keeps an
     empty group's whole-model specs, which from v0.29 it cannot allocate, and kvcalc does not size), and
@@ -403,23 +321,6 @@ def _packed_stages(grouping: paging.Grouping, layout: Layout) -> paging.Grouping
     if any(not g.layer_names for proj in stages for g in proj.groups):
         raise SettingsError({"--pipeline-parallel-size": Text("dsv4.pp_empty_group", pp=len(layout.stages))})
     return replace(grouping, report=stages[0])
-
-
-def deepseek_v4_kv(requested: str, version: Version) -> KvDtype:
-    """DeepSeek-V4's cache dtype: its fp8_ds_mla rows for any fp8 name, and for auto from v0.30
-    (Rule.DSV4_AUTO_KV_FP8); before, vLLM asserts ``kv_cache_dtype.startswith("fp8")``
-    (vllm/models/deepseek_v4/attention.py ``_resolve_dsv4_kv_cache_dtype``; deepseek_v4_attention.py in
-    v0.20-v0.22), and from v0.30 raises a ValueError for any other value."""
-    name = (requested or "auto").strip().lower()
-    if name == "auto" and not applies(Rule.DSV4_AUTO_KV_FP8, version):
-        raise SettingsError({"--kv-cache-dtype": Text("dsv4.kv_auto", version=str(version),
-                                                      since=str(Rule.DSV4_AUTO_KV_FP8.value.since))})
-    if name == "auto" or name.startswith("fp8") and name in KV_CACHE_DTYPES:
-        return KV_CACHE_DTYPES["fp8_ds_mla"]
-    if name not in KV_CACHE_DTYPES:
-        raise SettingsError({"--kv-cache-dtype": Text(
-            "dtype.unknown_kv", value=repr(requested), choices=", ".join(KV_CACHE_DTYPE_CHOICES))})
-    raise SettingsError({"--kv-cache-dtype": Text("dsv4.kv_dtype", name=name)})
 
 
 def as_release_reads(arch: ModelArch, version: Version) -> ModelArch:
@@ -924,10 +825,9 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         raise SettingsError({flag: why})  # Text: deepseek_v4_problem gives one
     if s.fp4_indexer_cache and arch.compressed is None:
         raise SettingsError({"--attention-config": Text("settings.fp4_indexer_dsv4_only")})
-    if arch.compressed is not None and _dspark(s):
-        missing = next((k for k in DSPARK_CONFIG_KEYS if text_part(config).get(k) is None), None)
-        if missing is not None:
-            raise SettingsError({"--speculative-config": Text("dsv4.dspark_config", field=missing)})
+    dspark_missing = dspark_config_problem(text_part(config)) if arch.compressed is not None and _dspark(s) else None
+    if dspark_missing is not None:
+        raise SettingsError({"--speculative-config": dspark_missing})  # Text: dspark_config_problem gives one
     kv = deepseek_v4_kv(s.kv_cache_dtype, version) if arch.compressed is not None else \
         resolve_kv_dtype(s.kv_cache_dtype, model_dtype, arch.checkpoint_kv_dtype, version, arch.is_mla,
                          arch.architecture, gpu.platform, gpu.target.major, arch.quant_method,
