@@ -1094,8 +1094,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "DSpark's dummy proposal after it: {gib:.2f} GiB (its full-vocabulary logits over every query token)",
         "其后 DSpark 的空跑草稿：{gib:.2f} GiB（对每个 query token 的全词表 logits）"),
     "basis.dsv4_ws_indexer": (
-        "the indexer's key gather, 1,320 bytes a token of max_model_len",
-        "indexer 的键收集缓冲区，max_model_len 每个 token 1,320 字节"),
+        "the indexer's key gather over max_model_len (1,320 bytes a token, 680 with the MXFP4 indexer cache)",
+        "indexer 覆盖 max_model_len 的键收集缓冲区（每 token 1,320 字节，MXFP4 indexer 缓存时为 680）"),
     "basis.dsv4_ws_flashmla": (
         "FlashMLA's prefill gather over max_model_len",
         "FlashMLA 覆盖 max_model_len 的 prefill gather 缓冲区"),
