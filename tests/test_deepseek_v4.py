@@ -242,6 +242,12 @@ def test_mtp_adds_one_window_layer_whatever_the_draft_length():
     ("compress_ratios", [0, 0, 8] + [4] * 43, "compress_ratios[2]"),
     ("compress_ratios", [0, 4], "compress_ratios"),
     ("index_head_dim", 100, "index_head_dim"),
+    ("o_groups", "8", "o_groups"),
+    ("o_groups", 7, "o_groups"),
+    ("hc_mult", 4.5, "hc_mult"),
+    ("num_hash_layers", 99, "num_hash_layers"),
+    ("dspark_target_layer_ids", [40, 41, 43], "dspark_target_layer_ids[2]"),
+    ("expert_dtype", "int4", "expert_dtype"),
 ])
 def test_a_malformed_config_names_its_field(field, value, path):
     cfg = copy.deepcopy(config(FLASH))
@@ -429,3 +435,11 @@ def test_the_mxfp4_indexer_cache_is_refused_where_it_cannot_run(model, gpu, vers
         calc(model, gpu, vllm_version=version, kv_cache_dtype="fp8" if model == FLASH else "auto",
              max_model_len=32_768, fp4_indexer_cache=True)
     assert err.value.problems["--attention-config"].key == key
+
+
+def test_tensor_parallelism_must_split_the_output_groups():
+    """Flash's 8 output-projection groups: TP 16 would leave half a group a GPU."""
+    with pytest.raises(SettingsError) as err:
+        flash(vllm_version="0.30.0", tensor_parallel_size=16, max_model_len=65_536)
+    assert "8 groups" in str(err.value.problems["--tensor-parallel-size"])
+

@@ -82,6 +82,7 @@ class CompressedDims:
     window: int
     head_dim: int
     index_head_dim: int
+    o_groups: int = 1       # the grouped output projection's groups: a GPU holds o_groups / TP of them
 
 
 def ratios_of(config: dict) -> tuple[int, ...]:

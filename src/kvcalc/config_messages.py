@@ -85,6 +85,11 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
     "config.dsv4_ratio": (
         "must be 0, 1, 4 or 128, the compress ratios vLLM's DeepSeek-V4 builds; got {value}",
         "必须是 0、1、4 或 128，即 vLLM 的 DeepSeek-V4 支持的压缩比；收到的是 {value}"),
+    "config.dsv4_expert_dtype": (
+        "must be fp4 or fp8, the expert formats vLLM's DeepSeek-V4 reads ('Unsupported DeepSeek V4 "
+        "expert_dtype'); got {value}",
+        "必须是 fp4 或 fp8，即 vLLM 的 DeepSeek-V4 支持的专家格式（'Unsupported DeepSeek V4 expert_dtype'）；"
+        "收到的是 {value}"),
     "config.dsv4_index_dim": (
         "must be a multiple of 128: the indexer keeps one float32 scale per 128 key values; got {value}",
         "必须是 128 的倍数：indexer 每 128 个键值保存一个 float32 缩放系数；收到的是 {value}"),

@@ -877,7 +877,27 @@ def _deepseek_v4_layers(f: _Fields) -> tuple[list[AttentionLayer], CompressedDim
     if index_dim % 128:
         raise ConfigError(f.path("index_head_dim"), Text("config.dsv4_index_dim", value=index_dim))
     window = f.int("sliding_window", maximum=10**8)
-    dims = CompressedDims(ratios_of(f.data), window, head_dim, index_dim)
+    # the sizes the weights and the profile read (deepseek_v4_weights, deepseek_v4_profile) beside the
+    # shared MoE/MLA ones (_ESTIMATE_SIZE_FIELDS): whole numbers, or a ConfigError naming them
+    heads = f.int("num_attention_heads", maximum=100_000)
+    groups = f.int("o_groups", maximum=100_000)
+    if heads % groups:
+        raise ConfigError(f.path("o_groups"), Text("config.heads_divisor", heads=heads, value=show(groups)))
+    f.int("o_lora_rank", maximum=10**6)
+    f.int("hc_mult", maximum=64)
+    f.int("index_topk", maximum=10**6)
+    f.int("num_hash_layers", 0, minimum=0, maximum=n)
+    if f.has("dspark_markov_rank"):
+        f.int("dspark_markov_rank", maximum=10**6)
+    targets = f.list("dspark_target_layer_ids")
+    for i, t in enumerate(targets or []):
+        if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < n:
+            raise ConfigError(f.path(f"dspark_target_layer_ids[{i}]"),
+                              Text("config.layer_index", value=show(t)))
+    expert_dtype = f.str("expert_dtype", "fp4")
+    if expert_dtype not in ("fp4", "fp8"):
+        raise ConfigError(f.path("expert_dtype"), Text("config.dsv4_expert_dtype", value=show(expert_dtype)))
+    dims = CompressedDims(ratios_of(f.data), window, head_dim, index_dim, groups)
     if 4 not in dims.ratios:
         # vLLM pads the windows and states to a page of the compressed group, which needs ratio-4 layers'
         # pages (kv_cache_utils.py asserts it before v0.27); the published checkpoints all have them

@@ -83,6 +83,9 @@ def _tp_problem(arch: ModelArch, tp: int) -> str | None:
     groups divide by TP unless there is one, which every GPU keeps (mamba_mixer2.py MambaMixer2)."""
     if arch.num_attention_heads and arch.num_attention_heads % tp:
         return Text("tp.heads", heads=arch.num_attention_heads, tp=tp)
+    if arch.compressed is not None and arch.compressed.o_groups % tp:
+        # DeepSeek-V4's wo_a: o_groups / TP groups on each GPU (vllm/models/deepseek_v4/attention.py)
+        return Text("tp.o_groups", groups=arch.compressed.o_groups, tp=tp)
     dims = arch.mamba
     if dims is not None and dims.flavour == "mamba2" and dims.n_groups > 1 and dims.n_groups % tp:
         return Text("tp.mamba_groups", groups=dims.n_groups, tp=tp)

@@ -1334,6 +1334,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tp.heads": (
         "the model's {heads} attention heads must divide evenly across {tp} GPUs",
         "模型的 {heads} 个注意力头无法在 {tp} 张 GPU 上均分"),
+    "tp.o_groups": (
+        "DeepSeek-V4's output projection has {groups} groups, which {tp} GPUs cannot share evenly (vLLM gives "
+        "each GPU o_groups / TP of them)",
+        "DeepSeek-V4 的输出投影有 {groups} 个组，{tp} 张 GPU 无法均分（vLLM 给每张 GPU o_groups / TP 个组）"),
     "tp.mamba_groups": (
         "the Mamba2 mixer's {groups} groups cannot be split across {tp} GPUs (vLLM needs the groups divisible "
         "by TP, or a single group)",
