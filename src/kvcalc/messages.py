@@ -757,11 +757,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         " (12.x only from v{since})",
         "（12.x 要到 v{since} 才支持）"),
     "dsv4.rocm": (
-        "kvcalc does not size DeepSeek-V4 on ROCm yet: vLLM's AMD path keeps the same cache, but loads the "
-        "weights its own way (a public MI300X start holds about 10 GiB more a GPU than the CUDA path), which "
-        "kvcalc has not read",
-        "kvcalc 暂不计算 ROCm 上的 DeepSeek-V4：vLLM 的 AMD 路径缓存相同，但权重加载方式不同（一次公开的 MI300X "
-        "启动每张 GPU 比 CUDA 路径多约 10 GiB），kvcalc 尚未读过"),
+        "kvcalc does not size DeepSeek-V4 on ROCm yet: vLLM's AMD path keeps the same cache, but runs its "
+        "experts, attention and profile on AITER kernels whose weights layout and workspaces kvcalc has not "
+        "read",
+        "kvcalc 暂不计算 ROCm 上的 DeepSeek-V4：vLLM 的 AMD 路径缓存相同，但专家、注意力与 profile 都运行在 AITER "
+        "kernel 上，kvcalc 尚未读过它们的权重布局与工作区"),
     "dsv4.block_size": (
         "DeepSeek-V4 runs on 256-token blocks only: its compressor states (4 and 8 rows a page) match a "
         "256-token block's compressed entries and its attention kernels take 256 (--block-size 64 divides "
