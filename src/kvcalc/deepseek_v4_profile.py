@@ -8,8 +8,8 @@ sizes wide, queries padded to the attention kernel's head count, the sparse-atte
 key gather, FlashMLA's prefill gather). Read from the v0.23-v0.30 wheels (vllm/models/deepseek_v4/
 attention.py, nvidia/flashmla.py, nvidia/flashinfer_sparse.py; model_executor/layers/
 sparse_attn_indexer.py; v1/attention/backends/mla/indexer.py; fused_moe/experts/*; v1/worker/
-workspace.py). On a public B300 start (v0.26, DSpark, which kvcalc does not size) the same reading gives
-2.98 GiB against the logged 2.99 GiB of peak activation. Sizes are bytes.
+workspace.py). On a public B300 start (v0.26, with DSpark, whose dummy proposal sets the peak there) the same
+reading gives 2.98 GiB against the logged 2.99 GiB of peak activation. Sizes are bytes.
 """
 
 from __future__ import annotations
@@ -47,7 +47,10 @@ class DeepseekV4Peak:
 def padded_heads(heads: int, sm120: bool, version: Version) -> int:
     """The query heads the attention kernel pads to: FlashMLA 64 or 128 (nvidia/flashmla.py), FlashInfer's
     SM120 path the smallest of 16, 32, 64, 128 (8 too from v0.30; flashinfer_sparse.py)."""
-    sizes = ((8,) if applies(Rule.DSV4_SM120_HEADS_8, version) else ()) + (16, 32, 64, 128) if sm120 else (64, 128)
+    if sm120:
+        sizes = ((8,) if applies(Rule.DSV4_SM120_HEADS_8, version) else ()) + (16, 32, 64, 128)
+    else:
+        sizes = (64, 128)
     return next((s for s in sizes if heads <= s), heads)
 
 

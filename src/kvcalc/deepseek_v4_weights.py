@@ -5,9 +5,9 @@ separate: fp8 linear layers with one scale per 128 x 128 block, routed experts i
 "fp4", the default) or fp8 (Flash-Base), bf16 compressors, gates, embeddings and norms, and float32
 hyper-connection mixers. This module prices each tensor the way vLLM builds it, from the v0.25-v0.30
 wheels (vllm/models/deepseek_v4/nvidia/model.py, attention.py, compressor.py, quant_config.py, mtp.py;
-fused_moe/oracle/mxfp4.py for the expert padding). Checked against three public logs: 75.64 GiB
-(v0.25, TP 2, MTP on), 38.09 GiB (v0.26, TP 4) and 37.96 GiB (v0.27.1, TP 4), each 30-80 MiB above
-what this sums. Sizes are bytes; GiB = 2^30.
+fused_moe/oracle/mxfp4.py for the expert padding; dspark.py for the DSpark drafter). Checked against four
+public logs: 75.64 GiB (v0.25, TP 2, MTP on), 38.09 GiB (v0.26, TP 4), 37.96 GiB (v0.27.1, TP 4) and
+156.32 GiB (v0.26, TP 1, DSpark), each 30-100 MiB above what this sums. Sizes are bytes; GiB = 2^30.
 """
 
 from __future__ import annotations
