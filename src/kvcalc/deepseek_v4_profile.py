@@ -67,9 +67,10 @@ def deepseek_v4_peak(config: dict[str, Any], *, mnbt: int, max_model_len: int, t
     Workspace (one buffer, the largest request): FlashMLA's prefill gather 4 x (L/4 + 128 + T) x 512 bf16
     values (compute capability 9.0 and 10.x; from v0.27 plus T x (index_topk + 128, rounded to 128)
     int32: Rule.DSV4_FLASHMLA_TOPK_WORKSPACE), the indexer's key gather 10 x L x (index_head_dim + 4)
-    bytes plus 1 MiB (10 x L x 68 with the MXFP4 indexer cache, ``fp4_indexer``), and the MoE kernel's workspaces: Marlin's on 9.0 (T x top-k x (max(I/TP, H) +
-    max(2I/TP, H)) bf16), DeepGEMM's on 12.x from v0.25 (rows rounded per expert to 128), the TRT-LLM
-    kernel's output alone on 10.x (T x H). FlashInfer's 128 MiB on 12.x besides.
+    bytes plus 1 MiB (10 x L x 68 with the MXFP4 indexer cache, ``fp4_indexer``), and the MoE kernel's
+    workspaces: Marlin's on 9.0 (T x top-k x (max(I/TP, H) + max(2I/TP, H)) bf16), DeepGEMM's on 12.x from
+    v0.25 (rows rounded per expert to 128), the TRT-LLM kernel's output alone on 10.x (T x H).
+    FlashInfer's 128 MiB on 12.x besides.
 
     Forward (the worst layer, one with ratio 4): two residual streams of hc_mult x H (the caller still
     holds the previous one) and two hidden states, the query projections and compressor scores

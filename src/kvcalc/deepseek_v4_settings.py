@@ -28,7 +28,8 @@ def dspark_layer_count(spec: Speculative) -> int:
     """The DSpark drafter's layers: ``n_mtp_layers`` of the drafter's config (the target's unless a
     drafter config is given), else 3."""
     value = (spec.draft_config or {}).get("n_mtp_layers")
-    return value if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= 64 else DSPARK_DEFAULT_LAYERS
+    given = isinstance(value, int) and not isinstance(value, bool) and 0 < value <= 64
+    return value if given else DSPARK_DEFAULT_LAYERS
 
 
 def dspark_layers(arch: ModelArch, spec: Speculative) -> tuple[AttentionLayer, ...]:
@@ -66,7 +67,7 @@ def deepseek_v4_problem(arch: ModelArch, gpu: GpuTarget, version: Version, s: Se
     sparse_mla.py); the compressor states are built for 256-token blocks (compressor.py); the class takes
     pipeline parallelism from v0.21 (Rule.DSV4_PIPELINE_PARALLEL); decode context parallel fails its
     sliding-window assertion; a forced attention backend (FLASHINFER_MLA_SPARSE_DSV4's plain rows), ROCm,
-    drafts other than its MTP layer, a weight format other than the checkpoint's fp8 and --cpu-offload-gb
+    drafts other than its MTP layer and DSpark, a weight format other than the checkpoint's fp8 and --cpu-offload-gb
     were not read (deepseek_v4_weights prices the checkpoint's own tensors)."""
     if arch.compressed is None:
         return None

@@ -794,9 +794,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "kvcalc 按 vLLM 为 DeepSeek-V4 自动选择的注意力（FlashMLA，或 12.x 上 FlashInfer 的 SM120 路径）计算，"
         "其缓存为 fp8_ds_mla 行；{backend} 未建模。请不要传 --attention-backend"),
     "dsv4.spec_method": (
-        "kvcalc sizes DeepSeek-V4's speculative decoding with its own MTP layer (method mtp); the draft "
-        "layers of {method} were not read for it",
-        "kvcalc 只按 DeepSeek-V4 自带的 MTP 层（method mtp）计算推测解码；{method} 的草稿层尚未针对它读过"),
+        "kvcalc sizes DeepSeek-V4's speculative decoding with its own MTP layer (method mtp) or its DSpark "
+        "drafter (method dspark); the draft layers of {method} were not read for it",
+        "kvcalc 只按 DeepSeek-V4 自带的 MTP 层（method mtp）或 DSpark 草稿模型（method dspark）计算推测解码；"
+        "{method} 的草稿层尚未针对它读过"),
     "dsv4.weights": (
         "kvcalc prices DeepSeek-V4's own checkpoint (fp8 layers, MXFP4 or fp8 experts), which vLLM loads as "
         "deepseek_v4_fp8; a {value} copy was not read. Leave the weight format on auto (or fp8)",
