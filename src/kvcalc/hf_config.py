@@ -877,8 +877,18 @@ def _deepseek_v4_layers(f: _Fields) -> tuple[list[AttentionLayer], CompressedDim
     if index_dim % 128:
         raise ConfigError(f.path("index_head_dim"), Text("config.dsv4_index_dim", value=index_dim))
     window = f.int("sliding_window", maximum=10**8)
-    # the sizes the weights and the profile read (deepseek_v4_weights, deepseek_v4_profile) beside the
-    # shared MoE/MLA ones (_ESTIMATE_SIZE_FIELDS): whole numbers, or a ConfigError naming them
+    dims = CompressedDims(ratios_of(f.data), window, head_dim, index_dim, _deepseek_v4_sizes(f, n))
+    if 4 not in dims.ratios:
+        # vLLM pads the windows and states to a page of the compressed group, which needs ratio-4 layers'
+        # pages (kv_cache_utils.py asserts it before v0.27); the published checkpoints all have them
+        raise UnsupportedModelError(Text("model.dsv4_no_ratio_4"))
+    return [AttentionLayer("compressed", 1, head_dim, 0, window=window, chunk=r) for r in dims.ratios], dims
+
+
+def _deepseek_v4_sizes(f: _Fields, n: int) -> int:
+    """The sizes DeepSeek-V4's weights and profile read (deepseek_v4_weights, deepseek_v4_profile) beside
+    the shared MoE/MLA ones (_ESTIMATE_SIZE_FIELDS): whole numbers in range, or a ConfigError naming them.
+    Returns o_groups, which must divide the heads (vLLM splits wo_a into o_groups groups of heads)."""
     heads = f.int("num_attention_heads", maximum=100_000)
     groups = f.int("o_groups", maximum=100_000)
     if heads % groups:
@@ -889,20 +899,13 @@ def _deepseek_v4_layers(f: _Fields) -> tuple[list[AttentionLayer], CompressedDim
     f.int("num_hash_layers", 0, minimum=0, maximum=n)
     if f.has("dspark_markov_rank"):
         f.int("dspark_markov_rank", maximum=10**6)
-    targets = f.list("dspark_target_layer_ids")
-    for i, t in enumerate(targets or []):
+    for i, t in enumerate(f.list("dspark_target_layer_ids") or []):
         if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < n:
-            raise ConfigError(f.path(f"dspark_target_layer_ids[{i}]"),
-                              Text("config.layer_index", value=show(t)))
+            raise ConfigError(f.path(f"dspark_target_layer_ids[{i}]"), Text("config.layer_index", value=show(t)))
     expert_dtype = f.str("expert_dtype", "fp4")
     if expert_dtype not in ("fp4", "fp8"):
         raise ConfigError(f.path("expert_dtype"), Text("config.dsv4_expert_dtype", value=show(expert_dtype)))
-    dims = CompressedDims(ratios_of(f.data), window, head_dim, index_dim, groups)
-    if 4 not in dims.ratios:
-        # vLLM pads the windows and states to a page of the compressed group, which needs ratio-4 layers'
-        # pages (kv_cache_utils.py asserts it before v0.27); the published checkpoints all have them
-        raise UnsupportedModelError(Text("model.dsv4_no_ratio_4"))
-    return [AttentionLayer("compressed", 1, head_dim, 0, window=window, chunk=r) for r in dims.ratios], dims
+    return groups
 
 
 _MLA_MODEL_TYPES = ("deepseek_v2", "deepseek_v3", "deepseek_v32", "deepseek_mtp", "glm_moe_dsa",
