@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .params import config_int as _n
 from .units import MIB, cdiv
 from .versions import Rule, Version, applies
 
@@ -52,11 +53,6 @@ def padded_heads(heads: int, sm120: bool, version: Version) -> int:
     else:
         sizes = (64, 128)
     return next((s for s in sizes if heads <= s), heads)
-
-
-def _n(d: dict[str, Any], key: str, default: int = 0) -> int:
-    v = d.get(key)
-    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else default
 
 
 def deepseek_v4_peak(config: dict[str, Any], *, mnbt: int, max_model_len: int, tp: int, capability_major: int,

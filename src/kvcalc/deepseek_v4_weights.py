@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .deepseek_v4_profile import padded_heads
+from .params import config_int as _n
 from .units import cdiv
 from .versions import Rule, Version, applies
 
@@ -38,11 +39,6 @@ class DeepseekV4Weights:
         return max(self.per_stage)
 
 
-def _n(d: dict[str, Any], key: str, default: int = 0) -> int:
-    v = d.get(key)
-    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else default
-
-
 def expert_dtype(config: dict[str, Any]) -> str | None:
     """The routed experts' storage: config ``expert_dtype``, "fp4" where it is missing (quant_config.py
     DeepseekV4FP8Config.expert_dtype); None for a value vLLM refuses or a checkpoint that is not the
@@ -56,18 +52,22 @@ def expert_dtype(config: dict[str, Any]) -> str | None:
 
 
 class _Pricer:
-    """Bytes of each kind of tensor, for one GPU (``stored``: as the checkpoint stores them)."""
+    """What each kind of tensor costs: bytes on one GPU (``mode`` "gpu"), bytes as the checkpoint stores
+    them ("stored"), or parameters ("count": an MXFP4 value is one, scales are none). One description of
+    the layers (``_layer``) serves all three."""
 
-    def __init__(self, capability_major: int, e8m0_scales: bool, stored: bool) -> None:
-        self.major, self.e8m0, self.stored = capability_major, e8m0_scales, stored
+    def __init__(self, capability_major: int, e8m0_scales: bool, mode: str) -> None:
+        self.major, self.e8m0, self.mode = capability_major, e8m0_scales, mode
 
     def fp8(self, n: int, k: int) -> int:
         """An fp8 matrix of n x k with its 128 x 128 block scales: one e8m0 byte a block as stored in an
         fp4 checkpoint, float32 in an fp8-expert one; DeepGEMM on 10.x and 12.x repacks them per row,
         four e8m0 a word (fp8_utils.py, DeepGEMM ``transform_sf_into_required_layout``), Hopper keeps
         a float32 a block."""
+        if self.mode == "count":
+            return n * k
         blocks = cdiv(n, 128) * cdiv(k, 128)
-        if self.stored:
+        if self.mode == "stored":
             scales = blocks * (1 if self.e8m0 else 4)
         elif self.major == 9 or not self.e8m0:
             scales = 4 * blocks
@@ -75,10 +75,25 @@ class _Pricer:
             scales = cdiv(n, 4) * 4 * cdiv(k, 512) * 4
         return n * k + scales
 
+    def bf16(self, n: int) -> int:
+        return n if self.mode == "count" else 2 * n
 
-def _layer_bytes(t: dict[str, Any], p: _Pricer, ratio: int, hashed: bool, tp: int, experts_local: int,
-                 inter: int, experts_fp4: bool) -> int:
-    """One decoder layer on one GPU (attention.py, compressor.py, model.py ``DeepseekV4DecoderLayer``)."""
+    def fp32(self, n: int) -> int:
+        return n if self.mode == "count" else 4 * n
+
+    def table(self, n: int) -> int:
+        """The hash layers' token-to-expert table: int64 as stored, int32 once loaded."""
+        return n if self.mode == "count" else 8 * n if self.mode == "stored" else 4 * n
+
+    def mxfp4(self, n: int) -> int:
+        """MXFP4 routed experts: two values a byte and an e8m0 scale per 32 (17/32 byte a value)."""
+        return n if self.mode == "count" else n * 17 // 32
+
+
+def _layer(t: dict[str, Any], p: _Pricer, ratio: int, hashed: bool, tp: int, experts_local: int,
+           inter: int, experts_fp4: bool) -> int:
+    """One decoder layer on one GPU, priced by ``p`` (attention.py, compressor.py, model.py
+    ``DeepseekV4DecoderLayer``)."""
     H, hd = _n(t, "hidden_size"), _n(t, "head_dim", 512)
     heads, groups = _n(t, "num_attention_heads"), _n(t, "o_groups", 1) or 1
     r_q, r_o = _n(t, "q_lora_rank"), _n(t, "o_lora_rank")
@@ -86,29 +101,46 @@ def _layer_bytes(t: dict[str, Any], p: _Pricer, ratio: int, hashed: bool, tp: in
     hc = _n(t, "hc_mult", 1) or 1
     mix = (2 + hc) * hc
     ih, ihd = _n(t, "index_n_heads", 64), _n(t, "index_head_dim", 128)
-    out = p.fp8(r_q + hd, H) + 2 * (r_q + hd)                   # fused wq_a + wkv (replicated), q/kv norms
+    out = p.fp8(r_q + hd, H) + p.bf16(r_q + hd)                  # fused wq_a + wkv (replicated), q/kv norms
     out += p.fp8(heads * hd // tp, r_q)                          # wq_b
     out += groups // tp * p.fp8(r_o, heads * hd // groups)      # wo_a, o_groups / TP groups a GPU
     out += p.fp8(H, groups * r_o // tp)                         # wo_b
-    out += 4 * cdiv(max(1, heads // tp), 64) * 64               # attention sinks (padded heads)
+    out += p.fp32(cdiv(max(1, heads // tp), 64) * 64)           # attention sinks (padded heads)
     if ratio > 1:
         coff = 2 if ratio == 4 else 1
-        out += 2 * 2 * coff * hd * H + 4 * ratio * coff * hd + 2 * hd      # compressor: bf16 wkv/wgate, ape, norm
+        out += p.bf16(2 * coff * hd * H) + p.fp32(ratio * coff * hd) + p.bf16(hd)   # compressor: wkv/wgate, ape, norm
     if ratio == 4:
-        out += p.fp8(ih * ihd, r_q) + 2 * ih * H                            # indexer wq_b, weights_proj
-        out += 2 * 4 * ihd * H + 4 * 8 * ihd + 2 * ihd                     # the indexer's compressor
-    out += 2 * E * H                                                        # router gate (bf16)
-    out += (8 if p.stored else 4) * V * k if hashed else 4 * E              # hash table or score bias
+        out += p.fp8(ih * ihd, r_q) + p.bf16(ih * H)                               # indexer wq_b, weights_proj
+        out += p.bf16(4 * ihd * H) + p.fp32(8 * ihd) + p.bf16(ihd)                  # the indexer's compressor
+    out += p.bf16(E * H)                                                            # router gate
+    out += p.table(V * k) if hashed else p.fp32(E)                                  # hash table or score bias
     shared = _n(t, "n_shared_experts") * _n(t, "moe_intermediate_size")
     if shared:
         per = cdiv(cdiv(shared, 128), tp) * 128
         out += p.fp8(2 * per, H) + p.fp8(H, per)
     if experts_fp4:
-        out += experts_local * 3 * inter * H * 17 // 32                     # MXFP4: 2 values a byte + a scale per 32
+        out += p.mxfp4(experts_local * 3 * inter * H)
     else:
         out += experts_local * (p.fp8(2 * inter, H) + p.fp8(H, inter))
-    out += 2 * 2 * H + 4 * 2 * (mix * hc * H + mix + 3)                     # norms, hyper-connection mixers
+    out += p.bf16(2 * H) + p.fp32(2 * (mix * hc * H + mix + 3))                    # norms, hyper-connection mixers
     return out
+
+
+def _whole(config: dict[str, Any], p: _Pricer, ratios: tuple[int, ...], mtp_layers: int, fp4: bool) -> int:
+    """The checkpoint priced by ``p`` (as stored, or in parameters): embedding, LM head, final norm and
+    hyper-connection head, every layer and the MTP layers with their e_proj, h_proj and norms."""
+    H, E, I = _n(config, "hidden_size"), _n(config, "n_routed_experts"), _n(config, "moe_intermediate_size")
+    V, hc = cdiv(_n(config, "vocab_size"), 64) * 64, _n(config, "hc_mult", 1) or 1
+    n_hash = _n(config, "num_hash_layers")
+    out = p.bf16(2 * V * H) + p.bf16(H) + p.fp32(hc * hc * H + hc + 1)
+    out += sum(_layer(config, p, r, i < n_hash, 1, E, I, fp4) for i, r in enumerate(ratios))
+    return out + mtp_layers * (_layer(config, p, 1, False, 1, E, I, fp4) + _mtp_extra(p, H, hc))
+
+
+def _mtp_extra(p: _Pricer, H: int, hc: int) -> int:
+    """An MTP layer beside its decoder layer: e_proj and h_proj (fp8, replicated), three norms, a
+    hyper-connection head (mtp.py)."""
+    return 2 * p.fp8(H, H) + p.bf16(3 * H) + p.fp32(hc * hc * H + hc + 1)
 
 
 def deepseek_v4_weights(config: dict[str, Any], ratios: tuple[int, ...], tp: int, *, capability_major: int,
@@ -142,14 +174,12 @@ def deepseek_v4_weights(config: dict[str, Any], ratios: tuple[int, ...], tp: int
         local, inter = cdiv(E, tp), I
     else:
         local, inter = E, cdiv(cdiv(I, tp), align) * align if fp4 else I // tp
-    gpu = _Pricer(capability_major, fp4, stored=False)
-    disk = _Pricer(capability_major, fp4, stored=True)
+    gpu = _Pricer(capability_major, fp4, "gpu")
     V = cdiv(_n(config, "vocab_size"), 64) * 64
     hc = _n(config, "hc_mult", 1) or 1
-    top = 2 * H + 4 * (hc * hc * H + hc + 1)                                # final norm, hc head
-    head = 2 * cdiv(V, tp) * H                                             # embedding or LM head (bf16)
+    top = gpu.bf16(H) + gpu.fp32(hc * hc * H + hc + 1)                      # final norm, hc head
+    head = gpu.bf16(cdiv(V, tp) * H)                                       # embedding or LM head
     mtp_layers = _n(config, "num_nextn_predict_layers")
-    mtp_extra = 2 * gpu.fp8(H, H) + 6 * H + 4 * (hc * hc * H + hc + 1)     # e_proj, h_proj, norms, hc head
     rope_cache = _rope_rows(config) * _n(config, "qk_rope_head_dim", 64) * 4
     two_thetas = config.get("compress_rope_theta") not in (None, config.get("rope_theta"))
     per_stage = []
@@ -157,12 +187,11 @@ def deepseek_v4_weights(config: dict[str, Any], ratios: tuple[int, ...], tp: int
     for index, size in enumerate(sizes):
         first, last = index == 0, index == len(sizes) - 1
         layers = ratios[start:start + size]
-        b = sum(_layer_bytes(config, gpu, r, i < n_hash, tp, local, inter, fp4)
-                for i, r in enumerate(layers, start))
+        b = sum(_layer(config, gpu, r, i < n_hash, tp, local, inter, fp4) for i, r in enumerate(layers, start))
         b += head * (first + last) + (top if last else 0)
         drafts = mtp and last and mtp_layers
         if drafts:
-            b += mtp_layers * (_layer_bytes(config, gpu, 1, False, tp, local, inter, fp4) + mtp_extra)
+            b += mtp_layers * (_layer(config, gpu, 1, False, tp, local, inter, fp4) + _mtp_extra(gpu, H, hc))
         if dspark_layers and last:
             b += _dspark_bytes(config, gpu, dspark_layers, tp, local, inter, fp4, mnbt, version)
         window = any(r == 1 for r in layers) or bool(drafts) or bool(dspark_layers and last)
@@ -179,11 +208,8 @@ def deepseek_v4_weights(config: dict[str, Any], ratios: tuple[int, ...], tp: int
             b += 2 * mnbt * heads * _n(config, "head_dim", 512) + aux
         per_stage.append(b)
         start += size
-    checkpoint = 2 * 2 * V * H + top + sum(_layer_bytes(config, disk, r, i < n_hash, 1, E, I, fp4)
-                                           for i, r in enumerate(ratios))
-    checkpoint += mtp_layers * (_layer_bytes(config, disk, 1, False, 1, E, I, fp4) +
-                                2 * disk.fp8(H, H) + 6 * H + 4 * (hc * hc * H + hc + 1))
-    params = 2 * V * H + H + hc * hc * H + hc + 1 + _dense_params(config, ratios, mtp_layers)
+    checkpoint = _whole(config, _Pricer(capability_major, fp4, "stored"), ratios, mtp_layers, fp4)
+    params = _whole(config, _Pricer(capability_major, fp4, "count"), ratios, mtp_layers, fp4)
     return DeepseekV4Weights(tuple(per_stage), checkpoint, params, kind)
 
 
@@ -200,9 +226,9 @@ def _dspark_bytes(config: dict[str, Any], gpu: _Pricer, layers: int, tp: int, lo
     n_aux = len(config.get("dspark_target_layer_ids") or ())
     V, rank = cdiv(_n(config, "vocab_size"), 64) * 64, _n(config, "dspark_markov_rank")
     replicated = applies(Rule.DSPARK_MARKOV_REPLICATED, version)
-    out = layers * _layer_bytes(config, gpu, 1, False, tp, local, inter, fp4)
-    out += gpu.fp8(H, n_aux * H) + 2 * 2 * H + 4 * (hc * hc * H + hc + 1)
-    out += 2 * 2 * (V if replicated else cdiv(V, tp)) * rank
+    out = layers * _layer(config, gpu, 1, False, tp, local, inter, fp4)
+    out += gpu.fp8(H, n_aux * H) + gpu.bf16(2 * H) + gpu.fp32(hc * hc * H + hc + 1)
+    out += gpu.bf16(2 * (V if replicated else cdiv(V, tp)) * rank)
     if replicated:
         out += 4 * mnbt * _n(config, "index_topk")
     return out
@@ -216,35 +242,6 @@ def _rope_rows(config: dict[str, Any]) -> int:
     if isinstance(original, int) and isinstance(factor, (int, float)) and factor > 0:
         return int(original * factor)
     return _n(config, "max_position_embeddings", ROPE_ROWS_DEFAULT) or ROPE_ROWS_DEFAULT
-
-
-def _dense_params(config: dict[str, Any], ratios: tuple[int, ...], mtp_layers: int) -> int:
-    """Parameters of every decoder and MTP layer (an MXFP4 value counts as one; scales not counted)."""
-    t = config
-    H, hd = _n(t, "hidden_size"), _n(t, "head_dim", 512)
-    heads, groups = _n(t, "num_attention_heads"), _n(t, "o_groups", 1) or 1
-    r_q, r_o = _n(t, "q_lora_rank"), _n(t, "o_lora_rank")
-    E, I, k, V = _n(t, "n_routed_experts"), _n(t, "moe_intermediate_size"), _n(t, "num_experts_per_tok"), \
-        _n(t, "vocab_size")
-    hc = _n(t, "hc_mult", 1) or 1
-    mix = (2 + hc) * hc
-    ih, ihd = _n(t, "index_n_heads", 64), _n(t, "index_head_dim", 128)
-    shared = _n(t, "n_shared_experts") * I
-
-    def layer(ratio: int, hashed: bool) -> int:
-        n = (r_q + hd) * H + r_q + hd + heads * hd * r_q + groups * r_o * (heads * hd // groups) + H * groups * r_o
-        n += heads
-        if ratio > 1:
-            coff = 2 if ratio == 4 else 1
-            n += 2 * coff * hd * H + ratio * coff * hd + hd
-        if ratio == 4:
-            n += ih * ihd * r_q + ih * H + 4 * ihd * H + 8 * ihd + ihd
-        n += E * H + (V * k if hashed else E) + 3 * shared * H + 3 * E * I * H + 2 * H + 2 * (mix * hc * H + mix + 3)
-        return n
-
-    n_hash = _n(t, "num_hash_layers")
-    total = sum(layer(r, i < n_hash) for i, r in enumerate(ratios))
-    return total + mtp_layers * (layer(1, False) + 2 * H * H + 3 * H + hc * hc * H + hc + 1)
 
 
 __all__ = ["DeepseekV4Weights", "deepseek_v4_weights", "expert_dtype"]
