@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .params import config_int as _n
+from .params import config_int as _n, padded_vocab
 from .units import MIB, cdiv
 from .versions import Rule, Version, applies
 
@@ -140,7 +140,7 @@ def dspark_draft_bytes(config: dict[str, Any], tokens: int, rows: int, k: int, t
     logits are gathered across the vocabulary, which holds 2 x rows x k x vocab x (2 + 1/TP) bytes at once
     (logits_processor.py, the pynccl all-gather; read from the code, not seen in a log). B300, v0.26,
     1,024 rows, k 7: 2,957 MiB; with the 96.5 MiB workspace 2.98 GiB against the logged 2.99."""
-    H, V = _n(config, "hidden_size"), cdiv(_n(config, "vocab_size"), 64) * 64
+    H, V = _n(config, "hidden_size"), padded_vocab(_n(config, "vocab_size"))
     n_aux = len(config.get("dspark_target_layer_ids") or ())
     proposal = tokens * H * 2 * (2 + n_aux) + 4 * rows * k * H + 2 * rows * k * V + 6 * rows * V
     if tp == 1:

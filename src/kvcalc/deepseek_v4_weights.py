@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .deepseek_v4_profile import padded_heads
-from .params import config_int as _n
+from .params import config_int as _n, padded_vocab
 from .units import cdiv
 from .versions import Rule, Version, applies
 
@@ -130,7 +130,7 @@ def _whole(config: dict[str, Any], p: _Pricer, ratios: tuple[int, ...], mtp_laye
     """The checkpoint priced by ``p`` (as stored, or in parameters): embedding, LM head, final norm and
     hyper-connection head, every layer and the MTP layers with their e_proj, h_proj and norms."""
     H, E, I = _n(config, "hidden_size"), _n(config, "n_routed_experts"), _n(config, "moe_intermediate_size")
-    V, hc = cdiv(_n(config, "vocab_size"), 64) * 64, _n(config, "hc_mult", 1) or 1
+    V, hc = padded_vocab(_n(config, "vocab_size")), _n(config, "hc_mult", 1) or 1
     n_hash = _n(config, "num_hash_layers")
     out = p.bf16(2 * V * H) + p.bf16(H) + p.fp32(hc * hc * H + hc + 1)
     out += sum(_layer(config, p, r, i < n_hash, 1, E, I, fp4) for i, r in enumerate(ratios))
@@ -175,7 +175,7 @@ def deepseek_v4_weights(config: dict[str, Any], ratios: tuple[int, ...], tp: int
     else:
         local, inter = E, cdiv(cdiv(I, tp), align) * align if fp4 else I // tp
     gpu = _Pricer(capability_major, fp4, "gpu")
-    V = cdiv(_n(config, "vocab_size"), 64) * 64
+    V = padded_vocab(_n(config, "vocab_size"))
     hc = _n(config, "hc_mult", 1) or 1
     top = gpu.bf16(H) + gpu.fp32(hc * hc * H + hc + 1)                      # final norm, hc head
     head = gpu.bf16(cdiv(V, tp) * H)                                       # embedding or LM head
@@ -224,7 +224,7 @@ def _dspark_bytes(config: dict[str, Any], gpu: _Pricer, layers: int, tp: int, lo
     are the target's. Flash-0731 at TP 1: 10.12 GiB ('DSpark draft model loaded: 96 params')."""
     H, hc = _n(config, "hidden_size"), _n(config, "hc_mult", 1) or 1
     n_aux = len(config.get("dspark_target_layer_ids") or ())
-    V, rank = cdiv(_n(config, "vocab_size"), 64) * 64, _n(config, "dspark_markov_rank")
+    V, rank = padded_vocab(_n(config, "vocab_size")), _n(config, "dspark_markov_rank")
     replicated = applies(Rule.DSPARK_MARKOV_REPLICATED, version)
     out = layers * _layer(config, gpu, 1, False, tp, local, inter, fp4)
     out += gpu.fp8(H, n_aux * H) + gpu.bf16(2 * H) + gpu.fp32(hc * hc * H + hc + 1)
