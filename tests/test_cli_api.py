@@ -22,11 +22,11 @@ def test_estimate_table(capsys):
 
 def test_estimate_json_equals_api(capsys):
     code, out, _ = run(capsys, "estimate", "--model", "openai/gpt-oss-120b", "--gpu", "H100",
-                       "--max-model-len", "131072", "--json", "--available-kv-gib", "20")
+                       "--max-model-len", "131072", "--json", "--available-kv-gib", "20", "--vllm-version", "0.33.0")
     assert code == 0
     result = json.loads(out)
     direct = api.handle({"op": "estimate", "model": "openai/gpt-oss-120b", "gpu": "h100",
-                         "settings": {"max_model_len": 131072}, "available_kv_gib": 20})
+                         "settings": {"max_model_len": 131072, "vllm_version": "0.33.0"}, "available_kv_gib": 20})
     assert result == json.loads(json.dumps(direct["result"]))
     assert result["from_log"]["blocks_per_request"] == 9225
 

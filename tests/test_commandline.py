@@ -128,7 +128,7 @@ VLLM_FLAGS = json.loads((__import__("pathlib").Path(__file__).parent / "fixtures
 
 
 def test_every_flag_vllm_serve_defines_is_read_ignored_or_refused():
-    """Each flag 22 release wheels (v0.10.0 to v0.33.0) define for `vllm serve` either sets a setting,
+    """Each flag 23 release wheels (v0.10.0 to v0.34.0) define for `vllm serve` either sets a setting,
     is ignored as leaving GPU memory alone, or is refused with a reason: none comes back as unknown,
     the dead end a pasted command met for 228 of them before."""
     unknown = [flag for flag in VLLM_FLAGS["flags"]

@@ -28,12 +28,30 @@ def test_nixl_is_read_from_every_spelling_and_other_connectors_are_refused():
 
 
 def test_nixl_leaves_the_pool_of_a_uniform_model_as_it_is():
-    off, on = calc("Qwen/Qwen3-8B", max_model_len=8192), calc("Qwen/Qwen3-8B", max_model_len=8192,
-                                                                   kv_connector="NixlConnector")
+    off, on = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.33.0"), \
+        calc("Qwen/Qwen3-8B", max_model_len=8192, kv_connector="NixlConnector", vllm_version="0.33.0")
     assert on.estimated.tokens == off.estimated.tokens
     assert any("--kv-transfer-config NixlConnector" in str(n) for n in on.notes)
     assert """--kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'""" in on.serve_command
     assert "--kv-transfer-config" not in off.serve_command
+
+
+def test_nixl_turns_v034s_extensible_cache_off_unless_asked_for():
+    """NIXL exports the cache through fabric handles, which need an IMEX channel: v0.34 leaves the extensible
+    KV cache off with it (config/vllm.py _resolve_extensible_kv_cache), so the pool is v0.33's way, at 0.92."""
+    plain = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.34.0")
+    nixl = calc("Qwen/Qwen3-8B", max_model_len=8192, kv_connector="NixlConnector", vllm_version="0.34.0")
+    asked = calc("Qwen/Qwen3-8B", max_model_len=8192, kv_connector="NixlConnector", vllm_version="0.34.0",
+                 enable_extensible_kv_cache=True)
+    assert plain.resolved.extensible_kv_cache and asked.resolved.extensible_kv_cache
+    assert not nixl.resolved.extensible_kv_cache and nixl.resolved.gpu_memory_utilization == 0.92
+    assert asked.estimated.tokens == plain.estimated.tokens > nixl.estimated.tokens
+    assert "--enable-extensible-kv-cache" in asked.serve_command
+    assert "--enable-extensible-kv-cache" not in nixl.serve_command + plain.serve_command
+    with pytest.raises(SettingsError) as err:
+        calc("Qwen/Qwen3-8B", "mi300x", max_model_len=8192, kv_connector="NixlConnector", vllm_version="0.34.0",
+             enable_extensible_kv_cache=True)
+    assert "ROCm" in str(err.value.problems["--enable-extensible-kv-cache"])
 
 
 @pytest.mark.parametrize("model", ["google/gemma-3-27b-it", "Qwen/Qwen3-Next-80B-A3B-Instruct"])

@@ -11,10 +11,13 @@ MIB = 1 << 20
 
 
 def test_llama31_8b_is_128_kib_per_token():
-    c = calc("meta-llama/Llama-3.1-8B-Instruct", max_model_len=8192)
+    c = calc("meta-llama/Llama-3.1-8B-Instruct", max_model_len=8192, vllm_version="0.33.0")
     # 32 layers × 8 KV heads × (128 + 128) dims × 2 bytes
     assert c.kv_bytes_per_token == 32 * 8 * 256 * 2 == 128 * 1024
     assert c.grouping.kind == "uniform" and c.grouping.page_size_bytes == 16 * 8 * 256 * 2
+    # v0.34's default block is 64 tokens (CacheConfig.DEFAULT_BLOCK_SIZE): pages four times as large
+    v34 = calc("meta-llama/Llama-3.1-8B-Instruct", max_model_len=8192, vllm_version="0.34.0")
+    assert v34.layout.block_size == 64 and v34.grouping.page_size_bytes == 64 * 8 * 256 * 2
 
 
 def test_llama31_8b_blocks_from_a_logged_memory():
@@ -41,7 +44,7 @@ def test_pipeline_parallel_smallest_stage_decides():
     # 61 MLA layers over PP 4 -> [15, 15, 16, 15] (get_pp_indices); the 16-layer stage has the
     # fewest blocks: 1 GiB // (16 × 1152 B × 16 layers) = 3,640.
     c = calc("deepseek-ai/DeepSeek-V3", pipeline_parallel_size=4, tensor_parallel_size=2,
-             kv_cache_memory_bytes=GIB, max_model_len=4096)
+             kv_cache_memory_bytes=GIB, max_model_len=4096, vllm_version="0.33.0")
     assert [len(s) for s in c.layout.stages] == [15, 15, 16, 15]
     assert c.estimated.num_blocks == GIB // (16 * 1152 * 16)
 
@@ -102,7 +105,7 @@ def test_uniform_sliding_window_keeps_plus_one_block():
 
 
 def test_chunked_local_budgeted_full_length_by_default():
-    c = calc("meta-llama/Llama-4-Scout-17B-16E-Instruct", max_model_len=131072)
+    c = calc("meta-llama/Llama-4-Scout-17B-16E-Instruct", max_model_len=131072, vllm_version="0.33.0")
     assert c.grouping.kind == "uniform" and not c.layout.hybrid_manager
     assert c.estimated.blocks_per_request == 131072 // 16
 
@@ -117,9 +120,12 @@ def test_chunked_local_with_hybrid_manager_groups_three_to_one():
 
 @pytest.mark.parametrize("tp", [1, 2, 8])
 def test_deepseek_v3_latent_is_whole_on_every_gpu(tp):
-    c = calc("deepseek-ai/DeepSeek-V3", tensor_parallel_size=tp, max_model_len=8192)
+    c = calc("deepseek-ai/DeepSeek-V3", tensor_parallel_size=tp, max_model_len=8192, vllm_version="0.33.0")
     assert c.kv_bytes_per_token == 61 * 576 * 2
     assert c.layout.block_size == 16                            # FLASH_ATTN_MLA on Hopper
+    # FLASH_ATTN_MLA takes multiples of 16, so v0.34's default 64 stands
+    assert calc("deepseek-ai/DeepSeek-V3", tensor_parallel_size=tp, max_model_len=8192,
+                vllm_version="0.34.0").layout.block_size == 64
 
 
 @pytest.mark.parametrize("gpu,version,block", [
@@ -164,8 +170,8 @@ def test_deepseek_v32_indexer_and_fp8_ds_mla():
 
 
 def test_fp8_kv_doubles_qwen3_8b_pool():
-    bf16 = from_bytes("Qwen/Qwen3-8B", 40 * GIB, max_model_len=32768)
-    fp8 = from_bytes("Qwen/Qwen3-8B", 40 * GIB, max_model_len=32768, kv_cache_dtype="fp8")
+    bf16 = from_bytes("Qwen/Qwen3-8B", 40 * GIB, max_model_len=32768, vllm_version="0.33.0")
+    fp8 = from_bytes("Qwen/Qwen3-8B", 40 * GIB, max_model_len=32768, kv_cache_dtype="fp8", vllm_version="0.33.0")
     assert bf16.num_blocks == 40 * GIB // (16 * 8 * 256 * 2 * 36)
     assert fp8.num_blocks == 40 * GIB // (16 * 8 * 256 * 1 * 36)
     assert fp8.tokens in (2 * bf16.tokens, 2 * bf16.tokens + 16)
@@ -285,7 +291,8 @@ def test_hybrid_groups_took_the_smallest_count_before_v0_12():
 
 
 def test_max_model_len_that_does_not_fit_reports_vllm_error():
-    c = calc("meta-llama/Llama-3.1-8B-Instruct", max_model_len=131072, kv_cache_memory_bytes=8 * GIB)
+    c = calc("meta-llama/Llama-3.1-8B-Instruct", max_model_len=131072, kv_cache_memory_bytes=8 * GIB,
+             vllm_version="0.33.0")
     p = c.estimated
     assert not p.fits
     # need 131,072 × 128 KiB = 16 GiB; 8 GiB (minus one 2 MiB block since v0.28) holds
@@ -325,10 +332,13 @@ def test_gemma4_e2b_kv_shared_layers_take_no_cache():
 
 
 def test_granite_hybrid_mamba2_state():
-    c = calc("ibm-granite/granite-4.0-h-tiny", max_model_len=8192)
+    c = calc("ibm-granite/granite-4.0-h-tiny", max_model_len=8192, vllm_version="0.33.0")
     # conv: (3,072 + 2·1·128) × 3 × 2 B = 19,968; SSM: 48 × 64 × 128 × 2 B = 786,432.
     assert c.layout.mamba_state_bytes == 19968 + 786432
     assert c.layout.block_size == 16 * 25                        # cdiv(806,400, 16 × 2,048) = 25
+    # v0.34: the attention block starts from 64, so the page is 64 × cdiv(806,400, 64 × 2,048) = 448 tokens
+    assert calc("ibm-granite/granite-4.0-h-tiny", max_model_len=8192,
+                vllm_version="0.34.0").layout.block_size == 64 * 7
 
 
 def test_mtp_adds_draft_layers_to_the_cache():

@@ -177,13 +177,13 @@ def test_kv_cache_dtype_mla_only_and_release_gated():
     assert "needs vLLM" in problems(llama(), kv_cache_dtype="nvfp4", vllm_version="0.10.0")["--kv-cache-dtype"]
 
 
-@pytest.mark.parametrize("version", ["0.9.0", "0.34.0", "1.0", "abc", "0.1.dev15181", 14, [0, 14]], ids=repr)
+@pytest.mark.parametrize("version", ["0.9.0", "0.35.0", "1.0", "abc", "0.1.dev15181", 14, [0, 14]], ids=repr)
 def test_vllm_version_range(version):
     msg = problems(vllm_version=version)["--vllm-version"]
     assert "0.10" in msg or "release" in msg
 
 
-@pytest.mark.parametrize("version", ["0.10.0", "v0.14.1", "0.31.1rc1", "0.33"])
+@pytest.mark.parametrize("version", ["0.10.0", "v0.14.1", "0.31.1rc1", "0.33", "0.34"])
 def test_vllm_version_inside(version):
     assert ok(vllm_version=version)
 

@@ -37,7 +37,7 @@ def test_an_ngc_build_keeps_its_release_and_its_container(text, release, ngc):
     assert v == release and ngc_release(v) == ngc and str(v) == text
 
 
-@pytest.mark.parametrize("text", ["0.9.2", "1.2.0", "0.34.0", "banana", "0.1.dev15181"])
+@pytest.mark.parametrize("text", ["0.9.2", "1.2.0", "0.35.0", "banana", "0.1.dev15181"])
 def test_parse_version_rejects_outside_range_with_a_reason(text):
     with pytest.raises(VersionError) as info:
         parse_version(text)

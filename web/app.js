@@ -147,6 +147,7 @@ const FIELDS = [
   ["eager", "enforce-eager", false],
   ["pc", "prefix-caching", ""],
   ["cp", "chunked-prefill", ""],
+  ["xkv", "extensible-kv", ""],
   ["fis", "flashinfer-sampler", ""],
   ["cgp", "cg-profiling", ""],
   ["al", "allow-long", ""],
@@ -240,7 +241,7 @@ function drafterField() {
   return d && d.config && d.id === drafterId() ? { drafter: { id: d.id, config: d.config } } : {};
 }
 
-// --enable-prefix-caching, --enable-chunked-prefill, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, VLLM_ALLOW_LONG_MAX_MODEL_LEN,
+// --enable-prefix-caching, --enable-chunked-prefill, --enable-extensible-kv-cache, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, VLLM_ALLOW_LONG_MAX_MODEL_LEN,
 // VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, the compilation config's cudagraph_mode,
 // --attention-backend, -O, --skip-mm-profiling,
 // --language-model-only, --disable-sliding-window, --enable-expert-parallel, --kv-transfer-config's connector,
@@ -255,6 +256,7 @@ function profileSettings() {
   const mr = $("model-runner").value;
   const pc = $("prefix-caching").value;
   const cp = $("chunked-prefill").value;
+  const xkv = $("extensible-kv").value;
   const cc = $("compile-cache").value;
   const pm = $("pinned-memory").value;
   const mx = $("mxfp4-marlin").value;
@@ -270,6 +272,7 @@ function profileSettings() {
   return {
     ...(pc === "" ? {} : { enable_prefix_caching: pc === "1" }),
     ...(cp === "" ? {} : { enable_chunked_prefill: cp === "1" }),
+    ...(xkv === "" ? {} : { enable_extensible_kv_cache: xkv === "1" }),
     ...(v === "" ? {} : { flashinfer_sampler: v === "1" }),
     ...(cg === "" ? {} : { cudagraph_memory_profiling: cg === "1" }),
     ...(al === "" ? {} : { allow_long_max_model_len: true }),
@@ -1164,6 +1167,7 @@ const LOG_FIELDS = [
   ["enforce_eager", "enforce-eager", false],
   ["enable_prefix_caching", "prefix-caching", ""],
   ["enable_chunked_prefill", "chunked-prefill", ""],
+  ["enable_extensible_kv_cache", "extensible-kv", ""],
   ["flashinfer_sampler", "flashinfer-sampler", ""],
   ["cudagraph_memory_profiling", "cg-profiling", ""],
   ["allow_long_max_model_len", "allow-long", ""],
@@ -1211,6 +1215,7 @@ function settingText(k, v) {
   if (k === "fp4_indexer_cache") return S(v ? "fi_on" : "fi_unset");
   if (k === "enable_prefix_caching") return v ? "--enable-prefix-caching" : "--no-enable-prefix-caching";
   if (k === "enable_chunked_prefill") return v ? "--enable-chunked-prefill" : "--no-enable-chunked-prefill";
+  if (k === "enable_extensible_kv_cache") return v ? "--enable-extensible-kv-cache" : "--no-enable-extensible-kv-cache";
   if (k === "async_scheduling") return v ? "--async-scheduling" : "--no-async-scheduling";
   if (k === "max_model_len" && v === -1) return "--max-model-len auto";
   if (k === "disable_hybrid_kv_cache_manager") return v ? SETTING_FLAG[k] : "";

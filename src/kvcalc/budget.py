@@ -11,8 +11,9 @@ sampler), so the budget is kept per stage.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from . import extensible
 from .messages import Text
 from .reserve import ReserveEstimate
 from .versions import Rule, Version, applies
@@ -68,6 +69,8 @@ class Budget:
     compile_table_bytes: int = 0         # the limiting stage's embedding table its compiled graph looks up
     cpu_offload_bytes: int = 0           # the limiting stage's weights --cpu-offload-gb keeps in host memory
     compile_kept_bytes: int = 0          # of the first-start compile term, what vLLM counts as non-torch
+    capacity_available: tuple[int, ...] = ()  # extensible KV cache: the profile's estimate per stage, which
+                                              # vLLM prints and reserves (the pool's ceiling); () otherwise
 
     @property
     def available_bytes(self) -> int:
@@ -148,3 +151,34 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
     offloaded = weights.offloaded[limiting_stage] if weights.offloaded else 0
     return Budget(total, requested, terms, tuple(typical), tuple(low), tuple(high), limiting_stage,
                   weights.total_bytes, r.compile_table, offloaded, r.cold_compile_kept)
+
+
+def measured_after_warmup(budget: Budget, reserves: tuple[ReserveEstimate, ...], platform: str, gpus: int,
+                          unified_memory: bool) -> Budget:
+    """The budget of the extensible KV cache (v0.34, Rule.EXTENSIBLE_KV_CACHE; extensible.py): what
+    ``budget`` computed (requested - weights - activation - non-torch - CUDA graphs, each stage) less
+    the start-up memory and the margin where the device, not the requested memory, bounds it; the
+    profile's own estimate, which adds no CUDA-graph term, becomes the capacity vLLM prints as
+    "Available KV cache memory". ``gpus`` is the GPUs of one engine (the start-up memory grows with
+    NCCL's communicators)."""
+    in_use = extensible.startup_in_use(gpus, unified_memory)
+    total, requested = budget.total_bytes, budget.requested_bytes
+    typical, low, high, capacity = [], [], [], []
+    for i, r in enumerate(reserves):
+        margin = extensible.margin_bytes(r.activation[0], platform)
+        typical.append(budget.stage_available[i] - extensible.withheld_bytes(requested, total, in_use[0], margin))
+        low.append(budget.stage_low[i] - extensible.withheld_bytes(
+            requested, total, in_use[2], extensible.margin_bytes(r.activation[2], platform)))
+        high.append(budget.stage_high[i] - extensible.withheld_bytes(
+            requested, total, in_use[1], extensible.margin_bytes(r.activation[1], platform)))
+        capacity.append(budget.stage_available[i] + r.cuda_graphs[0])
+    r = reserves[budget.limiting_stage]
+    margins = tuple(extensible.margin_bytes(r.activation[k], platform) for k in (0, 1, 2))
+    # vLLM deducts no estimate here: the graphs it captures take their memory before it measures
+    terms = tuple(replace(term, basis=Text("basis.graphs_after_warmup", basis=term.basis))
+                  if term.name == "CUDA graphs" and term.high else term for term in budget.terms)
+    if extensible.withheld_bytes(requested, total, in_use[0], margins[0]):
+        terms += (Term("start-up memory", *in_use, extensible.basis_in_use()),
+                  Term("extensible margin", margins[0], margins[1], margins[2], extensible.basis_margin(platform)))
+    return replace(budget, terms=terms, stage_available=tuple(typical), stage_low=tuple(low),
+                   stage_high=tuple(high), capacity_available=tuple(capacity))

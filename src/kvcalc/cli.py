@@ -125,6 +125,11 @@ def _model_flags(p: Any) -> None:
                         "--max-num-batched-tokens defaults to at least --max-model-len; default: on)")
     p.add_argument("--no-enable-chunked-prefill", dest="enable_chunked_prefill", action="store_false",
                    default=None, help=argparse.SUPPRESS)
+    p.add_argument("--enable-extensible-kv-cache", type=_flag_bool, nargs="?", const=True, metavar="on|off",
+                   help="vLLM's switch, v0.34+ (--no-enable-extensible-kv-cache turns it off: the pool comes from the "
+                        "profile's estimate as before v0.34; default: on, unless a flag or WSL2 turns it off)")
+    p.add_argument("--no-enable-extensible-kv-cache", dest="enable_extensible_kv_cache", action="store_false",
+                   default=None, help=argparse.SUPPRESS)
     p.add_argument("--async-scheduling", type=_flag_bool, nargs="?", const=True, metavar="on|off",
                    help="vLLM's switch (--no-async-scheduling turns it off; default: the release's own)")
     p.add_argument("--no-async-scheduling", dest="async_scheduling", action="store_false",

@@ -41,12 +41,13 @@ _BY_FLAG.update({"-tp": "tensor_parallel_size", "-pp": "pipeline_parallel_size",
 _BY_ENV = {var: name for name, var in ENV_SETTINGS.items()}
 NO_COMPILE_CACHE = "VLLM_DISABLE_COMPILE_CACHE"
 """Set to 1, vLLM neither loads nor keeps its torch.compile artifacts (vllm/compilation/decorators.py,
-compiler_interface.py is_compile_cache_enabled; v0.10 to v0.33), so every start compiles inside the
+compiler_interface.py is_compile_cache_enabled; v0.10 to v0.34), so every start compiles inside the
 profile like a first start: a pasted command with it reads as compile cache "cold"."""
 _FLAG_TYPES = {f.name: f.type for f in fields(Settings) if VLLM_SPELLING.get(f.name, "").startswith("-")}
 _SWITCHES = {name for name, kind in _FLAG_TYPES.items() if kind in ("bool", "bool | None")}
 _NO_SWITCHES = {"--no-" + VLLM_SPELLING[name][2:]: name
-                for name in ("enable_prefix_caching", "async_scheduling", "enable_chunked_prefill")}
+                for name in ("enable_prefix_caching", "async_scheduling", "enable_chunked_prefill",
+                             "enable_extensible_kv_cache")}
 _INTS = {name for name, kind in _FLAG_TYPES.items() if kind in ("int", "int | None")}
 _FLOATS = {name for name, kind in _FLAG_TYPES.items() if kind in ("float", "float | None")}
 _ENV = re.compile(r"([A-Z][A-Z0-9_]*)=(.*)", re.S)

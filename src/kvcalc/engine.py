@@ -10,8 +10,8 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import logfmt, paging
-from .budget import Budget, cuda_graph_deducted, estimate_budget
+from . import extensible, logfmt, paging
+from .budget import Budget, cuda_graph_deducted, estimate_budget, measured_after_warmup
 from .catalog import Gpu
 from .deepseek_v4_settings import (deepseek_v4_kv, deepseek_v4_problem, dspark_config_problem, dspark_layer_count,
                                    dspark_layers)
@@ -443,10 +443,11 @@ def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolR
     targets = paging.fit_targets(grouping, layout.stages, version, stage_bytes)
     fits = True
     error = None
+    sizing: logfmt.Sizing = calc_parts.get("sizing") or logfmt.Sizing()
     if calc_parts.get("auto_max_model_len"):
-        ctx, fitted_line = _auto_fit(ctx, targets, version, grouping.kind == "attention_free")
+        ctx, fitted_line = _auto_fit(ctx, targets, version, grouping.kind == "attention_free", sizing)
         if fitted_line is None:
-            fits, error = False, logfmt.AUTO_FIT_ERROR
+            fits, error = False, logfmt.auto_fit_error(version, sizing)
         else:
             lines.append(fitted_line)
     worst_need = 0
@@ -454,11 +455,11 @@ def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolR
     for target in targets:
         need = paging.needed_bytes(target.grouping, ctx, version, target.specs)
         if fits and no_memory:
-            fits, error = False, logfmt.no_memory_error(version)
+            fits, error = False, logfmt.no_memory_error(version, sizing)
         elif fits and need > target.check_bytes:
             fits = False
             est_len = paging.estimate_max_model_len(target.grouping, ctx, version, target.specs, target.check_bytes)
-            error = logfmt.does_not_fit_error(ctx.max_model_len, need, target.check_bytes, est_len, version)
+            error = logfmt.does_not_fit_error(ctx.max_model_len, need, target.check_bytes, est_len, version, sizing)
         worst_need = max(worst_need, need)
     blocks = blocks or 0
     cap = paging.capacity(grouping, blocks, ctx, version)
@@ -474,6 +475,99 @@ def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolR
     return PoolResult(available, blocks, cap.blocks_per_request, cap.max_concurrency, cap.tokens,
                       fits, worst_need, est_len, error, tuple(lines), avg_requests, ctx.max_model_len,
                       tuple(stage_bytes))
+
+
+def _measured_pool(calc_parts: dict[str, Any], final: tuple[int, ...], capacity: tuple[int, ...]) -> PoolResult:
+    """The extensible KV cache of v0.34 (Rule.EXTENSIBLE_KV_CACHE, extensible.py): the profile's estimate
+    (``capacity``, per stage) reserves the pool and sets a tentative --max-model-len auto; after warm-up
+    each GPU commits the blocks its measured budget (``final``) holds, the fewest over the GPUs, never
+    more than the reservation; then the length is fitted again, and the fit check runs, against those
+    blocks less the null block (``finalize_extensible_kv_cache``, ``shrink_kv_cache_configs``)."""
+    grouping: paging.Grouping = calc_parts["grouping"]
+    layout: Layout = calc_parts["layout"]
+    ctx: SizingContext = calc_parts["ctx"]
+    version: Version = calc_parts["version"]
+    sizing: logfmt.Sizing = calc_parts.get("sizing") or logfmt.Sizing(extensible=True)
+    after = replace(sizing, after_warmup=True)
+    lines = [logfmt.available_line(min(capacity), version)] if min(capacity) > 0 else []
+    stages = [(i, paging.project(grouping, st)) for i, st in enumerate(layout.stages)]
+    stages = [(i, proj) for i, proj in stages if any(g.layer_names for g in proj.groups)]
+    reserved = min((paging.num_blocks(proj, capacity[i]) for i, proj in stages), default=0)
+    fits, error, est_len, worst_need = True, None, None, 0
+    auto = calc_parts.get("auto_max_model_len")
+    attention_free = grouping.kind == "attention_free"
+    first = paging.fit_targets(grouping, layout.stages, version, list(capacity))
+    if auto:
+        ctx, line = _auto_fit(ctx, first, version, attention_free, sizing, tentative=True)
+        if line is None:
+            fits, error = False, logfmt.auto_fit_error(version, sizing)
+        else:
+            lines.append(line)
+    if fits and min(capacity) <= 0:
+        fits, error = False, logfmt.no_memory_error(version, sizing)
+    for target in first if fits else ():
+        need = paging.needed_bytes(target.grouping, ctx, version, target.specs)
+        if need > target.check_bytes:
+            fits = False
+            est_len = paging.estimate_max_model_len(target.grouping, ctx, version, target.specs, target.check_bytes)
+            error = logfmt.does_not_fit_error(ctx.max_model_len, need, target.check_bytes, est_len, version, sizing)
+            break
+    blocks = min((extensible.blocks_within(final[i], extensible.segment_strides(proj), reserved)
+                  for i, proj in stages), default=0)
+    if attention_free:
+        blocks = 1
+    committed = [blocks * paging.bytes_per_block(proj) for _, proj in stages]
+    measured = list(final)
+    for (i, _), memory in zip(stages, committed):
+        measured[i] = memory
+    second = paging.fit_targets(grouping, layout.stages, version, measured)
+    if fits and auto and not attention_free:
+        ctx, line = _auto_fit(ctx, second, version, False, after)
+        if line is None:
+            fits, error = False, logfmt.auto_fit_error(version, after)
+        else:
+            lines.append(line)
+    for target in second if fits else ():
+        need = paging.needed_bytes(target.grouping, ctx, version, target.specs)
+        worst_need = max(worst_need, need)
+        if target.check_bytes <= 0:
+            fits, error = False, logfmt.no_memory_error(version, after)
+            break
+        if need > target.check_bytes:
+            fits = False
+            est_len = paging.estimate_max_model_len(target.grouping, ctx, version, target.specs, target.check_bytes)
+            error = logfmt.does_not_fit_error(ctx.max_model_len, need, target.check_bytes, est_len, version, after)
+            break
+    cap = paging.capacity(grouping, blocks, ctx, version)
+    if fits:
+        lines += logfmt.capacity_lines(cap.tokens, ctx.max_model_len, cap.max_concurrency, version)
+        if stages and not attention_free:
+            lines.append(logfmt.extended_line(blocks, extensible.committed_bytes(
+                blocks, extensible.segment_strides(stages[0][1]))))
+    elif error:
+        lines.append(error)
+    avg_requests = None
+    avg = calc_parts["avg_tokens"]
+    if avg:
+        per = paging.blocks_per_request(grouping, replace(ctx, max_model_len=min(avg, ctx.max_model_len)))
+        avg_requests = blocks / per if per else None
+    return PoolResult(min(final), blocks, cap.blocks_per_request, cap.max_concurrency, cap.tokens, fits,
+                      worst_need, est_len, error, tuple(lines), avg_requests, ctx.max_model_len, tuple(measured))
+
+
+def _measured_from_log(parts: dict[str, Any], logged: tuple[int, int, int], budget: Budget | None,
+                       stages: int) -> tuple[PoolResult, PoolResult, PoolResult]:
+    """With the extensible KV cache a log's "Available KV cache memory" is the reservation, not the pool:
+    the pool is that figure less what kvcalc estimates warm-up takes beyond it (the CUDA graphs, the
+    start-up memory, the margin: the gap between the estimate's capacity and its measured budget), an
+    estimate with the estimate's band; without a budget only the ceiling is known."""
+    if budget is None:
+        return tuple(_measured_pool(parts, (m,) * stages, (m,) * stages) for m in logged)  # type: ignore[return-value]
+    reserved = min(budget.capacity_available)
+    gaps = (reserved - min(budget.stage_available), reserved - min(budget.stage_high),
+            reserved - min(budget.stage_low))
+    return tuple(_measured_pool(parts, (m - gap,) * stages, (m,) * stages)  # type: ignore[return-value]
+                 for m, gap in zip(logged, gaps))
 
 
 def _later_stage_lines(grouping: paging.Grouping, layout: Layout, blocks: int, ctx: SizingContext,
@@ -523,7 +617,8 @@ def _override_blocks(grouping: paging.Grouping, layout: Layout, version: Version
 
 
 def _auto_fit(ctx: SizingContext, targets: list[paging.FitTarget], version: Version,
-              attention_free: bool) -> tuple[SizingContext, str | None]:
+              attention_free: bool, sizing: logfmt.Sizing | None = None,
+              tentative: bool = False) -> tuple[SizingContext, str | None]:
     """``_auto_fit_max_model_len``: the longest length every worker's fit check passes (never
     above the model's own), with the line vLLM prints; no line when not one token fits (vLLM
     refuses to start). The memory named is the first worker's, or the one that cut the length."""
@@ -537,7 +632,8 @@ def _auto_fit(ctx: SizingContext, targets: list[paging.FitTarget], version: Vers
             fitted, memory = longest, target.check_bytes
     if fitted <= 0:
         return ctx, None
-    return replace(ctx, max_model_len=fitted), logfmt.auto_fit_line(original, fitted, memory, version)
+    return replace(ctx, max_model_len=fitted), logfmt.auto_fit_line(original, fitted, memory, version, sizing,
+                                                                     tentative)
 
 
 def _limiting_stage(parts: dict[str, Any], stage_available: tuple[int, ...]) -> int:
@@ -593,7 +689,9 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     if not isinstance(vocab, int):
         return None, Text("note.vocab_unknown"), ()
     eager = runs_eager(s)
-    cg = cuda_graph_deducted(r.version, eager, mrv2, s.cudagraph_memory_profiling, gpu.platform)
+    # the extensible KV cache measures the graphs after capture, whatever VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS
+    cg = cuda_graph_deducted(r.version, eager, mrv2, None if r.extensible_kv_cache else s.cudagraph_memory_profiling,
+                             gpu.platform)
     if cg and measured_reserve is None and s.attention_backend == "FLASHINFER" and len(attention_head_sizes(arch)) > 1:
         # FlashInfer over two head sizes (Gemma 4 text-only): one public start's graph estimate was
         # 2.82 GiB where Triton's is 0.50, by what kvcalc cannot tell yet
@@ -646,6 +744,9 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     limiting = _limiting_stage(parts, draft.stage_available)
     budget = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, limiting,
                              drafter, drafter_basis)
+    if r.extensible_kv_cache:
+        budget = measured_after_warmup(budget, reserves, gpu.platform, s.tensor_parallel_size * pp,
+                                       gpu.unified_memory)
     return budget, _weights_problem(budget, gpu.total_bytes), reserve_notes
 
 
@@ -799,7 +900,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         shape_notes = (*shape_notes, Text("note.sliding_window_disabled", window=window))
     resolved = resolve(settings, gpu.total_bytes, gpu.device_name, derived,
                        gpu.unified_memory, yarn_scaled, arch.longrope_default_max_len, window,
-                       compute_capability=gpu.compute_capability)
+                       compute_capability=gpu.compute_capability, platform=gpu.platform)
     version = resolved.version
     rope_refusal = sliding_window_rope_problem(config, version) if settings.disable_sliding_window else None
     if rope_refusal is not None:
@@ -970,7 +1071,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                            for st in layout.stages)
     parts = {"grouping": grouping, "layout": layout, "ctx": ctx, "version": version,
              "avg_tokens": s.avg_tokens, "auto_max_model_len": resolved.auto_max_model_len,
-             "num_blocks_override": s.num_gpu_blocks_override}
+             "num_blocks_override": s.num_gpu_blocks_override,
+             "sizing": logfmt.Sizing(resolved.extensible_kv_cache, resolved.gpu_memory_utilization)}
 
     budget = None
     budget_note = None
@@ -983,10 +1085,16 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                                                        mrv2, parts, measured_reserve_bytes, spec_tokens,
                                                        kv.sixteen_bit, fa_keeps_cache(kv.name), mm_prefix,
                                                        flashinfer_keeps_cache(kv.name))
-        if budget is not None:
+        if budget is not None and budget.capacity_available:
+            estimated = _measured_pool(parts, budget.stage_available, budget.capacity_available)
+            est_low = _measured_pool(parts, budget.stage_low, budget.capacity_available)
+            est_high = _measured_pool(parts, budget.stage_high, budget.capacity_available)
+            notes.append(Text("note.extensible_kv_cache", util=resolved.gpu_memory_utilization))
+        elif budget is not None:
             estimated = _pool(parts, budget.stage_available)
             est_low = _pool(parts, budget.stage_low)
             est_high = _pool(parts, budget.stage_high)
+        if budget is not None:
             if measured_reserve_bytes is None and _sampler_depends_on_install(s, version, gpu, mrv2):
                 notes.append(Text("note.sampler_install"))
             if measured_reserve_bytes is None and _tower_not_modelled(config, resolved):
@@ -1008,10 +1116,17 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                 or not math.isfinite(available_kv_gib) or not 0 < available_kv_gib <= 16384:
             raise SettingsError({"available_kv_gib": Text("settings.available_kv_gib",
                                                           value=repr(available_kv_gib))})
-        from_log = _pool(parts, round(available_kv_gib * GIB))
-        # The log rounds to 0.01 GiB: the true value lies within ±0.005 GiB.
-        low = _pool(parts, math.ceil((available_kv_gib - 0.005) * GIB - _FLOAT_EPS))
-        high = _pool(parts, math.floor((available_kv_gib + 0.005) * GIB + _FLOAT_EPS))
+        logged = (round(available_kv_gib * GIB), math.ceil((available_kv_gib - 0.005) * GIB - _FLOAT_EPS),
+                  math.floor((available_kv_gib + 0.005) * GIB + _FLOAT_EPS))
+        if resolved.extensible_kv_cache:
+            from_log, low, high = _measured_from_log(parts, logged, budget, len(layout.stages))
+            notes.append(Text("note.extensible_from_log") if budget is not None else
+                         Text("note.extensible_from_log_ceiling"))
+        else:
+            from_log = _pool(parts, logged[0])
+            # The log rounds to 0.01 GiB: the true value lies within ±0.005 GiB.
+            low = _pool(parts, logged[1])
+            high = _pool(parts, logged[2])
     pool = from_log or estimated
     if s.num_gpu_blocks_override and pool is not None:
         notes.append(_override_note(parts, s.num_gpu_blocks_override, pool.available_bytes))

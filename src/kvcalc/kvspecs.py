@@ -143,6 +143,12 @@ def mla_backend(arch: ModelArch, gpu: GpuTarget, version: Version, sixteen_bit_c
 _MLA_BLOCKS = {"flashmla_sparse": (64, Text("block.sparse_mla")), "flash_attn_mla": (16, Text("block.mla_hopper")),
                "flashmla": (64, Text("block.mla_hopper_flashmla")),
                "cutlass_mla": (128, Text("block.mla_blackwell_cutlass")), "triton_mla": (16, Text("block.mla_triton"))}
+_MLA_NAMES = {"flash_attn_mla": "FLASH_ATTN_MLA", "triton_mla": "TRITON_MLA", "flashinfer_mla": "FLASHINFER_MLA",
+              "rocm_mla_sparse": "ROCM_AITER_MLA_SPARSE"}
+_MLA_BLOCKS_64 = {"flash_attn_mla", "triton_mla", "flashinfer_mla", "rocm_mla_sparse"}
+"""MLA backends whose kernels take the 64-token default of v0.34 (Rule.DEFAULT_BLOCK_SIZE_64; FLASH_ATTN_MLA,
+Triton MLA and ROCm's sparse MLA take multiples of 16, FlashInfer MLA 32 or 64: ``get_supported_kernel_block_sizes``),
+so the default stands; FlashMLA's 64 and CUTLASS MLA's 128 are their own."""
 
 
 def rocm_sparse_mla_block(version: Version) -> tuple[int, Text]:
@@ -234,7 +240,25 @@ def backend_block(arch: ModelArch, gpu: GpuTarget, version: Version, mm_prefix: 
         return MM_PREFIX_COMPOSITE_BLOCK, Text("block.mm_prefix_composite")
     if rocm_unified_attention(arch, gpu, version, kv_connector):
         return ROCM_UNIFIED_BLOCK, Text("block.rocm_unified")
+    if applies(Rule.DEFAULT_BLOCK_SIZE_64, version) and rocm_attention(arch, gpu, kv_connector):
+        return ROCM_ATTN_BLOCK, Text("block.rocm_attn")
     return None
+
+
+ROCM_ATTN_BLOCK = 16
+"""ROCM_ATTN's preferred block, which it keeps when the default grows to 64 (v0.34 rocm_attn.py
+``get_preferred_block_size``: only 16 and 32 run its native paged-attention kernel)."""
+
+
+def rocm_attention(arch: ModelArch, gpu: GpuTarget, kv_connector: bool) -> bool:
+    """Whether ROCm runs this model on ROCM_ATTN, the first backend of its priority (platforms/rocm.py
+    ``_get_backend_priorities``): not with a KV connector, attention sinks (gpt-oss), a head size it
+    lacks or two head sizes (Gemma 4, put on TRITON_ATTN), nor for MLA or a model with state layers."""
+    if gpu.platform != "rocm" or arch.is_mla or arch.has_state_layers or kv_connector or \
+            arch.architecture == "GptOssForCausalLM":
+        return False
+    heads = attention_head_sizes(arch)
+    return len(heads) == 1 and heads <= ROCM_ATTN_HEAD_SIZES
 
 
 def default_block_size(arch: ModelArch, gpu: GpuTarget, version: Version,
@@ -245,12 +269,17 @@ def default_block_size(arch: ModelArch, gpu: GpuTarget, version: Version,
     composite, ``mm_prefix_composite``, and on ROCM_AITER_UNIFIED_ATTN, ``rocm_unified_attention``);
     MLA takes the block of the backend vLLM picks for it (``mla_backend``; from v0.18
     Platform.update_block_size_for_backend): FlashMLA's 64, FLASH_ATTN_MLA's and Triton MLA's 16,
-    CUTLASS_MLA's 128, and FLASHINFER_MLA's 32 from v0.18, forced to 64 in v0.15 to v0.17."""
+    CUTLASS_MLA's 128, and FLASHINFER_MLA's 32 from v0.18, forced to 64 in v0.15 to v0.17. From v0.34 the
+    default is 64 (Rule.DEFAULT_BLOCK_SIZE_64), which every backend but ROCM_ATTN (16), FlashMLA (64) and
+    CUTLASS MLA (128) keeps."""
+    default_64 = applies(Rule.DEFAULT_BLOCK_SIZE_64, version)
     if not arch.is_mla:
         if backend_block is not None:
             return backend_block
-        return 16, Text("block.default")
+        return (64, Text("block.default_64")) if default_64 else (16, Text("block.default"))
     backend = mla_backend(arch, gpu, version, sixteen_bit_cache)
+    if default_64 and backend in _MLA_BLOCKS_64:
+        return 64, Text("block.mla_default_64", backend=_MLA_NAMES[backend])
     if backend == "rocm_mla_sparse":
         return rocm_sparse_mla_block(version)
     if backend == "flashinfer_mla":

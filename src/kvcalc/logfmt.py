@@ -7,10 +7,43 @@ Sources: ``vllm/v1/worker/gpu_worker.py`` (available memory), ``vllm/v1/core/kv_
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .units import GIB, format_gib
 from .versions import Rule, Version, applies
 
 DOCS_URL = "https://docs.vllm.ai/en/latest/configuration/conserving_memory/"
+
+AUTO_FIT_SHORT_MAX_MODEL_LEN = 8192
+"""Below this many tokens a length --max-model-len auto reduced is a warning (v0.34
+kv_cache_planning.py ``AUTO_FIT_SHORT_MAX_MODEL_LEN``)."""
+
+
+@dataclass(frozen=True)
+class Sizing:
+    """What v0.34's messages say to do about a short pool (``_more_kv_cache_memory_hint``): whether the
+    extensible KV cache sizes it, the utilization in force, and whether the check runs after warm-up."""
+
+    extensible: bool = False
+    utilization: float = 0.92
+    after_warmup: bool = False
+
+
+def room_hint(sizing: Sizing) -> str:
+    """``_more_kv_cache_memory_hint`` (v0.34 kv_cache_planning.py)."""
+    if not sizing.extensible:
+        return ("Try increasing `gpu_memory_utilization` when initializing the engine (this flag also controls "
+                "CPU memory reservation on the CPU backend, despite its name).")
+    used_by = "the model, its activations, CUDA graphs and warmup" if sizing.after_warmup else \
+        "the model and its activations"
+    graphs = (" CUDA graphs take less with fewer or smaller capture sizes in the compilation config."
+              if sizing.after_warmup else "")
+    if sizing.utilization < 1.0:
+        return (f"The KV cache gets what is left after {used_by} within `gpu_memory_utilization`="
+                f"{sizing.utilization}; increase it (with the extensible KV cache it defaults to 1.0) or decrease "
+                f"`max_model_len` or `max_num_seqs`.{graphs}")
+    return (f"The extensible KV cache already takes all device memory left after {used_by}; decrease "
+            f"`max_model_len` or `max_num_seqs`, or the model needs a device with more memory.{graphs}")
 
 
 def _gib(num_bytes: int, version: Version) -> str:
@@ -34,7 +67,10 @@ def capacity_lines(tokens: int, max_model_len: int, concurrency: float, version:
     return [size, conc]
 
 
-def no_memory_error(version: Version) -> str:
+def no_memory_error(version: Version, sizing: Sizing | None = None) -> str:
+    if applies(Rule.AUTO_FIT_REDUCED_LINE, version):
+        return (f"ValueError: No available memory for the cache blocks. {room_hint(sizing or Sizing())} "
+                f"See {DOCS_URL} for more details.")
     if applies(Rule.NEW_FIT_ERROR_TEXT, version):
         return ("ValueError: No available memory for the cache blocks. Try increasing "
                 "`gpu_memory_utilization` when initializing the engine (this flag also controls "
@@ -49,8 +85,16 @@ def no_memory_error(version: Version) -> str:
 
 
 def does_not_fit_error(max_model_len: int, needed: int, available: int, estimated_max_len: int,
-                       version: Version) -> str:
+                       version: Version, sizing: Sizing | None = None) -> str:
     """vLLM's 'To serve at least one request …' error with its estimated maximum length."""
+    if applies(Rule.AUTO_FIT_REDUCED_LINE, version):
+        est = (f"Based on the available memory, the estimated maximum model length is "
+               f"{estimated_max_len}. " if estimated_max_len > 0 else "")
+        return (f"ValueError: To serve at least one request with the model's max seq len "
+                f"({max_model_len}), ({format_gib(needed)} GiB KV cache is needed, which is larger "
+                f"than the available KV cache memory ({format_gib(available)} GiB). {est}"
+                f"{room_hint(sizing or Sizing())} Decreasing `max_model_len` also reduces what is needed. "
+                f"See {DOCS_URL} for more details.")
     if applies(Rule.NEW_FIT_ERROR_TEXT, version):
         est = (f"Based on the available memory, the estimated maximum model length is "
                f"{estimated_max_len}. " if estimated_max_len > 0 else "")
@@ -76,11 +120,35 @@ def does_not_fit_error(max_model_len: int, needed: int, available: int, estimate
             f"`gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.")
 
 
-def auto_fit_line(original_len: int, fitted_len: int, memory_bytes: int, version: Version) -> str:
+def auto_fit_line(original_len: int, fitted_len: int, memory_bytes: int, version: Version,
+                  sizing: Sizing | None = None, tentative: bool = False) -> str:
     """The line ``--max-model-len auto`` prints once the pool is known (``_auto_fit_max_model_len``):
-    the model's own length kept, or the length it was cut to and the memory that set it."""
+    the model's own length kept, or the length it was cut to and the memory that set it. From v0.34 the
+    extensible KV cache fits twice: a ``tentative`` length from the reserved capacity, then the final
+    one after warm-up (``sizing.after_warmup``) from the blocks committed."""
+    kv = f"{format_gib(memory_bytes)} GiB GPU"
+    if applies(Rule.AUTO_FIT_REDUCED_LINE, version):
+        sizing = sizing or Sizing()
+        later = "; the final length is set after CUDA graph capture and warmup" if tentative else ""
+        if fitted_len >= original_len:
+            if sizing.after_warmup:
+                return (f"Auto-fit max_model_len: using max_model_len={original_len}, which fits in the KV cache "
+                        f"memory left after CUDA graph capture and warmup ({kv}).")
+            return f"Auto-fit max_model_len: full model context length {original_len} fits in available KV cache " \
+                   f"memory ({kv}){later}"
+        if tentative:
+            return f"Auto-fit max_model_len: reduced from {original_len} to {fitted_len} to fit in available KV " \
+                   f"cache memory ({kv}){later}"
+        left = f"{kv} left for the KV cache after CUDA graph capture and warmup" if sizing.after_warmup else \
+            f"{kv} available for the KV cache"
+        line = f"--max-model-len auto reduced max_model_len from {original_len} to {fitted_len} ({left})."
+        if fitted_len >= AUTO_FIT_SHORT_MAX_MODEL_LEN:
+            return line
+        hint = "Increase `gpu_memory_utilization` or set --max-model-len explicitly." \
+            if sizing.utilization < 1.0 else "Use more GPUs or set --max-model-len explicitly."
+        return f"{line} Requests longer than {fitted_len} tokens will be rejected. {hint}"
     if applies(Rule.AUTO_FIT_LINE_KV_MEMORY, version):
-        where = f"available KV cache memory ({format_gib(memory_bytes)} GiB GPU)"
+        where = f"available KV cache memory ({kv})"
         if fitted_len >= original_len:
             return f"Auto-fit max_model_len: full model context length {original_len} fits in {where}"
         return f"Auto-fit max_model_len: reduced from {original_len} to {fitted_len} to fit in {where}"
@@ -96,6 +164,23 @@ def auto_fit_attention_free_line(original_len: int) -> str:
 
 AUTO_FIT_ERROR = ("ValueError: Cannot auto-fit max_model_len: not enough GPU memory available to serve even "
                   "a single token. Try increasing `gpu_memory_utilization`.")
+
+
+def auto_fit_error(version: Version, sizing: Sizing | None = None) -> str:
+    """``--max-model-len auto`` when not one token fits: from v0.34 with what to do about it."""
+    if not applies(Rule.AUTO_FIT_REDUCED_LINE, version):
+        return AUTO_FIT_ERROR
+    sizing = sizing or Sizing()
+    hint = ("CUDA graph capture and warmup left no memory for the KV cache. Increase `gpu_memory_utilization`, "
+            "reduce the memory CUDA graphs take (fewer or smaller capture sizes in the compilation config), or "
+            "use more GPUs.") if sizing.after_warmup else room_hint(sizing)
+    return f"ValueError: Cannot auto-fit max_model_len: not enough GPU memory available to serve even a single " \
+           f"token. {hint}"
+
+
+def extended_line(blocks: int, committed_bytes: int) -> str:
+    """The worker's line once the extensible KV cache holds its final blocks (``extend_kv_cache``)."""
+    return f"Extended KV cache to {blocks} blocks ({committed_bytes / GIB:.2f} GiB)."
 
 
 def blocks_override_line(natural_blocks: int, override: int) -> str:

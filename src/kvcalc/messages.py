@@ -184,6 +184,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--enable-expert-parallel：{tp} 张 GPU 各自持有完整的专家（第一张 GPU 上为 {experts} 个中的 {local} 个，"
         "vLLM 打印的是它的数字），而不是每个专家的 1/{tp}；权重总量大致相同，但 profile 运行中融合 MoE 的缓冲区"
         "按专家的完整宽度计算。有三次公开启动日志可以核对（TP 2 与 TP 8：权重与日志一致）；CUDA graph 部分最不确定"),
+    "note.extensible_kv_cache": (
+        "vLLM v0.34 sizes this pool with its extensible KV cache: the printed 'Available KV cache memory' only "
+        "reserves the pool's address space; after warm-up and CUDA-graph capture vLLM commits what is then free, "
+        "less the largest activation peak and a safety margin (at --gpu-memory-utilization {util}). No public "
+        "v0.34 log exists yet, so this pool comes from reading vLLM's code, not from a log",
+        "vLLM v0.34 用可扩展 KV 缓存确定该缓存池：打印的 'Available KV cache memory' 只预留缓存池的地址空间；预热和 "
+        "CUDA 图捕获之后，vLLM 提交当时空闲的显存，减去最大的激活峰值和一个安全余量（--gpu-memory-utilization {util}）。"
+        "目前还没有公开的 v0.34 日志，因此该缓存池来自对 vLLM 代码的阅读，而非日志"),
+    "note.extensible_from_log": (
+        "With v0.34's extensible KV cache the log's 'Available KV cache memory' is the reserved ceiling, not the "
+        "pool: kvcalc subtracts its estimate of what warm-up takes beyond it (CUDA graphs, memory in use at "
+        "start-up, the margin), so the pool from this log is an estimate with that band; the log's own 'Extended "
+        "KV cache to N blocks' line gives the exact count",
+        "在 v0.34 的可扩展 KV 缓存下，日志中的 'Available KV cache memory' 是预留的上限而非缓存池：kvcalc 减去它对预热"
+        "额外占用（CUDA 图、启动时已用的显存、余量）的估计，因此由该日志得到的缓存池是带区间的估计；日志自己的 "
+        "'Extended KV cache to N blocks' 行给出确切块数"),
+    "note.extensible_from_log_ceiling": (
+        "With v0.34's extensible KV cache the log's 'Available KV cache memory' is only the reserved ceiling; "
+        "without an estimate of the weights kvcalc cannot say how much of it warm-up leaves, so the pool shown "
+        "is that ceiling. The log's 'Extended KV cache to N blocks' line gives the real count",
+        "在 v0.34 的可扩展 KV 缓存下，日志中的 'Available KV cache memory' 只是预留的上限；没有权重估计时，kvcalc 无法"
+        "判断预热后还剩多少，因此显示的缓存池就是该上限。日志中的 'Extended KV cache to N blocks' 行给出真实块数"),
     "note.kv_connector": (
         "--kv-transfer-config {connector}: the connector registers the KV cache for transfer and keeps no GPU "
         "buffer of its own in public prefill/decode starts (eight on an L4 and an RTX 3090 land within 1.7% as "
@@ -519,6 +541,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "settings.flag_needs_release": (
         "needs vLLM {since} or newer ({pr}); you chose {version}",
         "需要 vLLM {since} 或更高版本（{pr}）；当前选择的是 {version}"),
+    "settings.extensible_overridden": (
+        "vLLM refuses --enable-extensible-kv-cache with {flag}: the extensible cache is sized from memory measured "
+        "after warm-up, which {flag} overrides ('enable_extensible_kv_cache: it sizes the KV cache from measured "
+        "memory'). Drop one of the two",
+        "vLLM 不接受 --enable-extensible-kv-cache 与 {flag} 同时使用：可扩展缓存按预热后实测的显存确定大小，而 {flag} "
+        "会覆盖它（'enable_extensible_kv_cache: it sizes the KV cache from measured memory'）。请去掉其中一个"),
+    "settings.extensible_rocm_connector": (
+        "vLLM refuses --enable-extensible-kv-cache with a KV connector on ROCm: UCX and RDMA cannot register "
+        "driver-mapped memory there, which NIXL needs. Drop the flag (vLLM then sizes the pool as before v0.34)",
+        "vLLM 在 ROCm 上不接受 --enable-extensible-kv-cache 与 KV 连接器同时使用：那里的 UCX 与 RDMA 无法注册驱动映射的"
+        "显存，而 NIXL 需要这样做。请去掉该参数（vLLM 将按 v0.34 之前的方式确定缓存池大小）"),
+    "settings.v1_runner_removed": (
+        "vLLM {version} has no V1 model runner (removed in {since}): VLLM_USE_V2_MODEL_RUNNER=0 stops the start. "
+        "Leave the variable unset, or choose an earlier release to size the V1 runner",
+        "vLLM {version} 没有 V1 model runner（{since} 移除）：VLLM_USE_V2_MODEL_RUNNER=0 会使启动失败。"
+        "请不设置该变量，或选择更早的版本来计算 V1 runner"),
     "settings.v2_runner_spec": (
         "vLLM {version} refuses VLLM_USE_V2_MODEL_RUNNER=1 with the speculative method {method}: model "
         "runner V2 does not run it in that release. Unset the variable (vLLM then keeps the V1 runner) "
@@ -1183,6 +1221,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "of them: {gib:.2f} GiB",
         "其输出（按此版本的做法，在编码器缓存中各补齐到 {rows:,} 行）与像素值在语言模型前向与采样器运行期间一直占用显存，"
         "叠加在它们之上：{gib:.2f} GiB"),
+    "basis.graphs_after_warmup": (
+        "captured before the extensible cache measures the free memory, so they come out of the pool though the "
+        "printed 'Available KV cache memory' leaves them out; sized as {basis}",
+        "在可扩展缓存测量空闲显存之前捕获，因此虽然打印的 'Available KV cache memory' 不包含它们，仍从缓存池中扣除；"
+        "大小按 {basis}"),
+    "basis.startup_in_use": (
+        "device memory in use when vLLM's worker starts (CUDA context, cuBLAS, NCCL): total less the 'Free "
+        "memory on device … on startup' of stored logs, 0.1-0.6 GiB on one GPU, up to 1.2 GiB with several",
+        "vLLM worker 启动时已占用的显存（CUDA 上下文、cuBLAS、NCCL）：总显存减去已存日志中的 'Free memory on device … "
+        "on startup'，单卡 0.1-0.6 GiB，多卡最多 1.2 GiB"),
+    "basis.extensible_margin": (
+        "the extensible KV cache's margin: max({floor:g} GiB, 0.75 × the activation peak), kept free for "
+        "fragmentation and steps warm-up does not reproduce (KV_CACHE_MARGIN_FLOOR_BYTES, KV_CACHE_MARGIN_FRACTION)",
+        "可扩展 KV 缓存的余量：max({floor:g} GiB, 0.75 × 激活峰值)，为碎片和预热未复现的步骤保留"
+        "（KV_CACHE_MARGIN_FLOOR_BYTES、KV_CACHE_MARGIN_FRACTION）"),
     "basis.in_measured_reserve": (
         "counted in the reserve your log measured",
         "已计入你的日志实测的预留中"),
@@ -1228,14 +1281,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "plus model runner V2's sampler counts: {seqs:,} request slots × {vocab:,} vocabulary × 4.1 B = {gib:.2f} GiB",
         "再加 model runner V2 采样器的计数缓冲区：{seqs:,} 个请求槽位 × {vocab:,} 词表 × 4.1 B = {gib:.2f} GiB"),
     "basis.cuda_graphs": (
-        "vLLM's estimate, subtracted in this setting: {piecewise} piecewise + {full} full graphs "
+        "vLLM's estimate: {piecewise} piecewise + {full} full graphs "
         "(capture sizes up to {largest}) × {per:g} MiB",
-        "vLLM 的估算值，在此设置下会被扣除：{piecewise} 个 piecewise + {full} 个 full graph"
+        "vLLM 的估算值：{piecewise} 个 piecewise + {full} 个 full graph"
         "（capture size 最大 {largest}）× {per:g} MiB"),
     "basis.cuda_graphs_hybrid": (
-        "vLLM's estimate, subtracted in this setting: {piecewise} piecewise + {full} full graphs "
+        "vLLM's estimate: {piecewise} piecewise + {full} full graphs "
         "(capture sizes up to {largest}) × {per:g} MiB + {first:.2f} GiB for the first capture of the state layers (Mamba, GDN, short convolution)",
-        "vLLM 的估算值，在此设置下会被扣除：{piecewise} 个 piecewise + {full} 个 full graph"
+        "vLLM 的估算值：{piecewise} 个 piecewise + {full} 个 full graph"
         "（capture size 最大 {largest}）× {per:g} MiB，再加状态层（Mamba、GDN、短卷积）首次捕获的 {first:.2f} GiB"),
     "basis.nvls": (
         "plus {gib:.2f} GiB for NCCL's NVLink SHARP, on for a TP group of {tp} GPUs on NVSwitch multicast "
@@ -1418,6 +1471,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "block.default": (
         "default block size 16 (FlashAttention / FlashInfer / Triton)",
         "默认块大小 16（FlashAttention / FlashInfer / Triton）"),
+    "block.default_64": (
+        "default block size 64 from v0.34 (FlashAttention / FlashInfer / Triton; 16 before)",
+        "v0.34 起默认块大小 64（FlashAttention / FlashInfer / Triton；此前为 16）"),
+    "block.rocm_attn": (
+        "block size 16: ROCm runs this model on ROCM_ATTN, which keeps 16-token blocks when v0.34's default "
+        "grows to 64 (its native paged-attention kernel takes 16)",
+        "块大小 16：ROCm 在 ROCM_ATTN 上运行该模型，v0.34 默认值增至 64 时它仍用 16 token 的块（其原生分页注意力 kernel 用 16）"),
+    "block.mla_default_64": (
+        "MLA on the {backend} backend, which takes v0.34's default 64-token blocks",
+        "MLA 使用 {backend} 后端，它采用 v0.34 默认的 64 token 块"),
     "block.mm_prefix_composite": (
         "block size 64: the TRITON_FLASHINFER backend, which vLLM picks on compute capability 10.x for a "
         "model that attends fully over image tokens, takes only 64-token kernel blocks",

@@ -100,6 +100,8 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "attention_backend": s.attention_backend,
             "optimization_level": s.optimization_level,
             "enable_chunked_prefill": s.enable_chunked_prefill,
+            "enable_extensible_kv_cache": s.enable_extensible_kv_cache,
+            "extensible_kv_cache": r.extensible_kv_cache,
             "hf_overrides": s.hf_overrides,
             # the speculative config as vLLM's flag spells it, and whether the drafter's config was given
             "speculative": None if s.speculative is None else {

@@ -542,7 +542,8 @@ def dense_token_id_rows(version: Version, model_runner_v2: bool, spec_method: st
     ``mrope_dims`` rows per request) in pinned host memory the GPU reads through UVA, except where
     it cannot (vllm/v1/worker/gpu/states.py, mm/rope.py and buffer_utils.py ``StagedWriteTensor``):
     n-gram speculation scans the token ids on the GPU (Rule.NGRAM_DENSE_TOKEN_IDS, from v0.32, the
-    first release that runs n-gram on V2), and without pinned memory (WSL2, where
+    first release that runs n-gram on V2; suffix decoding likewise from v0.34, Rule.MODEL_RUNNER_V1_REMOVED),
+    and without pinned memory (WSL2, where
     ``is_pin_memory_available`` is false unless VLLM_WSL2_ENABLE_PIN_MEMORY=1) both live in GPU
     memory, allocated at start-up: from v0.30, where V2 starts without pinned memory at all
     (Rule.MRV2_WITHOUT_PINNED_MEMORY; engine.calculate runs such a start on V1 before)."""
@@ -552,6 +553,8 @@ def dense_token_id_rows(version: Version, model_runner_v2: bool, spec_method: st
         return 1 + mrope_dims, True
     if spec_method in ("ngram", "ngram_gpu") and applies(Rule.NGRAM_DENSE_TOKEN_IDS, version):
         return 1, False
+    if spec_method == "suffix" and applies(Rule.MODEL_RUNNER_V1_REMOVED, version):
+        return 1, False     # suffix decoding's token history, on V2 from v0.34
     return 0, False
 
 

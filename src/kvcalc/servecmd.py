@@ -74,6 +74,12 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--enable-prefix-caching" if s.enable_prefix_caching else "--no-enable-prefix-caching")
     if s.enable_chunked_prefill is False and applies(Rule.CHUNKED_PREFILL_OPTIONAL, r.version):
         flag("--no-enable-chunked-prefill")
+    if applies(Rule.EXTENSIBLE_KV_CACHE, r.version):
+        # off by choice, or on where a KV connector leaves it off by default (settings.extensible_kv_cache_in_effect)
+        if s.enable_extensible_kv_cache is False:
+            flag("--no-enable-extensible-kv-cache")
+        elif s.enable_extensible_kv_cache and s.kv_connector is not None:
+            flag("--enable-extensible-kv-cache")
     if s.async_scheduling is not None and s.async_scheduling != async_scheduling_default:
         flag("--async-scheduling" if s.async_scheduling else "--no-async-scheduling")
     if s.disable_hybrid_kv_cache_manager:

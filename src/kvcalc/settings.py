@@ -102,7 +102,7 @@ VLLM_SPELLING = {
     "limit_mm_per_prompt": "--limit-mm-per-prompt", "mm_processor_kwargs": "--mm-processor-kwargs",
     "mamba_ssm_cache_dtype": "--mamba-ssm-cache-dtype", "kv_cache_memory_bytes": "--kv-cache-memory-bytes",
     "num_gpu_blocks_override": "--num-gpu-blocks-override", "cpu_offload_gb": "--cpu-offload-gb",
-    "fp4_indexer_cache": "--attention-config",
+    "fp4_indexer_cache": "--attention-config", "enable_extensible_kv_cache": "--enable-extensible-kv-cache",
     **ENV_SETTINGS,
 }
 """How vLLM spells each ``Settings`` field that is one of its own: the ``vllm serve`` flag, or the
@@ -130,7 +130,7 @@ _BOOL_SETTINGS = ("enforce_eager", "enable_prefix_caching", "disable_hybrid_kv_c
                   "flashinfer_sampler", "cudagraph_memory_profiling", "model_runner_v2", "mxfp4_marlin",
                   "skip_mm_profiling", "language_model_only", "pinned_memory", "enable_chunked_prefill",
                   "allow_long_max_model_len", "disable_sliding_window", "enable_expert_parallel",
-                  "fp4_indexer_cache")
+                  "fp4_indexer_cache", "enable_extensible_kv_cache")
 
 
 AUTO_MAX_MODEL_LEN = -1
@@ -274,6 +274,7 @@ class Settings:
     kv_cache_memory_bytes: int | None = None
     num_gpu_blocks_override: int | None = None    # the pool's block count, whatever the memory
     cpu_offload_gb: float | None = None           # GiB of each GPU's layer weights kept in host memory
+    enable_extensible_kv_cache: bool | None = None  # v0.34's pool sized after warm-up; None: the release's choice
 
 
 @dataclass(frozen=True)
@@ -293,6 +294,7 @@ class Resolved:
     mm_processor: MmProcessor | None = None        # --mm-processor-kwargs, parsed once
     max_len_limit: int | None = None               # the model's derived max_model_len in this release
     auto_max_model_len: bool = False               # --max-model-len auto: max_model_len is where the fit starts
+    extensible_kv_cache: bool = False              # v0.34's pool sized from memory measured after warm-up
 
 
 def with_batch_floor(r: Resolved, floor: int) -> Resolved:
@@ -497,13 +499,13 @@ length is 2048" and takes a --max-model-len given as it is, without a limit to c
 def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_len: int | None,
             unified_memory: bool = False, yarn_scaled_max_len: int | None = None,
             longrope_default_len: int | None = None, window_cap: int | None = None,
-            compute_capability: str = "") -> Resolved:
+            compute_capability: str = "", platform: str = "cuda") -> Resolved:
     """Every setting with the release's defaults filled in, or SettingsError naming each bad flag.
     ``derived_max_len`` is the model's length limit; ``yarn_scaled_max_len`` the limit releases
     before v0.30 derive when it differs (hf_config.max_len_limit picks by release);
     ``longrope_default_len`` a LongRoPE model's shorter default (Rule.LONGROPE_DEFAULT_ORIGINAL_LEN);
     ``window_cap`` the sliding window --disable-sliding-window capped ``derived_max_len`` at, which a
-    refused length names."""
+    refused length names; ``platform`` "cuda" or "rocm"."""
     s, problems = read_sizes(s)
     version = None
     if s.vllm_version is not None and (not isinstance(s.vllm_version, str) or len(s.vllm_version) > 64):
@@ -588,6 +590,17 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         rule = Rule.FP4_INDEXER_CACHE_FLAG.value
         problems["--attention-config"] = Text(
             "settings.flag_needs_release", since=str(rule.since), pr=rule.pr, version=str(version))
+    extensible_flag = s.enable_extensible_kv_cache
+    if extensible_flag is not None and version is not None and not applies(Rule.EXTENSIBLE_KV_CACHE, version):
+        rule = Rule.EXTENSIBLE_KV_CACHE.value
+        problems["--enable-extensible-kv-cache"] = Text(
+            "settings.flag_needs_release", since=str(rule.since), pr=rule.pr, version=str(version))
+    elif extensible_flag is True and (s.kv_cache_memory_bytes or s.num_gpu_blocks_override):
+        problems["--enable-extensible-kv-cache"] = Text(
+            "settings.extensible_overridden",
+            flag="--kv-cache-memory-bytes" if s.kv_cache_memory_bytes else "--num-gpu-blocks-override")
+    elif extensible_flag is True and s.kv_connector is not None and platform == "rocm":
+        problems["--enable-extensible-kv-cache"] = Text("settings.extensible_rocm_connector")
     if s.compile_cache is not None and s.compile_cache not in COMPILE_CACHE_STATES:
         problems["compile cache"] = Text("settings.compile_cache", value=show(s.compile_cache))
     if s.rocm_quick_reduce is not None and (not isinstance(s.rocm_quick_reduce, str) or
@@ -694,6 +707,9 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         rule = Rule.MRV2_ENV_OPT_IN.value
         problems["VLLM_USE_V2_MODEL_RUNNER"] = Text("settings.flag_needs_release", since=str(rule.since),
                                                     pr=rule.pr, version=str(version))
+    elif s.model_runner_v2 is False and version is not None and applies(Rule.MODEL_RUNNER_V1_REMOVED, version):
+        problems["VLLM_USE_V2_MODEL_RUNNER"] = Text("settings.v1_runner_removed", version=str(version),
+                                                    since=str(Rule.MODEL_RUNNER_V1_REMOVED.value.since))
     elif s.model_runner_v2 is True and version is not None and isinstance(s.speculative, Speculative) and \
             isinstance(s.speculative.method, str) and runs_on_v1_for(s.speculative.method, version):
         problems["VLLM_USE_V2_MODEL_RUNNER"] = Text("settings.v2_runner_spec", method=s.speculative.method,
@@ -748,12 +764,29 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
         if s.max_cudagraph_capture_size != largest:
             raise SettingsError({"--max-cudagraph-capture-size": Text(
                 "settings.capture_max_mismatch", value=s.max_cudagraph_capture_size, largest=largest)})
+    extensible = extensible_kv_cache_in_effect(s, version)
     return Resolved(
         settings=s, version=version,
-        gpu_memory_utilization=float(util) if util is not None else default_gpu_memory_utilization(version),
+        gpu_memory_utilization=float(util) if util is not None else
+        default_gpu_memory_utilization(version, extensible),
         max_model_len=int(max_len), max_num_batched_tokens=int(mnbt), max_num_seqs=int(seqs),
         batch_defaults=defaults, defaults_used=frozenset(used), capture_sizes=sizes, mm_limits=mm_limits,
-        mm_processor=mm_processor, max_len_limit=derived_max_len, auto_max_model_len=auto_len)
+        mm_processor=mm_processor, max_len_limit=derived_max_len, auto_max_model_len=auto_len,
+        extensible_kv_cache=extensible)
+
+
+def extensible_kv_cache_in_effect(s: Settings, version: Version) -> bool:
+    """Whether vLLM sizes the pool from memory measured after warm-up (extensible.py;
+    ``VllmConfig._resolve_extensible_kv_cache``): from v0.34 on CUDA and ROCm unless --no-enable-extensible-kv-cache, --kv-cache-memory-bytes or
+    --num-gpu-blocks-override (which size the pool themselves), a NIXL connector unless asked for
+    (NIXL exports the cache through fabric handles, which need an IMEX channel most machines lack;
+    ``resolve`` refuses asking for it on ROCm), or WSL2 (no virtual memory management: vLLM falls
+    back with a warning, ``vmm_unavailable_reason``)."""
+    if not applies(Rule.EXTENSIBLE_KV_CACHE, version) or s.enable_extensible_kv_cache is False:
+        return False
+    if s.kv_cache_memory_bytes or s.num_gpu_blocks_override or s.pinned_memory is False:
+        return False
+    return s.kv_connector is None or s.enable_extensible_kv_cache is True
 
 
 def runs_eager(s: Settings) -> bool:

@@ -35,15 +35,15 @@ class Version:
 _VERSION_RE = re.compile(r"^\s*v?(\d+)\.(\d+)(?:\.(\d+))?((?:rc|\.?dev|\.?post|\+)[0-9A-Za-z.+]*)?\s*$")
 
 OLDEST = Version(0, 10, 0)
-NEWEST = Version(0, 33, 0)
-"""The newest release confirmed: a vLLM security advisory of 2026-11-10 names v0.33.0."""
+NEWEST = Version(0, 34, 0)
+"""The newest release confirmed: v0.34.0 is on PyPI (released 2026-11-16), read from its wheel."""
 
 NEWEST_LOGGED = Version(0, 31, 0)
 """The newest minor release with a public startup log in data/vllm_logs.json (a test keeps the two
 in step): for later releases every rule comes from reading the release wheels, none from a log."""
 
 # Minor releases the page offers; any X.Y.Z in [OLDEST, NEWEST.minor.*] is accepted.
-KNOWN_RELEASES: tuple[str, ...] = tuple(f"0.{m}.0" for m in range(10, 34))
+KNOWN_RELEASES: tuple[str, ...] = tuple(f"0.{m}.0" for m in range(10, 35))
 
 
 def parse_version(text: str | None) -> Version:
@@ -1310,6 +1310,37 @@ class Rule(Enum):
         "anyway ('allocate the same amount of memory as FP8')",
         "confirmed: 132 bytes a token with the flag in the v0.22.0-v0.26.0 wheels, 68 from v0.27.0")
 
+    EXTENSIBLE_KV_CACHE = RuleInfo(
+        _v("0.34.0"), "v0.34.0 wheel", "vllm/v1/worker/extensible_kv_cache.py measure_kv_cache_bytes; "
+        "vllm/config/cache.py enable_extensible_kv_cache",
+        "the extensible KV cache, on by default on CUDA and ROCm: the profile only reserves address space "
+        "('Available KV cache memory', with no CUDA-graph estimate, at gpu_memory_utilization 1.0 when unset); "
+        "after warm-up and graph capture the pool takes the memory then free less the largest transient peak "
+        "and a margin of max(1 GiB, 3 GiB on ROCm, 0.75 x that peak), committed in 2 MiB granules per layer "
+        "(off with --no-enable-extensible-kv-cache, --kv-cache-memory-bytes, --num-gpu-blocks-override, a NIXL "
+        "connector without an IMEX channel, or where the driver has no virtual memory management: WSL2)",
+        "confirmed: absent from the v0.33.0 wheel, in v0.34.0 (config/cache.py, config/vllm.py "
+        "_resolve_extensible_kv_cache, v1/worker/gpu_worker.py, v1/core/kv_cache_planning.py "
+        "finalize_extensible_kv_cache); the sizes are read from the code, no public v0.34 log yet")
+    DEFAULT_BLOCK_SIZE_64 = RuleInfo(
+        _v("0.34.0"), "v0.34.0 wheel", "vllm/config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE",
+        "the default block is 64 tokens (16 before): FlashAttention, FlashInfer, Triton and the MLA backends that "
+        "take it (FLASH_ATTN_MLA, Triton MLA, FlashInfer MLA's 32, ROCm's sparse MLA) use 64, so a hybrid's "
+        "attention block is a multiple of 64; ROCM_ATTN keeps 16 (get_preferred_block_size)",
+        "confirmed: DEFAULT_BLOCK_SIZE = 16 in the v0.33.0 wheel, 64 in v0.34.0 (rocm_attn.py prefers 16)")
+    MODEL_RUNNER_V1_REMOVED = RuleInfo(
+        _v("0.34.0"), "v0.34.0 wheel", "vllm/v1/worker/gpu_model_runner.py (removed); vllm/envs.py",
+        "model runner V2 is the only runner: VLLM_USE_V2_MODEL_RUNNER=0 stops the start, and suffix decoding "
+        "runs on V2, which keeps every request's token ids on the GPU for it (as for n-gram)",
+        "confirmed: v1/worker/gpu_model_runner.py is absent from the v0.34.0 wheel; the suffix speculator's "
+        "config sets prefer_dense_token_history (v1/worker/gpu/spec_decode/suffix/config.py)")
+    AUTO_FIT_REDUCED_LINE = RuleInfo(
+        _v("0.34.0"), "v0.34.0 wheel", "vllm/v1/core/kv_cache_planning.py _auto_fit_max_model_len",
+        "a length --max-model-len auto reduces is printed as '--max-model-len auto reduced max_model_len from A "
+        "to B (X GiB GPU available for the KV cache).' (a warning below 8,192 tokens); with the extensible KV "
+        "cache the length is fitted twice, before warm-up (tentatively) and after it",
+        "confirmed: 'Auto-fit max_model_len: reduced from …' in the v0.33.0 wheel, the new wording in v0.34.0")
+
     @property
     def info(self) -> RuleInfo:
         return self.value
@@ -1356,6 +1387,7 @@ def first_start_compile_untied(version: Version) -> bool:
 
 
 V1_SPECULATIVE_METHODS: tuple[tuple[Version, frozenset[str]], ...] = (
+    (_v("0.34.0"), frozenset()),
     (_v("0.33.0"), frozenset({"suffix"})),
     (_v("0.32.0"), frozenset({"suffix", "medusa", "mlp_speculator"})),
     (_v("0.31.0"), frozenset({"ngram", "ngram_gpu", "suffix", "medusa", "mlp_speculator"})),
@@ -1364,7 +1396,8 @@ V1_SPECULATIVE_METHODS: tuple[tuple[Version, frozenset[str]], ...] = (
 )
 """Speculative methods that send a model to the V1 runner where V2 is the default
 (Rule.MRV2_SPEC_FALLBACK; _get_v2_model_runner_unsupported_features in each release's wheel: V2 takes
-eagle, eagle3 and MTP in v0.22 and v0.23, DFlash too from v0.24, config/vllm.py:2031)."""
+eagle, eagle3 and MTP in v0.22 and v0.23, DFlash too from v0.24, config/vllm.py:2031); none from v0.34,
+which has no V1 runner (Rule.MODEL_RUNNER_V1_REMOVED)."""
 
 
 ROCM_V1_ARCHITECTURES: tuple[tuple[Version, frozenset[str]], ...] = (
@@ -1446,8 +1479,12 @@ def runs_on_v1_for(method: str | None, version: Version) -> bool:
     return method is not None and method.lower() in in_force(V1_SPECULATIVE_METHODS, version)
 
 
-def default_gpu_memory_utilization(version: Version) -> float:
-    """``CacheConfig.gpu_memory_utilization`` default: 0.92 from v0.20.0 (#38284), else 0.9."""
+def default_gpu_memory_utilization(version: Version, extensible_kv_cache: bool = False) -> float:
+    """``CacheConfig.gpu_memory_utilization`` default: 0.92 from v0.20.0 (#38284), else 0.9; 1.0 where
+    the extensible KV cache sizes the pool from measured memory (``resolved_gpu_memory_utilization``,
+    Rule.EXTENSIBLE_KV_CACHE)."""
+    if extensible_kv_cache:
+        return 1.0
     return 0.92 if applies(Rule.GPU_UTIL_DEFAULT_092, version) else 0.9
 
 
@@ -2330,6 +2367,28 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "使用 MXFP4 indexer 缓存时，DeepSeek-V4 indexer 的键每 token 占 68 字节（64 个打包值加每 32 个一个缩放）：页为 "
         "4,608 字节，而 fp8 键为 8,640；此前 vLLM 仍按 fp8 的大小分配（'allocate the same amount of memory as FP8'）",
         "已确认：v0.22.0-v0.26.0 wheel 中开启该项时每 token 132 字节，v0.27.0 起为 68"),
+    "EXTENSIBLE_KV_CACHE": (
+        "可扩展 KV 缓存，在 CUDA 与 ROCm 上默认开启：profile 只预留地址空间（'Available KV cache memory'，不扣 CUDA 图估计，"
+        "未设置时 gpu_memory_utilization 取 1.0）；预热与 CUDA 图捕获之后，缓存池取当时的空闲显存，减去最大的瞬时峰值和 "
+        "max(1 GiB（ROCm 为 3 GiB）, 0.75 x 该峰值) 的余量，按每层 2 MiB 粒度提交（--no-enable-extensible-kv-cache、"
+        "--kv-cache-memory-bytes、--num-gpu-blocks-override、没有 IMEX 通道的 NIXL 连接器，或驱动不支持虚拟内存管理时"
+        "（WSL2）关闭）",
+        "已确认：v0.33.0 wheel 中没有，v0.34.0 中有（config/cache.py、config/vllm.py _resolve_extensible_kv_cache、"
+        "v1/worker/gpu_worker.py、v1/core/kv_cache_planning.py finalize_extensible_kv_cache）；大小按代码推算，尚无公开的 v0.34 日志"),
+    "DEFAULT_BLOCK_SIZE_64": (
+        "默认块大小为 64 个 token（此前 16）：FlashAttention、FlashInfer、Triton 以及接受它的 MLA 后端（FLASH_ATTN_MLA、"
+        "Triton MLA、FlashInfer MLA 的 32、ROCm 的稀疏 MLA）都用 64，混合模型的注意力块因此是 64 的倍数；ROCM_ATTN 保持 16"
+        "（get_preferred_block_size）",
+        "已确认：v0.33.0 wheel 中 DEFAULT_BLOCK_SIZE = 16，v0.34.0 中为 64（rocm_attn.py 偏好 16）"),
+    "MODEL_RUNNER_V1_REMOVED": (
+        "model runner V2 成为唯一的 runner：VLLM_USE_V2_MODEL_RUNNER=0 会使启动失败；suffix 解码在 V2 上运行，"
+        "V2 为它把每个请求的 token id 存在 GPU 上（与 n-gram 相同）",
+        "已确认：v0.34.0 wheel 中没有 v1/worker/gpu_model_runner.py；suffix 推测器的配置设置了 prefer_dense_token_history"
+        "（v1/worker/gpu/spec_decode/suffix/config.py）"),
+    "AUTO_FIT_REDUCED_LINE": (
+        "--max-model-len auto 缩短长度时打印 '--max-model-len auto reduced max_model_len from A to B (X GiB GPU available "
+        "for the KV cache).'（低于 8,192 token 时为警告）；开启可扩展 KV 缓存时长度拟合两次：预热前（暂定）与预热后",
+        "已确认：v0.33.0 wheel 中为 'Auto-fit max_model_len: reduced from …'，v0.34.0 为新写法"),
 }
 """The rule table's "what" and "basis" in Chinese, for the page (messages.py)."""
 

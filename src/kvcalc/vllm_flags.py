@@ -5,7 +5,7 @@ Flags that leave GPU memory alone (networking, parsers, logging, the tokenizer),
 than the estimate's band (a forced linear kernel), are ignored with a note; flags that change what
 vLLM sizes but that kvcalc does not model are refused with the reason,
 since answering without them would print a pool vLLM will not build. Names as in
-``vllm/engine/arg_utils.py`` and ``vllm/entrypoints/openai/cli_args.py`` (v0.10 to v0.33).
+``vllm/engine/arg_utils.py`` and ``vllm/entrypoints/openai/cli_args.py`` (v0.10 to v0.34).
 """
 
 from __future__ import annotations
@@ -240,6 +240,11 @@ WITHOUT_MEMORY = frozenset({
     # is off anyway where GPUs lack peer-to-peer; without it the per-peer term's NCCL part stays. Five
     # stored TP 2/4 runs with the flag (L40S, H100, RTX 5090, MI300X, RTX 3090) land at -5.1% to 0.0%
     "--disable-custom-all-reduce",
+    # v0.34: admission of requests by the prefix cache's state (the scheduler's, within the batch limits), KV
+    # connector loads in flight, a CUDA checkpoint taken at start-up, the order safetensors files load in, the
+    # headless client's handshake address
+    "--cache-aware-admission-threshold", "--cache-aware-admission-window", "--max-num-inflight-kv-loads",
+    "--checkpoint-prepare-on-startup", "--shuffle-safetensors-files", "--headless-client-handshake-address",
 })
 """Flags that do not change what vLLM sizes on the GPU (--swap-space is host memory for the V0
 engine's swapped blocks), or by far less than the spread of kvcalc's per-peer term
