@@ -18,12 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .params import config_int as _n, padded_vocab
+from .sparse_indexer import logits_placeholder_bytes
 from .units import MIB, cdiv
 from .versions import Rule, Version, applies
 
-INDEXER_LOGITS_BYTES = 512 * MIB
-"""``VLLM_SPARSE_INDEXER_MAX_LOGITS_MB`` (512): the placeholder the indexer allocates in the dummy pass
-(sparse_attn_indexer.py), whatever the batch."""
 FLASHINFER_SM120_WORKSPACE = 128 * MIB
 """FlashInfer's DeepSeek-V4 workspace on compute capability 12.x, allocated by the dummy pass and kept
 (nvidia/flashinfer_sparse.py ``_get_flashinfer_dsv4_workspace``)."""
@@ -57,7 +55,7 @@ def padded_heads(heads: int, sm120: bool, version: Version) -> int:
 
 def deepseek_v4_peak(config: dict[str, Any], *, mnbt: int, max_model_len: int, tp: int, capability_major: int,
                      version: Version, expert_parallel: bool = False, dspark_tokens: int = 0,
-                     max_num_seqs: int = 0, fp4_indexer: bool = False) -> DeepseekV4Peak:
+                     max_num_seqs: int = 0, fp4_indexer: bool = False, spec_tokens: int = 0) -> DeepseekV4Peak:
     """The profile run's torch peak beside the sampler, for one GPU.
 
     Workspace (one buffer, the largest request): FlashMLA's prefill gather 4 x (L/4 + 128 + T) x 512 bf16
@@ -71,7 +69,8 @@ def deepseek_v4_peak(config: dict[str, Any], *, mnbt: int, max_model_len: int, t
     Forward (the worst layer, one with ratio 4): two residual streams of hc_mult x H (the caller still
     holds the previous one) and two hidden states, the query projections and compressor scores
     (16,512 bytes a token for Flash's widths), the padded attention output, then either the query with
-    its profile-only padding or the indexer's query and its 512 MiB logits placeholder; from v0.28 the
+    its profile-only padding or the indexer's query and its logits placeholder (512 MiB; from v0.34 at least
+    the decode logits over L/4 compressed keys: sparse_indexer.py, ``spec_tokens`` per step); from v0.28 the
     indexer runs after the query projection, so the placeholder meets the padded query
     (Rule.DSV4_INDEXER_AFTER_Q). With DSpark (``dspark_tokens`` speculative tokens) the target also keeps
     the hidden states its drafter fuses through the last layer, and the drafter's dummy proposal follows
@@ -123,10 +122,12 @@ def deepseek_v4_peak(config: dict[str, Any], *, mnbt: int, max_model_len: int, t
         index_q = 0         # v0.27-v0.28 quantize the MXFP4 query into the eager scratch pool (in the weights)
     else:
         index_q = T * (ih * (ihd // 2 + ihd // 32 if fp4_indexer else ihd) + ih * 4)
+    logits = logits_placeholder_bytes(version, capability_major, max_num_seqs or T, T, spec_tokens,
+                                      L // PREFILL_CHUNK, topk_idx)
     if applies(Rule.DSV4_INDEXER_AFTER_Q, version):
-        forward = base + max(query + query_pad + index_q, (query_pad or query) + index_q + INDEXER_LOGITS_BYTES)
+        forward = base + max(query + query_pad + index_q, (query_pad or query) + index_q + logits)
     else:
-        forward = base + max(query + query_pad, index_q + INDEXER_LOGITS_BYTES)
+        forward = base + max(query + query_pad, index_q + logits)
     if dspark_tokens:   # the target keeps the drafter's inputs: the other aux states and their fused stream
         forward += (len(config.get("dspark_target_layer_ids") or ()) - 1) * T * H * 2 + T * hc * H * 2
     return DeepseekV4Peak(workspace, forward, kind, draft)

@@ -198,7 +198,8 @@ def deepseek_v4_weights(config: dict[str, Any], ratios: tuple[int, ...], tp: int
         compressed = any(r > 1 for r in layers)
         b += ((window + compressed) if two_thetas else 1) * rope_cache
         b += 4 * mnbt * _n(config, "index_topk")
-        if last and (mtp or dspark_layers or not applies(Rule.DSV4_MTP_BUFFER_ON_DEMAND, version)):
+        dspark_buffer = dspark_layers and not applies(Rule.DSPARK_SKIPS_MTP_BUFFER, version)
+        if last and (mtp or dspark_buffer or not applies(Rule.DSV4_MTP_BUFFER_ON_DEMAND, version)):
             b += 2 * mnbt * hc * H
         if applies(Rule.DSV4_EAGER_SCRATCH, version) and not applies(Rule.DSV4_EAGER_SCRATCH_REMOVED, version):
             heads = padded_heads(max(1, _n(config, "num_attention_heads") // tp), capability_major == 12, version)

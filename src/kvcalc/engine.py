@@ -1089,7 +1089,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
             estimated = _measured_pool(parts, budget.stage_available, budget.capacity_available)
             est_low = _measured_pool(parts, budget.stage_low, budget.capacity_available)
             est_high = _measured_pool(parts, budget.stage_high, budget.capacity_available)
-            notes.append(Text("note.extensible_kv_cache", util=resolved.gpu_memory_utilization))
+            # said after the model's own notes, beside the release's (a general note, not this model's)
+            release_notes = (Text("note.extensible_kv_cache", util=resolved.gpu_memory_utilization), *release_notes)
         elif budget is not None:
             estimated = _pool(parts, budget.stage_available)
             est_low = _pool(parts, budget.stage_low)

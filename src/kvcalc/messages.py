@@ -1268,8 +1268,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--enforce-eager starts leave less",
         "不加 {era} 的 {fixed:.2f} GiB 固定量：它是按编译运行拟合的，公开的 --enforce-eager 启动日志占用更少"),
     "basis.dense_token_ids": (
-        "plus n-gram speculation's token ids on the GPU: {seqs:,} request slots × {length:,} tokens × 4 B = {gib:.2f} GiB",
-        "再加 n-gram 推测解码放在 GPU 上的 token id：{seqs:,} 个请求槽位 × {length:,} 个 token × 4 B = {gib:.2f} GiB"),
+        "plus the speculator's token history on the GPU (n-gram; suffix decoding from v0.34): {seqs:,} request "
+        "slots × {length:,} tokens × 4 B = {gib:.2f} GiB",
+        "再加推测解码放在 GPU 上的 token 历史（n-gram；v0.34 起也包括 suffix 解码）：{seqs:,} 个请求槽位 × {length:,} 个 "
+        "token × 4 B = {gib:.2f} GiB"),
     "basis.dense_token_ids_unpinned": (
         "plus every request's token ids (and an M-RoPE model's prefill positions) in GPU memory, since without "
         "pinned host memory (WSL2) model runner V2 cannot keep them in host memory: {seqs:,} request slots × "
@@ -1285,6 +1287,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(capture sizes up to {largest}) × {per:g} MiB",
         "vLLM 的估算值：{piecewise} 个 piecewise + {full} 个 full graph"
         "（capture size 最大 {largest}）× {per:g} MiB"),
+    "basis.cuda_graphs_split": (
+        "v0.34 on 10.x: {prefill} prefill graphs up to {largest:,} tokens and {decode} decode graphs; the band's "
+        "top adds {gib:.2f} GiB, one forward pass of the largest prefill graph kept in the graph pool",
+        "v0.34 在 10.x 上：{prefill} 个 prefill graph（最大 {largest:,} 个 token）与 {decode} 个 decode graph；"
+        "区间上限另加 {gib:.2f} GiB，即图内存池中保留的最大 prefill graph 的一次前向"),
     "basis.cuda_graphs_hybrid": (
         "vLLM's estimate: {piecewise} piecewise + {full} full graphs "
         "(capture sizes up to {largest}) × {per:g} MiB + {first:.2f} GiB for the first capture of the state layers (Mamba, GDN, short convolution)",

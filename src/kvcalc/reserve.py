@@ -39,6 +39,7 @@ from .hf_config import mrope_position_dims
 from .kvspecs import parse_capability
 from .units import GIB, MIB, cdiv
 from .settings import MmLimits, MmProcessor, max_pixels_ok, processor_max_pixels
+from .sparse_indexer import PREFILL_LOGITS_BYTES, logits_placeholder_bytes
 from .versions import NEWEST, Rule, Version, applies, first_start_compile_untied, flashinfer_sampler_default, \
     parse_version
 
@@ -1434,6 +1435,54 @@ def cudagraph_capture_sizes(version: Version, max_num_seqs: int, mnbt: int, deco
     return tuple(sorted(sizes))
 
 
+SPLIT_CAPTURE_MAX_TOKENS = 8192
+"""The default largest prefill graph and decode token count on compute capability 10.x from v0.34
+(config/compilation.py ``max_prefill_cudagraph_capture_tokens``, ``max_decode_cudagraph_capture_tokens``)."""
+
+
+def _walk_grid(limit: int, step) -> list[int]:
+    """``_walk_grid`` (v0.34 config/compilation.py): 1, ..., ``limit``, each the next multiple of the
+    largest power of two not above step(size)."""
+    grid, size = [], 1
+    while size < limit:
+        grid.append(size)
+        stride = 1 << max(0, math.floor(math.log2(max(1.0, step(size)))))
+        size = (size // stride + 1) * stride
+    return [*grid, limit] if limit else []
+
+
+def prefill_capture_grid(max_tokens: int, dense_head: bool = False) -> list[int]:
+    """``prefill_cudagraph_capture_grid``: 1, 2, 4, every 8 to 64, four sizes per doubling to 1,024 (every
+    count to 32 with ``dense_head``, --performance-mode interactivity), then every 256 and every 512 once
+    7% of the size passes 512: 54 sizes at 8,192."""
+    grid = _walk_grid(max_tokens, lambda t: min(t, max(8, t / 4), 0.07 * max(t, 4096)))
+    if dense_head:
+        grid = sorted({*grid, *(t for t in range(1, 33) if t < max_tokens)})
+    return grid
+
+
+def decode_capture_grid(max_requests: int) -> list[int]:
+    """``decode_cudagraph_capture_grid``: every count to 6, then steps of the largest power of two not above
+    0.65 x n^(2/3): 64 sizes at 1,024 requests."""
+    return _walk_grid(max_requests, lambda n: 0.65 * n ** (2 / 3))
+
+
+def split_capture_graphs(version: Version, capability_major: int, max_num_seqs: int, mnbt: int,
+                         decode_query_len: int, interactivity: bool) -> tuple[list[int], list[int]] | None:
+    """From v0.34 on compute capability 10.x (Rule.SM100_SPLIT_CAPTURE_SIZES) without explicit capture sizes:
+    (prefill token sizes, decode token sizes): piecewise graphs on the prefill grid up to
+    min(8,192, max_num_batched_tokens), full decode graphs on the request grid up to max_num_seqs, each
+    count times the decode query length up to min(max_num_batched_tokens, 8,192) tokens
+    (config/vllm.py ``_set_cudagraph_sizes``). None elsewhere: the shared sizes stand."""
+    if capability_major != 10 or not applies(Rule.SM100_SPLIT_CAPTURE_SIZES, version):
+        return None
+    prefill = prefill_capture_grid(min(SPLIT_CAPTURE_MAX_TOKENS, mnbt), interactivity)
+    q = decode_query_len
+    limit = min(mnbt, SPLIT_CAPTURE_MAX_TOKENS)
+    decode = [n * q for n in decode_capture_grid(max_num_seqs) if n * q <= limit]
+    return prefill, decode
+
+
 def cuda_graph_count(sizes: tuple[int, ...], max_num_seqs: int, decode_query_len: int = 1) -> tuple[int, int]:
     """(PIECEWISE, FULL) graphs of the default FULL_AND_PIECEWISE mode: a piecewise graph per
     capture size, a full decode graph per size from the decode query length up to max_num_seqs ×
@@ -1759,8 +1808,15 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     dsv4 = deepseek_v4_peak(text_part(config), mnbt=mnbt, max_model_len=max_model_len, tp=tp,
                             capability_major=capability_major, version=version, expert_parallel=expert_parallel,
                             dspark_tokens=decode_query_len - 1 if spec_method == "dspark" else 0,
-                            max_num_seqs=max_num_seqs, fp4_indexer=fp4_indexer) \
+                            max_num_seqs=max_num_seqs, fp4_indexer=fp4_indexer,
+                            spec_tokens=decode_query_len - 1) \
         if model_type_of(text_part(config)) == "deepseek_v4" else None
+    topk = text_part(config).get("index_topk")
+    if dsv4 is None and isinstance(topk, int) and not isinstance(topk, bool):
+        # DeepSeek-V3.2 and GLM-5: what v0.34's indexer placeholder holds beyond the 512 MiB of earlier
+        # releases, which the generic forward pass (fitted on their logs) already carries
+        fwd += logits_placeholder_bytes(version, capability_major, max_num_seqs, mnbt, decode_query_len - 1,
+                                        max_model_len, topk) - PREFILL_LOGITS_BYTES
     if dsv4 is not None:    # its own forward pass and the workspaces that stay (deepseek_v4_profile)
         workspace = kept_workspace = dsv4.workspace
         fwd = dsv4.workspace + max(dsv4.forward, dsv4.draft if last_stage else 0)
@@ -1800,6 +1856,16 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         sizes = cudagraph_capture_sizes(version, max_num_seqs, mnbt, decode_query_len, capability_major,
                                         model_runner_v2, max_capture_size, capture_sizes, interactivity)
         piecewise, full = graphs_for_mode(cudagraph_mode, sizes, max_num_seqs, decode_query_len, full_graphs)
+        split = None if capture_sizes or max_capture_size is not None else split_capture_graphs(
+            version, capability_major, max_num_seqs, mnbt, decode_query_len, interactivity)
+        if split is not None:
+            prefill, decode = split
+            mode = (cudagraph_mode or "FULL_AND_PIECEWISE").upper()
+            if not full_graphs:
+                mode = {"FULL": "PIECEWISE", "FULL_AND_PIECEWISE": "PIECEWISE", "FULL_DECODE_ONLY": "NONE"}.get(mode, mode)
+            piecewise, full = {"NONE": (0, 0), "PIECEWISE": (len(prefill), 0), "FULL": (0, len(prefill)),
+                               "FULL_DECODE_ONLY": (0, len(decode))}.get(mode, (len(prefill), len(decode)))
+            sizes = tuple(sorted({*prefill, *decode}))
         # no graph to capture, nothing estimated (gpu_model_runner.py profile_cudagraph_memory)
         layers = _n(text_part(config), "num_hidden_layers")
         cg = cuda_graph_estimate(piecewise + full, model_runner_v2, hybrid, platform, layers,
@@ -1809,6 +1875,13 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         cg_basis = Text("basis.cuda_graphs_hybrid", piecewise=piecewise, full=full, largest=largest, per=per,
                         first=HYBRID_FIRST_CAPTURE_GIB[0]) if hybrid else \
             Text("basis.cuda_graphs", piecewise=piecewise, full=full, largest=largest, per=per)
+        if split is not None and piecewise:
+            # the prefill graphs reach 8,192 tokens, where kvcalc's per-graph figure comes from graphs of at
+            # most 512-1,024: the band's top also holds one forward pass of the largest in the graph pool
+            pool = forward_bytes(config, max(split[0]), tp, dtype_bytes, compiled, False, expert_tp)
+            cg = (cg[0], cg[1], cg[2] + pool)
+            cg_basis = join_texts([cg_basis, Text("basis.cuda_graphs_split", prefill=len(split[0]),
+                                                  largest=max(split[0]), decode=len(split[1]), gib=pool / GIB)])
         if graphs_priced_per_layer(platform, layers):
             cg_basis = join_texts([cg_basis, Text("basis.cuda_graphs_rocm", layers=layers,
                                                   per_layer=ROCM_GRAPH_MIB_PER_LAYER[0])])

@@ -1340,6 +1340,29 @@ class Rule(Enum):
         "to B (X GiB GPU available for the KV cache).' (a warning below 8,192 tokens); with the extensible KV "
         "cache the length is fitted twice, before warm-up (tentatively) and after it",
         "confirmed: 'Auto-fit max_model_len: reduced from …' in the v0.33.0 wheel, the new wording in v0.34.0")
+    DSPARK_SKIPS_MTP_BUFFER = RuleInfo(
+        _v("0.34.0"), "v0.34.0 wheel", "vllm/models/deepseek_v4/common/spec_decode.py needs_mtp_hidden_buffer",
+        "DeepSeek-V4 with the DSpark drafter no longer allocates the MTP hidden-state buffer (max_num_batched_tokens "
+        "x hc_mult x hidden, bf16: 256 MiB for Flash at 8,192 tokens): DSpark drafts from the target's aux hidden "
+        "states; MTP and EAGLE still need it",
+        "confirmed: the v0.33.0 wheel allocates it for every eagle-style method, DSpark included "
+        "(nvidia/model.py needs_mtp_hidden_states); v0.34.0 excludes use_dspark()")
+    SPARSE_INDEXER_DECODE_PLACEHOLDER = RuleInfo(
+        _v("0.34.0"), "v0.34.0 wheel", "vllm/model_executor/layers/sparse_attn_indexer.py sparse_attn_indexer",
+        "the sparse-attention indexer's profile placeholder (DeepSeek-V3.2, GLM-5, DeepSeek-V4) also covers the "
+        "decode logits: max(512 MiB, min(max_num_seqs, max_num_batched_tokens) x (1 + speculative tokens) x the "
+        "indexer's max_model_len, rounded to 256 (768 on 10.x), x 4 B); on 10.x decode rows are chunked to 2 GiB "
+        "(VLLM_SPARSE_INDEXER_MAX_DECODE_LOGITS_MB) for top-k 512, 1,024 or 2,048",
+        "confirmed: a flat VLLM_SPARSE_INDEXER_MAX_LOGITS_MB (512 MiB) in the v0.33.0 wheel, the decode term in "
+        "v0.34.0; read from the code, no public v0.34 log")
+    SM100_SPLIT_CAPTURE_SIZES = RuleInfo(
+        _v("0.34.0"), "v0.34.0 wheel", "vllm/config/vllm.py _set_cudagraph_sizes; config/compilation.py",
+        "on compute capability 10.x (B200, B300, GB200, GB300) prefill and decode CUDA graphs get grids of their "
+        "own unless capture sizes are given: piecewise graphs on a token grid up to min(8,192, "
+        "max_num_batched_tokens) (54 sizes at 8,192), full decode graphs on a request grid up to max_num_seqs "
+        "(64 sizes at 1,024); elsewhere the shared sizes stand",
+        "confirmed: absent from the v0.33.0 wheel (one list up to 1,024 on 10.x), in v0.34.0 "
+        "(prefill_cudagraph_capture_grid, decode_cudagraph_capture_grid); no public v0.34 log")
 
     @property
     def info(self) -> RuleInfo:
@@ -1427,10 +1450,17 @@ _BREAKABLE_0_29 = frozenset({
 _BREAKABLE_0_30 = _BREAKABLE_0_29 | {"DeepseekV41ForCausalLM", "DeepseekV4ForConditionalGeneration",
                                      "Glm5NextForCausalLM", "Glm5NextForConditionalGeneration",
                                      "Qwen4ExpForCausalLM", "Qwen4ExpForConditionalGeneration"}
+_BREAKABLE_0_33 = _BREAKABLE_0_30 | {"AliceAIForCausalLM", "BeamForCausalLM", "MuseSpark1xForCausalLM",
+                                    "MuseSparkForConditionalGeneration", "Step5ForCausalLM",
+                                    "Step5ForConditionalGeneration"}
+QWEN3_5_ARCHITECTURES = frozenset({"Qwen3_5ForCausalLM", "Qwen3_5ForConditionalGeneration",
+                                   "Qwen3_5MoeForCausalLM", "Qwen3_5MoeForConditionalGeneration"})
+"""Qwen3.5 and Qwen3.6 (``_QWEN3_5_ARCHITECTURES``, v0.34 config/vllm.py): breakable CUDA graphs on NVIDIA
+from v0.34 (vllm/models/qwen3_5; the cache and the weights are the same)."""
 BREAKABLE_CUDAGRAPH_ARCHITECTURES: tuple[tuple[Version, frozenset[str]], ...] = (
-    (_v("0.33.0"), _BREAKABLE_0_30 | {"AliceAIForCausalLM", "BeamForCausalLM", "MuseSpark1xForCausalLM",
-                                      "MuseSparkForConditionalGeneration", "Step5ForCausalLM",
-                                      "Step5ForConditionalGeneration"}),
+    (_v("0.34.0"), (_BREAKABLE_0_33 - {"MuseSpark1xForCausalLM"}) | QWEN3_5_ARCHITECTURES |
+     {"KimiK31ForConditionalGeneration", "MistralLarge4ForCausalLM", "MuseSparkForCausalLM"}),
+    (_v("0.33.0"), _BREAKABLE_0_33),
     (_v("0.30.0"), _BREAKABLE_0_30),
     (_v("0.29.0"), _BREAKABLE_0_29),
 )
@@ -1438,11 +1468,13 @@ BREAKABLE_CUDAGRAPH_ARCHITECTURES: tuple[tuple[Version, frozenset[str]], ...] = 
 (Rule.BREAKABLE_CUDAGRAPHS; ``DEFAULT_BREAKABLE_CUDAGRAPH_ARCHITECTURES`` in each release's
 vllm/config/vllm.py)."""
 ROCM_BREAKABLE_CUDAGRAPH_ARCHITECTURES: tuple[tuple[Version, frozenset[str]], ...] = (
+    (_v("0.34.0"), frozenset({"DeepseekV41ForCausalLM", "HYV4ForCausalLM"})),
     (_v("0.30.0"), frozenset({"DeepseekV41ForCausalLM"})),
     (_v("0.29.0"), _BREAKABLE_0_29 - {"DeepseekV32ForCausalLM"}),
 )
 """The same on ROCm (``default_breakable_cudagraph_architectures``): v0.29 leaves DeepSeek-V3.2 out,
-and from v0.30 only DeepSeek-V4.1, which cannot compile, qualifies."""
+from v0.30 only DeepSeek-V4.1, which cannot compile, qualifies, and from v0.34 Hunyuan V4 too; Qwen3.5
+keeps torch.compile there."""
 
 
 def breakable_cudagraphs(architecture: str, version: Version, platform: str = "cuda") -> bool:
@@ -2389,6 +2421,24 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "--max-model-len auto 缩短长度时打印 '--max-model-len auto reduced max_model_len from A to B (X GiB GPU available "
         "for the KV cache).'（低于 8,192 token 时为警告）；开启可扩展 KV 缓存时长度拟合两次：预热前（暂定）与预热后",
         "已确认：v0.33.0 wheel 中为 'Auto-fit max_model_len: reduced from …'，v0.34.0 为新写法"),
+    "DSPARK_SKIPS_MTP_BUFFER": (
+        "使用 DSpark 草稿模型时，DeepSeek-V4 不再分配 MTP 隐状态缓冲区（max_num_batched_tokens x hc_mult x hidden，bf16："
+        "Flash 在 8,192 token 时为 256 MiB）：DSpark 从目标模型的辅助隐状态起草；MTP 与 EAGLE 仍需要它",
+        "已确认：v0.33.0 wheel 对所有 eagle 类方法（包括 DSpark）都分配（nvidia/model.py needs_mtp_hidden_states）；"
+        "v0.34.0 排除了 use_dspark()"),
+    "SPARSE_INDEXER_DECODE_PLACEHOLDER": (
+        "稀疏注意力 indexer 的 profile 占位（DeepSeek-V3.2、GLM-5、DeepSeek-V4）也覆盖 decode logits：max(512 MiB, "
+        "min(max_num_seqs, max_num_batched_tokens) x (1 + 推测 token 数) x indexer 的 max_model_len（按 256 取整，10.x 上"
+        "按 768）x 4 B)；在 10.x 上 top-k 为 512、1,024 或 2,048 时，decode 行按 2 GiB 分块"
+        "（VLLM_SPARSE_INDEXER_MAX_DECODE_LOGITS_MB）",
+        "已确认：v0.33.0 wheel 中为固定的 VLLM_SPARSE_INDEXER_MAX_LOGITS_MB（512 MiB），v0.34.0 加入 decode 项；"
+        "读代码得出，尚无公开的 v0.34 日志"),
+    "SM100_SPLIT_CAPTURE_SIZES": (
+        "在计算能力 10.x（B200、B300、GB200、GB300）上，未给出 capture size 时 prefill 与 decode 的 CUDA graph 各有自己的"
+        "网格：piecewise graph 取 token 网格，最大 min(8,192, max_num_batched_tokens)（8,192 时 54 个），full decode "
+        "graph 取请求数网格，最大 max_num_seqs（1,024 时 64 个）；其他 GPU 仍用共同的 size 列表",
+        "已确认：v0.33.0 wheel 中没有（10.x 上一个列表，最大 1,024），v0.34.0 中有（prefill_cudagraph_capture_grid、"
+        "decode_cudagraph_capture_grid）；尚无公开的 v0.34 日志"),
 }
 """The rule table's "what" and "basis" in Chinese, for the page (messages.py)."""
 

@@ -80,14 +80,15 @@ def test_a_typed_gpu_total_sizes_the_chosen_card_and_a_new_card_clears_it(py_pag
 
 
 def test_a_concurrency_on_an_exact_tie_is_rounded_as_vllm_prints_it(py_page):
-    """24,832 blocks for 32,768-token requests make exactly 12.125x: vLLM's f-string rounds that half
-    to even (12.12x), and so must the page's headline, beside the log line the core writes."""
+    """6,208 blocks of 64 tokens (v0.34's default) for 32,768-token requests make exactly 12.125x: vLLM's
+    f-string rounds that half to even (12.12x), and so must the page's headline, beside the log line the
+    core writes."""
     page = py_page
     fresh_form(page)
     open_advanced(page)
-    page.get_by_test_id("num-blocks").fill("24832")
+    page.get_by_test_id("num-blocks").fill("6208")
     want = page_request()
-    want["settings"]["num_gpu_blocks_override"] = 24832
+    want["settings"]["num_gpu_blocks_override"] = 6208
     wait_request(page, want)
     r = oracle(want)["result"]
     assert r["estimated"]["max_concurrency"] == 12.125

@@ -163,11 +163,12 @@ def test_expert_parallelism_places_whole_experts_on_each_gpu(py_page):
 
 def test_a_nixl_connector_is_sized_as_the_pool_without_it(py_page):
     """--kv-transfer-config (Advanced, KV connector): NixlConnector keeps no GPU buffer of its own, so
-    Qwen3-8B's pool is the same with it; the note says why, the command and the link carry it, and a
+    Qwen3-8B's pool on vLLM 0.33 is the same with it (v0.34 turns its extensible cache off for NIXL:
+    test_kv_connector.py); the note says why, the command and the link carry it, and a
     model with sliding-window layers gets the reason beside the field."""
     page = py_page
     on, off, want = choose_setting(page, "kv-connector", "NixlConnector", "kv_connector", "NixlConnector",
-                                   max_model_len=8192)
+                                   max_model_len=8192, vllm_version="0.33.0")
     assert on["estimated"]["tokens"] == off["estimated"]["tokens"]
     expect(page.get_by_test_id("notes")).to_contain_text("--kv-transfer-config NixlConnector")
     expect(page.get_by_test_id("serve-command")).to_contain_text('--kv-transfer-config \'{"kv_connector":"NixlConnector"')
@@ -456,7 +457,8 @@ def test_prefix_caching_select_sets_the_state_blocks_of_a_hybrid(py_page):
 def test_each_reserve_term_says_what_it_rests_on(py_page):
     """Under each reserve term the page prints the core's basis: the CUDA-graph line counts the
     graphs the default capture sizes give (51 piecewise + 51 full at 1,024 sequences on an H100),
-    in Chinese too; the first-start compile line says a first start was assumed."""
+    in Chinese too; the first-start compile line says a first start was assumed; v0.34's extensible
+    cache adds the start-up memory and its margin."""
     page = py_page
     fresh_form(page)
     result = oracle(page_request())["result"]
@@ -464,13 +466,15 @@ def test_each_reserve_term_says_what_it_rests_on(py_page):
     assert "51 piecewise + 51 full graphs" in graphs["basis"]
     items = page.get_by_test_id("reserve-list").locator("li")
     cold = next(t for t in result["budget"]["terms"] if t["name"] == "first-start compile")
-    expect(items).to_have_count(4)
+    expect(items).to_have_count(6)
+    expect(items.nth(5).locator("small.basis")).to_contain_text("max(1 GiB, 0.75 × the activation peak)")
     expect(items.nth(2).locator("small.basis")).to_have_text(graphs["basis"])
     expect(items.nth(3).locator("small.basis")).to_have_text(cold["basis"])
     expect(items.nth(3).locator("small.basis")).to_contain_text("assumed a first start")
     page.get_by_test_id("lang-toggle").click()
     expect(items.nth(2).locator("small.basis")).to_contain_text("51 个 piecewise + 51 个 full graph")
     expect(items.nth(3).locator("small.basis")).to_contain_text("按首次启动估算")
+    expect(items.nth(5).locator("small.basis")).to_contain_text("0.75 × 激活峰值")
     page.get_by_test_id("lang-toggle").click()
     expect(items.nth(2).locator("small.basis")).to_have_text(graphs["basis"])
 
@@ -787,7 +791,9 @@ def test_max_model_len_auto_fits_the_length_to_the_pool(py_page):
     assert res["settings"]["max_model_len_auto"] and fitted < res["settings"]["max_model_len"]
     expect(page.get_by_test_id("settings-used")).to_contain_text(f"auto: {fitted:,}")
     expect(page.get_by_test_id("conc-cap")).to_have_text(f"maximum concurrency at the {fitted:,} tokens auto fitted")
-    expect(page.get_by_test_id("log-lines")).to_contain_text(f"to {fitted} to fit in available KV cache memory")
+    # v0.34 fits twice: a tentative length from the reservation, then the final one after warm-up
+    expect(page.get_by_test_id("log-lines")).to_contain_text("the final length is set after CUDA graph capture")
+    expect(page.get_by_test_id("log-lines")).to_contain_text(f" to {fitted} (")
     expect(page.get_by_test_id("serve-command")).to_contain_text("--max-model-len auto")
     link_restores(page, "mml", "auto", "max-model-len", "auto", want)
     want = set_form(page, model="Qwen/Qwen3-8B", gpu="a10", max_model_len="32k")
@@ -840,6 +846,27 @@ def test_the_chunked_prefill_select_batches_whole_prompts(py_page):
     assert on["estimated"]["tokens"] < off["estimated"]["tokens"]
     expect(page.get_by_test_id("serve-command")).to_contain_text("--no-enable-chunked-prefill")
     link_restores(page, "cp", "0", "chunked-prefill", "0", want)
+    fresh_form(page)
+
+
+def test_the_extensible_cache_select_sizes_the_pool_as_before_v034(py_page):
+    """--no-enable-extensible-kv-cache (Advanced): vLLM 0.34 then sizes the pool from the profile's
+    estimate at 0.92, as v0.33 did, without the start-up memory and margin terms; the command spells
+    the flag and the link restores it; on v0.33, which has no such flag, the core's message stands
+    beside the select in both languages."""
+    page = py_page
+    off, on, want = choose_setting(page, "extensible-kv", "0", "enable_extensible_kv_cache", False,
+                                   model="Qwen/Qwen3-8B", max_model_len=32768)
+    assert on["settings"]["gpu_memory_utilization"] == 1.0 and off["settings"]["gpu_memory_utilization"] == 0.92
+    names = {t["name"] for t in on["budget"]["terms"]} - {t["name"] for t in off["budget"]["terms"]}
+    assert names == {"start-up memory", "extensible margin"}
+    assert off["estimated"]["tokens"] < on["estimated"]["tokens"]
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--no-enable-extensible-kv-cache")
+    expect(page.get_by_test_id("log-lines")).not_to_contain_text("Extended KV cache")
+    link_restores(page, "xkv", "0", "extensible-kv", "0", want)
+    open_advanced(page)
+    page.get_by_test_id("vllm-version").select_option("0.33.0")
+    expect_in_both_languages(page, page.locator("#extensible-kv-msg"), "needs vLLM 0.34.0", "0.34.0")
     fresh_form(page)
 
 

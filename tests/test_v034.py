@@ -1,0 +1,194 @@
+"""vLLM v0.34.0: the extensible KV cache, the 64-token default block, the V1 runner's removal and the
+new texts. Expected values are worked out from the v0.34.0 wheel's code (cited per test), not copied
+from kvcalc's output."""
+
+import pytest
+
+from factories import calc
+from kvcalc import extensible
+from kvcalc.commandline import read_command
+from kvcalc.errors import SettingsError
+
+GIB = 1 << 30
+MIB = 1 << 20
+
+
+def test_blocks_within_rounds_each_segment_up_to_whole_granules():
+    """``ExtensibleKVCache.blocks_within``: every segment (layer) commits whole 2 MiB granules. Four layers
+    of 1.5 MiB blocks in 13 MiB: 2 blocks would take 4 × ceil(3 / 2) × 2 = 16 MiB, 1 block 4 × 2 = 8 MiB;
+    13 // 6 = 2 without the rounding. Two layers of 3 MiB blocks in 20 MiB: 3 blocks take 2 × 5 × 2 = 20."""
+    assert extensible.blocks_within(13 * MIB, (3 * MIB // 2,) * 4, capacity=100) == 1
+    assert extensible.blocks_within(20 * MIB, (3 * MIB,) * 2, capacity=100) == 3
+    assert extensible.blocks_within(20 * MIB, (3 * MIB,) * 2, capacity=2) == 2      # never past the reservation
+    assert extensible.blocks_within(0, (3 * MIB,), capacity=100) == 0
+    assert extensible.committed_bytes(3, (3 * MIB,) * 2) == 20 * MIB
+
+
+def test_margin_is_a_floor_or_three_quarters_of_the_peak():
+    """KV_CACHE_MARGIN_FLOOR_BYTES (1 GiB, 3 GiB on ROCm) and KV_CACHE_MARGIN_FRACTION (0.75)."""
+    assert extensible.margin_bytes(GIB, "cuda") == GIB
+    assert extensible.margin_bytes(4 * GIB, "cuda") == 3 * GIB
+    assert extensible.margin_bytes(2 * GIB, "rocm") == 3 * GIB
+    assert extensible.withheld_bytes(requested=80 * GIB, total=80 * GIB, in_use=GIB // 2, margin=GIB) == 3 * GIB // 2
+    assert extensible.withheld_bytes(requested=60 * GIB, total=80 * GIB, in_use=GIB // 2, margin=GIB) == 0
+
+
+def test_the_pool_is_v033s_budget_less_the_start_up_memory_and_the_margin():
+    """With --gpu-memory-utilization unset (1.0: resolved_gpu_memory_utilization) the measured budget is
+    total - U - W - N - C - P - margin; the printed 'Available KV cache memory' is the profile's estimate,
+    total - W - N - P, without the CUDA graphs (profile_cudagraph_memory returns 0)."""
+    c = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.34.0")
+    b = c.budget
+    assert c.resolved.extensible_kv_cache and c.resolved.gpu_memory_utilization == 1.0
+    assert b.requested_bytes == c.gpu.total_bytes
+    term = {t.name: t.bytes for t in b.terms}
+    margin = max(GIB, int(0.75 * term["activation peak"]))
+    assert term["start-up memory"] == GIB // 2 and term["extensible margin"] == margin
+    before_graphs = b.requested_bytes - sum(term[k] for k in ("weights", "activation peak", "non-torch memory"))
+    assert b.capacity_available == (before_graphs - term.get("first-start compile", 0),)
+    assert b.available_bytes == b.capacity_available[0] - term["CUDA graphs"] - GIB // 2 - margin
+    # 36 layers of 64-token pages (64 × 8 heads × 256 × 2 B = 256 KiB), each layer's share in 2 MiB granules
+    page = 64 * 8 * 256 * 2
+    blocks = c.estimated.num_blocks
+    assert extensible.committed_bytes(blocks, (page,) * 36) <= b.available_bytes
+    assert extensible.committed_bytes(blocks + 1, (page,) * 36) > b.available_bytes
+    lines = c.estimated.log_lines
+    assert lines[0] == f"Available KV cache memory: {round(b.capacity_available[0] / GIB, 2)} GiB"
+    assert lines[1].startswith(f"GPU KV cache size: {blocks * 64:,} tokens")
+    assert lines[2] == f"Extended KV cache to {blocks} blocks ({blocks * page * 36 / GIB:.2f} GiB)."
+
+
+def test_a_utilization_that_leaves_room_keeps_v033s_budget():
+    """An explicit utilization caps the budget at requested - non-KV memory (measure_kv_cache_bytes' min):
+    at 0.8 of an H100 the device bound, total - U - margin, is far above it, so no term is added."""
+    c = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.34.0", gpu_memory_utilization=0.8)
+    names = [t.name for t in c.budget.terms]
+    assert "start-up memory" not in names and "extensible margin" not in names
+    graphs = c.budget.term("CUDA graphs").bytes
+    assert c.budget.available_bytes == c.budget.capacity_available[0] - graphs
+    assert c.resolved.gpu_memory_utilization == 0.8
+
+
+def test_extensible_cache_gives_more_pool_than_v033_on_an_80_gb_gpu():
+    """0.08 of the total (the 0.92 default) outweighs 0.5 GiB of start-up memory and a 1-1.7 GiB margin."""
+    v33 = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.33.0").estimated
+    v34 = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.34.0").estimated
+    gained = v34.available_bytes - v33.available_bytes
+    assert 3 * GIB < gained < 6 * GIB
+
+
+@pytest.mark.parametrize("settings, on", [
+    ({}, True),
+    ({"enable_extensible_kv_cache": False}, False),
+    ({"kv_cache_memory_bytes": 20 * GIB}, False),
+    ({"num_gpu_blocks_override": 4000}, False),
+    ({"pinned_memory": False}, False),       # WSL2: no virtual memory management, vLLM falls back
+    ({"vllm_version": "0.33.0"}, False),
+])
+def test_when_the_extensible_cache_is_in_effect(settings, on):
+    kw = {"max_model_len": 8192, "vllm_version": "0.34.0", **settings}
+    c = calc("Qwen/Qwen3-8B", **kw)
+    assert c.resolved.extensible_kv_cache is on
+    if "kv_cache_memory_bytes" not in settings:
+        assert c.resolved.gpu_memory_utilization == (1.0 if on else 0.92)
+    assert any(getattr(n, "key", "") == "note.extensible_kv_cache" for n in c.notes) is (
+        on and c.budget is not None)
+
+
+def test_the_switch_is_refused_where_vllm_refuses_it():
+    with pytest.raises(SettingsError) as err:
+        calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.33.0", enable_extensible_kv_cache=False)
+    assert "0.34.0" in str(err.value.problems["--enable-extensible-kv-cache"])
+    with pytest.raises(SettingsError) as err:
+        calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.34.0", enable_extensible_kv_cache=True,
+             kv_cache_memory_bytes=20 * GIB)
+    assert "--kv-cache-memory-bytes" in str(err.value.problems["--enable-extensible-kv-cache"])
+
+
+def test_off_is_spelled_in_the_serve_command_and_read_back():
+    c = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.34.0", enable_extensible_kv_cache=False)
+    assert "--no-enable-extensible-kv-cache" in c.serve_command
+    assert read_command(c.serve_command)["settings"]["enable_extensible_kv_cache"] is False
+    assert read_command("vllm serve Qwen/Qwen3-8B --enable-extensible-kv-cache")["settings"] == \
+        {"enable_extensible_kv_cache": True}
+
+
+def test_auto_length_is_fitted_twice():
+    """_auto_fit_max_model_len runs on the reservation (a tentative length, said so) and again on the
+    blocks committed after warm-up less the null block (finalize_extensible_kv_cache), from the tentative
+    length; below 8,192 tokens the second line is a warning."""
+    c = calc("Qwen/Qwen3-8B", "l4", max_model_len=-1, vllm_version="0.34.0")
+    lines = c.estimated.log_lines
+    assert lines[1].startswith("Auto-fit max_model_len: reduced from 40960 to ")
+    assert lines[1].endswith("; the final length is set after CUDA graph capture and warmup")
+    tentative = int(lines[1].split(" to ")[1].split()[0])
+    assert lines[2].startswith(f"--max-model-len auto reduced max_model_len from {tentative} to "
+                               f"{c.estimated.max_model_len} (")
+    assert lines[2].endswith(" GiB GPU left for the KV cache after CUDA graph capture and warmup).")
+    assert c.estimated.max_model_len < tentative
+    # (n - 1) blocks of 36 × 256 KiB hold the fitted length, n - 1 more blocks would not
+    per_block = 36 * 64 * 8 * 256 * 2
+    assert f"({round((c.estimated.num_blocks - 1) * per_block / GIB, 2)} GiB GPU left" in lines[2]
+
+
+def test_v034_fit_errors_say_what_makes_room():
+    """_more_kv_cache_memory_hint: with the extensible cache at 1.0 nothing is left to raise."""
+    on = calc("Qwen/Qwen3-8B", "l4", max_model_len=40960, vllm_version="0.34.0").estimated
+    assert not on.fits and "The extensible KV cache already takes all device memory left after the model and " \
+        "its activations; decrease `max_model_len` or `max_num_seqs`" in on.error
+    off = calc("Qwen/Qwen3-8B", "l4", max_model_len=40960, vllm_version="0.34.0",
+               enable_extensible_kv_cache=False).estimated
+    assert "Try increasing `gpu_memory_utilization` when initializing the engine (this flag also controls CPU " \
+        "memory reservation on the CPU backend, despite its name). Decreasing `max_model_len` also reduces" in off.error
+
+
+def test_a_v034_log_gives_the_reservation_not_the_pool():
+    c = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.34.0", available_kv_gib=60.0)
+    gap = c.budget.capacity_available[0] - c.budget.available_bytes
+    assert c.from_log.available_bytes == round(60.0 * GIB) - gap
+    assert c.from_log.log_lines[0] == "Available KV cache memory: 60.0 GiB"
+    assert any(getattr(n, "key", "") == "note.extensible_from_log" for n in c.notes)
+
+
+@pytest.mark.parametrize("model, gpu, tp, v33, v34", [
+    ("Qwen/Qwen3-8B", "h100", 1, 16, 64),                      # FLASH_ATTN takes the new default
+    ("meta-llama/Llama-3.1-8B-Instruct", "mi300x", 1, 16, 16),  # ROCM_ATTN prefers 16 (rocm_attn.py)
+    ("openai/gpt-oss-120b", "mi300x", 1, 64, 64),              # ROCM_AITER_UNIFIED_ATTN's own 64
+    ("deepseek-ai/DeepSeek-V3", "b200", 8, 32, 64),            # FLASHINFER_MLA takes 32 or 64
+    ("deepseek-ai/DeepSeek-V3", "h100", 8, 16, 64),            # FLASH_ATTN_MLA: multiples of 16
+])
+def test_default_block_is_64_from_v034(model, gpu, tp, v33, v34):
+    blocks = [calc(model, gpu, max_model_len=8192, tensor_parallel_size=tp, vllm_version=v).layout.block_size
+              for v in ("0.33.0", "0.34.0")]
+    assert blocks == [v33, v34]
+
+
+def test_hybrid_attention_blocks_become_multiples_of_64():
+    """Platform._align_hybrid_block_size starts from the 64-token default: Qwen3-Next at TP 4 on an A100
+    (no FlashInfer GDN checkpoints there) keeps a 1,097,728 / 4 B state page under 2 KV heads / 4 -> 1
+    head × 512 × 2 B = 1,024 B per token: 16 × cdiv(274,432, 16,384) = 272 before, 64 × cdiv(274,432,
+    65,536) = 320 from v0.34."""
+    old = calc("Qwen/Qwen3-Next-80B-A3B-Instruct", "a100-80g-sxm", max_model_len=8192, tensor_parallel_size=4,
+               vllm_version="0.33.0")
+    new = calc("Qwen/Qwen3-Next-80B-A3B-Instruct", "a100-80g-sxm", max_model_len=8192, tensor_parallel_size=4,
+               vllm_version="0.34.0")
+    assert (old.layout.block_size, new.layout.block_size) == (272, 320)
+
+
+def test_the_v1_runner_is_gone():
+    with pytest.raises(SettingsError) as err:
+        calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.34.0", model_runner_v2=False)
+    assert "VLLM_USE_V2_MODEL_RUNNER" in err.value.problems
+    old = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.33.0", speculative={"method": "suffix"})
+    new = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.34.0", speculative={"method": "suffix"})
+    assert (old.model_runner_v2, new.model_runner_v2) == (False, True)
+    # suffix decoding's token history on the GPU (prefer_dense_token_history): 1,024 slots × 8,192 × 4 B
+    assert "1,024 request slots" in str(new.budget.term("non-torch memory").basis)
+
+
+def test_the_new_serve_flags_leave_memory_alone():
+    read = read_command("vllm serve Qwen/Qwen3-8B --cache-aware-admission-threshold 0.5 "
+                        "--max-num-inflight-kv-loads 4 --shuffle-safetensors-files")
+    assert read["settings"] == {} and not read["refused"] and not read["unknown"]
+    assert {"--cache-aware-admission-threshold", "--max-num-inflight-kv-loads",
+            "--shuffle-safetensors-files"} <= set(read["ignored"])
