@@ -192,3 +192,65 @@ def test_the_new_serve_flags_leave_memory_alone():
     assert read["settings"] == {} and not read["refused"] and not read["unknown"]
     assert {"--cache-aware-admission-threshold", "--max-num-inflight-kv-loads",
             "--shuffle-safetensors-files"} <= set(read["ignored"])
+
+
+RICURSIVE = {"architectures": ["RicursiveForCausalLM"], "model_type": "ricursive", "num_hidden_layers": 10,
+             "hidden_size": 512, "num_attention_heads": 8, "num_key_value_heads": 2, "head_dim": 64,
+             "intermediate_size": 1024, "vocab_size": 1000, "max_position_embeddings": 8192,
+             "torch_dtype": "bfloat16"}
+
+
+def test_ricursive_is_read_as_the_config_class_fills_it_in():
+    """RicursiveConfig (v0.34): without layer_types every fifth layer is full attention, the others slide
+    over 1,024 tokens; the hub's derived hybrid_layer_pattern is dropped; the output gate is a projection as
+    wide as the queries (8 × 64 × 512 parameters a layer, 10 layers, 2 bytes each)."""
+    c = calc(RICURSIVE, max_model_len=8192, vllm_version="0.34.0")
+    kinds = [layer.kind for layer in c.arch.layers]
+    assert kinds == ["sliding_window"] * 4 + ["full"] + ["sliding_window"] * 4 + ["full"]
+    assert {layer.window for layer in c.arch.layers if layer.kind == "sliding_window"} == {1024}
+    with_pattern = calc({**RICURSIVE, "hybrid_layer_pattern": [0, 0, 0, 0, 1]}, max_model_len=8192,
+                        vllm_version="0.34.0")
+    assert [layer.kind for layer in with_pattern.arch.layers] == kinds
+    ungated = calc({**RICURSIVE, "use_gated_attention": False}, max_model_len=8192, vllm_version="0.34.0")
+    assert c.budget.weights.bytes - ungated.budget.weights.bytes == 10 * 8 * 64 * 512 * 2
+    with pytest.raises(SettingsError) as err:
+        calc(RICURSIVE, max_model_len=8192, vllm_version="0.33.0")
+    assert "0.34.0" in str(err.value.problems["--vllm-version"])
+
+
+def test_models_v034_removed_or_added_without_a_reading_are_refused():
+    from kvcalc.errors import UnsupportedModelError
+    keye = {**config_of_qwen3(), "architectures": ["KeyeVL1_5ForConditionalGeneration"]}
+    assert calc(keye, max_model_len=8192, vllm_version="0.33.0").estimated is not None
+    with pytest.raises(SettingsError) as err:
+        calc(keye, max_model_len=8192, vllm_version="0.34.0")
+    assert "0.33.0" in str(err.value.problems["--vllm-version"])
+    for arch in ("ZayaForCausalLM", "MistralLarge4ForCausalLM", "KimiK31ForConditionalGeneration"):
+        with pytest.raises(UnsupportedModelError):
+            calc({**config_of_qwen3(), "architectures": [arch]}, max_model_len=8192)
+
+
+def config_of_qwen3():
+    from factories import config
+    return dict(config("Qwen/Qwen3-8B"))
+
+
+@pytest.mark.parametrize("version, thor, rtx50", [
+    ("0.31.0", 128, 128),     # the Triton MXFP4 kernels stop below 11.0: Marlin
+    ("0.32.0", 64, 128),      # Triton up to 13.0 and first, but behind Marlin on 12.x
+    ("0.33.0", 64, 128),
+    ("0.34.0", 128, 128),     # Marlin first on 11.x again
+])
+def test_mxfp4_experts_on_thor_follow_the_kernel_order(version, thor, rtx50):
+    from kvcalc.versions import parse_version
+    from kvcalc.weights import mxfp4_expert_align
+    v = parse_version(version)
+    assert (mxfp4_expert_align(v, "cuda", "11.0", None), mxfp4_expert_align(v, "cuda", "12.0", None)) == (thor, rtx50)
+
+
+def test_a_removed_variable_is_refused_from_the_release_that_removed_it():
+    line = "VLLM_MARLIN_INPUT_DTYPE=int8 vllm serve Qwen/Qwen3-8B"
+    new = read_command(line.replace("vllm serve", "docker run vllm/vllm-openai:v0.34.0"))
+    assert "VLLM_MARLIN_INPUT_DTYPE" in new["refused"] and "0.34.0" in str(new["refused"]["VLLM_MARLIN_INPUT_DTYPE"])
+    old = read_command(line.replace("vllm serve", "docker run vllm/vllm-openai:v0.33.0"))
+    assert "VLLM_MARLIN_INPUT_DTYPE" in old["ignored"] and "VLLM_MARLIN_INPUT_DTYPE" not in old["refused"]

@@ -39,6 +39,10 @@ _BY_FLAG.update({"-tp": "tensor_parallel_size", "-pp": "pipeline_parallel_size",
                  "-sc": "speculative", "--device-memory-utilization": "gpu_memory_utilization",
                  "--cuda-graph-sizes": "cudagraph_capture_sizes"})    # v0.12's deprecated spelling
 _BY_ENV = {var: name for name, var in ENV_SETTINGS.items()}
+REMOVED_ENVIRONMENT = {"VLLM_MARLIN_INPUT_DTYPE": Rule.MARLIN_INPUT_DTYPE_REMOVED}
+"""Variables a release refuses to start with (vllm/envs.py ``removed_environment_variables``): from the
+rule's release a pasted command that sets one is refused with the reason; before it they only pick a
+kernel's input type (vllm_flags.ENV_WITHOUT_MEMORY)."""
 NO_COMPILE_CACHE = "VLLM_DISABLE_COMPILE_CACHE"
 """Set to 1, vLLM neither loads nor keeps its torch.compile artifacts (vllm/compilation/decorators.py,
 compiler_interface.py is_compile_cache_enabled; v0.10 to v0.34), so every start compiles inside the
@@ -216,7 +220,11 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
     if hf_keys:
         settings["hf_overrides"] = json.dumps(hf_keys)
     ignored, refused, strange = sort_unknown(rest)
-    env_kept, env_unknown = sort_environment(env, {*_BY_ENV, NO_COMPILE_CACHE, BACKEND_VARIABLE})
+    removed = [var for var in env if var in REMOVED_ENVIRONMENT and
+               _release_at_least(release, REMOVED_ENVIRONMENT[var])]
+    for var in removed:
+        refused[var] = Text("flags.env_removed", name=var, since=str(REMOVED_ENVIRONMENT[var].value.since))
+    env_kept, env_unknown = sort_environment(env, {*_BY_ENV, NO_COMPILE_CACHE, BACKEND_VARIABLE, *removed})
     ignored += env_kept
     strange += env_unknown
     if env_ignored:

@@ -255,6 +255,7 @@ MODEL_FIRST_RELEASE: dict[str, Rule] = {
     "lfm2": Rule.LFM2_MODEL, "lfm2_moe": Rule.LFM2_MOE_MODEL, "kimi_linear": Rule.KIMI_LINEAR_MODEL,
     "olmo_hybrid": Rule.OLMO_HYBRID_MODEL, "deepseek_v4": Rule.DEEPSEEK_V4_MODEL,
     "Lfm2VlForConditionalGeneration": Rule.LFM2_VL_MODEL, "Lfm2VLForConditionalGeneration": Rule.LFM2_VL_MODEL,
+    "ricursive": Rule.RICURSIVE_MODEL,
 }
 """Model types (of the language model) and architectures kvcalc reads that vLLM added after v0.10.0,
 by the rule for the release that added them. An earlier release has no class of its own for them: it
@@ -295,11 +296,19 @@ def ssm_dtype_flag_effect(arch: ModelArch, version: Version, ssm_dtype: str | No
 
 def refuse_model_after_removal(arch: ModelArch, version: Version) -> None:
     """A SettingsError where ``version`` no longer has the model's class: MiniMax's lightning-attention
-    models from v0.24 (Rule.MINIMAX_LIGHTNING_REMOVED: registry.py ``_PREVIOUSLY_SUPPORTED_MODELS``)."""
+    models from v0.24 (Rule.MINIMAX_LIGHTNING_REMOVED: registry.py ``_PREVIOUSLY_SUPPORTED_MODELS``), Keye-VL
+    from v0.34 (Rule.KEYE_REMOVED)."""
     if arch.mamba is not None and arch.mamba.flavour == "lightning" and \
             applies(Rule.MINIMAX_LIGHTNING_REMOVED, version):
         raise SettingsError({"--vllm-version": Text("settings.model_removed", model=arch.architecture,
                                                     version=str(version), last="0.23.0")})
+    if arch.architecture in KEYE_ARCHITECTURES and applies(Rule.KEYE_REMOVED, version):
+        raise SettingsError({"--vllm-version": Text("settings.model_removed", model=arch.architecture,
+                                                    version=str(version), last="0.33.0")})
+
+
+KEYE_ARCHITECTURES = frozenset({"KeyeForConditionalGeneration", "KeyeVL1_5ForConditionalGeneration"})
+"""Kwai's Keye-VL, removed in v0.34 (Rule.KEYE_REMOVED)."""
 
 
 def hybrid_spec_problem(arch: ModelArch, version: Version, speculative: bool) -> Text | None:

@@ -425,11 +425,17 @@ def _layer_type_names(f: _Fields, given: list, n: int) -> list[str]:
     return out
 
 
+RICURSIVE_SLIDING_WINDOW = 1024
+"""RicursiveConfig's default window (vllm/transformers_utils/configs/ricursive.py, v0.34)."""
+
+
 def _layer_types(f: _Fields, model_type: str, n: int) -> list[str] | None:
     """``layer_types`` as transformers' config classes fill it in when config.json has none."""
     given = f.list("layer_types", n)
     if given is not None:
         return _layer_type_names(f, given, n)
+    if model_type == "ricursive":       # RicursiveConfig: every fifth layer full attention (NoPE)
+        return ["full_attention" if i % 5 == 4 else "sliding_attention" for i in range(n)]
     if model_type in ("gemma2",):
         return ["sliding_attention" if i % 2 == 0 else "full_attention" for i in range(n)]
     if model_type in ("gemma3", "gemma3_text", "cohere2"):
@@ -459,6 +465,8 @@ def _decoder_layers(f: _Fields, model_type: str) -> list[AttentionLayer]:
     kv_heads, head, head_v = _standard_attention(f)
     types = _layer_types(f, model_type, n)
     window = _sliding_window(f)
+    if model_type == "ricursive" and f.raw("sliding_window") is None:
+        window = RICURSIVE_SLIDING_WINDOW
     if model_type in ("qwen2", "qwen3", "qwen2_moe", "qwen3_moe") and types is not None \
             and len(set(types)) > 1:
         raise UnsupportedModelError(Text("model.qwen2_partial_sliding"))
@@ -965,10 +973,13 @@ STATE_CLASSES_NOT_READ = frozenset({
     "MambaForCausalLM", "Mamba2ForCausalLM", "FalconMambaForCausalLM",
     "MiniMaxVL01ForConditionalGeneration", "Plamo2ForCausalLM", "Phi4FlashForCausalLM",
     "BailingMoeV2_5ForCausalLM", "BailingMoeV3ForCausalLM", "BailingMoeV3VLForConditionalGeneration",
-    "AliceAIForCausalLM",
+    "AliceAIForCausalLM", "ZayaForCausalLM", "Lfm3ForCausalLM", "Lfm3VlForConditionalGeneration",
+    "Lfm3AudioForConditionalGeneration", "MingV3ASRForConditionalGeneration",
 })
 """vLLM classes that keep a recurrent state (Mamba, linear attention, short convolution) beside or
-instead of a KV cache (``IsHybrid`` / ``IsAttentionFree`` in vllm/model_executor/models, v0.10-v0.33)
+instead of a KV cache (``IsHybrid`` / ``IsAttentionFree`` in vllm/model_executor/models, v0.10-v0.34:
+v0.34 adds ZAYA, whose convolution state sits beside a KV cache of every KV head on each GPU, LFM3's
+short convolutions and Ming-3.0-ASR's KDA layers)
 whose state kvcalc does not read: sized as attention alone they would come out wrong, so they are
 refused with the reason."""
 
@@ -986,8 +997,10 @@ NEW_LAYOUTS_NOT_READ: dict[str, Text] = {
     "Step5ForConditionalGeneration": Text("model.reason.layout_indexer", model="Step 5"),
     "InklingForCausalLM": Text("model.reason.layout_conv_sliding", model="Inkling"),
     "InklingForConditionalGeneration": Text("model.reason.layout_conv_sliding", model="Inkling"),
+    "MistralLarge4ForCausalLM": Text("model.reason.layout_indexer", model="Mistral Large 4"),
+    "KimiK31ForConditionalGeneration": Text("model.reason.layout_kda_mla", model="Kimi K3.1"),
 }
-"""Architectures of the v0.3x model packages (vllm/models/ in the v0.33 wheel) whose cache is not a
+"""Architectures of the v0.3x model packages (vllm/models/ in the v0.33 and v0.34 wheels) whose cache is not a
 plain KV cache: sparse-attention indexer caches, compressed KV, KDA/GDN or short-convolution state
 (the packages' own KV specs). kvcalc reads none of these yet; sized as a standard decoder they would
 come out wrong, so they are refused with the reason."""
@@ -997,7 +1010,9 @@ _NEW_LAYOUT_MODEL_TYPES = {"deepseek_v41": "DeepseekV41ForCausalLM", "hy_v4": "H
                            "minimax_m3_text": "MiniMaxM3SparseForCausalLM",
                            "minimax_m3_vl": "MiniMaxM3SparseForConditionalGeneration",
                            "step5": "Step5ForCausalLM", "step5_vl": "Step5ForConditionalGeneration",
-                           "inkling_model": "InklingForCausalLM", "inkling_mm_model": "InklingForConditionalGeneration"}
+                           "inkling_model": "InklingForCausalLM", "inkling_mm_model": "InklingForConditionalGeneration",
+                           "kimi_k31": "KimiK31ForConditionalGeneration",
+                           "mistral_large_4": "MistralLarge4ForCausalLM"}
 """The config classes' model_type of those packages (vllm/transformers_utils/configs, vllm/models), for a
 config.json whose ``architectures`` is missing or names a variant."""
 
@@ -1045,7 +1060,8 @@ def _refuse_unread_state(arch: str, model_type: str, f: _Fields) -> None:
         raise UnsupportedModelError(Text("model.unsupported", what=Text("model.reason.state_layers", model=arch),
                                          model_type=repr(model_type)))
     geometry_field = next((k for k in LAYER_GEOMETRY_FIELDS if f.raw(k) is not None
-                           and not (k == "linear_attn_config" and model_type == "kimi_linear")), None)
+                           and not (k == "linear_attn_config" and model_type == "kimi_linear")
+                           and not (k == "hybrid_layer_pattern" and model_type == "ricursive")), None)
     if geometry_field is not None:
         raise UnsupportedModelError(Text("model.layer_geometry_fields", model_type=repr(model_type),
                                          field=geometry_field))

@@ -232,6 +232,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "flags.lora": (
         "LoRA adapters are not modelled: vLLM keeps GPU buffers for them, so the pool would come out too large",
         "尚未建模 LoRA 适配器：vLLM 会为其保留 GPU 缓冲区，因此算出的缓存池会偏大"),
+    "flags.env_removed": (
+        "vLLM {since} and later refuse to start with {name} set (a removed variable: Marlin no longer takes 8-bit "
+        "activations; vLLM names --quantization humming instead): unset it",
+        "vLLM {since} 及更高版本在设置了 {name} 时拒绝启动（该变量已移除：Marlin 不再接受 8 位激活；vLLM 建议改用 "
+        "--quantization humming）：请取消设置"),
     "flags.kv_connector": (
         "KV transfer and offloading connectors other than NixlConnector are not modelled: they can take GPU "
         "memory of their own",

@@ -38,6 +38,12 @@ class Part:
     fp32: bool = False
 
 
+def ricursive_gate(t: dict[str, Any]) -> bool:
+    """Ricursive's sigmoid output gate (``use_gated_attention``, on by default: RicursiveConfig, v0.34), a
+    projection as wide as the queries, as Qwen3-Next's ``attn_output_gate``."""
+    return str(t.get("model_type") or "") == "ricursive" and t.get("use_gated_attention", True) is not False
+
+
 def config_int(d: dict, key: str, default: float = 0) -> int:
     """A size from the config, or ``default`` when it is not a finite number (read_model and
     _check_estimate_fields have refused malformed values the estimate depends on)."""
@@ -546,7 +552,7 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
                                 k_eq_v=bool(t.get("attention_k_eq_v")))
         else:
             parts += _attention(t, i, tp, "full", heads, kv, hd, H,
-                                out_gate=bool(t.get("attn_output_gate")))
+                                out_gate=bool(t.get("attn_output_gate")) or ricursive_gate(t))
         if mt == "falcon_h1":
             parts += _falcon_h1_mamba(t, i, H)
         is_moe = _moe_layer(t, i)
@@ -602,7 +608,7 @@ def big_tensors(config: dict[str, Any], tp: int) -> list[tuple[str, int | None, 
         return out
     kv = _n(t, "num_key_value_heads", heads) or heads
     hd = _n(t, "head_dim") or H // heads
-    q_rank = cdiv(heads, tp) * hd * (2 if t.get("attn_output_gate") else 1)
+    q_rank = cdiv(heads, tp) * hd * (2 if t.get("attn_output_gate") or ricursive_gate(t) else 1)
     inter = _n(t, "intermediate_size_mlp") or _n(t, "intermediate_size")
     gated = _gated(t)
     for i in range(L):

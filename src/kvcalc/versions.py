@@ -1363,6 +1363,33 @@ class Rule(Enum):
         "(64 sizes at 1,024); elsewhere the shared sizes stand",
         "confirmed: absent from the v0.33.0 wheel (one list up to 1,024 on 10.x), in v0.34.0 "
         "(prefill_cudagraph_capture_grid, decode_cudagraph_capture_grid); no public v0.34 log")
+    KEYE_REMOVED = RuleInfo(
+        _v("0.34.0"), "v0.34.0 wheel", "vllm/model_executor/models/registry.py _PREVIOUSLY_SUPPORTED_MODELS",
+        "Keye-VL (KeyeForConditionalGeneration, KeyeVL1_5ForConditionalGeneration) is no longer supported: vLLM "
+        "stops with 'was supported in vLLM until v0.33.0'",
+        "confirmed: registered in the v0.33.0 wheel, listed as previously supported (0.33.0) in v0.34.0")
+    RICURSIVE_MODEL = RuleInfo(
+        _v("0.34.0"), "v0.34.0 wheel", "vllm/model_executor/models/ricursive.py",
+        "Ricursive (RicursiveForCausalLM): sliding-window layers (1,024 tokens by default) with every fifth "
+        "layer full attention when layer_types is not given, and a query-wide output gate",
+        "confirmed: absent from the v0.33.0 wheel's registry, in v0.34.0 (transformers_utils/configs/ricursive.py)")
+    MXFP4_TRITON_ON_SM110 = RuleInfo(
+        _v("0.32.0"), "v0.32.0 wheel", "vllm/model_executor/layers/fused_moe/experts/gpt_oss_triton_kernels_moe.py",
+        "the Triton MXFP4 expert kernels run up to compute capability 13.0 and come before Marlin in the order, "
+        "so Jetson Thor (11.0) pads each GPU's expert intermediate size to 64 instead of Marlin's 128 "
+        "(12.x keeps Marlin first)",
+        "confirmed: (9, 0) <= capability < (11, 0) in the v0.31.0 wheel, < (13, 0) in v0.32.0 and v0.33.0, whose "
+        "oracle/mxfp4.py moves Triton behind Marlin on the 12.x family only")
+    MXFP4_MARLIN_FIRST_ON_SM110 = RuleInfo(
+        _v("0.34.0"), "v0.34.0 wheel", "vllm/model_executor/layers/fused_moe/oracle/mxfp4.py",
+        "Jetson Thor (11.x) orders Marlin before the Triton MXFP4 kernels again, as 12.x does (128-column "
+        "expert padding)",
+        "confirmed: the v0.34.0 wheel adds is_device_capability_family(110) beside 120 ('Jetson Thor (SM110): "
+        "MARLIN stays the default as it has not been benchmarked')")
+    MARLIN_INPUT_DTYPE_REMOVED = RuleInfo(
+        _v("0.34.0"), "v0.34.0 wheel", "vllm/envs.py removed_environment_variables",
+        "VLLM_MARLIN_INPUT_DTYPE (Marlin's 8-bit activations) is removed: setting it stops the start",
+        "confirmed: read in the v0.33.0 wheel's envs.py, listed in removed_environment_variables in v0.34.0")
 
     @property
     def info(self) -> RuleInfo:
@@ -2439,6 +2466,26 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "graph 取请求数网格，最大 max_num_seqs（1,024 时 64 个）；其他 GPU 仍用共同的 size 列表",
         "已确认：v0.33.0 wheel 中没有（10.x 上一个列表，最大 1,024），v0.34.0 中有（prefill_cudagraph_capture_grid、"
         "decode_cudagraph_capture_grid）；尚无公开的 v0.34 日志"),
+    "KEYE_REMOVED": (
+        "不再支持 Keye-VL（KeyeForConditionalGeneration、KeyeVL1_5ForConditionalGeneration）：vLLM 会以 "
+        "'was supported in vLLM until v0.33.0' 停止",
+        "已确认：v0.33.0 wheel 中已注册，v0.34.0 中列为曾经支持（0.33.0）"),
+    "RICURSIVE_MODEL": (
+        "Ricursive（RicursiveForCausalLM）：滑动窗口层（默认 1,024 token），未给出 layer_types 时每第五层为全注意力，"
+        "另有与 query 同宽的输出门",
+        "已确认：v0.33.0 wheel 的注册表中没有，v0.34.0 中有（transformers_utils/configs/ricursive.py）"),
+    "MXFP4_TRITON_ON_SM110": (
+        "Triton 的 MXFP4 专家 kernel 可在计算能力 13.0 以下运行，且排在 Marlin 之前，因此 Jetson Thor（11.0）把每张 GPU "
+        "的专家中间维度补齐到 64，而不是 Marlin 的 128（12.x 仍以 Marlin 为先）",
+        "已确认：v0.31.0 wheel 中为 (9, 0) <= 计算能力 < (11, 0)，v0.32.0 与 v0.33.0 中为 < (13, 0)，其 oracle/mxfp4.py "
+        "只在 12.x 系列上把 Triton 排到 Marlin 之后"),
+    "MXFP4_MARLIN_FIRST_ON_SM110": (
+        "Jetson Thor（11.x）再次把 Marlin 排在 Triton 的 MXFP4 kernel 之前，与 12.x 相同（专家补齐到 128 列）",
+        "已确认：v0.34.0 wheel 在 120 之外加入 is_device_capability_family(110)（'Jetson Thor (SM110): MARLIN stays the "
+        "default as it has not been benchmarked'）"),
+    "MARLIN_INPUT_DTYPE_REMOVED": (
+        "移除 VLLM_MARLIN_INPUT_DTYPE（Marlin 的 8 位激活）：设置它会使启动失败",
+        "已确认：v0.33.0 wheel 的 envs.py 读取它，v0.34.0 把它列入 removed_environment_variables"),
 }
 """The rule table's "what" and "basis" in Chinese, for the page (messages.py)."""
 

@@ -251,6 +251,7 @@ engine's swapped blocks), or by far less than the spread of kvcalc's per-peer te
 (--disable-custom-all-reduce), or by less than the estimate's band (a forced --linear-backend)."""
 
 ENV_WITHOUT_MEMORY = frozenset({
+    "VLLM_MARLIN_INPUT_DTYPE",      # Marlin's 8-bit activations, up to v0.33 (commandline.REMOVED_ENVIRONMENT)
     "VLLM_LOGGING_LEVEL", "VLLM_CONFIGURE_LOGGING", "VLLM_LOGGING_CONFIG_PATH", "VLLM_LOGGING_PREFIX",
     "VLLM_LOG_STATS_INTERVAL", "VLLM_HOST_IP", "VLLM_PORT", "VLLM_API_KEY", "VLLM_USE_MODELSCOPE",
     "VLLM_NO_USAGE_STATS", "VLLM_DO_NOT_TRACK", "VLLM_RPC_TIMEOUT", "VLLM_ENGINE_ITERATION_TIMEOUT_S",

@@ -192,7 +192,8 @@ kernels (data-centre Blackwell) 256."""
 def mxfp4_expert_align(version: Version, platform: str, capability: str, marlin: bool | None) -> int:
     """The expert alignment (``MXFP4_ALIGN_*``) of the kernels vLLM runs MXFP4 experts on. CUDA:
     Marlin below compute capability 9.0 (its only kernel) and from 11.0 on from v0.12
-    (Rule.MXFP4_MARLIN_FROM_SM110: Thor, GB10, RTX 50xx and RTX PRO Blackwell); FlashInfer's TRT-LLM
+    (Rule.MXFP4_MARLIN_FROM_SM110: Thor, GB10, RTX 50xx and RTX PRO Blackwell; Thor took the Triton kernels
+    in v0.32-v0.33, Rule.MXFP4_TRITON_ON_SM110, Rule.MXFP4_MARLIN_FIRST_ON_SM110); FlashInfer's TRT-LLM
     kernels on B200 (10.0) from v0.12, where flashinfer became a dependency, and on the whole 10.x
     family (B300) from v0.19 (Rule.MXFP4_TRTLLM_ON_SM100, Rule.MXFP4_TRTLLM_ON_SM10X); the Triton
     kernels otherwise. ``marlin`` True: Marlin asked for (VLLM_MXFP4_USE_MARLIN=1, --moe-backend marlin
@@ -210,6 +211,9 @@ def mxfp4_expert_align(version: Version, platform: str, capability: str, marlin:
         return MXFP4_ALIGN_TRTLLM
     if marlin is False or cc < (11, 0) or not applies(Rule.MXFP4_MARLIN_FROM_SM110, version):
         return MXFP4_ALIGN_TRITON
+    if cc[0] == 11 and applies(Rule.MXFP4_TRITON_ON_SM110, version) and \
+            not applies(Rule.MXFP4_MARLIN_FIRST_ON_SM110, version):
+        return MXFP4_ALIGN_TRITON       # Thor: the Triton kernels, first in the order, in v0.32-v0.33
     return MXFP4_ALIGN_MARLIN
 
 
