@@ -212,8 +212,9 @@ def faq_numbers(newest: str) -> dict[str, Any]:
     return {
         "version": newest,
         "qwen": pick(qwen), "qwen_fp8": pick(qwen_fp8), "qwen_095": pick(qwen_095),
-        "qwen_095_extra_gib": round(qwen_095["estimated"]["available_gib"]
-                                    - qwen["estimated"]["available_gib"], 2),
+        # from v0.34 (extensible KV cache, 1.0 by default) 0.95 takes cache away
+        "qwen_095_less_gib": round(qwen["estimated"]["available_gib"]
+                                   - qwen_095["estimated"]["available_gib"], 2),
         "llama70_tp1": pick(l70_1), "llama70_tp2": pick(l70_2),
         # --max-model-len auto: the length the pool fitted against the model's own
         "qwen_l4_auto": {**pick(auto), "fitted": auto["estimated"]["max_model_len"]},

@@ -254,3 +254,29 @@ def test_a_removed_variable_is_refused_from_the_release_that_removed_it():
     assert "VLLM_MARLIN_INPUT_DTYPE" in new["refused"] and "0.34.0" in str(new["refused"]["VLLM_MARLIN_INPUT_DTYPE"])
     old = read_command(line.replace("vllm serve", "docker run vllm/vllm-openai:v0.33.0"))
     assert "VLLM_MARLIN_INPUT_DTYPE" in old["ignored"] and "VLLM_MARLIN_INPUT_DTYPE" not in old["refused"]
+
+
+def test_a_v034_log_s_committed_blocks_make_the_pool_from_it_exact():
+    """A pasted v0.34 excerpt (made up for the test, in vLLM's own wording): 'Available KV cache memory' is
+    the reservation, 'Extended KV cache to N blocks' the pool; the comparison's pool from the log is those
+    N blocks of 64 tokens, and the reservation is set beside kvcalc's, not its measured budget."""
+    from factories import compared, row_of
+    from kvcalc.logparse import parse_log
+    text = ("INFO 12-01 10:00:00 [arg_utils.py:1] non-default args: {'model': 'Qwen/Qwen3-8B'}\n"
+            "INFO 12-01 10:00:05 [gpu_worker.py:1] Available KV cache memory: 60.79 GiB\n"
+            "INFO 12-01 10:00:09 [kv_cache_utils.py:1] Auto-fit max_model_len: using max_model_len=40960, which "
+            "fits in the KV cache memory left after CUDA graph capture and warmup (52.73 GiB GPU).\n"
+            "INFO 12-01 10:00:09 [kv_cache_utils.py:1] GPU KV cache size: 384,000 tokens, Maximum concurrency for "
+            "40,960 tokens per request: 9.38x\n"
+            "(EngineCore pid=1) INFO 12-01 10:00:10 [extensible_kv_cache.py:1] Extended KV cache to 6000 blocks "
+            "(52.73 GiB).\n")
+    parsed = parse_log(text)
+    assert (parsed.extended_blocks, parsed.extended_gib, parsed.auto_fit_len) == (6000, 52.73, 40960)
+    assert parse_log("--max-model-len auto reduced max_model_len from 38464 to 24512 (3.37 GiB GPU left for "
+                     "the KV cache after CUDA graph capture and warmup).").auto_fit_len == 24512
+    result = compared(text, "0.34.0")
+    assert result["calculation"]["from_log"]["num_blocks"] == 6000
+    assert row_of(result, "GPU KV cache size")["from_log"] == "384,000 tokens"
+    assert row_of(result, "Extended KV cache to N blocks")["logged"] == "6,000 blocks"
+    reservation = row_of(result, "Available KV cache memory")["estimated"]
+    assert reservation == f"{min(result['calculation']['budget']['capacity_available']) / GIB:.2f} GiB"

@@ -110,6 +110,8 @@ def compare(parsed: ParsedLog, calc: Calculation) -> dict[str, Any]:
     if parsed.available_kv_cache_gib:
         theirs = min(parsed.available_kv_cache_gib)
         ours = est.available_bytes / GIB if est else None
+        if est and calc.budget is not None and calc.budget.capacity_available:
+            ours = min(calc.budget.capacity_available) / GIB    # v0.34's extensible cache prints its reservation
         rows.append(Row("Available KV cache memory", f"{theirs} GiB", f"{theirs} GiB",
                         f"{ours:.2f} GiB" if ours is not None else None,
                         _pct(ours, theirs) if ours is not None else None, cause_text))
@@ -124,6 +126,12 @@ def compare(parsed: ParsedLog, calc: Calculation) -> dict[str, Any]:
                         _pct(est.tokens, theirs) if est and est.fits else None,
                         None if inside in (None, True) else
                         Text("cause.pool_outside_rounding")))
+    if parsed.extended_blocks is not None:
+        theirs = parsed.extended_blocks
+        rows.append(Row("Extended KV cache to N blocks", f"{theirs:,} blocks",
+                        f"{fl.num_blocks:,} blocks" if fl else None,
+                        f"{est.num_blocks:,} blocks" if est and est.fits else None,
+                        _pct(est.num_blocks, theirs) if est and est.fits else None, None))
     if parsed.auto_fit_len is not None:
         theirs = parsed.auto_fit_len
         rows.append(Row("Auto-fit max_model_len", f"{theirs:,} tokens",

@@ -486,12 +486,14 @@ def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolR
                       tuple(stage_bytes))
 
 
-def _measured_pool(calc_parts: dict[str, Any], final: tuple[int, ...], capacity: tuple[int, ...]) -> PoolResult:
+def _measured_pool(calc_parts: dict[str, Any], final: tuple[int, ...], capacity: tuple[int, ...],
+                   committed: int | None = None) -> PoolResult:
     """The extensible KV cache of v0.34 (Rule.EXTENSIBLE_KV_CACHE, extensible.py): the profile's estimate
     (``capacity``, per stage) reserves the pool and sets a tentative --max-model-len auto; after warm-up
     each GPU commits the blocks its measured budget (``final``) holds, the fewest over the GPUs, never
     more than the reservation; then the length is fitted again, and the fit check runs, against those
-    blocks less the null block (``finalize_extensible_kv_cache``, ``shrink_kv_cache_configs``)."""
+    blocks less the null block (``finalize_extensible_kv_cache``, ``shrink_kv_cache_configs``). ``committed``:
+    the blocks a log says were committed ("Extended KV cache to N blocks"), which replace the measurement."""
     grouping: paging.Grouping = calc_parts["grouping"]
     layout: Layout = calc_parts["layout"]
     ctx: SizingContext = calc_parts["ctx"]
@@ -522,7 +524,7 @@ def _measured_pool(calc_parts: dict[str, Any], final: tuple[int, ...], capacity:
             error = logfmt.does_not_fit_error(ctx.max_model_len, need, target.check_bytes, est_len, version, sizing)
             break
     blocks = min((extensible.blocks_within(final[i], extensible.segment_strides(proj), reserved)
-                  for i, proj in stages), default=0)
+                  for i, proj in stages), default=0) if committed is None else committed
     if attention_free:
         blocks = 1
     committed = [blocks * paging.bytes_per_block(proj) for _, proj in stages]
@@ -876,13 +878,15 @@ def sliding_window_rope_problem(config: dict[str, Any], version: Version) -> Tex
 
 def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id: str = "",
               weights_bytes: int | None = None, available_kv_gib: float | None = None,
-              measured_reserve_bytes: int | None = None) -> Calculation:
+              measured_reserve_bytes: int | None = None, committed_blocks: int | None = None) -> Calculation:
     """Compute everything for one model, GPU and set of flags.
 
     ``available_kv_gib`` is the "Available KV cache memory" a log printed; with it the pool
     is computed from the log's memory (exact up to its 0.01 GiB rounding), besides the
     fully estimated pool. ``measured_reserve_bytes`` replaces the estimated activation,
     non-torch and CUDA-graph terms with what a user's log showed (calibrated what-ifs).
+    ``committed_blocks``: the blocks a v0.34 log's extensible KV cache committed ("Extended KV cache to N
+    blocks"), which make the pool from the log exact there.
     """
     if weights_bytes is not None and (isinstance(weights_bytes, bool) or not isinstance(weights_bytes, int)
                                       or weights_bytes <= 0):
@@ -1128,7 +1132,11 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                                                           value=repr(available_kv_gib))})
         logged = (round(available_kv_gib * GIB), math.ceil((available_kv_gib - 0.005) * GIB - _FLOAT_EPS),
                   math.floor((available_kv_gib + 0.005) * GIB + _FLOAT_EPS))
-        if resolved.extensible_kv_cache:
+        if resolved.extensible_kv_cache and committed_blocks:
+            stages = len(layout.stages)
+            from_log = low = high = _measured_pool(parts, (logged[0],) * stages, (logged[0],) * stages,
+                                                   committed=committed_blocks)
+        elif resolved.extensible_kv_cache:
             from_log, low, high = _measured_from_log(parts, logged, budget, len(layout.stages))
             notes.append(Text("note.extensible_from_log") if budget is not None else
                          Text("note.extensible_from_log_ceiling"))

@@ -70,6 +70,10 @@ class ParsedLog:
     max_num_batched_tokens: int | None = None
     model_loading_gib: list[float] = field(default_factory=list)
     available_kv_cache_gib: list[float] = field(default_factory=list)
+    # v0.34's extensible KV cache: "Extended KV cache to N blocks (X GiB)", the blocks it committed after
+    # warm-up (its "Available KV cache memory" is then only the reservation)
+    extended_blocks: int | None = None
+    extended_gib: float | None = None
     cuda_graph_estimate_gib: float | None = None
     # "The current --gpu-memory-utilization=U is equivalent to --gpu-memory-utilization=E without CUDA
     # graph memory profiling" (v0.20+): U − E is vLLM's CUDA-graph estimate over the GPU's total
@@ -295,6 +299,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("Auto-fit max_model_len", re.compile(r"Auto-fit max_model_len: (?:reduced from (\d{1,16}) to (\d{1,16})"
                                           r"|full model context length (\d{1,16}) fits|attention-free model)"),
      "auto_fit"),
+    # v1/core/kv_cache_planning.py (v0.34): the length auto reduced or kept, after warm-up where the extensible
+    # KV cache fits it a second time (a line printed after any tentative one above, so it wins)
+    ("--max-model-len auto reduced", re.compile(r"--max-model-len auto reduced max_model_len from (\d{1,16}) to "
+                                                r"(\d{1,16})(?!\d)"), "auto_fit_final"),
+    ("Auto-fit max_model_len: using", re.compile(r"Auto-fit max_model_len: using max_model_len=(\d{1,16})(?!\d)"),
+     "auto_fit_kept"),
+    # v1/worker/extensible_kv_cache.py (v0.34): the blocks the extensible KV cache committed after warm-up
+    ("Extended KV cache to", re.compile(r"Extended KV cache to (\d{1,16}) blocks \(" + _NUM + r" ?GiB\)"), "extended"),
     ("max_num_batched_tokens=", re.compile(r"max_num_batched_tokens=(\d{1,16})(?!\d)"), "mnbt"),
     # vllm/model_executor/offloader/uva.py (models/utils.py before v0.20): what --cpu-offload-gb moved
     ("Total CPU offloaded parameters", re.compile(r"Total CPU offloaded parameters: " + _NUM), "cpu_offloaded"),
@@ -593,6 +605,17 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
     elif kind == "auto_fit":
         log.auto_fit_len = int(g[1] or g[2]) if (g[1] or g[2]) else None
         log.auto_max_model_len = True
+    elif kind == "auto_fit_final":
+        log.auto_fit_len = int(g[1])
+        log.auto_max_model_len = True
+    elif kind == "auto_fit_kept":
+        log.auto_fit_len = int(g[0])
+        log.auto_max_model_len = True
+    elif kind == "extended":
+        blocks = int(g[0])
+        # every worker commits the same count (the minimum over ranks); keep the first
+        log.extended_blocks = log.extended_blocks if log.extended_blocks is not None else blocks
+        log.extended_gib = log.extended_gib if log.extended_gib is not None else _f(g[1])
     elif kind == "mnbt":
         log.max_num_batched_tokens = int(g[0])
     elif kind == "loading":

@@ -195,7 +195,12 @@ def levers(config: dict[str, Any], gpu: Gpu, settings: Settings, *, weights_byte
         options.append(("max_model_len", str(s.avg_tokens), "--max-model-len down to your average",
                         f"--max-model-len {s.avg_tokens}", replace(s, max_model_len=s.avg_tokens),
                         "longer requests are then refused"))
-    if r.gpu_memory_utilization < 0.95:
+    if r.extensible_kv_cache and s.gpu_memory_utilization is not None and s.gpu_memory_utilization < 1.0:
+        # v0.34's extensible cache measures vLLM's own headroom (Rule.EXTENSIBLE_KV_CACHE): unset means 1.0
+        options.append(("util_unset", "1.0", "--gpu-memory-utilization left unset (1.0)",
+                        "no --gpu-memory-utilization", replace(s, gpu_memory_utilization=None),
+                        "v0.34 measures its own headroom; keep a lower share only for other processes on the GPU"))
+    elif r.gpu_memory_utilization < 0.95:
         options.append(("util", "0.95", "utilization 0.95", "--gpu-memory-utilization 0.95",
                         replace(s, gpu_memory_utilization=0.95), "leave room for other processes"))
     options += _tower_options(config, base)

@@ -49,6 +49,8 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "left_outside_util_bytes": b.total_bytes - b.requested_bytes,
             "left_outside_util_gib": _gib(b.total_bytes - b.requested_bytes),
             "checkpoint_bytes": b.checkpoint_bytes, "checkpoint_gib": _gib(b.checkpoint_bytes),
+            # v0.34's extensible KV cache: the reservation vLLM prints as "Available KV cache memory", per stage
+            "capacity_available": list(b.capacity_available),
         }
     band = None
     if c.estimated_low is not None and c.estimated_high is not None:
