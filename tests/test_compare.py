@@ -79,7 +79,8 @@ def test_gpu_guessed_from_total_and_reserve_measured():
             "(EngineCore pid=326) INFO 10-06 17:00:41 [gpu_worker.py:955] Free memory on device (78.84/79.25 GiB) on "
             "startup. Desired GPU memory utilization is (0.92, 72.91 GiB). Actual usage is 15.26 GiB for consumed "
             "memory (weights + non-torch), 1.44 GiB for peak activation, and 0.23 GiB for CUDAGraph memory.\n")
-    r = api.handle({"op": "compare_log", "text": text, "model": "meta-llama/Llama-3.1-8B-Instruct"})
+    r = api.handle({"op": "compare_log", "text": text, "model": "meta-llama/Llama-3.1-8B-Instruct",
+                    "settings": {"vllm_version": "0.33.0"}})
     assert r["ok"], r
     res = r["result"]
     assert res["gpu"] == "a100-80g-sxm"
@@ -88,9 +89,18 @@ def test_gpu_guessed_from_total_and_reserve_measured():
     assert abs(res["measured_reserve_gib"] - 1.70) < 0.01
     # The measured reserve reproduces the log's memory when fed back as a what-if baseline.
     again = api.handle({"op": "estimate", "model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "a100-80g-sxm",
-                        "settings": {"max_model_len": 131072, "gpu_memory_utilization": 0.92},
+                        "settings": {"max_model_len": 131072, "gpu_memory_utilization": 0.92,
+                                     "vllm_version": "0.33.0"},
                         "measured_reserve_gib": res["measured_reserve_gib"]})["result"]
     assert abs(again["estimated"]["available_gib"] - 56.21) < 0.02
+    # v0.34's extensible cache prints its reservation, which leaves the CUDA graphs out: fed back, the
+    # reserve reproduces that reservation, and the pool after warm-up also pays for the graphs
+    v34 = api.handle({"op": "estimate", "model": "meta-llama/Llama-3.1-8B-Instruct", "gpu": "a100-80g-sxm",
+                      "settings": {"max_model_len": 131072, "gpu_memory_utilization": 0.92, "vllm_version": "0.34.0"},
+                      "measured_reserve_gib": res["measured_reserve_gib"]})["result"]
+    graphs = next(t["bytes"] for t in v34["budget"]["terms"] if t["name"] == "CUDA graphs")
+    assert abs(v34["budget"]["capacity_available"][0] / (1 << 30) - 56.21) < 0.02
+    assert graphs > 0 and v34["estimated"]["available_bytes"] == v34["budget"]["capacity_available"][0] - graphs
 
 
 def test_non_torch_memory_from_the_consumed_figure():

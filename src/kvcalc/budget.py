@@ -140,7 +140,7 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
         Term("non-torch memory", r.non_torch[0], r.non_torch[1], r.non_torch[2],
              Text("basis.in_measured_reserve") if r.measured else r.non_torch_basis),
         Term("CUDA graphs", r.cuda_graphs[0], r.cuda_graphs[1], r.cuda_graphs[2],
-             Text("basis.in_measured_reserve") if r.measured else r.cuda_graph_basis),
+             Text("basis.in_measured_reserve") if r.measured and not r.cuda_graphs[2] else r.cuda_graph_basis),
     )
     if r.cold_compile[2]:   # listed only where a first start can reserve more (cold_compile_reserve)
         terms += (Term("first-start compile", *r.cold_compile, r.cold_compile_basis),)

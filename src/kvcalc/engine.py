@@ -527,10 +527,9 @@ def _measured_pool(calc_parts: dict[str, Any], final: tuple[int, ...], capacity:
                   for i, proj in stages), default=0) if committed is None else committed
     if attention_free:
         blocks = 1
-    committed = [blocks * paging.bytes_per_block(proj) for _, proj in stages]
-    measured = list(final)
-    for (i, _), memory in zip(stages, committed):
-        measured[i] = memory
+    measured = list(final)      # what the second fit and the check measure: the blocks each stage committed
+    for i, proj in stages:
+        measured[i] = blocks * paging.bytes_per_block(proj)
     second = paging.fit_targets(grouping, layout.stages, version, measured)
     if fits and auto and not attention_free:
         ctx, line = _auto_fit(ctx, second, version, False, after)
@@ -745,10 +744,14 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     reserve_notes = reserves[0].notes if measured_reserve is None else ()
     if measured_reserve is not None:
         m = max(0, int(measured_reserve))
-        reserves = tuple(ReserveEstimate((m, m, m), (0, 0, 0), (0, 0, 0),
-                                         Text("basis.measured_reserve"),
-                                         measured=True)
-                         for _ in range(pp))
+        # the extensible cache's reservation leaves the CUDA graphs out of what a log measured, while the
+        # pool after warm-up pays for them: keep their estimate there
+        reserves = tuple(ReserveEstimate((m, m, m), (0, 0, 0),
+                                         estimated.cuda_graphs if r.extensible_kv_cache else (0, 0, 0),
+                                         Text("basis.measured_reserve"), measured=True,
+                                         cuda_graph_basis=estimated.cuda_graph_basis if r.extensible_kv_cache
+                                         else "")
+                         for estimated in reserves)
     drafter, drafter_basis = _drafter(config, s, dtype_bytes)
     draft = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, 0,
                             drafter, drafter_basis)
