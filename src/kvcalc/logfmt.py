@@ -86,32 +86,23 @@ def no_memory_error(version: Version, sizing: Sizing | None = None) -> str:
 
 def does_not_fit_error(max_model_len: int, needed: int, available: int, estimated_max_len: int,
                        version: Version, sizing: Sizing | None = None) -> str:
-    """vLLM's 'To serve at least one request …' error with its estimated maximum length."""
-    if applies(Rule.AUTO_FIT_REDUCED_LINE, version):
-        est = (f"Based on the available memory, the estimated maximum model length is "
-               f"{estimated_max_len}. " if estimated_max_len > 0 else "")
-        return (f"ValueError: To serve at least one request with the model's max seq len "
-                f"({max_model_len}), ({format_gib(needed)} GiB KV cache is needed, which is larger "
-                f"than the available KV cache memory ({format_gib(available)} GiB). {est}"
-                f"{room_hint(sizing or Sizing())} Decreasing `max_model_len` also reduces what is needed. "
-                f"See {DOCS_URL} for more details.")
-    if applies(Rule.NEW_FIT_ERROR_TEXT, version):
-        est = (f"Based on the available memory, the estimated maximum model length is "
-               f"{estimated_max_len}. " if estimated_max_len > 0 else "")
-        return (f"ValueError: To serve at least one request with the model's max seq len "
-                f"({max_model_len}), ({format_gib(needed)} GiB KV cache is needed, which is larger "
-                f"than the available KV cache memory ({format_gib(available)} GiB). {est}"
-                f"Try increasing `gpu_memory_utilization` (which also controls CPU memory on the "
-                f"CPU backend) or decreasing `max_model_len` when initializing the engine. "
-                f"See {DOCS_URL} for more details.")
+    """vLLM's 'To serve at least one request …' error with its estimated maximum length: from v0.14 in
+    format_gib and with the docs link, the possessive fixed and the CPU backend named from v0.22 (Rule.NEW_FIT_ERROR_TEXT), and from
+    v0.34 with what makes room in the setting (``room_hint``)."""
     if applies(Rule.FORMAT_GIB_LOGS, version):
         est = (f"Based on the available memory, the estimated maximum model length is "
                f"{estimated_max_len}. " if estimated_max_len > 0 else "")
-        return (f"ValueError: To serve at least one request with the models's max seq len "
-                f"({max_model_len}), ({format_gib(needed)} GiB KV cache is needed, which is larger "
-                f"than the available KV cache memory ({format_gib(available)} GiB). {est}"
-                f"Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
-                f"initializing the engine. See {DOCS_URL} for more details.")
+        whose = "model's" if applies(Rule.NEW_FIT_ERROR_TEXT, version) else "models's"
+        if applies(Rule.AUTO_FIT_REDUCED_LINE, version):
+            advice = f"{room_hint(sizing or Sizing())} Decreasing `max_model_len` also reduces what is needed."
+        elif applies(Rule.NEW_FIT_ERROR_TEXT, version):
+            advice = ("Try increasing `gpu_memory_utilization` (which also controls CPU memory on the CPU backend) "
+                      "or decreasing `max_model_len` when initializing the engine.")
+        else:
+            advice = "Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine."
+        return (f"ValueError: To serve at least one request with the {whose} max seq len ({max_model_len}), "
+                f"({format_gib(needed)} GiB KV cache is needed, which is larger than the available KV cache memory "
+                f"({format_gib(available)} GiB). {est}{advice} See {DOCS_URL} for more details.")
     est = (f"Based on the available memory, the estimated maximum model length is "
            f"{estimated_max_len}." if estimated_max_len > 0 else "")
     return (f"ValueError: To serve at least one request with the models's max seq len "
