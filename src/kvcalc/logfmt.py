@@ -87,8 +87,8 @@ def no_memory_error(version: Version, sizing: Sizing | None = None) -> str:
 def does_not_fit_error(max_model_len: int, needed: int, available: int, estimated_max_len: int,
                        version: Version, sizing: Sizing | None = None) -> str:
     """vLLM's 'To serve at least one request …' error with its estimated maximum length: from v0.14 in
-    format_gib and with the docs link, the possessive fixed and the CPU backend named from v0.22 (Rule.NEW_FIT_ERROR_TEXT), and from
-    v0.34 with what makes room in the setting (``room_hint``)."""
+    format_gib and with the docs link, the possessive fixed and the CPU backend named from v0.22
+    (Rule.NEW_FIT_ERROR_TEXT), and from v0.34 with what makes room in the setting (``room_hint``)."""
     if applies(Rule.FORMAT_GIB_LOGS, version):
         est = (f"Based on the available memory, the estimated maximum model length is "
                f"{estimated_max_len}. " if estimated_max_len > 0 else "")
