@@ -280,3 +280,19 @@ def test_a_v034_log_s_committed_blocks_make_the_pool_from_it_exact():
     assert row_of(result, "Extended KV cache to N blocks")["logged"] == "6,000 blocks"
     reservation = row_of(result, "Available KV cache memory")["estimated"]
     assert reservation == f"{min(result['calculation']['budget']['capacity_available']) / GIB:.2f} GiB"
+
+
+def test_a_utilization_below_one_is_warned_about_where_it_keeps_a_gib_out():
+    """measure_kv_cache_blocks warns for 0.7 < utilization < 1.0 when the share keeps 1 GiB or more of free
+    memory out of the cache: at 0.9 of an H100, total − ceil(0.9 × total) − 0.5 GiB start-up − the margin."""
+    from kvcalc.units import format_gib
+    c = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.34.0", gpu_memory_utilization=0.9)
+    margin = c.budget.term("activation peak").bytes * 3 // 4
+    withheld = c.budget.total_bytes - c.budget.requested_bytes - GIB // 2 - max(GIB, margin)
+    line = next(x for x in c.estimated.log_lines if x.startswith("gpu_memory_utilization=0.9 caps"))
+    assert f"caps this instance at {format_gib(c.budget.requested_bytes)} GiB, keeping " \
+        f"{format_gib(withheld)} GiB of free device memory out" in line
+    assert c.estimated.log_lines.index(line) == 1       # after the reservation, before the pool
+    for quiet in ({}, {"gpu_memory_utilization": 0.99}, {"gpu_memory_utilization": 0.6}):
+        lines = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.34.0", **quiet).estimated.log_lines
+        assert not any("caps this instance" in x for x in lines)

@@ -71,6 +71,7 @@ class Budget:
     compile_kept_bytes: int = 0          # of the first-start compile term, what vLLM counts as non-torch
     capacity_available: tuple[int, ...] = ()  # extensible KV cache: the profile's estimate per stage, which
                                               # vLLM prints and reserves (the pool's ceiling); () otherwise
+    withheld_bytes: int = 0              # extensible KV cache: free memory an explicit utilization keeps out
 
     @property
     def available_bytes(self) -> int:
@@ -180,5 +181,8 @@ def measured_after_warmup(budget: Budget, reserves: tuple[ReserveEstimate, ...],
     if extensible.withheld_bytes(requested, total, in_use[0], margins[0]):
         terms += (Term("start-up memory", *in_use, extensible.basis_in_use()),
                   Term("extensible margin", margins[0], margins[1], margins[2], extensible.basis_margin(platform)))
+    # what the requested share keeps out of a cache the device alone would bound (measure_kv_cache_blocks'
+    # "withheld", which it warns about for a utilization between 0.7 and 1.0)
+    withheld = max(0, total - requested - in_use[0] - margins[0])
     return replace(budget, terms=terms, stage_available=tuple(typical), stage_low=tuple(low),
-                   stage_high=tuple(high), capacity_available=tuple(capacity))
+                   stage_high=tuple(high), capacity_available=tuple(capacity), withheld_bytes=withheld)

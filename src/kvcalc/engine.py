@@ -514,6 +514,8 @@ def _measured_pool(calc_parts: dict[str, Any], final: tuple[int, ...], capacity:
             fits, error = False, logfmt.auto_fit_error(version, sizing)
         else:
             lines.append(line)
+    if fits and calc_parts.get("utilization_cap_line"):
+        lines.append(calc_parts["utilization_cap_line"])
     if fits and min(capacity) <= 0:
         fits, error = False, logfmt.no_memory_error(version, sizing)
     for target in first if fits else ():
@@ -1102,6 +1104,8 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
                                                        kv.sixteen_bit, fa_keeps_cache(kv.name), mm_prefix,
                                                        flashinfer_keeps_cache(kv.name))
         if budget is not None and budget.capacity_available:
+            parts["utilization_cap_line"] = logfmt.utilization_cap_line(
+                resolved.gpu_memory_utilization, budget.requested_bytes, budget.withheld_bytes)
             estimated = _measured_pool(parts, budget.stage_available, budget.capacity_available)
             est_low = _measured_pool(parts, budget.stage_low, budget.capacity_available)
             est_high = _measured_pool(parts, budget.stage_high, budget.capacity_available)

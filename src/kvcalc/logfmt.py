@@ -169,6 +169,20 @@ def auto_fit_error(version: Version, sizing: Sizing | None = None) -> str:
            f"token. {hint}"
 
 
+def utilization_cap_line(utilization: float, requested_bytes: int, withheld_bytes: int) -> str | None:
+    """The extensible KV cache's warning for an explicit utilization between 0.7 and 1.0 that keeps 1 GiB
+    or more of free memory out of the cache (v0.34 extensible_kv_cache.py ``measure_kv_cache_blocks``);
+    None where it stays silent."""
+    if not 0.7 < utilization < 1.0 or withheld_bytes < GIB:
+        return None
+    return (f"gpu_memory_utilization={utilization} caps this instance at {format_gib(requested_bytes)} GiB, keeping "
+            f"{format_gib(withheld_bytes)} GiB of free device memory out of the KV cache. The extensible KV cache is "
+            "sized from the memory measured after warmup and CUDA graph capture, so vLLM's own use needs no headroom "
+            "below 1.0. Leave gpu_memory_utilization unset unless it leaves room for memory vLLM does not measure: "
+            "other processes sharing the GPU (including ones that allocate on it later), the CPU on a unified-memory "
+            "device, weight transfer buffers for weight updates, or a KV connector's own device buffers.")
+
+
 def extended_line(blocks: int, committed_bytes: int) -> str:
     """The worker's line once the extensible KV cache holds its final blocks (``extend_kv_cache``)."""
     return f"Extended KV cache to {blocks} blocks ({committed_bytes / GIB:.2f} GiB)."
