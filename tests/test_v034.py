@@ -296,3 +296,22 @@ def test_a_utilization_below_one_is_warned_about_where_it_keeps_a_gib_out():
     for quiet in ({}, {"gpu_memory_utilization": 0.99}, {"gpu_memory_utilization": 0.6}):
         lines = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.34.0", **quiet).estimated.log_lines
         assert not any("caps this instance" in x for x in lines)
+
+
+def test_the_after_warmup_line_is_read_and_gives_the_blocks_where_no_extended_line_does():
+    """measure_kv_cache_blocks' INFO line, in its own format; without the worker's "Extended" line (a paste that
+    stops before it) its block count stands for the pool, and its transient is set beside kvcalc's activation."""
+    from factories import compared, row_of
+    from kvcalc.logparse import parse_log
+    line = ("(Worker pid=7) INFO 12-01 10:00:09 [extensible_kv_cache.py:1] Memory after warmup: 61.2 GiB free, 0.0 GiB "
+            "committed to the KV cache, 2.31 GiB kept for transient activations (2.31 GiB allocated at peak, 0.5 GiB "
+            "of torch reservation growth); 6100 KV cache blocks (53.61 GiB) fit within the requested 79.11 GiB. "
+            "Torch may reserve up to 7.1 GiB.")
+    parsed = parse_log(line)
+    assert (parsed.after_warmup_free_gib, parsed.transient_kept_gib, parsed.transient_peak_gib,
+            parsed.committed_blocks) == (61.2, 2.31, 2.31, 6100)
+    text = ("INFO 12-01 10:00:00 [arg_utils.py:1] non-default args: {'model': 'Qwen/Qwen3-8B'}\n"
+            "INFO 12-01 10:00:05 [gpu_worker.py:1] Available KV cache memory: 60.79 GiB\n" + line + "\n")
+    result = compared(text, "0.34.0")
+    assert result["calculation"]["from_log"]["num_blocks"] == 6100
+    assert row_of(result, "kept for transient activations")["logged"] == "2.31 GiB"

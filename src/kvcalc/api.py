@@ -316,7 +316,7 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
              "drafter": req.get("drafter")}
     model_id, config, weights, gpu, parsed_settings, _ = _inputs(inner)
     calc = calculate(config, gpu, parsed_settings, model_id=model_id, weights_bytes=weights,
-                     available_kv_gib=min(parsed.available_kv_cache_gib), committed_blocks=parsed.extended_blocks)
+                     available_kv_gib=min(parsed.available_kv_cache_gib), committed_blocks=parsed.committed_blocks)
     out = compare(parsed, calc)
     out["gpu"] = gpu.key
     out["gpu_total_gib"] = gpu_total_gib      # the memory the comparison used, where not the catalog's

@@ -155,6 +155,13 @@ def compare(parsed: ParsedLog, calc: Calculation) -> dict[str, Any]:
         ours = calc.budget.weights_as_logged / GIB
         theirs = parsed.model_loading_gib[0]
         rows.append(Row("Model loading took", f"{theirs} GiB", None, f"{ours:.2f} GiB", _pct(ours, theirs), None))
+    activation = calc.budget.term("activation peak") if calc.budget is not None else None
+    if parsed.transient_kept_gib is not None and activation is not None:
+        # v0.34's extensible cache keeps its transient peak free after warm-up; kvcalc's activation term
+        # also holds what stays allocated after the profile, so it is rather the larger
+        ours = activation.bytes / GIB
+        rows.append(Row("kept for transient activations", f"{parsed.transient_kept_gib:.2f} GiB", None,
+                        f"{ours:.2f} GiB", None, None, round(ours - parsed.transient_kept_gib, 2)))
     for term, line in BREAKDOWN_LINES:
         if term in checks:
             theirs, ours = checks[term]["logged_gib"], checks[term]["estimated_gib"]

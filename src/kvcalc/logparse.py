@@ -74,6 +74,18 @@ class ParsedLog:
     # warm-up (its "Available KV cache memory" is then only the reservation)
     extended_blocks: int | None = None
     extended_gib: float | None = None
+    # "Memory after warmup: F GiB free, … T GiB kept for transient activations (P GiB allocated at peak, …);
+    # N KV cache blocks": the free memory, the transient kept free and its allocated peak, the blocks
+    after_warmup_free_gib: float | None = None
+    transient_kept_gib: float | None = None
+    transient_peak_gib: float | None = None
+    after_warmup_blocks: int | None = None
+
+    @property
+    def committed_blocks(self) -> int | None:
+        """The blocks v0.34's extensible KV cache committed: the "Extended" line, else the worker's
+        measurement (which the engine lowers to the smallest over the workers)."""
+        return self.extended_blocks if self.extended_blocks is not None else self.after_warmup_blocks
     cuda_graph_estimate_gib: float | None = None
     # "The current --gpu-memory-utilization=U is equivalent to --gpu-memory-utilization=E without CUDA
     # graph memory profiling" (v0.20+): U − E is vLLM's CUDA-graph estimate over the GPU's total
@@ -307,6 +319,11 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
      "auto_fit_kept"),
     # v1/worker/extensible_kv_cache.py (v0.34): the blocks the extensible KV cache committed after warm-up
     ("Extended KV cache to", re.compile(r"Extended KV cache to (\d{1,16}) blocks \(" + _NUM + r" ?GiB\)"), "extended"),
+    # v1/worker/extensible_kv_cache.py measure_kv_cache_blocks (v0.34): what the worker measured after warm-up
+    ("Memory after warmup", re.compile(
+        r"Memory after warmup: " + _NUM + r" GiB free, " + _NUM + r" GiB committed to the KV cache, " + _NUM +
+        r" GiB kept for transient activations \(" + _NUM + r" GiB allocated at peak, " + _NUM +
+        r" GiB of torch reservation growth\); (\d{1,16}) KV cache blocks"), "after_warmup"),
     ("max_num_batched_tokens=", re.compile(r"max_num_batched_tokens=(\d{1,16})(?!\d)"), "mnbt"),
     # vllm/model_executor/offloader/uva.py (models/utils.py before v0.20): what --cpu-offload-gb moved
     ("Total CPU offloaded parameters", re.compile(r"Total CPU offloaded parameters: " + _NUM), "cpu_offloaded"),
@@ -616,6 +633,10 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         # every worker commits the same count (the minimum over ranks); keep the first
         log.extended_blocks = log.extended_blocks if log.extended_blocks is not None else blocks
         log.extended_gib = log.extended_gib if log.extended_gib is not None else _f(g[1])
+    elif kind == "after_warmup":
+        if log.after_warmup_free_gib is None:     # the first worker's, as for the other per-rank lines
+            log.after_warmup_free_gib, log.transient_kept_gib = _f(g[0]), _f(g[2])
+            log.transient_peak_gib, log.after_warmup_blocks = _f(g[3]), int(g[5])
     elif kind == "mnbt":
         log.max_num_batched_tokens = int(g[0])
     elif kind == "loading":
