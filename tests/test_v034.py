@@ -24,6 +24,16 @@ def test_blocks_within_rounds_each_segment_up_to_whole_granules():
     assert extensible.committed_bytes(3, (3 * MIB,) * 2) == 20 * MIB
 
 
+def test_start_up_memory_follows_the_card_and_the_gpus():
+    """STARTUP_IN_USE_GIB: the stored logs' total less 'Free memory on device … on startup'."""
+    cases = {"L4": (1, False, 22.0, "cuda"), "H100": (1, False, 79.1, "cuda"), "H200": (1, False, 139.8, "cuda"),
+             "MI300X": (1, False, 191.7, "rocm"), "TP2": (2, False, 79.1, "cuda"), "GB10": (1, True, 119.6, "cuda")}
+    typical = {key: extensible.startup_in_use(gpus, unified, int(gib * GIB), platform)[0] / GIB
+               for key, (gpus, unified, gib, platform) in cases.items()}
+    assert typical == pytest.approx({"L4": 0.25, "H100": 0.45, "H200": 0.55, "MI300X": 0.35, "TP2": 0.6,
+                                     "GB10": 7.5}, abs=0.01)
+
+
 def test_margin_is_a_floor_or_three_quarters_of_the_peak():
     """KV_CACHE_MARGIN_FLOOR_BYTES (1 GiB, 3 GiB on ROCm) and KV_CACHE_MARGIN_FRACTION (0.75)."""
     assert extensible.margin_bytes(GIB, "cuda") == GIB
@@ -43,10 +53,11 @@ def test_the_pool_is_v033s_budget_less_the_start_up_memory_and_the_margin():
     assert b.requested_bytes == c.gpu.total_bytes
     term = {t.name: t.bytes for t in b.terms}
     margin = max(GIB, int(0.75 * term["activation peak"]))
-    assert term["start-up memory"] == GIB // 2 and term["extensible margin"] == margin
+    in_use = int(0.45 * GIB)        # an 80 GB card: the A100, L40S and H100 logs' 0.41-0.61 GiB
+    assert term["start-up memory"] == in_use and term["extensible margin"] == margin
     before_graphs = b.requested_bytes - sum(term[k] for k in ("weights", "activation peak", "non-torch memory"))
     assert b.capacity_available == (before_graphs - term.get("first-start compile", 0),)
-    assert b.available_bytes == b.capacity_available[0] - term["CUDA graphs"] - GIB // 2 - margin
+    assert b.available_bytes == b.capacity_available[0] - term["CUDA graphs"] - in_use - margin
     # 36 layers of 64-token pages (64 × 8 heads × 256 × 2 B = 256 KiB), each layer's share in 2 MiB granules
     page = 64 * 8 * 256 * 2
     blocks = c.estimated.num_blocks
@@ -284,11 +295,11 @@ def test_a_v034_log_s_committed_blocks_make_the_pool_from_it_exact():
 
 def test_a_utilization_below_one_is_warned_about_where_it_keeps_a_gib_out():
     """measure_kv_cache_blocks warns for 0.7 < utilization < 1.0 when the share keeps 1 GiB or more of free
-    memory out of the cache: at 0.9 of an H100, total − ceil(0.9 × total) − 0.5 GiB start-up − the margin."""
+    memory out of the cache: at 0.9 of an H100, total − ceil(0.9 × total) − 0.45 GiB start-up − the margin."""
     from kvcalc.units import format_gib
     c = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.34.0", gpu_memory_utilization=0.9)
     margin = c.budget.term("activation peak").bytes * 3 // 4
-    withheld = c.budget.total_bytes - c.budget.requested_bytes - GIB // 2 - max(GIB, margin)
+    withheld = c.budget.total_bytes - c.budget.requested_bytes - int(0.45 * GIB) - max(GIB, margin)
     line = next(x for x in c.estimated.log_lines if x.startswith("gpu_memory_utilization=0.9 caps"))
     assert f"caps this instance at {format_gib(c.budget.requested_bytes)} GiB, keeping " \
         f"{format_gib(withheld)} GiB of free device memory out" in line

@@ -162,7 +162,7 @@ def measured_after_warmup(budget: Budget, reserves: tuple[ReserveEstimate, ...],
     profile's own estimate, which adds no CUDA-graph term, becomes the capacity vLLM prints as
     "Available KV cache memory". ``gpus`` is the GPUs of one engine (the start-up memory grows with
     NCCL's communicators)."""
-    in_use = extensible.startup_in_use(gpus, unified_memory)
+    in_use = extensible.startup_in_use(gpus, unified_memory, budget.total_bytes, platform)
     total, requested = budget.total_bytes, budget.requested_bytes
     typical, low, high, capacity = [], [], [], []
     for i, r in enumerate(reserves):

@@ -37,13 +37,17 @@ MARGIN_FLOOR_BYTES = {"cuda": 1 << 30, "rocm": 3 << 30}
 MARGIN_FRACTION = 0.75
 """``KV_CACHE_MARGIN_FRACTION``: the margin grows with the transient peak beyond the floor."""
 
-STARTUP_IN_USE_GIB = {"single": (0.5, 0.3, 0.9), "multi": (0.6, 0.35, 1.2), "unified": (7.5, 5.0, 10.0)}
-"""Device memory in use when vLLM's worker takes its first snapshot (typical, low, high GiB): total
-less the free memory of "Free memory on device (F/T GiB) on startup" in the stored logs. One GPU:
-0.1 (T4) to 0.61 GiB (H100, B300), 0.41 on A100, 0.49-0.51 on L40S and H200, up to 1.5 GiB under
-WSL2; tensor or pipeline parallel starts, whose NCCL communicators exist by then, 0.4 to 1.15 GiB;
-a GB10, whose memory the host shares, 7.2 and 8.2 GiB. The pool of releases before v0.34 never
-depended on it (the budget was a share of the total); the extensible cache takes what is free."""
+STARTUP_IN_USE_GIB = {"small": (0.25, 0.1, 0.9), "mid": (0.45, 0.25, 0.9), "large": (0.55, 0.35, 0.9),
+                      "rocm": (0.35, 0.25, 0.9), "multi": (0.6, 0.35, 1.2), "unified": (7.5, 5.0, 10.0)}
+"""Device memory in use when vLLM's worker takes its first snapshot (typical, low, high GiB): total less
+the free memory of "Free memory on device (F/T GiB) on startup" in the stored logs, by the size of the
+card, whose CUDA context grows with it. One GPU under 32 GiB ("small"): 0.1 (T4) to 0.26 (L4 0.19, A10
+0.23, RTX 4080 0.23, RTX 3090 0.26), up to 0.88 on desktop cards that also drive a display; 32-100 GiB
+("mid"): A40 0.26, A100 0.41-0.46, L40S 0.42-0.49, H100 0.52-0.61; larger ("large"): H200 0.51-0.60,
+B300 0.61; MI300X ("rocm") 0.33; tensor or pipeline parallel starts ("multi"), whose NCCL communicators
+exist by then, 0.38 to 1.15; a GB10 ("unified"), whose memory the host shares, 7.2 and 8.2 GiB. The pool
+of releases before v0.34 never depended on it (the budget was a share of the total); the extensible
+cache takes what is free."""
 
 
 @dataclass(frozen=True)
@@ -59,9 +63,12 @@ def margin_bytes(transient_peak: int, platform: str) -> int:
     return max(MARGIN_FLOOR_BYTES.get(platform, 1 << 30), int(transient_peak * MARGIN_FRACTION))
 
 
-def startup_in_use(gpus: int, unified_memory: bool) -> tuple[int, int, int]:
-    """``STARTUP_IN_USE_GIB`` in bytes for one GPU of a start over ``gpus`` GPUs."""
-    row = "unified" if unified_memory else "multi" if gpus > 1 else "single"
+def startup_in_use(gpus: int, unified_memory: bool, total_bytes: int, platform: str = "cuda"
+                   ) -> tuple[int, int, int]:
+    """``STARTUP_IN_USE_GIB`` in bytes for one GPU of ``total_bytes`` in a start over ``gpus`` GPUs."""
+    gib = total_bytes / GIB
+    row = "unified" if unified_memory else "multi" if gpus > 1 else "rocm" if platform == "rocm" else \
+        "small" if gib < 32 else "mid" if gib <= 100 else "large"
     typical, low, high = STARTUP_IN_USE_GIB[row]
     return int(typical * GIB), int(low * GIB), int(high * GIB)
 
