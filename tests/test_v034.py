@@ -164,6 +164,7 @@ def test_a_v034_log_gives_the_reservation_not_the_pool():
 @pytest.mark.parametrize("model, gpu, tp, v33, v34", [
     ("Qwen/Qwen3-8B", "h100", 1, 16, 64),                      # FLASH_ATTN takes the new default
     ("meta-llama/Llama-3.1-8B-Instruct", "mi300x", 1, 16, 16),  # ROCM_ATTN prefers 16 (rocm_attn.py)
+    ("Qwen/Qwen3-8B", "radeon-pro-w7900", 1, 16, 64),           # gfx1100 puts TRITON_ATTN first in v0.34
     ("openai/gpt-oss-120b", "mi300x", 1, 64, 64),              # ROCM_AITER_UNIFIED_ATTN's own 64
     ("deepseek-ai/DeepSeek-V3", "b200", 8, 32, 64),            # FLASHINFER_MLA takes 32 or 64
     ("deepseek-ai/DeepSeek-V3", "h100", 8, 16, 64),            # FLASH_ATTN_MLA: multiples of 16
@@ -172,6 +173,13 @@ def test_default_block_is_64_from_v034(model, gpu, tp, v33, v34):
     blocks = [calc(model, gpu, max_model_len=8192, tensor_parallel_size=tp, vllm_version=v).layout.block_size
               for v in ("0.33.0", "0.34.0")]
     assert blocks == [v33, v34]
+
+
+def test_an_fp8_e5m2_cache_keeps_rdna_on_rocm_attn():
+    """Attention refuses fp8_e5m2 for backends that take an fp8 query, as TRITON_ATTN does on RDNA: v0.34 keeps
+    ROCM_ATTN first for it, with its 16-token block."""
+    c = calc("Qwen/Qwen3-8B", "radeon-pro-w7900", max_model_len=8192, vllm_version="0.34.0", kv_cache_dtype="fp8_e5m2")
+    assert c.layout.block_size == 16
 
 
 def test_hybrid_attention_blocks_become_multiples_of_64():

@@ -1069,7 +1069,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
         mamba_ssm_dtype=s.mamba_ssm_cache_dtype if s.mamba_ssm_cache_dtype not in (None, "auto")
         else default_ssm_dtype(arch, version, model_dtype),
         backend_block=backend_block(arch, gpu.target, version, mm_prefix, s.kv_connector is not None,
-                                    s.attention_backend),
+                                    s.attention_backend, kv.name),
         attention_backend=s.attention_backend, fp4_indexer=bool(s.fp4_indexer_cache)))
     grouping = paging.group_layers(layout.all_specs, version)
     if grouping.packed is not None and len(layout.stages) > 1:

@@ -230,7 +230,7 @@ def rocm_unified_attention(arch: ModelArch, gpu: GpuTarget, version: Version, kv
 
 
 def backend_block(arch: ModelArch, gpu: GpuTarget, version: Version, mm_prefix: bool, kv_connector: bool,
-                  forced_backend: str | None = None) -> tuple[int, Text] | None:
+                  forced_backend: str | None = None, kv_cache_dtype: str = "auto") -> tuple[int, Text] | None:
     """The block the backend vLLM picks prefers where it is not the default 16 (None otherwise, or
     where a backend is forced): 64 on the TRITON_FLASHINFER composite (``mm_prefix_composite``) and on
     ROCM_AITER_UNIFIED_ATTN (``rocm_unified_attention``)."""
@@ -240,9 +240,15 @@ def backend_block(arch: ModelArch, gpu: GpuTarget, version: Version, mm_prefix: 
         return MM_PREFIX_COMPOSITE_BLOCK, Text("block.mm_prefix_composite")
     if rocm_unified_attention(arch, gpu, version, kv_connector):
         return ROCM_UNIFIED_BLOCK, Text("block.rocm_unified")
-    if applies(Rule.DEFAULT_BLOCK_SIZE_64, version) and rocm_attention(arch, gpu, kv_connector):
+    if applies(Rule.DEFAULT_BLOCK_SIZE_64, version) and rocm_attention(arch, gpu, kv_connector) and \
+            not (gpu.compute_capability in TRITON_FIRST_GFX and kv_cache_dtype != "fp8_e5m2"):
         return ROCM_ATTN_BLOCK, Text("block.rocm_attn")
     return None
+
+
+TRITON_FIRST_GFX = ("gfx1100", "gfx1201")
+"""RDNA 3 and RDNA 4 cards on which v0.34 puts TRITON_ATTN, which takes the 64-token default, before ROCM_ATTN
+unless the KV cache is fp8_e5m2 (platforms/rocm.py ``get_attn_backend_cls``)."""
 
 
 ROCM_ATTN_BLOCK = 16

@@ -1326,8 +1326,10 @@ class Rule(Enum):
         _v("0.34.0"), "v0.34.0 wheel", "vllm/config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE",
         "the default block is 64 tokens (16 before): FlashAttention, FlashInfer, Triton and the MLA backends that "
         "take it (FLASH_ATTN_MLA, Triton MLA, FlashInfer MLA's 32, ROCm's sparse MLA) use 64, so a hybrid's "
-        "attention block is a multiple of 64; ROCM_ATTN keeps 16 (get_preferred_block_size)",
-        "confirmed: DEFAULT_BLOCK_SIZE = 16 in the v0.33.0 wheel, 64 in v0.34.0 (rocm_attn.py prefers 16)")
+        "attention block is a multiple of 64; ROCM_ATTN keeps 16 (get_preferred_block_size), which RDNA 3 and 4 "
+        "(gfx1100, gfx1201) now run only for an fp8_e5m2 cache, TRITON_ATTN coming first there",
+        "confirmed: DEFAULT_BLOCK_SIZE = 16 in the v0.33.0 wheel, 64 in v0.34.0 (rocm_attn.py prefers 16; "
+        "platforms/rocm.py swaps TRITON_ATTN ahead on gfx1100/gfx1201)")
     MODEL_RUNNER_V1_REMOVED = RuleInfo(
         _v("0.34.0"), "v0.34.0 wheel", "vllm/v1/worker/gpu_model_runner.py (removed); vllm/envs.py",
         "model runner V2 is the only runner: VLLM_USE_V2_MODEL_RUNNER=0 stops the start, and suffix decoding "
@@ -2437,8 +2439,9 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "DEFAULT_BLOCK_SIZE_64": (
         "默认块大小为 64 个 token（此前 16）：FlashAttention、FlashInfer、Triton 以及接受它的 MLA 后端（FLASH_ATTN_MLA、"
         "Triton MLA、FlashInfer MLA 的 32、ROCm 的稀疏 MLA）都用 64，混合模型的注意力块因此是 64 的倍数；ROCM_ATTN 保持 16"
-        "（get_preferred_block_size）",
-        "已确认：v0.33.0 wheel 中 DEFAULT_BLOCK_SIZE = 16，v0.34.0 中为 64（rocm_attn.py 偏好 16）"),
+        "（get_preferred_block_size），而 RDNA 3 与 4（gfx1100、gfx1201）现在只在 fp8_e5m2 缓存时使用它，其余情况先用 TRITON_ATTN",
+        "已确认：v0.33.0 wheel 中 DEFAULT_BLOCK_SIZE = 16，v0.34.0 中为 64（rocm_attn.py 偏好 16；platforms/rocm.py 在 "
+        "gfx1100/gfx1201 上把 TRITON_ATTN 调到前面）"),
     "MODEL_RUNNER_V1_REMOVED": (
         "model runner V2 成为唯一的 runner：VLLM_USE_V2_MODEL_RUNNER=0 会使启动失败；suffix 解码在 V2 上运行，"
         "V2 为它把每个请求的 token id 存在 GPU 上（与 n-gram 相同）",
