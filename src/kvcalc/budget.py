@@ -166,15 +166,15 @@ def measured_after_warmup(budget: Budget, reserves: tuple[ReserveEstimate, ...],
     total, requested = budget.total_bytes, budget.requested_bytes
     typical, low, high, capacity = [], [], [], []
     for i, r in enumerate(reserves):
-        margin = extensible.margin_bytes(r.activation[0], platform)
+        margin = extensible.margin_bytes(_transient(r, 0), platform)
         typical.append(budget.stage_available[i] - extensible.withheld_bytes(requested, total, in_use[0], margin))
         low.append(budget.stage_low[i] - extensible.withheld_bytes(
-            requested, total, in_use[2], extensible.margin_bytes(r.activation[2], platform)))
+            requested, total, in_use[2], extensible.margin_bytes(_transient(r, 2), platform)))
         high.append(budget.stage_high[i] - extensible.withheld_bytes(
-            requested, total, in_use[1], extensible.margin_bytes(r.activation[1], platform)))
+            requested, total, in_use[1], extensible.margin_bytes(_transient(r, 1), platform)))
         capacity.append(budget.stage_available[i] + r.cuda_graphs[0])
     r = reserves[budget.limiting_stage]
-    margins = tuple(extensible.margin_bytes(r.activation[k], platform) for k in (0, 1, 2))
+    margins = tuple(extensible.margin_bytes(_transient(r, k), platform) for k in (0, 1, 2))
     # vLLM deducts no estimate here: the graphs it captures take their memory before it measures
     terms = tuple(replace(term, basis=Text("basis.graphs_after_warmup", basis=term.basis))
                   if term.name == "CUDA graphs" and term.high else term for term in budget.terms)
@@ -186,3 +186,10 @@ def measured_after_warmup(budget: Budget, reserves: tuple[ReserveEstimate, ...],
     withheld = max(0, total - requested - in_use[0] - margins[0])
     return replace(budget, terms=terms, stage_available=tuple(typical), stage_low=tuple(low),
                    stage_high=tuple(high), capacity_available=tuple(capacity), withheld_bytes=withheld)
+
+
+def _transient(r: ReserveEstimate, k: int) -> int:
+    """The transient peak the extensible cache keeps free and scales its margin by (its
+    reserved_headroom_bytes starts at the profile's peak): the activation peak, with a first start's compile
+    temporaries, which that peak holds; ``k`` picks typical, low or high."""
+    return r.activation[k] + r.cold_compile[k]

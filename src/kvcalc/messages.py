@@ -1237,9 +1237,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "vLLM worker 启动时已占用的显存（CUDA 上下文、cuBLAS、NCCL）：总显存减去已存日志中的 'Free memory on device … "
         "on startup'，单卡 0.1-0.6 GiB，多卡最多 1.2 GiB"),
     "basis.extensible_margin": (
-        "the extensible KV cache's margin: max({floor:g} GiB, 0.75 × the activation peak), kept free for "
-        "fragmentation and steps warm-up does not reproduce (KV_CACHE_MARGIN_FLOOR_BYTES, KV_CACHE_MARGIN_FRACTION)",
-        "可扩展 KV 缓存的余量：max({floor:g} GiB, 0.75 × 激活峰值)，为碎片和预热未复现的步骤保留"
+        "the extensible KV cache's margin: max({floor:g} GiB, 0.75 × the activation peak), a first start's compile "
+        "temporaries included, kept free for fragmentation and steps warm-up does not reproduce "
+        "(KV_CACHE_MARGIN_FLOOR_BYTES, KV_CACHE_MARGIN_FRACTION)",
+        "可扩展 KV 缓存的余量：max({floor:g} GiB, 0.75 × 激活峰值)，包括首次启动编译的临时显存，为碎片和预热未复现的步骤保留"
         "（KV_CACHE_MARGIN_FLOOR_BYTES、KV_CACHE_MARGIN_FRACTION）"),
     "basis.in_measured_reserve": (
         "counted in the reserve your log measured",
