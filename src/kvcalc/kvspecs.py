@@ -231,9 +231,10 @@ def rocm_unified_attention(arch: ModelArch, gpu: GpuTarget, version: Version, kv
 
 def backend_block(arch: ModelArch, gpu: GpuTarget, version: Version, mm_prefix: bool, kv_connector: bool,
                   forced_backend: str | None = None, kv_cache_dtype: str = "auto") -> tuple[int, Text] | None:
-    """The block the backend vLLM picks prefers where it is not the default 16 (None otherwise, or
+    """The block the backend vLLM picks prefers where it is not the release's default (None otherwise, or
     where a backend is forced): 64 on the TRITON_FLASHINFER composite (``mm_prefix_composite``) and on
-    ROCM_AITER_UNIFIED_ATTN (``rocm_unified_attention``)."""
+    ROCM_AITER_UNIFIED_ATTN (``rocm_unified_attention``), and from v0.34, whose default is 64, ROCM_ATTN's 16
+    (``rocm_attention``; not on RDNA 3/4 unless ``kv_cache_dtype`` is fp8_e5m2, TRITON_FIRST_GFX)."""
     if forced_backend is not None:
         return None
     if mm_prefix_composite(arch, gpu, version, mm_prefix):

@@ -777,8 +777,9 @@ def resolve(s: Settings, device_total_bytes: int, device_name: str, derived_max_
 
 def extensible_kv_cache_in_effect(s: Settings, version: Version) -> bool:
     """Whether vLLM sizes the pool from memory measured after warm-up (extensible.py;
-    ``VllmConfig._resolve_extensible_kv_cache``): from v0.34 on CUDA and ROCm unless --no-enable-extensible-kv-cache, --kv-cache-memory-bytes or
-    --num-gpu-blocks-override (which size the pool themselves), a NIXL connector unless asked for
+    ``VllmConfig._resolve_extensible_kv_cache``): from v0.34 on CUDA and ROCm unless
+    --no-enable-extensible-kv-cache, --kv-cache-memory-bytes or --num-gpu-blocks-override (which size the
+    pool themselves), a NIXL connector unless asked for
     (NIXL exports the cache through fabric handles, which need an IMEX channel most machines lack;
     ``resolve`` refuses asking for it on ROCm), or WSL2 (no virtual memory management: vLLM falls
     back with a warning, ``vmm_unavailable_reason``)."""

@@ -430,9 +430,9 @@ def test_the_utilization_chart_marks_where_vllm_starts(py_page):
     page = py_page
     reset(page)
     gpu = catalog_gpu("rtx-4090")
-    set_form(page, model="Qwen/Qwen3-8B", gpu=gpu, max_model_len=40960, vllm_version="0.33.0")
+    set_form(page, model="Qwen/Qwen3-8B", gpu=gpu, vllm_version="0.33.0", max_model_len=40960)
     poll(page, "() => window.__kvcalc.lastRequest?.gpu", gpu)
-    base = settle(page, max_model_len=40960)
+    base = settle(page, max_model_len=40960, vllm_version="0.33.0")
     pu = oracle({**base, "curves": True})["result"]["curves"]["pool_vs_utilization"]
     starts = [b["gpu_memory_utilization"] for a, b in zip(pu, pu[1:]) if a["pool_tokens"] == 0 < b["pool_tokens"]]
     assert len(starts) == 1 and 0.5 < starts[0] < 1
