@@ -37,7 +37,7 @@ run_settings = st.fixed_dictionaries({
     "tensor_parallel_size": st.sampled_from([1, 2, 4, 8]),
     "max_model_len": st.one_of(st.none(), st.integers(1, 200_000)),
     "max_num_batched_tokens": st.one_of(st.none(), st.integers(1, 65536)),
-    "vllm_version": st.sampled_from(["0.10.0", "0.14.1", "0.20.0", "0.21.0", "0.25.1", "0.26.0", "0.33.0"]),
+    "vllm_version": st.sampled_from(["0.10.0", "0.14.1", "0.20.0", "0.21.0", "0.25.1", "0.26.0", "0.33.0", "0.34.0"]),
     "block_size": st.one_of(st.none(), st.sampled_from([8, 16, 32, 64])),
 })
 
@@ -173,3 +173,29 @@ def test_a_pasted_deployment_spec_is_read_or_refused_with_a_reason(words):
     from kvcalc import api
     r = api.handle({"op": "read_command", "text": "image: vllm/vllm-openai:v0.31.0\ncommand:" + " ".join(words)})
     assert r["ok"] or r["error"]["fields"], r
+
+
+@SETTINGS
+@given(cfg=configs(), s=run_settings, util=st.one_of(st.none(), st.floats(0.3, 1.0)),
+       gpu=st.sampled_from(["h100", "l4", "mi300x", "b200"]))
+def test_the_extensible_pool_stays_inside_its_reservation(cfg, s, util, gpu):
+    """v0.34's extensible KV cache (extensible.py): the blocks committed after warm-up never exceed what the
+    printed reservation holds, their 2 MiB-granule footprint fits the measured budget, and the band holds the
+    typical pool."""
+    from kvcalc import extensible, paging
+    s = {**s, "vllm_version": "0.34.0", "block_size": None}
+    try:
+        c = calculate(cfg, find_gpu(gpu), Settings(**s, gpu_memory_utilization=util))
+    except KvcalcError:
+        return
+    b = c.budget
+    if b is None or not b.capacity_available:
+        return
+    assert b.available_low <= b.available_bytes <= b.available_high
+    assert b.available_bytes <= min(b.capacity_available)
+    p = c.estimated
+    if p.fits:
+        strides = extensible.segment_strides(c.grouping)
+        assert p.num_blocks <= paging.num_blocks(c.grouping, min(b.capacity_available))
+        assert extensible.committed_bytes(p.num_blocks, strides) <= b.available_bytes
+        assert c.estimated_low.num_blocks <= p.num_blocks <= c.estimated_high.num_blocks
