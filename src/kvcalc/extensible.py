@@ -21,8 +21,6 @@ The blocks are the most whose pages, each layer's segment rounded up to 2 MiB gr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from . import paging
 from .messages import Text
 from .units import GIB
@@ -48,14 +46,6 @@ B300 0.61; MI300X ("rocm") 0.33; tensor or pipeline parallel starts ("multi"), w
 exist by then, 0.38 to 1.15; a GB10 ("unified"), whose memory the host shares, 7.2 and 8.2 GiB. The pool
 of releases before v0.34 never depended on it (the budget was a share of the total); the extensible
 cache takes what is free."""
-
-
-@dataclass(frozen=True)
-class ExtensibleTerms:
-    """The two terms the measured budget subtracts beyond v0.33's (bytes: typical, low, high)."""
-
-    in_use: tuple[int, int, int]
-    margin: tuple[int, int, int]
 
 
 def margin_bytes(transient_peak: int, platform: str) -> int:
