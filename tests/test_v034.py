@@ -334,3 +334,32 @@ def test_the_after_warmup_line_is_read_and_gives_the_blocks_where_no_extended_li
     result = compared(text, "0.34.0")
     assert result["calculation"]["from_log"]["num_blocks"] == 6100
     assert row_of(result, "kept for transient activations")["logged"] == "2.31 GiB"
+
+
+def test_the_start_up_memory_band_holds_every_stored_log_that_vllm_would_size_this_way():
+    """Each stored log that printed 'Free memory on device (F/T GiB) on startup' shows the memory in use before
+    vLLM's first snapshot, T − F: every one outside WSL2 (where the extensible cache falls back) lies in the band
+    STARTUP_IN_USE_GIB gives its card and GPU count, and the typical value is within 0.15 GiB of the median."""
+    import json
+    import statistics
+    from pathlib import Path
+    from kvcalc.catalog import find_gpu
+    from kvcalc.logparse import parse_log
+    logs = json.loads((Path(__file__).parent.parent / "data" / "vllm_logs.json").read_text(encoding="utf-8"))["logs"]
+    misses, errors = [], []
+    for entry in logs:
+        logged = entry.get("logged") or {}
+        if logged.get("free_gib") is None or logged.get("total_gib") is None:
+            continue
+        if parse_log(entry.get("excerpt") or "").pinned_memory is False or "WSL" in (entry.get("notes") or ""):
+            continue
+        gpu = find_gpu(entry["gpu"])
+        gpus = (entry.get("tensor_parallel_size") or 1) * (entry.get("pipeline_parallel_size") or 1)
+        typical, low, high = (x / GIB for x in extensible.startup_in_use(gpus, gpu.unified_memory, gpu.total_bytes,
+                                                                          gpu.platform))
+        in_use = logged["total_gib"] - logged["free_gib"]
+        errors.append(typical - in_use)
+        if not low - 0.005 <= in_use <= high + 0.005:
+            misses.append((entry["id"], round(in_use, 2)))
+    assert len(errors) >= 90 and misses == []
+    assert abs(statistics.median(errors)) < 0.15
