@@ -363,3 +363,28 @@ def test_the_start_up_memory_band_holds_every_stored_log_that_vllm_would_size_th
             misses.append((entry["id"], round(in_use, 2)))
     assert len(errors) >= 90 and misses == []
     assert abs(statistics.median(errors)) < 0.15
+
+
+def test_suffix_decoding_without_a_token_count_drafts_vllms_default():
+    """Suffix decoding given no num_speculative_tokens drafts its tree depth, 24, before v0.34 and 8 from v0.34
+    (spec_decode/suffix/config.py): the decode query that the CUDA graphs follow is 1 + that; the serve command
+    leaves the count to vLLM as the user did."""
+    from kvcalc import api
+    def run(version, spec):
+        r = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "h100",
+                        "settings": {"max_model_len": 8192, "vllm_version": version, "speculative": spec}})
+        assert r["ok"], r
+        return r["result"]
+    v34 = run("0.34.0", {"method": "suffix"})
+    v33 = run("0.33.0", {"method": "suffix"})
+    given = run("0.34.0", {"method": "suffix", "num_speculative_tokens": 8})
+    assert v34["estimated"]["tokens"] == given["estimated"]["tokens"]
+    assert v34["budget"]["terms"] == given["budget"]["terms"]
+    assert '--speculative-config \'{"method":"suffix"}\'' in v34["serve_command"]
+    # the settings report what vLLM drafts
+    assert (v33["settings"]["speculative"]["num_speculative_tokens"],
+            v34["settings"]["speculative"]["num_speculative_tokens"]) == (24, 8)
+    from kvcalc.settings import Speculative, speculative_tokens
+    from kvcalc.versions import parse_version
+    assert [speculative_tokens(Speculative("suffix", None), parse_version(v)) for v in ("0.33.0", "0.34.0")] == [24, 8]
+    assert speculative_tokens(Speculative("ngram", None), parse_version("0.34.0")) == 1

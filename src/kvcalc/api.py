@@ -55,7 +55,7 @@ def settings_from_dict(d: dict[str, Any] | None) -> Settings:
             raise SettingsError({"--speculative-config": Text("request.speculative_object")})
         speculative = Speculative(
             method=spec["method"][:64],
-            num_speculative_tokens=spec.get("num_speculative_tokens") or 1,
+            num_speculative_tokens=spec.get("num_speculative_tokens"),
             draft_config=spec.get("draft_config"), model=spec.get("model"))
     clean = {k: v for k, v in d.items() if v is not None}
     return Settings(**clean, speculative=speculative)

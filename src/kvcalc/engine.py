@@ -29,7 +29,8 @@ from .params import expert_count, text_part
 from .quant_support import check_quantization_supported, needs_deprecated_flag
 from .servecmd import serve_command
 from .settings import (NO_LENGTH_KEY_MAX_LEN, Resolved, Settings, Speculative, allreduce_fusion_pass,
-                       cudagraph_mode_in_effect, resolve, runs_eager, spec_family, with_batch_floor)
+                       cudagraph_mode_in_effect, resolve, runs_eager, spec_family, speculative_tokens,
+                       with_batch_floor)
 from .specs import SizingContext
 from .units import GIB
 from .versions import (NEWEST_LOGGED, Rule, Version, applies, breakable_cudagraphs, default_v2_architectures,
@@ -1025,7 +1026,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     online, needs_checkpoint = serving_quantization(config, s.weights)
     if needs_checkpoint:
         notes = [*notes, Text("note.weights_need_checkpoint", fmt=s.weights)]
-    spec_tokens = (s.speculative.num_speculative_tokens or 1) if s.speculative else 0
+    spec_tokens = speculative_tokens(s.speculative, version) if s.speculative else 0
     if arch.model_type == "zamba2" and s.pipeline_parallel_size > 1:
         raise SettingsError({"--pipeline-parallel-size": Text("settings.zamba2_no_pp")})
     if arch.mamba is not None and arch.mamba.flavour == "kda" and gpu.target.platform != "cuda":

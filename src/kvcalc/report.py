@@ -9,6 +9,7 @@ from typing import Any
 
 from .engine import Calculation, PoolResult
 from .reserve import SAMPLER_NAMES
+from .settings import speculative_tokens
 from .units import GIB
 from .versions import Rule, applies
 
@@ -107,7 +108,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "hf_overrides": s.hf_overrides,
             # the speculative config as vLLM's flag spells it, and whether the drafter's config was given
             "speculative": None if s.speculative is None else {
-                "method": s.speculative.method, "num_speculative_tokens": s.speculative.num_speculative_tokens,
+                "method": s.speculative.method, "num_speculative_tokens": speculative_tokens(s.speculative, r.version),
                 "model": s.speculative.model, "drafter_config": s.speculative.draft_config is not None},
             "defaults_used": sorted(r.defaults_used), "batch_defaults_row": r.batch_defaults.memory_class,
         },

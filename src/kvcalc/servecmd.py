@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from typing import Any
 
 from .settings import BACKEND_VARIABLE, Resolved
 from .versions import Rule, applies, default_gpu_memory_utilization, flashinfer_sampler_default
@@ -123,8 +124,9 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
     if mxfp4_experts and s.mxfp4_marlin and marlin_flag:
         flag("--moe-backend", "marlin")
     if s.speculative is not None:
-        cfg = {"method": s.speculative.method,
-               "num_speculative_tokens": s.speculative.num_speculative_tokens}
+        cfg: dict[str, Any] = {"method": s.speculative.method}
+        if s.speculative.num_speculative_tokens is not None:    # else vLLM's default for the method
+            cfg["num_speculative_tokens"] = s.speculative.num_speculative_tokens
         if s.speculative.model:
             cfg["model"] = s.speculative.model
         flag("--speculative-config", json.dumps(cfg, separators=(",", ":")))

@@ -196,7 +196,7 @@ class Speculative:
     tokens per step, and the draft model's config.json when it has its own layers."""
 
     method: str
-    num_speculative_tokens: int = 1
+    num_speculative_tokens: int | None = 1      # None: not given, vLLM's default (``speculative_tokens``)
     draft_config: dict[str, Any] | None = None
     model: str | None = None
 
@@ -204,6 +204,21 @@ class Speculative:
 DRAFTER_METHODS = ("eagle", "eagle3", "draft_model", "dflash")
 """Speculative methods whose ``model`` is a drafter with a config.json of its own (and attention
 layers with a cache of their own): the "eagle" family of ``spec_family``."""
+
+
+SUFFIX_TREE_DEPTH = 24
+"""``suffix_decoding_max_tree_depth``'s default (vllm/config/speculative.py, v0.33 and v0.34)."""
+
+
+def speculative_tokens(spec: "Speculative", version: Version) -> int:
+    """Tokens drafted a step: as given, else vLLM's default for the method: suffix decoding drafts its tree
+    depth (24) before v0.34 and min(8, that depth) from v0.34 (Rule.SUFFIX_DEFAULT_TOKENS_8); kvcalc takes 1
+    for the other methods (MTP checkpoints name one draft layer, which vLLM reads as one token)."""
+    if spec.num_speculative_tokens is not None:
+        return spec.num_speculative_tokens
+    if isinstance(spec.method, str) and spec.method.lower() == "suffix":
+        return min(8, SUFFIX_TREE_DEPTH) if applies(Rule.SUFFIX_DEFAULT_TOKENS_8, version) else SUFFIX_TREE_DEPTH
+    return 1
 
 
 def spec_family(method: str) -> str | None:

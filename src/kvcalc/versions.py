@@ -1392,6 +1392,12 @@ class Rule(Enum):
         _v("0.34.0"), "v0.34.0 wheel", "vllm/envs.py removed_environment_variables",
         "VLLM_MARLIN_INPUT_DTYPE (Marlin's 8-bit activations) is removed: setting it stops the start",
         "confirmed: read in the v0.33.0 wheel's envs.py, listed in removed_environment_variables in v0.34.0")
+    SUFFIX_DEFAULT_TOKENS_8 = RuleInfo(
+        _v("0.34.0"), "v0.34.0 wheel", "vllm/v1/worker/gpu/spec_decode/suffix/config.py",
+        "suffix decoding without num_speculative_tokens drafts min(8, suffix_decoding_max_tree_depth) tokens a "
+        "step, 8 by default (the tree depth, 24, before), which sets the decode query length its graphs follow",
+        "confirmed: the v0.33.0 wheel sets num_speculative_tokens to suffix_decoding_max_tree_depth "
+        "(config/speculative.py:1735), v0.34.0 to min(8, it)")
 
     @property
     def info(self) -> RuleInfo:
@@ -2489,6 +2495,11 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "MARLIN_INPUT_DTYPE_REMOVED": (
         "移除 VLLM_MARLIN_INPUT_DTYPE（Marlin 的 8 位激活）：设置它会使启动失败",
         "已确认：v0.33.0 wheel 的 envs.py 读取它，v0.34.0 把它列入 removed_environment_variables"),
+    "SUFFIX_DEFAULT_TOKENS_8": (
+        "未给出 num_speculative_tokens 时，suffix 解码每步起草 min(8, suffix_decoding_max_tree_depth) 个 token，默认 8"
+        "（此前为树深度 24），它决定 CUDA graph 所依据的 decode query 长度",
+        "已确认：v0.33.0 wheel 把 num_speculative_tokens 设为 suffix_decoding_max_tree_depth（config/speculative.py:1735），"
+        "v0.34.0 设为 min(8, 该值)"),
 }
 """The rule table's "what" and "basis" in Chinese, for the page (messages.py)."""
 
