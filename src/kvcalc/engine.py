@@ -36,7 +36,7 @@ from .units import GIB
 from .versions import (NEWEST_LOGGED, Rule, Version, applies, breakable_cudagraphs, default_v2_architectures,
                        flashinfer_sampler_default, rocm_keeps_v1, runs_on_v1_for)
 from .weights import (DRAFTER_WEIGHT_METHODS, drafter_weights, experts_on_first_gpu, format_for, mxfp4_expert_align,
-                      serving_quantization)
+                      serving_quantization, unpriced_quant_method)
 
 _FLOAT_EPS = 1e-9
 
@@ -1023,6 +1023,9 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     deprecated_flag = needs_deprecated_flag(config, s.weights, version)
     if deprecated_flag:
         notes = [*notes, Text("note.deprecated_quantization", since=str(Rule.DEPRECATED_QUANTIZATION_GATE.info.since))]
+    unpriced = unpriced_quant_method(config) if weights_bytes is None and s.weights in (None, "auto") else None
+    if unpriced:
+        notes = [*notes, Text("note.quant_method_unpriced", method=unpriced)]
     online, needs_checkpoint = serving_quantization(config, s.weights)
     if needs_checkpoint:
         notes = [*notes, Text("note.weights_need_checkpoint", fmt=s.weights)]

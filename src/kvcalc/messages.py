@@ -184,6 +184,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--enable-expert-parallel：{tp} 张 GPU 各自持有完整的专家（第一张 GPU 上为 {experts} 个中的 {local} 个，"
         "vLLM 打印的是它的数字），而不是每个专家的 1/{tp}；权重总量大致相同，但 profile 运行中融合 MoE 的缓冲区"
         "按专家的完整宽度计算。有三次公开启动日志可以核对（TP 2 与 TP 8：权重与日志一致）；CUDA graph 部分最不确定"),
+    "note.quant_method_unpriced": (
+        "the checkpoint declares quantization '{method}', whose format kvcalc does not price: its weights are "
+        "counted at 16 bits here, so the pool shown is too small by what that format saves. Give the checkpoint's "
+        "size (the page reads it from Hugging Face; the CLI takes --weights-bytes) for the real figure",
+        "该检查点声明的量化方式为 '{method}'，kvcalc 尚不能按其格式计价：这里按 16 位计算权重，因此显示的缓存池偏小，"
+        "偏小的量即该格式节省的显存。请提供检查点大小（页面会从 Hugging Face 读取；CLI 使用 --weights-bytes）以得到真实数值"),
     "note.extensible_kv_cache": (
         "vLLM v0.34 sizes this pool with its extensible KV cache: the printed 'Available KV cache memory' only "
         "reserves the pool's address space; after warm-up and CUDA-graph capture vLLM commits what is then free, "

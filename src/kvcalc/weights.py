@@ -122,6 +122,16 @@ def checkpoint_format(config: dict[str, Any]) -> Format | None:
     return None
 
 
+def unpriced_quant_method(config: dict[str, Any]) -> str | None:
+    """The quant_method a config declares whose format ``checkpoint_format`` does not price (w4afp8, fp_quant,
+    gguf, hqq …): its weights are then counted at 16 bits, which only the checkpoint's size corrects."""
+    q = quantization_config(config)
+    if q is None or checkpoint_format(config) is not None:
+        return None
+    method = q.get("quant_method")
+    return str(method)[:40] if method else None
+
+
 def compressed_tensors_kept_parts(ignore: list[Any]) -> frozenset[str]:
     """The parts (params.Part names) a compressed-tensors ``ignore`` list leaves in 16 bits: the
     attention when any entry names it ("self_attn" / "attn"), and for every layer a ``re:`` pattern
