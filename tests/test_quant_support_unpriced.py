@@ -25,3 +25,15 @@ def test_an_unpriced_format_is_named_and_the_checkpoint_size_corrects_it():
     assert abs(sized.budget.weights.bytes - 16 * GIB) < 0.05 * 16 * GIB
     priced = calc(_with_method("fp8"), max_model_len=8192, vllm_version="0.34.0")
     assert not any(getattr(n, "key", "") == "note.quant_method_unpriced" for n in priced.notes)
+
+
+def test_fp_quant_checkpoints_stop_vllm_from_v034():
+    """fp_quant left QuantizationMethods in v0.34: vLLM stops with 'Unknown quantization method'; v0.33 loads it
+    (and kvcalc, which does not price it, says so)."""
+    import pytest
+    from kvcalc.errors import SettingsError
+    with pytest.raises(SettingsError) as err:
+        calc(_with_method("fp_quant"), max_model_len=8192, vllm_version="0.34.0")
+    assert "Unknown quantization method: fp_quant" in str(err.value.problems["weights"])
+    old = calc(_with_method("fp_quant"), max_model_len=8192, vllm_version="0.33.0")
+    assert any(getattr(n, "key", "") == "note.quant_method_unpriced" for n in old.notes)

@@ -2,7 +2,7 @@
 
 vLLM checks this before it allocates anything, so a pool computed for a combination it refuses
 would be a number for a server that never starts. Two checks, read from the release wheels
-(v0.10.0 to v0.33.0):
+(v0.10.0 to v0.34.0):
 
 - ``VllmConfig._get_quantization_config`` (vllm/config/vllm.py; vllm/config.py in v0.10) raises
   "The quantization method … is not supported for the current GPU. Minimum capability: N.
@@ -10,7 +10,8 @@ would be a number for a server that never starts. Two checks, read from the rele
   method's ``get_min_capability()``. ROCm reports its gfx architecture the same way (gfx90a = 90,
   gfx942 = 94, gfx1100 = 110), above every minimum, so the check only bites on CUDA.
 - ``ModelConfig._verify_quantization`` (vllm/config/model.py) raises "Unknown quantization method"
-  for a method the release no longer ships (bitsandbytes from v0.28.0: Rule.BITSANDBYTES_REMOVED).
+  for a method the release no longer ships (bitsandbytes from v0.28.0: Rule.BITSANDBYTES_REMOVED; fp_quant from
+  v0.34.0: Rule.FP_QUANT_REMOVED).
 
 And one that comes later, while vLLM builds the layers: from v0.22 a GPTQ checkpoint always takes
 the Marlin-family linear method on CUDA, which refuses GPUs below compute capability 7.5
@@ -112,16 +113,23 @@ def min_capability(method: str, version: Version) -> int | None:
     return None
 
 
+REMOVED_METHODS = {"bitsandbytes": Rule.BITSANDBYTES_REMOVED, "fp_quant": Rule.FP_QUANT_REMOVED}
+"""Methods a release no longer ships, which ``ModelConfig._verify_quantization`` refuses as unknown."""
+
+
 def check_quantization_supported(config: dict[str, Any], weights: str, version: Version, platform: str,
                                  capability: str, gpu_name: str) -> None:
     """Raise a SettingsError naming the weights field where vLLM ``version`` would stop at
     start-up: a method it no longer ships, or a GPU below the method's minimum capability."""
+    q = quantization_config(config) if weights == "auto" else None
+    declared = str(q.get("quant_method") or "").lower() if q else ""
+    for name, rule in REMOVED_METHODS.items():
+        if name in (declared, vllm_method(config, weights)) and applies(rule, version):
+            raise SettingsError({"weights": Text("quant.removed", method=name, version=str(version),
+                                                 since=str(rule.info.since))})
     method = vllm_method(config, weights)
     if method is None:
         return
-    if method == "bitsandbytes" and applies(Rule.BITSANDBYTES_REMOVED, version):
-        raise SettingsError({"weights": Text("quant.removed", method=method, version=str(version),
-                                             since=str(Rule.BITSANDBYTES_REMOVED.info.since))})
     if platform != "cuda":
         return
     cc = parse_capability(capability)      # vLLM's DeviceCapability.to_int(): major × 10 + minor

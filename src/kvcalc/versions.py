@@ -1398,6 +1398,12 @@ class Rule(Enum):
         "step, 8 by default (the tree depth, 24, before), which sets the decode query length its graphs follow",
         "confirmed: the v0.33.0 wheel sets num_speculative_tokens to suffix_decoding_max_tree_depth "
         "(config/speculative.py:1735), v0.34.0 to min(8, it)")
+    FP_QUANT_REMOVED = RuleInfo(
+        _v("0.34.0"), "v0.34.0 wheel", "vllm/model_executor/layers/quantization/__init__.py QuantizationMethods",
+        "the fp_quant method (FP-Quant's MXFP4/NVFP4 checkpoints) is no longer shipped: vLLM stops with 'Unknown "
+        "quantization method'",
+        "confirmed: 'fp_quant' in the v0.33.0 wheel's QuantizationMethods, absent from v0.34.0 (which adds "
+        "w4afp8, lut_b_moe and mxfp4_hadamard32)")
 
     @property
     def info(self) -> RuleInfo:
@@ -2500,6 +2506,10 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "（此前为树深度 24），它决定 CUDA graph 所依据的 decode query 长度",
         "已确认：v0.33.0 wheel 把 num_speculative_tokens 设为 suffix_decoding_max_tree_depth（config/speculative.py:1735），"
         "v0.34.0 设为 min(8, 该值)"),
+    "FP_QUANT_REMOVED": (
+        "不再提供 fp_quant 量化方式（FP-Quant 的 MXFP4/NVFP4 检查点）：vLLM 会以 'Unknown quantization method' 停止",
+        "已确认：v0.33.0 wheel 的 QuantizationMethods 中有 'fp_quant'，v0.34.0 中没有（新增 w4afp8、lut_b_moe 与 "
+        "mxfp4_hadamard32）"),
 }
 """The rule table's "what" and "basis" in Chinese, for the page (messages.py)."""
 
