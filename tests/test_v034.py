@@ -388,3 +388,12 @@ def test_suffix_decoding_without_a_token_count_drafts_vllms_default():
     from kvcalc.versions import parse_version
     assert [speculative_tokens(Speculative("suffix", None), parse_version(v)) for v in ("0.33.0", "0.34.0")] == [24, 8]
     assert speculative_tokens(Speculative("ngram", None), parse_version("0.34.0")) == 1
+
+
+def test_canary_is_refused_as_encoder_decoder():
+    """NVIDIA Canary (v0.34's canary.py, model_type "canary") keeps cross-attention caches as Whisper does."""
+    from factories import llama_like
+    from kvcalc.errors import UnsupportedModelError
+    with pytest.raises(UnsupportedModelError) as err:
+        calc(llama_like(model_type="canary", architectures=["CanaryForConditionalGeneration"]), max_model_len=2048)
+    assert "encoder-decoder" in str(err.value)

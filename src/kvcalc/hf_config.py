@@ -961,6 +961,7 @@ _UNSUPPORTED: dict[str, Text] = {
     "whisper": Text("model.reason.encoder_decoder"),
     "t5": Text("model.reason.encoder_decoder"),
     "bart": Text("model.reason.encoder_decoder"),
+    "canary": Text("model.reason.encoder_decoder"),     # NVIDIA Canary speech models, v0.34's canary.py
     "mamba": Text("model.reason.attention_free", model="Mamba"),
     "mamba2": Text("model.reason.attention_free", model="Mamba2"),
     "bert": Text("model.reason.encoder_only"),
