@@ -451,26 +451,15 @@ def _pool(calc_parts: dict[str, Any], available: int | tuple[int, ...]) -> PoolR
     if override and blocks is not None:
         blocks = override       # before v0.21 the memory made its own count, then the override replaced it
     targets = paging.fit_targets(grouping, layout.stages, version, stage_bytes)
-    fits = True
     error = None
     sizing: logfmt.Sizing = calc_parts.get("sizing") or logfmt.Sizing()
     if calc_parts.get("auto_max_model_len"):
-        ctx, fitted_line = _auto_fit(ctx, targets, version, grouping.kind == "attention_free", sizing)
-        if fitted_line is None:
-            fits, error = False, logfmt.auto_fit_error(version, sizing)
-        else:
-            lines.append(fitted_line)
-    worst_need = 0
+        ctx, error = _fit_length(ctx, targets, version, grouping.kind == "attention_free", sizing, lines)
+    check_error, check_len, worst_need = _fit_check(targets, ctx, version, sizing, no_memory)
     est_len: int | None = None
-    for target in targets:
-        need = paging.needed_bytes(target.grouping, ctx, version, target.specs)
-        if fits and no_memory:
-            fits, error = False, logfmt.no_memory_error(version, sizing)
-        elif fits and need > target.check_bytes:
-            fits = False
-            est_len = paging.estimate_max_model_len(target.grouping, ctx, version, target.specs, target.check_bytes)
-            error = logfmt.does_not_fit_error(ctx.max_model_len, need, target.check_bytes, est_len, version, sizing)
-        worst_need = max(worst_need, need)
+    if error is None:
+        error, est_len = check_error, check_len
+    fits = error is None
     blocks = blocks or 0
     cap = paging.capacity(grouping, blocks, ctx, version)
     if fits:
@@ -505,58 +494,36 @@ def _measured_pool(calc_parts: dict[str, Any], final: tuple[int, ...], capacity:
     stages = [(i, paging.project(grouping, st)) for i, st in enumerate(layout.stages)]
     stages = [(i, proj) for i, proj in stages if any(g.layer_names for g in proj.groups)]
     reserved = min((paging.num_blocks(proj, capacity[i]) for i, proj in stages), default=0)
-    fits, error, est_len, worst_need = True, None, None, 0
+    error, est_len, worst_need = None, None, 0
     auto = calc_parts.get("auto_max_model_len")
     attention_free = grouping.kind == "attention_free"
     first = paging.fit_targets(grouping, layout.stages, version, list(capacity))
     if auto:
-        ctx, line = _auto_fit(ctx, first, version, attention_free, sizing, tentative=True)
-        if line is None:
-            fits, error = False, logfmt.auto_fit_error(version, sizing)
-        else:
-            lines.append(line)
-    if fits and calc_parts.get("utilization_cap_line"):
+        ctx, error = _fit_length(ctx, first, version, attention_free, sizing, lines, tentative=True)
+    if error is None and calc_parts.get("utilization_cap_line"):
         lines.append(calc_parts["utilization_cap_line"])
-    if fits and min(capacity) <= 0:
-        fits, error = False, logfmt.no_memory_error(version, sizing)
-    for target in first if fits else ():
-        need = paging.needed_bytes(target.grouping, ctx, version, target.specs)
-        if need > target.check_bytes:
-            fits = False
-            est_len = paging.estimate_max_model_len(target.grouping, ctx, version, target.specs, target.check_bytes)
-            error = logfmt.does_not_fit_error(ctx.max_model_len, need, target.check_bytes, est_len, version, sizing)
-            break
-    blocks = min((extensible.blocks_within(final[i], extensible.segment_strides(proj), reserved)
-                  for i, proj in stages), default=0) if committed is None else committed
+    if error is None:       # the estimate's own check, before warm-up
+        error, est_len, _ = _fit_check(first, ctx, version, sizing, min(capacity) <= 0)
+    strides = {i: extensible.segment_strides(proj) for i, proj in stages}
+    blocks = min((extensible.blocks_within(final[i], strides[i], reserved) for i, _ in stages), default=0) \
+        if committed is None else committed
     if attention_free:
         blocks = 1
     measured = list(final)      # what the second fit and the check measure: the blocks each stage committed
     for i, proj in stages:
         measured[i] = blocks * paging.bytes_per_block(proj)
     second = paging.fit_targets(grouping, layout.stages, version, measured)
-    if fits and auto and not attention_free:
-        ctx, line = _auto_fit(ctx, second, version, False, after)
-        if line is None:
-            fits, error = False, logfmt.auto_fit_error(version, after)
-        else:
-            lines.append(line)
-    for target in second if fits else ():
-        need = paging.needed_bytes(target.grouping, ctx, version, target.specs)
-        worst_need = max(worst_need, need)
-        if target.check_bytes <= 0:
-            fits, error = False, logfmt.no_memory_error(version, after)
-            break
-        if need > target.check_bytes:
-            fits = False
-            est_len = paging.estimate_max_model_len(target.grouping, ctx, version, target.specs, target.check_bytes)
-            error = logfmt.does_not_fit_error(ctx.max_model_len, need, target.check_bytes, est_len, version, after)
-            break
+    if error is None and auto and not attention_free:
+        ctx, error = _fit_length(ctx, second, version, False, after, lines)
+    if error is None:       # shrink_kv_cache_configs' check of the committed blocks less the null block
+        error, est_len, worst_need = _fit_check(second, ctx, version, after,
+                                                any(target.check_bytes <= 0 for target in second))
+    fits = error is None
     cap = paging.capacity(grouping, blocks, ctx, version)
     if fits:
         lines += logfmt.capacity_lines(cap.tokens, ctx.max_model_len, cap.max_concurrency, version)
         if stages and not attention_free:
-            lines.append(logfmt.extended_line(blocks, extensible.committed_bytes(
-                blocks, extensible.segment_strides(stages[0][1]))))
+            lines.append(logfmt.extended_line(blocks, extensible.committed_bytes(blocks, strides[stages[0][0]])))
     elif error:
         lines.append(error)
     avg_requests = None
@@ -627,6 +594,33 @@ def _override_blocks(grouping: paging.Grouping, layout: Layout, version: Version
         if applies(Rule.BLOCKS_OVERRIDE_SETS_MEMORY, version):
             out[index] = override * per_block
     return out, logfmt.blocks_override_line(natural or 0, override)
+
+
+def _fit_length(ctx: SizingContext, targets: list[paging.FitTarget], version: Version, attention_free: bool,
+                sizing: logfmt.Sizing, lines: list[str], tentative: bool = False) -> tuple[SizingContext, str | None]:
+    """--max-model-len auto (``_auto_fit``): the fitted context, its line added to ``lines``, or vLLM's error
+    when not one token fits."""
+    ctx, line = _auto_fit(ctx, targets, version, attention_free, sizing, tentative)
+    if line is None:
+        return ctx, logfmt.auto_fit_error(version, sizing)
+    lines.append(line)
+    return ctx, None
+
+
+def _fit_check(targets: list[paging.FitTarget], ctx: SizingContext, version: Version, sizing: logfmt.Sizing,
+               no_memory: bool) -> tuple[str | None, int | None, int]:
+    """``_check_enough_kv_cache_memory`` over every target: the first error (no memory at all, else a length
+    that does not fit, with the longest that would), that length, and the largest need."""
+    error, est_len, worst_need = None, None, 0
+    for target in targets:
+        need = paging.needed_bytes(target.grouping, ctx, version, target.specs)
+        if error is None and no_memory:
+            error = logfmt.no_memory_error(version, sizing)
+        elif error is None and need > target.check_bytes:
+            est_len = paging.estimate_max_model_len(target.grouping, ctx, version, target.specs, target.check_bytes)
+            error = logfmt.does_not_fit_error(ctx.max_model_len, need, target.check_bytes, est_len, version, sizing)
+        worst_need = max(worst_need, need)
+    return error, est_len, worst_need
 
 
 def _auto_fit(ctx: SizingContext, targets: list[paging.FitTarget], version: Version,
