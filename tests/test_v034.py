@@ -202,7 +202,9 @@ def test_the_v1_runner_is_gone():
     new = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.34.0", speculative={"method": "suffix"})
     assert (old.model_runner_v2, new.model_runner_v2) == (False, True)
     # suffix decoding's token history on the GPU (prefer_dense_token_history): 1,024 slots × 8,192 × 4 B
-    assert "1,024 request slots" in str(new.budget.term("non-torch memory").basis)
+    assert "token history on the GPU (n-gram; suffix decoding from v0.34): 1,024 request slots × 8,192 tokens" \
+        in str(new.budget.term("non-torch memory").basis)
+    assert "token history" not in str(old.budget.term("non-torch memory").basis)
 
 
 def test_the_new_serve_flags_leave_memory_alone():
