@@ -166,12 +166,12 @@ def measured_after_warmup(budget: Budget, reserves: tuple[ReserveEstimate, ...],
     total, requested = budget.total_bytes, budget.requested_bytes
     typical, low, high, capacity = [], [], [], []
     for i, r in enumerate(reserves):
-        margin = extensible.margin_bytes(_transient(r, 0), platform)
-        typical.append(budget.stage_available[i] - extensible.withheld_bytes(requested, total, in_use[0], margin))
-        low.append(budget.stage_low[i] - extensible.withheld_bytes(
-            requested, total, in_use[2], extensible.margin_bytes(_transient(r, 2), platform)))
-        high.append(budget.stage_high[i] - extensible.withheld_bytes(
-            requested, total, in_use[1], extensible.margin_bytes(_transient(r, 1), platform)))
+        # withheld at the typical, low and high start-up memory and transient: the low pool takes the most
+        held = [extensible.withheld_bytes(requested, total, in_use[k],
+                                          extensible.margin_bytes(_transient(r, k), platform)) for k in (0, 1, 2)]
+        typical.append(budget.stage_available[i] - held[0])
+        low.append(budget.stage_low[i] - held[2])
+        high.append(budget.stage_high[i] - held[1])
         capacity.append(budget.stage_available[i] + r.cuda_graphs[0])
     r = reserves[budget.limiting_stage]
     margins = tuple(extensible.margin_bytes(_transient(r, k), platform) for k in (0, 1, 2))
