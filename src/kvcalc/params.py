@@ -38,10 +38,12 @@ class Part:
     fp32: bool = False
 
 
-def ricursive_gate(t: dict[str, Any]) -> bool:
-    """Ricursive's sigmoid output gate (``use_gated_attention``, on by default: RicursiveConfig, v0.34), a
-    projection as wide as the queries, as Qwen3-Next's ``attn_output_gate``."""
-    return str(t.get("model_type") or "") == "ricursive" and t.get("use_gated_attention", True) is not False
+def output_gate(t: dict[str, Any]) -> bool:
+    """Whether attention has a sigmoid output gate, a projection as wide as the queries: Qwen3-Next's
+    ``attn_output_gate``, or Ricursive's ``use_gated_attention``, on by default (RicursiveConfig, v0.34)."""
+    if str(t.get("model_type") or "") == "ricursive":
+        return t.get("use_gated_attention", True) is not False
+    return bool(t.get("attn_output_gate"))
 
 
 def config_int(d: dict, key: str, default: float = 0) -> int:
@@ -552,7 +554,7 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
                                 k_eq_v=bool(t.get("attention_k_eq_v")))
         else:
             parts += _attention(t, i, tp, "full", heads, kv, hd, H,
-                                out_gate=bool(t.get("attn_output_gate")) or ricursive_gate(t))
+                                out_gate=output_gate(t))
         if mt == "falcon_h1":
             parts += _falcon_h1_mamba(t, i, H)
         is_moe = _moe_layer(t, i)
@@ -608,7 +610,7 @@ def big_tensors(config: dict[str, Any], tp: int) -> list[tuple[str, int | None, 
         return out
     kv = _n(t, "num_key_value_heads", heads) or heads
     hd = _n(t, "head_dim") or H // heads
-    q_rank = cdiv(heads, tp) * hd * (2 if t.get("attn_output_gate") or ricursive_gate(t) else 1)
+    q_rank = cdiv(heads, tp) * hd * (2 if output_gate(t) else 1)
     inter = _n(t, "intermediate_size_mlp") or _n(t, "intermediate_size")
     gated = _gated(t)
     for i in range(L):
