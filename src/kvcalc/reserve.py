@@ -1501,12 +1501,17 @@ def graphs_for_mode(mode: str | None, sizes: tuple[int, ...], max_num_seqs: int,
     attention backend captures no full graph (kvspecs.full_cuda_graphs), where vLLM turns FULL and
     FULL_AND_PIECEWISE into PIECEWISE and FULL_DECODE_ONLY into NONE
     (config/compilation.py ``resolve_cudagraph_mode_and_sizes``)."""
-    piecewise, decode = cuda_graph_count(sizes, max_num_seqs, decode_query_len)
+    return graphs_of_mode(mode, *cuda_graph_count(sizes, max_num_seqs, decode_query_len), full_graphs)
+
+
+def graphs_of_mode(mode: str | None, mixed: int, decode: int, full_graphs: bool = True) -> tuple[int, int]:
+    """(PIECEWISE, FULL) graphs of a ``cudagraph_mode`` given the mixed batches' sizes and the decode
+    batches' (``graphs_for_mode``; from v0.34 on 10.x the two grids of ``split_capture_graphs``)."""
     mode = (mode or "FULL_AND_PIECEWISE").upper()
     if not full_graphs:
         mode = {"FULL": "PIECEWISE", "FULL_AND_PIECEWISE": "PIECEWISE", "FULL_DECODE_ONLY": "NONE"}.get(mode, mode)
-    return {"NONE": (0, 0), "PIECEWISE": (piecewise, 0), "FULL": (0, piecewise),
-            "FULL_DECODE_ONLY": (0, decode)}.get(mode, (piecewise, decode))
+    return {"NONE": (0, 0), "PIECEWISE": (mixed, 0), "FULL": (0, mixed),
+            "FULL_DECODE_ONLY": (0, decode)}.get(mode, (mixed, decode))
 
 
 def graphs_priced_per_layer(platform: str, layers: int) -> bool:
@@ -1860,11 +1865,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
             version, capability_major, max_num_seqs, mnbt, decode_query_len, interactivity)
         if split is not None:
             prefill, decode = split
-            mode = (cudagraph_mode or "FULL_AND_PIECEWISE").upper()
-            if not full_graphs:
-                mode = {"FULL": "PIECEWISE", "FULL_AND_PIECEWISE": "PIECEWISE", "FULL_DECODE_ONLY": "NONE"}.get(mode, mode)
-            piecewise, full = {"NONE": (0, 0), "PIECEWISE": (len(prefill), 0), "FULL": (0, len(prefill)),
-                               "FULL_DECODE_ONLY": (0, len(decode))}.get(mode, (len(prefill), len(decode)))
+            piecewise, full = graphs_of_mode(cudagraph_mode, len(prefill), len(decode), full_graphs)
             sizes = tuple(sorted({*prefill, *decode}))
         # no graph to capture, nothing estimated (gpu_model_runner.py profile_cudagraph_memory)
         layers = _n(text_part(config), "num_hidden_layers")
