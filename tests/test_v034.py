@@ -399,3 +399,46 @@ def test_canary_is_refused_as_encoder_decoder():
     with pytest.raises(UnsupportedModelError) as err:
         calc(llama_like(model_type="canary", architectures=["CanaryForConditionalGeneration"]), max_model_len=2048)
     assert "encoder-decoder" in str(err.value)
+
+
+def test_the_mla_context_step_fills_the_chunked_context_workspace():
+    """run_context_prefill_warmup: requests of min(max_model_len - query - 1, workspace) cached tokens, as
+    many as fill the workspace (min(max(8 × max_model_len, 4 × max_num_seqs × block), 64k), rounded up to
+    the block), at most max_num_seqs; the query is decode_query_len + 1 tokens."""
+    from kvcalc.sizing_warmup import context_step_tokens, context_workspace_tokens
+    assert context_step_tokens(163840, 64, 8192, 64, 1) == 65536           # one request of the whole workspace
+    assert context_step_tokens(4096, 4, 8192, 64, 1) == 4 * 4093           # 32,768 rows, but only 4 requests
+    assert context_step_tokens(4096, 256, 8192, 64, 1) == 65536            # 17 requests of 4,093 overfill it
+    assert context_workspace_tokens(163840, 1024, 2100) == 67200           # a hybrid's block rounds it up
+    assert context_step_tokens(2, 64, 8192, 64, 1) == 0                    # no room for a context
+
+
+def test_the_mla_context_step_is_kept_free_where_it_outgrows_the_profile():
+    """DeepSeek-V2-Lite (16 heads, qk_nope 128, qk_rope 64, v 128) on one GPU, 64 sequences: up-projecting
+    65,536 cached tokens takes 65,536 × 16 × ((128 + 128) + (128 + 64)) × 2 B = 0.875 GiB (kv_b_proj's
+    output and the keys rebuilt with the rope part), above the 64-row sampler's peak, so vLLM keeps the
+    difference free and scales its margin by the step (measure_kv_cache_bytes)."""
+    from kvcalc.sizing_warmup import mla_context_step_bytes
+    from factories import config
+    step = mla_context_step_bytes(config("deepseek-ai/DeepSeek-V2-Lite"), 1, 2, 65536)
+    assert step == (939_524_096, 939_524_096, 939_524_096 + 65536 * 16 * 128 * 2)
+    c = calc("deepseek-ai/DeepSeek-V2-Lite", vllm_version="0.34.0", max_num_seqs=64)
+    b = c.budget
+    term = {t.name: t.bytes for t in b.terms}
+    peak = term["activation peak"] + term.get("first-start compile", 0)
+    assert peak < step[0] and term["sizing warm-up"] == step[0] - peak
+    assert term["extensible margin"] == max(GIB, int(0.75 * step[0]))
+    assert b.available_bytes == (b.capacity_available[0] - term["CUDA graphs"] - term["start-up memory"]
+                                 - term["extensible margin"] - term["sizing warm-up"])
+    # without the extensible cache no sizing warm-up runs
+    off = calc("deepseek-ai/DeepSeek-V2-Lite", vllm_version="0.34.0", max_num_seqs=64,
+               enable_extensible_kv_cache=False)
+    assert "sizing warm-up" not in {t.name for t in off.budget.terms}
+
+
+@pytest.mark.parametrize("model", ["Qwen/Qwen3-8B", "deepseek-ai/DeepSeek-V3.2"])
+def test_no_context_step_without_dense_mla(model):
+    """Only dense MLA up-projects a cached context; sparse MLA attends to its top-k tokens in latent form."""
+    c = calc(model, "h200" if "V3.2" in model else "h100", vllm_version="0.34.0", max_num_seqs=16,
+             tensor_parallel_size=8 if "V3.2" in model else 1)
+    assert "sizing warm-up" not in {t.name for t in c.budget.terms}

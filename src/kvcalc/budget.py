@@ -155,29 +155,38 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
 
 
 def measured_after_warmup(budget: Budget, reserves: tuple[ReserveEstimate, ...], platform: str, gpus: int,
-                          unified_memory: bool) -> Budget:
+                          unified_memory: bool, sizing_step: tuple[int, int, int] = (0, 0, 0),
+                          sizing_basis: str = "") -> Budget:
     """The budget of the extensible KV cache (v0.34, Rule.EXTENSIBLE_KV_CACHE; extensible.py): what
     ``budget`` computed (requested - weights - activation - non-torch - CUDA graphs, each stage) less
     the start-up memory and the margin where the device, not the requested memory, bounds it; the
     profile's own estimate, which adds no CUDA-graph term, becomes the capacity vLLM prints as
     "Available KV cache memory". ``gpus`` is the GPUs of one engine (the start-up memory grows with
-    NCCL's communicators)."""
+    NCCL's communicators). ``sizing_step``: typical, low and high transient bytes of the sizing warm-up's
+    step that can outgrow the profile's peak (sizing_warmup.py), ``sizing_basis`` its Text; vLLM keeps the
+    larger of the two free and scales its margin by it."""
     in_use = extensible.startup_in_use(gpus, unified_memory, budget.total_bytes, platform)
     total, requested = budget.total_bytes, budget.requested_bytes
     typical, low, high, capacity = [], [], [], []
     for i, r in enumerate(reserves):
+        beyond = _beyond_profile(r, sizing_step)
         # withheld at the typical, low and high start-up memory and transient: the low pool takes the most
         held = [extensible.withheld_bytes(requested, total, in_use[k],
-                                          extensible.margin_bytes(_transient(r, k), platform)) for k in (0, 1, 2)]
-        typical.append(budget.stage_available[i] - held[0])
-        low.append(budget.stage_low[i] - held[2])
-        high.append(budget.stage_high[i] - held[1])
+                                          extensible.margin_bytes(_transient(r, k) + beyond[k], platform))
+                for k in (0, 1, 2)]
+        typical.append(budget.stage_available[i] - beyond[0] - held[0])
+        low.append(budget.stage_low[i] - beyond[2] - held[2])
+        high.append(budget.stage_high[i] - beyond[1] - held[1])
         capacity.append(budget.stage_available[i] + r.cuda_graphs[0])
     r = reserves[budget.limiting_stage]
-    margins = tuple(extensible.margin_bytes(_transient(r, k), platform) for k in (0, 1, 2))
+    beyond = _beyond_profile(r, sizing_step)
+    margins = tuple(extensible.margin_bytes(_transient(r, k) + beyond[k], platform) for k in (0, 1, 2))
     # vLLM deducts no estimate here: the graphs it captures take their memory before it measures
     terms = tuple(replace(term, basis=Text("basis.graphs_after_warmup", basis=term.basis))
                   if term.name == "CUDA graphs" and term.high else term for term in budget.terms)
+    if max(beyond):
+        terms += (Term("sizing warm-up", beyond[0], min(beyond), max(beyond),
+                       sizing_basis),)
     if extensible.withheld_bytes(requested, total, in_use[0], margins[0]):
         terms += (Term("start-up memory", *in_use, extensible.basis_in_use()),
                   Term("extensible margin", margins[0], margins[1], margins[2], extensible.basis_margin(platform)))
@@ -186,6 +195,12 @@ def measured_after_warmup(budget: Budget, reserves: tuple[ReserveEstimate, ...],
     withheld = max(0, total - requested - in_use[0] - margins[0])
     return replace(budget, terms=terms, stage_available=tuple(typical), stage_low=tuple(low),
                    stage_high=tuple(high), capacity_available=tuple(capacity), withheld_bytes=withheld)
+
+
+def _beyond_profile(r: ReserveEstimate, sizing_step: tuple[int, int, int]) -> tuple[int, int, int]:
+    """What the sizing warm-up's step keeps free beyond the profile's peak, typical, low and high: the low
+    end pairs the smaller step with the smaller peak, the high end the larger with the larger."""
+    return tuple(max(0, sizing_step[k] - _transient(r, k)) for k in (0, 1, 2))  # type: ignore[return-value]
 
 
 def _transient(r: ReserveEstimate, k: int) -> int:

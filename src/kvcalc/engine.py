@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import extensible, logfmt, paging
+from . import extensible, logfmt, paging, sizing_warmup
 from .budget import Budget, cuda_graph_deducted, estimate_budget, measured_after_warmup
 from .catalog import Gpu
 from .deepseek_v4_settings import (deepseek_v4_kv, deepseek_v4_problem, dspark_config_problem, dspark_layer_count,
@@ -756,9 +756,25 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     budget = estimate_budget(gpu.total_bytes, r.gpu_memory_utilization, r.version, w, reserves, limiting,
                              drafter, drafter_basis)
     if r.extensible_kv_cache:
+        step, step_basis = _sizing_step(config, arch, r, parts["layout"].block_size, dtype_bytes, num_spec) \
+            if measured_reserve is None else ((0, 0, 0), "")
         budget = measured_after_warmup(budget, reserves, gpu.platform, s.tensor_parallel_size * pp,
-                                       gpu.unified_memory)
+                                       gpu.unified_memory, step, step_basis)
     return budget, _weights_problem(budget, gpu.total_bytes), reserve_notes
+
+
+def _sizing_step(config: dict[str, Any], arch: ModelArch, r: Resolved, block_size: int, dtype_bytes: int,
+                 num_spec: int) -> tuple[tuple[int, int, int], str]:
+    """The extensible cache's sizing-warm-up step that can outgrow the profile (sizing_warmup.py) and its
+    basis: the MLA context step of a model with dense MLA. Sparse MLA (DeepSeek-V3.2, GLM-5) attends to
+    its top-k cached tokens in the latent form without up-projecting a context, and DeepSeek-V4 runs its
+    own attention, so neither has one."""
+    if not arch.is_mla or arch.sparse_mla_index_head_dim or arch.compressed is not None:
+        return (0, 0, 0), ""
+    tokens = sizing_warmup.context_step_tokens(r.max_model_len, r.max_num_seqs, r.max_num_batched_tokens,
+                                               block_size, 1 + num_spec)
+    step = sizing_warmup.mla_context_step_bytes(config, r.settings.tensor_parallel_size, dtype_bytes, tokens)
+    return step, Text("basis.mla_context_step", tokens=tokens, gib=step[0] / GIB, high=step[2] / GIB)
 
 
 def expert_parallel_in_effect(s: Settings, arch: ModelArch) -> bool:

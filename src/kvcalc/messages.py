@@ -1243,11 +1243,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "vLLM worker 启动时已占用的显存（CUDA 上下文、cuBLAS、NCCL）：总显存减去已存日志中的 'Free memory on device … "
         "on startup'，单卡 0.1-0.6 GiB，多卡最多 1.2 GiB"),
     "basis.extensible_margin": (
-        "the extensible KV cache's margin: max({floor:g} GiB, 0.75 × the activation peak), a first start's compile "
-        "temporaries included, kept free for fragmentation and steps warm-up does not reproduce "
+        "the extensible KV cache's margin: max({floor:g} GiB, 0.75 × the largest transient peak: the activation "
+        "peak, a first start's compile temporaries included, or the sizing warm-up's step where larger), kept "
+        "free for fragmentation and steps warm-up does not reproduce "
         "(KV_CACHE_MARGIN_FLOOR_BYTES, KV_CACHE_MARGIN_FRACTION)",
-        "可扩展 KV 缓存的余量：max({floor:g} GiB, 0.75 × 激活峰值)，包括首次启动编译的临时显存，为碎片和预热未复现的步骤保留"
+        "可扩展 KV 缓存的余量：max({floor:g} GiB, 0.75 × 最大的瞬时峰值：激活峰值（包括首次启动编译的临时显存），"
+        "或更大时取容量测定预热步骤的峰值)，为碎片和预热未复现的步骤保留"
         "（KV_CACHE_MARGIN_FLOOR_BYTES、KV_CACHE_MARGIN_FRACTION）"),
+    "basis.mla_context_step": (
+        "the sizing warm-up's prefill over a cached prefix (MLA): it up-projects {tokens:,} cached tokens' latents "
+        "into per-head keys and values, {gib:.2f} GiB (up to {high:.2f} where the prefill kernel copies the "
+        "values), which vLLM keeps free where it exceeds the profile's peak "
+        "(vllm/v1/worker/gpu/warmup.py run_context_prefill_warmup)",
+        "容量测定预热中基于已缓存前缀的 prefill（MLA）：把 {tokens:,} 个已缓存 token 的潜向量上投影为每个注意力头的 key 与 "
+        "value，共 {gib:.2f} GiB（prefill 内核复制 value 时最多 {high:.2f}）；超出 profile 峰值的部分由 vLLM 保留为空闲"
+        "（vllm/v1/worker/gpu/warmup.py run_context_prefill_warmup）"),
     "basis.in_measured_reserve": (
         "counted in the reserve your log measured",
         "已计入你的日志实测的预留中"),

@@ -467,16 +467,39 @@ def test_each_reserve_term_says_what_it_rests_on(py_page):
     items = page.get_by_test_id("reserve-list").locator("li")
     cold = next(t for t in result["budget"]["terms"] if t["name"] == "first-start compile")
     expect(items).to_have_count(6)
-    expect(items.nth(5).locator("small.basis")).to_contain_text("max(1 GiB, 0.75 × the activation peak)")
+    expect(items.nth(5).locator("small.basis")).to_contain_text("max(1 GiB, 0.75 × the largest transient peak")
     expect(items.nth(2).locator("small.basis")).to_have_text(graphs["basis"])
     expect(items.nth(3).locator("small.basis")).to_have_text(cold["basis"])
     expect(items.nth(3).locator("small.basis")).to_contain_text("assumed a first start")
     page.get_by_test_id("lang-toggle").click()
     expect(items.nth(2).locator("small.basis")).to_contain_text("51 个 piecewise + 51 个 full graph")
     expect(items.nth(3).locator("small.basis")).to_contain_text("按首次启动估算")
-    expect(items.nth(5).locator("small.basis")).to_contain_text("0.75 × 激活峰值")
+    expect(items.nth(5).locator("small.basis")).to_contain_text("0.75 × 最大的瞬时峰值")
     page.get_by_test_id("lang-toggle").click()
     expect(items.nth(2).locator("small.basis")).to_have_text(graphs["basis"])
+
+
+def test_an_mla_model_shows_the_sizing_warm_up_step_it_keeps_free(py_page):
+    """DeepSeek-V2-Lite at 64 sequences on v0.34: the warm-up's prefill over a cached prefix (65,536 tokens
+    up-projected, 0.88 GiB) outgrows the 64-row sampler's peak, so the reserve list shows the part beyond it,
+    named and explained in both languages, and the pool is the core's."""
+    page = py_page
+    fresh_form(page)
+    open_advanced(page)
+    want = set_form(page, model="deepseek-ai/DeepSeek-V2-Lite", max_num_seqs=64)
+    wait_request(page, want)
+    result = oracle(want)["result"]
+    assert_numbers_match(page, result)
+    step = next(t for t in result["budget"]["terms"] if t["name"] == "sizing warm-up")
+    assert step["gib"] > 0
+    row = page.get_by_test_id("reserve-list").locator("li", has_text="sizing warm-up step (beyond")
+    expect(row.locator("small.basis")).to_have_text(step["basis"])
+    expect(row.locator("small.basis")).to_contain_text("65,536 cached tokens")
+    page.get_by_test_id("lang-toggle").click()
+    row = page.get_by_test_id("reserve-list").locator("li", has_text="容量测定预热步骤（超出")
+    expect(row.locator("small.basis")).to_contain_text("65,536 个已缓存 token")
+    page.get_by_test_id("lang-toggle").click()
+    fresh_form(page)
 
 
 def test_capture_sizes_set_the_cuda_graph_term(py_page):
