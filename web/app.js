@@ -420,6 +420,10 @@ function termName(name) {
 
 function renderResult(r, source) {
   const b = r.budget;
+  // an empty memory share shows the default the core resolved for the chosen release
+  if ($("util").value.trim() === "" && r.settings?.gpu_memory_utilization != null) {
+    $("util").placeholder = String(r.settings.gpu_memory_utilization);
+  }
   const pool = r.from_log ?? r.estimated; // the headline: exact from the log when given
   setNum("pool-tokens", pool ? pool.tokens : null, "int");
   setNum("max-concurrency", pool ? pool.max_concurrency : null, "x");

@@ -6,7 +6,7 @@ export const STRINGS = {
   en: {
     skip: "Skip to results",
     title: "vLLM KV cache & concurrency calculator",
-    lede: "vLLM gives the KV cache whatever is left of --gpu-memory-utilization after the weights and a warm-up pass, and cuts it into blocks (16 tokens by default; hybrid models use longer ones). Pick a model, a GPU and flags to see the pool it prints at startup, how many requests fit at your context length, and the vllm serve command.",
+    lede: "vLLM gives the KV cache whatever is left of --gpu-memory-utilization after the weights and a warm-up pass, and cuts it into blocks (16 tokens by default, 64 from vLLM 0.34; hybrid models use longer ones). Pick a model, a GPU and flags to see the pool it prints at startup, how many requests fit at your context length, and the vllm serve command.",
     status_label: "Python in this page:",
     status_starting: "starting",
     status_failed: "failed to start",
@@ -431,7 +431,7 @@ export const STRINGS = {
   zh: {
     skip: "跳到计算结果",
     title: "vLLM KV cache 与并发计算器",
-    lede: "vLLM 先按 --gpu-memory-utilization 划出可用显存，装下权重、跑完一次预热之后，余下的全部交给 KV cache，并按块切分（默认每块 16 个 token，混合模型的块更长）。选好模型、GPU 和启动参数，就能看到它启动时打印的缓存池大小、在你的上下文长度下可同时容纳的请求数，以及对应的 vllm serve 命令。",
+    lede: "vLLM 先按 --gpu-memory-utilization 划出可用显存，装下权重、跑完一次预热之后，余下的全部交给 KV cache，并按块切分（默认每块 16 个 token，vLLM 0.34 起为 64，混合模型的块更长）。选好模型、GPU 和启动参数，就能看到它启动时打印的缓存池大小、在你的上下文长度下可同时容纳的请求数，以及对应的 vllm serve 命令。",
     status_label: "页面内的 Python：",
     status_starting: "starting",
     status_failed: "启动失败",

@@ -79,6 +79,22 @@ def test_a_typed_gpu_total_sizes_the_chosen_card_and_a_new_card_clears_it(py_pag
     wait_request(page, page_request(gpu="a100-80g-sxm"))
 
 
+def test_an_empty_memory_share_shows_the_chosen_release_s_default(py_page):
+    """The memory-share field, left empty, shows as its placeholder the utilization the core resolved:
+    1.0 from v0.34 (extensible KV cache), 0.92 from v0.20, 0.9 before; a typed value keeps it."""
+    page = py_page
+    reset(page)
+    util = page.get_by_test_id("util")
+    expect(util).to_have_attribute("placeholder", "1")
+    for version, default in (("0.33.0", "0.92"), ("0.19.0", "0.9")):
+        wait_request(page, set_form(page, vllm_version=version))
+        expect(util).to_have_attribute("placeholder", default)
+    wait_request(page, set_form(page, vllm_version="0.19.0", gpu_memory_utilization=0.8))
+    expect(util).to_have_attribute("placeholder", "0.9")
+    reset(page)
+    expect(util).to_have_attribute("placeholder", "1")
+
+
 def test_a_concurrency_on_an_exact_tie_is_rounded_as_vllm_prints_it(py_page):
     """6,208 blocks of 64 tokens (v0.34's default) for 32,768-token requests make exactly 12.125x: vLLM's
     f-string rounds that half to even (12.12x), and so must the page's headline, beside the log line the
