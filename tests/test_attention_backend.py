@@ -14,7 +14,7 @@ from kvcalc.cli import main
 from kvcalc.commandline import read_command
 from kvcalc.errors import SettingsError
 from kvcalc.logparse import parse_log
-from kvcalc.reserve import FLASHINFER_IN_ESTIMATE_BYTES
+from kvcalc.reserve import FLASHINFER_IN_ESTIMATE_BYTES, FLASHINFER_WORKSPACE_BYTES
 
 
 def graphs(c) -> int:
@@ -31,13 +31,27 @@ def refusal(**kw) -> str:
 
 def test_a_forced_flashinfer_adds_its_workspace_to_the_graph_estimate():
     """On an A100 vLLM picks FlashAttention for Qwen3-8B; forcing FlashInfer puts its 394 MiB
-    workspace into the first full graph vLLM captures for its estimate, and only there."""
-    auto = calc("Qwen/Qwen3-8B", "a100-80g-sxm", max_model_len=8192)
-    fi = calc("Qwen/Qwen3-8B", "a100-80g-sxm", max_model_len=8192, attention_backend="flashinfer")
+    workspace into the first full graph vLLM captures for its estimate, and only there (v0.33, the
+    last release that sizes the pool from the estimate by default)."""
+    kw = dict(max_model_len=8192, vllm_version="0.33.0")
+    auto = calc("Qwen/Qwen3-8B", "a100-80g-sxm", **kw)
+    fi = calc("Qwen/Qwen3-8B", "a100-80g-sxm", attention_backend="flashinfer", **kw)
     assert graphs(fi) - graphs(auto) == FLASHINFER_IN_ESTIMATE_BYTES
     assert fi.estimated.available_bytes < auto.estimated.available_bytes
     for same in ("FLASH_ATTN", "TRITON_ATTN"):       # FlashAttention is the pick; Triton keeps full graphs
-        assert graphs(calc("Qwen/Qwen3-8B", "a100-80g-sxm", max_model_len=8192, attention_backend=same)) == graphs(auto)
+        assert graphs(calc("Qwen/Qwen3-8B", "a100-80g-sxm", attention_backend=same, **kw)) == graphs(auto)
+
+
+@pytest.mark.parametrize("eager", [False, True])
+def test_under_the_extensible_cache_flashinfer_s_whole_workspace_is_paid(eager):
+    """v0.34's extensible cache measures after the warm-up's steps, which build attention metadata and so
+    allocate FlashInfer's whole 394 MiB workspace (VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE), graphs or not
+    (the sizing steps run under --enforce-eager too: gpu_worker.py _compile_or_warm_up_model)."""
+    kw = dict(max_model_len=8192, vllm_version="0.34.0", enforce_eager=eager)
+    auto = calc("Qwen/Qwen3-8B", "a100-80g-sxm", **kw)
+    fi = calc("Qwen/Qwen3-8B", "a100-80g-sxm", attention_backend="flashinfer", **kw)
+    assert graphs(fi) - graphs(auto) == FLASHINFER_WORKSPACE_BYTES
+    assert fi.budget.capacity_available == auto.budget.capacity_available   # the profile's figure holds none
 
 
 def test_before_vllm_deducts_a_graph_estimate_a_backend_changes_nothing():
@@ -275,7 +289,7 @@ def test_an_fp8_e5m2_cache_runs_on_flashinfer_on_hopper():
     forced FLASH_ATTN is refused with the reason; fp8 (e4m3) stays on FlashAttention."""
     def graphs(kv, **more):
         r = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "gpu": "h100",
-                        "settings": {"max_model_len": 8192, "kv_cache_dtype": kv, **more}})
+                        "settings": {"max_model_len": 8192, "kv_cache_dtype": kv, "vllm_version": "0.33.0", **more}})
         assert r["ok"], r
         return next(t["bytes"] for t in r["result"]["budget"]["terms"] if t["name"] == "CUDA graphs")
 

@@ -442,3 +442,21 @@ def test_no_context_step_without_dense_mla(model):
     c = calc(model, "h200" if "V3.2" in model else "h100", vllm_version="0.34.0", max_num_seqs=16,
              tensor_parallel_size=8 if "V3.2" in model else 1)
     assert "sizing warm-up" not in {t.name for t in c.budget.terms}
+
+
+def test_the_extensible_cache_pays_for_what_the_capture_keeps_not_the_estimate():
+    """The extensible cache measures the free memory after capture (measure_kv_cache_blocks), so the pool
+    pays for what model runner V2's capture keeps (CUDA_GRAPH_MIB_CAPTURED_V2, from the 'Graph capturing
+    finished … took' lines of public v0.29-v0.31 logs), not vLLM's estimate, which the profile no longer
+    makes (profile_cudagraph_memory returns 0); with the cache off the estimate is subtracted as in v0.33.
+    Qwen3-8B on an H100: 51 piecewise + 51 full graphs. On ROCm the capture keeps the estimate."""
+    from kvcalc.reserve import CUDA_GRAPH_MIB_CAPTURED_V2, CUDA_GRAPH_MIB_PER_GRAPH
+    on = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.34.0")
+    off = calc("Qwen/Qwen3-8B", max_model_len=8192, vllm_version="0.34.0", enable_extensible_kv_cache=False)
+    assert on.budget.term("CUDA graphs").bytes == int(102 * CUDA_GRAPH_MIB_CAPTURED_V2[0] * MIB)
+    assert off.budget.term("CUDA graphs").bytes == int(102 * CUDA_GRAPH_MIB_PER_GRAPH["v2"][0] * MIB)
+    assert "what the capture keeps" in str(on.budget.term("CUDA graphs").basis)
+    rocm_on = calc("Qwen/Qwen3-8B", "mi300x", max_model_len=8192, vllm_version="0.34.0")
+    rocm_off = calc("Qwen/Qwen3-8B", "mi300x", max_model_len=8192, vllm_version="0.34.0",
+                    enable_extensible_kv_cache=False)
+    assert rocm_on.budget.term("CUDA graphs").bytes == rocm_off.budget.term("CUDA graphs").bytes

@@ -736,7 +736,8 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       spec_method=s.speculative.method if s.speculative else None,
                                       pinned_memory=s.pinned_memory,
                                       moe_workspace=_moe_workspace(config, s, r.version),
-                                      expert_parallel=expert_parallel, fp4_indexer=bool(s.fp4_indexer_cache))
+                                      expert_parallel=expert_parallel, fp4_indexer=bool(s.fp4_indexer_cache),
+                                      graphs_captured=r.extensible_kv_cache)
                      for i in range(pp))
     reserve_notes = reserves[0].notes if measured_reserve is None else ()
     if measured_reserve is not None:

@@ -1233,10 +1233,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "其输出（按此版本的做法，在编码器缓存中各补齐到 {rows:,} 行）与像素值在语言模型前向与采样器运行期间一直占用显存，"
         "叠加在它们之上：{gib:.2f} GiB"),
     "basis.graphs_after_warmup": (
-        "captured before the extensible cache measures the free memory, so they come out of the pool though the "
-        "printed 'Available KV cache memory' leaves them out; sized as {basis}",
-        "在可扩展缓存测量空闲显存之前捕获，因此虽然打印的 'Available KV cache memory' 不包含它们，仍从缓存池中扣除；"
+        "taken before the extensible cache measures the free memory, so it comes out of the pool though the "
+        "printed 'Available KV cache memory' leaves it out; sized as {basis}",
+        "在可扩展缓存测量空闲显存之前就已占用，因此虽然打印的 'Available KV cache memory' 不包含它，仍从缓存池中扣除；"
         "大小按 {basis}"),
+    "basis.flashinfer_workspace_warmup_only": (
+        "FlashInfer's {mib} MiB attention workspace (no graphs are captured), which the warm-up's steps allocate "
+        "(the profile builds no attention metadata, so its estimate leaves it out)",
+        "FlashInfer 的 {mib} MiB 注意力工作区（不捕获任何 graph）：由预热步骤分配（profile 不构建注意力元数据，"
+        "因此其估算值不含这部分）"),
     "basis.startup_in_use": (
         "device memory in use when vLLM's worker starts (CUDA context, cuBLAS, NCCL): total less the 'Free "
         "memory on device … on startup' of stored logs, 0.1-0.6 GiB on one GPU, up to 1.2 GiB with several",
@@ -1314,6 +1319,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "top adds {gib:.2f} GiB, one forward pass of the largest prefill graph kept in the graph pool",
         "v0.34 在 10.x 上：{prefill} 个 prefill graph（最大 {largest:,} 个 token）与 {decode} 个 decode graph；"
         "区间上限另加 {gib:.2f} GiB，即图内存池中保留的最大 prefill graph 的一次前向"),
+    "basis.cuda_graphs_captured": (
+        "what the capture keeps: {piecewise} piecewise + {full} full graphs (capture sizes up to {largest}) × "
+        "{per:g} MiB, the cost per graph model runner V2's captures show in public logs ('Graph capturing "
+        "finished … took'), about 0.6 of vLLM's estimate, which the extensible cache does not use",
+        "捕获后实际占用的显存：{piecewise} 个 piecewise + {full} 个 full graph（capture size 最大 {largest}）× "
+        "{per:g} MiB，即公开日志中 model runner V2 每个 graph 的实际捕获开销（'Graph capturing finished … took'），"
+        "约为 vLLM 估算值的 0.6；可扩展缓存不使用该估算值"),
+    "basis.state_first_capture": (
+        "plus {first:.2f} GiB for the first capture of the state layers (Mamba, GDN, short convolution)",
+        "再加状态层（Mamba、GDN、短卷积）首次捕获的 {first:.2f} GiB"),
+    "basis.flashinfer_workspace_warmup": (
+        "plus FlashInfer's {mib} MiB attention workspace, which the warm-up's steps allocate before the extensible "
+        "cache measures the free memory (the profile builds no attention metadata, so its estimate leaves it out)",
+        "再加 FlashInfer 的 {mib} MiB 注意力工作区：预热步骤在可扩展缓存测量空闲显存之前就分配了它"
+        "（profile 不构建注意力元数据，因此其估算值不含这部分）"),
     "basis.cuda_graphs_hybrid": (
         "vLLM's estimate: {piecewise} piecewise + {full} full graphs "
         "(capture sizes up to {largest}) × {per:g} MiB + {first:.2f} GiB for the first capture of the state layers (Mamba, GDN, short convolution)",

@@ -605,6 +605,19 @@ Model runner V2, whose estimate vLLM subtracts from v0.29: 4.5–6.3 MiB per gra
 estimates public logs print (median 5.1: Qwen2.5-7B on RTX 3090 and A40, Qwen3-4B on an RTX 5060
 Ti, Llama-3.2-1B on an H200 with 18 and 102 graphs, v0.29–v0.31); captured graphs took 2.7–4.8
 MiB each (A100 Llama-3.1-8B v0.31, RTX 4090 and RTX 4080 v0.26–v0.27), the band's lower end."""
+CUDA_GRAPH_MIB_CAPTURED_V2 = (3.2, 1.8, 4.8)
+"""Typical, low and high MiB per graph that model runner V2's capture keeps on CUDA, which v0.34's
+extensible KV cache measures instead of taking vLLM's estimate (the free memory it sizes from is read
+after capture; ``capture_model`` logs the same drop as "Graph capturing finished in N secs, took X
+GiB", after emptying the allocator's cache). Public V2-runner starts (v0.29-v0.31) print both
+figures, and the capture keeps about 0.6 of the estimate: 0.27 GiB of an estimated 0.52 for 102
+graphs of Llama-3.2-1B on an H200 (2.7 MiB a graph) and 0.06 of 0.11 for 18, 0.14 of 0.27 for 54
+graphs of Qwen2.5-7B on an A40 (2.7), 0.09 of 0.15 for 30 on an RTX 3090 (3.1), 0.23 and 0.29 of
+0.38 for 86 graphs of Qwen3-4B on an RTX 5060 Ti (2.7, 3.5), 0.15 of 0.34 for 86 of Qwen2.5-1.5B on
+a T4 (1.8, the low end), 0.20 of 0.35 on an A100 (2.4), 0.29 of 0.50-0.57 for 86 graphs of Gemma 4
+on L40S (3.5) and 0.39 of 0.55 for Qwen3-8B on an RTX PRO 4500 (4.6, near the high end). On ROCm
+the capture keeps what the estimate says (MI300X: 3.90 of 3.94, 8.64 of 8.91 GiB), so
+``ROCM_GRAPH_MIB_PER_LAYER`` stays."""
 ROCM_GRAPH_MIB_PER_LAYER = (1.1, 0.9, 2.0)
 """Typical, low and high MiB per captured graph and decoder layer on ROCm, where a graph costs far
 more than on CUDA and grows with the model's depth (HIP graphs keep each layer's buffers): the
@@ -1534,14 +1547,17 @@ DSV4_WORKSPACE_KINDS = {"indexer": Text("basis.dsv4_ws_indexer"), "flashmla": Te
 
 
 def graph_mib(model_runner_v2: bool, platform: str = "cuda", layers: int = 0,
-              deepseek_v4: bool = False) -> tuple[float, float, float]:
+              deepseek_v4: bool = False, captured: bool = False) -> tuple[float, float, float]:
     """Typical, low and high MiB of one captured graph: on ROCm per decoder layer
     (``ROCM_GRAPH_MIB_PER_LAYER``), on CUDA per graph (``CUDA_GRAPH_MIB_PER_GRAPH``; DeepSeek-V4's own,
-    ``DSV4_GRAPH_MIB``)."""
+    ``DSV4_GRAPH_MIB``). ``captured``: what model runner V2's capture keeps rather than vLLM's estimate
+    (``CUDA_GRAPH_MIB_CAPTURED_V2``; the extensible KV cache measures that)."""
     if deepseek_v4 and platform == "cuda":
         return DSV4_GRAPH_MIB
     if graphs_priced_per_layer(platform, layers):
         return tuple(p * layers for p in ROCM_GRAPH_MIB_PER_LAYER)  # type: ignore[return-value]
+    if captured and model_runner_v2:
+        return CUDA_GRAPH_MIB_CAPTURED_V2
     return CUDA_GRAPH_MIB_PER_GRAPH["v2" if model_runner_v2 else "v1"]
 
 
@@ -1556,14 +1572,15 @@ which the many-graph logs measure."""
 
 
 def cuda_graph_estimate(graphs: int, model_runner_v2: bool, hybrid: bool, platform: str = "cuda",
-                        layers: int = 0, deepseek_v4: bool = False) -> tuple[int, int, int]:
+                        layers: int = 0, deepseek_v4: bool = False, captured: bool = False) -> tuple[int, int, int]:
     """Typical, low and high bytes of the CUDA-graph estimate for ``graphs`` captured graphs of a
     model with ``layers`` decoder layers (which matter on ROCm only: ``graph_mib``); on CUDA the
-    high end is at least ``FIRST_CAPTURE_HIGH_GIB`` above the low end's per-graph cost."""
-    per = graph_mib(model_runner_v2, platform, layers, deepseek_v4)
+    high end is at least ``FIRST_CAPTURE_HIGH_GIB`` above the low end's per-graph cost, an artefact of
+    the estimator's extrapolation that a ``captured`` footprint does not have."""
+    per = graph_mib(model_runner_v2, platform, layers, deepseek_v4, captured)
     first = HYBRID_FIRST_CAPTURE_GIB if hybrid else (0.0, 0.0, 0.0)
     typical, low, high = (int(graphs * p * (1 << 20) + f * GIB) for p, f in zip(per, first))
-    if platform == "cuda" and not hybrid:
+    if platform == "cuda" and not hybrid and not captured:
         high = max(high, int(FIRST_CAPTURE_HIGH_GIB * GIB + graphs * per[1] * (1 << 20)))
     return typical, low, high
 
@@ -1775,7 +1792,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      embeds_in_graph: bool = True, full_graphs: bool = True,
                      flashinfer_attention: bool = False, moe_workspace: str = "",
                      cudagraph_mode: str | None = None, allreduce_fusion_pass: bool = True,
-                     expert_parallel: bool = False, fp4_indexer: bool = False) -> ReserveEstimate:
+                     expert_parallel: bool = False, fp4_indexer: bool = False,
+                     graphs_captured: bool = False) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -1801,7 +1819,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     flashinfer may be missing; ``nvswitch``: the GPUs share NVSwitch multicast, which picks its
     MNNVL layout from v0.25; ``allreduce_fusion_pass``: the optimization level runs the fusion pass,
     settings.allreduce_fusion_pass). ``expert_parallel``: --enable-expert-parallel, whose GPUs run
-    whole experts (``forward_bytes``'s ``expert_tp`` of 1)."""
+    whole experts (``forward_bytes``'s ``expert_tp`` of 1). ``graphs_captured``: the pool pays for what
+    the capture keeps, not vLLM's estimate (v0.34's extensible KV cache, which also runs the warm-up's
+    steps, and so allocates FlashInfer's workspace, before it measures)."""
     era = era_for(version, model_runner_v2)
     expert_tp = 1 if expert_parallel else tp
     rows = sampler_rows(max_num_seqs, mnbt)
@@ -1870,12 +1890,19 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         # no graph to capture, nothing estimated (gpu_model_runner.py profile_cudagraph_memory)
         layers = _n(text_part(config), "num_hidden_layers")
         cg = cuda_graph_estimate(piecewise + full, model_runner_v2, hybrid, platform, layers,
-                                 deepseek_v4=dsv4 is not None) if piecewise + full else (0, 0, 0)
-        per = round(graph_mib(model_runner_v2, platform, layers, dsv4 is not None)[0], 1)
+                                 deepseek_v4=dsv4 is not None, captured=graphs_captured) \
+            if piecewise + full else (0, 0, 0)
+        per_graph = graph_mib(model_runner_v2, platform, layers, dsv4 is not None, graphs_captured)
+        per = round(per_graph[0], 1)
         largest = sizes[-1] if sizes else 0
-        cg_basis = Text("basis.cuda_graphs_hybrid", piecewise=piecewise, full=full, largest=largest, per=per,
-                        first=HYBRID_FIRST_CAPTURE_GIB[0]) if hybrid else \
-            Text("basis.cuda_graphs", piecewise=piecewise, full=full, largest=largest, per=per)
+        if per_graph is CUDA_GRAPH_MIB_CAPTURED_V2:
+            cg_basis = Text("basis.cuda_graphs_captured", piecewise=piecewise, full=full, largest=largest, per=per)
+            if hybrid:
+                cg_basis = join_texts([cg_basis, Text("basis.state_first_capture", first=HYBRID_FIRST_CAPTURE_GIB[0])])
+        else:
+            cg_basis = Text("basis.cuda_graphs_hybrid", piecewise=piecewise, full=full, largest=largest, per=per,
+                            first=HYBRID_FIRST_CAPTURE_GIB[0]) if hybrid else \
+                Text("basis.cuda_graphs", piecewise=piecewise, full=full, largest=largest, per=per)
         if split is not None and piecewise:
             # the prefill graphs reach 8,192 tokens, where kvcalc's per-graph figure comes from graphs of at
             # most 512-1,024: the band's top also holds one forward pass of the largest in the graph pool
@@ -1892,12 +1919,19 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         if drafter_graphs_in_estimate(version, model_runner_v2, spec_method) and cg[2]:
             cg = (cg[0], cg[1], cg[2] + int(DRAFTER_GRAPHS_HIGH_GIB * GIB))
             cg_basis = join_texts([cg_basis, Text("basis.cuda_graphs_drafter", high=DRAFTER_GRAPHS_HIGH_GIB)])
-        if flashinfer_attention and full:
+        if flashinfer_attention and full and not graphs_captured:
             # the band's optimistic end leaves it out (one public start's estimate did not carry it), its
             # top counts all of it, the typical value what public twins show (FLASHINFER_IN_ESTIMATE_BYTES)
             cg = (cg[0] + FLASHINFER_IN_ESTIMATE_BYTES, cg[1], cg[2] + FLASHINFER_WORKSPACE_BYTES)
             cg_basis = join_texts([cg_basis, Text("basis.flashinfer_workspace", typical=FLASHINFER_IN_ESTIMATE_BYTES >> 20,
                                                   mib=FLASHINFER_WORKSPACE_BYTES >> 20)])
+    if flashinfer_attention and graphs_captured:
+        # the warm-up's steps build attention metadata, so the workspace is allocated, graphs or not,
+        # before the extensible cache measures the free memory; the profile's estimate never holds it
+        cg_basis = join_texts([cg_basis, Text("basis.flashinfer_workspace_warmup",
+                                              mib=FLASHINFER_WORKSPACE_BYTES >> 20)]) if cg[2] else \
+            Text("basis.flashinfer_workspace_warmup_only", mib=FLASHINFER_WORKSPACE_BYTES >> 20)
+        cg = tuple(x + FLASHINFER_WORKSPACE_BYTES for x in cg)  # type: ignore[assignment]
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt)
     if per_entry > plain_per_entry:
