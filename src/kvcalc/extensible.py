@@ -17,6 +17,12 @@ of releases before v0.34. So the pool is v0.33's budget at the requested memory,
 max(0, requested - total + U + margin): with --gpu-memory-utilization unset (1.0) always U + margin.
 The blocks are the most whose pages, each layer's segment rounded up to 2 MiB granules
 (``blocks_within``), fit in it, never more than the capacity.
+
+T is the larger of the profile's peak and the sizing warm-up's steps (sizing_warmup.py). The "torch
+growth" is how far a sizing step grows the caching allocator's reservation from an emptied cache
+(vllm/v1/worker/gpu/warmup.py ``_measure_sizing_step``): the step's peak plus the fragmentation it
+leaves. No public log prints it yet, so kvcalc takes T alone and leaves fragmentation to the band's
+reserve end.
 """
 
 from __future__ import annotations
