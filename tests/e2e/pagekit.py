@@ -183,6 +183,18 @@ def set_form(page, **fields: Any) -> dict[str, Any]:
     return page_request(**fields)
 
 
+def advanced_result(page, **fields: Any) -> dict[str, Any]:
+    """On a fresh form with Advanced open, set ``fields`` and return the core's result for them, the
+    page showing it and its numbers checked."""
+    fresh_form(page)
+    open_advanced(page)
+    want = set_form(page, **fields)
+    wait_request(page, want)
+    result = oracle(want)["result"]
+    assert_numbers_match(page, result)
+    return result
+
+
 def choose_setting(page, testid: str, option: str, key: str, value: Any,
                    **fields: Any) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """On a fresh form with ``fields`` set and Advanced open, pick ``option`` in the select

@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 
 from kvcalc.reserve import FLASHINFER_WORKSPACE_BYTES, UMA_HOST_GIB
 from kvcalc.units import GIB
-from pagekit import (assert_numbers_match, choose_setting, expect_in_both_languages, fresh_form, link_restores,
-                     open_advanced, oracle, page_request, set_form, wait_request)
+from pagekit import (advanced_result, assert_numbers_match, choose_setting, expect_in_both_languages, fresh_form,
+                     link_restores, open_advanced, oracle, page_request, set_form, wait_request)
 
 pytestmark = pytest.mark.browser
 
@@ -484,12 +484,7 @@ def test_an_mla_model_shows_the_sizing_warm_up_step_it_keeps_free(py_page):
     up-projected, 0.88 GiB) outgrows the 64-row sampler's peak, so the reserve list shows the part beyond it,
     named and explained in both languages, and the pool is the core's."""
     page = py_page
-    fresh_form(page)
-    open_advanced(page)
-    want = set_form(page, model="deepseek-ai/DeepSeek-V2-Lite", max_num_seqs=64)
-    wait_request(page, want)
-    result = oracle(want)["result"]
-    assert_numbers_match(page, result)
+    result = advanced_result(page, model="deepseek-ai/DeepSeek-V2-Lite", max_num_seqs=64)
     step = next(t for t in result["budget"]["terms"] if t["name"] == "sizing warm-up")
     assert step["gib"] > 0
     row = page.get_by_test_id("reserve-list").locator("li", has_text="sizing warm-up step (beyond")
@@ -688,12 +683,7 @@ def test_a_hybrid_model_profiling_its_tower_at_a_large_batch_says_the_band_carri
     low end includes it, in both languages; the band's reserve end is wider than the typical
     value by that much; --language-model-only takes the note away."""
     page = py_page
-    fresh_form(page)
-    open_advanced(page)
-    want = set_form(page, model="Qwen/Qwen3.5-27B", max_num_batched_tokens=16384)
-    wait_request(page, want)
-    result = oracle(want)["result"]
-    assert_numbers_match(page, result)
+    result = advanced_result(page, model="Qwen/Qwen3.5-27B", max_num_batched_tokens=16384)
     act = activation(result)
     assert act["high_gib"] - act["gib"] >= 2.5
     notes = page.get_by_test_id("notes")
