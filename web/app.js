@@ -333,7 +333,7 @@ function setField(id, v) {
 
 function formToUrl() {
   const q = new URLSearchParams();
-  if (state.hf) q.set("hf", state.hf.id);
+  if (state.hf && !state.hf.file) q.set("hf", state.hf.id);   // a file from disk cannot travel in a link
   for (const [p, id] of FIELDS) {
     const el = $(id);
     if (el.type === "checkbox") { if (el.checked) q.set(p, "1"); continue; }
@@ -394,9 +394,12 @@ function populateSelects() {
 }
 function hfOption() { return $("model-select").querySelector('option[value^="hf:"]'); }
 function removeHfOption() { hfOption()?.remove(); }
+function hfOptionText() {
+  return fill(S(state.hf.file ? "model_file_opt" : "model_loaded_opt"), { id: state.hf.id });
+}
 function setHfOption(id) {
   removeHfOption();
-  const o = option("hf:" + id, fill(S("model_loaded_opt"), { id }));
+  const o = option("hf:" + id, hfOptionText());
   $("model-select").prepend(o);
   $("model-select").value = o.value;
 }
@@ -923,7 +926,7 @@ function renderBuildInfo() {
 const nextTask = () => new Promise((res) => setTimeout(res, 0));
 async function renderAll() {
   applyStaticText();
-  if (hfOption() && state.hf) hfOption().textContent = fill(S("model_loaded_opt"), { id: state.hf.id });
+  if (hfOption() && state.hf) hfOption().textContent = hfOptionText();
   const showing = $("results").dataset.state;
   renderResult(state.lastResult, showing === "prerendered" ? "prerendered" : "python");
   if (state.lastError && showing === "error") {
@@ -967,7 +970,8 @@ function hfMessage() {
   if (!hf) return;
   const weights = hf.weights_bytes != null && r.budget
     ? fill(S("hf_weights_exact"), { gib: F.gib(r.budget.checkpoint_gib) }) : S("hf_weights_est");
-  hfSet("hf_loaded", { id: hf.id, arch: r.model.architecture, weights }, false);
+  if (hf.file) hfSet("cfg_loaded", { file: hf.file, id: hf.id, arch: r.model.architecture, weights }, false);
+  else hfSet("hf_loaded", { id: hf.id, arch: r.model.architecture, weights }, false);
 }
 
 async function hfFetch(id, file, headers, extra = {}) {
@@ -1085,6 +1089,36 @@ async function loadHf(rawId) {
   state.hf = { id, config, weights_bytes: weights };
   setHfOption(id);
   hfSet("hf_loading", { id }, false);
+  if (state.log) await compareLog(true);
+  else await compute();
+}
+
+// --- a config.json from disk: a local or fine-tuned model, or huggingface.co out of reach ------
+const CONFIG_FILE_MAX_BYTES = 4 << 20;
+function localModelName(config, fileName) {
+  // what vllm serve is pointed at: the path or id the checkpoint was saved from, else the file's name
+  const saved = typeof config._name_or_path === "string" ? config._name_or_path.trim() : "";
+  const stem = fileName.replace(/\.json$/i, "");
+  return (saved || (stem && stem.toLowerCase() !== "config" ? stem : "local-model")).slice(0, 200);
+}
+async function loadConfigFile(file) {
+  if (!file) return;
+  const mine = ++hfSeq;   // a newer load, from Hugging Face or disk, wins
+  hfAbort?.abort();
+  state.hfTried = null;
+  if (file.size > CONFIG_FILE_MAX_BYTES) {
+    hfSet("cfg_too_big", { file: file.name, mib: F.dec1(file.size / (1 << 20)) }, true);
+    return;
+  }
+  let text;
+  try { text = await file.text(); } catch { hfSet("hf_bad_json", { id: file.name }, true); return; }
+  if (mine !== hfSeq) return;
+  const { config, fail } = configFromText(text, file.name);
+  if (fail) { hfSet(fail[0], fail[1], true); return; }
+  if (!$("model-select").value.startsWith("hf:")) state.prevModel = $("model-select").value;
+  state.hf = { id: localModelName(config, file.name), config, weights_bytes: null, file: file.name };
+  $("model-id").value = "";
+  setHfOption(state.hf.id);
   if (state.log) await compareLog(true);
   else await compute();
 }
@@ -1706,6 +1740,11 @@ function init() {
   form.addEventListener("change", onChange);
   form.addEventListener("submit", (ev) => ev.preventDefault());
   $("model-load").addEventListener("click", () => loadHf($("model-id").value));
+  $("config-file").addEventListener("change", (e) => {
+    const file = e.target.files?.[0];
+    e.target.value = "";   // the same file chosen again is read again
+    loadConfigFile(file);
+  });
   $("model-id").addEventListener("keydown", (ev) => {
     if (ev.key === "Enter") { ev.preventDefault(); loadHf($("model-id").value); }
   });

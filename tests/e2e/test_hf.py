@@ -313,3 +313,47 @@ def test_a_pasted_draft_model_log_reads_its_drafter_and_lands_inside_the_logged_
     page.get_by_test_id("log-paste").fill("")
     page.get_by_test_id("spec-config").fill("")
     fresh_form(page)
+
+
+def choose_config_file(page, name: str, body: bytes) -> None:
+    page.get_by_test_id("config-file").set_input_files(files=[{"name": name, "mimeType": "application/json",
+                                                               "buffer": body}])
+
+
+def test_a_config_json_from_disk_is_sized_without_any_request(py_page, hub):
+    """A local or fine-tuned model, or huggingface.co out of reach: the model's config.json chosen from
+    disk is sized like a loaded one (weights counted from it), named after the path it was saved from,
+    with no request to Hugging Face, and a shared link does not pretend to carry it."""
+    page = py_page
+    config = {**QWEN06_CONFIG, "_name_or_path": "/data/ckpt/qwen3-0.6b-sft"}
+    choose_config_file(page, "config.json", json.dumps(config).encode())
+    want = page_request(model="/data/ckpt/qwen3-0.6b-sft", config=config)
+    wait_request(page, want)
+    assert_numbers_match(page, oracle(want)["result"])
+    expect_in_both_languages(page, page.get_by_test_id("model-id-msg"),
+                             "Read config.json (/data/ckpt/qwen3-0.6b-sft): Qwen3ForCausalLM, weights estimated",
+                             "已读取 config.json（/data/ckpt/qwen3-0.6b-sft）：Qwen3ForCausalLM")
+    expect(page.locator("#model-select option:checked")).to_have_text(
+        "From config.json on disk: /data/ckpt/qwen3-0.6b-sft")
+    expect(page.get_by_test_id("serve-command")).to_contain_text("vllm serve /data/ckpt/qwen3-0.6b-sft")
+    assert "hf=" not in page.url and hub.seen == []
+    # without a saved path the file's own name stands in
+    choose_config_file(page, "my-finetune.json", json.dumps(QWEN06_CONFIG).encode())
+    wait_request(page, page_request(model="my-finetune", config=QWEN06_CONFIG))
+    fresh_form(page)
+    expect(page.get_by_test_id("model-select")).not_to_have_value(re.compile("^hf:"))
+
+
+@pytest.mark.parametrize("name,body,shows", [
+    ("config.json", b"{\"architectures\": [", "The config.json of \u201cconfig.json\u201d is not valid JSON"),
+    ("config.json", b"[1, 2]", "not an object of model settings (it is array)"),
+    ("model.safetensors", b"x" * (5 << 20), "model.safetensors is 5.0 MiB"),
+])
+def test_a_file_that_is_no_config_is_named_and_the_result_kept(py_page, hub, name, body, shows):
+    page = py_page
+    before = page.get_by_test_id("pool-tokens").text_content()
+    choose_config_file(page, name, body)
+    expect(page.get_by_test_id("model-id-msg")).to_contain_text(shows)
+    expect(page.get_by_test_id("model-id")).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_test_id("pool-tokens")).to_have_text(before)
+    wait_request(page, page_request())
