@@ -1726,7 +1726,8 @@ function init() {
     const t = ev.target;
     // a drafter that could not be read is tried again once a (new) token is entered
     if (t.id === "hf-token" && ev.type === "change" && state.drafter?.failed) ensureDrafter();
-    if (t.id === "model-id" || t.id === "hf-token") return; // loaded with the button / Enter
+    // loaded with the button / Enter, or read when a file is chosen (loadConfigFile)
+    if (t.id === "model-id" || t.id === "hf-token" || t.id === "config-file") return;
     if (t.id === "model-select" && !t.value.startsWith("hf:")) state.prevModel = t.value;
     // a typed total belongs to the card it was typed for: another card from the list drops it
     if (t.id === "gpu-select" && ev.type === "change") setField("gpu-total-gib", "");

@@ -185,8 +185,7 @@ def measured_after_warmup(budget: Budget, reserves: tuple[ReserveEstimate, ...],
     terms = tuple(replace(term, basis=Text("basis.graphs_after_warmup", basis=term.basis))
                   if term.name == "CUDA graphs" and term.high else term for term in budget.terms)
     if max(beyond):
-        terms += (Term("sizing warm-up", beyond[0], min(beyond), max(beyond),
-                       sizing_basis),)
+        terms += (Term("sizing warm-up", beyond[0], min(beyond), max(beyond), sizing_basis),)
     if extensible.withheld_bytes(requested, total, in_use[0], margins[0]):
         terms += (Term("start-up memory", *in_use, extensible.basis_in_use()),
                   Term("extensible margin", margins[0], margins[1], margins[2], extensible.basis_margin(platform)))
