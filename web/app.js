@@ -1758,11 +1758,13 @@ function init() {
   });
   $("share").addEventListener("click", async () => {
     const url = formToUrl();
+    // the link carries the settings; a config.json read from disk stays with this page
+    const without = state.hf?.file ? " " + fill(S("share_no_file"), { file: state.hf.file }) : "";
     try {
       await navigator.clipboard.writeText(url);
-      $("share-msg").textContent = S("share_done");
+      $("share-msg").textContent = S("share_done") + without;
     } catch {
-      $("share-msg").textContent = `${S("share_shown")} ${url}`;
+      $("share-msg").textContent = `${S("share_shown")} ${url}${without}`;
     }
   });
   $("reset").addEventListener("click", () => {

@@ -337,6 +337,8 @@ def test_a_config_json_from_disk_is_sized_without_any_request(py_page, hub):
         "From config.json on disk: /data/ckpt/qwen3-0.6b-sft")
     expect(page.get_by_test_id("serve-command")).to_contain_text("vllm serve /data/ckpt/qwen3-0.6b-sft")
     assert "hf=" not in page.url and hub.seen == []
+    page.get_by_test_id("share").click()
+    expect(page.locator("#share-msg")).to_contain_text("does not carry the model's config.json read from disk")
     # without a saved path the file's own name stands in
     choose_config_file(page, "my-finetune.json", json.dumps(QWEN06_CONFIG).encode())
     wait_request(page, page_request(model="my-finetune", config=QWEN06_CONFIG))
