@@ -193,6 +193,27 @@ def test_config_path(capsys, tmp_path):
     assert code == 0 and json.loads(out)["layout"]["kv_bytes_per_token"] == 131072
 
 
+def test_a_local_config_is_served_by_its_folder(capsys, tmp_path):
+    """Without --model-id the serve command points at what vLLM would serve: the folder of a model's
+    config.json, else the checkpoint's _name_or_path, else the file's own name."""
+    from factories import config
+    cfg = config("Qwen/Qwen3-0.6B")
+    folder = tmp_path / "qwen3-0.6b-sft"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({**cfg, "_name_or_path": "Qwen/Qwen3-0.6B"}))
+    (tmp_path / "saved.json").write_text(json.dumps({**cfg, "_name_or_path": "/data/ckpt/run-7"}))
+    (tmp_path / "bare.json").write_text(json.dumps(cfg))
+
+    def command(path, *more):
+        code, out, _ = run(capsys, "estimate", "--config", str(path), "--gpu", "l4", *more, "--json")
+        assert code == 0
+        return json.loads(out)["serve_command"]
+    assert command(folder / "config.json") == f"vllm serve {folder}"
+    assert command(tmp_path / "saved.json") == "vllm serve /data/ckpt/run-7"
+    assert command(tmp_path / "bare.json") == "vllm serve bare"
+    assert command(folder / "config.json", "--model-id", "my/sft") == "vllm serve my/sft"
+
+
 @pytest.mark.parametrize("argv,needle", [
     (["--gpu-memory-utilization", "1.5"], "--gpu-memory-utilization"),
     (["--tp", "3"], "--tensor-parallel-size"),

@@ -245,6 +245,17 @@ def _fetch_drafter(spec: Any) -> None:
               "like the model's is assumed", file=sys.stderr)
 
 
+def _local_model_name(path: Path, config: Any) -> str:
+    """What ``vllm serve`` is pointed at for a --config without --model-id: the folder of a model's
+    config.json (vLLM serves a local checkpoint by its folder), else the path or id the checkpoint
+    was saved from (``_name_or_path``), else the file's name; the page, which cannot see the folder,
+    takes the last two."""
+    if path.name == "config.json":
+        return str(path.parent)
+    saved = config.get("_name_or_path") if isinstance(config, dict) else None
+    return saved.strip()[:200] if isinstance(saved, str) and saved.strip() else path.stem
+
+
 def build_request(args: argparse.Namespace) -> dict[str, Any]:
     settings = {k: getattr(args, k) for k in SETTING_ARGS if getattr(args, k) is not None}
     spec: Any = None
@@ -293,7 +304,7 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
             raise KvcalcError(f"--config {args.config} is not valid JSON: {exc}" + (
                 "; kvcalc's --config is a model's config.json, not vLLM's YAML file of serve flags: give those "
                 "flags on the command line, and the model with --model" if yaml else "")) from exc
-        req["model"] = args.model_id or ""
+        req["model"] = args.model_id or _local_model_name(args.config, req["config"])
     else:
         req["model"] = args.model
         if find_model(args.model) is None:
