@@ -1022,8 +1022,22 @@ async function optionalJsonFromHub(id, file, headers, signal) {
     const r = await hfFetch(id, file, headers, { signal });
     if (!r.ok) return null;
     const data = JSON.parse(await r.text());
-    return data && typeof data === "object" && !Array.isArray(data) ? data : null;
+    return data && typeof data === "object" && !Array.isArray(data) && !nestedDeeper(data, CAT.config_max_depth)
+      ? data : null;
   } catch { return null; }
+}
+
+// Whether arrays and objects nest more than `limit` deep in `value`: the core refuses such JSON
+// (textdepth.MAX_DEPTH), since in Pyodide json's scanner would overflow the stack on it.
+function nestedDeeper(value, limit) {
+  const stack = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop();
+    if (v === null || typeof v !== "object") continue;
+    if (depth > limit) return true;
+    for (const x of Object.values(v)) stack.push([x, depth + 1]);
+  }
+  return false;
 }
 
 // A fetched config.json: {config} when it is a JSON object, else {fail: [message key, args]}.
@@ -1033,6 +1047,9 @@ function configFromText(text, id) {
   if (!config || typeof config !== "object" || Array.isArray(config)) {
     const kind = Array.isArray(config) ? "array" : config === null ? "null" : typeof config;
     return { config: null, fail: ["hf_bad_shape", { id, kind }] };
+  }
+  if (nestedDeeper(config, CAT.config_max_depth)) {
+    return { config: null, fail: ["hf_too_deep", { id, n: CAT.config_max_depth }] };
   }
   return { config, fail: null };
 }

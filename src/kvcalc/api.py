@@ -12,7 +12,7 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from . import __version__
+from . import __version__, textdepth
 from .catalog import GPU_CLASS_LABELS, Gpu, find_gpu, find_model, gpu_class, load_gpus, load_models
 from .dtypes import KV_CACHE_DTYPE_CHOICES
 from .engine import calculate
@@ -45,7 +45,7 @@ def settings_from_dict(d: dict[str, Any] | None) -> Settings:
     spec = d.pop("speculative", None)
     if isinstance(spec, str):     # the page's field: vLLM's --speculative-config JSON as typed
         try:
-            spec = json.loads(spec) if spec.strip() else None
+            spec = textdepth.loads(spec) if spec.strip() else None
         except ValueError as exc:
             raise SettingsError({"--speculative-config": Text("request.speculative_json",
                                                               error=str(exc)[:80])}) from exc
@@ -193,6 +193,8 @@ def catalog() -> dict[str, Any]:
         "drafter_methods": list(DRAFTER_METHODS),
         "setting_spelling": dict(VLLM_SPELLING),
         "rules": rules_table(),
+        # the page refuses a config.json nested deeper, so the request carrying it stays within textdepth's limit
+        "config_max_depth": textdepth.CONFIG_MAX_DEPTH,
     }
 
 
@@ -400,9 +402,12 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def handle_json(text: str) -> str:
-    """``handle`` over JSON strings, for the Web Worker."""
+    """``handle`` over JSON strings, for the Web Worker, where nesting too deep for json's scanner would
+    stop Python for good (textdepth): it gets the message ``handle`` gives a request too deep to handle."""
     try:
-        request = json.loads(text)
+        request = textdepth.loads(text)
+    except textdepth.TooDeep:
+        return json.dumps(_error(SettingsError({"request": Text("request.too_deep")})))
     except (ValueError, TypeError, RecursionError) as exc:
         return json.dumps({"ok": False, "error": {"type": "RequestError",
                                                   "message": f"request is not JSON: {exc}", "fields": {}}})

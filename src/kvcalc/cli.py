@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import __version__, api
+from . import __version__, api, textdepth
 from .catalog import GPU_CLASS_LABELS, find_model, gpu_class, load_gpus, load_models
 from .errors import KvcalcError
 from .settings import (COMPILE_CACHE_STATES, CUDAGRAPH_MODES, FORCED_BACKENDS, MAMBA_SSM_CACHE_DTYPES,
@@ -261,7 +261,7 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
     spec: Any = None
     if args.speculative_config:
         try:
-            spec = json.loads(args.speculative_config)
+            spec = textdepth.loads(args.speculative_config)
         except ValueError as exc:
             raise KvcalcError(f"--speculative-config is not valid JSON: {exc}") from exc
     shorthand = {key: getattr(args, flag[2:].replace("-", "_")) for flag, key in SPEC_SHORTHAND.items()
@@ -275,7 +275,7 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
         _fetch_drafter(spec)
     if args.kv_transfer_config is not None and "kv_connector" not in settings:
         try:
-            transfer = json.loads(args.kv_transfer_config)
+            transfer = textdepth.loads(args.kv_transfer_config)
         except ValueError as exc:
             raise KvcalcError(f"--kv-transfer-config is not valid JSON: {exc}") from exc
         settings["kv_connector"] = transfer.get("kv_connector") if isinstance(transfer, dict) else transfer
@@ -295,7 +295,7 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
             req[extra] = getattr(args, extra)
     if args.config is not None:
         try:
-            req["config"] = json.loads(args.config.read_text(encoding="utf-8"))
+            req["config"] = textdepth.loads(args.config.read_text(encoding="utf-8"))
         except OSError as exc:
             raise KvcalcError(f"cannot read --config {args.config}: {exc.strerror}") from exc
         except ValueError as exc:

@@ -21,6 +21,7 @@ import shlex
 from dataclasses import fields
 from typing import Any
 
+from . import textdepth
 from .containerspec import container_command, image_of, is_container_spec
 from .errors import SettingsError, VersionError
 from .llmcall import has_llm_call, read_llm_call
@@ -321,7 +322,7 @@ def _json(text: Any) -> dict[str, Any]:
     if not isinstance(text, str):
         return {}
     try:
-        value = json.loads(text)
+        value = textdepth.loads(text)
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}

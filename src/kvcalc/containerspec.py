@@ -12,9 +12,10 @@ parser): the vllm/vllm-openai image (its tag names the release), ``command:``, `
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
+
+from . import textdepth
 
 _KEY = re.compile(r"^(\s*)(?:-\s+)?(command|args|entrypoint|environment|env)\s*:\s*(.*?)\s*$")
 _IMAGE = re.compile(r"^\s*(?:-\s+)?image\s*:\s*[\"']?(\S*vllm/vllm-openai\S*?)[\"']?\s*$", re.M)
@@ -84,7 +85,7 @@ def _items(lines: list[str], start: int, indent: int, rest: str) -> list[str]:
     or a plain string split as a shell would."""
     if rest.startswith("["):
         try:
-            value = json.loads(rest)
+            value = textdepth.loads(rest)
             return [str(v) for v in value] if isinstance(value, list) else []
         except ValueError:
             return [_unquote(w) for w in rest.strip("[]").split(",") if w.strip()]

@@ -14,8 +14,9 @@ ending in ``_config``; ``quantization_config`` is a plain dict in transformers, 
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
+
+from . import textdepth
 
 NOT_NESTED = frozenset({"quantization_config", "compression_config"})
 """Keys ending in _config that transformers keeps as plain dicts, so an override replaces them whole."""
@@ -32,7 +33,7 @@ def overrides_of(value: Any) -> dict[str, Any] | None:
     JSON object (the caller names the field)."""
     if isinstance(value, str):
         try:
-            value = json.loads(value)
+            value = textdepth.loads(value)
         except ValueError:
             return None
     return value if isinstance(value, dict) else None

@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import textdepth
+
 _CALL = re.compile(r"(?<![\w.])(?:vllm\.)?LLM\s*\(")
 """Where an LLM( call starts: the class alone or as vllm.LLM, not a longer name (AsyncLLM, MyLLM)."""
 
@@ -43,7 +45,8 @@ def read_llm_call(text: str) -> LlmCall | None:
     None when there is none that parses."""
     for match in _CALL.finditer(text):
         source = _balanced(text, match.end() - 1)
-        if source is None:
+        # nesting past the limit would stop ast's parser in the page's Pyodide, not just fail it
+        if source is None or textdepth.literal_too_deep(source):
             continue
         try:
             tree = ast.parse(text[match.start():match.end() - 1].split(".")[-1].strip() + source, mode="eval")

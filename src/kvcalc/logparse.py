@@ -19,6 +19,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import textdepth
 from .settings import AUTO_MAX_MODEL_LEN, FORCED_BACKENDS, KV_CONNECTORS, mm_limits_of, mm_processor_of
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .errors import VersionError
@@ -558,6 +559,8 @@ def _top_level_entries(text: str) -> list[str]:
 def _literal(text: str) -> Any:
     """``ast.literal_eval`` without its warnings: a pasted string with an invalid escape ('\\8')
     would print a SyntaxWarning (DeprecationWarning before 3.12) to the worker's console."""
+    if textdepth.literal_too_deep(text):     # ast's parser would overflow the stack in the page's Pyodide
+        raise ValueError("nested too deeply for a logged value")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return ast.literal_eval(text)

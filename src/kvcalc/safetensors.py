@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from . import textdepth
+
 MAX_HEADER_BYTES = 100_000_000
 """safetensors itself refuses headers above 100 MB."""
 
@@ -29,7 +31,7 @@ def data_bytes_from_prefix(prefix: bytes) -> dict[str, Any]:
     if len(b) < 8 + n:
         return {"bytes": None, "need_range": f"bytes=0-{8 + n - 1}"}
     try:
-        header = json.loads(b[8:8 + n])
+        header = textdepth.loads(b[8:8 + n])
     except (ValueError, UnicodeDecodeError):
         return {"bytes": None}
     if not isinstance(header, dict):

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from . import textdepth
 from .dtypes import KV_CACHE_DTYPE_CHOICES
 from .errors import SettingsError, VersionError
 from .messages import Text
@@ -406,7 +407,7 @@ def mm_limits_of(value: Any) -> MmLimits | None:
             return None
         if text.startswith("{"):
             try:
-                value = json.loads(text)
+                value = textdepth.loads(text)
             except ValueError:
                 return None
         else:
@@ -480,7 +481,7 @@ def mm_processor_of(value: Any) -> MmProcessor | None:
         if not value.strip() or len(value) > 2000:
             return None
         try:
-            value = json.loads(value)
+            value = textdepth.loads(value)
         except ValueError:
             return None
     if not isinstance(value, dict) or not value or len(value) > 32 or not all(isinstance(k, str) for k in value):

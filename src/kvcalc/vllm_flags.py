@@ -10,10 +10,10 @@ since answering without them would print a pool vLLM will not build. Names as in
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
+from . import textdepth
 from .messages import Text
 
 _OPT_LEVEL = re.compile(r"-O(?:[0-3]|\..*)?")
@@ -99,7 +99,7 @@ def dotted_value(value: str | None) -> Any:
     --compilation-config.cudagraph_capture_sizes '[1,2,4]', --attention-config.backend FLASHINFER):
     JSON where it is, else the text."""
     try:
-        return json.loads(value) if value is not None else None
+        return textdepth.loads(value) if value is not None else None
     except ValueError:
         return value
 
@@ -123,7 +123,7 @@ def read_config(which: str, value: Any) -> tuple[dict[str, Any], Text | None]:
     unreadable = Text("flags.compilation") if which == "compilation" else Text("flags.attention_config_json")
     if isinstance(value, str):
         try:
-            value = json.loads(value)
+            value = textdepth.loads(value)
         except ValueError:
             return {}, unreadable
     if not isinstance(value, dict):

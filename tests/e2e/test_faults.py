@@ -375,3 +375,29 @@ def test_worker_crash_after_ready_keeps_last_numbers(lossy):
     want = page_request(kv_cache_dtype="fp8", tensor_parallel_size=2)
     wait_request(page, want)
     assert_numbers_match(page, oracle(want)["result"])
+
+
+@pytest.mark.parametrize("where", ["llm call", "hf overrides"])
+def test_input_nested_deep_enough_to_overflow_pyodide_is_refused_and_python_runs_on(py_page, where):
+    """Python's own parsers recurse in C: in this page's Pyodide an LLM(...) call nested 400 deep (ast) or
+    --hf-overrides JSON nested 5,000 deep (json) overflowed the WebAssembly stack and stopped Python for
+    good. The core now refuses such text before parsing it (textdepth): the page says why, and the
+    next change is still computed."""
+    page = py_page
+    fresh_form(page)
+    if where == "llm call":
+        page.get_by_test_id("log-paste").fill("llm = LLM(model='Qwen/Qwen3-8B', foo=" + "[" * 400 + "]" * 400 + ")")
+        page.get_by_test_id("log-compare").click()
+        expect(page.locator("#log-paste-msg")).to_contain_text("do not read as Python")
+        page.get_by_test_id("reset").click()
+    else:
+        page.locator("#advanced summary").click()
+        page.locator("#hf-overrides").fill('{"a": ' + "[" * 5000 + "]" * 5000 + "}")
+        expect(page.locator("#hf-overrides-msg")).to_contain_text("must be a JSON object")
+        page.locator("#hf-overrides").fill("")
+    wait_request(page, page_request())
+    page.get_by_test_id("gpu-select").select_option("a100-80g-sxm")
+    want = page_request(gpu="a100-80g-sxm")
+    wait_request(page, want)
+    assert_numbers_match(page, oracle(want)["result"])
+    fresh_form(page)

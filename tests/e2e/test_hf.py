@@ -350,6 +350,9 @@ def test_a_config_json_from_disk_is_sized_without_any_request(py_page, hub):
     ("config.json", b"{\"architectures\": [", "The config.json of \u201cconfig.json\u201d is not valid JSON"),
     ("config.json", b"[1, 2]", "not an object of model settings (it is array)"),
     ("model.safetensors", b"x" * (5 << 20), "model.safetensors is 5.0 MiB"),
+    # nested past the core's limit (textdepth), which in the worker's Pyodide would have overflowed the stack
+    ("config.json", b'{"architectures": ["Qwen3ForCausalLM"], "junk": ' + b"[" * 5000 + b"]" * 5000 + b"}",
+     "more than 60 levels deep"),
 ])
 def test_a_file_that_is_no_config_is_named_and_the_result_kept(py_page, hub, name, body, shows):
     page = py_page

@@ -1,0 +1,81 @@
+"""How deep text from outside nests, checked before a parser that recurses in C reads it: JSON (a
+request, a config.json, a flag's JSON value, a safetensors header) and Python literals (an LLM(...)
+call, a log's dict of arguments).
+
+CPython refuses such text nested a few hundred or thousand levels deep with a RecursionError or a
+SyntaxError, which callers turn into a message. In Pyodide, where the page's worker runs the core,
+the same text overflows the WebAssembly stack inside the C parser first: a fatal error that stops
+Python in the page for good (Pyodide 314.0.7 in a Chromium worker: ``json.loads`` at 5,000 levels,
+``ast.parse`` of an LLM(...) call at 199, which CPython itself would still accept). So JSON goes
+through ``loads``, which refuses more than ``MAX_DEPTH`` levels before it parses, and a Python
+literal is checked with ``literal_too_deep`` against ``LITERAL_MAX_DEPTH``. No model config, setting,
+request or logged argument comes near either (a request with a drafter's multimodal config is about
+8 deep, a log's arguments 4).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+MAX_DEPTH = 64
+"""Deepest nesting of JSON arrays and objects accepted."""
+
+CONFIG_MAX_DEPTH = MAX_DEPTH - 4
+"""Deepest a model's config.json may nest so that the page's request carrying it (request, drafter,
+config, and a file beside it such as preprocessor_config.json) stays within MAX_DEPTH; the page
+checks a config against it before it keeps one."""
+
+LITERAL_MAX_DEPTH = 32
+"""Deepest nesting of brackets and parentheses accepted in a Python literal or call: well below the
+199 levels at which ``ast.parse`` stopped Pyodide in a browser worker."""
+
+_JSON_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+"""A JSON string (skipped whole, so brackets inside it do not count) or a bracket."""
+
+_LITERAL_TOKENS = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\\\n]*(?:\\.[^\'\\\n]*)*\'|[\[\](){}]')
+"""A Python string in single or double quotes (triple quotes read as an empty string beside a plain
+one, which counts the same brackets) or a bracket or parenthesis."""
+
+
+class TooDeep(ValueError):
+    """JSON nested deeper than MAX_DEPTH (a ValueError, as json's own decoding errors are)."""
+
+    def __init__(self) -> None:
+        super().__init__(f"nested more than {MAX_DEPTH} levels deep")
+
+
+def _deeper(tokens: re.Pattern[str], text: str, limit: int) -> bool:
+    """Whether ``text`` opens more than ``limit`` brackets at once outside strings; it stops at the
+    first one past the limit, so a hostile text costs no more than a well-formed one."""
+    depth = 0
+    for token in tokens.finditer(text):
+        mark = token.group()
+        if mark in ("[", "{", "("):
+            depth += 1
+            if depth > limit:
+                return True
+        elif mark in ("]", "}", ")"):
+            depth -= 1
+    return False
+
+
+def too_deep(text: str) -> bool:
+    """Whether JSON ``text`` nests arrays and objects more than MAX_DEPTH deep."""
+    return _deeper(_JSON_TOKENS, text, MAX_DEPTH)
+
+
+def literal_too_deep(text: str) -> bool:
+    """Whether Python source ``text`` nests brackets and parentheses more than LITERAL_MAX_DEPTH deep."""
+    return _deeper(_LITERAL_TOKENS, text, LITERAL_MAX_DEPTH)
+
+
+def loads(text: str | bytes | bytearray) -> Any:
+    """``json.loads`` for text from outside; raises TooDeep, or json's ValueError, instead of
+    recursing without bound. Bytes are read as UTF-8 (a UnicodeDecodeError is a ValueError too)."""
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8")
+    if too_deep(text):
+        raise TooDeep
+    return json.loads(text)

@@ -1,0 +1,64 @@
+"""textdepth: JSON from outside is refused past MAX_DEPTH before json's scanner recurses, because in
+Pyodide that recursion overflows the WebAssembly stack and stops Python in the page for good."""
+
+import json
+
+import pytest
+
+from kvcalc import api, textdepth
+from kvcalc.hf_overrides import overrides_of
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def test_depth_is_counted_outside_strings_and_stops_at_the_limit():
+    assert not textdepth.too_deep(nested(textdepth.MAX_DEPTH))
+    assert textdepth.too_deep(nested(textdepth.MAX_DEPTH + 1))
+    assert not textdepth.too_deep(json.dumps({"a": "[" * 1000, "b": '\\"[[[' * 100}))   # escaped quotes too
+    assert textdepth.too_deep("[" * 10_000_000)          # unbalanced: refused at the first bracket too many
+    assert textdepth.loads(b'{"x": [1, {"y": 2}]}') == {"x": [1, {"y": 2}]}
+
+
+def test_too_deep_is_a_value_error_with_its_reason():
+    with pytest.raises(ValueError, match="nested more than 64 levels deep"):
+        textdepth.loads(nested(100))
+
+
+def test_a_worker_request_nested_too_deep_gets_a_message_not_a_crash():
+    """The page's worker calls handle_json: a config.json nested 5,000 deep (which stopped Pyodide in a
+    Chromium worker before) comes back as the request error handle gives."""
+    request = {"op": "estimate", "model": "x", "config": {"junk": json.loads(nested(50))}}
+    text = json.dumps(request).replace(nested(50), nested(5000))
+    reply = json.loads(api.handle_json(text))
+    assert not reply["ok"] and "nested too deeply" in reply["error"]["fields"]["request"]
+
+
+@pytest.mark.parametrize("setting,flag", [("hf_overrides", "--hf-overrides"),
+                                          ("speculative", "--speculative-config")])
+def test_deep_json_in_a_setting_is_refused_beside_its_field(setting, flag):
+    """Typed into a field of the page, the JSON is refused there (in CPython its RecursionError used to
+    become a request-wide error; in Pyodide it stopped Python)."""
+    reply = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B",
+                        "settings": {setting: '{"a": ' + nested(5000) + "}"}})
+    assert not reply["ok"] and set(reply["error"]["fields"]) == {flag}
+    assert overrides_of(nested(5000)) is None
+
+
+def test_python_literals_are_bounded_before_ast_reads_them():
+    """ast.parse of an LLM(...) call 199 deep stopped Pyodide in a browser worker: a call nested past
+    LITERAL_MAX_DEPTH is not read, a log's argument dict that deep is not parsed, and brackets inside
+    strings do not count."""
+    from kvcalc.llmcall import read_llm_call
+    from kvcalc.logparse import parse_log
+    deep = "[" * 199 + "]" * 199
+    assert read_llm_call(f"LLM(model='Qwen/Qwen3-8B', foo={deep})") is None
+    call = read_llm_call("LLM(model='Qwen/Qwen3-8B', max_model_len=4096, stop=['" + "[" * 100 + "'])")
+    assert call is not None
+    assert not textdepth.literal_too_deep("{'a': '" + "(" * 500 + "', 'b': \"[[[\"}")
+    assert textdepth.literal_too_deep("(" * (textdepth.LITERAL_MAX_DEPTH + 1))
+    line = ("INFO 01-01 00:00:00 [utils.py:233] non-default args: {'model': 'Qwen/Qwen3-8B', "
+            f"'max_model_len': 4096, 'junk': {deep}}}")
+    parsed = parse_log(line)
+    assert parsed.non_default_args.get("max_model_len") == 4096 and "junk" not in parsed.non_default_args
