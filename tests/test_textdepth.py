@@ -62,3 +62,14 @@ def test_python_literals_are_bounded_before_ast_reads_them():
             f"'max_model_len': 4096, 'junk': {deep}}}")
     parsed = parse_log(line)
     assert parsed.non_default_args.get("max_model_len") == 4096 and "junk" not in parsed.non_default_args
+
+
+def test_nan_and_infinity_are_no_json_numbers():
+    """Python's json reads NaN and Infinity, JSON does not: an override holding one would come back in
+    a reply the page's JSON.parse refuses (found by scripts/fuzz.py, seed 489918098)."""
+    with pytest.raises(ValueError, match="Infinity is not a JSON number"):
+        textdepth.loads('{"factor": -Infinity}')
+    for overrides in ('{"factor": NaN}', {"rope_scaling": {"factor": float("-inf")}}):
+        reply = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "settings": {"hf_overrides": overrides}})
+        assert not reply["ok"] and set(reply["error"]["fields"]) == {"--hf-overrides"}
+        json.dumps(reply, allow_nan=False)

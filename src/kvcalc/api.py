@@ -405,7 +405,7 @@ def handle_json(text: str) -> str:
     """``handle`` over JSON strings, for the Web Worker, where nesting too deep for json's scanner would
     stop Python for good (textdepth): it gets the message ``handle`` gives a request too deep to handle."""
     try:
-        request = textdepth.loads(text)
+        request = textdepth.loads(text, constants=True)
     except textdepth.TooDeep:
         return json.dumps(_error(SettingsError({"request": Text("request.too_deep")})))
     except (ValueError, TypeError, RecursionError) as exc:

@@ -14,6 +14,7 @@ ending in ``_config``; ``quantization_config`` is a plain dict in transformers, 
 from __future__ import annotations
 
 import copy
+import math
 from typing import Any
 
 from . import textdepth
@@ -36,7 +37,22 @@ def overrides_of(value: Any) -> dict[str, Any] | None:
             value = textdepth.loads(value)
         except ValueError:
             return None
-    return value if isinstance(value, dict) else None
+    return value if isinstance(value, dict) and _finite(value) else None
+
+
+def _finite(value: Any) -> bool:
+    """No NaN or infinity anywhere in ``value`` (a dict given directly, not as JSON text): the reply
+    echoes the overrides, and JSON has no such numbers."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, float) and not math.isfinite(v):
+            return False
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+    return True
 
 
 def _nested(key: str, current: Any) -> bool:

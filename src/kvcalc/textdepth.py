@@ -71,11 +71,18 @@ def literal_too_deep(text: str) -> bool:
     return _deeper(_LITERAL_TOKENS, text, LITERAL_MAX_DEPTH)
 
 
-def loads(text: str | bytes | bytearray) -> Any:
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def loads(text: str | bytes | bytearray, constants: bool = False) -> Any:
     """``json.loads`` for text from outside; raises TooDeep, or json's ValueError, instead of
-    recursing without bound. Bytes are read as UTF-8 (a UnicodeDecodeError is a ValueError too)."""
+    recursing without bound. Bytes are read as UTF-8 (a UnicodeDecodeError is a ValueError too).
+    NaN and Infinity, which Python's json reads but JSON (and the page's JSON.parse) does not, are
+    refused unless ``constants``: echoed, they would make a reply no browser can parse. A whole
+    request reads them (``constants``) so that the setting holding one is named (api.handle_json)."""
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode("utf-8")
     if too_deep(text):
         raise TooDeep
-    return json.loads(text)
+    return json.loads(text) if constants else json.loads(text, parse_constant=_no_constant)
