@@ -496,3 +496,14 @@ def test_fuzz_found_an_unbounded_speculators_type_and_an_unchecked_weight_name()
     r = api.handle({"op": "estimate", "gpu": "h100", "model": "deepseek-ai/DeepSeek-V3",
                     "settings": {"kv_cache_memory_bytes": 64, "weights": "4096"}})
     assert r["ok"] is False and r["error"]["type"] == "SettingsError" and "not a known weight format" in r["error"]["message"]
+
+
+@pytest.mark.parametrize("key", ["attn_layer_offset", "attn_layer_period"])
+def test_fuzz_found_a_null_jamba_layer_pattern_field(key):
+    """scripts/fuzz.py (seed 34): a Jamba config with attn_layer_offset null lost its layer pattern and
+    ended in a TypeError. A null period or offset is its default, as for any field kvcalc reads, so the
+    config is read as if the key were absent."""
+    base = {"hidden_size": 4096, "model_type": "jamba", "num_attention_heads": 32, "num_hidden_layers": 32}
+    null = read_model({**base, key: None})
+    assert null.layers == read_model(base).layers
+    assert [l.kind for l in null.layers].count("full") == 4      # layers 4, 12, 20, 28 (period 8, offset 4)

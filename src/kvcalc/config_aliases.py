@@ -191,9 +191,11 @@ MAMBA1_LAYER_TYPE = "mamba1"
 def _jamba_fields(t: dict[str, Any]) -> dict[str, Any]:
     """``layer_types`` for Jamba as transformers' JambaConfig answers ``layers_block_type``: attention
     where i % attn_layer_period == attn_layer_offset (8 and 4 by default), Mamba-1 elsewhere, whatever
-    ``layer_types`` the config carries (jamba.py reads layers_block_type). Left out when the fields are
-    malformed; hf_config._jamba_layers reports that."""
-    n, period, offset = t.get("num_hidden_layers"), t.get("attn_layer_period", 8), t.get("attn_layer_offset", 4)
+    ``layer_types`` the config carries (jamba.py reads layers_block_type). A null period or offset is
+    its default, as everywhere kvcalc reads a config (hf_config._Fields.int). Left out when the fields
+    are malformed; hf_config._jamba_layers reports that."""
+    n, period, offset = t.get("num_hidden_layers"), t.get("attn_layer_period"), t.get("attn_layer_offset")
+    period, offset = 8 if period is None else period, 4 if offset is None else offset
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in (n, period, offset)) \
             or not 0 < n <= 10_000 or period < 1 or offset < 0:
         return {}
