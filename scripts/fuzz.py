@@ -3,6 +3,7 @@
 
     python3 scripts/fuzz.py                       # 2,000 cases per area, then the log timings
     python3 scripts/fuzz.py --examples 20000 --seconds 600 --seed 1
+    python3 scripts/fuzz.py --pyodide             # the same cases in the page's Pyodide (site/ built)
 
 Each case must end in a result or a documented error (``{"ok": false}`` with a KvcalcError
 type), with finite JSON-safe numbers, and within ``--case-seconds``. A failing case is
@@ -10,6 +11,11 @@ shrunk (keys dropped, values simplified) and printed as a minimal repro. The scr
 times ``parse_log`` on 1, 10 and 50 MB pastes and prints the per-MB cost (it should stay
 flat: the parser is linear). Standard library only; hypothesis is not needed here.
 Exit status 1 when any failure was found.
+
+``--pyodide`` sends each case, as the JSON text the page's worker receives, to kvcalc running in the
+built site's Pyodide under Node (scripts/pyodide_handle.mjs), where some inputs CPython refuses
+cleanly overflow the WebAssembly stack and stop Python ("Pyodide stopped" failures); cases JSON
+cannot spell (the page could not send them) are skipped.
 """
 
 from __future__ import annotations
@@ -20,8 +26,11 @@ import json
 import math
 import random
 import re
+import os
 import reprlib
+import select
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -43,6 +52,107 @@ ERROR_TYPES = {"ConfigError", "UnsupportedModelError", "SettingsError", "Catalog
 
 class Timeout(Exception):
     pass
+
+
+NODE_STACK_KB = 500
+"""Node's stack for Pyodide, cut below a browser worker's: a Chromium worker stopped on json.loads 5,000
+deep and ast.parse 199 deep; Node's default stack (984 KB) took 10,000 and 199, 700 KB takes 199 no
+more, and 500 KB stops at 3,000 and 150, so a case near the edge fails here before it fails a user."""
+
+
+class PyodideRunner:
+    """kvcalc's handle_json in the built site's Pyodide (scripts/pyodide_handle.mjs under Node), one
+    request per line; restarted after a fatal error or a case that runs too long."""
+
+    def __init__(self, site: Path) -> None:
+        self.site = site
+        self.proc: subprocess.Popen | None = None
+        self.buffer = b""
+
+    def _start(self) -> None:
+        self.proc = subprocess.Popen(["node", f"--stack-size={NODE_STACK_KB}", str(ROOT / "scripts" / "pyodide_handle.mjs"),
+                                      str(self.site)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.buffer = b""
+        if self._line(180) != "READY":
+            raise SystemExit(f"kvcalc fuzz: Pyodide did not start from {self.site} (build the site first)")
+
+    def _line(self, seconds: float) -> str | None:
+        """The next line the process prints, or None when it prints none in time or exits."""
+        assert self.proc is not None and self.proc.stdout is not None
+        deadline = time.monotonic() + seconds
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.proc.stdout], [], [], left)[0]:
+                return None
+            chunk = os.read(self.proc.stdout.fileno(), 1 << 20)
+            if not chunk:
+                return None
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode("utf-8", "replace")
+
+    def _stop(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    def ask(self, text: str, seconds: float) -> tuple[str | None, str | None]:
+        """(the reply's JSON, None), or (None, what went wrong)."""
+        if self.proc is None or self.proc.poll() is not None:
+            self._start()
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(text.encode() + b"\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            self._stop()
+            return None, "Pyodide stopped: its process is gone"
+        deadline = time.monotonic() + seconds
+        frames: list[str] = []      # what Python prints beside a fatal error: the frames it was in
+        while True:
+            line = self._line(deadline - time.monotonic())
+            if line is None:
+                self._stop()
+                return None, f"ran past {seconds} s in Pyodide (or its process ended)"
+            if line[:2] in ("R ", "F ", "E "):
+                break
+            if line.strip().startswith("File "):
+                frames.append(line.strip())
+        if line.startswith("F "):
+            self._stop()
+            where = f" in {frames[0][:160]}" if frames else ""
+            return None, f"Pyodide stopped: {line[2:120]}{where}"
+        if line.startswith("E "):
+            return None, f"error outside handle_json in Pyodide: {line[2:200]}"
+        return line[2:], None
+
+
+RUNNER: PyodideRunner | None = None
+"""Set by --pyodide: cases run there instead of in this CPython."""
+
+
+def _as_page_sends(request: dict) -> dict:
+    """The request as the page's worker would get it: read_model through an estimate."""
+    if request.get("op") == "read_model":
+        return {"op": "estimate", "config": request["config"], "gpu": "h100", "settings": {}}
+    return request
+
+
+def _run_in_pyodide(request: dict, case_seconds: int) -> str | None:
+    assert RUNNER is not None
+    try:
+        text = json.dumps(_as_page_sends(request))
+    except (TypeError, ValueError, RecursionError):
+        return None     # JSON cannot spell it, so the page cannot send it
+    reply, problem = RUNNER.ask(text, case_seconds)
+    if problem is not None:
+        return problem
+    resp = json.loads(reply)
+    if request.get("op") in ("parse_log", "read_command"):
+        return check_reading(resp)
+    return check_response(resp)
 
 
 def _alarm(signum, frame):
@@ -78,6 +188,9 @@ def hostile(rng: random.Random):
                 "quantization": hostile(rng), "ignore": hostile(rng), "kv_cache_scheme": hostile(rng)}
     if pick == 9:
         return ["full_attention"] * rng.choice([1, 3, 100, 1_000_000])
+    if pick == 11:      # JSON text nested deep: what overflowed json's C scanner in Pyodide
+        depth = rng.choice([10, 100, 5000])
+        return '{"a": ' + "[" * depth + "]" * depth + "}"
     return rng.randint(-2**70, 2**70) if pick == 10 else rng.choice([1, 2, 4, 8, 32, 64])
 
 
@@ -112,7 +225,22 @@ def check_response(resp) -> str | None:
     return None
 
 
+def check_reading(resp) -> str | None:
+    """A reply to a paste read as a log or a command: ok or a documented error, in strict JSON."""
+    if not isinstance(resp, dict) or resp.get("ok") not in (True, False):
+        return f"not a response: {str(resp)[:200]}"
+    try:
+        json.dumps(resp, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        return f"response is not strict JSON: {exc}"
+    if not resp["ok"] and resp["error"].get("type") not in ERROR_TYPES:
+        return f"error type {resp['error'].get('type')}"
+    return None
+
+
 def run_case(request: dict, case_seconds: int) -> str | None:
+    if RUNNER is not None:
+        return _run_in_pyodide(request, case_seconds)
     signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(case_seconds)
     try:
@@ -132,6 +260,8 @@ def run_case(request: dict, case_seconds: int) -> str | None:
             log = parse_log(request["text"])
             json.dumps(log.to_dict(), allow_nan=False)
             return None
+        if request.get("op") == "read_command":
+            return check_reading(api.handle(request))
         return check_response(api.handle(request))
     except Timeout:
         return f"ran past {case_seconds} s"
@@ -292,8 +422,12 @@ def log_case(rng: random.Random, excerpts) -> dict:
             text = text.replace("\n", rng.choice(["\r\n", "\r", "\x0b", "\u2028"]))
         else:
             text = text[:i] + rng.choice(["9" * 5000, "{" * 3000, "Using " * 2000, "<script>alert(1)</script>",
-                                          "'a': (1, 2), (3,): {4}", "1e999"]) + text[i:]
-    return {"op": "parse_log", "text": text}
+                                          "'a': (1, 2), (3,): {4}", "1e999",
+                                          # nested past what ast's parser survives in Pyodide
+                                          "\nllm = LLM(model='Qwen/Qwen3-8B', x=" + "[" * 199 + "]" * 199 + ")\n",
+                                          "{'model': 'Qwen/Qwen3-8B', 'x': " + "(" * 199 + ")" * 199 + "}"]) + text[i:]
+    # the page reads a paste as a command (serve, Compose, LLM(...)) too
+    return {"op": "read_command" if rng.random() < 0.3 else "parse_log", "text": text}
 
 
 def time_logs(excerpts) -> list[tuple[int, float]]:
@@ -321,7 +455,13 @@ def main(argv=None) -> int:
     ap.add_argument("--case-seconds", type=int, default=20, help="a case running longer is a failure")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--no-timings", action="store_true", help="skip the 1/10/50 MB log timings")
+    ap.add_argument("--pyodide", nargs="?", const=str(ROOT / "site"), default=None, metavar="SITE",
+                    help="run the cases in the built site's Pyodide under Node (default site/)")
     args = ap.parse_args(argv)
+    global RUNNER
+    if args.pyodide is not None:
+        RUNNER = PyodideRunner(Path(args.pyodide))
+        args.no_timings = True      # the timings are CPython's
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     rng = random.Random(seed)
     models = load_models()
@@ -332,7 +472,8 @@ def main(argv=None) -> int:
     failures: dict[str, list[tuple[str, dict]]] = {k: [] for k in makers}
     seen: set[str] = set()
     start = time.monotonic()
-    print(f"kvcalc fuzz: seed {seed}, up to {args.examples:,} cases per area, {args.seconds:g} s")
+    where = f", in Pyodide ({args.pyodide})" if RUNNER is not None else ""
+    print(f"kvcalc fuzz: seed {seed}, up to {args.examples:,} cases per area, {args.seconds:g} s{where}")
     while time.monotonic() - start < args.seconds and min(tried.values()) < args.examples:
         for area, make in makers.items():
             if tried[area] >= args.examples:

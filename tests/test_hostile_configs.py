@@ -507,3 +507,11 @@ def test_fuzz_found_a_null_jamba_layer_pattern_field(key):
     null = read_model({**base, key: None})
     assert null.layers == read_model(base).layers
     assert [l.kind for l in null.layers].count("full") == 4      # layers 4, 12, 20, 28 (period 8, offset 4)
+
+
+def test_fuzz_found_an_unbounded_model_type_in_a_refusal():
+    """scripts/fuzz.py (seed 36): a 100,000-character model_type beside a recurrent-state field came
+    back whole in the refusal; it is shown bounded, as every config value in a message."""
+    reply = api.handle({"op": "estimate", "gpu": "l4", "settings": {},
+                        "config": {"model_type": "x" * 100_000, "ssm_state_size": 256}})
+    assert not reply["ok"] and len(reply["error"]["message"]) < 1000

@@ -1056,21 +1056,21 @@ def _refuse_unread_state(arch: str, model_type: str, f: _Fields) -> None:
     layout_arch = arch if arch in NEW_LAYOUTS_NOT_READ else _NEW_LAYOUT_MODEL_TYPES.get(model_type)
     if layout_arch is not None:
         raise UnsupportedModelError(Text("model.unsupported", what=NEW_LAYOUTS_NOT_READ[layout_arch],
-                                         model_type=repr(model_type)))
+                                         model_type=show(model_type)))
     if arch in STATE_CLASSES_NOT_READ:
         raise UnsupportedModelError(Text("model.unsupported", what=Text("model.reason.state_layers", model=arch),
-                                         model_type=repr(model_type)))
+                                         model_type=show(model_type)))
     geometry_field = next((k for k in LAYER_GEOMETRY_FIELDS if f.raw(k) is not None
                            and not (k == "linear_attn_config" and model_type == "kimi_linear")
                            and not (k == "hybrid_layer_pattern" and model_type == "ricursive")), None)
     if geometry_field is not None:
-        raise UnsupportedModelError(Text("model.layer_geometry_fields", model_type=repr(model_type),
+        raise UnsupportedModelError(Text("model.layer_geometry_fields", model_type=show(model_type),
                                          field=geometry_field))
     if model_type in _STATE_MODEL_TYPES:
         return
     field_name = next((k for k in STATE_FIELDS if f.raw(k) is not None), None)
     if field_name is not None:
-        raise UnsupportedModelError(Text("model.state_fields", model_type=repr(model_type), field=field_name))
+        raise UnsupportedModelError(Text("model.state_fields", model_type=show(model_type), field=field_name))
 
 
 def _mtp_layers(f: _Fields, base: list[AttentionLayer]) -> tuple[AttentionLayer, ...]:
@@ -1259,7 +1259,7 @@ def read_model(config: dict[str, Any]) -> ModelArch:
     if model_type == "deepseek_v4":
         if arch not in ("", "DeepseekV4ForCausalLM"):
             raise UnsupportedModelError(Text("model.unsupported", what=Text("model.reason.dsv4_vision"),
-                                             model_type=repr(model_type)))
+                                             model_type=show(model_type)))
         layers, compressed = _deepseek_v4_layers(f)
     elif model_type in _MLA_MODEL_TYPES and f.has("kv_lora_rank"):
         n = f.int("num_hidden_layers", maximum=10_000)
