@@ -24,9 +24,9 @@ import argparse
 import copy
 import json
 import math
+import os
 import random
 import re
-import os
 import reprlib
 import select
 import signal
@@ -70,9 +70,8 @@ class PyodideRunner:
         self.buffer = b""
 
     def _start(self) -> None:
-        self.proc = subprocess.Popen(["node", f"--stack-size={NODE_STACK_KB}", str(ROOT / "scripts" / "pyodide_handle.mjs"),
-                                      str(self.site)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        command = ["node", f"--stack-size={NODE_STACK_KB}", str(ROOT / "scripts" / "pyodide_handle.mjs"), str(self.site)]
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.buffer = b""
         if self._line(180) != "READY":
             raise SystemExit(f"kvcalc fuzz: Pyodide did not start from {self.site} (build the site first)")
@@ -151,7 +150,7 @@ def _run_in_pyodide(request: dict, case_seconds: int) -> str | None:
         return problem
     resp = json.loads(reply)
     if request.get("op") in ("parse_log", "read_command"):
-        return check_reading(resp)
+        return check_envelope(resp)
     return check_response(resp)
 
 
@@ -194,14 +193,24 @@ def hostile(rng: random.Random):
     return rng.randint(-2**70, 2**70) if pick == 10 else rng.choice([1, 2, 4, 8, 32, 64])
 
 
-def check_response(resp) -> str | None:
-    """None when the answer keeps the contract, else what broke."""
+def check_envelope(resp) -> str | None:
+    """Any reply: ok or a documented error, in strict JSON."""
     if not isinstance(resp, dict) or resp.get("ok") not in (True, False):
         return f"not a response: {str(resp)[:200]}"
     try:
         json.dumps(resp, allow_nan=False)
     except (TypeError, ValueError) as exc:
         return f"response is not strict JSON: {exc}"
+    if not resp["ok"] and resp["error"].get("type") not in ERROR_TYPES:
+        return f"error type {resp['error'].get('type')}"
+    return None
+
+
+def check_response(resp) -> str | None:
+    """None when an estimate's answer keeps the contract, else what broke."""
+    broken = check_envelope(resp)
+    if broken is not None:
+        return broken
     if resp["ok"]:
         r = resp["result"]
         lay = r["layout"]
@@ -214,27 +223,12 @@ def check_response(resp) -> str | None:
                 return f"{part}.tokens is {p['tokens']!r}"
         return None
     err = resp["error"]
-    if err.get("type") not in ERROR_TYPES:
-        return f"error type {err.get('type')}"
     if err["type"] == "ConfigError":
         names = list(err.get("fields") or {})
         if len(names) != 1 or f"`{names[0]}`" not in err["message"]:
             return f"ConfigError does not name its field: {err['message'][:200]}"
     if len(err["message"]) > 2000:
         return f"error message of {len(err['message']):,} characters"
-    return None
-
-
-def check_reading(resp) -> str | None:
-    """A reply to a paste read as a log or a command: ok or a documented error, in strict JSON."""
-    if not isinstance(resp, dict) or resp.get("ok") not in (True, False):
-        return f"not a response: {str(resp)[:200]}"
-    try:
-        json.dumps(resp, allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        return f"response is not strict JSON: {exc}"
-    if not resp["ok"] and resp["error"].get("type") not in ERROR_TYPES:
-        return f"error type {resp['error'].get('type')}"
     return None
 
 
@@ -261,7 +255,7 @@ def run_case(request: dict, case_seconds: int) -> str | None:
             json.dumps(log.to_dict(), allow_nan=False)
             return None
         if request.get("op") == "read_command":
-            return check_reading(api.handle(request))
+            return check_envelope(api.handle(request))
         return check_response(api.handle(request))
     except Timeout:
         return f"ran past {case_seconds} s"
