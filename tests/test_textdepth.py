@@ -73,3 +73,23 @@ def test_nan_and_infinity_are_no_json_numbers():
         reply = api.handle({"op": "estimate", "model": "Qwen/Qwen3-8B", "settings": {"hf_overrides": overrides}})
         assert not reply["ok"] and set(reply["error"]["fields"]) == {"--hf-overrides"}
         json.dumps(reply, allow_nan=False)
+
+
+@pytest.mark.parametrize("text", ["- " * 2000 + "1", "not " * 2000 + "True", "lambda: " * 2000 + "1",
+                                  "Using " * 2000 + " True", "2" + "**2" * 2000])
+def test_operator_runs_never_reach_ast(text):
+    """ast's parser recurses once per token on such runs: 2,000 stopped Pyodide (scripts/fuzz.py
+    --pyodide, seed 37: a logged entry of 'Using ' × 2,000). No logged literal holds them, so the
+    token check refuses them first and a log line carrying one is read without it."""
+    from kvcalc.logparse import parse_log
+    assert not textdepth.literal_tokens_only(text)
+    line = ("INFO 01-01 00:00:00 [utils.py:233] non-default args: {'model': 'Qwen/Qwen3-8B', "
+            f"'max_model_len': 4096, 'junk': {text}}}")
+    args = parse_log(line).non_default_args
+    assert args.get("max_model_len") == 4096 and "junk" not in args
+
+
+def test_literal_tokens_keep_every_literal_a_log_prints():
+    for text in ("{'a': 1, 'b': [1, 2.5e-3, -4], 'c': None, 'd': (True, False), 'e': {'x': \"y\\\"z\"}}",
+                 "-1", "0x1F", "'''a'b'''", "{1, 2}", "b'x'", "1_000", "'it' 's'"):
+        assert textdepth.literal_tokens_only(text), text

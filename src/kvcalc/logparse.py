@@ -559,8 +559,9 @@ def _top_level_entries(text: str) -> list[str]:
 def _literal(text: str) -> Any:
     """``ast.literal_eval`` without its warnings: a pasted string with an invalid escape ('\\8')
     would print a SyntaxWarning (DeprecationWarning before 3.12) to the worker's console."""
-    if textdepth.literal_too_deep(text):     # ast's parser would overflow the stack in the page's Pyodide
-        raise ValueError("nested too deeply for a logged value")
+    # ast's parser would overflow the stack in the page's Pyodide on deep nesting or long operator runs
+    if textdepth.literal_too_deep(text) or not textdepth.literal_tokens_only(text):
+        raise ValueError("not a literal kvcalc reads")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return ast.literal_eval(text)
