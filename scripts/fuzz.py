@@ -419,7 +419,11 @@ def log_case(rng: random.Random, excerpts) -> dict:
                                           "'a': (1, 2), (3,): {4}", "1e999",
                                           # nested past what ast's parser survives in Pyodide
                                           "\nllm = LLM(model='Qwen/Qwen3-8B', x=" + "[" * 199 + "]" * 199 + ")\n",
-                                          "{'model': 'Qwen/Qwen3-8B', 'x': " + "(" * 199 + ")" * 199 + "}"]) + text[i:]
+                                          "{'model': 'Qwen/Qwen3-8B', 'x': " + "(" * 199 + ")" * 199 + "}",
+                                          # chains ast's parser recurses through once per step
+                                          "\nLLM('Qwen/Qwen3-8B', max_model_len=" + rng.choice(
+                                              ["- ", "not ", "lambda: ", "2**", "1+", "a.", "~", "f(1)", "x[1]"])
+                                          * rng.choice([250, 2000]) + "1)\n"]) + text[i:]
     # the page reads a paste as a command (serve, Compose, LLM(...)) too
     return {"op": "read_command" if rng.random() < 0.3 else "parse_log", "text": text}
 

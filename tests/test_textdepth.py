@@ -50,10 +50,11 @@ def test_python_literals_are_bounded_before_ast_reads_them():
     """ast.parse of an LLM(...) call 199 deep stopped Pyodide in a browser worker: a call nested past
     LITERAL_MAX_DEPTH is not read, a log's argument dict that deep is not parsed, and brackets inside
     strings do not count."""
-    from kvcalc.llmcall import read_llm_call
+    from kvcalc.llmcall import CallTooIntricate, read_llm_call
     from kvcalc.logparse import parse_log
     deep = "[" * 199 + "]" * 199
-    assert read_llm_call(f"LLM(model='Qwen/Qwen3-8B', foo={deep})") is None
+    with pytest.raises(CallTooIntricate):
+        read_llm_call(f"LLM(model='Qwen/Qwen3-8B', foo={deep})")
     call = read_llm_call("LLM(model='Qwen/Qwen3-8B', max_model_len=4096, stop=['" + "[" * 100 + "'])")
     assert call is not None
     assert not textdepth.literal_too_deep("{'a': '" + "(" * 500 + "', 'b': \"[[[\"}")
@@ -93,3 +94,39 @@ def test_literal_tokens_keep_every_literal_a_log_prints():
     for text in ("{'a': 1, 'b': [1, 2.5e-3, -4], 'c': None, 'd': (True, False), 'e': {'x': \"y\\\"z\"}}",
                  "-1", "0x1F", "'''a'b'''", "{1, 2}", "b'x'", "1_000", "'it' 's'"):
         assert textdepth.literal_tokens_only(text), text
+
+
+LLM_CHAINS = ["- " * 2000 + "1", "not " * 2000 + "True", "lambda: " * 2000 + "1", "2" + "**2" * 2000,
+              "1" + "+1" * 5000, "a" + ".b" * 5000, "~" * 3000 + "1", "f" + "(1)" * 3000, "f" + "[1]" * 3000,
+              "a " * 2000]
+
+
+@pytest.mark.parametrize("chain", LLM_CHAINS, ids=lambda chain: repr(chain[:8]))
+def test_an_llm_call_with_a_long_chain_is_refused_before_ast_reads_it(chain):
+    """Each of these, inside an LLM(...) call whose brackets never nest, stopped Pyodide under a 500 KB
+    stack (scripts/pyodide_handle.mjs): ast's parser recurses once per step of the chain. The call is
+    refused with a message that says why, in CPython as in the page."""
+    from kvcalc.llmcall import CallTooIntricate, read_llm_call
+    text = f"llm = LLM('Qwen/Qwen3-8B', max_model_len={chain})"
+    assert textdepth.expression_too_long(text[text.index("("):])
+    with pytest.raises(CallTooIntricate):
+        read_llm_call(text)
+    reply = json.loads(api.handle_json(json.dumps({"op": "read_command", "text": text})))
+    assert not reply["ok"] and "too intricate to read safely" in reply["error"]["fields"]["command"]
+
+
+def test_the_step_count_stops_exactly_at_its_limit_and_spares_real_calls():
+    """Names, operators and calls on a value count one step each; literals, separators and brackets that
+    open a new value count none. A real call, however long its literal lists, reads as before."""
+    limit = textdepth.EXPRESSION_MAX_STEPS
+    assert not textdepth.expression_too_long("(x=" + "-" * (limit - 1) + "1)")     # x, then limit - 1 signs
+    assert textdepth.expression_too_long("(x=" + "-" * limit + "1)")
+    assert not textdepth.expression_too_long("(x=f" + "(1)" * (limit - 2) + ")")   # x, f, then the calls
+    assert textdepth.expression_too_long("(x=f" + "(1)" * (limit - 1) + ")")
+    assert not textdepth.expression_too_long("(a='" + "-" * 1000 + "', b=[" + "1.5, " * 5000 + "], c=None)")
+    from kvcalc.llmcall import read_llm_call
+    sizes = list(range(1, 1025))
+    call = read_llm_call(f"LLM('Qwen/Qwen3-8B', max_model_len=32 * 1024, enforce_eager=True, "
+                         f"compilation_config={{'cudagraph_capture_sizes': {sizes}}}, dtype=torch.bfloat16)")
+    assert call.kwargs["max_model_len"] == 32768 and call.kwargs["compilation_config"]["cudagraph_capture_sizes"] == sizes
+    assert call.unread == ("dtype",)

@@ -24,7 +24,7 @@ from typing import Any
 from . import textdepth
 from .containerspec import container_command, image_of, is_container_spec
 from .errors import SettingsError, VersionError
-from .llmcall import has_llm_call, read_llm_call
+from .llmcall import CallTooIntricate, has_llm_call, read_llm_call
 from .messages import Text
 from .settings import (BACKEND_ALIASES, BACKEND_VARIABLE, ENV_SETTINGS, FORCED_BACKENDS, KV_CONNECTORS, VLLM_SPELLING,
                        Settings)
@@ -91,7 +91,11 @@ def read_command(text: str) -> dict[str, Any]:
 def _read_llm_call(text: str) -> dict[str, Any]:
     """A pasted LLM(...) call (llmcall.py) read as the serve line its keyword arguments spell, on
     the LLM class's entry point; arguments whose value is not a literal are named as left out."""
-    call = read_llm_call(text)
+    try:
+        call = read_llm_call(text)
+    except CallTooIntricate:
+        raise SettingsError({"command": Text("command.llm_intricate", depth=textdepth.LITERAL_MAX_DEPTH,
+                                             steps=textdepth.EXPRESSION_MAX_STEPS)}) from None
     if call is None:
         raise SettingsError({"command": Text("command.llm_unreadable")})
     out = _read_args(_llm_tokens(call.kwargs), {}, None, "llm")

@@ -40,13 +40,23 @@ def has_llm_call(text: str) -> bool:
     return bool(_CALL.search(text))
 
 
+class CallTooIntricate(ValueError):
+    """An LLM(...) call whose brackets nest, or whose operators, names and chained calls run, past
+    what ast's parser can read without stopping Pyodide (textdepth); it is refused unread."""
+
+
 def read_llm_call(text: str) -> LlmCall | None:
     """The first LLM(...) call in ``text`` (a whole script, a notebook cell or the call alone), or
-    None when there is none that parses."""
+    None when there is none that parses; CallTooIntricate when the only calls found are too
+    intricate to parse safely."""
+    intricate = False
     for match in _CALL.finditer(text):
         source = _balanced(text, match.end() - 1)
-        # nesting past the limit would stop ast's parser in the page's Pyodide, not just fail it
-        if source is None or textdepth.literal_too_deep(source):
+        if source is None:
+            continue
+        # past these limits ast's parser would stop the page's Pyodide, not just fail
+        if textdepth.literal_too_deep(source) or textdepth.expression_too_long(source):
+            intricate = True
             continue
         try:
             tree = ast.parse(text[match.start():match.end() - 1].split(".")[-1].strip() + source, mode="eval")
@@ -54,6 +64,8 @@ def read_llm_call(text: str) -> LlmCall | None:
             continue
         if isinstance(tree.body, ast.Call):
             return _arguments(tree.body)
+    if intricate:
+        raise CallTooIntricate
     return None
 
 

@@ -474,6 +474,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "an LLM( call was found but its arguments do not read as Python: paste the whole call, from LLM( to "
         "its closing parenthesis",
         "找到了 LLM( 调用，但它的参数不是合法的 Python：请粘贴完整的调用，从 LLM( 到对应的右括号"),
+    "command.llm_intricate": (
+        "the LLM( call is too intricate to read safely: its brackets nest more than {depth} deep or it holds "
+        "more than {steps} names, operators and chained calls; kvcalc reads literal values only, so give each "
+        "argument's value itself",
+        "LLM( 调用过于复杂，无法安全读取：括号嵌套超过 {depth} 层，或名称、运算符与链式调用超过 {steps} 个；"
+        "kvcalc 只读取字面量，请直接给出每个参数的值"),
     "command.llm_value": (
         "its value is a Python expression, not a literal, and kvcalc does not run code: give the value itself",
         "它的值是 Python 表达式而不是字面量，kvcalc 不会执行代码：请直接给出这个值"),
