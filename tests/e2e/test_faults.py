@@ -377,18 +377,19 @@ def test_worker_crash_after_ready_keeps_last_numbers(lossy):
     assert_numbers_match(page, oracle(want)["result"])
 
 
-@pytest.mark.parametrize("where", ["llm call", "hf overrides"])
+@pytest.mark.parametrize("where", ["llm call", "llm chain", "hf overrides"])
 def test_input_nested_deep_enough_to_overflow_pyodide_is_refused_and_python_runs_on(py_page, where):
-    """Python's own parsers recurse in C: in this page's Pyodide an LLM(...) call nested 400 deep (ast) or
-    --hf-overrides JSON nested 5,000 deep (json) overflowed the WebAssembly stack and stopped Python for
-    good. The core now refuses such text before parsing it (textdepth): the page says why, and the
-    next change is still computed."""
+    """Python's own parsers recurse in C: in this page's Pyodide an LLM(...) call nested 400 deep or
+    holding a chain of 2,000 unary minus signs (ast), or --hf-overrides JSON nested 5,000 deep (json),
+    overflowed the WebAssembly stack and stopped Python for good. The core now refuses such text
+    before parsing it (textdepth): the page says why, and the next change is still computed."""
     page = py_page
     fresh_form(page)
-    if where == "llm call":
-        page.get_by_test_id("log-paste").fill("llm = LLM(model='Qwen/Qwen3-8B', foo=" + "[" * 400 + "]" * 400 + ")")
+    if where.startswith("llm"):
+        value = "[" * 400 + "]" * 400 if where == "llm call" else "- " * 2000 + "1"
+        page.get_by_test_id("log-paste").fill(f"llm = LLM(model='Qwen/Qwen3-8B', foo={value})")
         page.get_by_test_id("log-compare").click()
-        expect(page.locator("#log-paste-msg")).to_contain_text("do not read as Python")
+        expect(page.locator("#log-paste-msg")).to_contain_text("too intricate to read safely")
         page.get_by_test_id("reset").click()
     else:
         page.locator("#advanced summary").click()
