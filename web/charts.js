@@ -122,7 +122,12 @@ export function drawChart(svg, spec) {
     const g = el("g", { class: "current" });
     g.append(el("circle", { class: "cur", cx, cy, r: 5.5 }));
     const right = cx < M.left + pw * 0.55;
-    const below = cy < M.top + 24;
+    // the label goes on the side of the line it does not cross: under a line that rises on the label's
+    // side (a falling curve labelled to its left), above one that sinks; never outside the plot
+    const span = spec.points.map(([x, y]) => [px(x) - cx, py(y)])
+      .filter(([dx]) => (right ? dx > 8 && dx < 160 : dx < -8 && dx > -160));
+    const lineAbove = span.length > 0 && span.reduce((sum, [, y]) => sum + y, 0) / span.length < cy;
+    const below = cy < M.top + 24 || (lineAbove && cy + 20 < M.top + ph - 4);
     // paint-order: the white stroke (style.css) is a halo that keeps the label readable over the line
     g.append(el("text", { class: "cur-label", x: right ? cx + 10 : cx - 10, y: below ? cy + 20 : cy - 12,
       "text-anchor": right ? "start" : "end", "paint-order": "stroke" }, spec.current.label));

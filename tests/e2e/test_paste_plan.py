@@ -398,6 +398,11 @@ def test_charts_follow_the_core_curves(py_page):
         assert svg.get_attribute("data-points") == str(len(cv[key]))
         assert svg.locator("circle.pt").count() == len(cv[key])
         assert svg.locator("circle.cur").count() == 1  # the current point
+        # its label sits beside it on the side the line leaves free: no point of the line lies under it
+        assert svg.evaluate("""s => { const b = s.querySelector('text.cur-label').getBBox();
+          return [...s.querySelectorAll('circle.pt')].filter((c) => {
+            const x = +c.getAttribute('cx'), y = +c.getAttribute('cy');
+            return x > b.x && x < b.x + b.width && y > b.y && y < b.y + b.height; }).length; }""") == 0
         labelled = svg.get_attribute("aria-labelledby").split()
         for id_ in labelled:
             assert page.locator(f"#{id_}").text_content().strip() != ""
