@@ -423,7 +423,9 @@ def log_case(rng: random.Random, excerpts) -> dict:
                                           # chains ast's parser recurses through once per step
                                           "\nLLM('Qwen/Qwen3-8B', max_model_len=" + rng.choice(
                                               ["- ", "not ", "lambda: ", "2**", "1+", "a.", "~", "f(1)", "x[1]"])
-                                          * rng.choice([250, 2000]) + "1)\n"]) + text[i:]
+                                          * rng.choice([250, 2000]) + "1)\n",
+                                          # closing brackets in a comment, then a deep value
+                                          "\nLLM('m',\n# " + ")" * 300 + "\nx=" + "[" * 199 + "]" * 199 + ")\n"]) + text[i:]
     # the page reads a paste as a command (serve, Compose, LLM(...)) too
     return {"op": "read_command" if rng.random() < 0.3 else "parse_log", "text": text}
 

@@ -124,9 +124,24 @@ def test_the_step_count_stops_exactly_at_its_limit_and_spares_real_calls():
     assert not textdepth.expression_too_long("(x=f" + "(1)" * (limit - 2) + ")")   # x, f, then the calls
     assert textdepth.expression_too_long("(x=f" + "(1)" * (limit - 1) + ")")
     assert not textdepth.expression_too_long("(a='" + "-" * 1000 + "', b=[" + "1.5, " * 5000 + "], c=None)")
+    commented = "(\n" + "    # don't let a long comment's words count as names\n" * 40 + "\n    max_model_len=4096)"
+    assert not textdepth.expression_too_long(commented)    # comments are skipped like whitespace
     from kvcalc.llmcall import read_llm_call
     sizes = list(range(1, 1025))
     call = read_llm_call(f"LLM('Qwen/Qwen3-8B', max_model_len=32 * 1024, enforce_eager=True, "
                          f"compilation_config={{'cudagraph_capture_sizes': {sizes}}}, dtype=torch.bfloat16)")
     assert call.kwargs["max_model_len"] == 32768 and call.kwargs["compilation_config"]["cudagraph_capture_sizes"] == sizes
     assert call.unread == ("dtype",)
+
+
+def test_closing_brackets_in_a_comment_or_out_of_turn_hide_no_nesting():
+    """A comment full of ')' once lowered the count below zero, so a 199-deep value after it (which
+    stops ast's parser in Pyodide) passed as shallow: comments are skipped and the count never drops
+    below zero, in a pasted call as in JSON."""
+    from kvcalc.llmcall import CallTooIntricate, read_llm_call
+    hidden = "LLM('Qwen/Qwen3-8B',\n    # " + ")" * 300 + "\n    foo=" + "[" * 199 + "]" * 199 + ")"
+    with pytest.raises(CallTooIntricate):
+        read_llm_call(hidden)
+    assert textdepth.too_deep("]" * 300 + "[" * (textdepth.MAX_DEPTH + 1))
+    call = read_llm_call("LLM(\n    'Qwen/Qwen3-8B',  # (see the notes [1\n    max_model_len=[[4096]][0][0],\n)")
+    assert call is not None and call.model == "Qwen/Qwen3-8B"

@@ -34,9 +34,10 @@ LITERAL_MAX_DEPTH = 32
 _JSON_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 """A JSON string (skipped whole, so brackets inside it do not count) or a bracket."""
 
-_LITERAL_TOKENS = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\\\n]*(?:\\.[^\'\\\n]*)*\'|[\[\](){}]')
+_LITERAL_TOKENS = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|\'[^\'\\\n]*(?:\\.[^\'\\\n]*)*\'|#[^\n]*|[\[\](){}]')
 """A Python string in single or double quotes (triple quotes read as an empty string beside a plain
-one, which counts the same brackets) or a bracket or parenthesis."""
+one, which counts the same brackets), a comment (skipped whole: closing brackets in one must not
+hide the nesting after it), or a bracket or parenthesis."""
 
 
 class TooDeep(ValueError):
@@ -57,7 +58,7 @@ def _deeper(tokens: re.Pattern[str], text: str, limit: int) -> bool:
             if depth > limit:
                 return True
         elif mark in ("]", "}", ")"):
-            depth -= 1
+            depth = max(depth - 1, 0)       # a stray closer cannot bank depth for what follows
     return False
 
 
@@ -106,9 +107,10 @@ parser and its conversion to Python objects recurse once per step of a chain suc
 5,000 of them stopped Pyodide under a 500 KB stack, 600 did not (even inside 30 brackets). A call
 passing 100 engine arguments, each a literal, takes 100 steps (one per argument's name)."""
 
-_EXPRESSION_TOKEN = re.compile(rf"(?P<space>\s+)|(?P<value>[rRbBuUfF]{{0,2}}(?:{_STRING})|{_UNSIGNED})"
+_EXPRESSION_TOKEN = re.compile(rf"(?P<space>\s+|#[^\n]*)|(?P<value>[rRbBuUfF]{{0,2}}(?:{_STRING})|{_UNSIGNED})"
                                rf"|(?P<name>[^\W\d]\w*)|(?P<mark>.)", re.S)
-"""Python source as whitespace, strings and unsigned numbers, names, and single characters."""
+"""Python source as whitespace or comments, strings and unsigned numbers, names, and single
+characters."""
 
 _CONSTANTS = frozenset(("True", "False", "None"))
 
