@@ -1186,7 +1186,9 @@ def test_attention_backends_without_full_graphs_capture_piecewise_only(model, gp
     ("openai/gpt-oss-20b", "b200", "0.23.0", "auto", True),
     ("google/gemma-4-31B-it", "b200", "0.23.0", "auto", False),  # 256/512 heads run on Triton
     ("deepseek-ai/DeepSeek-V2-Lite", "b200", "0.23.0", "auto", False),  # MLA
-    ("Qwen/Qwen3.5-27B", "b200", "0.23.0", "auto", False),     # GDN hybrid
+    ("Qwen/Qwen3.5-27B", "b200", "0.23.0", "auto", True),      # GDN hybrids pick the same way
+    ("Qwen/Qwen3.5-27B", "rtx-5090", "0.23.0", "fp8", True),
+    ("Qwen/Qwen3.5-27B", "rtx-5090", "0.23.0", "auto", False),
 ])
 def test_which_models_run_their_attention_on_flashinfer(model, gpu, version, kv, expected):
     """The CUDA backend priority: FlashInfer first on data-centre Blackwell, elsewhere only where

@@ -10,9 +10,10 @@ lands in vLLM's CUDA-graph estimate (``reserve.FLASHINFER_WORKSPACE_BYTES``) and
 backend keeps the default mode's full CUDA graphs (each metadata builder's ``AttentionCGSupport``).
 Models with Mamba/GDN layers size their attention block from the backend's smallest kernel block
 (vllm/platforms/interface.py, ``kernel_block_alignment_size``), 16 for all four, so the block stays
-too; their public starts that force FlashInfer (Qwen3.6 on a GB10, v0.22) show no FlashInfer workspace
-in the estimate, as kvcalc's default sizing of such models assumes, so for them a forced backend
-changes nothing kvcalc sizes. MLA models take their block size from their own backends, and
+too, and FlashInfer's workspace and graphs follow the same rules as for a plain model: public
+Qwen3.6 starts with an fp8 cache on a GB10 or an RTX 5090 (v0.20-v0.23) print an estimate of about
+0.4 GiB for 2 to 4 graphs, the workspace, and with MTP drop to piecewise graphs and print none of it
+(``flashinfer_spec_full_graphs``). MLA models take their block size from their own backends, and
 FlashAttention on data-centre Blackwell runs FA4, whose pages (128 tokens for 256-wide heads) and
 cache types vary by release: there a forced backend is refused with the reason rather than sized
 wrongly.
@@ -67,8 +68,7 @@ def mm_prefix_lm(config: dict[str, Any], version: Version, text_only: bool) -> b
 
 
 def forced_backend_problem(backend: str, arch: ModelArch, gpu: GpuTarget, version: Version,
-                           kv_value_bytes: int, kv_name: str, decode_query_len: int,
-                           mm_prefix: bool = False) -> Text | None:
+                           kv_value_bytes: int, kv_name: str, mm_prefix: bool = False) -> Text | None:
     """Why ``backend`` cannot be sized here, or None. ``kv_value_bytes`` is the KV cache's bytes per
     value (2 for a 16-bit cache, 1 for fp8, 0 for 4-bit modes); ``mm_prefix`` whether the model
     attends fully over multimodal positions (``mm_prefix_lm``). The release's own pick passes
@@ -85,13 +85,11 @@ def forced_backend_problem(backend: str, arch: ModelArch, gpu: GpuTarget, versio
         return Text("attn.kv_dtype", backend=backend, kv=kv_name)
     if not applies(Rule.FORCED_BACKEND_CHECKED, version):
         return None     # vLLM takes it unchecked, and before v0.20 deducts no graph estimate it changes
-    # a state-layer model keeps kvcalc's default full-graph reading (keeps_full_graphs)
-    query_len = 1 if arch.has_state_layers else decode_query_len
-    return _unsupported(backend, arch, gpu, version, kv_value_bytes == 1, kv_name, query_len, mm_prefix)
+    return _unsupported(backend, arch, gpu, version, kv_value_bytes == 1, kv_name, mm_prefix)
 
 
 def _unsupported(backend: str, arch: ModelArch, gpu: GpuTarget, version: Version, fp8: bool, kv_name: str,
-                 decode_query_len: int, mm_prefix: bool = False) -> Text | None:
+                 mm_prefix: bool = False) -> Text | None:
     """Why vLLM refuses ``backend`` for this plain attention model (or kvcalc cannot size it), or
     None. Each check mirrors what the backend class declares in the v0.18-v0.33 wheels
     (``supports_compute_capability``, ``supports_head_size``, ``supported_kv_cache_dtypes``,
@@ -128,8 +126,6 @@ def _unsupported(backend: str, arch: ModelArch, gpu: GpuTarget, version: Version
             return Text("attn.kv_dtype", backend=backend, kv=kv_name)
         if sinks and cc[0] != 10:
             return Text("attn.sinks", backend=backend, cc=gpu.compute_capability)
-        if decode_query_len > 1:
-            return Text("attn.flashinfer_spec")
     elif backend == "TRITON_ATTN":
         if any(h < 32 for h in heads):
             return Text("attn.head_size_triton", backend=backend, heads=", ".join(map(str, heads)))
@@ -156,7 +152,7 @@ def automatic_backend(arch: ModelArch, gpu: GpuTarget, version: Version, sixteen
     if not mm_prefix and flashinfer_attention(arch, gpu, version, sixteen_bit_cache, fa_cache, fi_cache):
         return "FLASHINFER"
     fa_refused = _unsupported("FLASH_ATTN", arch, gpu, version, not sixteen_bit_cache,
-                              "fp8" if fa_cache else "fp8_e5m2", 1)
+                              "fp8" if fa_cache else "fp8_e5m2")
     return "TRITON_ATTN" if fa_refused is not None else "FLASH_ATTN"
 
 
@@ -167,9 +163,34 @@ def runs_flashinfer(forced: str | None, arch: ModelArch, gpu: GpuTarget, version
     vLLM captures for its estimate): the forced backend says so where there is one, except for a
     model with state layers, whose public starts show no workspace either way; never for a model
     that attends fully over image tokens (``mm_prefix``)."""
-    if forced is not None and gpu.platform == "cuda" and not arch.has_state_layers:
+    if forced is not None and gpu.platform == "cuda":
         return forced == "FLASHINFER"
     return not mm_prefix and flashinfer_attention(arch, gpu, version, sixteen_bit_cache, fa_cache, fi_cache)
+
+
+def flashinfer_trtllm_decode(gpu: GpuTarget, version: Version) -> bool:
+    """Whether FlashInfer decodes through TensorRT-LLM's kernels (vllm/utils/flashinfer.py
+    ``supports_trtllm_attention``): trtllm-gen on data-centre Blackwell (10.x), XQA on Hopper from v0.25
+    (Rule.FLASHINFER_XQA_HOPPER) and on 12.x from v0.28 (Rule.FLASHINFER_XQA_SM12X). Their decode
+    allocates a fixed 394 MiB buffer of their own; elsewhere FlashInfer's native decode wrapper allocates
+    the metadata builder's workspace (``reserve.flashinfer_workspace_bytes``). vLLM also needs the
+    kernels' cubins (``has_nvidia_artifactory``), which kvcalc takes as present."""
+    cc = _capability(gpu)
+    return gpu.platform == "cuda" and (cc[0] == 10 or (cc == (9, 0) and applies(Rule.FLASHINFER_XQA_HOPPER, version))
+                                       or (cc[0] == 12 and applies(Rule.FLASHINFER_XQA_SM12X, version)))
+
+
+def flashinfer_spec_full_graphs(gpu: GpuTarget, version: Version) -> bool:
+    """Whether FlashInfer's full graphs take speculative decoding's uniform batches (UNIFORM_BATCH in
+    vllm/v1/attention/backends/flashinfer.py ``get_cudagraph_support``): where it decodes through
+    TensorRT-LLM's kernels (``flashinfer_trtllm_decode``), except Hopper's XQA before v0.30
+    (Rule.FLASHINFER_XQA_SPEC_GRAPHS). Elsewhere they are single-token decodes and vLLM sets the
+    default mode to piecewise graphs ("FULL_AND_PIECEWISE is not supported with spec-decode for
+    attention backend FlashInferBackend")."""
+    cc = _capability(gpu)
+    if cc == (9, 0) and not applies(Rule.FLASHINFER_XQA_SPEC_GRAPHS, version):
+        return False
+    return flashinfer_trtllm_decode(gpu, version)
 
 
 def keeps_full_graphs(forced: str | None, arch: ModelArch, gpu: GpuTarget, version: Version,
@@ -178,16 +199,19 @@ def keeps_full_graphs(forced: str | None, arch: ModelArch, gpu: GpuTarget, versi
     """Whether the default FULL_AND_PIECEWISE mode keeps its full graphs with the backend that runs
     (vllm/config/compilation.py ``resolve_cudagraph_mode_and_sizes``): FlexAttention's builder
     supports none before v0.20 (Rule.FLEX_FULL_GRAPHS), FlashAttention (UNIFORM_BATCH or ALWAYS)
-    and Triton (ALWAYS) keep them, FlashInfer keeps them for one-token decodes (a forced FlashInfer
-    with speculative decoding is refused: ``forced_backend_problem``). Without a forced backend,
-    one equal to the release's pick, off CUDA or for a model with state layers,
-    kvspecs.full_cuda_graphs decides."""
-    if forced is None or gpu.platform != "cuda" or arch.has_state_layers or \
+    and Triton (ALWAYS) keep them, FlashInfer keeps them for one-token decodes, and for speculative
+    decoding's uniform batches only where ``flashinfer_spec_full_graphs`` says so (also when it is the
+    release's pick). Without a forced backend, one equal to the release's pick or off CUDA,
+    kvspecs.full_cuda_graphs decides otherwise."""
+    if forced is None or gpu.platform != "cuda" or \
             forced == automatic_backend(arch, gpu, version, sixteen_bit_cache, fa_cache, mm_prefix):
+        if decode_query_len > 1 and runs_flashinfer(None, arch, gpu, version, sixteen_bit_cache, fa_cache,
+                                                    mm_prefix):
+            return flashinfer_spec_full_graphs(gpu, version)
         return full_cuda_graphs(arch, gpu, version, decode_query_len, sixteen_bit_cache)
     if forced == "FLEX_ATTENTION":
         return applies(Rule.FLEX_FULL_GRAPHS, version)
-    return forced != "FLASHINFER" or decode_query_len == 1
+    return forced != "FLASHINFER" or decode_query_len == 1 or flashinfer_spec_full_graphs(gpu, version)
 
 
 def nvfp4_kv_problem(arch: ModelArch, gpu: GpuTarget, version: Version, kv_name: str,
@@ -256,6 +280,6 @@ def triton_fp8_problem(forced: str | None, arch: ModelArch, gpu: GpuTarget, vers
     if forced == "TRITON_ATTN":
         return Text("attn.triton_fp8", since=since, kv=kv_name, cc=gpu.compute_capability)
     if forced is None and (len(attention_head_sizes(arch)) > 1 or
-                           _unsupported("FLASHINFER", arch, gpu, version, True, kv_name, 1, mm_prefix) is not None):
+                           _unsupported("FLASHINFER", arch, gpu, version, True, kv_name, mm_prefix) is not None):
         return Text("attn.triton_fp8_auto", since=since, kv=kv_name, cc=gpu.compute_capability)
     return None

@@ -20,8 +20,8 @@ from .dtypes import (KvDtype, fp8_by_default, model_dtype_bytes, normalize_model
 from .errors import ConfigError, SettingsError, UnsupportedModelError
 from .hf_config import AttentionLayer, ModelArch, read_model, show, speculators_view
 from .hf_overrides import apply_overrides, keeps_checkpoint_shapes, overrides_of
-from .attention import (dcp_backend_problem, forced_backend_problem, keeps_full_graphs, mm_prefix_lm,
-                        nvfp4_kv_problem, runs_flashinfer, triton_fp8_problem)
+from .attention import (dcp_backend_problem, flashinfer_trtllm_decode, forced_backend_problem, keeps_full_graphs,
+                        mm_prefix_lm, nvfp4_kv_problem, runs_flashinfer, triton_fp8_problem)
 from .kvspecs import (GpuTarget, Layout, LayoutRequest, attention_head_sizes, backend_block, build_layout,
                       default_ssm_dtype, fa_keeps_cache, flashinfer_keeps_cache)
 from .messages import Text, message_of
@@ -670,7 +670,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     the KV cache's values are 16-bit (it picks Hopper's MLA backend, whose graphs count); ``fa_cache``
     FlashAttention takes its type where it takes fp8 (kvspecs.fa_keeps_cache), else FlashInfer runs;
     ``mm_prefix`` the model attends fully over image tokens (attention.mm_prefix_lm)."""
-    from .reserve import ReserveEstimate, estimate_reserve  # noqa: PLC0415
+    from .reserve import ReserveEstimate, estimate_reserve, flashinfer_workspace_bytes  # noqa: PLC0415
     from .weights import LOAD_MAX_SPLIT_BYTES, estimate_weights  # noqa: PLC0415
 
     s = r.settings
@@ -737,7 +737,12 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       pinned_memory=s.pinned_memory,
                                       moe_workspace=_moe_workspace(config, s, r.version),
                                       expert_parallel=expert_parallel, fp4_indexer=bool(s.fp4_indexer_cache),
-                                      graphs_captured=r.extensible_kv_cache)
+                                      graphs_captured=r.extensible_kv_cache,
+                                      flashinfer_workspace=flashinfer_workspace_bytes(
+                                          r.version, r.max_num_batched_tokens,
+                                          arch.num_attention_heads // s.tensor_parallel_size,
+                                          max(attention_head_sizes(arch), default=0)),
+                                      flashinfer_trtllm_decode=flashinfer_trtllm_decode(gpu.target, r.version))
                      for i in range(pp))
     reserve_notes = reserves[0].notes if measured_reserve is None else ()
     if measured_reserve is not None:
@@ -1058,7 +1063,7 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
     mm_prefix = mm_prefix_lm(config, version, embeds_in_graph(config, resolved))
     if s.attention_backend is not None:
         why = forced_backend_problem(s.attention_backend, arch, gpu.target, version,
-                                     0 if kv.four_bit else kv.value_bytes, kv.name, 1 + spec_tokens, mm_prefix)
+                                     0 if kv.four_bit else kv.value_bytes, kv.name, mm_prefix)
         if why is not None:
             raise SettingsError({"--attention-backend": why})  # Text: attention.forced_backend_problem gives one
     fp8_refused = triton_fp8_problem(s.attention_backend, arch, gpu.target, version, kv.name, mm_prefix)

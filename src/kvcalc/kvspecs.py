@@ -366,7 +366,7 @@ def flashinfer_attention(arch: ModelArch, gpu: GpuTarget, version: Version,
     sizes (Gemma 4's 256/512 runs on Triton), and caches it does not list (``fi_cache``:
     ``flashinfer_keeps_cache``)."""
     cc = parse_capability(gpu.compute_capability)
-    if gpu.platform != "cuda" or cc is None or arch.is_mla or arch.has_state_layers or not fi_cache:
+    if gpu.platform != "cuda" or cc is None or arch.is_mla or not fi_cache:
         return False
     heads = attention_head_sizes(arch)
     if not heads or not heads <= set(flashinfer_head_sizes(version)):

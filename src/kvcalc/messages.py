@@ -397,12 +397,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "differs): choose a 16-bit or fp8 cache, another backend, or leave the choice to vLLM",
         "kvcalc 不估算使用 {kv} KV 缓存的 {backend}（该后端可能不接受，缓存布局也不同）：请选择 16 位或 fp8 缓存、"
         "其他后端，或交给 vLLM 自行选择"),
-    "attn.flashinfer_spec": (
-        "with speculative decoding, whether a forced FlashInfer keeps full CUDA graphs depends on its TensorRT-LLM "
-        "kernels for this GPU and release, which kvcalc does not model: leave the choice to vLLM or choose "
-        "FLASH_ATTN or TRITON_ATTN",
-        "启用推测解码时，强制指定的 FlashInfer 能否保留 full CUDA graph 取决于它在该 GPU 与版本上的 TensorRT-LLM 内核，"
-        "kvcalc 不对此建模：请交给 vLLM 自行选择，或选择 FLASH_ATTN 或 TRITON_ATTN"),
     "attn.auto_release": (
         "auto needs vLLM {since} or newer ({pr}); {version} takes only a backend name, so leave the flag out "
         "for the release's own choice",
@@ -1356,10 +1350,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "（公开的 Gemma 4 MTP 在 L40S 上的启动日志：多 0.43 到 0.45 GiB）"),
     "basis.flashinfer_workspace": (
         "plus {typical} MiB for FlashInfer's {mib} MiB attention workspace, which the first full graph's capture "
-        "allocates (the profile run builds no attention metadata); public starts show it adding 0.20 to 0.36 GiB "
-        "to vLLM's estimate, so the band's top counts all of it",
+        "allocates (the profile run builds no attention metadata); public starts show 394 MiB of it adding 0.20 to "
+        "0.36 GiB to vLLM's estimate, so the band's top counts all of it, and each end what a workspace sized for "
+        "the batch (from v0.26: max_num_batched_tokens × query heads × head size × 16 B) holds beyond 394 MiB",
         "再加 {typical} MiB，对应 FlashInfer 的 {mib} MiB 注意力工作区：它在第一个 full graph 捕获时分配（profile 运行不构建"
-        "注意力元数据）；公开启动日志显示它使 vLLM 的估算增加 0.20 至 0.36 GiB，因此区间上限计入全部"),
+        "注意力元数据）；公开启动日志显示其中 394 MiB 使 vLLM 的估算增加 0.20 至 0.36 GiB，因此区间上限计入全部，"
+        "而按批次大小确定的工作区（v0.26 起：max_num_batched_tokens × query 头数 × head 大小 × 16 B）超出 394 MiB "
+        "的部分计入区间两端"),
+    "basis.flashinfer_workspace_hybrid": (
+        "plus FlashInfer's {mib} MiB attention workspace, which the first full graph's capture allocates and which "
+        "holds that capture's scratch over long contexts, so it stands in for the state layers' first-capture term "
+        "(fp8-cache Qwen3.6 starts on FlashInfer print about 0.4 GiB for 2 to 4 graphs); from v0.26 it is sized for "
+        "the batch: max_num_batched_tokens × query heads × head size × 16 B, at least 394 MiB",
+        "再加 FlashInfer 的 {mib} MiB 注意力工作区：它在第一个 full graph 捕获时分配，并容纳该次长上下文捕获的临时数据，"
+        "因此代替状态层的首次捕获项（使用 fp8 缓存、运行 FlashInfer 的 Qwen3.6 启动日志在 2 至 4 个 graph 时打印约 0.4 GiB）；"
+        "v0.26 起按批次确定大小：max_num_batched_tokens × query 头数 × head 大小 × 16 B，至少 394 MiB"),
     "basis.cuda_graphs_mode": (
         "as cudagraph_mode {mode} captures them",
         "即 cudagraph_mode {mode} 所捕获的 graph"),

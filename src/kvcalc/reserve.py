@@ -656,13 +656,36 @@ only by the attention backend: 0.36 GiB over four A100s with three graphs (Seed-
 middle setup's 0.26 GiB is the typical value: less than the whole 394 MiB workspace, with the gap
 growing with the graphs captured (FlashInfer's graphs may cost less each than FlashAttention's or
 Triton's, whose per-graph figure kvcalc uses), but three setups do not fix a rule."""
+FLASHINFER_WORKSPACE_BYTES_PER_ELEMENT = 16
+"""Bytes per batched token, query head and head dimension of FlashInfer's metadata-builder workspace from
+v0.26 (vllm/v1/attention/backends/flashinfer.py ``FLASHINFER_PREFILL_WORKSPACE_BYTES_PER_ELEM``,
+Rule.FLASHINFER_WORKSPACE_BY_BATCH, vllm#48428)."""
+
+
+def flashinfer_workspace_bytes(version: Version, mnbt: int, heads_per_gpu: int, head_size: int) -> int:
+    """Bytes of FlashInfer's metadata-builder workspace (``_get_workspace_buffer``): 394 MiB before v0.26;
+    from v0.26 max(394 MiB, max_num_batched_tokens × query heads one GPU runs × head size × 16 B), sized
+    for the prefill's temporaries of a whole batch (Rule.FLASHINFER_WORKSPACE_BY_BATCH). vllm#50780 saw
+    what this costs: 128 KiB per batched token for Qwen3.5-122B-A10B (32 heads of 256) on an RTX PRO
+    6000 Blackwell, about 4 GiB of "CUDA graph memory" where v0.23 printed 0.56; vllm#52872 a step from
+    0.52 to 0.89 GiB between 4,096 and 8,192 batched tokens for a 24-head Qwen3.6-27B on an RTX 5090
+    (the formula: flat to 4,096, then +0.37 GiB)."""
+    if not applies(Rule.FLASHINFER_WORKSPACE_BY_BATCH, version):
+        return FLASHINFER_WORKSPACE_BYTES
+    return max(FLASHINFER_WORKSPACE_BYTES, mnbt * heads_per_gpu * head_size * FLASHINFER_WORKSPACE_BYTES_PER_ELEMENT)
+
+
 HYBRID_FIRST_CAPTURE_GIB = (0.25, 0.05, 0.50)
-"""Added for models with Mamba/GDN layers: their first capture also allocates the state kernels'
-workspaces. Qwen3.6-35B-A3B prints 0.36 and 0.43 GiB for 3 graphs (v0.20, RTX 5090 and GB10) and
-0.19 GiB for 8 graphs with MTP (v0.22, GB10); Qwen3.6-27B 0.61 GiB for 9 graphs at 65,536 batched
-tokens (v0.23, GB10: the first full graph is captured over max_num_batched_tokens / size
-sequences), which sets the band's top, and 0.09 GiB for 5 graphs text-only with MTP at 16,384
-(v0.20, RTX 5090), which sets its bottom."""
+"""Added for models with Mamba/GDN layers: their first full capture runs over long contexts
+(max_num_batched_tokens / size tokens each: ``profile_seq_lens`` in gpu_model_runner.py
+``profile_cudagraph_memory``) and keeps the attention and state kernels' scratch. Where FlashInfer's
+workspace lands in the estimate, the workspace holds it: fp8-cache Qwen3.6-35B-A3B starts on FlashInfer
+print 0.36 to 0.47 GiB for 2 to 4 graphs (v0.20, RTX 5090 and GB10), the 394 MiB workspace and
+under 0.1 GiB more, so there the workspace stands in for this term (``estimate_reserve``). Elsewhere
+the starts keep 0.4 to 0.5 GiB beyond their graphs' share (bf16 Qwen3.6-27B over two A100s, 86
+graphs, 0.96 GiB, v0.27; bf16 Qwen3.6-35B-A3B with MTP on a GB10, 14 and 50 graphs, 0.61 and 0.74
+GiB, v0.22 and v0.25), which sets the band's top, and piecewise-only starts (FlashInfer with MTP)
+0.1 GiB or less (0.09 GiB for 5 graphs of Qwen3.6-27B, v0.20, RTX 5090), which sets its bottom."""
 HYBRID_TOWER_EXCESS_GIB = 4.7
 HYBRID_TOWER_EXCESS_MIN_TOKENS = 16384
 HYBRID_TOWER_EXCESS_GIB_PER_16K = 2.5
@@ -1793,7 +1816,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      flashinfer_attention: bool = False, moe_workspace: str = "",
                      cudagraph_mode: str | None = None, allreduce_fusion_pass: bool = True,
                      expert_parallel: bool = False, fp4_indexer: bool = False,
-                     graphs_captured: bool = False) -> ReserveEstimate:
+                     graphs_captured: bool = False, flashinfer_workspace: int = FLASHINFER_WORKSPACE_BYTES,
+                     flashinfer_trtllm_decode: bool = False) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -1809,7 +1833,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     whether the attention backend keeps the default mode's full graphs (kvspecs.full_cuda_graphs;
     piecewise graphs only where it does not), ``flashinfer_attention`` whether the attention runs on
     FlashInfer (kvspecs.flashinfer_attention: its workspace lands in the first full graph's
-    capture, ``FLASHINFER_WORKSPACE_BYTES``), ``moe_workspace`` whether the fused-MoE workspaces
+    capture, ``FLASHINFER_WORKSPACE_BYTES``; ``flashinfer_workspace`` the metadata builder's own,
+    ``flashinfer_workspace_bytes``, which the V1 runner's estimate holds instead where FlashInfer does
+    not decode through TensorRT-LLM's kernels, ``flashinfer_trtllm_decode``), ``moe_workspace`` whether the fused-MoE workspaces
     outlive the forward pass (``moe_workspace_bytes``): "kept" (16-bit experts: the typical value
     counts them), "possible" (other expert kernels, whose own shapes kvcalc does not size: the
     band's reserve end counts the Triton experts' shapes) or "" (before v0.14, or no experts).
@@ -1889,8 +1915,11 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
             sizes = tuple(sorted({*prefill, *decode}))
         # no graph to capture, nothing estimated (gpu_model_runner.py profile_cudagraph_memory)
         layers = _n(text_part(config), "num_hidden_layers")
-        cg = cuda_graph_estimate(piecewise + full, model_runner_v2, hybrid, platform, layers,
-                                 deepseek_v4=dsv4 is not None, captured=graphs_captured) \
+        # FlashInfer's workspace, allocated by the first full graph the estimate captures, holds that
+        # capture's scratch: it stands in for a hybrid model's first-capture term (HYBRID_FIRST_CAPTURE_GIB)
+        workspace_in_estimate = flashinfer_attention and full > 0 and not graphs_captured
+        cg = cuda_graph_estimate(piecewise + full, model_runner_v2, hybrid and not workspace_in_estimate, platform,
+                                 layers, deepseek_v4=dsv4 is not None, captured=graphs_captured) \
             if piecewise + full else (0, 0, 0)
         per_graph = graph_mib(model_runner_v2, platform, layers, dsv4 is not None, graphs_captured)
         per = round(per_graph[0], 1)
@@ -1901,7 +1930,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                 cg_basis = join_texts([cg_basis, Text("basis.state_first_capture", first=HYBRID_FIRST_CAPTURE_GIB[0])])
         else:
             cg_basis = Text("basis.cuda_graphs_hybrid", piecewise=piecewise, full=full, largest=largest, per=per,
-                            first=HYBRID_FIRST_CAPTURE_GIB[0]) if hybrid else \
+                            first=HYBRID_FIRST_CAPTURE_GIB[0]) if hybrid and not workspace_in_estimate else \
                 Text("basis.cuda_graphs", piecewise=piecewise, full=full, largest=largest, per=per)
         if split is not None and piecewise:
             # the prefill graphs reach 8,192 tokens, where kvcalc's per-graph figure comes from graphs of at
@@ -1919,19 +1948,36 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         if drafter_graphs_in_estimate(version, model_runner_v2, spec_method) and cg[2]:
             cg = (cg[0], cg[1], cg[2] + int(DRAFTER_GRAPHS_HIGH_GIB * GIB))
             cg_basis = join_texts([cg_basis, Text("basis.cuda_graphs_drafter", high=DRAFTER_GRAPHS_HIGH_GIB)])
-        if flashinfer_attention and full and not graphs_captured:
-            # the band's optimistic end leaves it out (one public start's estimate did not carry it), its
-            # top counts all of it, the typical value what public twins show (FLASHINFER_IN_ESTIMATE_BYTES)
-            cg = (cg[0] + FLASHINFER_IN_ESTIMATE_BYTES, cg[1], cg[2] + FLASHINFER_WORKSPACE_BYTES)
-            cg_basis = join_texts([cg_basis, Text("basis.flashinfer_workspace", typical=FLASHINFER_IN_ESTIMATE_BYTES >> 20,
-                                                  mib=FLASHINFER_WORKSPACE_BYTES >> 20)])
+        if workspace_in_estimate:
+            # V1's first full capture allocates the workspace its decode uses: TensorRT-LLM's fixed
+            # 394 MiB, or the builder's (flashinfer_workspace_bytes) for FlashInfer's own decode kernels;
+            # model runner V2 allocates the builder's before it measures and prices FlashInfer as its
+            # public twins show. What the builder's holds past 394 MiB is in every end of the band.
+            held = flashinfer_workspace if not (model_runner_v2 or flashinfer_trtllm_decode) \
+                else FLASHINFER_WORKSPACE_BYTES
+            extra = held - FLASHINFER_WORKSPACE_BYTES
+            if hybrid:
+                # the workspace holds the first capture's scratch (HYBRID_FIRST_CAPTURE_GIB): all of it
+                # where typical, the hybrid term's reach at either end of the band
+                low, high = int(HYBRID_FIRST_CAPTURE_GIB[1] * GIB), int(HYBRID_FIRST_CAPTURE_GIB[2] * GIB)
+                cg = (cg[0] + held, cg[1] + low + extra, cg[2] + max(held, high))
+                cg_basis = join_texts([cg_basis, Text("basis.flashinfer_workspace_hybrid", mib=held >> 20)])
+            else:
+                # the band's optimistic end leaves the fixed part out (one public start's estimate did not
+                # carry it), its top counts all of it, the typical value what public twins show
+                # (FLASHINFER_IN_ESTIMATE_BYTES)
+                cg = (cg[0] + FLASHINFER_IN_ESTIMATE_BYTES + extra, cg[1] + extra, cg[2] + held)
+                cg_basis = join_texts([cg_basis, Text("basis.flashinfer_workspace",
+                                                      typical=(FLASHINFER_IN_ESTIMATE_BYTES + extra) >> 20,
+                                                      mib=held >> 20)])
     if flashinfer_attention and graphs_captured:
-        # the warm-up's steps build attention metadata, so the workspace is allocated, graphs or not,
-        # before the extensible cache measures the free memory; the profile's estimate never holds it
-        cg_basis = join_texts([cg_basis, Text("basis.flashinfer_workspace_warmup",
-                                              mib=FLASHINFER_WORKSPACE_BYTES >> 20)]) if cg[2] else \
-            Text("basis.flashinfer_workspace_warmup_only", mib=FLASHINFER_WORKSPACE_BYTES >> 20)
-        cg = tuple(x + FLASHINFER_WORKSPACE_BYTES for x in cg)  # type: ignore[assignment]
+        # the warm-up's steps build attention metadata, so the builder's workspace is allocated, graphs
+        # or not, before the extensible cache measures the free memory, and so is TensorRT-LLM's own
+        # where FlashInfer decodes through it; the profile's estimate never holds them
+        held = flashinfer_workspace + (FLASHINFER_WORKSPACE_BYTES if flashinfer_trtllm_decode else 0)
+        cg_basis = join_texts([cg_basis, Text("basis.flashinfer_workspace_warmup", mib=held >> 20)]) if cg[2] else \
+            Text("basis.flashinfer_workspace_warmup_only", mib=held >> 20)
+        cg = tuple(x + held for x in cg)  # type: ignore[assignment]
     basis = Text("basis.activation", sampler=SAMPLER_NAMES[path], rows=rows, vocab=vocab_padded,
                  per_entry=per_entry, mnbt=mnbt)
     if per_entry > plain_per_entry:

@@ -586,6 +586,30 @@ class Rule(Enum):
         "layers)",
         "confirmed: [64, 128, 256] in the v0.11.1-v0.21.0 wheels, [64, 128, 256, 512] from v0.22.0 through "
         "v0.33.0")
+    FLASHINFER_XQA_HOPPER = RuleInfo(
+        _v("0.25.0"), "v0.25.0 wheel", "vllm/utils/flashinfer.py supports_trtllm_attention",
+        "FlashInfer decodes through TensorRT-LLM's XQA kernel on Hopper (9.0), whose fixed workspace, not "
+        "the metadata builder's, a full decode graph then allocates; its graphs stay single-token decodes "
+        "(get_cudagraph_support)",
+        "confirmed: only the 10.x family in the v0.24.0 wheel, 9.0 (decode only) from v0.25.0 through v0.34.0")
+    FLASHINFER_WORKSPACE_BY_BATCH = RuleInfo(
+        _v("0.26.0"), "#48428", "vllm/v1/attention/backends/flashinfer.py _get_workspace_buffer",
+        "FlashInfer's metadata-builder workspace is max(394 MiB, max_num_batched_tokens x query heads per "
+        "GPU x head size x 16 B) instead of a fixed 394 MiB (VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE)",
+        "confirmed: fixed in the v0.24.0-v0.25.1 wheels, FLASHINFER_PREFILL_WORKSPACE_BYTES_PER_ELEM = 16 from "
+        "v0.26.0 through v0.34.0; vllm#50780 measures 128 KiB per batched token (32 heads x 256 x 16 B) on "
+        "an RTX PRO 6000 Blackwell")
+    FLASHINFER_XQA_SM12X = RuleInfo(
+        _v("0.28.0"), "v0.28.0 wheel", "vllm/utils/flashinfer.py supports_trtllm_attention",
+        "FlashInfer decodes through XQA on compute capability 12.x (RTX 50xx, RTX PRO Blackwell, GB10) too, "
+        "and its full graphs take speculative decoding's uniform batches (UNIFORM_BATCH)",
+        "confirmed: absent from the v0.26.0 and v0.27.1 wheels, in v0.28.0 through v0.34.0")
+    FLASHINFER_XQA_SPEC_GRAPHS = RuleInfo(
+        _v("0.30.0"), "v0.30.0 wheel", "vllm/v1/attention/backends/flashinfer.py get_cudagraph_support",
+        "Hopper's XQA decode keeps full graphs for speculative decoding's uniform batches too (heads of 16 "
+        "to 256 in steps of 16)",
+        "confirmed: 9.0 returns UNIFORM_SINGLE_TOKEN_DECODE in the v0.25.0-v0.29.0 wheels, is_xqa_arch from "
+        "v0.30.0 through v0.34.0")
     TRITON_ATTN_RENAMED = RuleInfo(
         _v("0.11.0"), "v0.11.0 wheel", "vllm/platforms/interface.py _Backend",
         "the Triton attention backend is named TRITON_ATTN; before, TRITON_ATTN_VLLM_V1",
@@ -1936,6 +1960,22 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
     "FLASHINFER_HEAD_512": (
         "FlashInfer 注意力后端除 64、128、256 外还支持 head 大小 512（Gemma 4 的全局层）",
         "已确认：v0.11.1-v0.21.0 wheel 中为 [64, 128, 256]，v0.22.0 至 v0.33.0 中为 [64, 128, 256, 512]"),
+    "FLASHINFER_XQA_HOPPER": (
+        "FlashInfer 在 Hopper（9.0）上用 TensorRT-LLM 的 XQA 内核解码，full 解码图分配的是它固定大小的 workspace，"
+        "而非元数据构建器的；其图仍只覆盖单 token 解码（get_cudagraph_support）",
+        "已确认：v0.24.0 wheel 中只有 10.x 系列，v0.25.0 至 v0.34.0 加入 9.0（仅解码）"),
+    "FLASHINFER_WORKSPACE_BY_BATCH": (
+        "FlashInfer 元数据构建器的 workspace 改为 max(394 MiB, max_num_batched_tokens × 每 GPU 的 query 头数 × "
+        "head 大小 × 16 B)，不再固定为 394 MiB（VLLM_FLASHINFER_WORKSPACE_BUFFER_SIZE）",
+        "已确认：v0.24.0-v0.25.1 wheel 中固定，v0.26.0 至 v0.34.0 中 FLASHINFER_PREFILL_WORKSPACE_BYTES_PER_ELEM = 16；"
+        "vllm#50780 在 RTX PRO 6000 Blackwell 上测得每个批内 token 128 KiB（32 头 × 256 × 16 B）"),
+    "FLASHINFER_XQA_SM12X": (
+        "FlashInfer 在计算能力 12.x（RTX 50 系列、RTX PRO Blackwell、GB10）上也用 XQA 解码，"
+        "其 full 图也接受推测解码的统一批次（UNIFORM_BATCH）",
+        "已确认：v0.26.0 与 v0.27.1 wheel 中没有，v0.28.0 至 v0.34.0 中有"),
+    "FLASHINFER_XQA_SPEC_GRAPHS": (
+        "Hopper 的 XQA 解码也为推测解码的统一批次保留 full 图（head 大小 16 至 256、步长 16）",
+        "已确认：v0.25.0-v0.29.0 wheel 中 9.0 返回 UNIFORM_SINGLE_TOKEN_DECODE，v0.30.0 至 v0.34.0 中为 is_xqa_arch"),
     "TRITON_ATTN_RENAMED": (
         "Triton 注意力后端名为 TRITON_ATTN；此前为 TRITON_ATTN_VLLM_V1",
         "已确认：v0.10.0 与 v0.10.2 的 wheel 中为 TRITON_ATTN_VLLM_V1，v0.11.0 中为 TRITON_ATTN"),
