@@ -160,9 +160,8 @@ def runs_flashinfer(forced: str | None, arch: ModelArch, gpu: GpuTarget, version
                     sixteen_bit_cache: bool, fa_cache: bool = True, mm_prefix: bool = False,
                     fi_cache: bool = True) -> bool:
     """Whether the attention runs on FlashInfer (its workspace then lands in the first full graph
-    vLLM captures for its estimate): the forced backend says so where there is one, except for a
-    model with state layers, whose public starts show no workspace either way; never for a model
-    that attends fully over image tokens (``mm_prefix``)."""
+    vLLM captures for its estimate): the forced backend says so where there is one, for models with
+    state layers too; never for a model that attends fully over image tokens (``mm_prefix``)."""
     if forced is not None and gpu.platform == "cuda":
         return forced == "FLASHINFER"
     return not mm_prefix and flashinfer_attention(arch, gpu, version, sixteen_bit_cache, fa_cache, fi_cache)

@@ -706,6 +706,10 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     # breakable CUDA graphs (Rule.BREAKABLE_CUDAGRAPHS) keep the graphs and drop torch.compile
     compiled = not eager and not breakable_cudagraphs(arch.architecture, r.version, gpu.platform)
     pp = s.pipeline_parallel_size
+    fi_workspace = flashinfer_workspace_bytes(r.version, r.max_num_batched_tokens,
+                                              arch.num_attention_heads // s.tensor_parallel_size,
+                                              max(attention_head_sizes(arch), default=0))
+    fi_trtllm = flashinfer_trtllm_decode(gpu.target, r.version)
     reserves = tuple(estimate_reserve(config, r.version, tp=s.tensor_parallel_size, pp=pp,
                                       mnbt=r.max_num_batched_tokens, max_num_seqs=r.max_num_seqs,
                                       vocab=vocab, dtype_bytes=dtype_bytes, cuda_graphs=cg,
@@ -738,11 +742,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       moe_workspace=_moe_workspace(config, s, r.version),
                                       expert_parallel=expert_parallel, fp4_indexer=bool(s.fp4_indexer_cache),
                                       graphs_captured=r.extensible_kv_cache,
-                                      flashinfer_workspace=flashinfer_workspace_bytes(
-                                          r.version, r.max_num_batched_tokens,
-                                          arch.num_attention_heads // s.tensor_parallel_size,
-                                          max(attention_head_sizes(arch), default=0)),
-                                      flashinfer_trtllm_decode=flashinfer_trtllm_decode(gpu.target, r.version))
+                                      flashinfer_workspace=fi_workspace, flashinfer_trtllm_decode=fi_trtllm)
                      for i in range(pp))
     reserve_notes = reserves[0].notes if measured_reserve is None else ()
     if measured_reserve is not None:

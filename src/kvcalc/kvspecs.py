@@ -303,9 +303,9 @@ def full_cuda_graphs(arch: ModelArch, gpu: GpuTarget, version: Version, decode_q
     (a decode query longer than 1), none for a uniform batch of such queries
     (config/compilation.py ``resolve_cudagraph_mode_and_sizes``): Triton MLA before v0.22
     (Rule.TRITON_MLA_FULL_GRAPHS) and with speculative decoding from v0.26 to v0.30
-    (Rule.TRITON_MLA_SINGLE_TOKEN_DECODE, Rule.TRITON_MLA_UNIFORM_BATCH), CUTLASS MLA with
-    speculative decoding, and FlashInfer attention, Turing's backend, with speculative decoding
-    before v0.24 (Rule.FLASHINFER_WITHOUT_TURING)."""
+    (Rule.TRITON_MLA_SINGLE_TOKEN_DECODE, Rule.TRITON_MLA_UNIFORM_BATCH) and CUTLASS MLA with
+    speculative decoding. FlashInfer's own rule (Turing's backend before v0.24 among its cases) is
+    attention.flashinfer_spec_full_graphs, which attention.keeps_full_graphs asks first."""
     if arch.is_mla:
         backend = mla_backend(arch, gpu, version, sixteen_bit_cache)
         if backend == "triton_mla":
@@ -314,8 +314,7 @@ def full_cuda_graphs(arch: ModelArch, gpu: GpuTarget, version: Version, decode_q
             return decode_query_len == 1 or not applies(Rule.TRITON_MLA_SINGLE_TOKEN_DECODE, version) or \
                 applies(Rule.TRITON_MLA_UNIFORM_BATCH, version)
         return decode_query_len == 1 or backend != "cutlass_mla"
-    turing_flashinfer = gpu.platform == "cuda" and gpu.major == 7 and not applies(Rule.FLASHINFER_WITHOUT_TURING, version)
-    return decode_query_len == 1 or not turing_flashinfer
+    return True
 
 
 FLASHINFER_HEAD_SIZES = (64, 128, 256)
