@@ -122,3 +122,13 @@ def assert_field_named(cfg: dict[str, Any], field: str, gpu: str = "h100") -> No
     assert err.value.field == field
     r = api.handle({"op": "estimate", "config": cfg, "gpu": gpu, "settings": {"max_model_len": 4096}})
     assert not r["ok"] and field in r["error"]["message"]
+
+
+def safetensors_file(tensors: dict, pad: int = 0) -> bytes:
+    """A safetensors file: 8-byte header length, JSON header (padded by a long metadata string), data."""
+    header, offset = {"__metadata__": {"note": "x" * pad}}, 0
+    for name, nbytes in tensors.items():
+        header[name] = {"dtype": "BF16", "shape": [nbytes // 2], "data_offsets": [offset, offset + nbytes]}
+        offset += nbytes
+    raw = json.dumps(header).encode()
+    return len(raw).to_bytes(8, "little") + raw + bytes(offset)

@@ -319,4 +319,4 @@ def test_templates_agree(key):
     assert ";" not in prose and ":" not in prose and "?" not in prose, key
     assert not re.search(r",\s*[\u4e00-\u9fff]", prose), key
     prefix = key.split(".")[0]
-    assert prefix in ("config", "model", "dtype", "quant", "catalog", "hub", "safetensors"), key
+    assert prefix in ("config", "model", "dtype", "quant", "catalog", "hub", "local", "safetensors"), key

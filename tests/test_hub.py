@@ -94,7 +94,7 @@ def test_the_cli_fetches_the_drafter_a_speculative_config_names(tmp_path, monkey
     monkeypatch.setitem(sys.modules, "huggingface_hub", fake_hub(tmp_path, {}, raise_on=OSError("offline")))
     assert main(argv) == 0
     captured = capsys.readouterr()
-    assert "drafter's config.json was not fetched" in captured.err
+    assert "drafter's config.json was not read" in captured.err
     assert all(t["name"] != "draft model" for t in json.loads(captured.out)["budget"]["terms"])
 
 

@@ -17,6 +17,7 @@ from typing import Any, Sequence
 from . import __version__, api, textdepth
 from .catalog import GPU_CLASS_LABELS, find_model, gpu_class, load_gpus, load_models
 from .errors import KvcalcError
+from .local_checkpoint import is_checkpoint_dir, read_checkpoint_dir
 from .settings import (COMPILE_CACHE_STATES, CUDAGRAPH_MODES, FORCED_BACKENDS, MAMBA_SSM_CACHE_DTYPES,
                        PERFORMANCE_MODES, ROCM_QUICK_REDUCE_LEVELS,
                        Settings, spec_family)
@@ -69,7 +70,7 @@ def _estimate_parser(sub: Any) -> None:
 
 def _model_flags(p: Any) -> None:
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--model", help="Hugging Face id (catalog, or fetched with huggingface_hub)")
+    src.add_argument("--model", help="Hugging Face id (catalog, or fetched from huggingface.co) or a checkpoint folder")
     src.add_argument("--config", type=Path, help="path to a config.json")
     p.add_argument("--model-id", help="name to print in the serve command when using --config")
     p.add_argument("--weights-bytes", type=int, help="checkpoint size in bytes (safetensors total)")
@@ -237,12 +238,20 @@ def _fetch_drafter(spec: Any) -> None:
     if not isinstance(spec, dict) or spec.get("draft_config") is not None or \
             spec_family(str(spec.get("method", ""))) != "eagle" or not isinstance(spec.get("model"), str):
         return
-    from .hub import HubError, fetch_model  # noqa: PLC0415 - network only when needed
     try:
-        spec["draft_config"], _ = fetch_model(spec["model"][:200])
-    except HubError as exc:
-        print(f"kvcalc: the drafter's config.json was not fetched ({exc}); one draft layer shaped "
+        spec["draft_config"], _ = _model_files(spec["model"][:1000])
+    except KvcalcError as exc:
+        print(f"kvcalc: the drafter's config.json was not read ({exc}); one draft layer shaped "
               "like the model's is assumed", file=sys.stderr)
+
+
+def _model_files(model: str) -> tuple[dict[str, Any], int | None]:
+    """A model's config.json and checkpoint bytes (or None), from the folder ``model`` names where
+    there is one (vLLM looks for a local folder first too), else fetched from Hugging Face."""
+    if is_checkpoint_dir(model):
+        return read_checkpoint_dir(model)
+    from .hub import fetch_model  # noqa: PLC0415 - network only when needed
+    return fetch_model(model)
 
 
 def _local_model_name(path: Path, config: Any) -> str:
@@ -307,9 +316,8 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
         req["model"] = args.model_id or _local_model_name(args.config, req["config"])
     else:
         req["model"] = args.model
-        if find_model(args.model) is None:
-            from .hub import fetch_model  # noqa: PLC0415 - network only when needed
-            req["config"], fetched = fetch_model(args.model)
+        if is_checkpoint_dir(args.model) or find_model(args.model) is None:
+            req["config"], fetched = _model_files(args.model)
             if req["weights_bytes"] is None:
                 req["weights_bytes"] = fetched
     return req

@@ -1,6 +1,6 @@
 """Messages about config.json problems (hf_config.py), unsupported models, dtypes, quantized
-checkpoints vLLM refuses (quant_support.py), the catalog and Hugging Face fetches, English and
-Chinese; see messages.py.
+checkpoints vLLM refuses (quant_support.py), the catalog, Hugging Face fetches and checkpoint
+folders, English and Chinese; see messages.py.
 
 Each entry is ``key: (english_template, chinese_template)``; both templates use the same
 ``str.format`` fields. The English must stay byte-for-byte what the code printed before these
@@ -328,11 +328,16 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
         "运行 `kvcalc gpus` 查看列表；不在列表中的 GPU 请用 --gpu-memory-gib 指定显存。"),
 
     # ---- fetching from Hugging Face (hub.py): HubError
-    "hub.needs_hub": (
-        "fetching a model by id needs huggingface_hub: pip install 'kvcalc[hub]' "
-        "(or pass --config PATH to a config.json)",
-        "按 id 获取模型需要 huggingface_hub：pip install 'kvcalc[hub]'"
-        "（或用 --config PATH 指定一个 config.json）"),
+    "hub.bad_id": (
+        "'{model}' is neither a folder on this machine nor a Hugging Face model id (owner/name in letters, "
+        "digits, '-', '_' and '.', as in Qwen/Qwen3-8B); check it, or pass --config PATH to a config.json",
+        "'{model}' 既不是本机上的文件夹，也不是 Hugging Face 模型 id（owner/name，由字母、数字、'-'、'_' 和 '.' 组成，"
+        "如 Qwen/Qwen3-8B）；请检查，或用 --config PATH 指定一个 config.json"),
+    "hub.token_refused": (
+        "Hugging Face refused the token in HF_TOKEN for {model} (HTTP 401): check that it is valid and has "
+        "access to this repository, or unset HF_TOKEN for a public one",
+        "Hugging Face 拒绝了 HF_TOKEN 中的 token（{model}，HTTP 401）：请确认它有效且有权访问该仓库；"
+        "公开仓库可以不设置 HF_TOKEN"),
     "hub.gated": (
         "{model} is gated: accept its licence on huggingface.co and set HF_TOKEN to a token "
         "with access",
@@ -350,4 +355,33 @@ CONFIG_MESSAGES: dict[str, tuple[str, str]] = {
         "or pass --config PATH",
         "无法从 Hugging Face 获取 {model}（{error_type}：{error}）；请检查网络，"
         "或用 --config PATH 指定配置文件"),
+    "hub.http_status": (
+        "could not fetch {model}: Hugging Face answered HTTP {status} for {file}; try again later, or pass "
+        "--config PATH to a config.json",
+        "无法获取 {model}：Hugging Face 对 {file} 返回了 HTTP {status}；请稍后重试，或用 --config PATH 指定一个 config.json"),
+    "hub.bad_file": (
+        "the {file} of {model} on Hugging Face is not a JSON object kvcalc can read (malformed, or nested too "
+        "deep); pass --config PATH to a config.json you have checked",
+        "Hugging Face 上 {model} 的 {file} 不是 kvcalc 能读取的 JSON 对象（格式错误或嵌套过深）；"
+        "请用 --config PATH 指定一个检查过的 config.json"),
+    "hub.too_large": (
+        "the {file} of {model} on Hugging Face is larger than {limit:,} bytes, far beyond any config; pass "
+        "--config PATH to a config.json",
+        "Hugging Face 上 {model} 的 {file} 超过 {limit:,} 字节，远大于任何配置文件；请用 --config PATH 指定一个 config.json"),
+
+    # ---- a checkpoint folder on this machine (local_checkpoint.py)
+    "local.no_config": (
+        "the folder {path} has no config.json: point at the checkpoint's folder (the one vllm serve is "
+        "given), or pass --config PATH to a config.json",
+        "文件夹 {path} 中没有 config.json：请指向检查点所在的文件夹（即传给 vllm serve 的那个），"
+        "或用 --config PATH 指定一个 config.json"),
+    "local.not_object": (
+        "{path} is not a JSON object; a model's config.json is one",
+        "{path} 不是 JSON 对象；模型的 config.json 应当是一个 JSON 对象"),
+    "local.too_large": (
+        "{path} is larger than {limit:,} bytes, far beyond any config; pass --config PATH to a config.json",
+        "{path} 超过 {limit:,} 字节，远大于任何配置文件；请用 --config PATH 指定一个 config.json"),
+    "local.bad_config": (
+        "cannot read {path}: {error}",
+        "无法读取 {path}：{error}"),
 }
