@@ -62,6 +62,7 @@ def test_only_folders_count(tmp_path):
     (tmp_path / "file.json").write_text("{}")
     assert is_checkpoint_dir(str(tmp_path)) and not is_checkpoint_dir(str(tmp_path / "file.json"))
     assert not is_checkpoint_dir("Qwen/Qwen3-8B") and not is_checkpoint_dir("\0")
+    assert not is_checkpoint_dir("~no-such-user-here/model") and not is_checkpoint_dir("x" * 5000)
 
 
 def test_cli_serve_reads_the_folder_and_keeps_its_path_in_the_command(tmp_path, capsys):

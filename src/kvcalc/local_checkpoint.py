@@ -23,7 +23,7 @@ def is_checkpoint_dir(model: str) -> bool:
     first too: a local folder wins over a repository of the same name)."""
     try:
         return Path(model).expanduser().is_dir()
-    except (OSError, ValueError):
+    except (OSError, ValueError, RuntimeError):    # a name too long, a NUL, ~user with no home
         return False
 
 
