@@ -206,3 +206,37 @@ def test_cli_says_what_went_wrong_without_a_traceback(hub, capsys):
     assert main(["serve", "someone/qwen3-copy", "--gpu", "h100"]) != 0
     err = capsys.readouterr().err
     assert "someone/qwen3-copy was not found on Hugging Face" in err and "Traceback" not in err
+
+
+LOG = """\
+INFO 10-08 16:50:22 [core.py:129] Initializing a V1 LLM engine (v0.31.0) with config: model='{model}', \
+speculative_config=None, tokenizer='{model}', dtype=torch.bfloat16, max_seq_len=4096, tensor_parallel_size=1, \
+pipeline_parallel_size=1, quantization=None, enforce_eager=False, kv_cache_dtype=auto
+INFO 10-08 16:51:00 [gpu_worker.py:400] Available KV cache memory: 60.00 GiB
+INFO 10-08 16:51:00 [kv_cache_utils.py:1100] GPU KV cache size: 561,728 tokens
+INFO 10-08 16:51:00 [kv_cache_utils.py:1101] Maximum concurrency for 4,096 tokens per request: 137.14x
+"""
+
+
+def test_cli_compares_a_log_whose_model_is_fetched_by_the_name_it_prints(hub, tmp_path, capsys):
+    """A log of a model outside the catalog: parse-log --compare reads its config as estimate does
+    (Qwen3-0.6B: 28 layers × 8 KV heads × 128 × 2 × 2 B = 114,688 B a token; 60 GiB is 35,108
+    blocks of 16, 561,728 tokens)."""
+    hub({ROOT + "config.json": config("Qwen/Qwen3-0.6B")})
+    log = tmp_path / "start.log"
+    log.write_text(LOG.format(model="someone/qwen3-copy"))
+    assert main(["parse-log", "--compare", str(log), "--gpu", "h100", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["model"] == "someone/qwen3-copy"
+    assert out["calculation"]["from_log"]["tokens"] == 561_728
+
+
+def test_cli_a_log_naming_a_folder_elsewhere_asks_for_the_model(hub, tmp_path, capsys):
+    hub({})
+    log = tmp_path / "start.log"
+    log.write_text(LOG.format(model="/models/qwen3-0.6b"))
+    assert main(["parse-log", "--compare", str(log), "--gpu", "h100"]) == 2
+    err = capsys.readouterr().err
+    assert "the log names the model '/models/qwen3-0.6b'" in err and "pass --model" in err
+    assert main(["parse-log", "--compare", str(log), "--gpu", "h100", "--model", "Qwen/Qwen3-0.6B", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["calculation"]["from_log"]["tokens"] == 561_728

@@ -254,6 +254,25 @@ def _model_files(model: str) -> tuple[dict[str, Any], int | None]:
     return fetch_model(model)
 
 
+def _log_model(given: str | None, logged: str | None) -> dict[str, Any]:
+    """The model a log is compared with, where it is not in the catalog: ``--model`` or the name the
+    log prints, read from its folder or fetched from Hugging Face ({"model", "config",
+    "weights_bytes"}; {} for a catalog model, which the core looks up itself). A name from the log
+    that cannot be read (a folder on the machine that ran vLLM) asks for --model."""
+    name = given or logged
+    if not name or (find_model(name) is not None and not is_checkpoint_dir(name)):
+        return {}
+    try:
+        config, weights = _model_files(name)
+    except KvcalcError as exc:
+        if given:
+            raise
+        raise _Reported(f"the log names the model {name!r}, which is not in the catalog and could not be "
+                        f"read here ({exc}); pass --model with a catalog id, a Hugging Face id or a checkpoint "
+                        "folder") from exc
+    return {"model": name, "config": config, "weights_bytes": weights}
+
+
 def _local_model_name(path: Path, config: Any) -> str:
     """What ``vllm serve`` is pointed at for a --config without --model-id: the folder of a model's
     config.json (vLLM serves a local checkpoint by its folder), else the path or id the checkpoint
@@ -611,7 +630,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
     pl.add_argument("--json", action="store_true")
     pl.add_argument("--compare", action="store_true",
                     help="also set the log's numbers beside kvcalc's prediction")
-    pl.add_argument("--model", help="model id, when the log does not name a catalog model")
+    pl.add_argument("--model", help="the model (catalog id, Hugging Face id or checkpoint folder), when the log "
+                    "does not name one kvcalc can read")
     pl.add_argument("--gpu", help="GPU, when the log's total memory does not identify it")
     sub.add_parser("gpus", help="list the GPU catalog")
     sub.add_parser("models", help="list the model catalog")
@@ -659,7 +679,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
                 if answered is not None:
                     return answered
             if args.compare:
-                req: dict[str, Any] = {"op": "compare_log", "text": text, "model": args.model, "gpu": args.gpu}
+                req: dict[str, Any] = {"op": "compare_log", "text": text, "model": args.model, "gpu": args.gpu,
+                                       **_log_model(args.model, parsed.model)}
                 spec = parsed.settings().get("speculative")
                 if isinstance(spec, dict):          # a drafter the log names: its config sizes it
                     spec = dict(spec)
