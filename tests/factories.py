@@ -86,6 +86,9 @@ class HubErrors:
     class EntryNotFoundError(Exception):
         pass
 
+    class LocalEntryNotFoundError(EntryNotFoundError, FileNotFoundError, ValueError):
+        """huggingface_hub's: offline and not in the cache."""
+
 
 def fake_hub(tmp_path, files: dict[str, Any], raise_on: Exception | None = None) -> types.ModuleType:
     """A stand-in ``huggingface_hub`` module serving ``files`` (name -> JSON) from ``tmp_path``,

@@ -24,7 +24,8 @@ def test_fetch_config_and_index_size(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("exc,needle", [(HubErrors.GatedRepoError("x"), "gated"),
                                         (HubErrors.RepositoryNotFoundError("x"), "not found"),
-                                        (OSError("network down"), "check your network")])
+                                        (OSError("network down"), "check your network"),
+                                        (HubErrors.LocalEntryNotFoundError("offline"), "check your network")])
 def test_fetch_errors_are_explained(tmp_path, monkeypatch, exc, needle):
     monkeypatch.setitem(sys.modules, "huggingface_hub", fake_hub(tmp_path, {}, raise_on=exc))
     with pytest.raises(HubError, match=needle):

@@ -115,6 +115,10 @@ class _HubFiles:
             path = self.hub.hf_hub_download(self.model_id, name, token=self.token)
             with open(path, encoding="utf-8") as fh:
                 return textdepth.loads(fh.read())
+        except getattr(errors, "LocalEntryNotFoundError", ()) as exc:
+            # offline (HF_HUB_OFFLINE, no network) and not in the cache: not a missing file
+            raise HubError(Text("hub.fetch_failed", model=self.model_id, error_type=type(exc).__name__,
+                                error=str(exc))) from exc
         except errors.GatedRepoError as exc:
             raise HubError(Text("hub.gated", model=self.model_id)) from exc
         except errors.RepositoryNotFoundError as exc:
