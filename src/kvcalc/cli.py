@@ -245,6 +245,12 @@ def _fetch_drafter(spec: Any) -> None:
               "like the model's is assumed", file=sys.stderr)
 
 
+def _read_outside_catalog(model: str) -> bool:
+    """Whether ``model`` is read from its folder or Hugging Face rather than looked up in the catalog:
+    a folder here (vLLM looks for one first too), or a name the catalog does not hold."""
+    return is_checkpoint_dir(model) or find_model(model) is None
+
+
 def _model_files(model: str) -> tuple[dict[str, Any], int | None]:
     """A model's config.json and checkpoint bytes (or None), from the folder ``model`` names where
     there is one (vLLM looks for a local folder first too), else fetched from Hugging Face."""
@@ -260,7 +266,7 @@ def _log_model(given: str | None, logged: str | None) -> dict[str, Any]:
     "weights_bytes"}; {} for a catalog model, which the core looks up itself). A name from the log
     that cannot be read (a folder on the machine that ran vLLM) asks for --model."""
     name = given or logged
-    if not name or (find_model(name) is not None and not is_checkpoint_dir(name)):
+    if not name or not _read_outside_catalog(name):
         return {}
     try:
         config, weights = _model_files(name)
@@ -335,7 +341,7 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
         req["model"] = args.model_id or _local_model_name(args.config, req["config"])
     else:
         req["model"] = args.model
-        if is_checkpoint_dir(args.model) or find_model(args.model) is None:
+        if _read_outside_catalog(args.model):
             req["config"], fetched = _model_files(args.model)
             if req["weights_bytes"] is None:
                 req["weights_bytes"] = fetched

@@ -10,13 +10,9 @@ from typing import Any
 
 from . import textdepth
 from .errors import KvcalcError
-from .hub import index_total_bytes, with_files_beside
+from .hub import MAX_JSON_BYTES, index_total_bytes, with_files_beside
 from .messages import Text
 from .safetensors import MAX_HEADER_BYTES, data_bytes_from_prefix
-
-MAX_JSON_BYTES = 32 << 20
-"""Largest JSON file read (hub.MAX_JSON_BYTES)."""
-
 
 def is_checkpoint_dir(model: str) -> bool:
     """Whether ``model`` names a folder here rather than a Hugging Face id (vLLM checks the path
