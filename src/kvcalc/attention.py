@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .config_aliases import GEMMA4_WRAPPER_TYPES
 from .hf_config import ModelArch
 from .kvspecs import (GpuTarget, attention_head_sizes, fa_keeps_cache, flashinfer_attention, flashinfer_head_sizes,
                       flashinfer_keeps_cache, full_cuda_graphs)
@@ -61,7 +62,7 @@ def mm_prefix_lm(config: dict[str, Any], version: Version, text_only: bool) -> b
     if isinstance(config.get("is_mm_prefix_lm"), bool):
         return config["is_mm_prefix_lm"]
     model_type = config.get("model_type")
-    if model_type == "gemma4":
+    if model_type in GEMMA4_WRAPPER_TYPES:
         text = config.get("text_config")
         return isinstance(text, dict) and text.get("use_bidirectional_attention") == "vision"
     return model_type in MM_PREFIX_LM_TYPES

@@ -76,6 +76,15 @@ ALWAYS_TIED = frozenset({"lfm2", "lfm2_moe", "zamba2"})
 (vllm/model_executor/models/lfm2.py, lfm2_moe.py and zamba2.py call ``lm_head.tie_weights``
 unconditionally, v0.10-v0.33): one table in GPU memory."""
 
+GEMMA4_WRAPPER_TYPES = ("gemma4", "gemma4_unified")
+"""The multimodal Gemma 4 configs: the tower models (E2B to 31B, vllm/model_executor/models/gemma4_mm.py)
+and the encoder-free "unified" 12B (gemma4_unified.py, which subclasses the former and builds plain
+linear embedders in place of the vision and audio towers). Both nest a Gemma 4 text model."""
+GEMMA4_TYPES = (*GEMMA4_WRAPPER_TYPES, "gemma4_text", "gemma4_unified_text")
+"""Every Gemma 4 ``model_type``, wrappers and their text configs: vLLM runs all of their language
+models as ``Gemma4ForCausalLM`` (gemma4.py), so the layer layout, the K-equals-V full layers and the
+head sizes are read one way."""
+
 
 LEARNED_POSITION_ROWS: dict[str, tuple[str, int]] = {
     "gpt2": ("max_position_embeddings", 0), "gpt_bigcode": ("max_position_embeddings", 0),

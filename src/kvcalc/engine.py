@@ -13,6 +13,7 @@ from typing import Any
 from . import extensible, logfmt, paging, sizing_warmup
 from .budget import Budget, cuda_graph_deducted, estimate_budget, measured_after_warmup
 from .catalog import Gpu
+from .config_aliases import GEMMA4_TYPES, GEMMA4_WRAPPER_TYPES
 from .deepseek_v4_settings import (deepseek_v4_kv, deepseek_v4_problem, dspark_config_problem, dspark_layer_count,
                                    dspark_layers)
 from .dtypes import (KvDtype, fp8_by_default, model_dtype_bytes, normalize_model_dtype, resolve_kv_dtype,
@@ -170,7 +171,7 @@ def _draft_layers(arch: ModelArch, s: Settings
     family = spec_family(spec.method) if spec is not None else None
     if spec is None or family == "none":
         return (), [], None
-    if family == "mtp" and arch.model_type in ("gemma4", "gemma4_text"):
+    if family == "mtp" and arch.model_type in GEMMA4_TYPES:
         # gemma4_mtp.py: the drafter's attention is query-only and reads the target's cache
         # through kv_sharing_target_layer_name, so it adds no cache of its own; its weights (the
         # "-assistant" checkpoint) are loaded next to the model's.
@@ -409,9 +410,9 @@ def _towers_off(config: dict[str, Any], r: Resolved) -> frozenset[str]:
 
 
 def _towers_missing(config: dict[str, Any]) -> bool:
-    """A Gemma 4 multimodal wrapper config (model_type "gemma4") without its vision tower: a
+    """A Gemma 4 multimodal wrapper config (``GEMMA4_WRAPPER_TYPES``) without its vision tower: a
     trimmed config (the catalog's E2B entries) that leaves the towers' weights and warm-up out."""
-    return str(config.get("model_type")) == "gemma4" and not isinstance(config.get("vision_config"), dict)
+    return str(config.get("model_type")) in GEMMA4_WRAPPER_TYPES and not isinstance(config.get("vision_config"), dict)
 
 
 def _sampler_depends_on_install(s: Settings, version: Version, gpu: Gpu, mrv2: bool) -> bool:

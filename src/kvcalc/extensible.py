@@ -42,14 +42,16 @@ MARGIN_FRACTION = 0.75
 """``KV_CACHE_MARGIN_FRACTION``: the margin grows with the transient peak beyond the floor."""
 
 STARTUP_IN_USE_GIB = {"small": (0.25, 0.1, 0.9), "mid": (0.45, 0.25, 1.0), "large": (0.55, 0.35, 0.9),
-                      "rocm": (0.35, 0.25, 0.9), "multi": (0.6, 0.35, 1.2), "unified": (7.5, 5.0, 10.0)}
+                      "rocm": (0.35, 0.25, 0.9), "multi": (0.6, 0.35, 2.3), "unified": (7.5, 5.0, 10.0)}
 """Device memory in use when vLLM's worker takes its first snapshot (typical, low, high GiB): total less
 the free memory of "Free memory on device (F/T GiB) on startup" in the stored logs, by the size of the
 card, whose CUDA context grows with it. One GPU under 32 GiB ("small"): 0.1 (T4) to 0.26 (L4 0.19, A10
 0.23, RTX 4080 0.23, RTX 3090 0.26), up to 0.88 on desktop cards that also drive a display; 32-100 GiB
 ("mid"): A40 0.26, A100 0.41-0.46 (0.91 in v0.10.0 starts on a PCIe card), L40S 0.42-0.49, H100 0.52-0.61; larger ("large"): H200 0.51-0.60,
 B300 0.61; MI300X ("rocm") 0.33; tensor or pipeline parallel starts ("multi"), whose NCCL communicators
-exist by then, 0.38 to 1.15; a GB10 ("unified"), whose memory the host shares, 7.2 and 8.2 GiB. The pool
+exist by then, 0.38 to 1.15 on two to eight GPUs up to v0.27, and 2.17 on eight NVSwitch H100s of a
+v0.31 nightly whose TP group also set up FlashInfer's all-reduce fusion workspace and symmetric memory
+(the band's top); a GB10 ("unified"), whose memory the host shares, 7.2 and 8.2 GiB. The pool
 of releases before v0.34 never depended on it (the budget was a share of the total); the extensible
 cache takes what is free."""
 

@@ -13,7 +13,7 @@ import reprlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .config_aliases import canonical_with_sources, falcon_h1_mixer_width, quantization_config
+from .config_aliases import GEMMA4_TYPES, canonical_with_sources, falcon_h1_mixer_width, quantization_config
 from .dtypes import MODEL_DTYPE_BYTES
 from .errors import ConfigError, UnsupportedModelError
 from .messages import Text
@@ -1268,7 +1268,7 @@ def read_model(config: dict[str, Any]) -> ModelArch:
             index_dim = f.int("index_head_dim", 128)
     elif model_type == "nemotron-nas" or f.has("block_configs"):
         layers = _nas_layers(f)
-    elif model_type in ("gemma4", "gemma4_text"):
+    elif model_type in GEMMA4_TYPES:
         layers = _gemma4_layers(f)
     elif model_type in ("llama4", "llama4_text"):
         layers = _llama4_layers(f)

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .config_aliases import ALWAYS_TIED, falcon_h1_mixer_width, KDA_LAYER_TYPE, MAMBA1_LAYER_TYPE, LEARNED_POSITION_ROWS, NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical, model_type_of
+from .config_aliases import ALWAYS_TIED, GEMMA4_TYPES, falcon_h1_mixer_width, KDA_LAYER_TYPE, MAMBA1_LAYER_TYPE, LEARNED_POSITION_ROWS, NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical, model_type_of
 from .kvspecs import kv_heads_per_gpu
 from .units import cdiv
 
@@ -140,7 +140,7 @@ def _attention(t: dict, i: int, tp: int, kind: str, heads: int, kv: int, hd: int
     if bias:
         parts.append(Part("attention", (heads + 2 * kv) * hd, None, False, layer=i))
     if t.get("model_type") in ("qwen3", "qwen3_moe", "gemma3", "gemma3_text", "qwen3_next",
-                               "gemma4", "gemma4_text", *LFM2_TYPES) or t.get("use_qk_norm"):
+                               *GEMMA4_TYPES, *LFM2_TYPES) or t.get("use_qk_norm"):
         parts.append(Part("norms", 2 * hd, 2 * hd, False, layer=i))
     return parts
 
@@ -374,6 +374,30 @@ def _gemma4_audio(cfg: dict, text_hidden: int) -> int:
     return L * block + stem + h * out + out + out * text_hidden
 
 
+def gemma4_unified_vision(cfg: dict, text_hidden: int, tp: int = 1) -> tuple[int, int]:
+    """Gemma 4 12B's encoder-free vision front end (vllm/model_executor/models/gemma4_unified.py), as
+    (parameters, what one TP rank holds): ``Gemma4UnifiedVisionEmbedder`` normalises each raw
+    ``model_patch_size``² × 3 pixel patch (a LayerNorm with bias), projects it to ``mm_embed_dim``
+    (``patch_dense``, a ColumnParallelLinear with bias: split across TP), normalises, adds a learned
+    ``mm_posemb_size`` × 2 position table and normalises again; ``embed_vision`` then maps
+    ``output_proj_dims`` to the text width without bias (gemma4_mm.py ``Gemma4MultimodalEmbedder``,
+    replicated). The 12B: 6,912 → 3,840, a 1,120 × 2 × 3,840 table and 3,840 → 3,840, 49.9M."""
+    patch = 3 * _n(cfg, "model_patch_size") ** 2
+    mm = _n(cfg, "mm_embed_dim")
+    if not (patch and mm):
+        return 0, 0
+    dense = patch * mm + mm
+    rest = 2 * patch + 3 * 2 * mm + 2 * _n(cfg, "mm_posemb_size") * mm + (_n(cfg, "output_proj_dims") or mm) * text_hidden
+    return dense + rest, cdiv(dense, tp) + rest
+
+
+def gemma4_unified_audio(cfg: dict, text_hidden: int) -> int:
+    """Gemma 4 12B's encoder-free audio front end: only ``embed_audio``, the waveform frames'
+    ``output_proj_dims`` (640) mapped to the text width without bias (gemma4_unified.py builds a
+    ``Gemma4MultimodalEmbedder`` and no audio tower), replicated. The 12B: 2.5M."""
+    return (_n(cfg, "output_proj_dims") or _n(cfg, "hidden_size")) * text_hidden
+
+
 QWEN2_VL_MODEL_TYPES = ("qwen2_vl", "qwen2_5_vl")
 QWEN3_VL_MODEL_TYPES = ("qwen3_vl", "qwen3_vl_moe")
 QWEN_VL_MODEL_TYPES = (*QWEN2_VL_MODEL_TYPES, *QWEN3_VL_MODEL_TYPES, "qwen3_5", "qwen3_5_moe")
@@ -569,15 +593,21 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
             if dense_inter:
                 parts.append(_mlp(i, H, dense_inter, _gated(t)))
     top = str(config.get("model_type") or "")
+    unified = top == "gemma4_unified"
     if top in QWEN_VL_MODEL_TYPES and isinstance(config.get("vision_config"), dict):
         vision, vision_rank = _qwen_vl_tower(config["vision_config"], top, H, tp)
+    elif unified and isinstance(config.get("vision_config"), dict):
+        vision, vision_rank = gemma4_unified_vision(config["vision_config"], H, tp)
     else:
         vision = _tower(config.get("vision_config"), H)
         vision_rank = _tower_rank(config.get("vision_config"), vision, tp)
-    audio = _tower(config.get("audio_config"), H)
+    audio = gemma4_unified_audio(config["audio_config"], H) if unified and isinstance(config.get("audio_config"), dict) \
+        else _tower(config.get("audio_config"), H)
     for name, total, rank in (("vision", vision, vision_rank), ("audio", audio, audio)):
         if total:
-            parts.append(Part(name, total, 0 if name in towers_off else rank, False, where="first"))
+            # gemma4_unified.py builds its embedders outside ``_mark_tower_model``: loaded whatever the limits
+            off = name in towers_off and not unified
+            parts.append(Part(name, total, 0 if off else rank, False, where="first"))
     return parts
 
 

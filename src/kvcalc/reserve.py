@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .messages import Text, join_texts
-from .config_aliases import model_type_of
+from .config_aliases import GEMMA4_WRAPPER_TYPES, model_type_of
 from .deepseek_v4_profile import deepseek_v4_peak
 from .params import QWEN2_VL_MODEL_TYPES, QWEN3_VL_MODEL_TYPES, QWEN_VL_MODEL_TYPES, config_int as _n, expert_count, \
     padded_vocab, text_part, tied_embeddings
@@ -728,6 +728,11 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | GRAPH_ROWS | frozenset({
     "16g-qwen2.5-0.5b-v0.26.0-v2runner", "16g-qwen2.5-7b-awq", "24g-qwen3-8b-fp8-v0.10.2-debug", "a100-llama31-8b-v0.31.0",
     "44g-llama3.2-1b-main-475c1a0-debug-v0.10.1", "a100-80g-pcie-qwen3.5-0.8b-serve-util0.85-maxlen8k-seqs32-v0.28.0",
     "mi300x-rocm-gemma-4-26b-a4b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
+    "mi300x-rocm-gemma-4-12b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
+    "mi300x-rocm-gemma-4-12b-it-qat-fp8-text-v2runner-cold-v0.31.1rc1-dev23",
+    "mi300x-rocm-gemma-4-12b-it-qat-q4w4a16-text-v2runner-cold-v0.31.1rc1-dev23",
+    "mi300x-rocm-gemma-4-12b-it-qat-w8a8-int8-text-v2runner-cold-v0.31.1rc1-dev23",
+    "mi300x-rocm-gemma-4-e4b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
     "mi300x-rocm-gemma-4-31b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
     "mi300x-rocm-gemma-4-e2b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
     "mi300x-vf-rocm-gemma-4-e2b-it-img4-audio0-v0.29.1rc1",
@@ -999,15 +1004,16 @@ audio tower (E2B, E4B)."""
 GEMMA4_VIDEO_FRAMES = 32
 GEMMA4_VIDEO_TOKENS_PER_FRAME = 70 + 2 + 6
 """Gemma 4's largest multimodal item is a video: 32 sampled frames of 70 soft tokens, each
-framed by 8 marker tokens (vllm/model_executor/models/gemma4_mm.py ``get_mm_max_tokens_per_item``:
+framed by 8 marker tokens (vllm/model_executor/models/gemma4_mm.py ``get_mm_max_tokens_per_item``;
+gemma4_unified.py counts the 12B's the same way:
 2,496 tokens). Every frame runs through the vision tower as 70 × pooling_kernel_size² patches
 (630). A public RTX 5090 sweep of Gemma-4-26B-A4B (v0.19, 1, 3 and 6 video items) leaves about
 0.46 GiB per item beyond the language model's pass, what the per-patch cost below gives
 (20,160 patches × 21.8 KB)."""
 
 
-def _gemma4_video_patches(vision_config: dict[str, Any]) -> int:
-    return GEMMA4_VIDEO_FRAMES * 70 * (_n(vision_config, "pooling_kernel_size") or 3) ** 2
+GEMMA4_VIDEO_SOFT_TOKENS = 70
+"""Soft tokens of one video frame (gemma4_mm.py ``_resolve_video_max_soft_tokens``' default)."""
 
 
 def encoder_items(tokens_per_item: int, mnbt: int, max_num_seqs: int, max_model_len: int,
@@ -1028,7 +1034,7 @@ def tower_modalities(config: dict[str, Any]) -> tuple[str, ...]:
     mods: list[str] = []
     if isinstance(config.get("vision_config"), dict):
         mods.append("image")
-        if str(config.get("model_type")) in (*QWEN_VL_MODEL_TYPES, "gemma4"):
+        if str(config.get("model_type")) in (*QWEN_VL_MODEL_TYPES, *GEMMA4_WRAPPER_TYPES):
             mods.append("video")
     if isinstance(config.get("audio_config"), dict):
         mods.append("audio")
@@ -1164,20 +1170,30 @@ def _gemma4_item(config: dict[str, Any], limits: MmLimits | None,
     sets it), padded to that many × pooling² patches (2,520); with videos off vLLM
     profiles 29 images in an 8,192-token budget (a v0.29 H100 course write-up quotes the log)."""
     v = config["vision_config"]
+    # the encoder-free 12B takes each soft token's pixels as one merged patch (gemma4_unified.py)
+    pooled = 1 if config.get("model_type") == "gemma4_unified" else (_n(v, "pooling_kernel_size") or 3) ** 2
     def on(m: str) -> bool:
         return limits is None or not limits.off(m)
     if on("video"):
         # the num_frames option caps the frames, in the budget too (get_mm_max_tokens_per_item)
         frames = min(GEMMA4_VIDEO_FRAMES, limits.video_frames) if limits and limits.video_frames else GEMMA4_VIDEO_FRAMES
         tokens = frames * GEMMA4_VIDEO_TOKENS_PER_FRAME
-        return TowerItem("video", tokens, tokens, _gemma4_video_patches(v) * frames // GEMMA4_VIDEO_FRAMES)
+        return TowerItem("video", tokens, tokens, frames * GEMMA4_VIDEO_SOFT_TOKENS * pooled)
     if isinstance(config.get("audio_config"), dict) and on("audio"):
         return None
     if not on("image"):
         return None
-    tokens = (processor.max_soft_tokens if processor and processor.max_soft_tokens else None) or \
-        _n(v, "default_output_length") or GEMMA4_IMAGE_TOKENS
-    return TowerItem("image", tokens, tokens, tokens * (_n(v, "pooling_kernel_size") or 3) ** 2)
+    tokens = _gemma4_image_tokens(config, processor)
+    return TowerItem("image", tokens, tokens, tokens * pooled)
+
+
+def _gemma4_image_tokens(config: dict[str, Any], processor: MmProcessor | None) -> int:
+    """Soft tokens of Gemma 4's largest image: --mm-processor-kwargs ``max_soft_tokens``, else the
+    vision config's ``default_output_length`` (``num_soft_tokens`` in the unified 12B's,
+    gemma4_unified.py ``get_mm_max_tokens_per_item``), else 280."""
+    v = config["vision_config"]
+    return (processor.max_soft_tokens if processor and processor.max_soft_tokens else None) or \
+        _n(v, "default_output_length") or _n(v, "num_soft_tokens") or GEMMA4_IMAGE_TOKENS
 
 
 def _mm_prefix_lm_items(config: dict[str, Any], limits: MmLimits | None,
@@ -1189,13 +1205,11 @@ def _mm_prefix_lm_items(config: dict[str, Any], limits: MmLimits | None,
     (``default_output_length`` or ``max_soft_tokens``). Empty for other models (Gemma 3, also a
     prefix LM, gives vLLM no per-item ceiling)."""
     text = config.get("text_config") if isinstance(config.get("text_config"), dict) else {}
-    if str(config.get("model_type")) != "gemma4" or text.get("use_bidirectional_attention") != "vision" or \
-            not isinstance(config.get("vision_config"), dict):
+    if str(config.get("model_type")) not in GEMMA4_WRAPPER_TYPES or \
+            text.get("use_bidirectional_attention") != "vision" or not isinstance(config.get("vision_config"), dict):
         return {}
     frames = min(GEMMA4_VIDEO_FRAMES, limits.video_frames) if limits and limits.video_frames else GEMMA4_VIDEO_FRAMES
-    image = (processor.max_soft_tokens if processor and processor.max_soft_tokens else None) or \
-        _n(config["vision_config"], "default_output_length") or GEMMA4_IMAGE_TOKENS
-    items = {"video": frames * GEMMA4_VIDEO_TOKENS_PER_FRAME, "image": image}
+    items = {"video": frames * GEMMA4_VIDEO_TOKENS_PER_FRAME, "image": _gemma4_image_tokens(config, processor)}
     if isinstance(config.get("audio_config"), dict):
         items["audio"] = GEMMA4_AUDIO_TOKENS
     return items
@@ -1236,7 +1250,7 @@ def video_frames_modelled(config: dict[str, Any]) -> bool:
     """Whether the video ``num_frames`` option changes what kvcalc sizes: Qwen2-VL / Qwen2.5-VL
     (frames of a fixed size) and Gemma 4 (32 frames); Qwen3-VL's dummy video spreads one pixel
     budget over however many frames it has."""
-    return str(config.get("model_type")) in (*QWEN2_VL_MODEL_TYPES, "gemma4")
+    return str(config.get("model_type")) in (*QWEN2_VL_MODEL_TYPES, *GEMMA4_WRAPPER_TYPES)
 
 
 def largest_tower_item(config: dict[str, Any], version: Version, max_model_len: int,
@@ -1245,6 +1259,8 @@ def largest_tower_item(config: dict[str, Any], version: Version, max_model_len: 
     (no modelled tower, or the modality left on is one kvcalc does not size)."""
     v = config.get("vision_config")
     mt = str(config.get("model_type"))
+    if mt == "gemma4_unified" and isinstance(v, dict) and _n(v, "model_patch_size") and _n(v, "mm_embed_dim"):
+        return _gemma4_item(config, limits, processor)
     if not isinstance(v, dict) or not _tower_widths(v, mt)[0]:
         return None
     if mt == "gemma4":
@@ -1307,6 +1323,8 @@ def tower_pass(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_l
         return None
     v = config["vision_config"]
     mt = str(config.get("model_type"))
+    if mt == "gemma4_unified":
+        return _gemma4_unified_pass(config, item, mnbt, max_num_seqs, max_model_len, dtype_bytes, version, limits)
     hidden, inter = _tower_widths(v, mt)
     if not inter:
         return None
@@ -1336,6 +1354,28 @@ def tower_pass(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_l
     if rows > item.embeddings:      # the last unpadded output stays referenced by profile_run's loop
         kept += item.embeddings * width
     return TowerPass(item, items, items * item.patches * per_patch * dtype_bytes, kept, rows)
+
+
+def _gemma4_unified_pass(config: dict[str, Any], item: TowerItem, mnbt: int, max_num_seqs: int,
+                         max_model_len: int, dtype_bytes: int, version: Version,
+                         limits: MmLimits | None) -> TowerPass:
+    """The encoder-free 12B's part of ``profile_run`` (vllm/model_executor/models/gemma4_unified.py):
+    no tower, so its pass embeds one image or one video frame at a time (``_process_image_input``,
+    ``_process_video_input``), each merged patch holding its ``model_patch_size``² × 3 pixel values
+    and their normalised copy, then a few ``mm_embed_dim``-wide steps (projection, norm, position
+    embedding, norm) and the text-width output: a peak of a few MiB. What stays through the language
+    model's pass is what the tower models keep: the items' outputs in the encoder cache and their
+    pixel values in the model dtype, 0.28 GiB for the six 2,496-token videos of 16,384 batched tokens."""
+    v = config["vision_config"]
+    pixels = 3 * _n(v, "model_patch_size") ** 2
+    width = _n(text_part(config), "hidden_size") or _n(v, "mm_embed_dim")
+    per_unit = GEMMA4_VIDEO_SOFT_TOKENS if item.modality == "video" else item.patches
+    peak = per_unit * (2 * pixels + 4 * _n(v, "mm_embed_dim") + width) * dtype_bytes
+    items = encoder_items(item.budget_tokens, mnbt, max_num_seqs, max_model_len,
+                          limits.of(item.modality) if limits else None)
+    rows = cached_rows(item, mnbt, version)
+    kept = items * (rows * width * dtype_bytes + item.patches * pixels * dtype_bytes)
+    return TowerPass(item, items, peak, kept, rows)
 
 
 def cached_rows(item: TowerItem, mnbt: int, version: Version) -> int:
@@ -1993,9 +2033,13 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         basis = join_texts([basis, Text("basis.moe_workspace_possible", gib=workspace / GIB)])
     if warm_up is not None and vision:
         items, tokens = warm_up.items, warm_up.item.budget_tokens
-        tower = Text("basis.vision_video", items=items, tokens=tokens, gib=vision / GIB) \
-            if warm_up.item.modality == "video" else \
-            Text("basis.vision_image", items=items, tokens=tokens, gib=vision / GIB)
+        video = warm_up.item.modality == "video"
+        if str(config.get("model_type")) == "gemma4_unified":
+            tower = Text("basis.embedder_video" if video else "basis.embedder_image", items=items, tokens=tokens,
+                         gib=vision / GIB)
+        else:
+            tower = Text("basis.vision_video" if video else "basis.vision_image", items=items, tokens=tokens,
+                         gib=vision / GIB)
         held = Text("basis.mm_kept_padded", rows=warm_up.rows, gib=kept / GIB) \
             if warm_up.rows > warm_up.item.embeddings else Text("basis.mm_kept", gib=kept / GIB)
         basis = join_texts([basis, tower, held])

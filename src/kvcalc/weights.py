@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .config_aliases import model_type_of, modelopt_algo, quantization_config
+from .config_aliases import GEMMA4_WRAPPER_TYPES, model_type_of, modelopt_algo, quantization_config
 from .deepseek_v4_weights import deepseek_v4_weights
 from .kvspecs import parse_capability
 from .errors import SettingsError
@@ -282,10 +282,11 @@ def rope_cache_bytes(config: dict[str, Any], max_len: int | None, dtype_bytes: i
 def per_layer_input_buffer_bytes(config: dict[str, Any], mnbt: int, dtype_bytes: int) -> int:
     """Gemma 4's multimodal wrapper pre-allocates its per-layer embeddings for CUDA graphs while
     the model loads: max_num_batched_tokens × layers × ``hidden_size_per_layer_input`` in the
-    model dtype (gemma4_mm.py ``self.per_layer_embeddings``, since #38826, v0.19). E4B at 2,048
+    model dtype (gemma4_mm.py ``self.per_layer_embeddings``, since #38826, v0.19; gemma4_unified.py the
+    same where a config turns per-layer inputs on, which the 12B does not). E4B at 2,048
     tokens: 2,048 × 42 × 256 × 2 B = 42 MiB."""
     t = config.get("text_config")
-    if config.get("model_type") != "gemma4" or not isinstance(t, dict):
+    if config.get("model_type") not in GEMMA4_WRAPPER_TYPES or not isinstance(t, dict):
         return 0
     layers, per_layer = t.get("num_hidden_layers"), t.get("hidden_size_per_layer_input")
     if not (isinstance(layers, int) and isinstance(per_layer, int) and layers > 0 and per_layer > 0):
