@@ -1271,7 +1271,9 @@ def test_gpus_before_hopper_keep_a_third_of_the_non_torch_memory():
 def test_amd_gpus_keep_more_non_torch_memory_than_nvidia_ones():
     """Every public single-GPU ROCm start that compiles the model leaves more beyond kvcalc's other
     terms than the CUDA figure gives (reserve.ROCM_NON_TORCH_GIB, 0.49 to 1.17 GiB with 0.13): with
-    the ROCm figure each lands within 2.5% of its pool; the basis says why (en/zh)."""
+    the ROCm figure each lands within 2.5% of its pool; the basis says why (en/zh). Rows whose reserve
+    is known to measure something else besides (``fit_exclusion_reason``: stand-in configs of text-only
+    QAT checkpoints with int4 tables kvcalc cannot see) are left to their own reasons."""
     from kvcalc.catalog import find_gpu  # noqa: PLC0415
     from kvcalc.reserve import ROCM_NON_TORCH_GIB, single_gpu_non_torch_gib  # noqa: PLC0415
     from kvcalc.validate import validate_logs  # noqa: PLC0415
@@ -1280,7 +1282,8 @@ def test_amd_gpus_keep_more_non_torch_memory_than_nvidia_ones():
     rows = {r["id"]: r for r in validate_logs()["rows"]}
     single_rocm = [e for e in load_logs() if e.get("gpu") and find_gpu(e["gpu"]).platform == "rocm"
                    and e["tensor_parallel_size"] * e["pipeline_parallel_size"] == 1
-                   and not e["enforce_eager"] and (rows[e["id"]].get("estimated") or {}).get("error_gib") is not None]
+                   and not e["enforce_eager"] and (rows[e["id"]].get("estimated") or {}).get("error_gib") is not None
+                   and not e.get("fit_exclusion_reason")]
     assert len({e["source"] for e in single_rocm}) >= 6
     for e in single_rocm:
         est = rows[e["id"]]["estimated"]

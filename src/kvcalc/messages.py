@@ -1401,6 +1401,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "按首次启动估算，首次启动时模型在 vLLM 的 profiling 期间编译：编译的临时张量（{peak:.2f} GiB，约为每张 GPU "
         "所持 {table:.2f} GiB 输入嵌入表的一份拷贝）超出预热自身峰值的部分会被计入：共 {gib:.2f} GiB，"
         "最多 {high:.2f}；找到编译缓存（~/.cache/vllm）的重启没有这部分：那种情况请把编译缓存设为 warm"),
+    "basis.cold_compile_per_layer": (
+        "a first start compiles the model inside vLLM's profiling: its temporaries ({peak:.2f} GiB, about "
+        "one copy of the {table:.2f} GiB per-layer input table one GPU holds, the larger of the two tables the "
+        "compiled graph looks up) count where they exceed the warm-up's own peak: {gib:.2f} GiB, up to "
+        "{high:.2f}; a restart that finds the compile cache (~/.cache/vllm) has none of it",
+        "首次启动时模型在 vLLM 的 profiling 期间编译：编译的临时张量（{peak:.2f} GiB，约为每张 GPU 所持 "
+        "{table:.2f} GiB 逐层输入表的一份拷贝，它是编译图所查两张表中较大的一张）超出预热自身峰值的部分会被计入："
+        "共 {gib:.2f} GiB，最多 {high:.2f}；找到编译缓存（~/.cache/vllm）的重启没有这部分"),
+    "basis.cold_compile_assumed_per_layer": (
+        "assumed a first start, which compiles the model inside vLLM's profiling: its temporaries "
+        "({peak:.2f} GiB, about one copy of the {table:.2f} GiB per-layer input table one GPU holds, the larger "
+        "of the two tables the compiled graph looks up) count where they exceed the warm-up's own peak: "
+        "{gib:.2f} GiB, up to {high:.2f}; a restart that finds the compile cache (~/.cache/vllm) has none of "
+        "it: set the compile cache to warm for that",
+        "按首次启动估算，首次启动时模型在 vLLM 的 profiling 期间编译：编译的临时张量（{peak:.2f} GiB，约为每张 GPU "
+        "所持 {table:.2f} GiB 逐层输入表的一份拷贝，它是编译图所查两张表中较大的一张）超出预热自身峰值的部分会被计入："
+        "共 {gib:.2f} GiB，最多 {high:.2f}；找到编译缓存（~/.cache/vllm）的重启没有这部分：那种情况请把编译缓存设为 warm"),
     "basis.cold_compile_kept": (
         "on the V1 model runner from v0.29 a first start also keeps about one more copy of that table "
         "outside PyTorch's allocator until the profile ends, which vLLM counts as non-torch memory: "
