@@ -296,5 +296,6 @@ def test_a_first_start_that_kept_a_table_copy_says_so_instead_of_blaming_other_p
         assert r["ok"], r
         return " ".join(str(row.get("cause") or "") for row in r["result"]["rows"])
     cold = causes("rtx4090-runpod-qwen3-1.7b-maxlen2k-seqs256-cold-v0.27.1")
-    assert "about one copy of the 0.58 GiB input-embedding table" in cold and "other processes" not in cold
-    assert "input-embedding table, which some first starts" not in causes("rtx4090-runpod-qwen3-1.7b-maxlen2k-seqs256-warm-v0.27.1")
+    assert "about one copy of the 0.58 GiB embedding table the compiled graph looks up" in cold
+    assert "other processes" not in cold
+    assert "looks up, which some first starts" not in causes("rtx4090-runpod-qwen3-1.7b-maxlen2k-seqs256-warm-v0.27.1")

@@ -758,9 +758,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "非 torch 显存 {theirs:.2f} GiB，估算为 {ours:.2f} GiB（NCCL，或 GPU 上还有其他进程）"),
     "cause.non_torch_table_copy": (
         "non-torch memory {theirs:.2f} GiB against {ours:.2f} GiB estimated: the excess is about one copy of "
-        "the {table:.2f} GiB input-embedding table, which some first starts keep outside PyTorch's allocator "
+        "the {table:.2f} GiB embedding table the compiled graph looks up, which some first starts keep outside PyTorch's allocator "
         "until the profile ends (kvcalc's band allows it; a restart keeps none)",
-        "非 torch 显存 {theirs:.2f} GiB，估算为 {ours:.2f} GiB：多出的部分约为一份 {table:.2f} GiB 的输入嵌入表，"
+        "非 torch 显存 {theirs:.2f} GiB，估算为 {ours:.2f} GiB：多出的部分约为一份 {table:.2f} GiB 的编译图所查嵌入表，"
         "部分首次启动会在 PyTorch 分配器之外保留它直到 profile 结束（kvcalc 的区间容许这一点；重启不会保留）"),
     "cause.cuda_graphs": (
         "vLLM estimated {theirs:.2f} GiB of CUDA graphs, we assumed {ours:.2f} GiB",
