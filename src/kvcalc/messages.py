@@ -1198,13 +1198,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "视觉塔对 {items} 段 {tokens:,} token 的最大视频的 profile 前向：{gib:.2f} GiB（--skip-mm-profiling 可省去）"),
     "basis.embedder_image": (
         "the encoder-free vision embedder's profile pass over {items} image(s) of {tokens:,} tokens, one "
-        "image at a time: {gib:.2f} GiB (--skip-mm-profiling leaves it out)",
-        "无编码器的视觉嵌入层对 {items} 张 {tokens:,} token 的最大图像逐张做 profile 前向：{gib:.2f} GiB"
+        "image at a time: {mib:,.0f} MiB (--skip-mm-profiling leaves it out)",
+        "无编码器的视觉嵌入层对 {items} 张 {tokens:,} token 的最大图像逐张做 profile 前向：{mib:,.0f} MiB"
         "（--skip-mm-profiling 可省去）"),
     "basis.embedder_video": (
         "the encoder-free vision embedder's profile pass over {items} video(s) of {tokens:,} tokens, one "
-        "frame at a time: {gib:.2f} GiB (--skip-mm-profiling leaves it out)",
-        "无编码器的视觉嵌入层对 {items} 段 {tokens:,} token 的最大视频逐帧做 profile 前向：{gib:.2f} GiB"
+        "frame at a time: {mib:,.0f} MiB (--skip-mm-profiling leaves it out)",
+        "无编码器的视觉嵌入层对 {items} 段 {tokens:,} token 的最大视频逐帧做 profile 前向：{mib:,.0f} MiB"
         "（--skip-mm-profiling 可省去）"),
     "basis.hybrid_tower_excess": (
         "the band's reserve end adds {gib:.1f} GiB: public starts of Mamba/GDN models that profile the "

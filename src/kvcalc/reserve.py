@@ -2074,7 +2074,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         video = warm_up.item.modality == "video"
         if str(config.get("model_type")) == "gemma4_unified":
             tower = Text("basis.embedder_video" if video else "basis.embedder_image", items=items, tokens=tokens,
-                         gib=vision / GIB)
+                         mib=vision / MIB)
         else:
             tower = Text("basis.vision_video" if video else "basis.vision_image", items=items, tokens=tokens,
                          gib=vision / GIB)
