@@ -76,7 +76,9 @@ ALWAYS_TIED = frozenset({"lfm2", "lfm2_moe", "zamba2"})
 (vllm/model_executor/models/lfm2.py, lfm2_moe.py and zamba2.py call ``lm_head.tie_weights``
 unconditionally, v0.10-v0.33): one table in GPU memory."""
 
-GEMMA4_WRAPPER_TYPES = ("gemma4", "gemma4_unified")
+GEMMA4_UNIFIED = "gemma4_unified"
+"""Gemma 4 12B's ``model_type``: the encoder-free member (vllm/model_executor/models/gemma4_unified.py)."""
+GEMMA4_WRAPPER_TYPES = ("gemma4", GEMMA4_UNIFIED)
 """The multimodal Gemma 4 configs: the tower models (E2B to 31B, vllm/model_executor/models/gemma4_mm.py)
 and the encoder-free "unified" 12B (gemma4_unified.py, which subclasses the former and builds plain
 linear embedders in place of the vision and audio towers). Both nest a Gemma 4 text model."""

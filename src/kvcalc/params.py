@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from .config_aliases import ALWAYS_TIED, GEMMA4_TYPES, falcon_h1_mixer_width, KDA_LAYER_TYPE, MAMBA1_LAYER_TYPE, LEARNED_POSITION_ROWS, NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical, model_type_of
+from .config_aliases import ALWAYS_TIED, GEMMA4_TYPES, GEMMA4_UNIFIED, falcon_h1_mixer_width, KDA_LAYER_TYPE, MAMBA1_LAYER_TYPE, LEARNED_POSITION_ROWS, NON_GATED_MLP_TYPES, TIED_BY_DEFAULT, canonical, model_type_of
 from .kvspecs import kv_heads_per_gpu
 from .units import cdiv
 
@@ -593,7 +593,7 @@ def inventory(config: dict[str, Any], tp: int, towers_off: frozenset[str] = froz
             if dense_inter:
                 parts.append(_mlp(i, H, dense_inter, _gated(t)))
     top = str(config.get("model_type") or "")
-    unified = top == "gemma4_unified"
+    unified = top == GEMMA4_UNIFIED
     if top in QWEN_VL_MODEL_TYPES and isinstance(config.get("vision_config"), dict):
         vision, vision_rank = _qwen_vl_tower(config["vision_config"], top, H, tp)
     elif unified and isinstance(config.get("vision_config"), dict):

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .messages import Text, join_texts
-from .config_aliases import GEMMA4_WRAPPER_TYPES, model_type_of
+from .config_aliases import GEMMA4_UNIFIED, GEMMA4_WRAPPER_TYPES, model_type_of
 from .deepseek_v4_profile import deepseek_v4_peak
 from .params import QWEN2_VL_MODEL_TYPES, QWEN3_VL_MODEL_TYPES, QWEN_VL_MODEL_TYPES, config_int as _n, expert_count, \
     padded_vocab, text_part, tied_embeddings
@@ -1002,7 +1002,9 @@ GEMMA4_AUDIO_TOKENS = 750
 """Tokens of Gemma 4's longest audio clip (the processor's ``audio_seq_length``), on the models with an
 audio tower (E2B, E4B)."""
 GEMMA4_VIDEO_FRAMES = 32
-GEMMA4_VIDEO_TOKENS_PER_FRAME = 70 + 2 + 6
+GEMMA4_VIDEO_SOFT_TOKENS = 70
+"""Soft tokens of one video frame (gemma4_mm.py ``_resolve_video_max_soft_tokens``' default)."""
+GEMMA4_VIDEO_TOKENS_PER_FRAME = GEMMA4_VIDEO_SOFT_TOKENS + 2 + 6
 """Gemma 4's largest multimodal item is a video: 32 sampled frames of 70 soft tokens, each
 framed by 8 marker tokens (vllm/model_executor/models/gemma4_mm.py ``get_mm_max_tokens_per_item``;
 gemma4_unified.py counts the 12B's the same way:
@@ -1010,10 +1012,6 @@ gemma4_unified.py counts the 12B's the same way:
 (630). A public RTX 5090 sweep of Gemma-4-26B-A4B (v0.19, 1, 3 and 6 video items) leaves about
 0.46 GiB per item beyond the language model's pass, what the per-patch cost below gives
 (20,160 patches × 21.8 KB)."""
-
-
-GEMMA4_VIDEO_SOFT_TOKENS = 70
-"""Soft tokens of one video frame (gemma4_mm.py ``_resolve_video_max_soft_tokens``' default)."""
 
 
 def encoder_items(tokens_per_item: int, mnbt: int, max_num_seqs: int, max_model_len: int,
@@ -1171,7 +1169,7 @@ def _gemma4_item(config: dict[str, Any], limits: MmLimits | None,
     profiles 29 images in an 8,192-token budget (a v0.29 H100 course write-up quotes the log)."""
     v = config["vision_config"]
     # the encoder-free 12B takes each soft token's pixels as one merged patch (gemma4_unified.py)
-    pooled = 1 if config.get("model_type") == "gemma4_unified" else (_n(v, "pooling_kernel_size") or 3) ** 2
+    pooled = 1 if config.get("model_type") == GEMMA4_UNIFIED else (_n(v, "pooling_kernel_size") or 3) ** 2
     def on(m: str) -> bool:
         return limits is None or not limits.off(m)
     if on("video"):
@@ -1259,7 +1257,7 @@ def largest_tower_item(config: dict[str, Any], version: Version, max_model_len: 
     (no modelled tower, or the modality left on is one kvcalc does not size)."""
     v = config.get("vision_config")
     mt = str(config.get("model_type"))
-    if mt == "gemma4_unified" and isinstance(v, dict) and _n(v, "model_patch_size") and _n(v, "mm_embed_dim"):
+    if mt == GEMMA4_UNIFIED and isinstance(v, dict) and _n(v, "model_patch_size") and _n(v, "mm_embed_dim"):
         return _gemma4_item(config, limits, processor)
     if not isinstance(v, dict) or not _tower_widths(v, mt)[0]:
         return None
@@ -1290,6 +1288,7 @@ class TowerPass:
     peak: int           # the tower's own peak
     kept: int           # embeddings and pixel values kept through the language model's pass and the sampler
     rows: int = 0       # rows of each output in the encoder cache (cached_rows; more than the embeddings if padded)
+    encoder_free: bool = False  # linear embedders in place of a tower (the Gemma 4 12B)
 
 
 def vision_profile(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_len: int, tp: int,
@@ -1323,7 +1322,7 @@ def tower_pass(config: dict[str, Any], mnbt: int, max_num_seqs: int, max_model_l
         return None
     v = config["vision_config"]
     mt = str(config.get("model_type"))
-    if mt == "gemma4_unified":
+    if mt == GEMMA4_UNIFIED:
         return _gemma4_unified_pass(config, item, mnbt, max_num_seqs, max_model_len, dtype_bytes, version, limits)
     hidden, inter = _tower_widths(v, mt)
     if not inter:
@@ -1375,7 +1374,7 @@ def _gemma4_unified_pass(config: dict[str, Any], item: TowerItem, mnbt: int, max
                           limits.of(item.modality) if limits else None)
     rows = cached_rows(item, mnbt, version)
     kept = items * (rows * width * dtype_bytes + item.patches * pixels * dtype_bytes)
-    return TowerPass(item, items, peak, kept, rows)
+    return TowerPass(item, items, peak, kept, rows, encoder_free=True)
 
 
 def cached_rows(item: TowerItem, mnbt: int, version: Version) -> int:
@@ -1711,7 +1710,8 @@ def embedding_table_bytes(config: dict[str, Any], vocab: int, tp: int, dtype_byt
 
 
 def per_layer_table_bytes(config: dict[str, Any], tp: int, dtype_bytes: int) -> int:
-    """The per-layer input table one GPU holds (Gemma 3n, Gemma 4 E2B/E4B: ``embed_tokens_per_layer``,
+    """The per-layer input table one GPU holds (vllm/model_executor/models/gemma4.py and gemma3n.py:
+    Gemma 4 E2B/E4B's and Gemma 3n's ``embed_tokens_per_layer``,
     a VocabParallelEmbedding of ``vocab_size_per_layer_input`` rows × layers × ``hidden_size_per_layer_input``,
     split across TP); 0 for models without one. E2B: 262,144 × 35 × 256 × 2 B = 4.38 GiB."""
     t = text_part(config)
@@ -1791,15 +1791,13 @@ def cold_compile_reserve(version: Version, compiled: bool, state: str | None, ta
 def cold_compile_basis(logged_cold: bool, per_layer: bool, peak: int, table: int, typical: int, high: int) -> Text:
     """Why a first start's compile term is what it is: the log shows the start cold or kvcalc assumes
     it, and the table copied is the input embeddings or the larger per-layer input table."""
+    # the message check reads each key's parameters from the call, so every branch names them
+    p, t, g, h = peak / GIB, table / GIB, typical / GIB, high / GIB
     if logged_cold:
-        if per_layer:
-            return Text("basis.cold_compile_per_layer", peak=peak / GIB, table=table / GIB, gib=typical / GIB,
-                        high=high / GIB)
-        return Text("basis.cold_compile", peak=peak / GIB, table=table / GIB, gib=typical / GIB, high=high / GIB)
-    if per_layer:
-        return Text("basis.cold_compile_assumed_per_layer", peak=peak / GIB, table=table / GIB, gib=typical / GIB,
-                    high=high / GIB)
-    return Text("basis.cold_compile_assumed", peak=peak / GIB, table=table / GIB, gib=typical / GIB, high=high / GIB)
+        return Text("basis.cold_compile_per_layer", peak=p, table=t, gib=g, high=h) if per_layer else \
+            Text("basis.cold_compile", peak=p, table=t, gib=g, high=h)
+    return Text("basis.cold_compile_assumed_per_layer", peak=p, table=t, gib=g, high=h) if per_layer else \
+        Text("basis.cold_compile_assumed", peak=p, table=t, gib=g, high=h)
 
 
 def cold_kept_bytes(version: Version, model_runner_v2: bool, cold: tuple[int, int, int], table: int) -> int:
@@ -2072,7 +2070,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     if warm_up is not None and vision:
         items, tokens = warm_up.items, warm_up.item.budget_tokens
         video = warm_up.item.modality == "video"
-        if str(config.get("model_type")) == "gemma4_unified":
+        if warm_up.encoder_free:
             tower = Text("basis.embedder_video" if video else "basis.embedder_image", items=items, tokens=tokens,
                          mib=vision / MIB)
         else:
