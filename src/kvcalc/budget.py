@@ -102,8 +102,8 @@ class Budget:
     @property
     def non_torch_as_logged(self) -> int:
         """Non-torch memory as vLLM's log counts it: on unified memory the host memory of its
-        processes joins it (reserve.unified_memory_reserve), and so does the table copy a first
-        start keeps outside PyTorch's allocator (reserve.COLD_KEPT_TABLE_COPIES)."""
+        processes joins it (reserve.unified_memory_reserve), and so does the freed table copy a first
+        start keeps charged (reserve.COLD_KEPT_TABLE_COPIES)."""
         uma = self.term("unified memory")
         return self.terms[2].bytes + (uma.bytes if uma else 0) + self.compile_kept_bytes
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .messages import Text, join_texts
-from .reserve import COLD_KEPT_TABLE_COPIES
+from .reserve import cold_kept_copies
 from .engine import Calculation
 from .logparse import ParsedLog
 from .termcheck import term_checks
@@ -71,10 +71,11 @@ def _causes(parsed: ParsedLog, calc: Calculation, form: dict[str, Any],
                             diff=abs(diff)))
     if "non_torch" in checks:
         theirs, ours = checks["non_torch"]["logged_gib"], checks["non_torch"]["estimated_gib"]
-        # a first start that kept one more table copy, which kvcalc's band allows (reserve.COLD_KEPT_TABLE_COPIES)
+        # a first start that kept its freed table copy charged, which kvcalc's band allows in the
+        # releases where that can happen (reserve.cold_kept_copies)
         table = b.compile_table_bytes / GIB if b is not None else 0.0
-        copy = COLD_KEPT_TABLE_COPIES[2] * table
-        if parsed.compile_cache == "cold" and table > 0.2 and abs(theirs - ours - copy) <= 0.3 * copy:
+        copy = cold_kept_copies(calc.resolved.version, calc.model_runner_v2)[2] * table
+        if parsed.compile_cache == "cold" and copy > 0.2 and abs(theirs - ours - copy) <= 0.3 * copy:
             out.append(Text("cause.non_torch_table_copy", theirs=theirs, ours=ours, table=table))
         elif abs(theirs - ours) > 0.3:
             out.append(Text("cause.non_torch", theirs=theirs, ours=ours))

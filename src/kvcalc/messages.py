@@ -758,10 +758,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "非 torch 显存 {theirs:.2f} GiB，估算为 {ours:.2f} GiB（NCCL，或 GPU 上还有其他进程）"),
     "cause.non_torch_table_copy": (
         "non-torch memory {theirs:.2f} GiB against {ours:.2f} GiB estimated: the excess is about one copy of "
-        "the {table:.2f} GiB embedding table the compiled graph looks up, which some first starts keep outside PyTorch's allocator "
-        "until the profile ends (kvcalc's band allows it; a restart keeps none)",
+        "the {table:.2f} GiB embedding table the compiled graph looks up: the compile's freed copy, which stays "
+        "charged in some first starts of v0.27-v0.30 when a later allocation is carved out of it (kvcalc's band "
+        "allows it; a restart keeps none)",
         "非 torch 显存 {theirs:.2f} GiB，估算为 {ours:.2f} GiB：多出的部分约为一份 {table:.2f} GiB 的编译图所查嵌入表，"
-        "部分首次启动会在 PyTorch 分配器之外保留它直到 profile 结束（kvcalc 的区间容许这一点；重启不会保留）"),
+        "即编译释放的那份拷贝；在 v0.27–v0.30 的部分首次启动中，之后的分配从中切走一部分，它便仍被扣除（kvcalc 的区间"
+        "容许这一点；重启不会保留）"),
     "cause.cuda_graphs": (
         "vLLM estimated {theirs:.2f} GiB of CUDA graphs, we assumed {ours:.2f} GiB",
         "vLLM 估算 CUDA graph 占 {theirs:.2f} GiB，我们假设为 {ours:.2f} GiB"),
@@ -1419,17 +1421,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "所持 {table:.2f} GiB 逐层输入表的一份拷贝，它是编译图所查两张表中较大的一张）超出预热自身峰值的部分会被计入："
         "共 {gib:.2f} GiB，最多 {high:.2f}；找到编译缓存（~/.cache/vllm）的重启没有这部分：那种情况请把编译缓存设为 warm"),
     "basis.cold_compile_kept": (
-        "on the V1 model runner from v0.29 a first start also keeps about one more copy of that table "
-        "outside PyTorch's allocator until the profile ends, which vLLM counts as non-torch memory: "
-        "{gib:.2f} GiB more (every public V1-runner first start shows it)",
-        "在 V1 model runner 上（v0.29 起）首次启动还会在 PyTorch 分配器之外多保留约一份该表的拷贝直到 profile 结束，"
-        "vLLM 把它计为 non-torch 显存：再加 {gib:.2f} GiB（所有公开的 V1-runner 首次启动都有）"),
+        "on the V1 model runner (v0.29 and v0.30) a first start also keeps the memory of that freed copy: "
+        "a later allocation is carved out of it, so PyTorch cannot give it back before vLLM measures, and "
+        "vLLM charges it: {gib:.2f} GiB more (every public V1-runner first start of those releases shows it)",
+        "在 V1 model runner 上（v0.29 与 v0.30）首次启动还会留住那份已释放拷贝的显存：之后的分配从中切走一部分，"
+        "PyTorch 无法在 vLLM 测量之前归还它，vLLM 便把它扣除：再加 {gib:.2f} GiB（这两个版本所有公开的 V1-runner 首次启动都有）"),
     "basis.cold_compile_kept_possible": (
-        "the band's reserve end also allows one more copy of the table ({gib:.2f} GiB) kept outside "
-        "PyTorch's allocator, which some public first starts show as non-torch memory (every V1-runner "
-        "one from v0.29, a few of the others)",
-        "区间的保守端还容许在 PyTorch 分配器之外多保留一份该表（{gib:.2f} GiB）：部分公开的首次启动日志把它显示为 "
-        "non-torch 显存（v0.29 起所有 V1-runner 的首次启动都有，其余的只有少数）"),
+        "the band's reserve end also allows that freed copy ({gib:.2f} GiB) to stay charged, as in some "
+        "public first starts of v0.27-v0.30 where a later allocation was carved out of it (from v0.31 the "
+        "profile run no longer splits such blocks)",
+        "区间的保守端还容许那份已释放的拷贝（{gib:.2f} GiB）仍被扣除：v0.27–v0.30 的部分公开首次启动中，之后的分配"
+        "从中切走了一部分（从 v0.31 起 profile 运行不再切分这样的块）"),
     "basis.unified_memory": (
         "on a unified-memory GPU vLLM takes free memory from the OS, so the host memory its processes "
         "use while loading and profiling (loader buffers, the compiler, Python objects) is counted too: "

@@ -1740,27 +1740,38 @@ def compile_peak_bytes(table: int) -> int:
 
 
 COLD_KEPT_TABLE_COPIES = (0.9, 0.0, 1.0)
-"""Typical, low and high copies of the input-embedding table a first start keeps outside PyTorch's
-allocator until the profile ends, beyond the compile peak above (``COLD_COMPILE_TABLE_COPIES``):
-vLLM measures it as non-torch memory (vllm/utils/mem_utils.py ``memory_profiling``: the drop in
-free memory less what PyTorch reserves) and subtracts it. On the V1 model runner from v0.29
-(Rule.V1_RUNNER_COLD_TABLE_KEPT) every public first start keeps it: an RTX 4050 Laptop under WSL
-(Qwen2.5-3B-AWQ, v0.29: 0.53 GiB more non-torch memory than its restart, 0.91 of its 0.58 GiB
-table), an RTX PRO 4500 MIG slice (Qwen3-8B FP8, v0.29, five starts: 1.28 GiB non-torch against
-0.13 modelled, 0.99 of 1.16) and an L4 n-gram start (Qwen2.5-7B-AWQ, v0.30: a pool 0.93 GiB below
-the same command on model runner V2, 0.91 of 1.02): the typical 0.9 takes the two lower, since the
-MIG slice's own non-torch baseline is not known. On model
-runner V2 some first starts keep it and most do not: an RTX 4090 under WSL (Qwen2.5-0.5B, v0.27.1:
-0.24 of 0.25), Qwen3-1.7B on a RunPod RTX 4090 (v0.27.1: 0.56 of 0.58) and an RTX 5060 Ti under
-WSL (Qwen3-4B, v0.29: 0.70 of 0.72) against first starts on A40, A10, A100, H200, RTX 3090 and
-the same RunPod RTX 4090 (Qwen3-8B) that keep none; what decides it is not identified, so there
-only the band's reserve end counts it. The mechanism is not identified either: a copy inside
-PyTorch's allocator would count as torch memory, not non-torch."""
+"""Typical, low and high copies of the input-embedding table a first start keeps charged until the
+profile ends, beyond the compile peak above (``COLD_COMPILE_TABLE_COPIES``). The compile frees its
+copy, but when a later allocation that is still alive at the end is carved out of the freed block,
+PyTorch's allocator cannot return the segment at the ``empty_cache()`` before vLLM measures; from
+v0.27 vLLM charges the drop in free memory (Rule.FREED_SEGMENT_CHARGED, vllm/utils/mem_utils.py
+``memory_profiling``: ``total_consumed``), so the segment counts, and the logs' breakdown shows it as
+non-torch memory (consumed less weights less what PyTorch holds). From v0.31 the profile run limits
+block splitting to 20 MiB (Rule.PROFILE_RUN_SPLIT_LIMIT, gpu_worker.py
+``_scoped_allocator_max_split``, whose comment describes this very case), so no copy stays charged.
+Whether a later allocation lands in the freed block depends on the order of allocations. On the V1
+model runner from v0.29 (Rule.V1_RUNNER_COLD_TABLE_KEPT) every public first start keeps it: an RTX
+4050 Laptop under WSL (Qwen2.5-3B-AWQ, v0.29: 0.53 GiB more non-torch memory than its restart, 0.91
+of its 0.58 GiB table), an RTX PRO 4500 MIG slice (Qwen3-8B FP8, v0.29, five starts: 1.28 GiB
+non-torch against 0.13 modelled, 0.99 of 1.16) and an L4 n-gram start (Qwen2.5-7B-AWQ, v0.30: a pool
+0.93 GiB below the same command on model runner V2, 0.91 of 1.02): the typical 0.9 takes the two
+lower, since the MIG slice's own non-torch baseline is not known. On model runner V2 some first
+starts of v0.27-v0.30 keep it and most do not: an RTX 4090 under WSL (Qwen2.5-0.5B, v0.27.1: 0.24 of
+0.25), Qwen3-1.7B on a RunPod RTX 4090 (v0.27.1: 0.56 of 0.58), an RTX 5060 Ti under WSL (Qwen3-4B,
+v0.29: 0.70 of 0.72) and an RTX 5070 Ti (Qwen3-8B-AWQ, v0.30: 1.03 of 1.16; with an EAGLE-3 drafter
+its v0.30 first start leaves 1.09 GiB less pool than the same command's v0.31 first start) against
+first starts on A40, A10, A100, H200, RTX 3090 and the same RunPod RTX 4090 (Qwen3-8B) that keep
+none; which allocation lands in the block is not predictable from the settings, so there only the
+band's reserve end counts it."""
 
 
 def cold_kept_copies(version: Version, model_runner_v2: bool) -> tuple[float, float, float]:
-    """Typical, low and high copies of the table a first start keeps as non-torch memory
-    (``COLD_KEPT_TABLE_COPIES``): in the typical value on the V1 runner from v0.29 only."""
+    """Typical, low and high copies of the table a first start keeps charged (``COLD_KEPT_TABLE_COPIES``):
+    none before v0.27 (vLLM did not charge a segment PyTorch holds) or from v0.31 (the profile run
+    does not split the freed copy); in between in the band's reserve end, and in the typical value
+    on the V1 runner from v0.29."""
+    if not applies(Rule.FREED_SEGMENT_CHARGED, version) or applies(Rule.PROFILE_RUN_SPLIT_LIMIT, version):
+        return 0.0, 0.0, 0.0
     typical, low, high = COLD_KEPT_TABLE_COPIES
     if model_runner_v2 or not applies(Rule.V1_RUNNER_COLD_TABLE_KEPT, version):
         typical = low = 0.0
@@ -1777,7 +1788,7 @@ def cold_compile_reserve(version: Version, compiled: bool, state: str | None, ta
     before v0.27 where the table is ``tied`` to the LM head (Rule.COLD_COMPILE_UNTIED; in NVIDIA's
     NGC images from 25.12 whatever the vLLM release: versions.first_start_compile_untied). When the
     state is not known (None) a first start is assumed: it is what a new deployment meets, and the
-    smaller pool. The copy a first start may keep as non-torch memory (``cold_kept_copies``) comes
+    smaller pool. The copy a first start may keep charged (``cold_kept_copies``, v0.27-v0.30) comes
     on top: in the typical value on the V1 runner from v0.29, in the band's reserve end always."""
     in_release = applies(Rule.COLD_COMPILE_RESERVE, version) or \
         (not tied and first_start_compile_untied(version))
@@ -2133,10 +2144,10 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     cold_kept = cold_kept_bytes(version, model_runner_v2, cold, table)
     cold_basis = cold_compile_basis(compile_cache == "cold", per_layer, compile_peak_bytes(table), table,
                                     cold[0] - cold_kept, cold[2]) if cold[2] else ""
-    if cold[2]:
+    kept_high = cold_kept_copies(version, model_runner_v2)[2] * table
+    if cold[2] and (cold_kept or kept_high):
         cold_basis = join_texts([cold_basis, Text("basis.cold_compile_kept", gib=cold_kept / GIB)
-                                 if cold_kept else Text("basis.cold_compile_kept_possible",
-                                                        gib=COLD_KEPT_TABLE_COPIES[2] * table / GIB)])
+                                 if cold_kept else Text("basis.cold_compile_kept_possible", gib=kept_high / GIB)])
     hybrid_tower = hybrid and bool(vision)
     uma = unified_memory_reserve(version, unified_memory, stage_weights, hybrid_tower)
     uma_basis = "" if not uma[2] else \

@@ -31,8 +31,8 @@ def term_checks(logged: Mapping[str, Any], b: Budget | None) -> dict[str, dict[s
     On a unified-memory GPU kvcalc's host-memory term joins its non-torch memory, where vLLM counts it.
     kvcalc's first-start compile term joins its activation peak: it models the compile's
     temporaries beyond the warm-up's own peak, which vLLM measures in that peak, except the table
-    copy a V1-runner first start keeps outside PyTorch's allocator, which joins non-torch memory
-    (reserve.COLD_KEPT_TABLE_COPIES)."""
+    copy a V1-runner first start of v0.29-v0.30 keeps charged after freeing it, which joins
+    non-torch memory (reserve.COLD_KEPT_TABLE_COPIES)."""
     if b is None or b.terms[1].name != "activation peak":
         return {}
     gib = 1 << 30

@@ -459,14 +459,31 @@ class Rule(Enum):
         "(v0.28) differ by up to 1.3 GiB, what one copy of the embedding table gives")
     V1_RUNNER_COLD_TABLE_KEPT = RuleInfo(
         _v("0.29.0"), "v0.29.0 logs", "vllm/v1/worker/gpu_worker.py determine_available_memory",
-        "a first start on the V1 model runner also keeps about one more copy of the input-embedding "
-        "table outside PyTorch's allocator until the profile ends, which vLLM counts as non-torch "
-        "memory and subtracts; a restart (warm compile cache) keeps none",
+        "a first start on the V1 model runner also keeps the segment of a freed copy of the "
+        "input-embedding table (a later allocation is carved out of it), which vLLM charges as consumed "
+        "memory (FREED_SEGMENT_CHARGED) until the profile run stops splitting large blocks "
+        "(PROFILE_RUN_SPLIT_LIMIT, v0.31); a restart (warm compile cache) keeps none",
         "inferred: every public V1-runner first start of v0.29-v0.30 shows it, from three sources: an "
         "RTX 4050 Laptop under WSL (0.53 GiB more non-torch than its restart, table 0.58), an RTX PRO "
         "4500 MIG slice (1.28 GiB non-torch, table 1.16) and an L4 n-gram start whose pool is 0.93 GiB "
         "below the same command on model runner V2 (table 1.02); V1-runner first starts of v0.27-v0.28 "
         "are not in public logs")
+    FREED_SEGMENT_CHARGED = RuleInfo(
+        _v("0.27.0"), "#49208", "vllm/utils/mem_utils.py memory_profiling",
+        "a segment PyTorch's allocator cannot give back after the profile run (a freed block that a later, "
+        "still-living allocation was carved out of) counts against the pool: vLLM charges the drop in free "
+        "memory; before, it counted reserved segments as PyTorch's and charged only their peak use",
+        "confirmed: the v0.26.0 wheel sums weights, the torch peak increase and the non-torch growth (CUDA "
+        "memory less memory_reserved); from v0.27.0 non_kv_cache_memory is total_consumed (mem_get_info) "
+        "plus the transient peak headroom")
+    PROFILE_RUN_SPLIT_LIMIT = RuleInfo(
+        _v("0.31.0"), "v0.31.0 wheel", "vllm/v1/worker/gpu_worker.py determine_available_memory",
+        "the profile run holds PyTorch's allocator to max_split_size_mb 20: a freed block over 20 MiB is "
+        "never split, so empty_cache() returns a first start's freed table copy before vLLM measures, and "
+        "no copy stays charged (FREED_SEGMENT_CHARGED)",
+        "confirmed: the v0.30.0 wheel wraps only load_model in _scoped_allocator_max_split; v0.31.0 also "
+        "the profile run, whose comment says a later small allocation could otherwise be carved out of a "
+        "freed multi-GiB block and pin its segment past the empty_cache()")
     BLOCK_SIZE_ANY_MULTIPLE_OF_16 = RuleInfo(
         _v("0.18.0"), "v0.18.0 wheel", "vllm/engine/arg_utils.py EngineArgs.block_size, vllm/config/cache.py",
         "--block-size takes any positive integer, not only 1, 8, 16, 32, 64, 128 and 256; the CUDA and ROCm "
@@ -1895,12 +1912,23 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "推断：v0.27–v0.31 的冷/热成对日志（嵌入绑定与不绑定的模型都有）与 issue #54383（v0.28）相差最多 1.3 GiB，"
         "与嵌入表的一份拷贝相当"),
     "V1_RUNNER_COLD_TABLE_KEPT": (
-        "在 V1 model runner 上首次启动时，还会在 PyTorch 分配器之外多保留约一份输入嵌入表的拷贝直到 profile 结束，"
-        "vLLM 把它计为 non-torch 显存并扣除；重启（编译缓存已热）没有这部分",
+        "在 V1 model runner 上首次启动时，还会留住一份已释放的输入嵌入表拷贝所在的段（之后的分配从中切走一部分），"
+        "vLLM 把它算作已消耗的显存并扣除（FREED_SEGMENT_CHARGED），直到 profile 运行不再切分大块"
+        "（PROFILE_RUN_SPLIT_LIMIT，v0.31）；重启（编译缓存已热）没有这部分",
         "推断：v0.29–v0.30 所有公开的 V1-runner 首次启动都有，来自三个来源：WSL 下的 RTX 4050 Laptop（non-torch 比其"
         "重启多 0.53 GiB，嵌入表 0.58）、RTX PRO 4500 的 MIG 切片（non-torch 1.28 GiB，嵌入表 1.16），以及一次 L4 上的 "
         "n-gram 启动，其缓存池比同一命令在 model runner V2 上小 0.93 GiB（嵌入表 1.02）；v0.27–v0.28 的 V1-runner "
         "首次启动没有公开日志"),
+    "FREED_SEGMENT_CHARGED": (
+        "profile 运行后 PyTorch 分配器无法归还的段（一个已释放的块被之后仍存活的分配切走一部分）计入缓存池的扣除："
+        "vLLM 扣除空闲显存的减少量；此前它把保留的段算作 PyTorch 自己的，只扣除其峰值用量",
+        "已确认：v0.26.0 wheel 把权重、torch 峰值增量与 non-torch 增量（CUDA 显存减去 memory_reserved）相加；"
+        "从 v0.27.0 起 non_kv_cache_memory 为 total_consumed（mem_get_info）加上瞬时峰值余量"),
+    "PROFILE_RUN_SPLIT_LIMIT": (
+        "profile 运行期间 PyTorch 分配器的 max_split_size_mb 设为 20：超过 20 MiB 的已释放块不再被切分，"
+        "所以首次启动释放的嵌入表拷贝在 vLLM 测量之前就被 empty_cache() 归还，不再有拷贝被扣除（FREED_SEGMENT_CHARGED）",
+        "已确认：v0.30.0 wheel 只在 load_model 外包了 _scoped_allocator_max_split；v0.31.0 也包住 profile 运行，"
+        "其注释说明否则之后的小分配可能从已释放的数 GiB 块中切出，使整个段在 empty_cache() 之后仍被占住"),
     "BLOCK_SIZE_ANY_MULTIPLE_OF_16": (
         "--block-size 可取任意正整数，而不只是 1、8、16、32、64、128 与 256；CUDA 与 ROCm 的注意力后端运行 16 的倍数的块",
         "已确认：v0.17.0 wheel 中它的类型为 BlockSize = Literal[1, 8, 16, 32, 64, 128, 256]，v0.18.0 wheel 中为 int | None；"
