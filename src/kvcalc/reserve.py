@@ -730,6 +730,7 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | GRAPH_ROWS | frozenset({
     "mi300x-rocm-gemma-4-26b-a4b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
     "mi300x-rocm-gemma-4-12b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
     "mi300x-rocm-gemma-4-12b-it-qat-fp8-text-v2runner-cold-v0.31.1rc1-dev23",
+    "mi300x-rocm-gemma-4-12b-it-qat-fp8-text-util0.7-v2runner-cold-v0.31.1rc1-dev173",
     "mi300x-rocm-gemma-4-12b-it-qat-q4w4a16-text-v2runner-cold-v0.31.1rc1-dev23",
     "mi300x-rocm-gemma-4-12b-it-qat-w8a8-int8-text-v2runner-cold-v0.31.1rc1-dev23",
     "mi300x-rocm-gemma-4-e4b-it-bf16-img0-audio0-v2runner-cold-v0.31.1rc1-dev23",
