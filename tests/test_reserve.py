@@ -701,6 +701,27 @@ def test_the_rtx_5070_ti_eagle3_pair_differs_by_the_copy_v0_30_kept():
     assert cold_kept_copies(parse_version("0.31.0"), True) == (0.0, 0.0, 0.0)
 
 
+def test_a_possible_table_copy_gets_a_note_where_it_is_a_tenth_of_the_pool():
+    """The RTX 5070 Ti first start of Qwen3-8B-AWQ (v0.30, model runner V2) came out +28%: the
+    copy it kept is 1.16 GiB beside a 3.7 GiB pool. kvcalc counts the copy in the band only there,
+    and says so in a note of its own where it is a tenth of the estimated pool or more; not on a
+    restart, not from v0.31, and not on an H100 whose pool dwarfs it."""
+    from kvcalc.validate import _calculate
+    row = next(e for e in load_logs() if e["id"] == "rtx5070ti-qwen3-8b-awq-util0.80-maxlen16k-cold-v0.30.0")
+
+    def note(entry):
+        calc = _calculate(entry)[1]
+        found = [n for n in calc.notes if getattr(n, "key", "") == "note.first_start_copy"]
+        return found[0] if found else None
+
+    shown = note(row)
+    assert shown is not None and shown.params["gib"] == pytest.approx(QWEN3_8B_TABLE / GIB)
+    assert 20 < shown.params["share"] < 35
+    assert note({**row, "compile_cache": "warm"}) is None
+    assert note({**row, "vllm_version": "0.31.0"}) is None
+    assert note({**row, "gpu": "h100", "gpu_total_gib": None, "gpu_memory_utilization": 0.9}) is None
+
+
 def test_the_kept_table_copy_is_set_beside_the_logged_non_torch_memory():
     """The public RTX PRO 4500 MIG first starts (V1 runner, v0.29) print 1.28 GiB of non-torch
     memory, which kvcalc's single-GPU term alone (about 0.3 GiB) misses; with the kept table copy

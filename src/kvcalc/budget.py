@@ -69,6 +69,7 @@ class Budget:
     compile_table_bytes: int = 0         # the limiting stage's embedding table its compiled graph looks up
     cpu_offload_bytes: int = 0           # the limiting stage's weights --cpu-offload-gb keeps in host memory
     compile_kept_bytes: int = 0          # of the first-start compile term, what vLLM counts as non-torch
+    compile_kept_possible_bytes: int = 0  # a freed table copy only the band counts (reserve.cold_kept_copies)
     capacity_available: tuple[int, ...] = ()  # extensible KV cache: the profile's estimate per stage, which
                                               # vLLM prints and reserves (the pool's ceiling); () otherwise
     withheld_bytes: int = 0              # extensible KV cache: free memory an explicit utilization keeps out
@@ -151,7 +152,8 @@ def estimate_budget(total: int, util: float, version: Version, weights: WeightsE
         terms += (Term("draft model", *draft, draft_basis),)
     offloaded = weights.offloaded[limiting_stage] if weights.offloaded else 0
     return Budget(total, requested, terms, tuple(typical), tuple(low), tuple(high), limiting_stage,
-                  weights.total_bytes, r.compile_table, offloaded, r.cold_compile_kept)
+                  weights.total_bytes, r.compile_table, offloaded, r.cold_compile_kept,
+                  compile_kept_possible_bytes=r.cold_compile_kept_possible)
 
 
 def measured_after_warmup(budget: Budget, reserves: tuple[ReserveEstimate, ...], platform: str, gpus: int,

@@ -968,6 +968,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "note.mtp_layers": (
         "MTP adds {layers} draft layer(s) with their own cache",
         "MTP 增加了 {layers} 个草稿层，各自有 KV cache"),
+    "note.first_start_copy": (
+        "vLLM {version} may also keep a first start's freed copy of the embedding table charged ({gib:.2f} "
+        "GiB): some public first starts of v0.27-v0.30 do, most do not, and the settings do not tell which. "
+        "The pool would then come out up to {share:.0f}% below this estimate (the band allows it). A restart "
+        "that finds the compile cache (~/.cache/vllm) does not keep it, nor does vLLM 0.31 or later.",
+        "vLLM {version} 的首次启动还可能让编译释放的那份嵌入表拷贝（{gib:.2f} GiB）继续被扣除：v0.27–v0.30 的部分公开"
+        "首次启动如此，多数不会，无法从设置判断。此时缓存池最多会比本估算低 {share:.0f}%（区间已容许这一点）。"
+        "找到编译缓存（~/.cache/vllm）的重启不会保留它，vLLM 0.31 及以后版本也不会。"),
     "note.sampler_install": (
         "this release samples its warm-up with FlashInfer when the flashinfer package is installed "
         "(the vllm/vllm-openai images) and by sorting the logits otherwise (pip installs): the "

@@ -1882,6 +1882,8 @@ class ReserveEstimate:
     cold_compile_basis: str = ""
     compile_table: int = 0              # bytes of the embedding table the stage's compiled graph looks up
     cold_compile_kept: int = 0          # of cold_compile's typical bytes, those vLLM counts as non-torch
+    cold_compile_kept_possible: int = 0  # a freed table copy the band's reserve end allows and the typical
+                                         # value leaves out (cold_kept_copies: model runner V2, v0.27-v0.30)
     unified_memory: tuple[int, int, int] = (0, 0, 0)  # host memory counted on unified memory
     unified_memory_basis: str = ""
     notes: tuple[str, ...] = ()         # Texts: what these terms leave out or where a setting is idle
@@ -2162,4 +2164,5 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                            cuda_graph_basis=cg_basis, non_torch_basis=nt_basis,
                            cold_compile=cold, cold_compile_basis=cold_basis, compile_table=table,
                            cold_compile_kept=cold_kept,
+                           cold_compile_kept_possible=int(kept_high) if cold[2] and not cold_kept else 0,
                            unified_memory=uma, unified_memory_basis=uma_basis, notes=tuple(notes))
