@@ -720,6 +720,12 @@ def test_a_possible_table_copy_gets_a_note_where_it_is_a_tenth_of_the_pool():
     assert note({**row, "compile_cache": "warm"}) is None
     assert note({**row, "vllm_version": "0.31.0"}) is None
     assert note({**row, "gpu": "h100", "gpu_total_gib": None, "gpu_memory_utilization": 0.9}) is None
+    # a copy larger than the whole pool is said as such, not as a share above 100%; no pool, no note
+    calc = _calculate({**row, "gpu_memory_utilization": 0.5})[1]
+    assert [n.key for n in calc.notes if getattr(n, "key", "").startswith("note.first_start_copy")] == \
+        ["note.first_start_copy_exceeds"]
+    assert not [n for n in _calculate({**row, "gpu_memory_utilization": 0.45})[1].notes
+                if getattr(n, "key", "").startswith("note.first_start_copy")]
 
 
 def test_the_kept_table_copy_is_set_beside_the_logged_non_torch_memory():

@@ -976,6 +976,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "vLLM {version} 的首次启动还可能让编译释放的那份嵌入表拷贝（{gib:.2f} GiB）继续被扣除：v0.27–v0.30 的部分公开"
         "首次启动如此，多数不会，无法从设置判断。此时缓存池最多会比本估算低 {share:.0f}%（区间已容许这一点）。"
         "找到编译缓存（~/.cache/vllm）的重启不会保留它，vLLM 0.31 及以后版本也不会。"),
+    "note.first_start_copy_exceeds": (
+        "vLLM {version} may also keep a first start's freed copy of the embedding table charged ({gib:.2f} "
+        "GiB, more than this estimate's whole pool): some public first starts of v0.27-v0.30 do, most do not. "
+        "Such a start would leave no KV cache and stop; a restart that finds the compile cache (~/.cache/vllm), "
+        "vLLM 0.31 or later, or a higher --gpu-memory-utilization avoids that.",
+        "vLLM {version} 的首次启动还可能让编译释放的那份嵌入表拷贝（{gib:.2f} GiB，超过本估算的整个缓存池）继续被扣除："
+        "v0.27–v0.30 的部分公开首次启动如此，多数不会。这样的启动将没有 KV cache 可用而停止；找到编译缓存"
+        "（~/.cache/vllm）的重启、vLLM 0.31 及以后版本，或更高的 --gpu-memory-utilization 可以避免。"),
     "note.sampler_install": (
         "this release samples its warm-up with FlashInfer when the flashinfer package is installed "
         "(the vllm/vllm-openai images) and by sorting the logits otherwise (pip installs): the "

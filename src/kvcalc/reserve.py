@@ -1790,7 +1790,8 @@ def cold_compile_reserve(version: Version, compiled: bool, state: str | None, ta
     NGC images from 25.12 whatever the vLLM release: versions.first_start_compile_untied). When the
     state is not known (None) a first start is assumed: it is what a new deployment meets, and the
     smaller pool. The copy a first start may keep charged (``cold_kept_copies``, v0.27-v0.30) comes
-    on top: in the typical value on the V1 runner from v0.29, in the band's reserve end always."""
+    on top: in the typical value on the V1 runner of v0.29-v0.30, in the band's reserve end in all
+    of v0.27-v0.30."""
     in_release = applies(Rule.COLD_COMPILE_RESERVE, version) or \
         (not tied and first_start_compile_untied(version))
     if not compiled or state == "warm" or not in_release or not table:
