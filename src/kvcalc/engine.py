@@ -1144,11 +1144,12 @@ def calculate(config: dict[str, Any], gpu: Gpu, settings: Settings, *, model_id:
             est_high = _pool(parts, budget.stage_high)
         if budget is not None:
             copy, pool_bytes = budget.compile_kept_possible_bytes, estimated.available_bytes if estimated else 0
-            if copy and pool_bytes > 0 and copy >= pool_bytes:
-                notes.append(Text("note.first_start_copy_exceeds", version=str(version), gib=copy / GIB))
-            elif copy and pool_bytes > 0 and copy >= FIRST_START_COPY_NOTE_SHARE * pool_bytes:
-                notes.append(Text("note.first_start_copy", version=str(version), gib=copy / GIB,
-                                  share=100 * copy / pool_bytes))
+            if copy and pool_bytes > 0:     # no pool left: the fit messages say so already
+                if copy >= pool_bytes:
+                    notes.append(Text("note.first_start_copy_exceeds", version=str(version), gib=copy / GIB))
+                elif copy >= FIRST_START_COPY_NOTE_SHARE * pool_bytes:
+                    notes.append(Text("note.first_start_copy", version=str(version), gib=copy / GIB,
+                                      share=100 * copy / pool_bytes))
             if measured_reserve_bytes is None and _sampler_depends_on_install(s, version, gpu, mrv2):
                 notes.append(Text("note.sampler_install"))
             if measured_reserve_bytes is None and _tower_not_modelled(config, resolved):
