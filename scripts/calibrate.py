@@ -6,9 +6,9 @@ Rows that print a breakdown of vLLM's budget ("Actual usage is …", "Memory pro
 "peak activation", "non-torch") are the fitting rows: they measure the terms directly; so are rows
 from v0.20 on that print "Model loading took" and the "Estimated CUDA graph memory" vLLM subtracted
 (activation plus non-torch memory is what is left), and the rows that measured a sampler constant
-(``reserve.SAMPLER_ROWS``), and the unified-memory rows that set its host-memory term
-(``reserve.UMA_ROWS``). Every
-other row with a logged pool is held out and only checked. Rows whose entry carries an
+(``reserve.SAMPLER_ROWS``), the unified-memory rows that set its host-memory term
+(``reserve.UMA_ROWS``) and the rows that set a CUDA-graph cost of their own (``reserve.GRAPH_ROWS``).
+Every other row with a logged pool is held out and only checked. Rows whose entry carries an
 ``estimate_skip_reason`` take part in neither.
 
     python scripts/calibrate.py          # fit, print coefficients, both accuracies
@@ -288,13 +288,21 @@ def usable_logs() -> list[dict]:
     return [e for e in load_logs() if not e.get("estimate_skip_reason") and not e.get("skip_reason")]
 
 
+def fitted_ids(features: list[dict]) -> set[str]:
+    """The rows the coefficients rest on, which ``reserve.FIT_ROWS`` must name: the fitting rows, and
+    the rows that set a measured constant of their own (the sampler's, unified memory's host term, a
+    CUDA-graph cost)."""
+    return {f["id"] for f in features} | set(reserve.SAMPLER_ROWS) | set(reserve.UMA_ROWS) | \
+        set(reserve.GRAPH_ROWS)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="evaluate only, do not fit")
     args = parser.parse_args()
     logs = usable_logs()
     features, left_out = fitting_features(logs)
-    fit_ids = {f["id"] for f in features} | set(reserve.SAMPLER_ROWS) | set(reserve.UMA_ROWS)
+    fit_ids = fitted_ids(features)
     if left_out:
         print("breakdown rows left out of the fit (a vision/audio tower kvcalc does not size, a "
               "unified-memory GPU, or a miss beyond any fixed part): "

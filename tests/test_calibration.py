@@ -29,6 +29,8 @@ def features(calibrate):
 def test_fit_rows_are_the_rows_the_script_fits_on(calibrate, features):
     fitted, left_out = features
     assert reserve.FIT_ROWS == {f["id"] for f in fitted} | reserve.SAMPLER_ROWS | reserve.UMA_ROWS | reserve.GRAPH_ROWS
+    # the script reports the same set, so it flags no row as stale or new
+    assert calibrate.fitted_ids(fitted) == reserve.FIT_ROWS
     # DeepSeek-V4's one CUDA-graph estimate sets its graph cost; its own activation model keeps it out of
     # the fixed parts
     assert not reserve.GRAPH_ROWS & ({f["id"] for f in fitted} | set(left_out))
