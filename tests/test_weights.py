@@ -175,6 +175,35 @@ def test_rope_cache_uses_rope_dims():
     assert rope_cache_bytes(config("deepseek-ai/DeepSeek-V3"), 1000, 2) == 1000 * 64 * 2
 
 
+def test_gemma3_linear_rope_caches_its_factor_times_the_positions():
+    """Gemma 3's full layers scale their RoPE linearly by 8 (LinearScalingRotaryEmbedding builds
+    max_position_embeddings × factor rows); its sliding layers keep a plain RoPE of their own, which
+    transformers' defaults give it even where config.json omits the local base. The 1B has no scaling."""
+    mib = 1 << 20
+    assert rope_cache_bytes(config("google/gemma-3-27b-it"), 131072, 2) == (8 * 131072 + 131072) * 128 * 2
+    assert rope_cache_bytes(config("google/gemma-3-27b-it"), 131072, 2) == 288 * mib
+    assert rope_cache_bytes(config("google/gemma-3-12b-it"), 131072, 2) == 576 * mib
+    assert rope_cache_bytes(config("google/gemma-3-1b-it"), 32768, 2) == 2 * 32768 * 256 * 2
+    # a model without linear scaling keeps one cache of the derived length
+    assert rope_cache_bytes(config("meta-llama/Llama-3.1-8B-Instruct"), 131072, 2) == 32 * mib
+
+
+@pytest.mark.parametrize("log_id", ["mi300x-vf-rocm-gemma-3-4b-it-maxlen8k-v0.23.0",
+                                    "gb10-gemma-3-27b-it-fp8kv-fi-util0.85-maxlen128k-mbt4k-16img-nvfp4kv-fork-v0.22",
+                                    "rtx5090-gemma-3-1b-it-llm-util0.95-maxlen2k-warm-v0.13.0"])
+def test_gemma3_weights_match_what_public_logs_loaded(log_id):
+    """"Model loading took" of Gemma 3 starts: the 4B loads 8.58 GiB, 0.50 more than its parameters,
+    most of it the linear-scaled RoPE cache; within 0.5% once the cache is counted (was -5.9%)."""
+    from kvcalc.validate import _calculate, load_logs
+    entry = next(e for e in load_logs() if e["id"] == log_id)
+    _, calc_ = _calculate(entry)
+    loaded = entry["logged"]["model_loading_gib"]
+    assert abs(calc_.budget.terms[0].bytes / GIB / loaded - 1) < 0.005
+    if "gemma-3-4b" in log_id:      # the weights' basis names the cache, in both languages
+        basis = calc_.budget.terms[0].basis
+        assert "576 MiB of rotary (RoPE)" in basis and "576 MiB RoPE" in basis.render("zh")
+
+
 def test_modelopt_mixed_precision_sizes_each_layer_by_its_algorithm():
     """Qwen3.6-35B-A3B-NVFP4: experts and LM head W4A16_NVFP4, attention and GDN projections FP8,
     MTP layers excluded (bf16). vLLM 0.22 on GB10 with MTP: "Model loading took 21.93 GiB";

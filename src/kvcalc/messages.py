@@ -1141,6 +1141,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "basis.weights_rounding": (
         "plus {mib:,.0f} MiB PyTorch's allocator rounds up on the large tensors",
         "加上 PyTorch 分配器对大张量向上取整的 {mib:,.0f} MiB"),
+    "basis.weights_rope": (
+        "plus {mib:,.0f} MiB of rotary (RoPE) cos/sin caches built with the model",
+        "加上随模型构建的 {mib:,.0f} MiB RoPE cos/sin 缓存"),
     "basis.weights_mxfp4": (
         "MXFP4 experts padded {pct:.1f}% for the Triton kernels' tiles",
         "MXFP4 专家层按 Triton 内核的分块对齐，多占 {pct:.1f}%"),

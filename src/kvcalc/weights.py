@@ -21,6 +21,7 @@ from .config_aliases import GEMMA4_WRAPPER_TYPES, model_type_of, modelopt_algo, 
 from .deepseek_v4_weights import deepseek_v4_weights
 from .kvspecs import parse_capability
 from .errors import SettingsError
+from .hf_config import CLASS_MAX_POSITIONS
 from .messages import Text, join_texts
 from .params import LIGHTNING_TYPES, Part, big_tensors, drafter_parts, expert_count, inventory, mtp_parts, text_part
 from .units import GIB, MIB, cdiv
@@ -244,7 +245,12 @@ def _rope_dims(t: dict[str, Any], dim: int) -> list[int]:
     """The rotary dim of each distinct rotary embedding: ``get_rope`` caches one per parameter
     set, and models that give sliding and full layers their own RoPE hold two (gemma3.py,
     gemma4.py). Gemma 4's full layers rotate ``global_head_dim`` whole: its proportional RoPE pads
-    the unrotated part instead of narrowing the cache (rotary_embedding/gemma4_rope.py)."""
+    the unrotated part instead of narrowing the cache (rotary_embedding/gemma4_rope.py). Gemma 3
+    always holds two: transformers fills in its local base (10,000) and its sliding/full layer
+    pattern where config.json leaves them out (Gemma3TextConfig), and gemma3.py builds the sliding
+    layers' RoPE from that base."""
+    if t.get("model_type") == "gemma3_text":
+        return [dim, dim]
     types = t.get("layer_types")
     if not (isinstance(types, list) and "sliding_attention" in types and "full_attention" in types):
         return [dim]
@@ -255,10 +261,37 @@ def _rope_dims(t: dict[str, Any], dim: int) -> list[int]:
     return [dim, dim] if t.get("rope_local_base_freq") else [dim]
 
 
+def _linear_rope_factor(t: dict[str, Any]) -> float:
+    """The factor of a linear-scaled RoPE (the full-attention layers' where the config gives one per
+    layer type), 1.0 for any other type. vLLM's LinearScalingRotaryEmbedding builds its cos/sin cache
+    over max_position_embeddings × factor positions (rotary_embedding/linear_scaling_rope.py: "the
+    maximum length after applying the rope scaling"), whatever max_model_len the model derives."""
+    for key in ("rope_scaling", "rope_parameters"):
+        rope = t.get(key)
+        if not isinstance(rope, dict):
+            continue
+        if isinstance(rope.get("full_attention"), dict):
+            rope = rope["full_attention"]
+        kind = rope.get("rope_type", rope.get("type"))
+        factor = rope.get("factor")
+        if kind == "linear" and isinstance(factor, (int, float)) and not isinstance(factor, bool) and factor > 1:
+            return float(factor)
+        return 1.0
+    return 1.0
+
+
+ROPE_NOTED_BYTES = 64 * MIB
+"""RoPE caches from this size on are named in the weights' basis (Gemma 3, Gemma 4, MiniMax); the 8 to
+32 MiB of most models' single cache stay in the figure without a line of their own."""
+
+
 def rope_cache_bytes(config: dict[str, Any], max_len: int | None, dtype_bytes: int) -> int:
     """The rotary cos/sin caches: max positions × rotary dim in the model dtype, on every GPU
     (rotary_embedding/base.py). Llama-3.1: 131,072 × 128 × 2 B = 32 MiB; Gemma 4 E4B: 131,072 ×
-    (256 + 512) × 2 B = 192 MiB."""
+    (256 + 512) × 2 B = 192 MiB; a linear-scaled RoPE covers its factor times more positions
+    (``_linear_rope_factor``): Gemma-3-4B (1,048,576 + 131,072) × 256 × 2 B = 576 MiB, which public
+    logs load beyond the parameters (MI300X v0.23: 8.58 GiB against 8.08 without it; Gemma-3-27B on a
+    GB10, v0.22: 51.54 against 51.33)."""
     t = text_part(config)
     heads = t.get("num_attention_heads") or 0
     hidden = t.get("hidden_size") or 0
@@ -276,7 +309,17 @@ def rope_cache_bytes(config: dict[str, Any], max_len: int | None, dtype_bytes: i
         hd = t.get("head_dim") if isinstance(t.get("head_dim"), int) else hidden // heads
         factor = t.get("partial_rotary_factor", 1.0)
         dim = int(hd * (factor if isinstance(factor, (int, float)) else 1.0))
-    return max_len * sum(_rope_dims(t, dim)) * dtype_bytes
+    dims = _rope_dims(t, dim)
+    factor = _linear_rope_factor(t)
+    if factor == 1.0:
+        return max_len * sum(dims) * dtype_bytes
+    # the full layers' RoPE (the first) is linear-scaled; a sliding layers' one keeps the plain length.
+    # Gemma 3's derived max_model_len is its 131,072 unscaled (hf_config._derived_max_len), which is
+    # also what its config (or Gemma3TextConfig's default) gives the RoPE before the factor of 8
+    positions = t.get("max_position_embeddings")
+    if not (isinstance(positions, int) and positions > 0):
+        positions = CLASS_MAX_POSITIONS.get(str(t.get("model_type")), max_len)
+    return (int(positions * factor) * dims[0] + positions * sum(dims[1:])) * dtype_bytes
 
 
 def per_layer_input_buffer_bytes(config: dict[str, Any], mnbt: int, dtype_bytes: int) -> int:
@@ -505,6 +548,8 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
         basis = join_texts([basis, padded])
     if max(lost) >= MIB:
         basis = join_texts([basis, Text("basis.weights_rounding", mib=max(lost) / MIB)])
+    if buffers >= ROPE_NOTED_BYTES:
+        basis = join_texts([basis, Text("basis.weights_rope", mib=buffers / MIB)])
     per_stage = tuple(int(b * scale) + buffers + lost[i] + (first if i == 0 else 0) for i, b in enumerate(stage))
     overshoot: tuple[int, ...] = ()
     moved: list[int] = []
