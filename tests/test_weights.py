@@ -188,6 +188,37 @@ def test_gemma3_linear_rope_caches_its_factor_times_the_positions():
     assert rope_cache_bytes(config("meta-llama/Llama-3.1-8B-Instruct"), 131072, 2) == 32 * mib
 
 
+def test_mrope_caches_four_times_the_positions_until_qwen3_vl_stops_at_v0_32():
+    """vLLM's MRotaryEmbedding caches 4 x max_position_embeddings (room for long videos' positions);
+    from v0.32 Qwen3-VL and Qwen3.5/3.6 pass a positions factor of 1 (Rule.QWEN3_VL_MROPE_CACHE_UNSCALED),
+    Qwen2-VL and Qwen2.5-VL keep 4. Qwen3.5 gives its partial rotary factor (0.25 of 256) inside
+    rope_parameters, transformers v5's layout."""
+    from kvcalc.versions import parse_version
+    v31, v32 = parse_version("0.31.0"), parse_version("0.32.0")
+    from kvcalc.validate import load_logs
+    vl = next(e for e in load_logs() if e["id"] == "rtx3090-qwen3-vl-30b-a3b-tp4-pcie-nocustomar-v0.11.0")["config"]
+    assert rope_cache_bytes(vl, 262144, 2, v31) == 4 * 262144 * 128 * 2
+    assert rope_cache_bytes(vl, 262144, 2, v32) == 262144 * 128 * 2
+    q35 = config("Qwen/Qwen3.5-27B")
+    assert rope_cache_bytes(q35, 262144, 2, v31) == 4 * 262144 * 64 * 2      # 64 = 0.25 x 256
+    assert rope_cache_bytes(q35, 262144, 2, v32) == 262144 * 64 * 2
+    q25 = config("Qwen/Qwen2.5-VL-7B-Instruct")
+    assert rope_cache_bytes(q25, 128000, 2, v31) == rope_cache_bytes(q25, 128000, 2, v32) == 4 * 128000 * 128 * 2
+
+
+@pytest.mark.parametrize("log_id", ["rtx3090-qwen3-vl-30b-a3b-tp4-pcie-nocustomar-v0.11.0",
+                                    "h100x2-qwen3-vl-30b-a3b-tp2-seqs64-maxlen64k-warm-v0.12.0",
+                                    "l4-ray-qwen2.5-vl-3b-mnbt2k-seqs128-maxlen8k-v0.11.0",
+                                    "rtx5090-wsl-qwen3.6-35b-a3b-nvfp4-marlin-lmonly-bs128-v0.29.0"])
+def test_mrope_models_load_what_public_logs_print(log_id):
+    """Qwen3-VL-30B-A3B at TP 4 and TP 2, Qwen2.5-VL-3B and Qwen3.6-35B-A3B NVFP4: within 0.2% of
+    "Model loading took" with the four-fold M-RoPE cache (-1.3%, -0.7%, -1.3% and -0.4% with one length)."""
+    from kvcalc.validate import _calculate, load_logs
+    entry = next(e for e in load_logs() if e["id"] == log_id)
+    _, calc_ = _calculate(entry)
+    assert abs(calc_.budget.terms[0].bytes / GIB / entry["logged"]["model_loading_gib"] - 1) < 0.002
+
+
 @pytest.mark.parametrize("log_id", ["mi300x-vf-rocm-gemma-3-4b-it-maxlen8k-v0.23.0",
                                     "gb10-gemma-3-27b-it-fp8kv-fi-util0.85-maxlen128k-mbt4k-16img-nvfp4kv-fork-v0.22",
                                     "rtx5090-gemma-3-1b-it-llm-util0.95-maxlen2k-warm-v0.13.0"])

@@ -484,6 +484,16 @@ class Rule(Enum):
         "confirmed: the v0.30.0 wheel wraps only load_model in _scoped_allocator_max_split; v0.31.0 also "
         "the profile run, whose comment says a later small allocation could otherwise be carved out of a "
         "freed multi-GiB block and pin its segment past the empty_cache()")
+    QWEN3_VL_MROPE_CACHE_UNSCALED = RuleInfo(
+        _v("0.32.0"), "v0.32.0 wheel",
+        "vllm/model_executor/models/qwen3_vl.py mrope_positions_factor, rotary_embedding/mrope.py MRotaryEmbedding",
+        "the M-RoPE cos/sin cache of Qwen3-VL and Qwen3.5/3.6 covers max_position_embeddings positions, where "
+        "every M-RoPE model's covered four times as many before (for the positions of long videos); other "
+        "M-RoPE models (Qwen2-VL, Qwen2.5-VL) keep four times, and so do these with video pruning on",
+        "confirmed: the v0.31.0 wheel's MRotaryEmbedding sets cache_max_position_num = max_position_embeddings "
+        "* 4; v0.32.0 takes a positions_factor, which qwen3_vl.py, qwen3_vl_moe.py and qwen3_5.py set to 1 "
+        "unless video pruning is enabled; public logs of v0.11-v0.19 load the four times: Qwen2.5-VL-3B 0.09 "
+        "GiB, Qwen3-VL-30B-A3B 0.19 GiB and Qwen3.5-27B 0.14 GiB over the weights with a single length")
     BLOCK_SIZE_ANY_MULTIPLE_OF_16 = RuleInfo(
         _v("0.18.0"), "v0.18.0 wheel", "vllm/engine/arg_utils.py EngineArgs.block_size, vllm/config/cache.py",
         "--block-size takes any positive integer, not only 1, 8, 16, 32, 64, 128 and 256; the CUDA and ROCm "
@@ -1929,6 +1939,12 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "所以首次启动释放的嵌入表拷贝在 vLLM 测量之前就被 empty_cache() 归还，不再有拷贝被扣除（FREED_SEGMENT_CHARGED）",
         "已确认：v0.30.0 wheel 只在 load_model 外包了 _scoped_allocator_max_split；v0.31.0 也包住 profile 运行，"
         "其注释说明否则之后的小分配可能从已释放的数 GiB 块中切出，使整个段在 empty_cache() 之后仍被占住"),
+    "QWEN3_VL_MROPE_CACHE_UNSCALED": (
+        "Qwen3-VL 与 Qwen3.5/3.6 的 M-RoPE cos/sin 缓存只覆盖 max_position_embeddings 个位置，而此前每个 M-RoPE 模型都覆盖"
+        "四倍的位置（为长视频的位置预留）；其他 M-RoPE 模型（Qwen2-VL、Qwen2.5-VL）仍为四倍，开启视频裁剪时这些模型也是",
+        "已确认：v0.31.0 wheel 的 MRotaryEmbedding 设 cache_max_position_num = max_position_embeddings * 4；v0.32.0 接受 "
+        "positions_factor，qwen3_vl.py、qwen3_vl_moe.py 与 qwen3_5.py 在未开启视频裁剪时把它设为 1；v0.11–v0.19 的公开日志"
+        "加载的是四倍：按单倍长度计算时，Qwen2.5-VL-3B 多出 0.09 GiB，Qwen3-VL-30B-A3B 多出 0.19 GiB，Qwen3.5-27B 多出 0.14 GiB"),
     "BLOCK_SIZE_ANY_MULTIPLE_OF_16": (
         "--block-size 可取任意正整数，而不只是 1、8、16、32、64、128 与 256；CUDA 与 ROCm 的注意力后端运行 16 的倍数的块",
         "已确认：v0.17.0 wheel 中它的类型为 BlockSize = Literal[1, 8, 16, 32, 64, 128, 256]，v0.18.0 wheel 中为 int | None；"

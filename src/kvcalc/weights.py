@@ -21,7 +21,7 @@ from .config_aliases import GEMMA4_WRAPPER_TYPES, model_type_of, modelopt_algo, 
 from .deepseek_v4_weights import deepseek_v4_weights
 from .kvspecs import parse_capability
 from .errors import SettingsError
-from .hf_config import CLASS_MAX_POSITIONS
+from .hf_config import CLASS_MAX_POSITIONS, mrope_position_dims
 from .messages import Text, join_texts
 from .params import LIGHTNING_TYPES, Part, big_tensors, drafter_parts, expert_count, inventory, mtp_parts, text_part
 from .units import GIB, MIB, cdiv
@@ -261,6 +261,17 @@ def _rope_dims(t: dict[str, Any], dim: int) -> list[int]:
     return [dim, dim] if t.get("rope_local_base_freq") else [dim]
 
 
+def _partial_rotary_factor(t: dict[str, Any]) -> float:
+    """The share of the head dim the RoPE rotates: ``partial_rotary_factor`` at the top of the text config,
+    or, in transformers v5's layout, inside ``rope_parameters`` (Qwen3.5/3.6: 0.25 of 256); 1.0 where
+    neither gives a fraction in (0, 1]."""
+    rope = t.get("rope_parameters")
+    for value in (t.get("partial_rotary_factor"), rope.get("partial_rotary_factor") if isinstance(rope, dict) else None):
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= 1:
+            return float(value)
+    return 1.0
+
+
 def _linear_rope_factor(t: dict[str, Any]) -> float:
     """The factor of a linear-scaled RoPE (the full-attention layers' where the config gives one per
     layer type), 1.0 for any other type. vLLM's LinearScalingRotaryEmbedding builds its cos/sin cache
@@ -280,12 +291,47 @@ def _linear_rope_factor(t: dict[str, Any]) -> float:
     return 1.0
 
 
+MROPE_CACHE_FACTOR = 4
+"""How many times max_position_embeddings vLLM's M-RoPE cache covers (rotary_embedding/mrope.py
+MRotaryEmbedding: "we enlarge max_position_embeddings to 4 times" for the positions of long videos)."""
+QWEN3_VL_MROPE_TYPES = frozenset({"qwen3_vl", "qwen3_vl_text", "qwen3_vl_moe", "qwen3_vl_moe_text", "qwen3_5",
+                                  "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text"})
+"""The models whose M-RoPE cache covers max_position_embeddings once from v0.32
+(Rule.QWEN3_VL_MROPE_CACHE_UNSCALED): Qwen3-VL and Qwen3.5/3.6, dense and MoE."""
+
+
+def mrope_cache_factor(config: dict[str, Any], version: Version) -> int:
+    """``MROPE_CACHE_FACTOR`` for a model whose RoPE has an ``mrope_section`` (hf_config.mrope_position_dims;
+    HunYuan's XD-RoPE and other RoPE classes keep one length), 1 otherwise; 1 from v0.32 for
+    ``QWEN3_VL_MROPE_TYPES``, whose video pruning kvcalc does not model (it is off by default). Qwen3-VL-30B-A3B:
+    4 × 262,144 × 128 × 2 B = 256 MiB where one length gives 64."""
+    if not mrope_position_dims(config) or _has_xdrope(config):
+        return 1
+    if model_type_of(text_part(config)) in QWEN3_VL_MROPE_TYPES and applies(Rule.QWEN3_VL_MROPE_CACHE_UNSCALED, version):
+        return 1
+    return MROPE_CACHE_FACTOR
+
+
+def _has_xdrope(config: dict[str, Any]) -> bool:
+    """Whether the RoPE is one vLLM builds as its own class over a single length: HunYuan's XD-RoPE
+    (``xdrope_section``) or openPangu's interleaved M-RoPE (MRotaryEmbeddingInterleaved)."""
+    for d in (config, config.get("text_config")):
+        if isinstance(d, dict):
+            for key in ("rope_scaling", "rope_parameters"):
+                rope = d.get(key)
+                entries = [rope, *(v for v in rope.values() if isinstance(v, dict))] if isinstance(rope, dict) else []
+                if any("xdrope_section" in e or e.get("rope_type", e.get("type")) == "openpangu" for e in entries):
+                    return True
+    return False
+
+
 ROPE_NOTED_BYTES = 64 * MIB
 """RoPE caches from this size on are named in the weights' basis (Gemma 3, Gemma 4, MiniMax); the 8 to
 32 MiB of most models' single cache stay in the figure without a line of their own."""
 
 
-def rope_cache_bytes(config: dict[str, Any], max_len: int | None, dtype_bytes: int) -> int:
+def rope_cache_bytes(config: dict[str, Any], max_len: int | None, dtype_bytes: int,
+                     version: Version | None = None) -> int:
     """The rotary cos/sin caches: max positions × rotary dim in the model dtype, on every GPU
     (rotary_embedding/base.py). Llama-3.1: 131,072 × 128 × 2 B = 32 MiB; Gemma 4 E4B: 131,072 ×
     (256 + 512) × 2 B = 192 MiB; a linear-scaled RoPE covers its factor times more positions
@@ -307,12 +353,11 @@ def rope_cache_bytes(config: dict[str, Any], max_len: int | None, dtype_bytes: i
         dim = t["qk_rope_head_dim"]
     else:
         hd = t.get("head_dim") if isinstance(t.get("head_dim"), int) else hidden // heads
-        factor = t.get("partial_rotary_factor", 1.0)
-        dim = int(hd * (factor if isinstance(factor, (int, float)) else 1.0))
+        dim = int(hd * _partial_rotary_factor(t))
     dims = _rope_dims(t, dim)
     factor = _linear_rope_factor(t)
     if factor == 1.0:
-        return max_len * sum(dims) * dtype_bytes
+        return max_len * mrope_cache_factor(config, version or NEWEST) * sum(dims) * dtype_bytes
     # the full layers' RoPE (the first) is linear-scaled; a sliding layers' one keeps the plain length.
     # Gemma 3's derived max_model_len is its 131,072 unscaled (hf_config._derived_max_len), which is
     # also what its config (or Gemma3TextConfig's default) gives the RoPE before the factor of 8
@@ -536,7 +581,7 @@ def estimate_weights(config: dict[str, Any], weights_bytes: int | None, weight_f
         label = fmt.name if fmt else f"{model_dtype_bytes * 8}-bit"
         loaded = sum(p.params for p in parts if p.per_rank != 0)
         basis = Text("basis.weights_params", billions=loaded / 1e9, label=label)
-    buffers = rope_cache_bytes(config, max_len, model_dtype_bytes)
+    buffers = rope_cache_bytes(config, max_len, model_dtype_bytes, version)
     first = per_layer_input_buffer_bytes(config, mnbt, model_dtype_bytes) + \
         deepstack_buffer_bytes(config, mnbt, model_dtype_bytes, towers_off)
     lost = allocator_rounding_bytes(config, tp, model_dtype_bytes, max_split, sizes, fmt) \
