@@ -287,7 +287,6 @@ def _linear_rope_factor(t: dict[str, Any]) -> float:
         factor = rope.get("factor")
         if kind == "linear" and isinstance(factor, (int, float)) and not isinstance(factor, bool) and factor > 1:
             return float(factor)
-        return 1.0
     return 1.0
 
 
@@ -301,18 +300,19 @@ QWEN3_VL_MROPE_TYPES = frozenset({"qwen3_vl", "qwen3_vl_text", "qwen3_vl_moe", "
 
 
 def mrope_cache_factor(config: dict[str, Any], version: Version) -> int:
-    """``MROPE_CACHE_FACTOR`` for a model whose RoPE has an ``mrope_section`` (hf_config.mrope_position_dims;
-    HunYuan's XD-RoPE and other RoPE classes keep one length), 1 otherwise; 1 from v0.32 for
-    ``QWEN3_VL_MROPE_TYPES``, whose video pruning kvcalc does not model (it is off by default). Qwen3-VL-30B-A3B:
-    4 × 262,144 × 128 × 2 B = 256 MiB where one length gives 64."""
-    if not mrope_position_dims(config) or _has_xdrope(config):
+    """How many times max_position_embeddings the RoPE cache covers: ``MROPE_CACHE_FACTOR`` for a model
+    whose RoPE has an ``mrope_section`` (hf_config.mrope_position_dims), except from v0.32 for
+    ``QWEN3_VL_MROPE_TYPES`` (whose video pruning, off by default, kvcalc does not model); 1 for every
+    other RoPE, HunYuan's XD-RoPE and openPangu's interleaved M-RoPE included (they are classes of their
+    own). Qwen3-VL-30B-A3B before v0.32: 4 × 262,144 × 128 × 2 B = 256 MiB where one length gives 64."""
+    if not mrope_position_dims(config) or _single_length_position_rope(config):
         return 1
     if model_type_of(text_part(config)) in QWEN3_VL_MROPE_TYPES and applies(Rule.QWEN3_VL_MROPE_CACHE_UNSCALED, version):
         return 1
     return MROPE_CACHE_FACTOR
 
 
-def _has_xdrope(config: dict[str, Any]) -> bool:
+def _single_length_position_rope(config: dict[str, Any]) -> bool:
     """Whether the RoPE is one vLLM builds as its own class over a single length: HunYuan's XD-RoPE
     (``xdrope_section``) or openPangu's interleaved M-RoPE (MRotaryEmbeddingInterleaved)."""
     for d in (config, config.get("text_config")):
@@ -326,7 +326,7 @@ def _has_xdrope(config: dict[str, Any]) -> bool:
 
 
 ROPE_NOTED_BYTES = 64 * MIB
-"""RoPE caches from this size on are named in the weights' basis (Gemma 3, Gemma 4, MiniMax); the 8 to
+"""RoPE caches from this size on are named in the weights' basis (Gemma 3 and 4, MiniMax, M-RoPE models); the 8 to
 32 MiB of most models' single cache stay in the figure without a line of their own."""
 
 
@@ -358,9 +358,8 @@ def rope_cache_bytes(config: dict[str, Any], max_len: int | None, dtype_bytes: i
     factor = _linear_rope_factor(t)
     if factor == 1.0:
         return max_len * mrope_cache_factor(config, version or NEWEST) * sum(dims) * dtype_bytes
-    # the full layers' RoPE (the first) is linear-scaled; a sliding layers' one keeps the plain length.
-    # Gemma 3's derived max_model_len is its 131,072 unscaled (hf_config._derived_max_len), which is
-    # also what its config (or Gemma3TextConfig's default) gives the RoPE before the factor of 8
+    # the full layers' RoPE (the first) is linear-scaled over the config's positions (or the class
+    # default, Gemma3TextConfig's 131,072) × the factor; a sliding layers' RoPE keeps the plain length
     positions = t.get("max_position_embeddings")
     if not (isinstance(positions, int) and positions > 0):
         positions = CLASS_MAX_POSITIONS.get(str(t.get("model_type")), max_len)
