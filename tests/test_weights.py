@@ -172,7 +172,19 @@ def test_user_weight_format_overrides_checkpoint():
 
 
 def test_rope_cache_uses_rope_dims():
-    assert rope_cache_bytes(config("deepseek-ai/DeepSeek-V3"), 1000, 2) == 1000 * 64 * 2
+    # DeepSeek-V3 rotates qk_rope_head_dim (64) over YaRN's original 4,096 positions x 40, whatever length
+    # the caller derives (deepseek_scaling_rope.py builds original x factor rows)
+    assert rope_cache_bytes(config("deepseek-ai/DeepSeek-V3"), 1000, 2) == 4096 * 40 * 64 * 2
+
+
+def test_yarn_rope_caches_the_original_length_times_its_factor():
+    """Qwen3 with YaRN added (factor 4 over 32,768): vLLM's YaRN class caches 131,072 rows; from v0.30 the
+    model's derived length is its own 40,960 (Rule.YARN_LENGTH_AS_GIVEN), which no longer sizes the cache."""
+    import copy
+    cfg = copy.deepcopy(config("Qwen/Qwen3-8B"))
+    cfg["rope_scaling"] = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}
+    assert rope_cache_bytes(cfg, 40960, 2) == 131072 * 128 * 2
+    assert rope_cache_bytes(config("Qwen/Qwen3-8B"), 40960, 2) == 40960 * 128 * 2
 
 
 def test_gemma3_linear_rope_caches_its_factor_times_the_positions():

@@ -13,6 +13,7 @@ the blocks PyTorch's caching allocator hands out, rounded up (``cached_block_byt
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 from typing import Any
@@ -21,7 +22,7 @@ from .config_aliases import GEMMA4_WRAPPER_TYPES, model_type_of, modelopt_algo, 
 from .deepseek_v4_weights import deepseek_v4_weights
 from .kvspecs import parse_capability
 from .errors import SettingsError
-from .hf_config import CLASS_MAX_POSITIONS, mrope_position_dims
+from .hf_config import CLASS_MAX_POSITIONS, YARN_ROPE_TYPES, mrope_position_dims
 from .messages import Text, join_texts
 from .params import LIGHTNING_TYPES, Part, big_tensors, drafter_parts, expert_count, inventory, mtp_parts, text_part
 from .units import GIB, MIB, cdiv
@@ -290,6 +291,25 @@ def _linear_rope_factor(t: dict[str, Any]) -> float:
     return 1.0
 
 
+def _yarn_positions(t: dict[str, Any]) -> int | None:
+    """The positions a YaRN RoPE caches: ``original_max_position_embeddings`` × its factor, as vLLM's
+    YaRN and DeepSeek scaling classes build them (rotary_embedding/yarn_scaling_rope.py,
+    deepseek_scaling_rope.py ``_compute_cos_sin_cache``), whatever length the model derives (from v0.30
+    the config's own max_position_embeddings, Rule.YARN_LENGTH_AS_GIVEN). Qwen3 with a YaRN factor of 4
+    over 32,768: 131,072 rows, where its 40,960 would give a third of them. None for other RoPEs."""
+    for key in ("rope_scaling", "rope_parameters"):
+        rope = t.get(key)
+        if isinstance(rope, dict) and isinstance(rope.get("full_attention"), dict):
+            rope = rope["full_attention"]
+        if not isinstance(rope, dict) or rope.get("rope_type", rope.get("type")) not in YARN_ROPE_TYPES:
+            continue
+        original, factor = rope.get("original_max_position_embeddings"), rope.get("factor")
+        if isinstance(original, int) and not isinstance(original, bool) and original > 0 and \
+                isinstance(factor, (int, float)) and not isinstance(factor, bool) and 1 <= factor <= 1024:
+            return math.ceil(original * factor)
+    return None
+
+
 MROPE_CACHE_FACTOR = 4
 """How many times max_position_embeddings vLLM's M-RoPE cache covers (rotary_embedding/mrope.py
 MRotaryEmbedding: "we enlarge max_position_embeddings to 4 times" for the positions of long videos)."""
@@ -357,7 +377,8 @@ def rope_cache_bytes(config: dict[str, Any], max_len: int | None, dtype_bytes: i
     dims = _rope_dims(t, dim)
     factor = _linear_rope_factor(t)
     if factor == 1.0:
-        return max_len * mrope_cache_factor(config, version or NEWEST) * sum(dims) * dtype_bytes
+        positions = _yarn_positions(t) or max_len
+        return positions * mrope_cache_factor(config, version or NEWEST) * sum(dims) * dtype_bytes
     # the full layers' RoPE (the first) is linear-scaled over the config's positions (or the class
     # default, Gemma3TextConfig's 131,072) × the factor; a sliding layers' RoPE keeps the plain length
     positions = t.get("max_position_embeddings")
