@@ -273,22 +273,37 @@ def _partial_rotary_factor(t: dict[str, Any]) -> float:
     return 1.0
 
 
+def _full_ropes(t: dict[str, Any]) -> list[dict[str, Any]]:
+    """The RoPE parameters of the full-attention layers, under either key (``rope_scaling``, or
+    transformers v5's ``rope_parameters``, whose per-layer-type form keeps them under ``full_attention``)."""
+    ropes = []
+    for key in ("rope_scaling", "rope_parameters"):
+        rope = t.get(key)
+        if isinstance(rope, dict) and isinstance(rope.get("full_attention"), dict):
+            rope = rope["full_attention"]
+        if isinstance(rope, dict):
+            ropes.append(rope)
+    return ropes
+
+
+def _scaled_rope(t: dict[str, Any], kinds: tuple[str, ...]) -> tuple[dict[str, Any], float] | None:
+    """(the full layers' RoPE parameters, their factor) where their type is one of ``kinds`` with a
+    factor of 1 to 1,024; None otherwise."""
+    for rope in _full_ropes(t):
+        factor = rope.get("factor")
+        if rope.get("rope_type", rope.get("type")) in kinds and isinstance(factor, (int, float)) \
+                and not isinstance(factor, bool) and 1 <= factor <= 1024:
+            return rope, float(factor)
+    return None
+
+
 def _linear_rope_factor(t: dict[str, Any]) -> float:
     """The factor of a linear-scaled RoPE (the full-attention layers' where the config gives one per
     layer type), 1.0 for any other type. vLLM's LinearScalingRotaryEmbedding builds its cos/sin cache
     over max_position_embeddings × factor positions (rotary_embedding/linear_scaling_rope.py: "the
     maximum length after applying the rope scaling"), whatever max_model_len the model derives."""
-    for key in ("rope_scaling", "rope_parameters"):
-        rope = t.get(key)
-        if not isinstance(rope, dict):
-            continue
-        if isinstance(rope.get("full_attention"), dict):
-            rope = rope["full_attention"]
-        kind = rope.get("rope_type", rope.get("type"))
-        factor = rope.get("factor")
-        if kind == "linear" and isinstance(factor, (int, float)) and not isinstance(factor, bool) and factor > 1:
-            return float(factor)
-    return 1.0
+    linear = _scaled_rope(t, ("linear",))
+    return linear[1] if linear else 1.0
 
 
 def _yarn_positions(t: dict[str, Any]) -> int | None:
@@ -297,16 +312,12 @@ def _yarn_positions(t: dict[str, Any]) -> int | None:
     deepseek_scaling_rope.py ``_compute_cos_sin_cache``), whatever length the model derives (from v0.30
     the config's own max_position_embeddings, Rule.YARN_LENGTH_AS_GIVEN). Qwen3 with a YaRN factor of 4
     over 32,768: 131,072 rows, where its 40,960 would give a third of them. None for other RoPEs."""
-    for key in ("rope_scaling", "rope_parameters"):
-        rope = t.get(key)
-        if isinstance(rope, dict) and isinstance(rope.get("full_attention"), dict):
-            rope = rope["full_attention"]
-        if not isinstance(rope, dict) or rope.get("rope_type", rope.get("type")) not in YARN_ROPE_TYPES:
-            continue
-        original, factor = rope.get("original_max_position_embeddings"), rope.get("factor")
-        if isinstance(original, int) and not isinstance(original, bool) and original > 0 and \
-                isinstance(factor, (int, float)) and not isinstance(factor, bool) and 1 <= factor <= 1024:
-            return math.ceil(original * factor)
+    yarn = _scaled_rope(t, YARN_ROPE_TYPES)
+    if yarn is None:
+        return None
+    original = yarn[0].get("original_max_position_embeddings")
+    if isinstance(original, int) and not isinstance(original, bool) and original > 0:
+        return math.ceil(original * yarn[1])
     return None
 
 
