@@ -59,6 +59,9 @@ def method_claims() -> list[str]:
         f"about {_g(mib['v1'][0])} MiB per captured graph ({_g(mib['v2'][0])} MiB on model runner V2; "
         f"on ROCm about {_g(reserve.ROCM_GRAPH_MIB_PER_LAYER[0])} MiB per decoder layer",
         f"plus {reserve.HYBRID_FIRST_CAPTURE_GIB[0]:.2f} GiB for models with Mamba, GDN, KDA (Kimi Linear) or short-convolution (LFM2) layers",
+        f"about {_g(reserve.NCCL_GRAPH_MIB_PER_LAYER[2][0])} MiB per graph and decoder layer at TP 2 and "
+        f"{_g(reserve.NCCL_GRAPH_MIB_PER_LAYER[3][0])} above it",
+        f"where {_g(mib['v1'][0])} MiB a graph gives {86 * mib['v1'][0] / 1024:.2f})",
         f"plus {reserve.NVLS_NON_TORCH_GIB:.2f} GiB where a TP group of more than two GPUs shares NVSwitch multicast",
         f"the band's top adds {reserve.DRAFTER_GRAPHS_HIGH_GIB:.2f} GiB for them",
         f"plus {reserve.FLASHINFER_IN_ESTIMATE_BYTES >> 20} MiB for FlashInfer's {reserve.FLASHINFER_WORKSPACE_BYTES >> 20} "

@@ -3,6 +3,8 @@ terms each setting adds (reserve.py), checked against the public breakdowns they
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from factories import calc, config
@@ -1374,3 +1376,58 @@ def test_an_ampere_gpu_reserves_less_non_torch_memory_than_a_hopper_one():
     a100 = calc("Qwen/Qwen3-8B", "a100-80g-sxm", vllm_version="0.33.0", max_num_seqs=256).budget.term("non-torch memory")
     assert "less 40 MiB" in a100.basis and "at most this GPU's whole one-GPU figure" in a100.basis
     assert "40 MiB" in a100.basis.render("zh") and "100 MiB" in a100.basis.render("zh")
+
+
+def test_nccl_runs_the_graphs_all_reduces_where_the_custom_all_reduce_stays_off():
+    """vLLM's custom all-reduce (custom_all_reduce.py) stays off without peer-to-peer, above two GPUs
+    that are not all NVLink-connected, for TP sizes it does not serve and with
+    --disable-custom-all-reduce; NCCL then runs inside the graphs. Two PCIe cards that allow
+    peer-to-peer may be refused it on a host, so there NCCL is possible, not sure."""
+    from kvcalc.reserve import nccl_in_graphs  # noqa: PLC0415
+    sure, possible, none = (True, True), (False, True), (False, False)
+    assert nccl_in_graphs(1, "cuda", False, False) == none
+    assert nccl_in_graphs(2, "cuda", False, False) == sure           # GeForce pair
+    assert nccl_in_graphs(4, "cuda", True, False) == sure            # RTX PRO 6000s: PCIe only
+    assert nccl_in_graphs(2, "cuda", True, False) == possible        # two PCIe cards with peer-to-peer
+    assert nccl_in_graphs(8, "cuda", True, True) == none             # HGX board
+    assert nccl_in_graphs(3, "cuda", True, True) == sure             # a size the custom all-reduce does not serve
+    assert nccl_in_graphs(2, "cuda", True, True, custom_all_reduce=False) == sure
+    assert nccl_in_graphs(4, "rocm", False, False) == none           # ROCm prices its graphs per layer already
+
+
+def test_nccl_inside_the_graphs_gives_the_estimates_public_pcie_starts_print():
+    """Each graph holds NCCL's all-reduces of every layer where the custom all-reduce is off: the
+    graph estimates v0.19 printed (not deducted; VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 deducts
+    them) for Qwen3-32B over four and eight L20s and Qwen2.5-72B over four L40S, and the one two
+    RTX 4090s without peer-to-peer printed for Qwen3-30B-A3B FP8 (v0.25.1), come out within 5%;
+    without the NCCL share kvcalc gave 0.59 GiB for each of them."""
+    from kvcalc.validate import _calculate  # noqa: PLC0415
+    rows = {e["id"]: e for e in load_logs()}
+    for rid in ("l20x4-qwen3-32b-tp4-pcie-maxlen4k-warm-v0.19.0", "l20x8-qwen3-32b-tp8-pcie-maxlen4k-cold-v0.19.0",
+                "l40s-qwen2.5-72b-tp4-nocustomar-v0.19.0",
+                "rtx4090-qwen3-30b-a3b-fp8-tp2ep-nop2p-util0.88-maxlen4k-v0.25.1"):
+        entry = {**rows[rid], "cudagraph_memory_profiling": True}
+        graphs = _calculate(entry)[1].budget.term("CUDA graphs")
+        printed = rows[rid]["logged"]["cuda_graph_gib"]
+        assert abs(graphs.bytes / GIB - printed) <= 0.05 * printed, (rid, graphs.bytes / GIB, printed)
+        assert "custom all-reduce" in graphs.basis and graphs.low < graphs.bytes < graphs.high
+
+
+def test_turning_the_custom_all_reduce_off_prices_nccl_in_the_graphs():
+    """--disable-custom-all-reduce on an HGX board puts NCCL inside the graphs: 64 layers × 0.17 MiB
+    more per graph at TP 2; two PCIe cards that allow peer-to-peer count it at the band's top only."""
+    from kvcalc.reserve import NCCL_GRAPH_MIB_PER_LAYER  # noqa: PLC0415
+
+    def graphs(gpu, **flags):
+        return calc("Qwen/Qwen3-32B", gpu, tensor_parallel_size=2, max_model_len=8192, vllm_version="0.25.0",
+                    model_runner_v2=False, **flags).budget.term("CUDA graphs")
+    on, off = graphs("h100"), graphs("h100", disable_custom_all_reduce=True)
+    count = sum(int(n) for n in re.search(r"(\d+) piecewise \+ (\d+) full", on.basis).groups())
+    assert count == 102         # 51 sizes up to 512, piecewise and full (1,024 sequences on an H100)
+    per_graph = NCCL_GRAPH_MIB_PER_LAYER[2][0] * 64 * (1 << 20)
+    assert off.bytes - on.bytes == pytest.approx(count * per_graph, rel=0.01)
+    assert "custom all-reduce" not in on.basis and "--disable-custom-all-reduce" in off.basis
+    pcie = graphs("rtx-pro-6000")
+    assert pcie.bytes == on.bytes
+    assert pcie.high - on.high == pytest.approx(count * NCCL_GRAPH_MIB_PER_LAYER[2][2] * 64 * (1 << 20), rel=0.01)
+    assert "band's top adds" in pcie.basis

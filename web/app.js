@@ -161,6 +161,7 @@ const FIELDS = [
   ["lmo", "language-model-only", false],
   ["dsw", "disable-sliding-window", false],
   ["xp", "expert-parallel", false],
+  ["ncar", "no-custom-ar", false],
   ["kvc", "kv-connector", ""],
   ["ep", "entrypoint", "serve"],
   ["avail", "available-kv-gib", ""],
@@ -244,7 +245,8 @@ function drafterField() {
 // --enable-prefix-caching, --enable-chunked-prefill, --enable-extensible-kv-cache, VLLM_USE_FLASHINFER_SAMPLER, VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS, VLLM_ALLOW_LONG_MAX_MODEL_LEN,
 // VLLM_ROCM_QUICK_REDUCE_QUANTIZATION, VLLM_USE_V2_MODEL_RUNNER, --performance-mode, the compilation config's cudagraph_mode,
 // --attention-backend, -O, --skip-mm-profiling,
-// --language-model-only, --disable-sliding-window, --enable-expert-parallel, --kv-transfer-config's connector,
+// --language-model-only, --disable-sliding-window, --enable-expert-parallel, --disable-custom-all-reduce,
+// --kv-transfer-config's connector,
 // --decode-context-parallel-size, --kv-cache-memory-bytes, --num-gpu-blocks-override,
 // --cpu-offload-gb, --async-scheduling,
 // --mamba-ssm-cache-dtype and --disable-hybrid-kv-cache-manager: sent only when the user (or a pasted log) set them.
@@ -300,6 +302,7 @@ function profileSettings() {
     ...($("language-model-only").checked ? { language_model_only: true } : {}),
     ...($("disable-sliding-window").checked ? { disable_sliding_window: true } : {}),
     ...($("expert-parallel").checked ? { enable_expert_parallel: true } : {}),
+    ...($("no-custom-ar").checked ? { disable_custom_all_reduce: true } : {}),
     ...(kvc === "" ? {} : { kv_connector: kvc }),
   };
 }
@@ -600,6 +603,7 @@ function renderSettingsUsed(r) {
     ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
     ...(s.disable_sliding_window ? [["--disable-sliding-window", S("used_on")]] : []),
     ...(s.enable_expert_parallel ? [["--enable-expert-parallel", S("used_on")]] : []),
+    ...(s.disable_custom_all_reduce ? [["--disable-custom-all-reduce", S("used_on")]] : []),
     ...(s.kv_connector ? [["--kv-transfer-config", s.kv_connector]] : []),
     ...(s.cudagraph_memory_profiling != null
       ? [["VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS", s.cudagraph_memory_profiling ? "1" : "0"]] : []),
@@ -1236,6 +1240,7 @@ const LOG_FIELDS = [
   ["language_model_only", "language-model-only", false],
   ["disable_sliding_window", "disable-sliding-window", false],
   ["enable_expert_parallel", "expert-parallel", false],
+  ["disable_custom_all_reduce", "no-custom-ar", false],
   ["kv_connector", "kv-connector", ""],
   ["vllm_version", "vllm-version", CAT.newest_version],
   ["entrypoint", "entrypoint", "serve"],
@@ -1256,7 +1261,7 @@ function settingName(k) {
 function settingText(k, v) {
   if (k === "vllm_version") return `vLLM ${v}`;
   if (k === "enforce_eager" || k === "skip_mm_profiling" || k === "language_model_only" || k === "disable_sliding_window"
-      || k === "enable_expert_parallel") {
+      || k === "enable_expert_parallel" || k === "disable_custom_all_reduce") {
     return v ? SETTING_FLAG[k] : "";
   }
   if (k === "flashinfer_sampler") return `VLLM_USE_FLASHINFER_SAMPLER=${v ? 1 : 0}`;

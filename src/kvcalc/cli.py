@@ -84,6 +84,9 @@ def _model_flags(p: Any) -> None:
                         "engine's)")
     p.add_argument("-ep", "--enable-expert-parallel", dest="enable_expert_parallel", action="store_true", default=None,
                    help="vLLM's flag: a MoE model's experts placed whole across the tensor-parallel GPUs")
+    p.add_argument("--disable-custom-all-reduce", dest="disable_custom_all_reduce", action="store_true", default=None,
+                   help="vLLM's flag: NCCL runs every tensor-parallel all-reduce, inside the CUDA graphs too, "
+                        "which makes each graph cost more")
     p.add_argument("--kv-connector", dest="kv_connector", metavar="NAME",
                    help="the KV connector of --kv-transfer-config: NixlConnector (prefill/decode transfer) is sized")
     p.add_argument("--kv-transfer-config", dest="kv_transfer_config", metavar="JSON",

@@ -677,7 +677,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
     the KV cache's values are 16-bit (it picks Hopper's MLA backend, whose graphs count); ``fa_cache``
     FlashAttention takes its type where it takes fp8 (kvspecs.fa_keeps_cache), else FlashInfer runs;
     ``mm_prefix`` the model attends fully over image tokens (attention.mm_prefix_lm)."""
-    from .reserve import ReserveEstimate, estimate_reserve, flashinfer_workspace_bytes  # noqa: PLC0415
+    from .reserve import ReserveEstimate, estimate_reserve, flashinfer_workspace_bytes, nccl_in_graphs  # noqa: PLC0415
     from .weights import LOAD_MAX_SPLIT_BYTES, estimate_weights  # noqa: PLC0415
 
     s = r.settings
@@ -726,6 +726,9 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       decode_query_len=1 + num_spec, capability_major=gpu.target.major,
                                       hybrid=arch.has_state_layers, peer_to_peer=gpu.peer_to_peer,
                                       nvswitch=gpu.nvswitch,
+                                      nccl_graphs=nccl_in_graphs(s.tensor_parallel_size, gpu.platform, gpu.peer_to_peer,
+                                                                 gpu.nvlink_all_pairs,
+                                                                 not s.disable_custom_all_reduce),
                                       max_capture_size=s.max_cudagraph_capture_size,
                                       capture_sizes=r.capture_sizes, compiled=compiled,
                                       cudagraph_mode=cudagraph_mode_in_effect(s),

@@ -236,6 +236,8 @@ class ParsedLog:
             out["disable_sliding_window"] = True
         if a.get("enable_expert_parallel") is True:
             out["enable_expert_parallel"] = True
+        if a.get("disable_custom_all_reduce") is True:
+            out["disable_custom_all_reduce"] = True
         transfer = a.get("kv_transfer_config")
         if isinstance(transfer, dict) and transfer.get("kv_connector") in KV_CONNECTORS:
             out["kv_connector"] = transfer["kv_connector"]     # others stay as they were: not read

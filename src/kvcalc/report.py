@@ -72,6 +72,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "pipeline_parallel_size": s.pipeline_parallel_size,
             "data_parallel_size": s.data_parallel_size,
             "enable_expert_parallel": bool(s.enable_expert_parallel),
+            "disable_custom_all_reduce": bool(s.disable_custom_all_reduce),
             "kv_connector": s.kv_connector,
             "gpu_memory_utilization": r.gpu_memory_utilization,
             "kv_cache_dtype": s.kv_cache_dtype, "kv_cache_dtype_resolved": c.kv.name,

@@ -56,7 +56,7 @@ class Era:
 
 ERAS: dict[str, Era] = {
     "v1-before-0.21": Era(Text("era.v1_before_0_21"), 0.05, 0.5),
-    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.25, 0.7),
+    "v1-from-0.21": Era(Text("era.v1_from_0_21"), 0.15, 0.7),
     "mrv2-before-0.29": Era(Text("era.mrv2_before_0_29"), 0.10, 0.5),
     "from-0.29": Era(Text("era.from_0_29"), 0.10, 0.7),
 }
@@ -750,6 +750,7 @@ FIT_ROWS: frozenset[str] = SAMPLER_ROWS | UMA_ROWS | GRAPH_ROWS | frozenset({
     "rtx4090-wsl-qwen2.5-0.5b-v0.27.1-b", "rtxpro6000-qwen3-235b-fp8-tp4-v0.27",
     "a100-80g-qwen3-coder-30b-a3b-seqs16-v0.26.1rc1-dev",
     "rtx4080-laptop-wsl-qwen2.5-1.5b-seqs64-v0.20.0", "rtx4090-qwen2.5-7b-util0.85-maxlen2k-v0.24.0",
+    "rtx4090-qwen3-30b-a3b-fp8-tp2ep-nop2p-util0.88-maxlen4k-v0.25.1",
     "b300-gemma-4-31b-it-v1runner-maxlen16k-v0.26.0", "kaggle-gemma-4-31b-it-seqs20-maxlen32k-v0.23.0",
     "rtx5060ti-wsl-typhoon2.5-qwen3-4b-util0.70-xinference-v0.30.0",
     "h100-nvl-deepseek-v2-lite-engine-debug-cold-v0.10.1.1", "h100-nvl-gpt-oss-20b-engine-debug-warm-v0.10.1.1",
@@ -1596,6 +1597,58 @@ def graphs_priced_per_layer(platform: str, layers: int) -> bool:
     return platform == "rocm" and layers > 0
 
 
+CUSTOM_ALL_REDUCE_WORLD_SIZES = (2, 4, 6, 8)
+"""TP sizes vLLM's custom all-reduce serves within one node (CustomAllreduce._SUPPORTED_WORLD_SIZES,
+vllm/distributed/device_communicators/custom_all_reduce.py, v0.10-v0.34; 16 joins from v0.30 for
+multi-node NVLink racks, where kvcalc cannot tell it is one NVLink domain)."""
+NCCL_GRAPH_MIB_PER_LAYER = {2: (0.17, 0.08, 0.25), 3: (0.31, 0.12, 0.40)}
+"""Typical, low and high MiB per decoder layer that each captured graph adds on CUDA where NCCL,
+not vLLM's custom all-reduce, runs the tensor-parallel all-reduces inside the graphs
+(``nccl_in_graphs``); key 2 for a TP group of two GPUs, 3 for three or more. Graph capture records
+every all-reduce of every layer, and NCCL keeps what each captured collective launches with in GPU
+memory for as long as the graph lives, so the cost follows the layers; the custom all-reduce
+writes through buffers it registered once. vLLM's estimator captures two graphs and extrapolates
+(``profile_cudagraph_memory``), so its estimate carries this cost for every graph. Public starts
+with 51 piecewise + 35 full graphs print, against about 7 MiB a graph elsewhere
+(``CUDA_GRAPH_MIB_PER_GRAPH``): Qwen3-32B (64 layers) over four and eight L20s 2.20 and 2.19 GiB
+(26.2 MiB a graph: 0.30 per layer) where two of the same L20s with custom all-reduce print 0.93,
+and Qwen2.5-72B (80 layers) over four L40S 2.73 GiB (32.5 MiB: 0.32 per layer), all v0.19.0,
+where vLLM printed the estimate without deducting it; two RTX 4090s without peer-to-peer
+(v0.25.1) print 1.27 GiB for Qwen3-30B-A3B FP8 with expert parallelism (15.1 MiB: 0.17 per layer
+over 48 layers), and model runner V2's capture of Qwen2-7B on them took 0.68 GiB where V2 keeps
+about 3.2 MiB a graph (``CUDA_GRAPH_MIB_CAPTURED_V2``: 0.17 per layer over 28 layers). The TP-2
+low end is two A100s in pods without peer-to-peer, whose v0.10.1 capture of Qwen2-7B took 0.15 GiB
+more than their TP-1 twin over 67 piecewise graphs (0.08 per layer). The low end above two GPUs is
+Qwen3-235B-A22B FP8 over four RTX PRO 6000s (94 layers, 18 graphs up to 64 tokens, v0.27.1), whose
+0.32 GiB capture bounds the estimate near 0.12 MiB per layer: graphs of few tokens pass small
+messages, for which NCCL may use fewer channels, but five starts do not fix how the cost follows the
+capture sizes."""
+
+
+def nccl_in_graphs(tp: int, platform: str, peer_to_peer: bool, nvlink_all_pairs: bool,
+                   custom_all_reduce: bool = True) -> tuple[bool, bool]:
+    """Whether NCCL runs the TP all-reduces inside the captured graphs (surely, possibly): where vLLM's
+    custom all-reduce stays off (custom_all_reduce.py, v0.10-v0.34): --disable-custom-all-reduce
+    (``custom_all_reduce`` False), a TP size it does not serve, more than two GPUs that are not all
+    NVLink-connected ("not supported on more than two PCIe-only GPUs"), or GPUs without peer-to-peer
+    ("lacks GPU P2P capability"). Two PCIe cards that allow peer-to-peer may still be refused it
+    (virtual machines, containers), so there NCCL is possible. CUDA only: ROCm prices its graphs
+    per layer already (``ROCM_GRAPH_MIB_PER_LAYER``)."""
+    if platform != "cuda" or tp < 2:
+        return False, False
+    if not custom_all_reduce or not peer_to_peer or tp not in CUSTOM_ALL_REDUCE_WORLD_SIZES or \
+            (tp > 2 and not nvlink_all_pairs):
+        return True, True
+    return False, not nvlink_all_pairs
+
+
+def nccl_graph_bytes(graphs: int, layers: int, tp: int) -> tuple[int, int, int]:
+    """Typical, low and high bytes that NCCL's captured all-reduces add to ``graphs`` graphs of
+    ``layers`` decoder layers at TP ``tp`` (``NCCL_GRAPH_MIB_PER_LAYER``)."""
+    per_layer = NCCL_GRAPH_MIB_PER_LAYER[min(tp, 3)]
+    return tuple(int(graphs * layers * p * MIB) for p in per_layer)  # type: ignore[return-value]
+
+
 DSV4_GRAPH_MIB = (23.8, 16.0, 32.0)
 """Typical, low and high MiB of one captured graph of DeepSeek-V4, three times a dense model's: the one
 public estimate, a v0.25.0 start of Flash on two RTX PRO 6000s (V1 runner, MTP, 64 sequences), prints
@@ -1908,7 +1961,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      cudagraph_mode: str | None = None, allreduce_fusion_pass: bool = True,
                      expert_parallel: bool = False, fp4_indexer: bool = False,
                      graphs_captured: bool = False, flashinfer_workspace: int = FLASHINFER_WORKSPACE_BYTES,
-                     flashinfer_trtllm_decode: bool = False) -> ReserveEstimate:
+                     flashinfer_trtllm_decode: bool = False,
+                     nccl_graphs: tuple[bool, bool] = (False, False)) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -1926,7 +1980,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     FlashInfer (kvspecs.flashinfer_attention: its workspace lands in the first full graph's
     capture, ``FLASHINFER_WORKSPACE_BYTES``; ``flashinfer_workspace`` the metadata builder's own,
     ``flashinfer_workspace_bytes``, which the V1 runner's estimate holds instead where FlashInfer does
-    not decode through TensorRT-LLM's kernels, ``flashinfer_trtllm_decode``), ``moe_workspace`` whether the fused-MoE workspaces
+    not decode through TensorRT-LLM's kernels, ``flashinfer_trtllm_decode``), ``nccl_graphs`` whether NCCL
+    runs the TP all-reduces inside the graphs, surely and possibly (``nccl_in_graphs``: each graph then
+    costs more per layer, ``NCCL_GRAPH_MIB_PER_LAYER``), ``moe_workspace`` whether the fused-MoE workspaces
     outlive the forward pass (``moe_workspace_bytes``): "kept" (16-bit experts: the typical value
     counts them), "possible" (other expert kernels, whose own shapes kvcalc does not size: the
     band's reserve end counts the Triton experts' shapes) or "" (before v0.14, or no experts).
@@ -2036,6 +2092,15 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         if cudagraph_mode is not None:
             cg_basis = Text("basis.cuda_graphs_mode_none", mode=cudagraph_mode) if not piecewise + full else \
                 join_texts([cg_basis, Text("basis.cuda_graphs_mode", mode=cudagraph_mode)])
+        if nccl_graphs[1] and piecewise + full:
+            # NCCL's captured all-reduces: every graph holds those of this stage's layers
+            stage_layers = cdiv(layers, pp)
+            typical, low, high = nccl_graph_bytes(piecewise + full, stage_layers, tp)
+            surely = nccl_graphs[0]
+            cg = (cg[0] + (typical if surely else 0), cg[1] + (low if surely else 0), cg[2] + high)
+            per_layer = NCCL_GRAPH_MIB_PER_LAYER[min(tp, 3)][0]
+            cg_basis = join_texts([cg_basis, Text("basis.cuda_graphs_nccl" if surely else "basis.cuda_graphs_nccl_possible",
+                                                  layers=stage_layers, per_layer=per_layer, gib=typical / GIB)])
         if drafter_graphs_in_estimate(version, model_runner_v2, spec_method) and cg[2]:
             cg = (cg[0], cg[1], cg[2] + int(DRAFTER_GRAPHS_HIGH_GIB * GIB))
             cg_basis = join_texts([cg_basis, Text("basis.cuda_graphs_drafter", high=DRAFTER_GRAPHS_HIGH_GIB)])

@@ -39,6 +39,8 @@ def serve_command(model: str, r: Resolved, kv_name: str = "auto", prefix_caching
         flag("--data-parallel-size", s.data_parallel_size)
     if s.enable_expert_parallel:
         flag("--enable-expert-parallel")
+    if s.disable_custom_all_reduce:
+        flag("--disable-custom-all-reduce")
     if s.kv_connector:      # the role is the deployment's (kv_producer / kv_consumer on split prefill/decode)
         flag("--kv-transfer-config", json.dumps({"kv_connector": s.kv_connector, "kv_role": "kv_both"},
                                                 separators=(",", ":")))

@@ -100,6 +100,7 @@ VLLM_SPELLING = {
     "optimization_level": "--optimization-level", "enable_chunked_prefill": "--enable-chunked-prefill",
     "hf_overrides": "--hf-overrides", "data_parallel_size": "--data-parallel-size",
     "enable_expert_parallel": "--enable-expert-parallel", "kv_connector": "--kv-transfer-config",
+    "disable_custom_all_reduce": "--disable-custom-all-reduce",
     "limit_mm_per_prompt": "--limit-mm-per-prompt", "mm_processor_kwargs": "--mm-processor-kwargs",
     "mamba_ssm_cache_dtype": "--mamba-ssm-cache-dtype", "kv_cache_memory_bytes": "--kv-cache-memory-bytes",
     "num_gpu_blocks_override": "--num-gpu-blocks-override", "cpu_offload_gb": "--cpu-offload-gb",
@@ -131,7 +132,7 @@ _BOOL_SETTINGS = ("enforce_eager", "enable_prefix_caching", "disable_hybrid_kv_c
                   "flashinfer_sampler", "cudagraph_memory_profiling", "model_runner_v2", "mxfp4_marlin",
                   "skip_mm_profiling", "language_model_only", "pinned_memory", "enable_chunked_prefill",
                   "allow_long_max_model_len", "disable_sliding_window", "enable_expert_parallel",
-                  "fp4_indexer_cache", "enable_extensible_kv_cache")
+                  "fp4_indexer_cache", "enable_extensible_kv_cache", "disable_custom_all_reduce")
 
 
 AUTO_MAX_MODEL_LEN = -1
@@ -246,6 +247,7 @@ class Settings:
     pipeline_parallel_size: int = 1
     data_parallel_size: int = 1                 # engines side by side (-dp); each sizes its own GPUs
     enable_expert_parallel: bool | None = None  # -ep: a MoE model's experts placed whole across the TP GPUs
+    disable_custom_all_reduce: bool | None = None   # NCCL runs every TP all-reduce, inside CUDA graphs too
     kv_connector: str | None = None             # --kv-transfer-config's kv_connector (KV_CONNECTORS); None: none
     decode_context_parallel_size: int = 1
     gpu_memory_utilization: float | None = None

@@ -235,11 +235,6 @@ WITHOUT_MEMORY = frozenset({
     "--expert-placement-strategy", "--enable-ep-weight-filter", "--num-redundant-experts",
     "--dbo-decode-token-threshold", "--dbo-prefill-token-threshold", "--mm-encoder-fp8-scale-path",
     "--mm-encoder-fp8-scale-save-path", "--mm-encoder-fp8-scale-save-margin",
-    # vLLM's custom all-reduce keeps about 24 MiB per GPU (an 8 MiB metadata + staging buffer, an 8 MiB
-    # IPC buffer, 8 MiB of graph-buffer pointers: device_communicators/custom_all_reduce.py, v0.33), and
-    # is off anyway where GPUs lack peer-to-peer; without it the per-peer term's NCCL part stays. Five
-    # stored TP 2/4 runs with the flag (L40S, H100, RTX 5090, MI300X, RTX 3090) land at -5.1% to 0.0%
-    "--disable-custom-all-reduce",
     # v0.34: admission of requests by the prefix cache's state (the scheduler's, within the batch limits), KV
     # connector loads in flight, a CUDA checkpoint taken at start-up, the order safetensors files load in, the
     # headless client's handshake address
@@ -247,8 +242,7 @@ WITHOUT_MEMORY = frozenset({
     "--checkpoint-prepare-on-startup", "--shuffle-safetensors-files", "--headless-client-handshake-address",
 })
 """Flags that do not change what vLLM sizes on the GPU (--swap-space is host memory for the V0
-engine's swapped blocks), or by far less than the spread of kvcalc's per-peer term
-(--disable-custom-all-reduce), or by less than the estimate's band (a forced --linear-backend)."""
+engine's swapped blocks), or by less than the estimate's band (a forced --linear-backend)."""
 
 ENV_WITHOUT_MEMORY = frozenset({
     "VLLM_MARLIN_INPUT_DTYPE",      # Marlin's 8-bit activations, up to v0.33 (commandline.REMOVED_ENVIRONMENT)

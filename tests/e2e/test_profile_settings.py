@@ -161,6 +161,33 @@ def test_expert_parallelism_places_whole_experts_on_each_gpu(py_page):
                    "64 of the 128", model="Qwen/Qwen3-30B-A3B", tensor_parallel_size=2, max_model_len=8192)
 
 
+def test_turning_custom_all_reduce_off_prices_nccl_inside_the_graphs(py_page):
+    """--disable-custom-all-reduce (Advanced): two H100 SXM GPUs keep vLLM's custom all-reduce, so
+    with the flag NCCL runs the all-reduces inside the CUDA graphs, which then cost more: the graph
+    term grows, the pool shrinks, the terms say why, the serve command carries the flag and the link
+    restores the tick."""
+    page = py_page
+    form = {"model": "Qwen/Qwen3-32B", "tensor_parallel_size": 2}
+    fresh_form(page)
+    open_advanced(page)
+    base = set_form(page, **form)
+    wait_request(page, base)
+    page.get_by_test_id("no-custom-ar").check()
+    want = page_request(**form)
+    want["settings"]["disable_custom_all_reduce"] = True
+    wait_request(page, want)
+    on, off = oracle(want)["result"], oracle(base)["result"]
+    assert_numbers_match(page, on)
+    assert cuda_graphs_gib(on) > cuda_graphs_gib(off) + 0.5 and on["estimated"]["tokens"] < off["estimated"]["tokens"]
+    expect(page.locator("#terms")).to_contain_text("--disable-custom-all-reduce")
+    expect(page.get_by_test_id("serve-command")).to_contain_text("--disable-custom-all-reduce")
+    expect(page).to_have_url(re.compile(r"[?&]ncar=1(&|$)"))
+    page.goto(page.url)
+    expect(page.get_by_test_id("no-custom-ar")).to_be_checked()
+    wait_request(page, want)
+    fresh_form(page)
+
+
 def test_a_nixl_connector_is_sized_as_the_pool_without_it(py_page):
     """--kv-transfer-config (Advanced, KV connector): NixlConnector keeps no GPU buffer of its own, so
     Qwen3-8B's pool on vLLM 0.33 is the same with it (v0.34 turns its extensible cache off for NIXL:
