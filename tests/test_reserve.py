@@ -1385,14 +1385,14 @@ def test_nccl_runs_the_graphs_all_reduces_where_the_custom_all_reduce_stays_off(
     peer-to-peer may be refused it on a host, so there NCCL is possible, not sure."""
     from kvcalc.reserve import nccl_in_graphs  # noqa: PLC0415
     sure, possible, none = (True, True), (False, True), (False, False)
-    assert nccl_in_graphs(1, "cuda", False, False) == none
-    assert nccl_in_graphs(2, "cuda", False, False) == sure           # GeForce pair
-    assert nccl_in_graphs(4, "cuda", True, False) == sure            # RTX PRO 6000s: PCIe only
-    assert nccl_in_graphs(2, "cuda", True, False) == possible        # two PCIe cards with peer-to-peer
-    assert nccl_in_graphs(8, "cuda", True, True) == none             # HGX board
-    assert nccl_in_graphs(3, "cuda", True, True) == sure             # a size the custom all-reduce does not serve
-    assert nccl_in_graphs(2, "cuda", True, True, custom_all_reduce=False) == sure
-    assert nccl_in_graphs(4, "rocm", False, False) == none           # ROCm prices its graphs per layer already
+    assert nccl_in_graphs(1, "cuda", False, True) == none
+    assert nccl_in_graphs(2, "cuda", False, True) == sure            # a GeForce pair: the driver refuses P2P
+    assert nccl_in_graphs(4, "cuda", False, False) == sure           # RTX PRO 6000s, L20s: PCIe only
+    assert nccl_in_graphs(2, "cuda", False, False) == possible       # two data-centre PCIe cards
+    assert nccl_in_graphs(8, "cuda", True, False) == none            # HGX board
+    assert nccl_in_graphs(3, "cuda", True, False) == sure            # a size the custom all-reduce does not serve
+    assert nccl_in_graphs(2, "cuda", True, False, custom_all_reduce=False) == sure
+    assert nccl_in_graphs(4, "rocm", False, True) == none            # ROCm prices its graphs per layer already
 
 
 def test_nccl_inside_the_graphs_gives_the_estimates_public_pcie_starts_print():
@@ -1428,6 +1428,8 @@ def test_turning_the_custom_all_reduce_off_prices_nccl_in_the_graphs():
     assert off.bytes - on.bytes == pytest.approx(count * per_graph, rel=0.01)
     assert "custom all-reduce" not in on.basis and "--disable-custom-all-reduce" in off.basis
     pcie = graphs("rtx-pro-6000")
+    assert "band's top adds" in graphs("l40s").basis        # a data-centre pair: peer-to-peer by host
+    assert "band's top adds" not in graphs("rtx-4090").basis and "custom all-reduce" in graphs("rtx-4090").basis
     assert pcie.bytes == on.bytes
     assert pcie.high - on.high == pytest.approx(count * NCCL_GRAPH_MIB_PER_LAYER[2][2] * 64 * (1 << 20), rel=0.01)
     assert "band's top adds" in pcie.basis

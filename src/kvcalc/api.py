@@ -72,7 +72,8 @@ def custom_gpu(total_gib: float, base: Gpu | None = None) -> Gpu:
                int(total_gib * (1 << 30)), b.cuda_names if b else (), (),
                b.arch if b else "ada", b.compute_capability if b else "8.9",
                b.platform if b else "cuda", b.vendor if b else "", b.unified_memory if b else False, (),
-               b.peer_to_peer if b else True, b.nvswitch if b else False, b.nvlink_all_pairs if b else False)
+               b.peer_to_peer if b else True, b.nvswitch if b else False, b.nvlink_all_pairs if b else False,
+               b.driver_blocks_peer_to_peer if b else False)
 
 
 def resolve_model(req: dict[str, Any]) -> tuple[str, dict[str, Any], int | None]:

@@ -37,6 +37,7 @@ class Gpu:
     peer_to_peer: bool = True   # NCCL's per-peer buffers in GPU memory (reserve.non_torch_estimate)
     nvswitch: bool = False      # NVSwitch multicast between the GPUs (FlashInfer's MNNVL all-reduce)
     nvlink_all_pairs: bool = False  # every pair of a board's GPUs NVLink-connected: custom all-reduce above TP 2
+    driver_blocks_peer_to_peer: bool = False    # GeForce: no peer-to-peer whatever the host (peer_to_peer_basis)
     total_estimated: bool = False   # the total is derived from sister cards, not measured on this one (its basis says how)
 
     @property
@@ -75,7 +76,7 @@ def parse_gpus(data: Any) -> tuple[Gpu, ...]:
                 tuple(g.get("aliases") or ()), g.get("arch", ""), str(g.get("compute_capability", "")),
                 g.get("platform", "cuda"), g.get("vendor", ""), bool(g.get("unified_memory")),
                 tuple(g.get("source") or ()), bool(g.get("peer_to_peer", True)), bool(g.get("nvswitch", False)),
-                bool(g.get("nvlink_all_pairs", False)),
+                bool(g.get("nvlink_all_pairs", False)), bool(g.get("driver_blocks_peer_to_peer", False)),
                 str(g.get("total_bytes_basis", "")).lower().startswith("estimated"))
             for g in data["gpus"])
     except (KeyError, TypeError, ValueError) as exc:

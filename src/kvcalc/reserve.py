@@ -1625,18 +1625,20 @@ messages, for which NCCL may use fewer channels, but five starts do not fix how 
 capture sizes."""
 
 
-def nccl_in_graphs(tp: int, platform: str, peer_to_peer: bool, nvlink_all_pairs: bool,
+def nccl_in_graphs(tp: int, platform: str, nvlink_all_pairs: bool, driver_blocks_peer_to_peer: bool,
                    custom_all_reduce: bool = True) -> tuple[bool, bool]:
     """Whether NCCL runs the TP all-reduces inside the captured graphs (surely, possibly): where vLLM's
     custom all-reduce stays off (custom_all_reduce.py, v0.10-v0.34): --disable-custom-all-reduce
     (``custom_all_reduce`` False), a TP size it does not serve, more than two GPUs that are not all
     NVLink-connected ("not supported on more than two PCIe-only GPUs"), or GPUs without peer-to-peer
-    ("lacks GPU P2P capability"). Two PCIe cards that allow peer-to-peer may still be refused it
-    (virtual machines, containers), so there NCCL is possible. CUDA only: ROCm prices its graphs
-    per layer already (``ROCM_GRAPH_MIB_PER_LAYER``)."""
+    ("lacks GPU P2P capability"), which GeForce drivers refuse (``driver_blocks_peer_to_peer``). Two
+    data-centre PCIe cards may have it or be refused it by their host: public TP 2 starts on L40S and
+    L20 pairs register the custom all-reduce's graph buffers while others print no peer-to-peer, so
+    there NCCL is possible, as it is on any pair not linked by NVLink. CUDA only: ROCm prices its
+    graphs per layer already (``ROCM_GRAPH_MIB_PER_LAYER``)."""
     if platform != "cuda" or tp < 2:
         return False, False
-    if not custom_all_reduce or not peer_to_peer or tp not in CUSTOM_ALL_REDUCE_WORLD_SIZES or \
+    if not custom_all_reduce or driver_blocks_peer_to_peer or tp not in CUSTOM_ALL_REDUCE_WORLD_SIZES or \
             (tp > 2 and not nvlink_all_pairs):
         return True, True
     return False, not nvlink_all_pairs
