@@ -422,6 +422,9 @@ def test_a_pasted_serve_line_runs_with_the_flags_that_leave_memory_alone(capsys)
     (["-O", "fast"], "-O: only a compilation config given as JSON"),
     (["--compilation-config", '{"pass_config": {}}'], "the other keys (pass_config)"),
     (["--frobnicate", "3"], "unrecognized arguments: --frobnicate (no vLLM flag kvcalc knows"),
+    # a shortened flag is the option it starts (--language-model-only, a switch): the word after it is left over
+    (["--lang", "zh"], "unexpected value: zh (no flag before it takes a value"),
+    (["--enforce-eager", "yes"], "unexpected value: yes"),
 ])
 def test_flags_that_change_memory_kvcalc_does_not_model_are_refused(capsys, argv, needle):
     code, out, err = run(capsys, "estimate", "--model", "Qwen/Qwen3-8B", "--gpu", "h100", *argv)

@@ -1383,16 +1383,15 @@ def test_nccl_runs_the_graphs_all_reduces_where_the_custom_all_reduce_stays_off(
     that are not all NVLink-connected, for TP sizes it does not serve and with
     --disable-custom-all-reduce; NCCL then runs inside the graphs. Two PCIe cards that allow
     peer-to-peer may be refused it on a host, so there NCCL is possible, not sure."""
-    from kvcalc.reserve import nccl_in_graphs  # noqa: PLC0415
-    sure, possible, none = (True, True), (False, True), (False, False)
-    assert nccl_in_graphs(1, "cuda", False, True) == none
-    assert nccl_in_graphs(2, "cuda", False, True) == sure            # a GeForce pair: the driver refuses P2P
-    assert nccl_in_graphs(4, "cuda", False, False) == sure           # RTX PRO 6000s, L20s: PCIe only
-    assert nccl_in_graphs(2, "cuda", False, False) == possible       # two data-centre PCIe cards
-    assert nccl_in_graphs(8, "cuda", True, False) == none            # HGX board
-    assert nccl_in_graphs(3, "cuda", True, False) == sure            # a size the custom all-reduce does not serve
-    assert nccl_in_graphs(2, "cuda", True, False, custom_all_reduce=False) == sure
-    assert nccl_in_graphs(4, "rocm", False, True) == none            # ROCm prices its graphs per layer already
+    from kvcalc.reserve import NcclGraphs, nccl_in_graphs  # noqa: PLC0415
+    assert nccl_in_graphs(1, "cuda", False, True) == NcclGraphs()
+    assert nccl_in_graphs(2, "cuda", False, True) == NcclGraphs(True, True, "no_p2p")   # GeForce: the driver refuses
+    assert nccl_in_graphs(4, "cuda", False, False) == NcclGraphs(True, True, "pcie")    # RTX PRO 6000s, L20s
+    assert nccl_in_graphs(2, "cuda", False, False) == NcclGraphs(False, True, "p2p_by_host")  # data-centre PCIe pair
+    assert nccl_in_graphs(8, "cuda", True, False) == NcclGraphs()                       # HGX board
+    assert nccl_in_graphs(3, "cuda", True, False) == NcclGraphs(True, True, "tp_size")
+    assert nccl_in_graphs(2, "cuda", True, False, custom_all_reduce=False) == NcclGraphs(True, True, "flag")
+    assert nccl_in_graphs(4, "rocm", False, True) == NcclGraphs()    # ROCm prices its graphs per layer already
 
 
 def test_nccl_inside_the_graphs_gives_the_estimates_public_pcie_starts_print():

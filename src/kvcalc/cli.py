@@ -612,6 +612,10 @@ def _unknown_flags(command: str, rest: list[str]) -> str | None:
     if command not in ("estimate", "serve", "plan", "levers"):
         return f"unrecognized arguments: {' '.join(rest)}"
     ignored, refused, strange = sort_unknown(rest)
+    stray = [t for t in strange if not t.startswith("-")]
+    if stray:
+        return (f"unexpected value: {' '.join(stray)} (no flag before it takes a value; note that a shortened "
+                f"flag is read as the one option it starts, as vLLM reads it: --lang is --language-model-only)")
     if strange:
         return (f"unrecognized arguments: {' '.join(strange)} (no vLLM flag kvcalc knows; flags that leave GPU "
                 f"memory alone, such as --port or --served-model-name, are accepted and ignored)")

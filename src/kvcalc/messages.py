@@ -1408,17 +1408,30 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "在 ROCm 上每个 graph 每个解码层约 {per_layer:g} MiB（这里共 {layers} 层），远多于 CUDA（公开的 MI300X 与 MI355X 日志）"),
     "basis.cuda_graphs_nccl": (
         "plus {gib:.2f} GiB because NCCL, not vLLM's custom all-reduce, runs the all-reduces inside the graphs "
-        "(no peer-to-peer, more than two GPUs without NVLink between every pair, or --disable-custom-all-reduce): "
-        "about {per_layer:g} MiB per graph for each of the {layers} decoder layers, in public PCIe starts",
-        "再加 {gib:.2f} GiB：graph 内的 all-reduce 由 NCCL 而非 vLLM 的 custom all-reduce 执行（GPU 之间无点对点访问、"
-        "两张以上 GPU 未两两以 NVLink 相连，或设置了 --disable-custom-all-reduce）：按公开的 PCIe 启动日志，"
-        "每个 graph 在 {layers} 个解码层中每层约 {per_layer:g} MiB"),
+        "({why}): about {per_layer:g} MiB per graph for each of the {layers} decoder layers, in public PCIe starts",
+        "再加 {gib:.2f} GiB：graph 内的 all-reduce 由 NCCL 而非 vLLM 的 custom all-reduce 执行（{why}）："
+        "按公开的 PCIe 启动日志，每个 graph 在 {layers} 个解码层中每层约 {per_layer:g} MiB"),
     "basis.cuda_graphs_nccl_possible": (
         "the band's top adds what NCCL's captured all-reduces would cost, about {gib:.2f} GiB ({per_layer:g} MiB "
-        "per graph for each of the {layers} decoder layers), in case the host refuses peer-to-peer and vLLM's "
-        "custom all-reduce stays off",
+        "per graph for each of the {layers} decoder layers), in case vLLM's custom all-reduce stays off ({why})",
         "区间上限另加 NCCL 在 graph 内执行 all-reduce 的开销，约 {gib:.2f} GiB（每个 graph 在 {layers} 个解码层中"
-        "每层约 {per_layer:g} MiB），以防主机不允许点对点访问而使 vLLM 的 custom all-reduce 关闭"),
+        "每层约 {per_layer:g} MiB），以防 vLLM 的 custom all-reduce 关闭（{why}）"),
+    "nccl.why_flag": (
+        "--disable-custom-all-reduce turns it off",
+        "--disable-custom-all-reduce 关闭了它"),
+    "nccl.why_tp_size": (
+        "it serves TP sizes of 2, 4, 6 and 8 only",
+        "它只支持 2、4、6、8 的 TP 规模"),
+    "nccl.why_pcie": (
+        "it does not run on more than two GPUs unless NVLink links every pair",
+        "两张以上的 GPU 除非两两以 NVLink 相连，否则它不会运行"),
+    "nccl.why_no_p2p": (
+        "it needs peer-to-peer access, which GeForce drivers refuse",
+        "它需要点对点访问，而 GeForce 驱动不允许"),
+    "nccl.why_p2p_by_host": (
+        "two GPUs without NVLink keep it only where the host allows peer-to-peer, as public L40S and L20 pairs did "
+        "and Kaggle's T4 pair did not",
+        "两张没有 NVLink 的 GPU 只有在主机允许点对点访问时才会启用它：公开的 L40S 与 L20 双卡如此，Kaggle 的 T4 双卡则不然"),
     "basis.cold_compile": (
         "a first start compiles the model inside vLLM's profiling: its temporaries ({peak:.2f} GiB, about "
         "one copy of the {table:.2f} GiB input-embedding table one GPU holds) count where they exceed the "

@@ -1625,9 +1625,22 @@ messages, for which NCCL may use fewer channels, but five starts do not fix how 
 capture sizes."""
 
 
+@dataclass(frozen=True)
+class NcclGraphs:
+    """Whether NCCL runs the TP all-reduces inside the captured graphs, and why (``NCCL_REASONS``)."""
+    surely: bool = False
+    possibly: bool = False
+    why: str = ""
+
+
+NCCL_REASONS = {"flag": Text("nccl.why_flag"), "tp_size": Text("nccl.why_tp_size"), "pcie": Text("nccl.why_pcie"),
+                "no_p2p": Text("nccl.why_no_p2p"), "p2p_by_host": Text("nccl.why_p2p_by_host")}
+"""Why the custom all-reduce stays off (or may), in words, by ``NcclGraphs.why``."""
+
+
 def nccl_in_graphs(tp: int, platform: str, nvlink_all_pairs: bool, driver_blocks_peer_to_peer: bool,
-                   custom_all_reduce: bool = True) -> tuple[bool, bool]:
-    """Whether NCCL runs the TP all-reduces inside the captured graphs (surely, possibly): where vLLM's
+                   custom_all_reduce: bool = True) -> NcclGraphs:
+    """Whether NCCL runs the TP all-reduces inside the captured graphs (surely, possibly, why): where vLLM's
     custom all-reduce stays off (custom_all_reduce.py, v0.10-v0.34): --disable-custom-all-reduce
     (``custom_all_reduce`` False), a TP size it does not serve, more than two GPUs that are not all
     NVLink-connected ("not supported on more than two PCIe-only GPUs"), or GPUs without peer-to-peer
@@ -1637,11 +1650,12 @@ def nccl_in_graphs(tp: int, platform: str, nvlink_all_pairs: bool, driver_blocks
     there NCCL is possible, as it is on any pair not linked by NVLink. CUDA only: ROCm prices its
     graphs per layer already (``ROCM_GRAPH_MIB_PER_LAYER``)."""
     if platform != "cuda" or tp < 2:
-        return False, False
-    if not custom_all_reduce or driver_blocks_peer_to_peer or tp not in CUSTOM_ALL_REDUCE_WORLD_SIZES or \
-            (tp > 2 and not nvlink_all_pairs):
-        return True, True
-    return False, not nvlink_all_pairs
+        return NcclGraphs()
+    why = "flag" if not custom_all_reduce else "tp_size" if tp not in CUSTOM_ALL_REDUCE_WORLD_SIZES else \
+        "pcie" if tp > 2 and not nvlink_all_pairs else "no_p2p" if driver_blocks_peer_to_peer else ""
+    if why:
+        return NcclGraphs(True, True, why)
+    return NcclGraphs() if nvlink_all_pairs else NcclGraphs(False, True, "p2p_by_host")
 
 
 def nccl_graph_bytes(graphs: int, layers: int, tp: int) -> tuple[int, int, int]:
@@ -1964,7 +1978,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      expert_parallel: bool = False, fp4_indexer: bool = False,
                      graphs_captured: bool = False, flashinfer_workspace: int = FLASHINFER_WORKSPACE_BYTES,
                      flashinfer_trtllm_decode: bool = False,
-                     nccl_graphs: tuple[bool, bool] = (False, False)) -> ReserveEstimate:
+                     nccl_graphs: NcclGraphs = NcclGraphs()) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -2094,15 +2108,16 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         if cudagraph_mode is not None:
             cg_basis = Text("basis.cuda_graphs_mode_none", mode=cudagraph_mode) if not piecewise + full else \
                 join_texts([cg_basis, Text("basis.cuda_graphs_mode", mode=cudagraph_mode)])
-        if nccl_graphs[1] and piecewise + full:
+        if nccl_graphs.possibly and piecewise + full:
             # NCCL's captured all-reduces: every graph holds those of this stage's layers
             stage_layers = cdiv(layers, pp)
             typical, low, high = nccl_graph_bytes(piecewise + full, stage_layers, tp)
-            surely = nccl_graphs[0]
+            surely = nccl_graphs.surely
             cg = (cg[0] + (typical if surely else 0), cg[1] + (low if surely else 0), cg[2] + high)
             per_layer = NCCL_GRAPH_MIB_PER_LAYER[min(tp, 3)][0]
             cg_basis = join_texts([cg_basis, Text("basis.cuda_graphs_nccl" if surely else "basis.cuda_graphs_nccl_possible",
-                                                  layers=stage_layers, per_layer=per_layer, gib=typical / GIB)])
+                                                  layers=stage_layers, per_layer=per_layer, gib=typical / GIB,
+                                                  why=NCCL_REASONS[nccl_graphs.why])])
         if drafter_graphs_in_estimate(version, model_runner_v2, spec_method) and cg[2]:
             cg = (cg[0], cg[1], cg[2] + int(DRAFTER_GRAPHS_HIGH_GIB * GIB))
             cg_basis = join_texts([cg_basis, Text("basis.cuda_graphs_drafter", high=DRAFTER_GRAPHS_HIGH_GIB)])

@@ -374,7 +374,8 @@ are the defaults."""
 def sort_unknown(tokens: list[str]) -> tuple[list[str], dict[str, str], list[str]]:
     """The tokens argparse did not know, as (flags ignored, flags refused with their reason, tokens
     that are no vLLM flag kvcalc knows). A value belongs to the flag before it; ``--flag=value``
-    is one token. ``--enable-chunked-prefill`` on its own (always on in the V1 engine) and the
+    is one token; a word with no unknown flag before it is a stray one (``--lang zh`` reads as
+    --language-model-only, as argparse expands a prefix, and leaves ``zh``). ``--enable-chunked-prefill`` on its own (always on in the V1 engine) and the
     harmless values of ``BY_VALUE`` change nothing kvcalc sizes and are ignored."""
     ignored: list[str] = []
     refused: dict[str, str] = {}
@@ -400,6 +401,8 @@ def sort_unknown(tokens: list[str]) -> tuple[list[str], dict[str, str], list[str
         elif flag in BY_VALUE:
             _by_value(flag, token, ignored, refused)
             flag = None
+        elif flag is None:      # a word no unknown flag before it can take: argparse left it over
+            strange.append(token)
     return ignored, refused, strange
 
 
