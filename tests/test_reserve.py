@@ -1384,14 +1384,16 @@ def test_nccl_runs_the_graphs_all_reduces_where_the_custom_all_reduce_stays_off(
     --disable-custom-all-reduce; NCCL then runs inside the graphs. Two PCIe cards that allow
     peer-to-peer may be refused it on a host, so there NCCL is possible, not sure."""
     from kvcalc.reserve import NcclGraphs, nccl_in_graphs  # noqa: PLC0415
-    assert nccl_in_graphs(1, "cuda", False, True) == NcclGraphs()
-    assert nccl_in_graphs(2, "cuda", False, True) == NcclGraphs(True, True, "no_p2p")   # GeForce: the driver refuses
-    assert nccl_in_graphs(4, "cuda", False, False) == NcclGraphs(True, True, "pcie")    # RTX PRO 6000s, L20s
-    assert nccl_in_graphs(2, "cuda", False, False) == NcclGraphs(False, True, "p2p_by_host")  # data-centre PCIe pair
-    assert nccl_in_graphs(8, "cuda", True, False) == NcclGraphs()                       # HGX board
-    assert nccl_in_graphs(3, "cuda", True, False) == NcclGraphs(True, True, "tp_size")
-    assert nccl_in_graphs(2, "cuda", True, False, custom_all_reduce=False) == NcclGraphs(True, True, "flag")
-    assert nccl_in_graphs(4, "rocm", False, True) == NcclGraphs()    # ROCm prices its graphs per layer already
+    assert nccl_in_graphs(1, "cuda", False, False) == NcclGraphs()
+    assert nccl_in_graphs(2, "cuda", False, False, driver_refuses=True) == NcclGraphs(True, True, "no_p2p")  # GeForce
+    assert nccl_in_graphs(2, "cuda", False, False) == NcclGraphs(True, True, "no_p2p_set")   # as a log or the user says
+    assert nccl_in_graphs(4, "cuda", False, None) == NcclGraphs(True, True, "pcie")    # RTX PRO 6000s, L20s
+    assert nccl_in_graphs(2, "cuda", False, None) == NcclGraphs(False, True, "p2p_by_host")  # a PCIe pair, host unknown
+    assert nccl_in_graphs(2, "cuda", False, True) == NcclGraphs()                      # a PCIe pair said to have it
+    assert nccl_in_graphs(8, "cuda", True, True) == NcclGraphs()                       # HGX board
+    assert nccl_in_graphs(3, "cuda", True, True) == NcclGraphs(True, True, "tp_size")
+    assert nccl_in_graphs(2, "cuda", True, True, custom_all_reduce=False) == NcclGraphs(True, True, "flag")
+    assert nccl_in_graphs(4, "rocm", False, False) == NcclGraphs()   # ROCm prices its graphs per layer already
 
 
 def test_nccl_inside_the_graphs_gives_the_estimates_public_pcie_starts_print():

@@ -155,6 +155,7 @@ const FIELDS = [
   ["mr", "model-runner", ""],
   ["cc", "compile-cache", ""],
   ["pm", "pinned-memory", ""],
+  ["p2p", "peer-to-peer", ""],
   ["mx", "mxfp4-marlin", ""],
   ["fi", "fp4-indexer", ""],
   ["smp", "skip-mm-profiling", false],
@@ -261,6 +262,7 @@ function profileSettings() {
   const xkv = $("extensible-kv").value;
   const cc = $("compile-cache").value;
   const pm = $("pinned-memory").value;
+  const p2p = $("peer-to-peer").value;
   const mx = $("mxfp4-marlin").value;
   const fi = $("fp4-indexer").value;
   const perf = $("performance-mode").value;
@@ -282,6 +284,7 @@ function profileSettings() {
     ...(mr === "" ? {} : { model_runner_v2: mr === "1" }),
     ...(cc === "" ? {} : { compile_cache: cc }),
     ...(pm === "" ? {} : { pinned_memory: false }),
+    ...(p2p === "" ? {} : { peer_to_peer: p2p === "1" }),
     ...(mx === "" ? {} : { mxfp4_marlin: mx === "1" }),
     ...(fi === "" ? {} : { fp4_indexer_cache: true }),
     ...(perf === "" ? {} : { performance_mode: perf }),
@@ -598,6 +601,7 @@ function renderSettingsUsed(r) {
       ? [[S("cc_label"), compileCacheText(s.compile_cache)]]
       : []),
     ...(s.pinned_memory === false ? [[S("pm_label"), S("pm_off")]] : []),
+    ...(s.peer_to_peer != null ? [[S("p2p_label"), S(s.peer_to_peer ? "p2p_on" : "p2p_off")]] : []),
     ...(s.mxfp4_marlin != null ? [[S("mx_label"), S(s.mxfp4_marlin ? "mx_on" : "mx_off")]] : []),
     ...(s.fp4_indexer_cache ? [[S("fi_label"), S("fi_on")]] : []),
     ...(s.language_model_only ? [["--language-model-only", S("used_on")]] : []),
@@ -1234,6 +1238,7 @@ const LOG_FIELDS = [
   ["model_runner_v2", "model-runner", ""],
   ["compile_cache", "compile-cache", ""],
   ["pinned_memory", "pinned-memory", ""],
+  ["peer_to_peer", "peer-to-peer", ""],
   ["mxfp4_marlin", "mxfp4-marlin", ""],
   ["fp4_indexer_cache", "fp4-indexer", ""],
   ["skip_mm_profiling", "skip-mm-profiling", false],
@@ -1253,6 +1258,7 @@ function settingName(k) {
   if (k === "model") return S("name_model");
   if (k === "compile_cache") return S("name_compile_cache");
   if (k === "pinned_memory") return S("pm_label");
+  if (k === "peer_to_peer") return S("p2p_label");
   if (k === "mxfp4_marlin") return S("mx_label");
   if (k === "fp4_indexer_cache") return S("fi_label");
   if (k === "gpu") return S("name_gpu");
@@ -1271,6 +1277,7 @@ function settingText(k, v) {
   if (k === "model_runner_v2") return S(v ? "runner_v2" : "runner_v1");
   if (k === "compile_cache") return compileCacheText(v);
   if (k === "pinned_memory") return S(v === false ? "pm_off" : "pm_unset");
+  if (k === "peer_to_peer") return S(v === true ? "p2p_on" : v === false ? "p2p_off" : "p2p_unset");
   if (k === "mxfp4_marlin") return S(v ? "mx_on" : "mx_off");
   if (k === "fp4_indexer_cache") return S(v ? "fi_on" : "fi_unset");
   if (k === "enable_prefix_caching") return v ? "--enable-prefix-caching" : "--no-enable-prefix-caching";

@@ -239,7 +239,7 @@ def log_total_differs(gpu: Gpu, total_gib: float) -> bool:
 
 
 UNSTATED_BY_FLAGS = ("vllm_version", "weights", "avg_tokens", "entrypoint", "compile_cache", "pinned_memory",
-                     *ENV_SETTINGS)
+                     "peer_to_peer", *ENV_SETTINGS)
 """What a log's non-default args or a serve command leave unsaid, so the form's choice stands: the
 release (unless a log or an image tag names it), the checkpoint's format (a model id may name a
 quantized variant the catalog lacks), kvcalc's own settings and vLLM's environment variables."""

@@ -187,6 +187,12 @@ def _model_flags(p: Any) -> None:
                    help="cold: a first start (the torch.compile cache ~/.cache/vllm is empty, as in a "
                         "fresh container); warm: a restart that loads the compiled graphs, whose pool is "
                         "larger by the 'first-start compile' term (v0.27+; v0.19+ for untied embeddings). Default: a first start")
+    p.add_argument("--peer-to-peer", type=_flag_bool, metavar="on|off",
+                   help="whether the tensor-parallel GPUs reach each other directly (nvidia-smi topo -p2p r; "
+                        "vLLM prints 'Custom allreduce is disabled because your platform lacks GPU P2P capability' "
+                        "when they do not): NCCL's buffers per peer, and NCCL inside the CUDA graphs without it. "
+                        "Default: as the GPU catalog has the card (GeForce: off; NVLink boards and professional "
+                        "cards: on; data-centre PCIe cards: off, their graphs' NCCL share in the band)")
     p.add_argument("--pinned-memory", type=_flag_bool, metavar="on|off",
                    help="off under WSL2 (vLLM prints 'Using pin_memory=False as WSL is detected') unless "
                         "VLLM_WSL2_ENABLE_PIN_MEMORY=1 (v0.24+): from v0.30 model runner V2 then keeps every "

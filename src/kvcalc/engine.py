@@ -128,6 +128,18 @@ def uses_model_runner_v2(arch: ModelArch, version: Version, spec_method: str | N
     return applies(Rule.MRV2_LISTED_MOE, version) or (not arch.is_moe and arch.quant_method is None)
 
 
+def _peer_to_peer(gpu: Gpu, s: Settings) -> bool | None:
+    """Whether the TP GPUs reach each other directly, for vLLM's custom all-reduce: as the user or a log
+    says (``Settings.peer_to_peer``), else no for cards whose driver refuses it (GeForce), yes on
+    NVLink boards, and not known (None: the host decides; a virtual machine or GPUs under different CPU
+    sockets may refuse it) for PCIe cards."""
+    if s.peer_to_peer is not None:
+        return s.peer_to_peer
+    if gpu.driver_blocks_peer_to_peer:
+        return False
+    return True if gpu.nvlink_all_pairs else None
+
+
 def _v1_without_pinned_memory(resolved: Resolved, version: Version) -> tuple[Resolved, Settings, bool]:
     """A start without pinned host memory (WSL2) whose release would pick model runner V2, before
     V2 could run without it (Rule.MRV2_WITHOUT_PINNED_MEMORY): vLLM's default fails there ("UVA is
@@ -724,11 +736,13 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       platform=gpu.platform, flashinfer_sampler=s.flashinfer_sampler,
                                       max_model_len=r.max_model_len, mm_profiling=not profile_off(config, r),
                                       decode_query_len=1 + num_spec, capability_major=gpu.target.major,
-                                      hybrid=arch.has_state_layers, peer_to_peer=gpu.peer_to_peer,
+                                      hybrid=arch.has_state_layers,
+                                      peer_to_peer=gpu.peer_to_peer if s.peer_to_peer is None else s.peer_to_peer,
                                       nvswitch=gpu.nvswitch,
                                       nccl_graphs=nccl_in_graphs(s.tensor_parallel_size, gpu.platform,
-                                                                 gpu.nvlink_all_pairs, gpu.driver_blocks_peer_to_peer,
-                                                                 not s.disable_custom_all_reduce),
+                                                                 gpu.nvlink_all_pairs, _peer_to_peer(gpu, s),
+                                                                 not s.disable_custom_all_reduce,
+                                                                 s.peer_to_peer is None and gpu.driver_blocks_peer_to_peer),
                                       max_capture_size=s.max_cudagraph_capture_size,
                                       capture_sizes=r.capture_sizes, compiled=compiled,
                                       cudagraph_mode=cudagraph_mode_in_effect(s),

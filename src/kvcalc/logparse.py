@@ -122,6 +122,7 @@ class ParsedLog:
     runner_file_v2: bool | None = None    # the file that logged "Model loading took": model_runner.py is V2
     compile_cache: str | None = None    # "cold" when the log compiles the model, "warm" when it loads it
     pinned_memory: bool | None = None   # False: "Using 'pin_memory=False' as WSL is detected"
+    peer_to_peer: bool | None = None    # False: "Custom allreduce is disabled because ... lacks GPU P2P capability"
     mxfp4_marlin: bool | None = None    # MXFP4 experts on Marlin (True) or a native kernel (False)
     fp4_indexer_cache: bool | None = None  # DeepSeek-V4's MXFP4 indexer keys ("use_fp4_indexer_cache=True")
     performance_mode: str | None = None  # "Performance mode set to 'throughput'." (v0.17+)
@@ -215,7 +216,7 @@ class ParsedLog:
                             ("model_runner_v2", self.model_runner_v2 if self.model_runner_v2 is not None
                              else self._runner_from_file()),
                             ("compile_cache", self.compile_cache),
-                            ("pinned_memory", self.pinned_memory),
+                            ("pinned_memory", self.pinned_memory), ("peer_to_peer", self.peer_to_peer),
                             # not --moe-backend: it applies to every MoE format
                             ("mxfp4_marlin", self.mxfp4_marlin),
                             ("fp4_indexer_cache", self.fp4_indexer_cache)))
@@ -404,6 +405,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("Compiling a graph for", re.compile(r"Compiling a graph for (?:dynamic shape|compile range)"), "compile_cold"),
     ("Directly load", re.compile(r"Directly load (?:the compiled graph|AOT compilation)"), "compile_warm"),
     ("WSL is detected", re.compile(r"Using '?pin_memory=False'? as WSL is detected"), "unpinned"),
+    # vllm/distributed/device_communicators/custom_all_reduce.py (v0.10-v0.34): the TP GPUs failed vLLM's
+    # peer-to-peer test, so NCCL runs every all-reduce, without per-peer buffers in GPU memory
+    ("lacks GPU P2P capability", re.compile(r"Custom allreduce is disabled because (?:your )?platform lacks GPU P2P"),
+     "no_p2p"),
     # the kernels MXFP4 experts run on: vllm/model_executor/layers/quantization/mxfp4.py (v0.10.1-v0.18:
     # 'Using Marlin backend' / 'Using Triton backend' / 'Using FlashInfer MXFP4 ... backend for SM...')
     # and fused_moe/oracle/mxfp4.py (v0.19+: "Using 'MARLIN' Mxfp4 MoE backend.")
@@ -720,6 +725,8 @@ def _apply(log: ParsedLog, kind: str, m: re.Match[str]) -> bool:
         log.cudagraph_memory_profiling = g[0] == "enabled"
     elif kind == "unpinned":
         log.pinned_memory = False
+    elif kind == "no_p2p":
+        log.peer_to_peer = False
     elif kind == "fp4_indexer":
         log.fp4_indexer_cache = True
     elif kind in ("mxfp4_marlin", "mxfp4_native"):

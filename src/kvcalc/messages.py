@@ -1428,10 +1428,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "nccl.why_no_p2p": (
         "it needs peer-to-peer access, which GeForce drivers refuse",
         "它需要点对点访问，而 GeForce 驱动不允许"),
+    "nccl.why_no_p2p_set": (
+        "it needs peer-to-peer access, which these GPUs do not have, as set",
+        "它需要点对点访问，而按设置这些 GPU 没有"),
     "nccl.why_p2p_by_host": (
         "two GPUs without NVLink keep it only where the host allows peer-to-peer, as public L40S and L20 pairs did "
-        "and Kaggle's T4 pair did not",
-        "两张没有 NVLink 的 GPU 只有在主机允许点对点访问时才会启用它：公开的 L40S 与 L20 双卡如此，Kaggle 的 T4 双卡则不然"),
+        "and Kaggle's T4 pair did not: set the GPUs' peer-to-peer when you know it",
+        "两张没有 NVLink 的 GPU 只有在主机允许点对点访问时才会启用它：公开的 L40S 与 L20 双卡如此，Kaggle 的 T4 双卡则不然；"
+        "若已知，请设置 GPU 的点对点访问"),
     "basis.cold_compile": (
         "a first start compiles the model inside vLLM's profiling: its temporaries ({peak:.2f} GiB, about "
         "one copy of the {table:.2f} GiB input-embedding table one GPU holds) count where they exceed the "

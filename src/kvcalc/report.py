@@ -97,6 +97,7 @@ def calculation_dict(c: Calculation) -> dict[str, Any]:
             "mm_processor_kwargs": json.loads(r.mm_processor.spelled) if r.mm_processor is not None else None,
             "compile_cache": s.compile_cache,
             "pinned_memory": s.pinned_memory,
+            "peer_to_peer": s.peer_to_peer,
             "mxfp4_marlin": s.mxfp4_marlin,
             "fp4_indexer_cache": s.fp4_indexer_cache,
             "performance_mode": s.performance_mode,

@@ -111,10 +111,12 @@ VLLM_SPELLING = {
 environment variable. The page names settings by it (a pasted log's differences, what it read).
 The other fields are kvcalc's: ``KVCALC_SETTINGS``."""
 
-KVCALC_SETTINGS = ("entrypoint", "vllm_version", "weights", "avg_tokens", "compile_cache", "pinned_memory")
+KVCALC_SETTINGS = ("entrypoint", "vllm_version", "weights", "avg_tokens", "compile_cache", "pinned_memory",
+                   "peer_to_peer")
 """``Settings`` fields that are not a vLLM flag or variable: the entry point (``vllm serve`` or the
 ``LLM`` class), the release, the checkpoint's format, the average request length, the compile
-cache's state, and pinned host memory (off under WSL2, which no flag says)."""
+cache's state, pinned host memory (off under WSL2, which no flag says) and whether the GPUs reach
+each other directly (peer-to-peer, which the host decides: the catalog's card type guesses it)."""
 
 KV_CONNECTORS = ("NixlConnector",)
 """KV connectors (--kv-transfer-config's ``kv_connector``) kvcalc sizes: NIXL, the prefill/decode
@@ -132,7 +134,7 @@ _BOOL_SETTINGS = ("enforce_eager", "enable_prefix_caching", "disable_hybrid_kv_c
                   "flashinfer_sampler", "cudagraph_memory_profiling", "model_runner_v2", "mxfp4_marlin",
                   "skip_mm_profiling", "language_model_only", "pinned_memory", "enable_chunked_prefill",
                   "allow_long_max_model_len", "disable_sliding_window", "enable_expert_parallel",
-                  "fp4_indexer_cache", "enable_extensible_kv_cache", "disable_custom_all_reduce")
+                  "fp4_indexer_cache", "enable_extensible_kv_cache", "disable_custom_all_reduce", "peer_to_peer")
 
 
 AUTO_MAX_MODEL_LEN = -1
@@ -287,6 +289,7 @@ class Settings:
     mamba_ssm_cache_dtype: str | None = None
     compile_cache: str | None = None            # "cold" (first start) or "warm" (restart); None: not known
     pinned_memory: bool | None = None           # False under WSL2 (vLLM turns pin_memory off); None: available
+    peer_to_peer: bool | None = None            # the GPUs reach each other directly; None: as the catalog's card
     weights: str = "auto"
     avg_tokens: int | None = None
     kv_cache_memory_bytes: int | None = None

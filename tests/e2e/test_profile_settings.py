@@ -188,6 +188,21 @@ def test_turning_custom_all_reduce_off_prices_nccl_inside_the_graphs(py_page):
     fresh_form(page)
 
 
+def test_the_gpus_peer_to_peer_select_sets_the_all_reduce_terms(py_page):
+    """GPU peer-to-peer (Advanced): two H100 SXM GPUs said to have none keep no NCCL buffer per peer
+    and run NCCL inside the CUDA graphs, so the graph term grows; the settings-used list names the
+    choice, the serve command stays the same (no vLLM flag says it) and the link restores it."""
+    page = py_page
+    off, usual, want = choose_setting(page, "peer-to-peer", "0", "peer_to_peer", False,
+                                      model="Qwen/Qwen3-32B", tensor_parallel_size=2)
+    assert cuda_graphs_gib(off) > cuda_graphs_gib(usual) + 0.5
+    expect(page.locator("#terms")).to_contain_text("as set")
+    expect(page.get_by_test_id("settings-used")).to_contain_text("GPU peer-to-peer")
+    expect(page.get_by_test_id("serve-command")).not_to_contain_text("peer")
+    link_restores(page, "p2p", "0", "peer-to-peer", "0", want)
+    fresh_form(page)
+
+
 def test_a_nixl_connector_is_sized_as_the_pool_without_it(py_page):
     """--kv-transfer-config (Advanced, KV connector): NixlConnector keeps no GPU buffer of its own, so
     Qwen3-8B's pool on vLLM 0.33 is the same with it (v0.34 turns its extensible cache off for NIXL:
