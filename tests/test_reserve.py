@@ -1434,3 +1434,20 @@ def test_turning_the_custom_all_reduce_off_prices_nccl_in_the_graphs():
     assert pcie.bytes == on.bytes
     assert pcie.high - on.high == pytest.approx(count * NCCL_GRAPH_MIB_PER_LAYER[2][2] * 64 * (1 << 20), rel=0.01)
     assert "band's top adds" in pcie.basis
+
+
+def test_the_state_layers_first_capture_is_the_v1_runners_alone():
+    """The V1 runner's estimate captures its first full graph over long contexts (profile_seq_lens),
+    which keeps a hybrid model's attention and state scratch (HYBRID_FIRST_CAPTURE_GIB); model runner
+    V2's estimator never does (v0.27-v0.34), so a Mamba/GDN model on V2 gets no such term, and the
+    basis says why."""
+    from kvcalc.reserve import HYBRID_FIRST_CAPTURE_GIB  # noqa: PLC0415
+
+    def graphs(runner_v2):
+        return calc("Qwen/Qwen3.5-27B", "h100", max_model_len=8192, vllm_version="0.30.0",
+                    model_runner_v2=runner_v2, language_model_only=True).budget.term("CUDA graphs")
+    v1, v2 = graphs(False), graphs(True)
+    assert "first capture of the state layers" in v1.basis and "short ones" in v2.basis
+    count = sum(int(n) for n in re.search(r"(\d+) piecewise \+ (\d+) full", v2.basis).groups())
+    assert v2.bytes == pytest.approx(count * 5 * (1 << 20), rel=0.01)
+    assert v1.bytes - count * 7 * (1 << 20) == pytest.approx(HYBRID_FIRST_CAPTURE_GIB[0] * GIB, rel=0.01)

@@ -1357,9 +1357,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "捕获后实际占用的显存：{piecewise} 个 piecewise + {full} 个 full graph（capture size 最大 {largest}）× "
         "{per:g} MiB，即公开日志中 model runner V2 每个 graph 的实际捕获开销（'Graph capturing finished … took'），"
         "约为 vLLM 估算值的 0.6；可扩展缓存不使用该估算值"),
-    "basis.state_first_capture": (
-        "plus {first:.2f} GiB for the first capture of the state layers (Mamba, GDN, short convolution)",
-        "再加状态层（Mamba、GDN、短卷积）首次捕获的 {first:.2f} GiB"),
+    "basis.state_first_capture_v2": (
+        "no {first:.2f} GiB for the state layers' first capture (Mamba, GDN, short convolution), which the V1 "
+        "runner's estimate takes over long contexts: model runner V2 captures its graphs at short ones",
+        "不计状态层（Mamba、GDN、短卷积）首次捕获的 {first:.2f} GiB：V1 runner 的估算在长上下文上做这次捕获，"
+        "model runner V2 则在短上下文上捕获"),
     "basis.flashinfer_workspace_warmup": (
         "plus FlashInfer's {mib} MiB attention workspace, which the warm-up's steps allocate before the extensible "
         "cache measures the free memory (the profile builds no attention metadata, so its estimate leaves it out)",

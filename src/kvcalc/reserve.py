@@ -685,7 +685,11 @@ under 0.1 GiB more, so there the workspace stands in for this term (``estimate_r
 the starts keep 0.4 to 0.5 GiB beyond their graphs' share (bf16 Qwen3.6-27B over two A100s, 86
 graphs, 0.96 GiB, v0.27; bf16 Qwen3.6-35B-A3B with MTP on a GB10, 14 and 50 graphs, 0.61 and 0.74
 GiB, v0.22 and v0.25), which sets the band's top, and piecewise-only starts (FlashInfer with MTP)
-0.1 GiB or less (0.09 GiB for 5 graphs of Qwen3.6-27B, v0.20, RTX 5090), which sets its bottom."""
+0.1 GiB or less (0.09 GiB for 5 graphs of Qwen3.6-27B, v0.20, RTX 5090), which sets its bottom.
+Model runner V2's estimator (vllm/v1/worker/gpu/cudagraph_utils.py ``profile_cudagraph_memory``,
+v0.27-v0.34) and its capture never run the long-context first capture (no ``profile_seq_lens``), so
+the term is V1's alone: a v0.29 start of Qwen3.6-35B-A3B NVFP4 on an RTX 5090 (86 graphs) prints a
+peak activation of 1.08 GiB, the applied estimate included, and captured 0.08 GiB."""
 HYBRID_TOWER_EXCESS_GIB = 4.7
 HYBRID_TOWER_EXCESS_MIN_TOKENS = 16384
 HYBRID_TOWER_EXCESS_GIB_PER_16K = 2.5
@@ -2083,7 +2087,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         # FlashInfer's workspace, allocated by the first full graph the estimate captures, holds that
         # capture's scratch: it stands in for a hybrid model's first-capture term (HYBRID_FIRST_CAPTURE_GIB)
         workspace_in_estimate = flashinfer_attention and full > 0 and not graphs_captured
-        cg = cuda_graph_estimate(piecewise + full, model_runner_v2, hybrid and not workspace_in_estimate, platform,
+        # model runner V2 captures its graphs at short contexts (HYBRID_FIRST_CAPTURE_GIB): no state-layer scratch
+        first_capture = hybrid and not workspace_in_estimate and not model_runner_v2
+        cg = cuda_graph_estimate(piecewise + full, model_runner_v2, first_capture, platform,
                                  layers, deepseek_v4=dsv4 is not None, captured=graphs_captured) \
             if piecewise + full else (0, 0, 0)
         per_graph = graph_mib(model_runner_v2, platform, layers, dsv4 is not None, graphs_captured)
@@ -2091,12 +2097,12 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         largest = sizes[-1] if sizes else 0
         if per_graph is CUDA_GRAPH_MIB_CAPTURED_V2:
             cg_basis = Text("basis.cuda_graphs_captured", piecewise=piecewise, full=full, largest=largest, per=per)
-            if hybrid:
-                cg_basis = join_texts([cg_basis, Text("basis.state_first_capture", first=HYBRID_FIRST_CAPTURE_GIB[0])])
         else:
             cg_basis = Text("basis.cuda_graphs_hybrid", piecewise=piecewise, full=full, largest=largest, per=per,
-                            first=HYBRID_FIRST_CAPTURE_GIB[0]) if hybrid and not workspace_in_estimate else \
+                            first=HYBRID_FIRST_CAPTURE_GIB[0]) if first_capture else \
                 Text("basis.cuda_graphs", piecewise=piecewise, full=full, largest=largest, per=per)
+        if hybrid and model_runner_v2 and piecewise + full:
+            cg_basis = join_texts([cg_basis, Text("basis.state_first_capture_v2", first=HYBRID_FIRST_CAPTURE_GIB[0])])
         if split is not None and piecewise:
             # the prefill graphs reach 8,192 tokens, where kvcalc's per-graph figure comes from graphs of at
             # most 512-1,024: the band's top also holds one forward pass of the largest in the graph pool
