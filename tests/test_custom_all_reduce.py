@@ -79,3 +79,14 @@ def test_peer_to_peer_said_overrides_the_cards_usual_case(capsys):
     assert cli()["settings"]["peer_to_peer"] is None
     off = cli("--peer-to-peer", "off")
     assert off["settings"]["peer_to_peer"] is False and "--peer-to-peer" not in off["serve_command"]
+
+
+def test_deepseek_v4_keeps_its_own_graph_price():
+    """DeepSeek-V4's per-graph figure (reserve.DSV4_GRAPH_MIB) comes from a start that ran with
+    --disable-custom-all-reduce, so NCCL's captured all-reduces are in it: no NCCL share on top."""
+    flash = "deepseek-ai/DeepSeek-V4-Flash-0731"
+    on = calc(flash, "rtx-pro-6000", tensor_parallel_size=2, vllm_version="0.25.0", max_model_len=65536, kv_cache_dtype="fp8",
+              disable_custom_all_reduce=True).budget.term("CUDA graphs")
+    off = calc(flash, "rtx-pro-6000", tensor_parallel_size=2, vllm_version="0.25.0",
+               max_model_len=65536, kv_cache_dtype="fp8").budget.term("CUDA graphs")
+    assert on.bytes == off.bytes > 1 << 30 and "NCCL" not in on.basis and "23.8 MiB" in on.basis

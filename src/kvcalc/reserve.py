@@ -1676,7 +1676,10 @@ DSV4_GRAPH_MIB = (23.8, 16.0, 32.0)
 public estimate, a v0.25.0 start of Flash on two RTX PRO 6000s (V1 runner, MTP, 64 sequences), prints
 'Estimated CUDA graph memory: 1.58 GiB' for the 68 graphs kvcalc counts there (23.8 MiB each), and took
 1.73 GiB to capture; a v0.26 B300 start (model runner V2, DSpark) captured 3.06 GiB. The band spans a
-third either way, since one estimate fixes the figure."""
+third either way, since one estimate fixes the figure. That start ran with --disable-custom-all-reduce,
+so NCCL's captured all-reduces are in it, and kvcalc adds no NCCL share to DeepSeek-V4's graphs
+(``NCCL_GRAPH_MIB_PER_LAYER``): H100 TP 8 starts of Flash (v0.31, NVLink, custom all-reduce) print about 28
+MiB a graph (0.82 GiB for 30), no less."""
 
 
 DSV4_WORKSPACE_KINDS = {"indexer": Text("basis.dsv4_ws_indexer"), "flashmla": Text("basis.dsv4_ws_flashmla"),
@@ -2116,8 +2119,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         if cudagraph_mode is not None:
             cg_basis = Text("basis.cuda_graphs_mode_none", mode=cudagraph_mode) if not piecewise + full else \
                 join_texts([cg_basis, Text("basis.cuda_graphs_mode", mode=cudagraph_mode)])
-        if nccl_graphs.possibly and piecewise + full:
-            # NCCL's captured all-reduces: every graph holds those of this stage's layers
+        if nccl_graphs.possibly and piecewise + full and dsv4 is None:
+            # NCCL's captured all-reduces: every graph holds those of this stage's layers (DeepSeek-V4's own
+            # price, DSV4_GRAPH_MIB, comes from a start that ran them on NCCL already)
             stage_layers = cdiv(layers, pp)
             typical, low, high = nccl_graph_bytes(piecewise + full, stage_layers, tp)
             surely = nccl_graphs.surely
