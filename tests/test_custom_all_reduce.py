@@ -90,3 +90,14 @@ def test_deepseek_v4_keeps_its_own_graph_price():
     off = calc(flash, "rtx-pro-6000", tensor_parallel_size=2, vllm_version="0.25.0",
                max_model_len=65536, kv_cache_dtype="fp8").budget.term("CUDA graphs")
     assert on.bytes == off.bytes > 1 << 30 and "NCCL" not in on.basis and "23.8 MiB" in on.basis
+
+
+def test_stored_rows_carry_what_their_excerpts_say_of_the_all_reduce():
+    """A row whose excerpt turns the custom all-reduce off, or prints the peer-to-peer refusal, carries
+    the same setting, so its estimate is the one a user pasting that log gets."""
+    from kvcalc.validate import load_logs  # noqa: PLC0415
+    for e in load_logs():
+        said = parse_log(e.get("excerpt") or "").settings()
+        for key in ("disable_custom_all_reduce", "peer_to_peer"):
+            if key in said:
+                assert e.get(key) == said[key], (e["id"], key)
