@@ -62,7 +62,8 @@ def test_peer_to_peer_said_overrides_the_cards_usual_case(capsys):
         return b.term("non-torch memory"), b.term("CUDA graphs")
     (nt, cg), (nt_off, cg_off) = terms("a100-80g-sxm"), terms("a100-80g-sxm", peer_to_peer=False)
     assert (nt.bytes - nt_off.bytes) / GIB == pytest.approx(MULTI_GPU_NON_TORCH_GIB - NO_P2P_NON_TORCH_GIB, abs=0.01)
-    assert cg_off.bytes > cg.bytes + 0.5 * GIB and "as set" in cg_off.basis
+    assert cg_off.bytes > cg.bytes + 0.5 * GIB and "as set" in cg_off.basis and "as set" in nt_off.basis
+    assert "usually" not in nt_off.basis and "as set" not in nt.basis
     (_, l40s), (_, l40s_on) = terms("l40s"), terms("l40s", peer_to_peer=True)
     assert l40s.bytes == l40s_on.bytes and l40s_on.high < l40s.high and "band's top adds" in l40s.basis
     log = ("INFO 09-15 02:37:10 [custom_all_reduce.py:154] Custom allreduce is disabled because your platform "

@@ -738,6 +738,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       decode_query_len=1 + num_spec, capability_major=gpu.target.major,
                                       hybrid=arch.has_state_layers,
                                       peer_to_peer=gpu.peer_to_peer if s.peer_to_peer is None else s.peer_to_peer,
+                                      peer_to_peer_said=s.peer_to_peer is not None,
                                       nvswitch=gpu.nvswitch,
                                       nccl_graphs=nccl_in_graphs(s.tensor_parallel_size, gpu.platform,
                                                                  gpu.nvlink_all_pairs, _peer_to_peer(gpu, s),

@@ -1311,6 +1311,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "memory and keeps no buffer per peer on the GPU)",
         "分配器与各类库的工作区 {single:.2f} GiB，再加与 {peers} 张对端 GPU 通信的 NCCL 初始化 {per_peer:.2f} GiB"
         "（这种 GPU 通常没有直接的点对点通路，NCCL 经主机内存中转，不在 GPU 上为每张对端保留缓冲区）"),
+    "basis.non_torch_peers_no_p2p_set": (
+        "allocator and library workspaces, {single:.2f} GiB, plus {per_peer:.2f} GiB of NCCL set-up for its "
+        "{peers} peer GPU(s) (no direct peer-to-peer path, as set, so NCCL stages through host memory and keeps "
+        "no buffer per peer on the GPU)",
+        "分配器与各类库的工作区 {single:.2f} GiB，再加与 {peers} 张对端 GPU 通信的 NCCL 初始化 {per_peer:.2f} GiB"
+        "（按设置没有直接的点对点通路，NCCL 经主机内存中转，不在 GPU 上为每张对端保留缓冲区）"),
+    "basis.non_torch_peers_p2p_set": (
+        "allocator and library workspaces, {single:.2f} GiB, plus NCCL and all-reduce buffers for {peers} peer "
+        "GPU(s) × {per_peer:.2f} GiB (a direct peer-to-peer path, as set)",
+        "分配器与各类库的工作区 {single:.2f} GiB，再加与 {peers} 张对端 GPU 通信的 NCCL 与 all-reduce 缓冲区，"
+        "每张 {per_peer:.2f} GiB（按设置有直接的点对点通路）"),
     "basis.non_torch_pre_hopper": (
         "GPUs before Hopper keep about a third of what Hopper does there, in the public logs that print it",
         "在打印该项的公开日志中，Hopper 之前的 GPU 在这一项上约为 Hopper 的三分之一"),

@@ -574,11 +574,20 @@ def token_id_rows_bytes(rows: int, max_num_seqs: int, max_model_len: int) -> int
 
 
 def non_torch_basis(tp: int, pp: int, era: Era, peer_to_peer: bool = True, compiled: bool = True,
-                    single_gib: float = SINGLE_GPU_NON_TORCH_GIB, single_note: Text | None = None) -> Text:
+                    single_gib: float = SINGLE_GPU_NON_TORCH_GIB, single_note: Text | None = None,
+                    peer_to_peer_said: bool = False) -> Text:
+    """Why the non-torch term is what it is; ``peer_to_peer_said``: the user or a log set the GPUs'
+    peer-to-peer (Settings.peer_to_peer), rather than the card's usual case."""
     peers = gpu_peers(tp, pp)
-    base = Text("basis.non_torch", single=single_gib) if not peers else \
-        Text("basis.non_torch_peers" if peer_to_peer else "basis.non_torch_peers_no_p2p",
-             single=single_gib, peers=peers, per_peer=peer_buffer_gib(peer_to_peer))
+    per_peer = peer_buffer_gib(peer_to_peer)
+    if not peers:
+        base = Text("basis.non_torch", single=single_gib)
+    elif peer_to_peer_said:
+        base = Text("basis.non_torch_peers_p2p_set", single=single_gib, peers=peers, per_peer=per_peer) if peer_to_peer \
+            else Text("basis.non_torch_peers_no_p2p_set", single=single_gib, peers=peers, per_peer=per_peer)
+    else:
+        base = Text("basis.non_torch_peers", single=single_gib, peers=peers, per_peer=per_peer) if peer_to_peer \
+            else Text("basis.non_torch_peers_no_p2p", single=single_gib, peers=peers, per_peer=per_peer)
     if single_note is not None:     # why this GPU's one-GPU figure is not the Hopper one
         base = join_texts([base, single_note])
     if not era.fixed_gib:
@@ -1987,7 +1996,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
                      expert_parallel: bool = False, fp4_indexer: bool = False,
                      graphs_captured: bool = False, flashinfer_workspace: int = FLASHINFER_WORKSPACE_BYTES,
                      flashinfer_trtllm_decode: bool = False,
-                     nccl_graphs: NcclGraphs = NcclGraphs()) -> ReserveEstimate:
+                     nccl_graphs: NcclGraphs = NcclGraphs(), peer_to_peer_said: bool = False) -> ReserveEstimate:
     """Typical, low and high of each term for one pipeline stage. The band's low end assumes
     FlashInfer's sampler unless the user said which sampler runs (``flashinfer_sampler``). The
     vision tower is profiled on the first stage unless ``mm_profiling`` is off
@@ -2007,7 +2016,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     ``flashinfer_workspace_bytes``, which the V1 runner's estimate holds instead where FlashInfer does
     not decode through TensorRT-LLM's kernels, ``flashinfer_trtllm_decode``), ``nccl_graphs`` whether NCCL
     runs the TP all-reduces inside the graphs, surely and possibly (``nccl_in_graphs``: each graph then
-    costs more per layer, ``NCCL_GRAPH_MIB_PER_LAYER``), ``moe_workspace`` whether the fused-MoE workspaces
+    costs more per layer, ``NCCL_GRAPH_MIB_PER_LAYER``; ``peer_to_peer_said``: ``peer_to_peer`` is the user's or a
+    log's, not the card's usual case), ``moe_workspace`` whether the fused-MoE workspaces
     outlive the forward pass (``moe_workspace_bytes``): "kept" (16-bit experts: the typical value
     counts them), "possible" (other expert kernels, whose own shapes kvcalc does not size: the
     band's reserve end counts the Triton experts' shapes) or "" (before v0.14, or no experts).
@@ -2206,7 +2216,7 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         notes.append(Text("note.quick_reduce_idle"))
     single, single_note = single_gpu_non_torch(platform, capability_major)
     nt = non_torch_estimate(tp, pp, era.spread_gib, fixed_part_gib(era, compiled), peer_to_peer, single)
-    nt_basis = non_torch_basis(tp, pp, era, peer_to_peer, compiled, single, single_note)
+    nt_basis = non_torch_basis(tp, pp, era, peer_to_peer, compiled, single, single_note, peer_to_peer_said)
     penalties = penalty_buffer_bytes(version, model_runner_v2, max_num_seqs, vocab) if last_stage else 0
     prepaid = cublas_prepaid_bytes(version, platform, capability_major)
     token_rows, unpinned = dense_token_id_rows(version, model_runner_v2, spec_method, pinned_memory,
