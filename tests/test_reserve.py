@@ -1385,8 +1385,8 @@ def test_nccl_runs_the_graphs_all_reduces_where_the_custom_all_reduce_stays_off(
     peer-to-peer may be refused it on a host, so there NCCL is possible, not sure."""
     from kvcalc.reserve import NcclGraphs, nccl_in_graphs  # noqa: PLC0415
     assert nccl_in_graphs(1, "cuda", False, False) == NcclGraphs()
-    assert nccl_in_graphs(2, "cuda", False, False, driver_refuses=True) == NcclGraphs(True, True, "no_p2p")  # GeForce
-    assert nccl_in_graphs(2, "cuda", False, False) == NcclGraphs(True, True, "no_p2p_set")   # as a log or the user says
+    assert nccl_in_graphs(2, "cuda", False, False) == NcclGraphs(True, True, "no_p2p")      # GeForce: the driver refuses
+    assert nccl_in_graphs(2, "cuda", False, False, peer_to_peer_said=True) == NcclGraphs(True, True, "no_p2p_set")
     assert nccl_in_graphs(4, "cuda", False, None) == NcclGraphs(True, True, "pcie")    # RTX PRO 6000s, L20s
     assert nccl_in_graphs(2, "cuda", False, None) == NcclGraphs(False, True, "p2p_by_host")  # a PCIe pair, host unknown
     assert nccl_in_graphs(2, "cuda", False, True) == NcclGraphs()                      # a PCIe pair said to have it

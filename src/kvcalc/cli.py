@@ -191,8 +191,9 @@ def _model_flags(p: Any) -> None:
                    help="whether the tensor-parallel GPUs reach each other directly (nvidia-smi topo -p2p r; "
                         "vLLM prints 'Custom allreduce is disabled because your platform lacks GPU P2P capability' "
                         "when they do not): NCCL's buffers per peer, and NCCL inside the CUDA graphs without it. "
-                        "Default: as the GPU catalog has the card (GeForce: off; NVLink boards and professional "
-                        "cards: on; data-centre PCIe cards: off, their graphs' NCCL share in the band)")
+                        "Default: as usual for the card: GeForce off; NVLink boards on; other PCIe cards as the "
+                        "host decides (per-peer buffers as the catalog has the card, NCCL's graph share in the "
+                        "band's top only)")
     p.add_argument("--pinned-memory", type=_flag_bool, metavar="on|off",
                    help="off under WSL2 (vLLM prints 'Using pin_memory=False as WSL is detected') unless "
                         "VLLM_WSL2_ENABLE_PIN_MEMORY=1 (v0.24+): from v0.30 model runner V2 then keeps every "

@@ -743,7 +743,7 @@ def _estimate(config: dict[str, Any], arch: ModelArch, gpu: Gpu, r: Resolved, mo
                                       nccl_graphs=nccl_in_graphs(s.tensor_parallel_size, gpu.platform,
                                                                  gpu.nvlink_all_pairs, _peer_to_peer(gpu, s),
                                                                  not s.disable_custom_all_reduce,
-                                                                 s.peer_to_peer is None and gpu.driver_blocks_peer_to_peer),
+                                                                 s.peer_to_peer is not None),
                                       max_capture_size=s.max_cudagraph_capture_size,
                                       capture_sizes=r.capture_sizes, compiled=compiled,
                                       cudagraph_mode=cudagraph_mode_in_effect(s),

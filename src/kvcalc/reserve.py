@@ -1653,13 +1653,13 @@ NCCL_REASONS = {"flag": Text("nccl.why_flag"), "tp_size": Text("nccl.why_tp_size
 
 
 def nccl_in_graphs(tp: int, platform: str, nvlink_all_pairs: bool, peer_to_peer: bool | None,
-                   custom_all_reduce: bool = True, driver_refuses: bool = False) -> NcclGraphs:
+                   custom_all_reduce: bool = True, peer_to_peer_said: bool = False) -> NcclGraphs:
     """Whether NCCL runs the TP all-reduces inside the captured graphs (surely, possibly, why): where vLLM's
     custom all-reduce stays off (custom_all_reduce.py, v0.10-v0.34): --disable-custom-all-reduce
     (``custom_all_reduce`` False), a TP size it does not serve, more than two GPUs that are not all
     NVLink-connected ("not supported on more than two PCIe-only GPUs"), or GPUs without peer-to-peer
-    ("lacks GPU P2P capability": ``peer_to_peer`` False, as GeForce drivers refuse it, ``driver_refuses``,
-    or as the user or a log says). Where nobody says (None), two data-centre PCIe cards may have it or be
+    ("lacks GPU P2P capability": ``peer_to_peer`` False, as the user or a log says, ``peer_to_peer_said``,
+    or as GeForce drivers refuse it). Where nobody says (None), two data-centre PCIe cards may have it or be
     refused it by their host: public TP 2 starts on L40S and L20 pairs register the custom all-reduce's
     graph buffers while others print no peer-to-peer, so there NCCL is possible. CUDA only: ROCm prices
     its graphs per layer already (``ROCM_GRAPH_MIB_PER_LAYER``)."""
@@ -1667,7 +1667,7 @@ def nccl_in_graphs(tp: int, platform: str, nvlink_all_pairs: bool, peer_to_peer:
         return NcclGraphs()
     why = "flag" if not custom_all_reduce else "tp_size" if tp not in CUSTOM_ALL_REDUCE_WORLD_SIZES else \
         "pcie" if tp > 2 and not nvlink_all_pairs else \
-        ("no_p2p" if driver_refuses else "no_p2p_set") if peer_to_peer is False else ""
+        ("no_p2p_set" if peer_to_peer_said else "no_p2p") if peer_to_peer is False else ""
     if why:
         return NcclGraphs(True, True, why)
     return NcclGraphs() if peer_to_peer or nvlink_all_pairs else NcclGraphs(False, True, "p2p_by_host")
