@@ -438,9 +438,33 @@ def test_kvcalc_serve_reads_a_vllm_serve_line(capsys):
     code, out, err = run(capsys, "serve", "Qwen/Qwen3-8B", *flags, "--port", "8000")
     code2, same, _ = run(capsys, "estimate", "--model", "Qwen/Qwen3-8B", *flags)
     assert code == code2 == 0 and out == same and "--port" in err
-    with pytest.raises(SystemExit) as e:     # argparse's own refusal: the model is missing
-        run(capsys, "serve")
-    assert e.value.code == 2 and "--model" in capsys.readouterr().err
+    code, _, err = run(capsys, "serve")
+    assert code == 2 and "names no model" in err
+
+
+@pytest.mark.parametrize("line", [
+    ["--trust-remote-code", "Qwen/Qwen3-8B"],                 # a switch takes no value
+    ["--seed", "0", "Qwen/Qwen3-8B"],                          # a flag kvcalc ignores takes one
+    ["--seed", "-1", "Qwen/Qwen3-8B"],
+    ["--max-model-len", "32k", "--no-trust-remote-code", "Qwen/Qwen3-8B"],
+    ["--json", "--enable-prefix-caching", "Qwen/Qwen3-8B"],    # kvcalc's own switches
+    ["--enable-prefix-caching", "on", "--gpu", "a100-80g", "Qwen/Qwen3-8B"],
+    ["--served-model-name", "a", "b", "--enforce-eager", "Qwen/Qwen3-8B"],
+])
+def test_kvcalc_serve_finds_the_model_after_flags_as_vllm_does(capsys, line):
+    """vLLM reads the first word no flag takes as the model, wherever it stands; so does kvcalc serve."""
+    code, out, _ = run(capsys, "serve", *line, "--gpu", "a100-80g", "--json")
+    assert code == 0 and json.loads(out)["model"]["id"] == "Qwen/Qwen3-8B"
+
+
+def test_kvcalc_serve_names_the_missing_model_where_a_flag_took_every_word(capsys):
+    code, _, err = run(capsys, "serve", "--served-model-name", "a", "Qwen/Qwen3-8B", "--gpu", "h100")
+    assert code == 2 and "names no model" in err
+
+
+def test_a_word_after_a_switch_is_a_stray_one_in_the_cli(capsys):
+    code, _, err = run(capsys, "serve", "Qwen/Qwen3-8B", "--trust-remote-code", "zh", "--gpu", "h100")
+    assert code == 2 and "unexpected value: zh" in err
 
 
 def test_the_speculative_shorthands_and_moe_backend_in_the_cli(capsys):

@@ -136,6 +136,64 @@ def test_every_flag_vllm_serve_defines_is_read_ignored_or_refused():
     assert unknown == []
 
 
+
+def test_every_flag_kvcalc_does_not_read_takes_the_words_vllm_gives_it():
+    """The arity of each flag (switch, several words, an optional one) as argparse reads it in the release
+    wheels matches vllm_flags' tables, which find the model in a serve line: a flag that is a setting is
+    read by commandline itself."""
+    from kvcalc.commandline import serve_value_words
+    from kvcalc.vllm_flags import PLAIN_SWITCHES, SWITCHES
+    arity = VLLM_FLAGS["arity"]
+    words = {"switch": 0, "plain switch": 0, "many": None, "optional": 1}
+    wrong = [flag for flag in VLLM_FLAGS["flags"] if serve_value_words(flag) != words.get(arity.get(flag), 1)]
+    assert wrong == []
+    assert {f for f, kind in arity.items() if kind == "plain switch"} == PLAIN_SWITCHES
+    unread = {f for f, kind in arity.items() if kind == "switch" and
+              read_command(f"vllm serve Qwen/Qwen3-8B {f}")["settings"] == {}}
+    assert unread == SWITCHES
+
+
+def test_the_off_form_of_every_switch_goes_where_the_switch_goes():
+    """BooleanOptionalAction gives each switch a --no- form: off, as by default, it is ignored, never
+    unknown; a plain store_true switch has none."""
+    from kvcalc.vllm_flags import ON_BY_DEFAULT, SWITCHES
+    for flag in (f for f in SWITCHES if f.startswith("--")):     # -dpe has its long form's
+        read = read_command(f"vllm serve Qwen/Qwen3-8B --no-{flag[2:]}")
+        assert (read["unknown"], list(read["refused"])) == ([], [f"--no-{flag[2:]}"] if flag in ON_BY_DEFAULT else [])
+    assert read_command("vllm serve Qwen/Qwen3-8B --no-headless")["unknown"] == ["--no-headless"]
+
+
+@pytest.mark.parametrize("line", [
+    "vllm serve --trust-remote-code Qwen/Qwen3-8B -tp 2",
+    "vllm serve --seed 0 Qwen/Qwen3-8B -tp 2",
+    "vllm serve --seed -1 --port=8000 Qwen/Qwen3-8B -tp 2",
+    "vllm serve -tp 2 --no-trust-remote-code --disable-log-stats Qwen/Qwen3-8B",
+    "vllm serve --served-model-name a b --enforce-eager Qwen/Qwen3-8B -tp 2",
+    "vllm serve --hf-token hf_x Qwen/Qwen3-8B -tp 2",
+])
+def test_the_model_after_flags_is_read_as_vllm_reads_it(line):
+    """The first word no flag takes is the model, wherever it stands; before, a model after a switch or
+    a flag kvcalc ignores was lost (read as that flag's value) and the page kept its own."""
+    read = read_command(line)
+    assert read["model"] == "Qwen/Qwen3-8B" and read["settings"]["tensor_parallel_size"] == 2
+    assert read["unknown"] == []
+
+
+def test_words_a_flag_takes_are_its_own_and_a_stray_word_is_named():
+    assert read_command("vllm serve --served-model-name a Qwen/Qwen3-8B")["model"] is None   # vLLM's reading too
+    assert read_command("vllm serve --hf-token Qwen/Qwen3-8B")["model"] is None               # nargs "?"
+    assert read_command("vllm serve Qwen/Qwen3-8B --trust-remote-code zh")["unknown"] == ["zh"]
+
+
+def test_the_off_forms_of_kvcalcs_switches_are_read():
+    """--no-X for every switch kvcalc reads, and v0.34's --enable-/--disable- twins
+    (vllm/utils/argparse_utils.py EnableDisableAction)."""
+    read = read_command("vllm serve Qwen/Qwen3-8B --no-enforce-eager --disable-prefix-caching "
+                        "--enable-custom-all-reduce --no-language-model-only --disable-lora")
+    assert read["settings"] == {"enforce_eager": False, "enable_prefix_caching": False,
+                                "disable_custom_all_reduce": False, "language_model_only": False}
+    assert read["ignored"] == ["--disable-lora"] and read["unknown"] == [] and read["refused"] == {}
+
 @pytest.mark.parametrize("line, setting, value", [
     ("--device-memory-utilization 0.8", "gpu_memory_utilization", 0.8),     # v0.33's second spelling
     ("""-sc '{"method": "ngram", "num_speculative_tokens": 3}'""", "speculative",

@@ -30,7 +30,7 @@ def test_a_notebook_cell_with_an_llm_call_is_read():
     got = read_command(cell)
     assert got["kind"] == "llm" and got["model"] == "Qwen/Qwen3-8B"
     assert got["settings"] == {"max_model_len": 32768, "gpu_memory_utilization": 0.85, "tensor_parallel_size": 2,
-                               "enable_prefix_caching": False,
+                               "enable_prefix_caching": False, "enforce_eager": False,
                                "speculative": json.dumps({"method": "ngram", "num_speculative_tokens": 3})}
     assert got["ignored"] == ["--trust-remote-code", "--chat-template"] and got["refused"] == {}
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from . import __version__, api, textdepth
+from .commandline import serve_value_words
 from .catalog import GPU_CLASS_LABELS, find_model, gpu_class, load_gpus, load_models
 from .errors import KvcalcError
 from .local_checkpoint import is_checkpoint_dir, read_checkpoint_dir
@@ -510,19 +511,57 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-def _serve_as_estimate(argv: list[str]) -> list[str]:
+def _serve_as_estimate(argv: list[str], serve: argparse.ArgumentParser) -> list[str]:
     """``kvcalc serve MODEL …``, a vllm serve line with "vllm" replaced: the model vLLM takes as its
-    first argument becomes --model, and the command is estimate."""
-    if len(argv) >= 2 and argv[0] == "serve" and not argv[1].startswith("-"):
-        return ["serve", "--model", argv[1], *argv[2:]]
+    positional argument becomes --model (first, for ``_yaml_config``), and the command is estimate. As in
+    vLLM the model may follow flags (``kvcalc serve --trust-remote-code MODEL``): each flag takes the
+    words its kvcalc option takes, or a vLLM flag kvcalc has no option for those vLLM's parser gives it
+    (commandline.serve_value_words), and the first word no flag takes is the model."""
+    if len(argv) < 2 or argv[0] != "serve":
+        return argv
+    room: int | None = 0       # words the last flag may still take; None: any number
+    for i, token in enumerate(argv[1:], 1):
+        if token.startswith("-") and not token.lstrip("-").replace(".", "", 1).isdigit():
+            flag, eq, _ = token.partition("=")
+            following = argv[i + 1] if i + 1 < len(argv) else None
+            room = 0 if eq else _option_words(serve, flag, following)
+        elif room != 0:
+            room = None if room is None else room - 1
+        else:
+            return ["serve", "--model", token, *argv[1:i], *argv[i + 1:]]
     return argv
 
 
+def _option_words(parser: argparse.ArgumentParser, flag: str, following: str | None) -> int | None:
+    """The words ``flag`` takes in a ``kvcalc serve`` line: its kvcalc option's (none for a switch; an
+    optional on/off only when one follows; every word for a list), else vLLM's (serve_value_words)."""
+    action = parser._option_string_actions.get(flag)    # argparse keeps no public index of its options
+    if action is None:
+        return serve_value_words(flag)
+    if action.nargs == "?":      # on|off after a switch, else nothing
+        return 1 if following is not None and _accepts(action, following) else 0
+    if action.nargs in ("+", "*"):
+        return None
+    return 1 if action.nargs is None else action.nargs
+
+
+def _accepts(action: argparse.Action, word: str) -> bool:
+    """Whether ``word`` is a value the option takes (its choices, or what its type reads)."""
+    if action.choices is not None:
+        return word in action.choices
+    try:
+        (action.type or str)(word)      # type: ignore[operator]
+    except (argparse.ArgumentTypeError, TypeError, ValueError):
+        return False
+    return True
+
+
 def _yaml_config(argv: list[str]) -> str | None:
-    """The refusal of vLLM's own --config (a YAML file of flags) in ``kvcalc serve MODEL …``, where the
-    model is named, so --config cannot be kvcalc's path to a config.json; None elsewhere."""
-    named = len(argv) >= 2 and argv[0] == "serve" and not argv[1].startswith("-")
-    if named and any(a == "--config" or a.startswith("--config=") for a in argv[2:]):
+    """The refusal of vLLM's own --config (a YAML file of flags) in ``kvcalc serve MODEL …`` (read by
+    ``_serve_as_estimate``), where the model is named, so --config cannot be kvcalc's path to a
+    config.json; None elsewhere."""
+    named = len(argv) >= 3 and argv[0] == "serve" and argv[1] == "--model"
+    if named and any(a == "--config" or a.startswith("--config=") for a in argv[3:]):
         return f"--config: {NOT_MODELLED['--config']}"
     return None
 
@@ -656,12 +695,17 @@ def _main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("gpus", help="list the GPU catalog")
     sub.add_parser("models", help="list the model catalog")
     sub.add_parser("rules", help="the vLLM rules that changed between releases")
-    given = list(sys.argv[1:] if argv is None else argv)
+    given = as_vllm_parses(list(sys.argv[1:] if argv is None else argv))
+    given = _serve_as_estimate(given, sub.choices["serve"])
+    if given[:1] == ["serve"] and not {"--model", "--config", "-h", "--help"} & {w.partition("=")[0] for w in given}:
+        sys.stderr.write("kvcalc serve: error: the line names no model: kvcalc serve MODEL [vLLM flags] (words "
+                         "after a flag that takes several, such as --served-model-name a b, are that flag's)\n")
+        return 2
     yaml_refusal = _yaml_config(given)
     if yaml_refusal:     # before argparse, which would read it as kvcalc's --config beside --model
         sys.stderr.write(f"kvcalc: error: {yaml_refusal}\n")
         return 2
-    words, from_configs, refusal = _take_configs(as_vllm_parses(_serve_as_estimate(given)))
+    words, from_configs, refusal = _take_configs(given)
     args, rest = parser.parse_known_args(words)
     args.config_settings = from_configs
     refusal = refusal or (_unknown_flags(args.command, rest) if rest else None)

@@ -30,7 +30,7 @@ from .settings import (BACKEND_ALIASES, BACKEND_VARIABLE, ENV_SETTINGS, FORCED_B
                        Settings)
 from .versions import Rule, applies, parse_version
 from .vllm_flags import (SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, moe_backend_marlin, nest_dotted,
-                         read_config, sort_environment, sort_unknown)
+                         read_config, sort_environment, sort_unknown, value_words)
 from .weights import VLLM_QUANTIZATION_FORMATS
 
 _BY_FLAG = {flag: name for name, flag in VLLM_SPELLING.items() if flag.startswith("-")}
@@ -50,9 +50,17 @@ compiler_interface.py is_compile_cache_enabled; v0.10 to v0.34), so every start 
 profile like a first start: a pasted command with it reads as compile cache "cold"."""
 _FLAG_TYPES = {f.name: f.type for f in fields(Settings) if VLLM_SPELLING.get(f.name, "").startswith("-")}
 _SWITCHES = {name for name, kind in _FLAG_TYPES.items() if kind in ("bool", "bool | None")}
-_NO_SWITCHES = {"--no-" + VLLM_SPELLING[name][2:]: name
-                for name in ("enable_prefix_caching", "async_scheduling", "enable_chunked_prefill",
-                             "enable_extensible_kv_cache")}
+_VLLM_SWITCHES = sorted(name for name in _SWITCHES      # not the MXFP4 indexer, a key of --attention-config
+                        if VLLM_SPELLING[name].startswith("--") and config_flag(VLLM_SPELLING[name]) is None)
+_NO_SWITCHES = {"--no-" + VLLM_SPELLING[name][2:]: name for name in _VLLM_SWITCHES}
+_NO_SWITCHES.update({twin + VLLM_SPELLING[name][len(prefix):]: name for name in _VLLM_SWITCHES
+                     for prefix, twin in (("--enable-", "--disable-"), ("--disable-", "--enable-"))
+                     if VLLM_SPELLING[name].startswith(prefix)})
+"""The off forms of kvcalc's switches as vLLM spells them: every one is argparse's BooleanOptionalAction
+(vllm/engine/arg_utils.py, v0.10 to v0.34), so --no-enforce-eager turns it off; from v0.34 its
+EnableDisableAction also pairs --enable-X with --disable-X (vllm/utils/argparse_utils.py:
+--disable-prefix-caching is --no-enable-prefix-caching, --enable-custom-all-reduce is
+--no-disable-custom-all-reduce)."""
 _INTS = {name for name, kind in _FLAG_TYPES.items() if kind in ("int", "int | None")}
 _FLOATS = {name for name, kind in _FLAG_TYPES.items() if kind in ("float", "float | None")}
 _ENV = re.compile(r"([A-Z][A-Z0-9_]*)=(.*)", re.S)
@@ -146,15 +154,20 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
     unread: dict[str, Any] = {}      # compilation-config keys kvcalc does not model, by flag
     hf_keys: dict[str, Any] = {}     # --hf-overrides.KEY …: replaces a JSON --hf-overrides, as in vLLM
     i = 0
+    room: int | None = 0     # words the last flag kvcalc does not read may still take (None: any number)
     while i < len(args):
         token = args[i]
-        if not token.startswith("-"):
-            if model is None and not rest:
-                model = token          # vllm serve MODEL
+        if not token.startswith("-") or _number(token):
+            if room != 0:
+                rest.append(token)     # the value of a flag kvcalc does not read (vllm_flags.value_words)
+                room = None if room is None else room - 1
+            elif model is None:
+                model = token          # vllm serve MODEL, wherever it stands among the flags
             else:
-                rest.append(token)     # the value of a flag kvcalc does not read
+                rest.append(token)     # a stray word: sort_unknown names it
             i += 1
             continue
+        room = 0
         flag, eq, inline = token.partition("=")
         if flag.startswith("--hf-overrides."):
             value, i = _value(args, i, eq, inline)
@@ -204,6 +217,7 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
         name = _BY_FLAG.get(flag)
         if name is None or name in ENV_SETTINGS:
             rest.append(token)
+            room = 0 if eq else value_words(flag)
             i += 1
             continue
         if name in _SWITCHES:
@@ -239,6 +253,19 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
         refused["--attention-backend"] = backend_refusal
     return {"model": model, "settings": settings, "ignored": list(dict.fromkeys(ignored)),
             "refused": {**refused, **unread}, "unknown": strange, "kind": kind}
+
+
+def serve_value_words(flag: str) -> int | None:
+    """How many words after ``flag`` (given without ``=``) vLLM's parser takes as its value: 0 for a
+    switch, None for every word up to the next flag (the capture sizes), else 1; kvcalc's settings by
+    their type, other flags by vllm_flags.value_words. Where the model stands in a serve line follows
+    from it (``vllm serve --trust-remote-code MODEL``)."""
+    name = _BY_FLAG.get(flag)
+    if flag in _NO_SWITCHES or name in _SWITCHES and config_flag(flag) is None:
+        return 0
+    if name == "cudagraph_capture_sizes":
+        return None
+    return value_words(flag)
 
 
 def _after_program(tokens: list[str]) -> tuple[list[str] | None, dict[str, str], str | None]:

@@ -371,24 +371,113 @@ Transformers backend; …). Values as in vllm/config (v0.33): --ubatch-size 0 an
 are the defaults."""
 
 
+SWITCHES = frozenset({
+    "--allow-credentials", "--allow-deprecated-quantization", "--calculate-kv-scales",
+    "--checkpoint-prepare-on-startup", "--cohere-is-reasoning-model", "--cudagraph-metrics",
+    "--data-parallel-external-lb", "--data-parallel-hybrid-lb", "--dcp-q-replicate",
+    "--disable-cascade-attn", "--disable-chunked-mm-input", "--disable-fastapi-docs",
+    "--disable-frontend-multiprocessing", "--disable-log-requests", "--disable-nccl-for-dp-synchronization",
+    "--disable-uvicorn-access-log", "--enable-auto-tool-choice", "--enable-batch-sharded-sampling",
+    "--enable-bf16x3-router-gemm", "--enable-cumem-allocator", "--enable-dbo", "--enable-elastic-ep",
+    "--enable-ep-weight-filter", "--enable-eplb", "--enable-fault-tolerance",
+    "--enable-flash-late-interaction", "--enable-flashinfer-autotune", "--enable-force-include-usage",
+    "--enable-hc-sp", "--enable-layerwise-nvtx-tracing", "--enable-log-deltas", "--enable-log-outputs",
+    "--enable-log-requests", "--enable-logging-iteration-details", "--enable-lora", "--enable-lora-bias",
+    "--enable-mamba-cache-stochastic-rounding", "--enable-mamba-fine-grained-prefix-cache",
+    "--enable-mamba-shared-prefix-checkpoint", "--enable-mfu-metrics", "--enable-mixed-moe-lora-format",
+    "--enable-mm-embeds", "--enable-moe-shared-loras", "--enable-nccl-comm-suspend", "--enable-offline-docs",
+    "--enable-per-request-metrics", "--enable-prompt-embeds", "--enable-prompt-tokens-details",
+    "--enable-request-id-headers", "--enable-return-routed-experts", "--enable-scale-out",
+    "--enable-server-load-tracking", "--enable-shm-tensor-arena", "--enable-sleep-mode",
+    "--enable-ssl-refresh", "--enable-tokenizer-info-endpoint", "--enable-tower-connector-lora",
+    "--enable-trace-replay", "--eplb-log-balancedness", "--exclude-tools-when-tool-choice-none",
+    "--fail-on-environ-validation", "--fully-sharded-loras", "--interleave-mm-strings",
+    "--jit-monitor-verbose", "--kv-cache-metrics", "--kv-sharing-fast-prefill", "--log-error-stack",
+    "--long-prefill-token-threshold-adaptive", "--mm-device-do-normalize", "--mm-encoder-only",
+    "--monokernel", "--multi-step-stream-outputs", "--numa-bind", "--ray-workers-use-nsight",
+    "--return-sampling-mask", "--return-tokens-as-token-ids", "--scheduler-reserve-full-isl",
+    "--shuffle-safetensors-files", "--skip-tokenizer-init", "--sleep-mode-offload-cudagraph",
+    "--specialize-active-lora", "--swa-bounded-replay", "--tokens-only", "--trust-remote-code",
+    "--trust-request-chat-template", "--trust-request-mm-kwargs", "--use-fp64-gumbel",
+    "--use-gpu-for-pooling-score", "--use-replayssm", "--use-tqdm-on-load", "-dpe", "-dph",
+})
+"""Flags kvcalc has no setting for that take no value: vLLM's on/off switches (argparse's
+BooleanOptionalAction, from v0.34 its EnableDisableAction), each with a --no- form that turns it off
+(and from v0.34 the --enable-/--disable- twin: ``negated_switch``). With ``PLAIN_SWITCHES``, ``MANY_VALUES`` and
+``OPTIONAL_VALUE`` they say how many words after a flag vLLM's parser gives it (``value_words``), so the
+model named after a switch (``vllm serve --trust-remote-code MODEL``) is read as the model, as vLLM reads it.
+Read from the release wheels v0.10 to v0.34 (vllm/engine/arg_utils.py ``_compute_kwargs``: a bool field is a
+switch, a list, tuple or set field takes several words, a ``bool | str | None`` field an optional one; and
+the front end's add_argument calls); tests/fixtures/vllm_serve_flags.json records each flag's arity."""
+PLAIN_SWITCHES = frozenset({
+    "--aggregate-engine-logging", "--data-parallel-multi-port-external-lb", "--disable-async-output-proc",
+    "--disable-log-stats", "--disable-mm-preprocessor-cache", "--enable-multimodal-encoder-data-parallel",
+    "--grpc", "--guided-decoding-disable-additional-properties", "--guided-decoding-disable-any-whitespace",
+    "--guided-decoding-disable-fallback", "--headless", "--version", "-dpm", "-v",
+})
+"""Switches without a --no- form (argparse's store_true, and vllm's own --version)."""
+MANY_VALUES = frozenset({
+    "--allowed-media-domains", "--api-key", "--collect-detailed-traces", "--cpu-offload-params",
+    "--ignore-patterns", "--kv-cache-dtype-skip-layers", "--logits-processors", "--lora-modules",
+    "--lora-target-modules", "--numa-bind-cpus", "--numa-bind-nodes", "--offload-params",
+    "--served-model-name", "--sleep-preserve-parameter-names",
+})
+"""Flags that take every word up to the next flag (nargs "+"): ``--served-model-name a b`` names two."""
+OPTIONAL_VALUE = frozenset({"--hf-token"})
+"""Flags whose value may be left out (nargs "?"): the next word is theirs unless it is a flag, so in
+``vllm serve --hf-token MODEL`` vLLM reads MODEL as the token, and kvcalc does too."""
+
+ON_BY_DEFAULT = frozenset({"--swa-bounded-replay"})
+"""The switches of ``NOT_MODELLED`` that are on unless turned off (vllm/config/cache.py
+``swa_bounded_replay: bool = True``, v0.34): their off form changes what vLLM sizes too. The others
+default to off (vllm/engine/arg_utils.py EngineArgs and the config classes, v0.34), so their off form
+(``--no-enable-lora``, v0.34's ``--disable-lora``) asks for what vLLM does anyway and is ignored."""
+
+
+def negated_switch(flag: str) -> str | None:
+    """The switch a --no- flag turns off (``--no-trust-remote-code``), or from v0.34 the --enable-/--disable-
+    twin that does (vllm/utils/argparse_utils.py EnableDisableAction: ``--disable-lora`` is
+    ``--no-enable-lora``); None when ``flag`` is no such form of a switch kvcalc knows."""
+    if flag.startswith("--no-") and "--" + flag[5:] in SWITCHES:
+        return "--" + flag[5:]
+    for prefix, twin in (("--disable-", "--enable-"), ("--enable-", "--disable-")):
+        if flag.startswith(prefix) and twin + flag[len(prefix):] in SWITCHES:
+            return twin + flag[len(prefix):]
+    return None
+
+
+def value_words(flag: str) -> int | None:
+    """How many of the words after ``flag`` (given without ``=``) vLLM's parser takes as its value, at most:
+    0 for a switch or its off form, None for every word up to the next flag (``MANY_VALUES``), else 1 (a
+    flag kvcalc does not know is taken to have one value)."""
+    if flag in SWITCHES or flag in PLAIN_SWITCHES or negated_switch(flag) is not None:
+        return 0
+    return None if flag in MANY_VALUES else 1
+
+
 def sort_unknown(tokens: list[str]) -> tuple[list[str], dict[str, str], list[str]]:
     """The tokens argparse did not know, as (flags ignored, flags refused with their reason, tokens
-    that are no vLLM flag kvcalc knows). A value belongs to the flag before it; ``--flag=value``
-    is one token; a word with no unknown flag before it is a stray one (``--lang zh`` reads as
-    --language-model-only, as argparse expands a prefix, and leaves ``zh``). ``--enable-chunked-prefill`` on its own (always on in the V1 engine) and the
-    harmless values of ``BY_VALUE`` change nothing kvcalc sizes and are ignored."""
+    that are no vLLM flag kvcalc knows). A flag takes the words after it that vLLM's parser gives it
+    (``value_words``); ``--flag=value`` is one token; a word no flag before it can take is a stray one
+    (``--trust-remote-code zh``; ``--lang zh`` reads as --language-model-only, as argparse expands a
+    prefix, and leaves ``zh``). A switch's off form (``--no-trust-remote-code``) goes where the switch
+    goes. ``--enable-chunked-prefill`` on its own (always on in the V1 engine) and the harmless values
+    of ``BY_VALUE`` change nothing kvcalc sizes and are ignored."""
     ignored: list[str] = []
     refused: dict[str, str] = {}
     strange: list[str] = []
     flag = None
+    room: int | None = 0        # words the last flag may still take; None: any number
     for token in tokens:
         if token.startswith("-") and not token.lstrip("-").replace(".", "", 1).isdigit():
-            name, _, value = token.partition("=")
+            name, eq, value = token.partition("=")
             if _OPT_LEVEL.fullmatch(name):      # -O.cudagraph_mode=...: the compilation config
                 name = "-O"
             elif name.startswith("--") and "." in name:     # a JSON flag given key by key
                 name = name.split(".", 1)[0]
             flag = name
+            room = 0 if eq else value_words(name)
+            switch = negated_switch(name)
             if name in WITHOUT_MEMORY:
                 ignored.append(name)
             elif name in BY_VALUE:
@@ -396,13 +485,18 @@ def sort_unknown(tokens: list[str]) -> tuple[list[str], dict[str, str], list[str
                     _by_value(name, value, ignored, refused)
             elif name in NOT_MODELLED:
                 refused[name] = NOT_MODELLED[name]
+            elif switch in WITHOUT_MEMORY or switch in NOT_MODELLED and switch not in ON_BY_DEFAULT:
+                ignored.append(name)        # off, as by default: the feature kvcalc does not model is not used
+            elif switch in NOT_MODELLED:
+                refused[name] = NOT_MODELLED[switch]
             else:
                 strange.append(name)
-        elif flag in BY_VALUE:
-            _by_value(flag, token, ignored, refused)
-            flag = None
-        elif flag is None:      # a word no unknown flag before it can take: argparse left it over
+        elif room == 0:     # a word no flag before it can take: argparse left it over
             strange.append(token)
+        else:
+            if flag in BY_VALUE:
+                _by_value(flag, token, ignored, refused)
+            room = None if room is None else room - 1
     return ignored, refused, strange
 
 

@@ -516,6 +516,19 @@ def test_a_pasted_serve_command_fills_the_form(py_page):
     reset(page)
 
 
+def test_a_model_named_after_flags_in_a_pasted_command_is_the_one_computed(py_page):
+    """vLLM takes the first word no flag takes as the model: after a switch (--trust-remote-code) or a
+    flag with a value kvcalc ignores (--seed 0) too. The page computes that model, not the form's."""
+    page = py_page
+    reset(page)
+    got = paste(page, "vllm serve --trust-remote-code --seed 0 meta-llama/Llama-3.1-8B-Instruct --max-model-len 8192")
+    assert got["reply"]["ok"] and got["reply"]["result"]["model"] == "meta-llama/Llama-3.1-8B-Instruct", got
+    expect(page.get_by_test_id("log-paste-msg")).to_contain_text("meta-llama/Llama-3.1-8B-Instruct")
+    want = page_request(model="meta-llama/Llama-3.1-8B-Instruct", max_model_len=8192)
+    wait_request(page, want, timeout_s=30)
+    assert_numbers_match(page, oracle(want)["result"])
+    reset(page)
+
 def test_a_pasted_kubernetes_spec_fills_the_form(py_page):
     """A Kubernetes container spec of the vLLM image reads as the command it runs: the image's tag
     sets the release, the args the flags."""
