@@ -137,6 +137,9 @@ def test_fp8_qwen3_6_starts_on_flashinfer_print_about_the_workspace():
     0.36 to 0.47 GiB of graph estimate: kvcalc's term lies within 0.1 GiB of each."""
     rows = [r for r in validate_logs()["rows"] if "qwen3.6-35b-a3b-redhat-nvfp4" in r["id"] and
             r["id"].endswith("v0.20.0") and (r.get("terms") or {}).get("cuda_graphs")]
+    # the MTP twin captures one piecewise graph and prints -0.87 GiB: on unified memory the estimate's
+    # free-memory difference went the other way (its notes); no workspace is in it
+    rows = [r for r in rows if r["terms"]["cuda_graphs"]["logged_gib"] > 0]
     assert len(rows) >= 5
     for r in rows:
         term = r["terms"]["cuda_graphs"]

@@ -452,8 +452,20 @@ def test_speculative_decoding_rounds_capture_sizes_to_the_query_length():
     sizes = cudagraph_capture_sizes(parse_version("0.22.0"), 5, 8192, 3, 12)
     assert sizes == (3, 6, 9, 18, 24)
     assert cuda_graph_count(sizes, 5, 3) == (5, 3)
-    # model runner V2 sizes its graphs itself (vllm#45953): no rounding
-    assert cudagraph_capture_sizes(parse_version("0.22.0"), 5, 8192, 3, 12, model_runner_v2=True)[:2] == (1, 2)
+    # only where decode graphs are full: a backend without full graphs (FlashInfer with MTP on a GB10,
+    # v0.22.1: 'PIECEWISE=6 (largest=24)') or a piecewise mode keeps the sizes
+    unrounded = (1, 2, 4, 8, 16, 24)
+    assert cudagraph_capture_sizes(parse_version("0.22.0"), 5, 8192, 3, 12, full_graphs=False) == unrounded
+    assert cudagraph_capture_sizes(parse_version("0.22.0"), 5, 8192, 3, 12, cudagraph_mode="PIECEWISE") == unrounded
+    # FULL mode: from v0.20 (the check moved into the compilation config); v0.12-v0.19 asked for a
+    # separate decode routine too; v0.10-v0.11 never rounded
+    assert cudagraph_capture_sizes(parse_version("0.19.0"), 5, 8192, 3, 12, cudagraph_mode="FULL") == unrounded
+    assert cudagraph_capture_sizes(parse_version("0.20.0"), 5, 8192, 3, 12, cudagraph_mode="FULL") == sizes
+    assert cudagraph_capture_sizes(parse_version("0.11.0"), 5, 8192, 3, 12) == unrounded
+    # model runner V2 rounded in its graph manager from v0.21 to v0.24, whatever the mode, and not after
+    assert cudagraph_capture_sizes(parse_version("0.22.0"), 5, 8192, 3, 12, model_runner_v2=True,
+                                   cudagraph_mode="PIECEWISE") == sizes
+    assert cudagraph_capture_sizes(parse_version("0.25.0"), 5, 8192, 3, 12, model_runner_v2=True) == unrounded
 
 
 def test_cuda_graph_term_scales_with_the_graphs_captured():

@@ -131,3 +131,40 @@ def test_the_newest_logged_release_is_the_datas():
             continue        # a release outside the modelled range, or none recorded
     newest = max((v.major, v.minor) for v in releases)
     assert newest == (NEWEST_LOGGED.major, NEWEST_LOGGED.minor)
+
+
+def _printed_graph_counts(entry):
+    """(PIECEWISE, FULL) of the log's 'Profiling CUDA graph memory' line (v0.18+), or None."""
+    import re  # noqa: PLC0415
+    m = re.search(r"Profiling CUDA graph memory: ([^\n]*)", entry.get("excerpt", ""))
+    if not m:
+        return None
+    counts = [re.search(rf"{mode}=(\d+)", m.group(1)) for mode in ("PIECEWISE", "FULL")]
+    return tuple(int(c.group(1)) if c else 0 for c in counts)
+
+
+def _priced_graph_counts(entry):
+    """(PIECEWISE, FULL) kvcalc's CUDA-graph term prices for a row, or None where the release or the
+    settings subtract no estimate (v0.18-v0.19 print their profile without deducting it)."""
+    import re  # noqa: PLC0415
+    from kvcalc.validate import _calculate  # noqa: PLC0415
+    _, calculation = _calculate(entry)
+    term = next((t for t in calculation.budget.terms if t.name == "CUDA graphs"), None) if calculation.budget else None
+    counted = re.search(r"(\d+) piecewise \+ (\d+) full", str(term.basis)) if term else None
+    return tuple(int(n) for n in counted.groups()) if counted else None
+
+
+PROFILED = [e for e in LOGS if _printed_graph_counts(e) and _priced_graph_counts(e)]
+
+
+def test_most_logs_that_print_their_graph_profile_are_priced():
+    assert len(PROFILED) >= 50
+
+
+@pytest.mark.parametrize("entry", PROFILED, ids=lambda e: e["id"])
+def test_the_graphs_kvcalc_prices_are_those_the_log_profiled(entry):
+    """Where vLLM subtracts its CUDA-graph estimate, kvcalc counts the graphs of each mode as the log's
+    'Profiling CUDA graph memory' line does: the capture sizes, their rounding to the decode query length
+    with speculative decoding (reserve.spec_sizes_rounded: not where only piecewise graphs are captured),
+    the full decode graphs."""
+    assert _priced_graph_counts(entry) == _printed_graph_counts(entry)

@@ -1480,7 +1480,8 @@ def cudagraph_capture_sizes(version: Version, max_num_seqs: int, mnbt: int, deco
                             capability_major: int = 0, model_runner_v2: bool = False,
                             max_size: int | None = None,
                             listed: tuple[int, ...] | None = None,
-                            interactivity: bool = False) -> tuple[int, ...]:
+                            interactivity: bool = False, cudagraph_mode: str | None = None,
+                            full_graphs: bool = True) -> tuple[int, ...]:
     """The capture sizes (vllm/config/vllm.py ``_set_cudagraph_sizes``). ``listed``
     (``--cudagraph-capture-sizes``): those up to max_num_batched_tokens. Otherwise the defaults:
     1, 2, 4 (every size from 1 to 32 with ``interactivity``, --performance-mode interactivity:
@@ -1492,8 +1493,8 @@ def cudagraph_capture_sizes(version: Version, max_num_seqs: int, mnbt: int, deco
     from v0.29 speculative decoding adds each request count × q under that ceiling
     (Rule.UNIFORM_DECODE_CAPTURE_SIZES), from v0.31 max_num_seqs itself without it
     (Rule.MAX_NUM_SEQS_CAPTURE_SIZE).
-    With speculative decoding the V1 runner rounds every size up to a multiple of the decode query
-    length (vllm/config/compilation.py ``adjust_cudagraph_sizes_for_spec_decode``).
+    With speculative decoding the sizes are rounded up to multiples of the decode query length where
+    ``spec_sizes_rounded`` says vLLM does (``cudagraph_mode`` and ``full_graphs`` as graphs_for_mode takes them).
     Not modelled: v0.20 capped the sizes of Mamba/GDN models at max_num_seqs (a public
     Qwen3.6 log with one sequence captures one size, not two; vllm#34094 later removed the cap)."""
     q = decode_query_len
@@ -1520,9 +1521,31 @@ def cudagraph_capture_sizes(version: Version, max_num_seqs: int, mnbt: int, deco
             sizes.add(mnbt)
         sizes.update(x for x in uniform if x <= mnbt)
         top = max(sizes, default=0)
-    if q > 1 and not model_runner_v2:
+    if q > 1 and spec_sizes_rounded(version, model_runner_v2, cudagraph_mode, full_graphs):
         sizes = {cdiv(x, q) * q for x in sizes if cdiv(x, q) * q <= top} or ({q} if q <= top else set())
     return tuple(sorted(sizes))
+
+
+def spec_sizes_rounded(version: Version, model_runner_v2: bool, cudagraph_mode: str | None = None,
+                       full_graphs: bool = True) -> bool:
+    """Whether vLLM rounds the capture sizes up to multiples of the decode query length with speculative
+    decoding (vllm/config/compilation.py ``adjust_cudagraph_sizes_for_spec_decode``, the temporary fix for
+    vllm#28207). The V1 runner does where its decode graphs are full, as the mode resolves with the attention
+    backend (``graphs_of_mode``): from v0.12 where they also run their own routine
+    (Rule.SPEC_CAPTURE_SIZES_ROUNDED), from v0.20 in FULL mode too (Rule.SPEC_CAPTURE_ROUNDED_FULL_MODE);
+    piecewise-only capture keeps the sizes (a v0.22.1 GB10 start with FlashInfer and two MTP tokens captures 6
+    piecewise graphs up to 24 tokens for 5 sequences, not 5 up to 24). Model runner V2 rounds whatever the mode
+    from v0.21 to v0.24 (Rule.MRV2_SPEC_CAPTURE_ROUNDED) and not after (Rule.MRV2_SPEC_CAPTURE_ROUNDING_DROPPED)."""
+    if model_runner_v2:
+        return applies(Rule.MRV2_SPEC_CAPTURE_ROUNDED, version) and \
+            not applies(Rule.MRV2_SPEC_CAPTURE_ROUNDING_DROPPED, version)
+    if not applies(Rule.SPEC_CAPTURE_SIZES_ROUNDED, version):
+        return False
+    piecewise, full = graphs_of_mode(cudagraph_mode, 1, 1, full_graphs)
+    if not full:
+        return False
+    return piecewise > 0 or applies(Rule.SPEC_CAPTURE_ROUNDED_FULL_MODE, version) or \
+        (cudagraph_mode or "").upper() == "FULL_DECODE_ONLY"
 
 
 SPLIT_CAPTURE_MAX_TOKENS = 8192
@@ -2087,7 +2110,8 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
     cg, cg_basis = (0, 0, 0), Text("basis.cuda_graphs_none")
     if cuda_graphs:
         sizes = cudagraph_capture_sizes(version, max_num_seqs, mnbt, decode_query_len, capability_major,
-                                        model_runner_v2, max_capture_size, capture_sizes, interactivity)
+                                        model_runner_v2, max_capture_size, capture_sizes, interactivity,
+                                        cudagraph_mode, full_graphs)
         piecewise, full = graphs_for_mode(cudagraph_mode, sizes, max_num_seqs, decode_query_len, full_graphs)
         split = None if capture_sizes or max_capture_size is not None else split_capture_graphs(
             version, capability_major, max_num_seqs, mnbt, decode_query_len, interactivity)

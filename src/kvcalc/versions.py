@@ -867,6 +867,28 @@ class Rule(Enum):
         "max_num_batched_tokens is a default CUDA-graph capture size when it fits under the ceiling "
         "(one more graph pair for a budget off the 8/16 grid)",
         "confirmed: absent from the v0.20.0 wheel, in v0.21.0 (config/vllm.py:1580) through v0.33.0")
+    SPEC_CAPTURE_SIZES_ROUNDED = RuleInfo(
+        _v("0.12.0"), "v0.12.0 wheel", "vllm/v1/worker/gpu_model_runner.py (temp-fix for vllm#28207)",
+        "with speculative decoding the V1 runner rounds every capture size up to a multiple of the decode "
+        "query length (adjust_cudagraph_sizes_for_spec_decode), where full decode graphs run their own "
+        "routine (FULL_AND_PIECEWISE, FULL_DECODE_ONLY); piecewise-only capture keeps the sizes",
+        "confirmed: absent from the v0.10.0 and v0.11.0 wheels; v0.12.0-v0.19.0 round where "
+        "decode_mode() is FULL and separate_routine()")
+    SPEC_CAPTURE_ROUNDED_FULL_MODE = RuleInfo(
+        _v("0.20.0"), "v0.20.0 wheel", "vllm/config/compilation.py resolve_cudagraph_mode_and_sizes",
+        "the rounding of the capture sizes moves into the compilation config and applies wherever decode "
+        "graphs are full, FULL mode included",
+        "confirmed: the v0.19.0 wheel also asks separate_routine(); v0.20.0 to v0.33.0 ask decode_mode() == FULL")
+    MRV2_SPEC_CAPTURE_ROUNDED = RuleInfo(
+        _v("0.21.0"), "v0.21.0 wheel", "vllm/v1/worker/gpu/cudagraph_utils.py CudaGraphManager",
+        "model runner V2 rounds the capture sizes up to a multiple of the decode query length whatever the "
+        "graph mode, until Rule.MRV2_SPEC_CAPTURE_ROUNDING_DROPPED",
+        "confirmed: CudaGraphManager.__init__ calls adjust_cudagraph_sizes_for_spec_decode in the v0.21.0 to "
+        "v0.24.0 wheels")
+    MRV2_SPEC_CAPTURE_ROUNDING_DROPPED = RuleInfo(
+        _v("0.25.0"), "v0.25.0 wheel", "vllm/v1/worker/gpu/cudagraph_utils.py _init_candidates",
+        "model runner V2 keeps the capture sizes and rounds only its uniform decode graphs' token counts",
+        "confirmed: the call is gone from the v0.25.0 wheel; v0.27.1's compilation config cites vllm#45953")
     MAX_NUM_SEQS_CAPTURE_SIZE = RuleInfo(
         _v("0.31.0"), "v0.31.0 wheel", "vllm/config/vllm.py _set_cudagraph_sizes",
         "without speculative decoding max_num_seqs itself is a default capture size when it fits under "
@@ -2194,6 +2216,21 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "只要不超过上限，max_num_batched_tokens 本身也是默认的 CUDA graph capture size"
         "（不在 8/16 步长上的预算会多一对 graph）",
         "已确认：v0.20.0 wheel 中没有，v0.21.0（config/vllm.py:1580）至 v0.33.0 中有"),
+    "SPEC_CAPTURE_SIZES_ROUNDED": (
+        "开启推测解码时，V1 runner 把每个 capture size 向上取整到 decode 查询长度的倍数"
+        "（adjust_cudagraph_sizes_for_spec_decode），前提是 full decode graph 走单独的路径"
+        "（FULL_AND_PIECEWISE、FULL_DECODE_ONLY）；只捕获 piecewise graph 时 size 不变",
+        "已确认：v0.10.0、v0.11.0 wheel 中没有；v0.12.0-v0.19.0 在 decode_mode() 为 FULL 且 separate_routine() 时取整"),
+    "SPEC_CAPTURE_ROUNDED_FULL_MODE": (
+        "capture size 的取整移到编译配置中，只要 decode graph 是 full 就取整，FULL 模式也包括在内",
+        "已确认：v0.19.0 wheel 还要求 separate_routine()；v0.20.0 至 v0.33.0 只看 decode_mode() == FULL"),
+    "MRV2_SPEC_CAPTURE_ROUNDED": (
+        "model runner V2 不论 graph 模式都把 capture size 向上取整到 decode 查询长度的倍数，"
+        "直到 Rule.MRV2_SPEC_CAPTURE_ROUNDING_DROPPED",
+        "已确认：v0.21.0 至 v0.24.0 wheel 中 CudaGraphManager.__init__ 调用 adjust_cudagraph_sizes_for_spec_decode"),
+    "MRV2_SPEC_CAPTURE_ROUNDING_DROPPED": (
+        "model runner V2 保留原 capture size，只对其 uniform decode graph 的 token 数取整",
+        "已确认：v0.25.0 wheel 中已无该调用；v0.27.1 的编译配置引用 vllm#45953"),
     "MAX_NUM_SEQS_CAPTURE_SIZE": (
         "不开推测解码时，只要不超过上限，max_num_seqs 本身也是默认 capture size（不在 8/16 步长上的数，"
         "比如 100，会多一对 graph）",
