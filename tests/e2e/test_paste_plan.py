@@ -527,6 +527,14 @@ def test_a_model_named_after_flags_in_a_pasted_command_is_the_one_computed(py_pa
     want = page_request(model="meta-llama/Llama-3.1-8B-Instruct", max_model_len=8192)
     wait_request(page, want, timeout_s=30)
     assert_numbers_match(page, oracle(want)["result"])
+    # a flag that takes every word leaves no model, as in vLLM: the page says the form keeps its own
+    reset(page)
+    got = paste(page, "vllm serve --served-model-name a meta-llama/Llama-3.1-8B-Instruct --max-model-len 8192")
+    assert got["reply"]["result"]["model"] is None, got
+    msg = page.get_by_test_id("log-paste-msg")
+    expect(msg).to_contain_text("names no model vLLM would read")
+    expect(msg).to_contain_text(f"the form keeps {page_request()['model']}")
+    expect_in_both_languages(page, msg, "names no model", "没有 vLLM 会读作模型的词")
     reset(page)
 
 def test_a_pasted_kubernetes_spec_fills_the_form(py_page):
