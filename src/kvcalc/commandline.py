@@ -60,7 +60,8 @@ _NO_SWITCHES.update({twin + VLLM_SPELLING[name][len(prefix):]: name for name in 
 (vllm/engine/arg_utils.py, v0.10 to v0.34), so --no-enforce-eager turns it off; from v0.34 its
 EnableDisableAction also pairs --enable-X with --disable-X (vllm/utils/argparse_utils.py:
 --disable-prefix-caching is --no-enable-prefix-caching, --enable-custom-all-reduce is
---no-disable-custom-all-reduce)."""
+--no-disable-custom-all-reduce). kvcalc reads a twin in a line for any release: earlier ones refuse to
+start with it, and what it asks for is plain."""
 _INTS = {name for name, kind in _FLAG_TYPES.items() if kind in ("int", "int | None")}
 _FLOATS = {name for name, kind in _FLAG_TYPES.items() if kind in ("float", "float | None")}
 _ENV = re.compile(r"([A-Z][A-Z0-9_]*)=(.*)", re.S)
