@@ -161,6 +161,8 @@ def test_the_off_form_of_every_switch_goes_where_the_switch_goes():
         read = read_command(f"vllm serve Qwen/Qwen3-8B --no-{flag[2:]}")
         assert (read["unknown"], list(read["refused"])) == ([], [f"--no-{flag[2:]}"] if flag in ON_BY_DEFAULT else [])
     assert read_command("vllm serve Qwen/Qwen3-8B --no-headless")["unknown"] == ["--no-headless"]
+    on = read_command("vllm serve Qwen/Qwen3-8B --swa-bounded-replay")       # on by default: asks for nothing
+    assert on["ignored"] == ["--swa-bounded-replay"] and on["refused"] == {}
 
 
 @pytest.mark.parametrize("line", [

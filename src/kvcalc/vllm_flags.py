@@ -429,7 +429,8 @@ OPTIONAL_VALUE = frozenset({"--hf-token"})
 
 ON_BY_DEFAULT = frozenset({"--swa-bounded-replay"})
 """The switches of ``NOT_MODELLED`` that are on unless turned off (vllm/config/cache.py
-``swa_bounded_replay: bool = True``, v0.34): their off form changes what vLLM sizes too. The others
+``swa_bounded_replay: bool = True``, v0.31 to v0.34): the switch itself asks for the default and is
+ignored, its off form changes what vLLM sizes and is refused. The others
 default to off (vllm/engine/arg_utils.py EngineArgs and the config classes, v0.34), so their off form
 (``--no-enable-lora``, v0.34's ``--disable-lora``) asks for what vLLM does anyway and is ignored."""
 
@@ -483,8 +484,10 @@ def sort_unknown(tokens: list[str]) -> tuple[list[str], dict[str, str], list[str
             elif name in BY_VALUE:
                 if value:
                     _by_value(name, value, ignored, refused)
-            elif name in NOT_MODELLED:
+            elif name in NOT_MODELLED and name not in ON_BY_DEFAULT:
                 refused[name] = NOT_MODELLED[name]
+            elif name in ON_BY_DEFAULT:
+                ignored.append(name)        # on, as by default
             elif switch in WITHOUT_MEMORY or switch in NOT_MODELLED and switch not in ON_BY_DEFAULT:
                 ignored.append(name)        # off, as by default: the feature kvcalc does not model is not used
             elif switch in NOT_MODELLED:
