@@ -168,3 +168,46 @@ def test_the_graphs_kvcalc_prices_are_those_the_log_profiled(entry):
     with speculative decoding (reserve.spec_sizes_rounded: not where only piecewise graphs are captured),
     the full decode graphs."""
     assert _priced_graph_counts(entry) == _printed_graph_counts(entry)
+
+
+def _printed_batch_limits(entry):
+    """(max_num_batched_tokens, max_model_len) the log prints last ('Chunked prefill is enabled with
+    max_num_batched_tokens=N', 'Using max model len N'; None for a line it lacks): the API server may
+    print its import-time default before the one it runs with, so the last word counts."""
+    import re  # noqa: PLC0415
+    excerpt = entry.get("excerpt", "")
+    batched = re.findall(r"Chunked prefill is enabled with max_num_batched_tokens=(\d+)", excerpt)
+    length = re.findall(r"Using max model len (\d+)", excerpt)
+    return (int(batched[-1]) if batched else None, int(length[-1]) if length else None)
+
+
+@pytest.mark.parametrize("entry", [e for e in LOGS if any(_printed_batch_limits(e))], ids=lambda e: e["id"])
+def test_the_batch_limits_kvcalc_resolves_are_those_the_log_printed(entry):
+    """The batched-token budget and the context length kvcalc resolves (a setting, or the release's default
+    for the entry point, the GPU and the model) are those the start printed."""
+    from kvcalc.validate import _calculate  # noqa: PLC0415
+    batched, length = _printed_batch_limits(entry)
+    resolved = _calculate(entry)[1].resolved
+    assert batched in (None, resolved.max_num_batched_tokens)
+    assert length in (None, resolved.max_model_len)
+
+
+def _printed_hybrid_paging(entry):
+    """(attention block size, padding layers) a hybrid model's start printed last ('Setting attention block
+    size to N tokens', 'Add N padding layers'; None for a line it lacks)."""
+    import re  # noqa: PLC0415
+    excerpt = entry.get("excerpt", "")
+    block = re.findall(r"Setting attention block size to (\d+) tokens", excerpt)
+    padding = re.findall(r"Add (\d+) padding layers", excerpt)
+    return (int(block[-1]) if block else None, int(padding[-1]) if padding else None)
+
+
+@pytest.mark.parametrize("entry", [e for e in LOGS if any(_printed_hybrid_paging(e))], ids=lambda e: e["id"])
+def test_the_hybrid_paging_kvcalc_builds_is_what_the_log_printed(entry):
+    """The block size vLLM raises so one attention page covers a state page, and the padding layers it adds
+    to even out the groups, as kvcalc's layout and grouping have them."""
+    from kvcalc.validate import _calculate  # noqa: PLC0415
+    block, padding = _printed_hybrid_paging(entry)
+    calculation = _calculate(entry)[1]
+    assert block in (None, calculation.layout.block_size)
+    assert padding in (None, calculation.grouping.padding_layers)
