@@ -468,6 +468,16 @@ def test_speculative_decoding_rounds_capture_sizes_to_the_query_length():
     assert cudagraph_capture_sizes(parse_version("0.25.0"), 5, 8192, 3, 12, model_runner_v2=True) == unrounded
 
 
+def test_model_runner_v2_keys_a_full_decode_graph_per_rounded_size():
+    """From v0.25 model runner V2 keeps the capture sizes and rounds each up to the decode query length for
+    its uniform decode graphs, once per distinct rounded count within max_num_seqs × q and the largest size
+    (vllm/v1/worker/gpu/cudagraph_utils.py _init_candidates): 1 and 2 both give 3, 4 gives 6."""
+    sizes = (1, 2, 3, 4, 6, 8, 12, 16)      # v0.29's defaults hold request counts × q beside the grid
+    assert cuda_graph_count(sizes, 64, 3, round_decode=True) == (8, 4)      # 3, 6, 9, 12 (18 > 16: out)
+    assert cuda_graph_count(sizes, 64, 3) == (8, 6)                          # V1: 3, 4, 6, 8, 12, 16 as they are
+    assert cuda_graph_count(sizes, 2, 3, round_decode=True) == (8, 2)       # up to 2 × 3 = 6 tokens
+    assert cuda_graph_count(sizes, 64, 1, round_decode=True) == cuda_graph_count(sizes, 64, 1)
+
 def test_cuda_graph_term_scales_with_the_graphs_captured():
     """Fewer sequences, fewer graphs: the RTX 4080 Laptop's 30 graphs cost 0.19 GiB, the L40S's 54
     cost 0.37 GiB; kvcalc's term follows the count, and hybrids add their first capture."""

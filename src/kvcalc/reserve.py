@@ -1596,16 +1596,24 @@ def split_capture_graphs(version: Version, capability_major: int, max_num_seqs: 
     return prefill, decode
 
 
-def cuda_graph_count(sizes: tuple[int, ...], max_num_seqs: int, decode_query_len: int = 1) -> tuple[int, int]:
+def cuda_graph_count(sizes: tuple[int, ...], max_num_seqs: int, decode_query_len: int = 1,
+                     round_decode: bool = False) -> tuple[int, int]:
     """(PIECEWISE, FULL) graphs of the default FULL_AND_PIECEWISE mode: a piecewise graph per
     capture size, a full decode graph per size from the decode query length up to max_num_seqs ×
-    that length (vllm/v1/cudagraph_dispatcher.py ``initialize_cudagraph_keys``)."""
-    full = [x for x in sizes if decode_query_len <= x <= decode_query_len * max_num_seqs]
+    that length (vllm/v1/cudagraph_dispatcher.py ``initialize_cudagraph_keys``). ``round_decode``
+    (model runner V2 from v0.25, Rule.MRV2_SPEC_CAPTURE_ROUNDING_DROPPED): a full decode graph per
+    distinct size rounded up to the decode query length, up to max_num_seqs × that length and the
+    largest size (vllm/v1/worker/gpu/cudagraph_utils.py ``_init_candidates``)."""
+    q = decode_query_len
+    if round_decode:
+        top = min(q * max_num_seqs, max(sizes, default=0))
+        return len(sizes), len({cdiv(x, q) * q for x in sizes if cdiv(x, q) * q <= top})
+    full = [x for x in sizes if q <= x <= q * max_num_seqs]
     return len(sizes), len(full)
 
 
 def graphs_for_mode(mode: str | None, sizes: tuple[int, ...], max_num_seqs: int, decode_query_len: int = 1,
-                    full_graphs: bool = True) -> tuple[int, int]:
+                    full_graphs: bool = True, round_decode: bool = False) -> tuple[int, int]:
     """(PIECEWISE, FULL) graphs vLLM captures in a ``cudagraph_mode`` (settings.CUDAGRAPH_MODES; None:
     the release's default, FULL_AND_PIECEWISE, as ``cuda_graph_count``). The dispatcher keys one
     graph of the mixed mode per capture size (PIECEWISE, or FULL for FULL) and, where the decode
@@ -1614,7 +1622,7 @@ def graphs_for_mode(mode: str | None, sizes: tuple[int, ...], max_num_seqs: int,
     attention backend captures no full graph (kvspecs.full_cuda_graphs), where vLLM turns FULL and
     FULL_AND_PIECEWISE into PIECEWISE and FULL_DECODE_ONLY into NONE
     (config/compilation.py ``resolve_cudagraph_mode_and_sizes``)."""
-    return graphs_of_mode(mode, *cuda_graph_count(sizes, max_num_seqs, decode_query_len), full_graphs)
+    return graphs_of_mode(mode, *cuda_graph_count(sizes, max_num_seqs, decode_query_len, round_decode), full_graphs)
 
 
 def graphs_of_mode(mode: str | None, mixed: int, decode: int, full_graphs: bool = True) -> tuple[int, int]:
@@ -2112,7 +2120,9 @@ def estimate_reserve(config: dict[str, Any], version: Version, *, tp: int, pp: i
         sizes = cudagraph_capture_sizes(version, max_num_seqs, mnbt, decode_query_len, capability_major,
                                         model_runner_v2, max_capture_size, capture_sizes, interactivity,
                                         cudagraph_mode, full_graphs)
-        piecewise, full = graphs_for_mode(cudagraph_mode, sizes, max_num_seqs, decode_query_len, full_graphs)
+        round_decode = model_runner_v2 and applies(Rule.MRV2_SPEC_CAPTURE_ROUNDING_DROPPED, version)
+        piecewise, full = graphs_for_mode(cudagraph_mode, sizes, max_num_seqs, decode_query_len, full_graphs,
+                                          round_decode)
         split = None if capture_sizes or max_capture_size is not None else split_capture_graphs(
             version, capability_major, max_num_seqs, mnbt, decode_query_len, interactivity)
         if split is not None:
