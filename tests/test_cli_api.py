@@ -556,3 +556,14 @@ def test_parse_log_estimates_a_pasted_command_or_llm_call_as_the_page_does(capsy
     other.write_text("hello\n", encoding="utf-8")
     code, _, err = run(capsys, "parse-log", str(other))
     assert code != 0 and "LLM(...) call" in err
+
+
+def test_vllms_off_forms_of_switches_are_read_in_a_serve_line(capsys):
+    """--no-X for every switch kvcalc reads and v0.34's --enable-/--disable- twins, as a pasted command reads
+    them (commandline.SWITCH_OFF_FORMS): --disable-prefix-caching is --enable-prefix-caching off."""
+    code, out, _ = run(capsys, "serve", "Qwen/Qwen3-8B", "--gpu", "h100", "-tp", "2", "--disable-prefix-caching",
+                       "--no-enforce-eager", "--enable-custom-all-reduce", "--disable-chunked-prefill", "--json")
+    code2, same, _ = run(capsys, "serve", "Qwen/Qwen3-8B", "--gpu", "h100", "-tp", "2", "--enable-prefix-caching",
+                         "off", "--enable-chunked-prefill", "off", "--json")
+    assert code == code2 == 0 and json.loads(out)["settings"] == json.loads(same)["settings"]
+    assert json.loads(out)["settings"]["enable_prefix_caching"] is False

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from . import __version__, api, textdepth
-from .commandline import serve_value_words
+from .commandline import SWITCH_OFF_FORMS, serve_value_words
 from .catalog import GPU_CLASS_LABELS, find_model, gpu_class, load_gpus, load_models
 from .errors import KvcalcError
 from .local_checkpoint import is_checkpoint_dir, read_checkpoint_dir
@@ -235,6 +235,17 @@ def _model_flags(p: Any) -> None:
                    help="'Available KV cache memory' from your log: compute the pool from it")
     p.add_argument("--measured-reserve-gib", type=float,
                    help="what your log shows vLLM subtracted besides the weights (what-ifs from it)")
+    _switch_off_forms(p)
+
+
+def _switch_off_forms(p: argparse.ArgumentParser) -> None:
+    """vLLM's off forms of the switches kvcalc reads (commandline.SWITCH_OFF_FORMS: --no-enforce-eager, v0.34's
+    --disable-prefix-caching …) as hidden options of the setting's own, so a serve line that spells one reads
+    as the pasted command does; those the parser has already (--no-enable-prefix-caching) stay as they are."""
+    for flag, name in SWITCH_OFF_FORMS.items():
+        if flag not in p._option_string_actions:        # argparse keeps no public index of its options
+            p.add_argument(flag, dest=name, action="store_const", const=False, default=argparse.SUPPRESS,
+                           help=argparse.SUPPRESS)
 
 
 SETTING_ARGS = tuple(name for name in Settings.__dataclass_fields__ if name != "speculative")

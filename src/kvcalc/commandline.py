@@ -52,8 +52,8 @@ _FLAG_TYPES = {f.name: f.type for f in fields(Settings) if VLLM_SPELLING.get(f.n
 _SWITCHES = {name for name, kind in _FLAG_TYPES.items() if kind in ("bool", "bool | None")}
 _VLLM_SWITCHES = sorted(name for name in _SWITCHES      # not the MXFP4 indexer, a key of --attention-config
                         if VLLM_SPELLING[name].startswith("--") and config_flag(VLLM_SPELLING[name]) is None)
-_NO_SWITCHES = {"--no-" + VLLM_SPELLING[name][2:]: name for name in _VLLM_SWITCHES}
-_NO_SWITCHES.update({twin + VLLM_SPELLING[name][len(prefix):]: name for name in _VLLM_SWITCHES
+SWITCH_OFF_FORMS = {"--no-" + VLLM_SPELLING[name][2:]: name for name in _VLLM_SWITCHES}
+SWITCH_OFF_FORMS.update({twin + VLLM_SPELLING[name][len(prefix):]: name for name in _VLLM_SWITCHES
                      for prefix, twin in (("--enable-", "--disable-"), ("--disable-", "--enable-"))
                      if VLLM_SPELLING[name].startswith(prefix)})
 """The off forms of kvcalc's switches as vLLM spells them: every one is argparse's BooleanOptionalAction
@@ -120,7 +120,7 @@ def _llm_tokens(kwargs: dict[str, Any]) -> list[str]:
     tokens: list[str] = []
     for name, value in kwargs.items():
         flag = "--" + name.replace("_", "-")
-        if value is None or value is False and "--no-" + flag[2:] not in _NO_SWITCHES:
+        if value is None or value is False and "--no-" + flag[2:] not in SWITCH_OFF_FORMS:
             continue
         if value is True or value is False:
             tokens.append(flag if value else "--no-" + flag[2:])
@@ -211,8 +211,8 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
             value, i = _value(args, i, eq, inline)
             settings["weights"] = VLLM_QUANTIZATION_FORMATS.get(str(value).lower(), value)
             continue
-        if flag in _NO_SWITCHES:
-            settings[_NO_SWITCHES[flag]] = False
+        if flag in SWITCH_OFF_FORMS:
+            settings[SWITCH_OFF_FORMS[flag]] = False
             i += 1
             continue
         name = _BY_FLAG.get(flag)
@@ -262,7 +262,7 @@ def serve_value_words(flag: str) -> int | None:
     their type, other flags by vllm_flags.value_words. Where the model stands in a serve line follows
     from it (``vllm serve --trust-remote-code MODEL``)."""
     name = _BY_FLAG.get(flag)
-    if flag in _NO_SWITCHES or name in _SWITCHES and config_flag(flag) is None:
+    if flag in SWITCH_OFF_FORMS or name in _SWITCHES and config_flag(flag) is None:
         return 0
     if name == "cudagraph_capture_sizes":
         return None
