@@ -211,3 +211,35 @@ def test_the_hybrid_paging_kvcalc_builds_is_what_the_log_printed(entry):
     calculation = _calculate(entry)[1]
     assert block in (None, calculation.layout.block_size)
     assert padding in (None, calculation.grouping.padding_layers)
+
+
+def _engine_line(entry):
+    lines = [line for line in entry.get("excerpt", "").split("\n") if "with config:" in line]
+    return lines[-1] if lines else None
+
+
+@pytest.mark.parametrize("entry", [e for e in LOGS if _engine_line(e)], ids=lambda e: e["id"])
+def test_each_row_runs_the_setup_its_engine_line_prints(entry):
+    """The engine line ('Initializing a V1 LLM engine (vX) with config: …') and the row's settings agree on
+    tensor and pipeline parallelism, eager mode, the KV cache dtype ('auto' is the model's own 16-bit type),
+    prefix caching where the row sets it, and the context length kvcalc resolves (max_seq_len): a row
+    that ran something else would validate the wrong setup."""
+    import re  # noqa: PLC0415
+    from kvcalc.validate import _calculate  # noqa: PLC0415
+    line = _engine_line(entry)
+
+    def printed(pattern):
+        m = re.search(pattern, line)
+        return m.group(1) if m else None
+    for key, pattern in (("tensor_parallel_size", r"tensor_parallel_size=(\d+)"),
+                         ("pipeline_parallel_size", r"pipeline_parallel_size=(\d+)")):
+        assert printed(pattern) in (None, str(entry.get(key) or 1)), key
+    assert printed(r"enforce_eager=(True|False)") in (None, str(bool(entry.get("enforce_eager"))))
+    kv = printed(r"kv_cache_dtype=(\w+)")
+    row_kv = entry.get("kv_cache_dtype") or "auto"
+    assert kv is None or row_kv.startswith(kv[:3]) or kv == "auto" and row_kv in ("bfloat16", "float16")
+    if entry.get("enable_prefix_caching") is not None:
+        assert printed(r"enable_prefix_caching=(True|False)") in (None, str(entry["enable_prefix_caching"]))
+    length = printed(r"max_seq_len=(\d+)")
+    if length is not None:
+        assert _calculate(entry)[1].resolved.max_model_len == int(length)
