@@ -199,3 +199,29 @@ def test_the_extensible_pool_stays_inside_its_reservation(cfg, s, util, gpu):
         assert p.num_blocks <= paging.num_blocks(c.grouping, min(b.capacity_available))
         assert extensible.committed_bytes(p.num_blocks, strides) <= b.available_bytes
         assert c.estimated_low.num_blocks <= p.num_blocks <= c.estimated_high.num_blocks
+
+
+def _flag_groups():
+    """(flag, the words vLLM's parser gives it) for flags kvcalc has no setting for, by their arity."""
+    from kvcalc.vllm_flags import MANY_VALUES, OPTIONAL_VALUE, PLAIN_SWITCHES, SWITCHES
+    groups = [(f,) for f in sorted(SWITCHES | PLAIN_SWITCHES)] + [(f, "x") for f in sorted(OPTIONAL_VALUE)]
+    groups += [(f, "a", "b") for f in sorted(MANY_VALUES)]
+    return groups + [(f, "1") for f in ("--port", "--seed", "--host", "--api-server-count", "--tokenizer-mode")]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(groups=st.lists(st.sampled_from(_flag_groups()), max_size=6), at=st.integers(0, 6))
+def test_the_model_is_the_word_no_flag_takes(groups, at):
+    """Flags with the words vLLM's parser gives them, and the model where no flag takes it (after a flag
+    that takes every word up to the next flag, a switch ends that flag's words first): the model is read,
+    and every other word belongs to a flag."""
+    from kvcalc.commandline import read_command
+    from kvcalc.vllm_flags import MANY_VALUES
+    at = min(at, len(groups))
+    before = [w for g in groups[:at] for w in g]
+    if at and groups[at - 1][0] in MANY_VALUES:
+        before.append("--trust-remote-code")
+    words = [*before, "Qwen/Qwen3-8B", *(w for g in groups[at:] for w in g)]
+    read = read_command("vllm serve " + " ".join(words))
+    assert read["model"] == "Qwen/Qwen3-8B", words
+    assert read["unknown"] == [], words
