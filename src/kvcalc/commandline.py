@@ -54,8 +54,8 @@ _VLLM_SWITCHES = sorted(name for name in _SWITCHES      # not the MXFP4 indexer,
                         if VLLM_SPELLING[name].startswith("--") and config_flag(VLLM_SPELLING[name]) is None)
 SWITCH_OFF_FORMS = {"--no-" + VLLM_SPELLING[name][2:]: name for name in _VLLM_SWITCHES}
 SWITCH_OFF_FORMS.update({twin + VLLM_SPELLING[name][len(prefix):]: name for name in _VLLM_SWITCHES
-                     for prefix, twin in (("--enable-", "--disable-"), ("--disable-", "--enable-"))
-                     if VLLM_SPELLING[name].startswith(prefix)})
+                         for prefix, twin in (("--enable-", "--disable-"), ("--disable-", "--enable-"))
+                         if VLLM_SPELLING[name].startswith(prefix)})
 """The off forms of kvcalc's switches as vLLM spells them: every one is argparse's BooleanOptionalAction
 (vllm/engine/arg_utils.py, v0.10 to v0.34), so --no-enforce-eager turns it off; from v0.34 its
 EnableDisableAction also pairs --enable-X with --disable-X (vllm/utils/argparse_utils.py:
