@@ -1,10 +1,13 @@
 """Every stored public vLLM log is a data case: the logged pool must lie inside the interval
-the log's own 'Available KV cache memory' (rounded to 0.01 GiB) allows. Adding a log adds
-data, not code."""
+the log's own 'Available KV cache memory' (rounded to 0.01 GiB) allows, and what else the log
+prints that kvcalc resolves must agree with it (the CUDA graphs profiled, the batch limits, a
+hybrid model's paging, the setup of the engine line). Adding a log adds data, not code."""
+
+import re
 
 import pytest
 
-from kvcalc.validate import evaluate_entry, load_logs, validate_logs
+from kvcalc.validate import _calculate, evaluate_entry, load_logs, validate_logs
 
 LOGS = load_logs()
 
@@ -135,7 +138,6 @@ def test_the_newest_logged_release_is_the_datas():
 
 def _printed_graph_counts(entry):
     """(PIECEWISE, FULL) of the log's 'Profiling CUDA graph memory' line (v0.18+), or None."""
-    import re  # noqa: PLC0415
     m = re.search(r"Profiling CUDA graph memory: ([^\n]*)", entry.get("excerpt", ""))
     if not m:
         return None
@@ -146,8 +148,6 @@ def _printed_graph_counts(entry):
 def _priced_graph_counts(entry):
     """(PIECEWISE, FULL) kvcalc's CUDA-graph term prices for a row, or None where the release or the
     settings subtract no estimate (v0.18-v0.19 print their profile without deducting it)."""
-    import re  # noqa: PLC0415
-    from kvcalc.validate import _calculate  # noqa: PLC0415
     _, calculation = _calculate(entry)
     term = next((t for t in calculation.budget.terms if t.name == "CUDA graphs"), None) if calculation.budget else None
     counted = re.search(r"(\d+) piecewise \+ (\d+) full", str(term.basis)) if term else None
@@ -170,22 +170,23 @@ def test_the_graphs_kvcalc_prices_are_those_the_log_profiled(entry):
     assert _priced_graph_counts(entry) == _printed_graph_counts(entry)
 
 
+def _last_printed(entry, *patterns):
+    """The number each pattern's last match in the log carries (None where it has none): the API server
+    may print its import-time default before the one it runs with, so the last word counts."""
+    found = [re.findall(pattern, entry.get("excerpt", "")) for pattern in patterns]
+    return tuple(int(hits[-1]) if hits else None for hits in found)
+
+
 def _printed_batch_limits(entry):
-    """(max_num_batched_tokens, max_model_len) the log prints last ('Chunked prefill is enabled with
-    max_num_batched_tokens=N', 'Using max model len N'; None for a line it lacks): the API server may
-    print its import-time default before the one it runs with, so the last word counts."""
-    import re  # noqa: PLC0415
-    excerpt = entry.get("excerpt", "")
-    batched = re.findall(r"Chunked prefill is enabled with max_num_batched_tokens=(\d+)", excerpt)
-    length = re.findall(r"Using max model len (\d+)", excerpt)
-    return (int(batched[-1]) if batched else None, int(length[-1]) if length else None)
+    """(max_num_batched_tokens, max_model_len) as the start printed them."""
+    return _last_printed(entry, r"Chunked prefill is enabled with max_num_batched_tokens=(\d+)",
+                         r"Using max model len (\d+)")
 
 
 @pytest.mark.parametrize("entry", [e for e in LOGS if any(_printed_batch_limits(e))], ids=lambda e: e["id"])
 def test_the_batch_limits_kvcalc_resolves_are_those_the_log_printed(entry):
     """The batched-token budget and the context length kvcalc resolves (a setting, or the release's default
     for the entry point, the GPU and the model) are those the start printed."""
-    from kvcalc.validate import _calculate  # noqa: PLC0415
     batched, length = _printed_batch_limits(entry)
     resolved = _calculate(entry)[1].resolved
     assert batched in (None, resolved.max_num_batched_tokens)
@@ -193,20 +194,14 @@ def test_the_batch_limits_kvcalc_resolves_are_those_the_log_printed(entry):
 
 
 def _printed_hybrid_paging(entry):
-    """(attention block size, padding layers) a hybrid model's start printed last ('Setting attention block
-    size to N tokens', 'Add N padding layers'; None for a line it lacks)."""
-    import re  # noqa: PLC0415
-    excerpt = entry.get("excerpt", "")
-    block = re.findall(r"Setting attention block size to (\d+) tokens", excerpt)
-    padding = re.findall(r"Add (\d+) padding layers", excerpt)
-    return (int(block[-1]) if block else None, int(padding[-1]) if padding else None)
+    """(attention block size, padding layers) a hybrid model's start printed."""
+    return _last_printed(entry, r"Setting attention block size to (\d+) tokens", r"Add (\d+) padding layers")
 
 
 @pytest.mark.parametrize("entry", [e for e in LOGS if any(_printed_hybrid_paging(e))], ids=lambda e: e["id"])
 def test_the_hybrid_paging_kvcalc_builds_is_what_the_log_printed(entry):
     """The block size vLLM raises so one attention page covers a state page, and the padding layers it adds
     to even out the groups, as kvcalc's layout and grouping have them."""
-    from kvcalc.validate import _calculate  # noqa: PLC0415
     block, padding = _printed_hybrid_paging(entry)
     calculation = _calculate(entry)[1]
     assert block in (None, calculation.layout.block_size)
@@ -224,8 +219,6 @@ def test_each_row_runs_the_setup_its_engine_line_prints(entry):
     tensor and pipeline parallelism, eager mode, the KV cache dtype ('auto' is the model's own 16-bit type),
     prefix caching where the row sets it, and the context length kvcalc resolves (max_seq_len): a row
     that ran something else would validate the wrong setup."""
-    import re  # noqa: PLC0415
-    from kvcalc.validate import _calculate  # noqa: PLC0415
     line = _engine_line(entry)
 
     def printed(pattern):
