@@ -76,7 +76,6 @@ def test_each_reserve_term_is_checked_against_the_logged_breakdown():
                                  "estimated_gib": round(0.13 + ERAS["v1-before-0.21"].fixed_gib, 2)}
     # From v0.20 vLLM's "peak activation" holds the CUDA-graph estimate it subtracted, so the
     # V1-runner row is compared with kvcalc's activation + CUDA-graph terms together.
-    from kvcalc.validate import _calculate
     entry = next(e for e in LOGS if e["id"] == "rtxpro6000-qwen3-235b-fp8-tp4-v0.27")
     terms = {t.name: t.bytes for t in _calculate(entry)[1].budget.terms}
     assert terms["CUDA graphs"] > 0

@@ -25,8 +25,8 @@ from .settings import (COMPILE_CACHE_STATES, CUDAGRAPH_MODES, FORCED_BACKENDS, M
 from .validate import load_logs, validate_logs
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
-from .vllm_flags import (NOT_MODELLED, SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, moe_backend_marlin,
-                         nest_dotted, read_config, sort_unknown)
+from .vllm_flags import (NOT_MODELLED, SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, free_words,
+                         moe_backend_marlin, nest_dotted, read_config, sort_unknown)
 
 
 def _flag_bool(text: str) -> bool:
@@ -530,17 +530,11 @@ def _serve_as_estimate(argv: list[str], serve: argparse.ArgumentParser) -> list[
     (commandline.serve_value_words), and the first word no flag takes is the model."""
     if len(argv) < 2 or argv[0] != "serve":
         return argv
-    room: int | None = 0       # words the last flag may still take; None: any number
-    for i, token in enumerate(argv[1:], 1):
-        if token.startswith("-") and not token.lstrip("-").replace(".", "", 1).isdigit():
-            flag, eq, _ = token.partition("=")
-            following = argv[i + 1] if i + 1 < len(argv) else None
-            room = 0 if eq else _option_words(serve, flag, following)
-        elif room != 0:
-            room = None if room is None else room - 1
-        else:
-            return ["serve", "--model", token, *argv[1:i], *argv[i + 1:]]
-    return argv
+    free = free_words(argv[1:], lambda flag, following: _option_words(serve, flag, following))
+    if not free:
+        return argv
+    i = free[0] + 1
+    return ["serve", "--model", argv[i], *argv[1:i], *argv[i + 1:]]
 
 
 def _option_words(parser: argparse.ArgumentParser, flag: str, following: str | None) -> int | None:

@@ -29,8 +29,8 @@ from .messages import Text
 from .settings import (BACKEND_ALIASES, BACKEND_VARIABLE, ENV_SETTINGS, FORCED_BACKENDS, KV_CONNECTORS, VLLM_SPELLING,
                        Settings)
 from .versions import Rule, applies, parse_version
-from .vllm_flags import (SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, moe_backend_marlin, nest_dotted,
-                         read_config, sort_environment, sort_unknown, value_words)
+from .vllm_flags import (SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, is_flag, moe_backend_marlin,
+                         nest_dotted, read_config, sort_environment, sort_unknown, value_words)
 from .weights import VLLM_QUANTIZATION_FORMATS
 
 _BY_FLAG = {flag: name for name, flag in VLLM_SPELLING.items() if flag.startswith("-")}
@@ -158,7 +158,7 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
     room: int | None = 0     # words the last flag kvcalc does not read may still take (None: any number)
     while i < len(args):
         token = args[i]
-        if not token.startswith("-") or _number(token):
+        if not is_flag(token):
             if room != 0:
                 rest.append(token)     # the value of a flag kvcalc does not read (vllm_flags.value_words)
                 room = None if room is None else room - 1

@@ -11,7 +11,7 @@ since answering without them would print a pool vLLM will not build. Names as in
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from . import textdepth
 from .messages import Text
@@ -456,6 +456,29 @@ def value_words(flag: str) -> int | None:
     return None if flag in MANY_VALUES else 1
 
 
+def is_flag(token: str) -> bool:
+    """Whether a serve-line word is a flag rather than a value: it starts with a dash and is no number
+    (``--seed -1``: -1 is the seed), as argparse tells them apart."""
+    return token.startswith("-") and not token.lstrip("-").replace(".", "", 1).isdigit()
+
+
+def free_words(tokens: list[str], takes: Callable[[str, str | None], int | None]) -> list[int]:
+    """The positions of the words no flag before them takes, as argparse leaves them over: each flag
+    takes ``takes(flag, the word after it)`` words (None: every word up to the next flag), and
+    ``--flag=value`` none after it. In a serve line the first of them is the model; any other is stray."""
+    free: list[int] = []
+    room: int | None = 0        # words the last flag may still take; None: any number
+    for i, token in enumerate(tokens):
+        if is_flag(token):
+            flag, eq, _ = token.partition("=")
+            room = 0 if eq else takes(flag, tokens[i + 1] if i + 1 < len(tokens) else None)
+        elif room != 0:
+            room = None if room is None else room - 1
+        else:
+            free.append(i)
+    return free
+
+
 def sort_unknown(tokens: list[str]) -> tuple[list[str], dict[str, str], list[str]]:
     """The tokens argparse did not know, as (flags ignored, flags refused with their reason, tokens
     that are no vLLM flag kvcalc knows). A flag takes the words after it that vLLM's parser gives it
@@ -467,17 +490,16 @@ def sort_unknown(tokens: list[str]) -> tuple[list[str], dict[str, str], list[str
     ignored: list[str] = []
     refused: dict[str, str] = {}
     strange: list[str] = []
+    free = set(free_words(tokens, lambda name, _following: value_words(name)))
     flag = None
-    room: int | None = 0        # words the last flag may still take; None: any number
-    for token in tokens:
-        if token.startswith("-") and not token.lstrip("-").replace(".", "", 1).isdigit():
-            name, eq, value = token.partition("=")
+    for i, token in enumerate(tokens):
+        if is_flag(token):
+            name, _, value = token.partition("=")
             if _OPT_LEVEL.fullmatch(name):      # -O.cudagraph_mode=...: the compilation config
                 name = "-O"
             elif name.startswith("--") and "." in name:     # a JSON flag given key by key
                 name = name.split(".", 1)[0]
             flag = name
-            room = 0 if eq else value_words(name)
             switch = negated_switch(name)
             if name in WITHOUT_MEMORY:
                 ignored.append(name)
@@ -494,12 +516,10 @@ def sort_unknown(tokens: list[str]) -> tuple[list[str], dict[str, str], list[str
                 refused[name] = NOT_MODELLED[switch]
             else:
                 strange.append(name)
-        elif room == 0:     # a word no flag before it can take: argparse left it over
+        elif i in free:     # a word no flag before it can take: argparse left it over
             strange.append(token)
-        else:
-            if flag in BY_VALUE:
-                _by_value(flag, token, ignored, refused)
-            room = None if room is None else room - 1
+        elif flag in BY_VALUE:
+            _by_value(flag, token, ignored, refused)
     return ignored, refused, strange
 
 
