@@ -153,20 +153,22 @@ def _priced_graph_counts(entry):
     return tuple(int(n) for n in counted.groups()) if counted else None
 
 
-PROFILED = [e for e in LOGS if _printed_graph_counts(e) and _priced_graph_counts(e)]
+PROFILED = [(e["id"], priced, printed) for e in LOGS if (printed := _printed_graph_counts(e))
+            and (priced := _priced_graph_counts(e))]
+"""(row, kvcalc's counts, the log's) where vLLM subtracts its estimate: each row is computed once."""
 
 
 def test_most_logs_that_print_their_graph_profile_are_priced():
     assert len(PROFILED) >= 50
 
 
-@pytest.mark.parametrize("entry", PROFILED, ids=lambda e: e["id"])
-def test_the_graphs_kvcalc_prices_are_those_the_log_profiled(entry):
+@pytest.mark.parametrize("row, priced, printed", PROFILED, ids=[row for row, _, _ in PROFILED])
+def test_the_graphs_kvcalc_prices_are_those_the_log_profiled(row, priced, printed):
     """Where vLLM subtracts its CUDA-graph estimate, kvcalc counts the graphs of each mode as the log's
     'Profiling CUDA graph memory' line does: the capture sizes, their rounding to the decode query length
     with speculative decoding (reserve.spec_sizes_rounded: not where only piecewise graphs are captured),
     the full decode graphs."""
-    assert _priced_graph_counts(entry) == _printed_graph_counts(entry)
+    assert priced == printed
 
 
 def _last_printed(entry, *patterns):
