@@ -457,6 +457,25 @@ def test_kvcalc_serve_finds_the_model_after_flags_as_vllm_does(capsys, line):
     assert code == 0 and json.loads(out)["model"]["id"] == "Qwen/Qwen3-8B"
 
 
+@pytest.mark.parametrize("line", [["Qwen/Qwen3-8B", "--model", "acme/other"],
+                                  ["--model", "acme/other", "Qwen/Qwen3-8B"],
+                                  ["--model=acme/other", "Qwen/Qwen3-8B"]])
+def test_kvcalc_serve_puts_the_positional_model_ahead_of_model_as_vllm_does(capsys, line):
+    code, out, _ = run(capsys, "serve", *line, "--gpu", "a100-80g", "--json")
+    assert code == 0 and json.loads(out)["model"]["id"] == "Qwen/Qwen3-8B"
+
+
+def test_parse_log_warns_where_the_api_server_module_would_drop_the_model(capsys, tmp_path):
+    line = tmp_path / "run.sh"
+    line.write_text("python -m vllm.entrypoints.openai.api_server Qwen/Qwen3-8B --max-model-len 8192\n",
+                    encoding="utf-8")
+    code, _, err = run(capsys, "parse-log", str(line))
+    assert code == 2 and "warning: python -m vllm.entrypoints.openai.api_server" in err
+    assert "serves Qwen/Qwen3-0.6B" in err and "names no model" in err
+    code, out, err = run(capsys, "parse-log", str(line), "--model", "Qwen/Qwen3-8B")
+    assert code == 0 and "warning:" in err and "max_model_len 8,192" in out
+
+
 def test_kvcalc_serve_names_the_missing_model_where_a_flag_took_every_word(capsys):
     code, _, err = run(capsys, "serve", "--served-model-name", "a", "Qwen/Qwen3-8B", "--gpu", "h100")
     assert code == 2 and "names no model" in err

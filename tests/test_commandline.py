@@ -187,6 +187,51 @@ def test_words_a_flag_takes_are_its_own_and_a_stray_word_is_named():
     assert read_command("vllm serve Qwen/Qwen3-8B --trust-remote-code zh")["unknown"] == ["zh"]
 
 
+@pytest.mark.parametrize("line", ["vllm serve Qwen/Qwen3-8B --model acme/other -tp 2",
+                                  "vllm serve --model acme/other Qwen/Qwen3-8B -tp 2",
+                                  "vllm serve --model=acme/other -tp 2 Qwen/Qwen3-8B"])
+def test_the_positional_model_wins_over_model_in_vllm_serve(line):
+    """vllm serve copies its positional model over --model (vllm/entrypoints/cli/serve.py ``args.model =
+    args.model_tag``), wherever either stands; kvcalc read the later one, or named the word as stray."""
+    read = read_command(line)
+    assert read["model"] == "Qwen/Qwen3-8B" and read["model_ignored"] is None
+    assert read["unknown"] == [] and read["settings"]["tensor_parallel_size"] == 2
+
+
+@pytest.mark.parametrize("line, served", [
+    ("python -m vllm.entrypoints.openai.api_server Qwen/Qwen3-8B -tp 2", None),
+    ("python3 -m vllm.entrypoints.openai.api_server --model acme/other Qwen/Qwen3-8B -tp 2", "acme/other"),
+    ("docker run --gpus all vllm/vllm-openai:v0.10.2 Qwen/Qwen3-8B -tp 2", None),
+    ("docker run --gpus all vllm/vllm-openai:v0.11.0 -tp 2 Qwen/Qwen3-8B", None),
+])
+def test_the_api_server_module_drops_a_model_given_without_model(line, served):
+    """The module's parser takes the word as model_tag and never reads it, so vLLM serves --model or its
+    default; the vllm/vllm-openai image ran the module up to v0.11.0. The word is named, not served."""
+    read = read_command(line)
+    assert read["model"] == served and read["unknown"] == [] and read["settings"]["tensor_parallel_size"] == 2
+    assert read["model_ignored"]["word"] == "Qwen/Qwen3-8B"
+    why = str(read["model_ignored"]["why"])
+    assert f"serves {served or 'Qwen/Qwen3-0.6B'}" in why and "write --model Qwen/Qwen3-8B" in why
+
+
+@pytest.mark.parametrize("image", ["vllm/vllm-openai:v0.11.1", "vllm/vllm-openai:v0.20.0", "vllm/vllm-openai",
+                                   "vllm/vllm-openai:latest"])
+def test_the_image_reads_a_positional_model_from_v0_11_1(image):
+    """From v0.11.1 the image's entry point is vllm serve (#25967); an untagged image is a current one."""
+    read = read_command(f"docker run --gpus all {image} Qwen/Qwen3-8B -tp 2")
+    assert read["model"] == "Qwen/Qwen3-8B" and read["model_ignored"] is None
+
+
+def test_a_compose_service_on_an_old_image_drops_a_positional_model():
+    spec = ("services:\n  vllm:\n    image: vllm/vllm-openai:v0.10.1\n"
+            "    command: [\"Qwen/Qwen3-8B\", \"--max-model-len\", \"8192\"]\n")
+    read = read_command(spec)
+    assert read["model"] is None and read["model_ignored"]["word"] == "Qwen/Qwen3-8B"
+    assert read["settings"] == {"vllm_version": "0.10.1", "max_model_len": 8192}
+    own = read_command(spec.replace('["Qwen', '["vllm", "serve", "Qwen'))     # the spec runs vllm serve itself
+    assert own["model"] == "Qwen/Qwen3-8B" and own["model_ignored"] is None
+
+
 def test_the_off_forms_of_kvcalcs_switches_are_read():
     """--no-X for every switch kvcalc reads, and v0.34's --enable-/--disable- twins
     (vllm/utils/argparse_utils.py EnableDisableAction)."""

@@ -206,7 +206,10 @@ def _flag_groups():
     from kvcalc.vllm_flags import MANY_VALUES, OPTIONAL_VALUE, PLAIN_SWITCHES, SWITCHES
     groups = [(f,) for f in sorted(SWITCHES | PLAIN_SWITCHES)] + [(f, "x") for f in sorted(OPTIONAL_VALUE)]
     groups += [(f, "a", "b") for f in sorted(MANY_VALUES)]
-    return groups + [(f, "1") for f in ("--port", "--seed", "--host", "--api-server-count", "--tokenizer-mode")]
+    groups += [(f, "1") for f in ("--port", "--seed", "--host", "--api-server-count", "--tokenizer-mode")]
+    # flags kvcalc reads, and --model, which the positional model overrides in vllm serve
+    return groups + [("--max-model-len", "4096"), ("--enforce-eager",), ("--no-enforce-eager",), ("-tp", "2"),
+                     ("--cudagraph-capture-sizes", "1", "2"), ("--model", "acme/other"), ("--model=acme/other",)]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -214,12 +217,11 @@ def _flag_groups():
 def test_the_model_is_the_word_no_flag_takes(groups, at):
     """Flags with the words vLLM's parser gives them, and the model where no flag takes it (after a flag
     that takes every word up to the next flag, a switch ends that flag's words first): the model is read,
-    and every other word belongs to a flag."""
-    from kvcalc.commandline import read_command
-    from kvcalc.vllm_flags import MANY_VALUES
+    ahead of any --model, and every other word belongs to a flag."""
+    from kvcalc.commandline import read_command, serve_value_words
     at = min(at, len(groups))
     before = [w for g in groups[:at] for w in g]
-    if at and groups[at - 1][0] in MANY_VALUES:
+    if at and serve_value_words(groups[at - 1][0]) is None:
         before.append("--trust-remote-code")
     words = [*before, "Qwen/Qwen3-8B", *(w for g in groups[at:] for w in g)]
     read = read_command("vllm serve " + " ".join(words))

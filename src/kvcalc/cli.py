@@ -25,7 +25,7 @@ from .settings import (COMPILE_CACHE_STATES, CUDAGRAPH_MODES, FORCED_BACKENDS, M
 from .validate import load_logs, validate_logs
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
-from .vllm_flags import (NOT_MODELLED, SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, free_words,
+from .vllm_flags import (NOT_MODELLED, SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, free_words, is_flag,
                          moe_backend_marlin, nest_dotted, read_config, sort_unknown)
 
 
@@ -527,14 +527,25 @@ def _serve_as_estimate(argv: list[str], serve: argparse.ArgumentParser) -> list[
     positional argument becomes --model (first, for ``_yaml_config``), and the command is estimate. As in
     vLLM the model may follow flags (``kvcalc serve --trust-remote-code MODEL``): each flag takes the
     words its kvcalc option takes, or a vLLM flag kvcalc has no option for those vLLM's parser gives it
-    (commandline.serve_value_words), and the first word no flag takes is the model."""
+    (commandline.serve_value_words), and the first word no flag takes is the model, ahead of a --model
+    given too (vllm/entrypoints/cli/serve.py: ``args.model = args.model_tag``), which is dropped."""
     if len(argv) < 2 or argv[0] != "serve":
         return argv
     free = free_words(argv[1:], lambda flag, following: _option_words(serve, flag, following))
     if not free:
         return argv
     i = free[0] + 1
-    return ["serve", "--model", argv[i], *argv[1:i], *argv[i + 1:]]
+    rest = [*argv[1:i], *argv[i + 1:]]
+    kept: list[str] = []
+    j = 0
+    while j < len(rest):
+        if rest[j] == "--model":
+            j += 1 if j + 1 < len(rest) and is_flag(rest[j + 1]) else 2
+            continue
+        if not rest[j].startswith("--model="):
+            kept.append(rest[j])
+        j += 1
+    return ["serve", "--model", argv[i], *kept]
 
 
 def _option_words(parser: argparse.ArgumentParser, flag: str, following: str | None) -> int | None:
@@ -645,6 +656,8 @@ def _estimate_from_command(text: str, args: argparse.Namespace) -> int | None:
     for what, flags in said:
         if flags:
             sys.stderr.write(f"kvcalc: note: {what}: {flags}\n")
+    if res["model_ignored"]:
+        sys.stderr.write(f"kvcalc: warning: {res['model_ignored']['why']}\n")
     model = args.model or res["model"]
     if not model:
         raise _Reported("the pasted command names no model kvcalc can read: give --model")

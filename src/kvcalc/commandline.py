@@ -29,8 +29,8 @@ from .messages import Text
 from .settings import (BACKEND_ALIASES, BACKEND_VARIABLE, ENV_SETTINGS, FORCED_BACKENDS, KV_CONNECTORS, VLLM_SPELLING,
                        Settings)
 from .versions import Rule, applies, parse_version
-from .vllm_flags import (SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, is_flag, moe_backend_marlin,
-                         nest_dotted, read_config, sort_environment, sort_unknown, value_words)
+from .vllm_flags import (SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, free_words, is_flag,
+                         moe_backend_marlin, nest_dotted, read_config, sort_environment, sort_unknown, value_words)
 from .weights import VLLM_QUANTIZATION_FORMATS
 
 _BY_FLAG = {flag: name for name, flag in VLLM_SPELLING.items() if flag.startswith("-")}
@@ -44,6 +44,9 @@ REMOVED_ENVIRONMENT = {"VLLM_MARLIN_INPUT_DTYPE": Rule.MARLIN_INPUT_DTYPE_REMOVE
 """Variables a release refuses to start with (vllm/envs.py ``removed_environment_variables``): from the
 rule's release a pasted command that sets one is refused with the reason; before it they only pick a
 kernel's input type (vllm_flags.ENV_WITHOUT_MEMORY)."""
+DEFAULT_MODEL = "Qwen/Qwen3-0.6B"
+"""What vLLM serves when nothing names a model: ModelConfig.model's default (vllm/config.py in v0.10,
+vllm/config/model.py from v0.11 to v0.34)."""
 NO_COMPILE_CACHE = "VLLM_DISABLE_COMPILE_CACHE"
 """Set to 1, vLLM neither loads nor keeps its torch.compile artifacts (vllm/compilation/decorators.py,
 compiler_interface.py is_compile_cache_enabled; v0.10 to v0.34), so every start compiles inside the
@@ -90,11 +93,12 @@ def read_command(text: str) -> dict[str, Any]:
         tokens = shlex.split(joined, comments=True)
     except ValueError as exc:
         raise SettingsError({"command": Text("command.quotes", error=str(exc)[:80])}) from exc
-    args, env, release = _after_program(tokens)
+    args, env, release, program = _after_program(tokens)
     if args is None:
         raise SettingsError({"log": Text("command.none")})
     tag = _IMAGE_TAG.search(image) if image and release is None else None
-    return _read_args(args, env, tag.group(1) if tag else release, "serve")   # the spec's image names the release
+    release = tag.group(1) if tag else release      # the spec's image names the release
+    return _read_args(args, env, release, "serve", reads_model_tag(program, release))
 
 
 def _read_llm_call(text: str) -> dict[str, Any]:
@@ -133,10 +137,13 @@ def _llm_tokens(kwargs: dict[str, Any]) -> list[str]:
     return tokens
 
 
-def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: str) -> dict[str, Any]:
-    """The settings and the flags ignored, refused or unknown of a serve line's arguments (``kind``
-    "serve"), or of an LLM(...) call's (``kind`` "llm", whose entry point has its own batch defaults:
-    the caller sets the entrypoint setting from it)."""
+def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: str,
+               reads_tag: bool = True) -> dict[str, Any]:
+    """The model, the settings and the flags ignored, refused or unknown of a serve line's arguments
+    (``kind`` "serve"), or of an LLM(...) call's (``kind`` "llm", whose entry point has its own batch
+    defaults: the caller sets the entrypoint setting from it). The first word no flag takes is the
+    model where the program reads it (``reads_tag``: reads_model_tag), ahead of --model as in vLLM;
+    where it does not, the word is named in ``model_ignored`` with the reason."""
     args = as_vllm_parses(args)
     settings: dict[str, Any] = {"vllm_version": release} if release else {}
     for var, value in env.items():
@@ -149,26 +156,23 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
     env_ignored = bool(env_backend) and _release_at_least(release, Rule.ATTENTION_BACKEND_ENV_DROPPED)
     if env_backend and not env_ignored:
         settings["attention_backend"] = env_backend      # a flag given too wins below
-    model = None
+    model_tag = None         # the first word no flag takes: vllm serve MODEL, wherever it stands
+    model_flag = None        # --model MODEL
+    free = set(free_words(args, lambda flag, _following: serve_value_words(flag)))
     spec: dict[str, Any] = {}
     rest: list[str] = []
     unread: dict[str, Any] = {}      # compilation-config keys kvcalc does not model, by flag
     hf_keys: dict[str, Any] = {}     # --hf-overrides.KEY …: replaces a JSON --hf-overrides, as in vLLM
     i = 0
-    room: int | None = 0     # words the last flag kvcalc does not read may still take (None: any number)
     while i < len(args):
         token = args[i]
         if not is_flag(token):
-            if room != 0:
-                rest.append(token)     # the value of a flag kvcalc does not read (vllm_flags.value_words)
-                room = None if room is None else room - 1
-            elif model is None:
-                model = token          # vllm serve MODEL, wherever it stands among the flags
-            else:
-                rest.append(token)     # a stray word: sort_unknown names it
+            if i in free and model_tag is None:
+                model_tag = token
+            else:      # a value of a flag kvcalc does not read, or a stray word: sort_unknown tells them apart
+                rest.append(token)
             i += 1
             continue
-        room = 0
         flag, eq, inline = token.partition("=")
         if flag.startswith("--hf-overrides."):
             value, i = _value(args, i, eq, inline)
@@ -205,7 +209,7 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
                 unread[flag.split(".", 1)[0]] = why
             continue
         if flag in ("--model",):
-            model, i = _value(args, i, eq, inline)
+            model_flag, i = _value(args, i, eq, inline)
             continue
         if flag in ("--quantization", "-q"):
             value, i = _value(args, i, eq, inline)
@@ -217,8 +221,7 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
             continue
         name = _BY_FLAG.get(flag)
         if name is None or name in ENV_SETTINGS:
-            rest.append(token)
-            room = 0 if eq else value_words(flag)
+            rest.append(token)     # its value words follow as words no flag of kvcalc's takes
             i += 1
             continue
         if name in _SWITCHES:
@@ -228,7 +231,7 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
         if name == "cudagraph_capture_sizes" and not eq:     # --cuda-graph-sizes too
             sizes = []
             i += 1
-            while i < len(args) and not args[i].startswith("-"):
+            while i < len(args) and not is_flag(args[i]):
                 sizes.append(args[i])
                 i += 1
             settings[name] = " ".join(sizes)
@@ -252,8 +255,14 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
     backend_refusal = _read_backend(settings)
     if backend_refusal is not None:
         refused["--attention-backend"] = backend_refusal
-    return {"model": model, "settings": settings, "ignored": list(dict.fromkeys(ignored)),
-            "refused": {**refused, **unread}, "unknown": strange, "kind": kind}
+    model, model_ignored = (model_tag or model_flag), None
+    if model_tag is not None and not reads_tag:
+        model = model_flag
+        model_ignored = {"word": model_tag, "why": Text("command.model_tag_ignored", word=model_tag,
+                                                        default=model_flag or DEFAULT_MODEL)}
+    return {"model": model, "model_ignored": model_ignored, "settings": settings,
+            "ignored": list(dict.fromkeys(ignored)), "refused": {**refused, **unread}, "unknown": strange,
+            "kind": kind}
 
 
 def serve_value_words(flag: str) -> int | None:
@@ -269,10 +278,10 @@ def serve_value_words(flag: str) -> int | None:
     return value_words(flag)
 
 
-def _after_program(tokens: list[str]) -> tuple[list[str] | None, dict[str, str], str | None]:
+def _after_program(tokens: list[str]) -> tuple[list[str] | None, dict[str, str], str | None, str]:
     """The arguments after ``vllm serve`` / the api_server module / the vllm-openai image, the
-    environment assignments before them (and docker's -e/--env), and the release an image tag
-    names (vllm/vllm-openai:v0.20.0)."""
+    environment assignments before them (and docker's -e/--env), the release an image tag
+    names (vllm/vllm-openai:v0.20.0), and which of the three runs ("serve", "module", "image")."""
     env: dict[str, str] = {}
     for i, token in enumerate(tokens):
         m = _ENV.fullmatch(token)
@@ -285,11 +294,30 @@ def _after_program(tokens: list[str]) -> tuple[list[str] | None, dict[str, str],
                 env[m.group(1)] = m.group(2)
             continue
         if token == "serve" and i > 0 and tokens[i - 1].endswith("vllm"):
-            return tokens[i + 1:], env, None
-        if token.endswith("vllm.entrypoints.openai.api_server") or "vllm/vllm-openai" in token:
+            return tokens[i + 1:], env, None, "serve"
+        if token.endswith("vllm.entrypoints.openai.api_server"):
+            return tokens[i + 1:], env, None, "module"
+        if "vllm/vllm-openai" in token:
             tag = _IMAGE_TAG.search(token)
-            return tokens[i + 1:], env, tag.group(1) if tag else None
-    return None, env, None
+            return tokens[i + 1:], env, tag.group(1) if tag else None, "image"
+    return None, env, None, "serve"
+
+
+def reads_model_tag(program: str, release: str | None) -> bool:
+    """Whether the program takes the model from the first word no flag takes (``vllm serve MODEL``).
+    vllm serve does, and gives it precedence over --model (vllm/entrypoints/cli/serve.py: ``args.model =
+    args.model_tag``); the api_server module parses that word as model_tag too but never reads it
+    (v0.10 to v0.34), so it serves --model or the default; the vllm/vllm-openai image runs the module
+    before v0.11.1 and vllm serve from it (Rule.IMAGE_RUNS_VLLM_SERVE); an image without a release
+    tag is taken as a current one."""
+    if program == "module":
+        return False
+    if program == "image" and release is not None:
+        try:
+            return applies(Rule.IMAGE_RUNS_VLLM_SERVE, parse_version(release))
+        except VersionError:
+            return True
+    return True
 
 
 def _read_backend(settings: dict[str, Any]) -> Text | None:
@@ -322,7 +350,7 @@ def _release_at_least(release: str | None, rule: Rule) -> bool:
 def _value(args: list[str], i: int, eq: str, inline: str) -> tuple[str | None, int]:
     if eq:
         return inline, i + 1
-    if i + 1 < len(args) and not (args[i + 1].startswith("-") and not _number(args[i + 1])):
+    if i + 1 < len(args) and not is_flag(args[i + 1]):
         return args[i + 1], i + 2
     return None, i + 1
 

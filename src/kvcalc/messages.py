@@ -464,6 +464,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "no vLLM server command found: paste a line such as vllm serve Qwen/Qwen3-8B --max-model-len 32768, or "
         "an LLM(...) call",
         "没有找到 vLLM 服务命令：请粘贴类似 vllm serve Qwen/Qwen3-8B --max-model-len 32768 的命令，或一个 LLM(...) 调用"),
+    "command.model_tag_ignored": (
+        "python -m vllm.entrypoints.openai.api_server (and the vllm/vllm-openai image before v0.11.1, which runs "
+        "it) reads the model from --model only: it drops {word} and serves {default}; write --model {word}",
+        "python -m vllm.entrypoints.openai.api_server（以及运行它的 v0.11.1 之前的 vllm/vllm-openai 镜像）只从 --model "
+        "读取模型：它丢弃 {word}，实际运行 {default}；请写成 --model {word}"),
     "command.llm_unreadable": (
         "an LLM( call was found but its arguments do not read as Python: paste the whole call, from LLM( to "
         "its closing parenthesis",

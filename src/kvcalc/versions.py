@@ -586,6 +586,14 @@ class Rule(Enum):
         "--attention-backend forces a backend",
         "confirmed: in vllm/envs.py and vllm/config/attention.py of the v0.13.0 and v0.14.0 wheels, "
         "absent from v0.15.0; vllm#50292 (v0.26.0) reports it silently ignored")
+    IMAGE_RUNS_VLLM_SERVE = RuleInfo(
+        _v("0.11.1"), "#25967", "docker/Dockerfile (vllm-openai target)",
+        "the vllm/vllm-openai image runs vllm serve, which takes the model as its first free word; before, it "
+        "ran python3 -m vllm.entrypoints.openai.api_server, whose parser reads that word as model_tag and drops "
+        "it, so only --model names the model (else the default Qwen/Qwen3-0.6B)",
+        "confirmed: ENTRYPOINT of the vllm-openai stage at the v0.10.0 to v0.11.0 tags is the api_server module, "
+        "from v0.11.1 to v0.26.0 [\"vllm\", \"serve\"] (commit d00d652 of 2025-10-02); the api_server module's "
+        "main() never copies model_tag into model (v0.10.0 api_server.py, v0.30.0 launchers/api_server/entry.py)")
     FORCED_BACKEND_CHECKED = RuleInfo(
         _v("0.11.1"), "v0.11.1 wheel", "vllm/platforms/cuda.py get_attn_backend_cls",
         "a forced attention backend is checked against the model, the dtypes and the GPU "
@@ -2007,6 +2015,13 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "不再读取 VLLM_ATTENTION_BACKEND（#26315 将其弃用并计划在 v0.14 移除）：只有 --attention-backend 能强制指定后端",
         "已确认：v0.13.0 与 v0.14.0 的 wheel 的 vllm/envs.py 与 vllm/config/attention.py 中有，v0.15.0 中没有；"
         "vllm#50292（v0.26.0）报告它被静默忽略"),
+    "IMAGE_RUNS_VLLM_SERVE": (
+        "vllm/vllm-openai 镜像运行 vllm serve，它把第一个不属于任何参数的词当作模型；此前镜像运行 python3 -m "
+        "vllm.entrypoints.openai.api_server，其解析器把这个词读作 model_tag 后丢弃，只有 --model 能指定模型（否则为默认的 "
+        "Qwen/Qwen3-0.6B）",
+        "已确认：v0.10.0 到 v0.11.0 标签的 vllm-openai 阶段 ENTRYPOINT 为 api_server 模块，v0.11.1 到 v0.26.0 为 "
+        "[\"vllm\", \"serve\"]（2025-10-02 的提交 d00d652）；api_server 模块的 main() 从不把 model_tag 复制到 model"
+        "（v0.10.0 的 api_server.py，v0.30.0 的 launchers/api_server/entry.py）"),
     "FORCED_BACKEND_CHECKED": (
         "强制指定的注意力后端会按模型、数据类型与 GPU 检查（validate_configuration），不合适时 vLLM 以“Selected backend … "
         "is not valid for this configuration”停止；此前 vLLM 不加检查地接受",

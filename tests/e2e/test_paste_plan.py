@@ -537,6 +537,27 @@ def test_a_model_named_after_flags_in_a_pasted_command_is_the_one_computed(py_pa
     expect_in_both_languages(page, msg, "names no model", "没有 vLLM 会读作模型的词")
     reset(page)
 
+
+def test_a_model_the_api_server_module_would_drop_is_named_not_computed(py_page):
+    """python -m vllm.entrypoints.openai.api_server (and the vllm/vllm-openai image before v0.11.1)
+    parses a model given without --model and drops it, serving Qwen/Qwen3-0.6B: the page says so and
+    keeps the form's model, with the line's other flags; vllm serve reads the same word."""
+    page = py_page
+    reset(page)
+    got = paste(page, "docker run --gpus all vllm/vllm-openai:v0.10.2 meta-llama/Llama-3.1-8B-Instruct "
+                      "--max-model-len 8192")
+    assert got["reply"]["result"]["model"] is None, got
+    assert got["reply"]["result"]["model_ignored"]["word"] == "meta-llama/Llama-3.1-8B-Instruct", got
+    msg = page.get_by_test_id("log-paste-msg")
+    expect(msg).to_contain_text("it drops meta-llama/Llama-3.1-8B-Instruct and serves Qwen/Qwen3-0.6B")
+    expect(msg).to_contain_text(f"The form keeps {page_request()['model']}")
+    expect(msg).not_to_contain_text("names no model")
+    want = page_request(max_model_len=8192, vllm_version="0.10.2")
+    wait_request(page, want, timeout_s=30)
+    assert_numbers_match(page, oracle(want)["result"])
+    expect_in_both_languages(page, msg, "write --model meta-llama/Llama-3.1-8B-Instruct", "请写成 --model")
+    reset(page)
+
 def test_a_pasted_kubernetes_spec_fills_the_form(py_page):
     """A Kubernetes container spec of the vLLM image reads as the command it runs: the image's tag
     sets the release, the args the flags."""
