@@ -460,9 +460,10 @@ def test_kvcalc_serve_finds_the_model_after_flags_as_vllm_does(capsys, line):
 @pytest.mark.parametrize("line", [["Qwen/Qwen3-8B", "--model", "acme/other"],
                                   ["--model", "acme/other", "Qwen/Qwen3-8B"],
                                   ["--model=acme/other", "Qwen/Qwen3-8B"]])
-def test_kvcalc_serve_puts_the_positional_model_ahead_of_model_as_vllm_does(capsys, line):
-    code, out, _ = run(capsys, "serve", *line, "--gpu", "a100-80g", "--json")
-    assert code == 0 and json.loads(out)["model"]["id"] == "Qwen/Qwen3-8B"
+def test_kvcalc_serve_refuses_a_line_that_names_the_model_twice(capsys, line):
+    """No vLLM release serves such a line with the word (Rule.SERVE_MODEL_FLAG_MOVED): kvcalc does not guess."""
+    code, out, err = run(capsys, "serve", *line, "--gpu", "a100-80g", "--json")
+    assert code == 2 and out == "" and "names the model twice" in err and "unrecognized arguments: Qwen/Qwen3-8B" in err
 
 
 def test_parse_log_warns_where_the_api_server_module_would_drop_the_model(capsys, tmp_path):
@@ -474,6 +475,9 @@ def test_parse_log_warns_where_the_api_server_module_would_drop_the_model(capsys
     assert "serves Qwen/Qwen3-0.6B" in err and "names no model" in err
     code, out, err = run(capsys, "parse-log", str(line), "--model", "Qwen/Qwen3-8B")
     assert code == 0 and "warning:" in err and "max_model_len 8,192" in out
+    line.write_text("vllm serve --served-model-name n Qwen/Qwen3-8B\n", encoding="utf-8")
+    code, _, err = run(capsys, "parse-log", str(line), "--model", "Qwen/Qwen3-8B")
+    assert code == 0 and "warning: vLLM would not start with this line: from v0.17.0" in err
 
 
 def test_kvcalc_serve_names_the_missing_model_where_a_flag_took_every_word(capsys):

@@ -179,6 +179,7 @@ def test_the_model_after_flags_is_read_as_vllm_reads_it(line):
     read = read_command(line)
     assert read["model"] == "Qwen/Qwen3-8B" and read["settings"]["tensor_parallel_size"] == 2
     assert read["unknown"] == []
+    assert bool(read["fails"]) == ("--served-model-name" in line)     # from v0.17 the model must come first there
 
 
 def test_words_a_flag_takes_are_its_own_and_a_stray_word_is_named():
@@ -187,15 +188,66 @@ def test_words_a_flag_takes_are_its_own_and_a_stray_word_is_named():
     assert read_command("vllm serve Qwen/Qwen3-8B --trust-remote-code zh")["unknown"] == ["zh"]
 
 
-@pytest.mark.parametrize("line", ["vllm serve Qwen/Qwen3-8B --model acme/other -tp 2",
-                                  "vllm serve --model acme/other Qwen/Qwen3-8B -tp 2",
+def _fails(read) -> list[str]:
+    return [str(why) for why in read["fails"]]
+
+
+@pytest.mark.parametrize("line", ["vllm serve Qwen/Qwen3-8B --model=acme/other -tp 2",
                                   "vllm serve --model=acme/other -tp 2 Qwen/Qwen3-8B"])
-def test_the_positional_model_wins_over_model_in_vllm_serve(line):
+def test_up_to_v0_11_0_the_word_wins_over_model(line):
     """vllm serve copies its positional model over --model (vllm/entrypoints/cli/serve.py ``args.model =
     args.model_tag``), wherever either stands; kvcalc read the later one, or named the word as stray."""
-    read = read_command(line)
-    assert read["model"] == "Qwen/Qwen3-8B" and read["model_ignored"] is None
+    read = read_command(line, "0.11.0")
+    assert read["model"] == "Qwen/Qwen3-8B" and read["model_ignored"] is None and read["fails"] == []
     assert read["unknown"] == [] and read["settings"]["tensor_parallel_size"] == 2
+
+
+def test_up_to_v0_11_0_vllm_serve_refuses_the_model_flag():
+    """v0.10.0-v0.11.0 raise ValueError on the --model token in vllm serve; --model=MODEL passes."""
+    read = read_command("vllm serve --model Qwen/Qwen3-8B -tp 2", "0.10.2")
+    assert read["model"] == "Qwen/Qwen3-8B" and len(read["fails"]) == 1
+    assert "refuses the --model flag" in _fails(read)[0] and "vllm serve Qwen/Qwen3-8B" in _fails(read)[0]
+    assert read_command("vllm serve --model=Qwen/Qwen3-8B -tp 2", "0.10.2")["fails"] == []
+    assert read_command("vllm serve --model Qwen/Qwen3-8B -tp 2", "0.11.1")["fails"] == []      # moved to the front
+
+
+@pytest.mark.parametrize("line", ["vllm serve acme/other --model Qwen/Qwen3-8B -tp 2",
+                                  "vllm serve --model Qwen/Qwen3-8B acme/other -tp 2",
+                                  "vllm serve -tp 2 --model=Qwen/Qwen3-8B acme/other"])
+def test_from_v0_11_1_a_line_that_names_the_model_twice_does_not_start(line):
+    """From v0.11.1 vllm serve moves the first --model's value to the front as its model, so a word
+    that named the model too is left over: 'unrecognized arguments'."""
+    read = read_command(line)
+    assert read["model"] == "Qwen/Qwen3-8B" and read["unknown"] == [] and len(read["fails"]) == 1
+    assert "unrecognized arguments: acme/other" in _fails(read)[0]
+
+
+@pytest.mark.parametrize("line, fails", [
+    ("vllm serve --served-model-name n Qwen/Qwen3-8B", True),      # the name takes the word too
+    ("vllm serve --trust-remote-code Qwen/Qwen3-8B --served-model-name n", True),
+    ("vllm serve --served_model_name=n --trust-remote-code Qwen/Qwen3-8B", True),
+    ("vllm serve Qwen/Qwen3-8B --served-model-name n", False),
+    ("vllm serve --served-model-name n --model Qwen/Qwen3-8B", False),     # --model moves to the front
+    ("vllm serve --trust-remote-code Qwen/Qwen3-8B", False),
+    ("docker run vllm/vllm-openai:v0.20.0 --served-model-name n Qwen/Qwen3-8B", True),
+    ("docker run vllm/vllm-openai:v0.16.0 --served-model-name n --trust-remote-code Qwen/Qwen3-8B", False),
+])
+def test_from_v0_17_a_served_name_needs_the_model_first(line, fails):
+    read = read_command(line)
+    assert bool(read["fails"]) == fails, read
+    if fails:
+        assert "from v0.17.0 vllm serve stops when --served-model-name is given" in _fails(read)[0]
+    assert read_command(line, "0.16.0")["fails"] == [] or "v0.20.0" in line
+
+
+def test_the_page_judges_a_line_by_the_forms_release():
+    """A line that names no release is judged for the form's (the request's fallback settings)."""
+    reply = api.handle({"op": "read_command", "text": "vllm serve --model Qwen/Qwen3-8B",
+                        "fallback": {"settings": {"vllm_version": "0.10.2"}}})
+    assert reply["ok"] and "refuses the --model flag" in reply["result"]["fails"][0]
+    assert "拒绝 --model 参数" in reply["zh"][reply["result"]["fails"][0]]
+    newest = api.handle({"op": "read_command", "text": "vllm serve --model Qwen/Qwen3-8B"})
+    assert newest["ok"] and newest["result"]["fails"] == []
 
 
 @pytest.mark.parametrize("line, served", [

@@ -336,12 +336,14 @@ def compare_log(req: dict[str, Any]) -> dict[str, Any]:
 def command_settings(req: dict[str, Any]) -> dict[str, Any]:
     """A pasted ``vllm serve`` command or ``LLM(...)`` call (commandline.read_command), with the entry
     point it runs on and what it leaves unsaid taken from ``fallback.settings`` (the form) for the
-    settings in UNSTATED_BY_FLAGS."""
+    settings in UNSTATED_BY_FLAGS; the form's release judges whether vLLM would start with the line
+    where the line names none."""
     from .commandline import read_command  # noqa: PLC0415
-    out = read_command(req.get("text"))
-    out["settings"]["entrypoint"] = out["kind"]     # a serve line is vllm serve, a call the LLM class
     fallback = req.get("fallback") if isinstance(req.get("fallback"), dict) else {}
     kept = fallback.get("settings") if isinstance(fallback.get("settings"), dict) else {}
+    release = kept.get("vllm_version")
+    out = read_command(req.get("text"), release if isinstance(release, str) else None)
+    out["settings"]["entrypoint"] = out["kind"]     # a serve line is vllm serve, a call the LLM class
     for key in UNSTATED_BY_FLAGS:
         if key not in out["settings"] and kept.get(key) is not None:
             out["settings"][key] = kept[key]

@@ -25,7 +25,7 @@ from .settings import (COMPILE_CACHE_STATES, CUDAGRAPH_MODES, FORCED_BACKENDS, M
 from .validate import load_logs, validate_logs
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
-from .vllm_flags import (NOT_MODELLED, SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, free_words, is_flag,
+from .vllm_flags import (NOT_MODELLED, SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, free_words,
                          moe_backend_marlin, nest_dotted, read_config, sort_unknown)
 
 
@@ -522,13 +522,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-def _serve_as_estimate(argv: list[str], serve: argparse.ArgumentParser) -> list[str]:
+def _serve_as_estimate(argv: list[str], serve: argparse.ArgumentParser) -> list[str] | str:
     """``kvcalc serve MODEL …``, a vllm serve line with "vllm" replaced: the model vLLM takes as its
     positional argument becomes --model (first, for ``_yaml_config``), and the command is estimate. As in
     vLLM the model may follow flags (``kvcalc serve --trust-remote-code MODEL``): each flag takes the
     words its kvcalc option takes, or a vLLM flag kvcalc has no option for those vLLM's parser gives it
-    (commandline.serve_value_words), and the first word no flag takes is the model, ahead of a --model
-    given too (vllm/entrypoints/cli/serve.py: ``args.model = args.model_tag``), which is dropped."""
+    (commandline.serve_value_words), and the first word no flag takes is the model. A line that names
+    the model that way and with --model too is refused (the reason, as a str): no release serves it
+    as written with the word (up to v0.11.0 vLLM refuses --model, from v0.11.1 it moves --model's
+    value to the front and stops at the word: Rule.SERVE_MODEL_FLAG_MOVED), so kvcalc does not guess."""
     if len(argv) < 2 or argv[0] != "serve":
         return argv
     free = free_words(argv[1:], lambda flag, following: _option_words(serve, flag, following))
@@ -536,16 +538,11 @@ def _serve_as_estimate(argv: list[str], serve: argparse.ArgumentParser) -> list[
         return argv
     i = free[0] + 1
     rest = [*argv[1:i], *argv[i + 1:]]
-    kept: list[str] = []
-    j = 0
-    while j < len(rest):
-        if rest[j] == "--model":
-            j += 1 if j + 1 < len(rest) and is_flag(rest[j + 1]) else 2
-            continue
-        if not rest[j].startswith("--model="):
-            kept.append(rest[j])
-        j += 1
-    return ["serve", "--model", argv[i], *kept]
+    if any(w == "--model" or w.startswith("--model=") for w in rest):
+        return (f"the line names the model twice ({argv[i]} and --model): vllm serve takes the first word no flag "
+                f"takes as the model and, from v0.11.1, moves --model's value there too, so it stops with "
+                f"'unrecognized arguments: {argv[i]}' (up to v0.11.0 it refuses the --model flag); name it once")
+    return ["serve", "--model", argv[i], *rest]
 
 
 def _option_words(parser: argparse.ArgumentParser, flag: str, following: str | None) -> int | None:
@@ -658,6 +655,8 @@ def _estimate_from_command(text: str, args: argparse.Namespace) -> int | None:
             sys.stderr.write(f"kvcalc: note: {what}: {flags}\n")
     if res["model_ignored"]:
         sys.stderr.write(f"kvcalc: warning: {res['model_ignored']['why']}\n")
+    for why in res["fails"]:
+        sys.stderr.write(f"kvcalc: warning: vLLM would not start with this line: {why}\n")
     model = args.model or res["model"]
     if not model:
         raise _Reported("the pasted command names no model kvcalc can read: give --model")
@@ -714,7 +713,11 @@ def _main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("models", help="list the model catalog")
     sub.add_parser("rules", help="the vLLM rules that changed between releases")
     given = as_vllm_parses(list(sys.argv[1:] if argv is None else argv))
-    given = _serve_as_estimate(given, sub.choices["serve"])
+    served = _serve_as_estimate(given, sub.choices["serve"])
+    if isinstance(served, str):
+        sys.stderr.write(f"kvcalc serve: error: {served}\n")
+        return 2
+    given = served
     if given[:1] == ["serve"] and not {"--model", "--config", "-h", "--help"} & {w.partition("=")[0] for w in given}:
         sys.stderr.write("kvcalc serve: error: the line names no model: kvcalc serve MODEL [vLLM flags] (words "
                          "after a flag that takes several, such as --served-model-name a b, are that flag's)\n")

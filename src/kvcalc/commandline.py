@@ -28,7 +28,7 @@ from .llmcall import CallTooIntricate, has_llm_call, read_llm_call
 from .messages import Text
 from .settings import (BACKEND_ALIASES, BACKEND_VARIABLE, ENV_SETTINGS, FORCED_BACKENDS, KV_CONNECTORS, VLLM_SPELLING,
                        Settings)
-from .versions import Rule, applies, parse_version
+from .versions import Rule, Version, applies, parse_version
 from .vllm_flags import (SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, free_words, is_flag,
                          moe_backend_marlin, nest_dotted, read_config, sort_environment, sort_unknown, value_words)
 from .weights import VLLM_QUANTIZATION_FORMATS
@@ -73,11 +73,12 @@ MAX_COMMAND_CHARS = 20_000
 _PROGRAM = re.compile(r"\bvllm\s+serve\b|vllm\.entrypoints\.openai\.api_server|vllm/vllm-openai")
 
 
-def read_command(text: str) -> dict[str, Any]:
+def read_command(text: str, assumed_release: str | None = None) -> dict[str, Any]:
     """The model, the settings (kvcalc's names), the flags ignored or refused and the kind ("serve",
-    or "llm" for a notebook's LLM(...) call: _read_llm_call) of a pasted command; SettingsError on
-    field "log" when the text holds no command (as for a log with nothing to read), on "command"
-    when it cannot be read."""
+    or "llm" for a notebook's LLM(...) call: _read_llm_call) of a pasted command, and ``fails``: why
+    vLLM would refuse to start with the line as written, judged for the release an image tag names,
+    else ``assumed_release`` (the form's), else the newest; SettingsError on field "log" when the
+    text holds no command (as for a log with nothing to read), on "command" when it cannot be read."""
     image = None
     if isinstance(text, str) and len(text) <= MAX_COMMAND_CHARS and is_container_spec(text):
         image = image_of(text)
@@ -98,7 +99,7 @@ def read_command(text: str) -> dict[str, Any]:
         raise SettingsError({"log": Text("command.none")})
     tag = _IMAGE_TAG.search(image) if image and release is None else None
     release = tag.group(1) if tag else release      # the spec's image names the release
-    return _read_args(args, env, release, "serve", reads_model_tag(program, release))
+    return _read_args(args, env, release, "serve", entry_point(program, release), assumed_release)
 
 
 def _read_llm_call(text: str) -> dict[str, Any]:
@@ -138,12 +139,12 @@ def _llm_tokens(kwargs: dict[str, Any]) -> list[str]:
 
 
 def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: str,
-               reads_tag: bool = True) -> dict[str, Any]:
+               entry: str = "serve", assumed_release: str | None = None) -> dict[str, Any]:
     """The model, the settings and the flags ignored, refused or unknown of a serve line's arguments
-    (``kind`` "serve"), or of an LLM(...) call's (``kind`` "llm", whose entry point has its own batch
-    defaults: the caller sets the entrypoint setting from it). The first word no flag takes is the
-    model where the program reads it (``reads_tag``: reads_model_tag), ahead of --model as in vLLM;
-    where it does not, the word is named in ``model_ignored`` with the reason."""
+    (``kind`` "serve", run by ``entry``: entry_point), or of an LLM(...) call's (``kind`` "llm", whose
+    entry point has its own batch defaults: the caller sets the entrypoint setting from it and names
+    the model). The model follows vLLM's reading of the line (_serve_model)."""
+    raw = args
     args = as_vllm_parses(args)
     settings: dict[str, Any] = {"vllm_version": release} if release else {}
     for var, value in env.items():
@@ -157,7 +158,7 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
     if env_backend and not env_ignored:
         settings["attention_backend"] = env_backend      # a flag given too wins below
     model_tag = None         # the first word no flag takes: vllm serve MODEL, wherever it stands
-    model_flag = None        # --model MODEL
+    model_flags: list[str | None] = []       # the values of --model, in order
     free = set(free_words(args, lambda flag, _following: serve_value_words(flag)))
     spec: dict[str, Any] = {}
     rest: list[str] = []
@@ -209,7 +210,8 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
                 unread[flag.split(".", 1)[0]] = why
             continue
         if flag in ("--model",):
-            model_flag, i = _value(args, i, eq, inline)
+            value, i = _value(args, i, eq, inline)
+            model_flags.append(value)
             continue
         if flag in ("--quantization", "-q"):
             value, i = _value(args, i, eq, inline)
@@ -255,14 +257,59 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
     backend_refusal = _read_backend(settings)
     if backend_refusal is not None:
         refused["--attention-backend"] = backend_refusal
-    model, model_ignored = (model_tag or model_flag), None
-    if model_tag is not None and not reads_tag:
-        model = model_flag
-        model_ignored = {"word": model_tag, "why": Text("command.model_tag_ignored", word=model_tag,
-                                                        default=model_flag or DEFAULT_MODEL)}
-    return {"model": model, "model_ignored": model_ignored, "settings": settings,
+    model, model_ignored, fails = None, None, []
+    if kind == "serve":
+        model, model_ignored, fails = _serve_model(raw, model_tag, model_flags, entry,
+                                                   _version_or_newest(release or assumed_release))
+    return {"model": model, "model_ignored": model_ignored, "fails": fails, "settings": settings,
             "ignored": list(dict.fromkeys(ignored)), "refused": {**refused, **unread}, "unknown": strange,
             "kind": kind}
+
+
+_SERVED_NAME = re.compile(r"--served[-_]model[-_]name(=.+)?")
+_CONFIG_FILE = re.compile(r"--config(=.+)?")
+
+
+def _serve_model(raw: list[str], model_tag: str | None, model_flags: list[str | None], entry: str,
+                 version: Version) -> tuple[str | None, dict[str, Any] | None, list[Text]]:
+    """The model vLLM serves for a line's arguments (``raw``, as typed), the word it drops (with the
+    reason) and why it would refuse to start, as vLLM's parser reads the line in ``version``:
+    ``model_tag`` is the first word no flag takes, ``model_flags`` the values of --model in order.
+
+    * The api_server module (``entry`` "module") parses the word as model_tag and never reads it: it
+      serves the last --model, else DEFAULT_MODEL.
+    * vllm serve copies the word over --model (vllm/entrypoints/cli/serve.py). Up to v0.11.0 its parser
+      refuses the --model token itself (--model=MODEL passes); from v0.11.1 it moves the first --model's
+      value to the front as the word (Rule.SERVE_MODEL_FLAG_MOVED), so a line with both has a word
+      over; from v0.17.0 a line with --served-model-name must start with the model
+      (Rule.SERVED_NAME_NEEDS_MODEL_FIRST), vllm/utils/argparse_utils.py parse_args."""
+    if entry == "module":
+        model = model_flags[-1] if model_flags else None
+        dropped = None if model_tag is None else {
+            "word": model_tag, "why": Text("command.model_tag_ignored", word=model_tag, default=model or DEFAULT_MODEL)}
+        return model, dropped, []
+    fails: list[Text] = []
+    if not applies(Rule.SERVE_MODEL_FLAG_MOVED, version):
+        model = model_tag or (model_flags[-1] if model_flags else None)
+        if "--model" in raw:
+            fails.append(Text("command.model_flag_refused", model=model or "MODEL"))
+        return model, None, fails
+    model = model_flags[0] if model_flags else model_tag
+    if model_flags and model_tag is not None:
+        fails.append(Text("command.model_twice", word=model_tag, model=model or "MODEL"))
+    if (applies(Rule.SERVED_NAME_NEEDS_MODEL_FIRST, version) and not model_flags and raw and raw[0].startswith("-")
+            and any(_SERVED_NAME.fullmatch(a) for a in raw) and not any(_CONFIG_FILE.fullmatch(a) for a in raw)):
+        fails.append(Text("command.model_not_first", model=model or "MODEL"))
+    return model, None, fails
+
+
+def _version_or_newest(release: str | None) -> Version:
+    """The release a line's reading is judged for: the one named, else the newest kvcalc models (a
+    release it does not model is left for the core to name)."""
+    try:
+        return parse_version(release)
+    except VersionError:
+        return parse_version(None)
 
 
 def serve_value_words(flag: str) -> int | None:
@@ -303,21 +350,16 @@ def _after_program(tokens: list[str]) -> tuple[list[str] | None, dict[str, str],
     return None, env, None, "serve"
 
 
-def reads_model_tag(program: str, release: str | None) -> bool:
-    """Whether the program takes the model from the first word no flag takes (``vllm serve MODEL``).
-    vllm serve does, and gives it precedence over --model (vllm/entrypoints/cli/serve.py: ``args.model =
-    args.model_tag``); the api_server module parses that word as model_tag too but never reads it
-    (v0.10 to v0.34), so it serves --model or the default; the vllm/vllm-openai image runs the module
-    before v0.11.1 and vllm serve from it (Rule.IMAGE_RUNS_VLLM_SERVE); an image without a release
-    tag is taken as a current one."""
-    if program == "module":
-        return False
+def entry_point(program: str, release: str | None) -> str:
+    """What runs a line's arguments: "serve" (vllm serve) or "module" (python -m
+    vllm.entrypoints.openai.api_server). The vllm/vllm-openai image runs the module before v0.11.1 and
+    vllm serve from it (Rule.IMAGE_RUNS_VLLM_SERVE); an image without a release tag is a current one."""
     if program == "image" and release is not None:
         try:
-            return applies(Rule.IMAGE_RUNS_VLLM_SERVE, parse_version(release))
+            return "serve" if applies(Rule.IMAGE_RUNS_VLLM_SERVE, parse_version(release)) else "module"
         except VersionError:
-            return True
-    return True
+            return "serve"
+    return "module" if program == "module" else "serve"
 
 
 def _read_backend(settings: dict[str, Any]) -> Text | None:

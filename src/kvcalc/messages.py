@@ -469,6 +469,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "it) reads the model from --model only: it drops {word} and serves {default}; write --model {word}",
         "python -m vllm.entrypoints.openai.api_server（以及运行它的 v0.11.1 之前的 vllm/vllm-openai 镜像）只从 --model "
         "读取模型：它丢弃 {word}，实际运行 {default}；请写成 --model {word}"),
+    "command.model_flag_refused": (
+        "vllm serve of v0.10.0 to v0.11.0 refuses the --model flag (ValueError: 'you should provide the model as "
+        "a positional argument'): write vllm serve {model} …, or --model={model}",
+        "v0.10.0 到 v0.11.0 的 vllm serve 拒绝 --model 参数（ValueError：“you should provide the model as a "
+        "positional argument”）：请写成 vllm serve {model} …，或 --model={model}"),
+    "command.model_twice": (
+        "from v0.11.1 vllm serve moves --model {model} to the front as the model, which leaves {word} over: it "
+        "stops with 'unrecognized arguments: {word}'; name the model once",
+        "自 v0.11.1 起 vllm serve 把 --model {model} 移到最前面当作模型，于是多出 {word}：它以“unrecognized "
+        "arguments: {word}”停止；模型只写一次"),
+    "command.model_not_first": (
+        "from v0.17.0 vllm serve stops when --served-model-name is given and the line does not start with the "
+        "model (ValueError: '`model` should be provided as the first positional argument'): write vllm serve "
+        "{model} … with the model first",
+        "自 v0.17.0 起，给出 --served-model-name 而命令不以模型开头时，vllm serve 会停止（ValueError：“`model` should "
+        "be provided as the first positional argument”）：请把模型放在最前面，写成 vllm serve {model} …"),
     "command.llm_unreadable": (
         "an LLM( call was found but its arguments do not read as Python: paste the whole call, from LLM( to "
         "its closing parenthesis",

@@ -594,6 +594,20 @@ class Rule(Enum):
         "confirmed: ENTRYPOINT of the vllm-openai stage at the v0.10.0 to v0.11.0 tags is the api_server module, "
         "from v0.11.1 to v0.26.0 [\"vllm\", \"serve\"] (commit d00d652 of 2025-10-02); the api_server module's "
         "main() never copies model_tag into model (v0.10.0 api_server.py, v0.30.0 launchers/api_server/entry.py)")
+    SERVE_MODEL_FLAG_MOVED = RuleInfo(
+        _v("0.11.1"), "v0.11.1 wheel", "vllm/utils/argparse_utils.py FlexibleArgumentParser.parse_args",
+        "vllm serve takes --model MODEL (its first occurrence) and moves MODEL to the front as the positional "
+        "model, with a deprecation warning, so a line that also names a model as its first free word stops with "
+        "'unrecognized arguments'; before, vllm serve refused the --model token itself (ValueError: 'you should "
+        "provide the model as a positional argument'), --model=MODEL passing that check",
+        "confirmed: the ValueError on arg == '--model' in vllm/utils/__init__.py of the v0.10.0 and v0.11.0 "
+        "wheels, the move to the front in vllm/utils/argparse_utils.py of v0.11.1 through v0.34.0")
+    SERVED_NAME_NEEDS_MODEL_FIRST = RuleInfo(
+        _v("0.17.0"), "v0.17.0 wheel", "vllm/utils/argparse_utils.py FlexibleArgumentParser.parse_args",
+        "a vllm serve line with --served-model-name (and no --config) whose first word after serve, once "
+        "--model has moved to the front, is a flag stops with ValueError: '`model` should be provided as the "
+        "first positional argument'",
+        "confirmed: absent from the v0.16.0 wheel, in v0.17.0 through v0.34.0")
     FORCED_BACKEND_CHECKED = RuleInfo(
         _v("0.11.1"), "v0.11.1 wheel", "vllm/platforms/cuda.py get_attn_backend_cls",
         "a forced attention backend is checked against the model, the dtypes and the GPU "
@@ -2022,6 +2036,16 @@ _RULES_ZH: dict[str, tuple[str, str]] = {
         "已确认：v0.10.0 到 v0.11.0 标签的 vllm-openai 阶段 ENTRYPOINT 为 api_server 模块，v0.11.1 到 v0.26.0 为 "
         "[\"vllm\", \"serve\"]（2025-10-02 的提交 d00d652）；api_server 模块的 main() 从不把 model_tag 复制到 model"
         "（v0.10.0 的 api_server.py，v0.30.0 的 launchers/api_server/entry.py）"),
+    "SERVE_MODEL_FLAG_MOVED": (
+        "vllm serve 取第一次出现的 --model MODEL，把 MODEL 移到最前面当作位置参数模型（并给出弃用警告），所以若该行的第一个"
+        "自由词也指定了模型，就会以“unrecognized arguments”停止；此前 vllm serve 直接拒绝 --model 这个词本身（ValueError："
+        "“you should provide the model as a positional argument”），--model=MODEL 的写法能通过这项检查",
+        "已确认：v0.10.0 与 v0.11.0 wheel 的 vllm/utils/__init__.py 对 arg == '--model' 抛出 ValueError，v0.11.1 到 "
+        "v0.34.0 的 vllm/utils/argparse_utils.py 改为移到最前面"),
+    "SERVED_NAME_NEEDS_MODEL_FIRST": (
+        "带 --served-model-name（且没有 --config）的 vllm serve 命令，在 --model 移到最前面之后，若 serve 后的第一个词是参数，"
+        "就以 ValueError 停止：“`model` should be provided as the first positional argument”",
+        "已确认：v0.16.0 wheel 中没有，v0.17.0 到 v0.34.0 中有"),
     "FORCED_BACKEND_CHECKED": (
         "强制指定的注意力后端会按模型、数据类型与 GPU 检查（validate_configuration），不合适时 vLLM 以“Selected backend … "
         "is not valid for this configuration”停止；此前 vLLM 不加检查地接受",

@@ -535,6 +535,9 @@ def test_a_model_named_after_flags_in_a_pasted_command_is_the_one_computed(py_pa
     expect(msg).to_contain_text("names no model vLLM would read")
     expect(msg).to_contain_text(f"the form keeps {page_request()['model']}")
     expect_in_both_languages(page, msg, "names no model", "没有 vLLM 会读作模型的词")
+    # and from v0.17 (the form's 0.34 here) vLLM stops at such a line: the model must come first
+    expect(msg).to_contain_text("vLLM would not start with this line as written: from v0.17.0 vllm serve stops")
+    expect_in_both_languages(page, msg, "write vllm serve MODEL … with the model first", "请把模型放在最前面")
     reset(page)
 
 
