@@ -284,6 +284,51 @@ def test_a_compose_service_on_an_old_image_drops_a_positional_model():
     assert own["model"] == "Qwen/Qwen3-8B" and own["model_ignored"] is None
 
 
+@pytest.mark.parametrize("line", [
+    "nohup vllm serve Qwen/Qwen3-8B --max-model-len 8192 > vllm.log 2>&1 &",
+    "vllm serve Qwen/Qwen3-8B --max-model-len 8192 2>&1 | tee vllm.log",
+    "vllm serve Qwen/Qwen3-8B --max-model-len 8192; echo stopped",
+    "vllm serve Qwen/Qwen3-8B --max-model-len 8192 && curl localhost:8000/health",
+    "vllm serve Qwen/Qwen3-8B --max-model-len 8192 >>vllm.log",
+])
+def test_shell_operators_and_redirections_end_the_command(line):
+    """vLLM never sees a redirection, a pipe or what follows ; & &&: they were named as unknown words."""
+    read = read_command(line)
+    assert read["model"] == "Qwen/Qwen3-8B" and read["settings"] == {"max_model_len": 8192}
+    assert read["unknown"] == [] and read["ignored"] == [] and read["fails"] == []
+
+
+def test_quoted_operators_stay_in_their_value():
+    read = read_command("""vllm serve Qwen/Qwen3-8B --hf-overrides '{"a": "x;y|z>w"}' --chat-template "<|im|>" &""")
+    assert read["settings"] == {"hf_overrides": '{"a": "x;y|z>w"}'} and read["unknown"] == []
+
+
+@pytest.mark.parametrize("text", [
+    'MODEL_ID=Qwen/Qwen3-8B UTIL=0.8 vllm serve "$MODEL_ID" --gpu-memory-utilization "$UTIL" -tp ${TP:-2}',
+    'export MODEL_ID=Qwen/Qwen3-8B\nexport EXTRA="--gpu-memory-utilization 0.8 -tp 2"\nvllm serve ${MODEL_ID} $EXTRA',
+    "containers:\n- name: vllm\n  image: vllm/vllm-openai:v0.30.0\n  env:\n  - name: MODEL_ID\n"
+    "    value: Qwen/Qwen3-8B\n  - name: UTIL\n    value: \"0.8\"\n"
+    "  args: [\"$(MODEL_ID)\", \"--gpu-memory-utilization=$(UTIL)\", \"-tp\", \"2\"]\n",
+])
+def test_variables_the_text_assigns_are_filled_in(text):
+    """Shell ($NAME, ${NAME}, ${NAME:-default}) and Kubernetes ($(NAME)) variables set in the pasted text;
+    an unquoted variable alone splits into its words, as in the shell."""
+    read = read_command(text)
+    assert read["model"] == "Qwen/Qwen3-8B" and read["unexpanded"] == [] and read["unknown"] == []
+    assert read["settings"]["gpu_memory_utilization"] == 0.8 and read["settings"]["tensor_parallel_size"] == 2
+
+
+def test_variables_the_text_does_not_assign_leave_the_form_its_own():
+    """The model and the settings an unassigned variable would give are left out and the variable is
+    named; one in a flag kvcalc ignores (--served-model-name "$NAME") is not worth a word."""
+    read = read_command('vllm serve "$MODEL_ID" --served-model-name "$NAME" --max-model-len 8192 '
+                        '--gpu-memory-utilization "$UTIL" $EXTRA_ARGS')
+    assert read["model"] is None and read["model_ignored"]["word"] == "$MODEL_ID"
+    assert "a variable the pasted text does not assign" in str(read["model_ignored"]["why"])
+    assert read["settings"] == {"max_model_len": 8192} and read["unknown"] == []
+    assert read["unexpanded"] == ["$MODEL_ID", "$UTIL", "$EXTRA_ARGS"]
+
+
 def test_the_off_forms_of_kvcalcs_switches_are_read():
     """--no-X for every switch kvcalc reads, and v0.34's --enable-/--disable- twins
     (vllm/utils/argparse_utils.py EnableDisableAction)."""

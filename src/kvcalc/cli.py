@@ -657,6 +657,9 @@ def _estimate_from_command(text: str, args: argparse.Namespace) -> int | None:
         sys.stderr.write(f"kvcalc: warning: {res['model_ignored']['why']}\n")
     for why in res["fails"]:
         sys.stderr.write(f"kvcalc: warning: vLLM would not start with this line: {why}\n")
+    if res.get("unexpanded"):
+        sys.stderr.write(f"kvcalc: warning: shell variables the text does not assign, left out: "
+                         f"{', '.join(res['unexpanded'])}\n")
     model = args.model or res["model"]
     if not model:
         raise _Reported("the pasted command names no model kvcalc can read: give --model")

@@ -90,6 +90,7 @@ def read_command(text: str, assumed_release: str | None = None) -> dict[str, Any
     if not _PROGRAM.search(text):
         return _read_llm_call(text)
     joined = re.sub(r"\\\r?\n", " ", text)
+    joined = joined[:_command_end(joined, _PROGRAM.search(joined).end())]
     try:
         tokens = shlex.split(joined, comments=True)
     except ValueError as exc:
@@ -99,7 +100,96 @@ def read_command(text: str, assumed_release: str | None = None) -> dict[str, Any
         raise SettingsError({"log": Text("command.none")})
     tag = _IMAGE_TAG.search(image) if image and release is None else None
     release = tag.group(1) if tag else release      # the spec's image names the release
-    return _read_args(args, env, release, "serve", entry_point(program, release), assumed_release)
+    args, unexpanded = expand_variables(args, env)
+    out = _read_args(args, env, release, "serve", entry_point(program, release), assumed_release)
+    out["unexpanded"] = _leave_unexpanded(out, unexpanded) if unexpanded else []
+    return out
+
+
+def _leave_unexpanded(out: dict[str, Any], names: list[str]) -> list[str]:
+    """Take what a variable the text does not assign would set out of ``out`` (the model, a setting, a
+    word left over), so the form keeps its own, and return the variables that mattered (one in a flag
+    kvcalc ignores, such as --served-model-name "$NAME", does not)."""
+    words: list[str] = []
+    if out["model"] is not None and _SHELL_VARIABLE.search(out["model"]):
+        words.append(out["model"])
+        out["model_ignored"] = {"word": out["model"], "why": Text("command.model_variable", word=out["model"])}
+        out["model"] = None
+    kept = {}
+    for key, value in out["settings"].items():
+        if isinstance(value, str) and _SHELL_VARIABLE.search(value):
+            words.append(value)
+        else:
+            kept[key] = value
+    out["settings"] = kept
+    words += [w for w in out["unknown"] if _SHELL_VARIABLE.search(w)]
+    out["unknown"] = [w for w in out["unknown"] if not _SHELL_VARIABLE.search(w)]
+    return [name for name in names if any(name in w for w in words)]
+
+
+_SHELL_VARIABLE = re.compile(r"\$(?:\{(\w+)(?::?-([^}]*))?\}|\((\w+)\)|(\w+))")
+
+
+def expand_variables(args: list[str], env: dict[str, str]) -> tuple[list[str], list[str]]:
+    """The arguments with the shell (``$NAME``, ``${NAME}``, ``${NAME:-default}``) and Kubernetes
+    (``$(NAME)``) variables the pasted text assigns (``NAME=value`` before the program, ``export``,
+    docker's -e, a spec's environment) put in, a ``${NAME:-default}`` it does not assign by its default,
+    and the names of the others, which stay as written. A word that is one variable alone splits into
+    the words of its value (``$EXTRA_ARGS``), as an unquoted one does in the shell; one that is empty
+    goes."""
+    out: list[str] = []
+    missing: list[str] = []
+
+    def value(m: re.Match[str]) -> str:
+        name = m.group(1) or m.group(3) or m.group(4)
+        if name in env:
+            return env[name]
+        if m.group(2) is not None:
+            return m.group(2)
+        missing.append(m.group(0))
+        return m.group(0)
+
+    for word in args:
+        expanded = _SHELL_VARIABLE.sub(value, word)
+        whole = _SHELL_VARIABLE.fullmatch(word) is not None and expanded != word
+        if whole:
+            try:
+                out += shlex.split(expanded)
+            except ValueError:
+                out.append(expanded)
+        else:
+            out.append(expanded)
+    return out, list(dict.fromkeys(missing))
+
+
+def _command_end(text: str, start: int) -> int:
+    """Where the command that starts before ``start`` ends: at the first shell operator outside quotes
+    (``;``, ``&``, ``&&``, ``|``, ``||``) or redirection (``>``, ``>>``, ``<``, ``2>&1``: vLLM never sees
+    them), else the end of the text. ``nohup vllm serve MODEL > log.txt 2>&1 &`` ends after MODEL."""
+    quote = None
+    i = start
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\" and quote == '"':
+                i += 2
+                continue
+            if c == quote:
+                quote = None
+        elif c == "\\":
+            i += 2
+            continue
+        elif c in "'\"":
+            quote = c
+        elif c in ";&|<>":
+            j = i
+            while c in "<>" and j > start and text[j - 1].isdigit():     # 2>&1: the descriptor is the operator's
+                j -= 1
+            if j < i and not text[j - 1].isspace():
+                j = i      # digits inside a word (a=1>…) stay with it
+            return j
+        i += 1
+    return len(text)
 
 
 def _read_llm_call(text: str) -> dict[str, Any]:
@@ -115,6 +205,7 @@ def _read_llm_call(text: str) -> dict[str, Any]:
     out = _read_args(_llm_tokens(call.kwargs), {}, None, "llm")
     out["model"] = call.model
     out["refused"].update({name: Text("command.llm_value") for name in call.unread})
+    out["unexpanded"] = []       # a name instead of a literal is named as refused instead
     return out
 
 
@@ -161,7 +252,8 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
     model_flags: list[str | None] = []       # the values of --model, in order
     free = set(free_words(args, lambda flag, _following: serve_value_words(flag)))
     spec: dict[str, Any] = {}
-    rest: list[str] = []
+    rest: list[str] = []             # the flags kvcalc does not read, each with the words it takes
+    strays: list[str] = []           # words no flag takes, after the model
     unread: dict[str, Any] = {}      # compilation-config keys kvcalc does not model, by flag
     hf_keys: dict[str, Any] = {}     # --hf-overrides.KEY …: replaces a JSON --hf-overrides, as in vLLM
     i = 0
@@ -170,7 +262,9 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
         if not is_flag(token):
             if i in free and model_tag is None:
                 model_tag = token
-            else:      # a value of a flag kvcalc does not read, or a stray word: sort_unknown tells them apart
+            elif i in free:
+                strays.append(token)
+            else:      # a value of a flag kvcalc does not read
                 rest.append(token)
             i += 1
             continue
@@ -245,6 +339,7 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
     if hf_keys:
         settings["hf_overrides"] = json.dumps(hf_keys)
     ignored, refused, strange = sort_unknown(rest)
+    strange += strays
     removed = [var for var in env if var in REMOVED_ENVIRONMENT and
                _release_at_least(release, REMOVED_ENVIRONMENT[var])]
     for var in removed:

@@ -485,6 +485,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{model} … with the model first",
         "自 v0.17.0 起，给出 --served-model-name 而命令不以模型开头时，vllm serve 会停止（ValueError：“`model` should "
         "be provided as the first positional argument”）：请把模型放在最前面，写成 vllm serve {model} …"),
+    "command.model_variable": (
+        "the model is {word}, a variable the pasted text does not assign, so which model vLLM serves is not known",
+        "模型是 {word}，一个粘贴的文本中没有赋值的变量，因此无法得知 vLLM 实际运行哪个模型"),
     "command.llm_unreadable": (
         "an LLM( call was found but its arguments do not read as Python: paste the whole call, from LLM( to "
         "its closing parenthesis",

@@ -561,6 +561,26 @@ def test_a_model_the_api_server_module_would_drop_is_named_not_computed(py_page)
     expect_in_both_languages(page, msg, "write --model meta-llama/Llama-3.1-8B-Instruct", "请写成 --model")
     reset(page)
 
+def test_a_script_line_with_variables_and_redirections_fills_what_it_can(py_page):
+    """A start script's line: the redirections and & are the shell's, an assigned variable is filled in,
+    an unassigned one is named and leaves the form its own value (here the model and the memory share)."""
+    page = py_page
+    reset(page)
+    got = paste(page, 'LEN=8192\nnohup vllm serve "$MODEL_ID" --max-model-len $LEN --gpu-memory-utilization "$UTIL" '
+                      '> vllm.log 2>&1 &')
+    res = got["reply"]["result"]
+    assert res["model"] is None and res["unexpanded"] == ["$MODEL_ID", "$UTIL"] and res["unknown"] == [], got
+    msg = page.get_by_test_id("log-paste-msg")
+    expect(msg).to_contain_text("the model is $MODEL_ID, a variable the pasted text does not assign")
+    expect(msg).to_contain_text("shell variables the pasted text does not assign ($MODEL_ID, $UTIL)")
+    expect(msg).not_to_contain_text("Not known to this page")
+    want = page_request(max_model_len=8192)
+    wait_request(page, want, timeout_s=30)
+    assert_numbers_match(page, oracle(want)["result"])
+    expect_in_both_languages(page, msg, "paste the line with their values", "请粘贴代入实际值的命令")
+    reset(page)
+
+
 def test_a_pasted_kubernetes_spec_fills_the_form(py_page):
     """A Kubernetes container spec of the vLLM image reads as the command it runs: the image's tag
     sets the release, the args the flags."""
