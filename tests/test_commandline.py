@@ -329,6 +329,34 @@ def test_variables_the_text_does_not_assign_leave_the_form_its_own():
     assert read["unexpanded"] == ["$MODEL_ID", "$UTIL", "$EXTRA_ARGS"]
 
 
+@pytest.mark.parametrize("text, release", [
+    ('bash -c "pip install -U transformers && vllm serve Qwen/Qwen3-8B --max-model-len 8192 -tp $TP"', None),
+    ('docker run --gpus all -e TP=2 --entrypoint /bin/bash vllm/vllm-openai:v0.20.0 '
+     '-c "vllm serve Qwen/Qwen3-8B --max-model-len 8192 -tp $TP"', "0.20.0"),
+    ("containers:\n- name: vllm\n  image: vllm/vllm-openai:v0.30.0\n  env:\n  - name: TP\n    value: \"2\"\n"
+     "  command: [\"/bin/sh\", \"-c\"]\n"
+     "  args: [\"vllm serve Qwen/Qwen3-8B --max-model-len 8192 -tp $TP --port 8000\"]\n", "0.30.0"),
+    ("services:\n  vllm:\n    image: vllm/vllm-openai:v0.10.2\n    environment:\n      - TP=2\n"
+     "    entrypoint: [\"/bin/bash\", \"-c\"]\n    command:\n      - |\n"
+     "        pip install x && vllm serve Qwen/Qwen3-8B \\\n          --max-model-len 8192 -tp $TP; sleep 1\n"
+     "        echo started\n", "0.10.2"),
+])
+def test_a_shell_running_the_server_as_a_script_is_read_through(text, release):
+    """sh -c / bash -c scripts (a container's command overridden by a shell too): the script's vllm serve
+    line is read, with the variables and the image's release around it; the image's own entry point
+    does not run, so a Compose service of v0.10.2 still reads the model vllm serve names."""
+    read = read_command(text if release else "TP=2 " + text)
+    assert read["model"] == "Qwen/Qwen3-8B" and read["unknown"] == [] and read["fails"] == []
+    want = {"max_model_len": 8192, "tensor_parallel_size": 2}
+    assert read["settings"] == ({**want, "vllm_version": release} if release else want)
+
+
+def test_a_line_break_ends_the_command_unless_flags_go_on():
+    """A script's next command is not vLLM's; a wrapped command whose next lines start with flags is."""
+    read = read_command("pip install vllm\nvllm serve Qwen/Qwen3-8B\n  --max-model-len 8192\n  -tp 2\necho done\n")
+    assert read["settings"] == {"max_model_len": 8192, "tensor_parallel_size": 2} and read["unknown"] == []
+
+
 def test_the_off_forms_of_kvcalcs_switches_are_read():
     """--no-X for every switch kvcalc reads, and v0.34's --enable-/--disable- twins
     (vllm/utils/argparse_utils.py EnableDisableAction)."""

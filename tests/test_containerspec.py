@@ -67,6 +67,22 @@ KUBERNETES_MODULE = """      containers:
 """
 
 
+KUBERNETES_SCRIPT = """      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.29.0
+          env:
+            - name: MODEL_ID
+              value: Qwen/Qwen3-8B
+          command: ["/bin/sh", "-c"]
+          args:
+            - |
+              pip install --no-cache-dir hf_transfer
+              exec vllm serve "$MODEL_ID" \\
+                --max-model-len 8192 \\
+                --tensor-parallel-size 2 --port 8000
+"""
+
+
 @pytest.mark.parametrize("spec, settings, ignored", [
     (COMPOSE_FLOW, {"vllm_version": "0.31.0", "flashinfer_sampler": True, "max_model_len": 8192,
                     "gpu_memory_utilization": 0.85}, []),
@@ -74,6 +90,7 @@ KUBERNETES_MODULE = """      containers:
     (KUBERNETES, {"vllm_version": "0.30.0", "model_runner_v2": False, "max_model_len": 16384,
                   "gpu_memory_utilization": 0.9}, ["--port"]),
     (KUBERNETES_MODULE, {"tensor_parallel_size": 4}, []),
+    (KUBERNETES_SCRIPT, {"vllm_version": "0.29.0", "max_model_len": 8192, "tensor_parallel_size": 2}, ["--port"]),
 ])
 def test_a_deployment_spec_reads_as_the_command_it_runs(spec, settings, ignored):
     got = read_command(spec)

@@ -89,7 +89,28 @@ def read_command(text: str, assumed_release: str | None = None) -> dict[str, Any
         raise SettingsError({"command": Text("command.too_long", limit=MAX_COMMAND_CHARS)})
     if not _PROGRAM.search(text):
         return _read_llm_call(text)
-    joined = re.sub(r"\\\r?\n", " ", text)
+    tag = _IMAGE_TAG.search(image) if image else None
+    return _read_line(text, {}, tag.group(1) if tag else None, assumed_release)
+
+
+_SHELLS = {"sh", "bash", "dash", "zsh", "ash"}
+
+
+def _read_line(joined: str, outer_env: dict[str, str], outer_release: str | None,
+               assumed_release: str | None) -> dict[str, Any]:
+    """read_command for one line (continuations joined). A shell that runs the server as a script
+    (``bash -c "pip install … && vllm serve …"``, a container spec whose command is ``/bin/sh -c``) is
+    read through to the script, with the assignments and the image's release around it."""
+    joined = re.sub(r"\\\r?\n", " ", joined)
+    try:
+        whole = shlex.split(joined, comments=True)
+    except ValueError:
+        whole = []
+    for k in range(2, len(whole)):
+        if whole[k - 1] == "-c" and _PROGRAM.search(whole[k]) and \
+                any(w.rsplit("/", 1)[-1] in _SHELLS for w in whole[:k - 1]):
+            _, around, release, _ = _after_program(whole[:k - 1] + ["vllm", "serve"])
+            return _read_line(whole[k], {**outer_env, **around}, release or outer_release, assumed_release)
     joined = joined[:_command_end(joined, _PROGRAM.search(joined).end())]
     try:
         tokens = shlex.split(joined, comments=True)
@@ -98,8 +119,8 @@ def read_command(text: str, assumed_release: str | None = None) -> dict[str, Any
     args, env, release, program = _after_program(tokens)
     if args is None:
         raise SettingsError({"log": Text("command.none")})
-    tag = _IMAGE_TAG.search(image) if image and release is None else None
-    release = tag.group(1) if tag else release      # the spec's image names the release
+    env = {**outer_env, **env}
+    release = release or outer_release       # a spec's image, or the image around a shell script
     args, unexpanded = expand_variables(args, env)
     out = _read_args(args, env, release, "serve", entry_point(program, release), assumed_release)
     out["unexpanded"] = _leave_unexpanded(out, unexpanded) if unexpanded else []
@@ -165,7 +186,9 @@ def expand_variables(args: list[str], env: dict[str, str]) -> tuple[list[str], l
 def _command_end(text: str, start: int) -> int:
     """Where the command that starts before ``start`` ends: at the first shell operator outside quotes
     (``;``, ``&``, ``&&``, ``|``, ``||``) or redirection (``>``, ``>>``, ``<``, ``2>&1``: vLLM never sees
-    them), else the end of the text. ``nohup vllm serve MODEL > log.txt 2>&1 &`` ends after MODEL."""
+    them), or at a line break whose next line does not go on with a flag (a script's next command; a
+    line of flags, as a wrapped command is often pasted, goes on), else the end of the text.
+    ``nohup vllm serve MODEL > log.txt 2>&1 &`` ends after MODEL."""
     quote = None
     i = start
     while i < len(text):
@@ -181,6 +204,8 @@ def _command_end(text: str, start: int) -> int:
             continue
         elif c in "'\"":
             quote = c
+        elif c == "\n" and not text[i:].lstrip().startswith("-"):
+            return i
         elif c in ";&|<>":
             j = i
             while c in "<>" and j > start and text[j - 1].isdigit():     # 2>&1: the descriptor is the operator's

@@ -95,12 +95,27 @@ def _items(lines: list[str], start: int, indent: int, rest: str) -> list[str]:
     if rest:
         return _split(_unquote(rest))
     words: list[str] = []
-    for line in _block(lines, start, indent):
+    body = _block(lines, start, indent)
+    top = min((len(line) - len(line.lstrip()) for line in body), default=0)
+    for n, line in enumerate(body):
         item = line.strip()
+        if len(line) - len(line.lstrip()) > top:
+            continue       # a line of a block item's body, taken below with its item
         if not item.startswith("- "):
             break
+        if _BLOCK_ITEM.fullmatch(item):      # - | / - >-: the item is the block under it (a script for sh -c)
+            under = []
+            for more in body[n + 1:]:
+                if len(more) - len(more.lstrip()) <= top:
+                    break
+                under.append(more.strip())
+            words.append(("\n" if item[2] == "|" else " ").join(under))
+            continue
         words.append(_unquote(item[2:]))
     return words
+
+
+_BLOCK_ITEM = re.compile(r"- [|>][+-]?")
 
 
 def _split(text: str) -> list[str]:
