@@ -550,6 +550,15 @@ def test_without_chunked_prefill_a_step_holds_a_whole_prompt(capsys):
     assert code == 2 and "without chunked prefill a step must hold a whole prompt" in err
 
 
+def test_the_cli_reads_the_multimodal_json_flags_key_by_key(capsys):
+    code, out, _ = run(capsys, "serve", "Qwen/Qwen2.5-VL-7B-Instruct", "--gpu", "h100", "--json",
+                       "--limit-mm-per-prompt.image", "0", "--limit-mm-per-prompt.video=0")
+    whole = api.handle({"op": "estimate", "model": "Qwen/Qwen2.5-VL-7B-Instruct", "gpu": "h100",
+                        "settings": {"limit_mm_per_prompt": {"image": 0, "video": 0}}})
+    assert code == 0 and json.loads(out)["settings"]["limit_mm_per_prompt"] == {"image": 0, "video": 0}
+    assert json.loads(out)["estimated"]["tokens"] == whole["result"]["estimated"]["tokens"]
+
+
 def test_the_cli_reads_underscored_flag_names_and_hf_overrides_key_by_key(capsys):
     code, out, _ = run(capsys, "serve", "Qwen/Qwen3-8B", "--gpu", "h100", "--hf_overrides.max_position_embeddings",
                        "8192", "--gpu_memory_utilization", "0.8", "--json")

@@ -417,6 +417,17 @@ def test_flag_names_with_underscores_and_json_flags_key_by_key_read_as_vllm_pars
     assert read["ignored"] == ["--served-model-name", "--structured-outputs-config"]
 
 
+def test_the_multimodal_json_flags_read_key_by_key_too():
+    """vLLM's parser takes any JSON flag key by key and appends the JSON it builds last, so the keys replace
+    a JSON given whole; --limit-mm-per-prompt.video 0 was named as an unknown flag and its limit lost."""
+    read = read_command("vllm serve Qwen/Qwen2.5-VL-7B-Instruct --limit-mm-per-prompt '{\"image\": 2}' "
+                        "--limit-mm-per-prompt.image 0 --limit_mm_per_prompt.video=0 "
+                        "--mm-processor-kwargs.max_pixels 1003520")
+    assert json.loads(read["settings"]["limit_mm_per_prompt"]) == {"image": 0, "video": 0}
+    assert json.loads(read["settings"]["mm_processor_kwargs"]) == {"max_pixels": 1003520}
+    assert read["unknown"] == [] and read["ignored"] == [] and read["refused"] == {}
+
+
 def test_disabling_the_sliding_window_is_read_as_a_setting():
     assert read_command("vllm serve google/gemma-3-1b-it --disable-sliding-window")["settings"] == \
         {"disable_sliding_window": True}

@@ -25,8 +25,8 @@ from .settings import (COMPILE_CACHE_STATES, CUDAGRAPH_MODES, FORCED_BACKENDS, M
 from .validate import load_logs, validate_logs
 from .weights import VLLM_QUANTIZATION_FORMATS
 from .versions import rules_table
-from .vllm_flags import (NOT_MODELLED, SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, free_words,
-                         moe_backend_marlin, nest_dotted, read_config, sort_unknown)
+from .vllm_flags import (DOTTED_JSON, NOT_MODELLED, SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_json,
+                         dotted_value, free_words, moe_backend_marlin, nest_dotted, read_config, sort_unknown)
 
 
 def _flag_bool(text: str) -> bool:
@@ -338,7 +338,7 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
     if args.moe_backend and moe_backend_marlin(args.moe_backend) and "mxfp4_marlin" not in settings:
         settings["mxfp4_marlin"] = True
     for key, value in configs.items():
-        if key == "hf_overrides":    # given key by key, it replaces the JSON form, as vLLM's parser does
+        if key in DOTTED_JSON.values():    # given key by key, it replaces the JSON form, as vLLM's parser does
             settings[key] = value
         else:
             settings.setdefault(key, value)     # kvcalc's own options, where given, win
@@ -590,8 +590,8 @@ def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | Non
     --attention-config as JSON, dotted --compilation-config.KEY / -cc.KEY / -O.KEY / --attention-config.KEY
     with = or the next token): the arguments without them, the settings they give
     (vllm_flags.read_config) and, where some of one cannot be read, the refusal's line. The
-    speculative config and the HF overrides given key by key (--speculative-config.KEY / -sc.KEY,
-    --hf-overrides.KEY) come back too, for build_request. An optimization level comes in as
+    speculative config and the JSON flags given key by key (--speculative-config.KEY / -sc.KEY,
+    vllm_flags.DOTTED_JSON: --hf-overrides.KEY, --limit-mm-per-prompt.KEY …) come back too, for build_request. An optimization level comes in as
     --optimization-level (vllm_flags.as_vllm_parses)."""
     kept: list[str] = []
     dotted: dict[str, dict[str, Any]] = {}     # config -> the keys given one by one
@@ -601,9 +601,10 @@ def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | Non
     while i < len(argv):
         token = argv[i]
         flag, eq, inline = token.partition("=")
-        if flag.startswith("--hf-overrides."):     # replaces a JSON --hf-overrides, as in vLLM
+        by_key = dotted_json(flag)
+        if by_key is not None:     # --hf-overrides.KEY …: replaces the JSON form, as in vLLM
             value, i = (inline, i + 1) if eq else (argv[i + 1] if i + 1 < len(argv) else None, i + 2)
-            nest_dotted(settings.setdefault("hf_overrides", {}), flag.split(".")[1:], dotted_value(value))
+            nest_dotted(settings.setdefault(by_key[0], {}), by_key[1], dotted_value(value))
             continue
         config = ("speculative", flag.split(".", 1)[1].replace("-", "_")) \
             if flag.startswith(SPEC_DOTTED) else config_flag(flag)

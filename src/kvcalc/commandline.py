@@ -29,8 +29,9 @@ from .messages import Text
 from .settings import (BACKEND_ALIASES, BACKEND_VARIABLE, ENV_SETTINGS, FORCED_BACKENDS, KV_CONNECTORS, VLLM_SPELLING,
                        Settings)
 from .versions import Rule, Version, applies, parse_version
-from .vllm_flags import (SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_value, free_words, is_flag,
-                         moe_backend_marlin, nest_dotted, read_config, sort_environment, sort_unknown, value_words)
+from .vllm_flags import (SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_json, dotted_value, free_words,
+                         is_flag, moe_backend_marlin, nest_dotted, read_config, sort_environment, sort_unknown,
+                         value_words)
 from .weights import VLLM_QUANTIZATION_FORMATS
 
 _BY_FLAG = {flag: name for name, flag in VLLM_SPELLING.items() if flag.startswith("-")}
@@ -280,7 +281,7 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
     rest: list[str] = []             # the flags kvcalc does not read, each with the words it takes
     strays: list[str] = []           # words no flag takes, after the model
     unread: dict[str, Any] = {}      # compilation-config keys kvcalc does not model, by flag
-    hf_keys: dict[str, Any] = {}     # --hf-overrides.KEY …: replaces a JSON --hf-overrides, as in vLLM
+    by_key: dict[str, dict[str, Any]] = {}     # JSON settings given key by key (vllm_flags.DOTTED_JSON)
     i = 0
     while i < len(args):
         token = args[i]
@@ -294,9 +295,10 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
             i += 1
             continue
         flag, eq, inline = token.partition("=")
-        if flag.startswith("--hf-overrides."):
+        dotted = dotted_json(flag)
+        if dotted is not None:       # --hf-overrides.KEY …: replaces the JSON form, as in vLLM
             value, i = _value(args, i, eq, inline)
-            nest_dotted(hf_keys, flag.split(".")[1:], dotted_value(value))
+            nest_dotted(by_key.setdefault(dotted[0], {}), dotted[1], dotted_value(value))
             continue
         if flag.startswith(("--speculative-config.", "-sc.")) or flag in SPEC_SHORTHAND:
             value, i = _value(args, i, eq, inline)
@@ -361,8 +363,8 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
         settings[name] = _typed(name, value)
     if spec:
         settings["speculative"] = json.dumps({**_json(settings.get("speculative")), **spec})
-    if hf_keys:
-        settings["hf_overrides"] = json.dumps(hf_keys)
+    for name, keys in by_key.items():
+        settings[name] = json.dumps(keys)
     ignored, refused, strange = sort_unknown(rest)
     strange += strays
     removed = [var for var in env if var in REMOVED_ENVIRONMENT and

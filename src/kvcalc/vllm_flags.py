@@ -104,6 +104,20 @@ def dotted_value(value: str | None) -> Any:
         return value
 
 
+DOTTED_JSON = {"--hf-overrides": "hf_overrides", "--limit-mm-per-prompt": "limit_mm_per_prompt",
+               "--mm-processor-kwargs": "mm_processor_kwargs"}
+"""JSON flags kvcalc reads whole that vLLM's parser also takes key by key (``--limit-mm-per-prompt.video 0``):
+FlexibleArgumentParser.parse_args gathers every ``--FLAG.KEY value`` into one JSON it appends as ``--FLAG``,
+so the keys replace a JSON given whole (argparse keeps the last); the speculative, compilation, attention
+and KV-transfer configs have their own readers."""
+
+
+def dotted_json(flag: str) -> tuple[str, list[str]] | None:
+    """(the setting, the key path) of a JSON flag given key by key (DOTTED_JSON), else None."""
+    base, dot, keys = flag.partition(".")
+    return (DOTTED_JSON[base], keys.split(".")) if dot and keys and base in DOTTED_JSON else None
+
+
 def nest_dotted(into: dict[str, Any], keys: list[str], value: Any) -> None:
     """Put ``value`` at the path ``keys`` of ``into``, as vLLM's parser builds a JSON argument from its
     dotted keys (--hf-overrides.text_config.num_hidden_layers 2 -> {"text_config": {"num_hidden_layers":
