@@ -266,6 +266,17 @@ def test_the_api_server_module_drops_a_model_given_without_model(line, served):
     assert f"serves {served or 'Qwen/Qwen3-0.6B'}" in why and "write --model Qwen/Qwen3-8B" in why
 
 
+@pytest.mark.parametrize("image, release", [
+    ("vllm/vllm-openai:v0.10.1.1", "0.10.1"), ("vllm/vllm-openai:v0.20.0-aarch64", "0.20.0"),
+    ("docker.io/vllm/vllm-openai:v0.24.0@sha256:251eba5cc7c1", "0.24.0"), ("vllm/vllm-openai:v0.22.1rc1", "0.22.1"),
+    ("vllm/vllm-openai-rocm:v0.14.0", "0.14.0"), ("vllm/vllm-openai:nightly", None),
+])
+def test_an_image_tag_names_its_release(image, release):
+    """Post-release, suffixed, digest-pinned and ROCm tags set the release too (v0.10.1.1 read none)."""
+    read = read_command(f"docker run --gpus all {image} --model Qwen/Qwen3-8B")
+    assert read["settings"].get("vllm_version") == release and read["model"] == "Qwen/Qwen3-8B"
+
+
 @pytest.mark.parametrize("image", ["vllm/vllm-openai:v0.11.1", "vllm/vllm-openai:v0.20.0", "vllm/vllm-openai",
                                    "vllm/vllm-openai:latest"])
 def test_the_image_reads_a_positional_model_from_v0_11_1(image):

@@ -69,7 +69,10 @@ start with it, and what it asks for is plain."""
 _INTS = {name for name, kind in _FLAG_TYPES.items() if kind in ("int", "int | None")}
 _FLOATS = {name for name, kind in _FLAG_TYPES.items() if kind in ("float", "float | None")}
 _ENV = re.compile(r"([A-Z][A-Z0-9_]*)=(.*)", re.S)
-_IMAGE_TAG = re.compile(r"vllm/vllm-openai:v?([0-9]+\.[0-9]+\.[0-9]+)$")
+_IMAGE_TAG = re.compile(r"vllm/vllm-openai(?:-rocm)?:v?([0-9]+\.[0-9]+\.[0-9]+)(?:\.[0-9]+|rc[0-9]+)?(?:[-@][^\s/]*)?$")
+"""The release of a vllm/vllm-openai (or -rocm) image tag: v0.20.0, v0.10.1.1 (a post-release of 0.10.1, as
+the page's release list has it), v0.22.1rc1 (read as 0.22.1), with an architecture or CUDA suffix
+(-aarch64, -cu130) or a digest (@sha256:…)."""
 MAX_COMMAND_CHARS = 20_000
 _PROGRAM = re.compile(r"\bvllm\s+serve\b|vllm\.entrypoints\.openai\.api_server|vllm/vllm-openai")
 
