@@ -368,6 +368,20 @@ def test_a_line_break_ends_the_command_unless_flags_go_on():
     assert read["settings"] == {"max_model_len": 8192, "tensor_parallel_size": 2} and read["unknown"] == []
 
 
+@pytest.mark.parametrize("line, release, refused", [
+    ("VLLM_USE_V1=0 vllm serve Qwen/Qwen3-8B", "0.10.2", True),
+    ("docker run -e VLLM_USE_V1=0 vllm/vllm-openai:v0.10.1.1 --model Qwen/Qwen3-8B", None, True),
+    ("VLLM_USE_V1=0 vllm serve Qwen/Qwen3-8B", "0.11.0", False),     # only V1 from v0.11.0
+    ("VLLM_USE_V1=1 vllm serve Qwen/Qwen3-8B", "0.10.2", False),
+])
+def test_the_v0_engine_variable_is_refused_where_it_runs_v0(line, release, refused):
+    read = read_command(line, release)
+    assert ("VLLM_USE_V1" in read["refused"]) == refused and ("VLLM_USE_V1" in read["ignored"]) != refused
+    assert read["unknown"] == []
+    if refused:
+        assert "V0 engine" in str(read["refused"]["VLLM_USE_V1"])
+
+
 def test_the_off_forms_of_kvcalcs_switches_are_read():
     """--no-X for every switch kvcalc reads, and v0.34's --enable-/--disable- twins
     (vllm/utils/argparse_utils.py EnableDisableAction)."""

@@ -45,6 +45,10 @@ REMOVED_ENVIRONMENT = {"VLLM_MARLIN_INPUT_DTYPE": Rule.MARLIN_INPUT_DTYPE_REMOVE
 """Variables a release refuses to start with (vllm/envs.py ``removed_environment_variables``): from the
 rule's release a pasted command that sets one is refused with the reason; before it they only pick a
 kernel's input type (vllm_flags.ENV_WITHOUT_MEMORY)."""
+ENGINE_VARIABLE = "VLLM_USE_V1"
+"""Set to 0, v0.10 runs its older V0 engine (vllm/engine/arg_utils.py create_engine_config: ``use_v1 =
+False``), whose memory profile kvcalc does not model; from v0.11.0 only the V1 engine exists
+(Rule.V1_ENGINE_ALWAYS: vllm/engine/llm_engine.py aliases V1's LLMEngine) and v0.11.1 drops the variable."""
 DEFAULT_MODEL = "Qwen/Qwen3-0.6B"
 """What vLLM serves when nothing names a model: ModelConfig.model's default (vllm/config.py in v0.10,
 vllm/config/model.py from v0.11 to v0.34)."""
@@ -374,7 +378,15 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
                _release_at_least(release, REMOVED_ENVIRONMENT[var])]
     for var in removed:
         refused[var] = Text("flags.env_removed", name=var, since=str(REMOVED_ENVIRONMENT[var].value.since))
-    env_kept, env_unknown = sort_environment(env, {*_BY_ENV, NO_COMPILE_CACHE, BACKEND_VARIABLE, *removed})
+    if ENGINE_VARIABLE in env:
+        v0 = env[ENGINE_VARIABLE].strip().lower() in ("0", "false") and \
+            not applies(Rule.V1_ENGINE_ALWAYS, _version_or_newest(release or assumed_release))
+        if v0:
+            refused[ENGINE_VARIABLE] = Text("flags.env_v0_engine")
+        else:
+            ignored.append(ENGINE_VARIABLE)
+    env_kept, env_unknown = sort_environment(env, {*_BY_ENV, NO_COMPILE_CACHE, BACKEND_VARIABLE, ENGINE_VARIABLE,
+                                                   *removed})
     ignored += env_kept
     strange += env_unknown
     if env_ignored:

@@ -238,6 +238,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "flags.lora": (
         "LoRA adapters are not modelled: vLLM keeps GPU buffers for them, so the pool would come out too large",
         "尚未建模 LoRA 适配器：vLLM 会为其保留 GPU 缓冲区，因此算出的缓存池会偏大"),
+    "flags.env_v0_engine": (
+        "set to 0 it runs v0.10's older V0 engine, whose memory profile and block manager kvcalc does not model "
+        "(from v0.11.0 only the V1 engine runs): leave it unset",
+        "设为 0 时 v0.10 运行旧的 V0 引擎，kvcalc 未对其显存分析与块管理建模（自 v0.11.0 起只运行 V1 引擎）：请不要设置它"),
     "flags.env_removed": (
         "vLLM {since} and later refuse to start with {name} set (a removed variable: Marlin no longer takes 8-bit "
         "activations; vLLM names --quantization humming instead): unset it",
