@@ -1332,7 +1332,8 @@ async function readCommand(text, fallback, mine) {
 
 function commandMsg(res) {
   const m = $("log-paste-msg");
-  const parts = [fill(S(res.kind === "llm" ? "paste_llm_call" : "paste_command"), { model: res.model || "–" })];
+  const parts = [fill(S(res.kind === "llm" ? "paste_llm_call" : res.model ? "paste_command" : "paste_command_unnamed"),
+    { model: res.model || "–" })];
   if (res.model && ![...$("model-select").options].some((o) => o.value === res.model)) {
     // an id Hugging Face knows can be loaded; a local path names no model the page can read
     const hfId = /^[\w.-]+\/[\w.-]+$/.test(res.model);

@@ -552,6 +552,7 @@ def test_a_model_the_api_server_module_would_drop_is_named_not_computed(py_page)
     assert got["reply"]["result"]["model"] is None, got
     assert got["reply"]["result"]["model_ignored"]["word"] == "meta-llama/Llama-3.1-8B-Instruct", got
     msg = page.get_by_test_id("log-paste-msg")
+    expect(msg).to_contain_text("Read your vllm serve command: the form now shows its flags")
     expect(msg).to_contain_text("it drops meta-llama/Llama-3.1-8B-Instruct and serves Qwen/Qwen3-0.6B")
     expect(msg).to_contain_text(f"The form keeps {page_request()['model']}")
     expect(msg).not_to_contain_text("names no model")
