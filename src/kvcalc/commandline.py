@@ -10,7 +10,8 @@ spellings (settings.VLLM_SPELLING, the short -tp/-pp/-dcp/-q/-sc/-ac, the --no- 
 VLLM_ATTENTION_BACKEND where the release may still read it), read after vLLM's own rewriting
 (vllm_flags.as_vllm_parses: --max_model_len is --max-model-len); values stay as typed where the core
 validates them, so a bad one is named when the page computes. Flags kvcalc has no setting for are
-sorted by vllm_flags.
+sorted by vllm_flags. The shell's part (where the command ends, variables, ``sh -c`` scripts) is
+shelltext.py's.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .llmcall import CallTooIntricate, has_llm_call, read_llm_call
 from .messages import Text
 from .settings import (BACKEND_ALIASES, BACKEND_VARIABLE, ENV_SETTINGS, FORCED_BACKENDS, KV_CONNECTORS, VLLM_SPELLING,
                        Settings)
+from .shelltext import SHELL_VARIABLE, command_end, expand_variables, script_of
 from .versions import Rule, Version, applies, parse_version
 from .vllm_flags import (SPEC_SHORTHAND, as_vllm_parses, config_flag, dotted_json, dotted_value, free_words,
                          is_flag, moe_backend_marlin, nest_dotted, read_config, sort_environment, sort_unknown,
@@ -101,9 +103,6 @@ def read_command(text: str, assumed_release: str | None = None) -> dict[str, Any
     return _read_line(text, {}, tag.group(1) if tag else None, assumed_release)
 
 
-_SHELLS = {"sh", "bash", "dash", "zsh", "ash"}
-
-
 def _read_line(joined: str, outer_env: dict[str, str], outer_release: str | None,
                assumed_release: str | None) -> dict[str, Any]:
     """read_command for one line (continuations joined). A shell that runs the server as a script
@@ -114,12 +113,11 @@ def _read_line(joined: str, outer_env: dict[str, str], outer_release: str | None
         whole = shlex.split(joined, comments=True)
     except ValueError:
         whole = []
-    for k in range(2, len(whole)):
-        if whole[k - 1] == "-c" and _PROGRAM.search(whole[k]) and \
-                any(w.rsplit("/", 1)[-1] in _SHELLS for w in whole[:k - 1]):
-            _, around, release, _ = _after_program(whole[:k - 1] + ["vllm", "serve"])
-            return _read_line(whole[k], {**outer_env, **around}, release or outer_release, assumed_release)
-    joined = joined[:_command_end(joined, _PROGRAM.search(joined).end())]
+    k = script_of(whole, _PROGRAM)
+    if k is not None:
+        _, around, release, _ = _after_program(whole[:k - 1] + ["vllm", "serve"])
+        return _read_line(whole[k], {**outer_env, **around}, release or outer_release, assumed_release)
+    joined = joined[:command_end(joined, _PROGRAM.search(joined).end())]
     try:
         tokens = shlex.split(joined, comments=True)
     except ValueError as exc:
@@ -140,89 +138,20 @@ def _leave_unexpanded(out: dict[str, Any], names: list[str]) -> list[str]:
     word left over), so the form keeps its own, and return the variables that mattered (one in a flag
     kvcalc ignores, such as --served-model-name "$NAME", does not)."""
     words: list[str] = []
-    if out["model"] is not None and _SHELL_VARIABLE.search(out["model"]):
+    if out["model"] is not None and SHELL_VARIABLE.search(out["model"]):
         words.append(out["model"])
         out["model_ignored"] = {"word": out["model"], "why": Text("command.model_variable", word=out["model"])}
         out["model"] = None
     kept = {}
     for key, value in out["settings"].items():
-        if isinstance(value, str) and _SHELL_VARIABLE.search(value):
+        if isinstance(value, str) and SHELL_VARIABLE.search(value):
             words.append(value)
         else:
             kept[key] = value
     out["settings"] = kept
-    words += [w for w in out["unknown"] if _SHELL_VARIABLE.search(w)]
-    out["unknown"] = [w for w in out["unknown"] if not _SHELL_VARIABLE.search(w)]
+    words += [w for w in out["unknown"] if SHELL_VARIABLE.search(w)]
+    out["unknown"] = [w for w in out["unknown"] if not SHELL_VARIABLE.search(w)]
     return [name for name in names if any(name in w for w in words)]
-
-
-_SHELL_VARIABLE = re.compile(r"\$(?:\{(\w+)(?::?-([^}]*))?\}|\((\w+)\)|(\w+))")
-
-
-def expand_variables(args: list[str], env: dict[str, str]) -> tuple[list[str], list[str]]:
-    """The arguments with the shell (``$NAME``, ``${NAME}``, ``${NAME:-default}``) and Kubernetes
-    (``$(NAME)``) variables the pasted text assigns (``NAME=value`` before the program, ``export``,
-    docker's -e, a spec's environment) put in, a ``${NAME:-default}`` it does not assign by its default,
-    and the names of the others, which stay as written. A word that is one variable alone splits into
-    the words of its value (``$EXTRA_ARGS``), as an unquoted one does in the shell; one that is empty
-    goes."""
-    out: list[str] = []
-    missing: list[str] = []
-
-    def value(m: re.Match[str]) -> str:
-        name = m.group(1) or m.group(3) or m.group(4)
-        if name in env:
-            return env[name]
-        if m.group(2) is not None:
-            return m.group(2)
-        missing.append(m.group(0))
-        return m.group(0)
-
-    for word in args:
-        expanded = _SHELL_VARIABLE.sub(value, word)
-        whole = _SHELL_VARIABLE.fullmatch(word) is not None and expanded != word
-        if whole:
-            try:
-                out += shlex.split(expanded)
-            except ValueError:
-                out.append(expanded)
-        else:
-            out.append(expanded)
-    return out, list(dict.fromkeys(missing))
-
-
-def _command_end(text: str, start: int) -> int:
-    """Where the command that starts before ``start`` ends: at the first shell operator outside quotes
-    (``;``, ``&``, ``&&``, ``|``, ``||``) or redirection (``>``, ``>>``, ``<``, ``2>&1``: vLLM never sees
-    them), or at a line break whose next line does not go on with a flag (a script's next command; a
-    line of flags, as a wrapped command is often pasted, goes on), else the end of the text.
-    ``nohup vllm serve MODEL > log.txt 2>&1 &`` ends after MODEL."""
-    quote = None
-    i = start
-    while i < len(text):
-        c = text[i]
-        if quote:
-            if c == "\\" and quote == '"':
-                i += 2
-                continue
-            if c == quote:
-                quote = None
-        elif c == "\\":
-            i += 2
-            continue
-        elif c in "'\"":
-            quote = c
-        elif c == "\n" and not text[i:].lstrip().startswith("-"):
-            return i
-        elif c in ";&|<>":
-            j = i
-            while c in "<>" and j > start and text[j - 1].isdigit():     # 2>&1: the descriptor is the operator's
-                j -= 1
-            if j < i and not text[j - 1].isspace():
-                j = i      # digits inside a word (a=1>…) stay with it
-            return j
-        i += 1
-    return len(text)
 
 
 def _read_llm_call(text: str) -> dict[str, Any]:
