@@ -362,6 +362,19 @@ def test_a_shell_running_the_server_as_a_script_is_read_through(text, release):
     assert read["settings"] == ({**want, "vllm_version": release} if release else want)
 
 
+@pytest.mark.parametrize("text", [
+    "docker run --gpus all `\n  vllm/vllm-openai:v0.20.0 `\n  --model Qwen/Qwen3-8B `\n  --max-model-len 8192",
+    "docker run --gpus all ^\r\n  vllm/vllm-openai:v0.20.0 ^\r\n  --model Qwen/Qwen3-8B ^\r\n  --max-model-len 8192",
+    "docker run --gpus all \\\n  vllm/vllm-openai:v0.20.0\\\n  --model Qwen/Qwen3-8B \\\r\n  --max-model-len 8192",
+])
+def test_line_continuations_of_sh_powershell_and_cmd(text):
+    """A Windows user's docker run continues its lines with ` (PowerShell) or ^ (cmd): they were named
+    as unknown words."""
+    read = read_command(text)
+    assert read["model"] == "Qwen/Qwen3-8B" and read["unknown"] == []
+    assert read["settings"] == {"vllm_version": "0.20.0", "max_model_len": 8192}
+
+
 def test_a_line_break_ends_the_command_unless_flags_go_on():
     """A script's next command is not vLLM's; a wrapped command whose next lines start with flags is."""
     read = read_command("pip install vllm\nvllm serve Qwen/Qwen3-8B\n  --max-model-len 8192\n  -tp 2\necho done\n")

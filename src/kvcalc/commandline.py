@@ -108,7 +108,7 @@ def _read_line(joined: str, outer_env: dict[str, str], outer_release: str | None
     """read_command for one line (continuations joined). A shell that runs the server as a script
     (``bash -c "pip install … && vllm serve …"``, a container spec whose command is ``/bin/sh -c``) is
     read through to the script, with the assignments and the image's release around it."""
-    joined = re.sub(r"\\\r?\n", " ", joined)
+    joined = _CONTINUATION.sub(" ", joined)
     try:
         whole = shlex.split(joined, comments=True)
     except ValueError:
@@ -332,6 +332,9 @@ def _read_args(args: list[str], env: dict[str, str], release: str | None, kind: 
             "kind": kind}
 
 
+_CONTINUATION = re.compile(r"[ \t]*(?:\\|(?<=[ \t])[`^])\r?\n")
+"""A line continuation: a backslash at the end of a line (sh), or a backtick (PowerShell) or caret (cmd)
+after a space, as a Windows user's docker run is pasted."""
 _SERVED_NAME = re.compile(r"--served[-_]model[-_]name(=.+)?")
 _CONFIG_FILE = re.compile(r"--config(=.+)?")
 
