@@ -1333,7 +1333,7 @@ async function readCommand(text, fallback, mine) {
 function commandMsg(res) {
   const m = $("log-paste-msg");
   const parts = [fill(S(res.kind === "llm" ? "paste_llm_call" : res.model ? "paste_command" : "paste_command_unnamed"),
-    { model: res.model || "–" })];
+    { model: res.model })];
   if (res.model && ![...$("model-select").options].some((o) => o.value === res.model)) {
     // an id Hugging Face knows can be loaded; a local path names no model the page can read
     const hfId = /^[\w.-]+\/[\w.-]+$/.test(res.model);
@@ -1343,7 +1343,7 @@ function commandMsg(res) {
   if (res.model_ignored) parts.push(fill(S("paste_command_model_ignored"), { why: C(res.model_ignored.why), model: formModel }));
   else if (!res.model && res.kind !== "llm") parts.push(fill(S("paste_command_no_model"), { model: formModel }));
   for (const why of res.fails) parts.push(fill(S("paste_command_fails"), { why: C(why) }));
-  if (res.unexpanded?.length) parts.push(fill(S("paste_command_unexpanded"), { names: res.unexpanded.join(", ") }));
+  if (res.unexpanded.length) parts.push(fill(S("paste_command_unexpanded"), { names: res.unexpanded.join(", ") }));
   if (res.ignored.length) parts.push(fill(S("paste_command_ignored"), { flags: res.ignored.join(", ") }));
   const refused = Object.entries(res.refused).map(([flag, why]) => `${flag} (${C(why)})`);
   if (refused.length) parts.push(fill(S("paste_command_refused"), { flags: refused.join(S("list_sep")) }));

@@ -19,6 +19,7 @@ from .commandline import SWITCH_OFF_FORMS, serve_value_words
 from .catalog import GPU_CLASS_LABELS, find_model, gpu_class, load_gpus, load_models
 from .errors import KvcalcError
 from .local_checkpoint import is_checkpoint_dir, read_checkpoint_dir
+from .messages import Text
 from .settings import (COMPILE_CACHE_STATES, CUDAGRAPH_MODES, FORCED_BACKENDS, MAMBA_SSM_CACHE_DTYPES,
                        PERFORMANCE_MODES, ROCM_QUICK_REDUCE_LEVELS,
                        Settings, spec_family)
@@ -538,10 +539,11 @@ def _serve_as_estimate(argv: list[str], serve: argparse.ArgumentParser) -> list[
         return argv
     i = free[0] + 1
     rest = [*argv[1:i], *argv[i + 1:]]
-    if any(w == "--model" or w.startswith("--model=") for w in rest):
-        return (f"the line names the model twice ({argv[i]} and --model): vllm serve takes the first word no flag "
-                f"takes as the model and, from v0.11.1, moves --model's value there too, so it stops with "
-                f"'unrecognized arguments: {argv[i]}' (up to v0.11.0 it refuses the --model flag); name it once")
+    given = [w.partition("=")[2] if w.startswith("--model=") else (rest[j + 1] if j + 1 < len(rest) else "MODEL")
+             for j, w in enumerate(rest) if w == "--model" or w.startswith("--model=")]
+    if given:
+        return (f"the line names the model twice: {Text('command.model_twice', word=argv[i], model=given[0])} "
+                f"(up to v0.11.0 it refuses the --model flag)")
     return ["serve", "--model", argv[i], *rest]
 
 
@@ -591,8 +593,8 @@ def _take_configs(argv: list[str]) -> tuple[list[str], dict[str, Any], str | Non
     with = or the next token): the arguments without them, the settings they give
     (vllm_flags.read_config) and, where some of one cannot be read, the refusal's line. The
     speculative config and the JSON flags given key by key (--speculative-config.KEY / -sc.KEY,
-    vllm_flags.DOTTED_JSON: --hf-overrides.KEY, --limit-mm-per-prompt.KEY …) come back too, for build_request. An optimization level comes in as
-    --optimization-level (vllm_flags.as_vllm_parses)."""
+    vllm_flags.DOTTED_JSON: --hf-overrides.KEY, --limit-mm-per-prompt.KEY …) come back too, for
+    build_request. An optimization level comes in as --optimization-level (vllm_flags.as_vllm_parses)."""
     kept: list[str] = []
     dotted: dict[str, dict[str, Any]] = {}     # config -> the keys given one by one
     settings: dict[str, Any] = {}
@@ -658,7 +660,7 @@ def _estimate_from_command(text: str, args: argparse.Namespace) -> int | None:
         sys.stderr.write(f"kvcalc: warning: {res['model_ignored']['why']}\n")
     for why in res["fails"]:
         sys.stderr.write(f"kvcalc: warning: vLLM would not start with this line: {why}\n")
-    if res.get("unexpanded"):
+    if res["unexpanded"]:
         sys.stderr.write(f"kvcalc: warning: shell variables the text does not assign, left out: "
                          f"{', '.join(res['unexpanded'])}\n")
     model = args.model or res["model"]
